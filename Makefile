@@ -1,0 +1,46 @@
+# wdg — the two set-up commands are `make demo` and `make test`.
+# Both create the virtual environment and install what is needed on first use.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO   := out/demo
+
+.PHONY: demo test bench syslibs clean help
+
+help:
+	@echo "make demo   - set up if needed, run the demo campaign (worlds/canura) in $(DEMO)/"
+	@echo "make test   - set up if needed, run the whole test suite"
+	@echo "make bench  - benchmarks (after make test's set-up), writes bench/results.json"
+
+# WeasyPrint uses HarfBuzz's subsetting library for fast font subsetting.
+syslibs:
+	@if ! ldconfig -p 2>/dev/null | grep -q 'libharfbuzz-subset\.so'; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    echo "installing libharfbuzz-subset0 (needed by WeasyPrint)"; \
+	    (apt-get install -y -qq libharfbuzz-subset0 >/dev/null 2>&1 || \
+	     (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq libharfbuzz-subset0 >/dev/null)) || \
+	    { echo "error: could not install libharfbuzz-subset0 with apt-get"; exit 1; }; \
+	  else \
+	    echo "error: libharfbuzz-subset0 is missing; install it (e.g. 'sudo apt-get install libharfbuzz-subset0') and run make again"; exit 1; \
+	  fi; \
+	fi
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	@touch $@
+
+demo: syslibs $(STAMP)
+	$(BIN)/wdg demo --out $(DEMO)
+
+test: syslibs $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: syslibs $(STAMP)
+	$(BIN)/python -m wdg.bench
+
+clean:
+	rm -rf $(VENV) out build *.egg-info .pytest_cache

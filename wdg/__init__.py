@@ -1,0 +1,7 @@
+"""wdg — the turn processor for the play-by-mail game *Welt der Götter*.
+
+The package is a library first (``wdg.world``, ``wdg.orders``, ``wdg.engine``,
+``wdg.reports``, ``wdg.games``) and a command line last (``wdg.cli``).
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""Allow ``python -m wdg``."""
+
+from wdg.cli import main
+
+main()

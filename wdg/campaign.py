@@ -1,0 +1,79 @@
+"""A campaign directory and the paths inside it.
+
+A campaign is a directory shaped like the repository root (which is itself the
+demo campaign): ``worlds/<segment>/`` (state and archive), ``worlds/rules/``
+(the rules files), ``orders/<segment>/<YYYY-MM>/`` (sheets), ``reports/<segment>/``
+(output) and optionally ``templates/`` (overrides). File names inside are
+always derived from ids (segment name, kingdom number, month key), never from
+user text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from wdg.errors import InvalidInputError
+from wdg.world.calendar import MonthDate
+
+_SEGMENT_RE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+"""The checkout (or install prefix) holding the shipped worlds/ and templates/."""
+
+
+def check_segment_name(name: str) -> str:
+    """Segment names are ids: lower-case letters, digits, ``-`` and ``_``."""
+    if not _SEGMENT_RE.match(name):
+        raise InvalidInputError(
+            f"invalid segment name {name!r}; expected lower-case letters, digits, '-' or '_' "
+            "(starting with a letter, at most 40 characters)"
+        )
+    return name
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """Paths of one campaign directory."""
+
+    root: Path
+
+    @staticmethod
+    def locate(path: str | Path | None = None) -> Campaign:
+        """The campaign at ``path``, else ``$WDG_CAMPAIGN``, else the current directory."""
+        p = path or os.environ.get("WDG_CAMPAIGN") or Path.cwd()
+        return Campaign(Path(p).resolve())
+
+    @property
+    def worlds(self) -> Path:
+        """``worlds/``."""
+        return self.root / "worlds"
+
+    @property
+    def rules_dir(self) -> Path:
+        """``worlds/rules/`` (falls back to the shipped rules if the campaign has none)."""
+        own = self.worlds / "rules"
+        return own if own.is_dir() else PACKAGE_ROOT / "worlds" / "rules"
+
+    def segment_dir(self, segment: str) -> Path:
+        """``worlds/<segment>/``."""
+        return self.worlds / check_segment_name(segment)
+
+    def archive_dir(self, segment: str) -> Path:
+        """``worlds/<segment>/turns/``."""
+        return self.segment_dir(segment) / "turns"
+
+    def orders_dir(self, segment: str, month: MonthDate) -> Path:
+        """``orders/<segment>/<YYYY-MM>/``."""
+        return self.root / "orders" / check_segment_name(segment) / month.key
+
+    def reports_dir(self, segment: str, month: MonthDate) -> Path:
+        """``reports/<segment>/<YYYY-MM>/``."""
+        return self.root / "reports" / check_segment_name(segment) / month.key
+
+    @property
+    def templates_dir(self) -> Path:
+        """The campaign's own ``templates/`` (overrides of the shipped ones)."""
+        return self.root / "templates"

@@ -1,0 +1,51 @@
+"""The one exception hierarchy of wdg.
+
+Every error the library raises on purpose is a :class:`WdgError`. The CLI turns
+it into one clear message and a non-zero exit code; nothing else catches it.
+Messages quote the offending input with ``!r`` and name file and key/line.
+"""
+
+from __future__ import annotations
+
+
+class WdgError(Exception):
+    """Base class of all deliberate wdg errors."""
+
+
+class DataError(WdgError, ValueError):
+    """A file (segment, rules, record, ...) is malformed or inconsistent.
+
+    ``path`` is the file, ``key`` the key path or ``line`` the line number
+    where the problem was found, ``expected`` what would have been valid.
+    """
+
+    def __init__(self, path: str | None, where: str | None, found: object, expected: str,
+                 *, line: int | None = None) -> None:
+        self.path = path
+        self.where = where
+        self.found = found
+        self.expected = expected
+        self.line = line
+        loc = path or "<input>"
+        if line is not None:
+            loc += f", line {line}"
+        if where:
+            loc += f", key {where!r}"
+        super().__init__(f"{loc}: found {found!r}, expected {expected}")
+
+
+class InvalidInputError(WdgError, ValueError):
+    """Text that does not parse (an address, a direction, a command word)."""
+
+
+class IllegalOrderError(WdgError, ValueError):
+    """An order that parses but is not allowed for this army/kingdom now."""
+
+
+class AmbiguousInputError(WdgError, ValueError):
+    """An abbreviation or name that matches more than one thing."""
+
+
+class StateError(WdgError):
+    """An operation on a segment that its current state does not allow
+    (e.g. a turn run while another holds the lock, undo with no archive)."""

@@ -1,0 +1,179 @@
+"""The shape every batch-mode game engine has (after OpenSpiel).
+
+A :class:`Game` holds the rules and parameters and makes initial states; a
+:class:`State` is one playthrough. Players are numbered ``0..n-1``; chance
+(dice, draws from a bag, shuffles) is the pseudo-player :data:`CHANCE`, whose
+outcomes are actions too, so a record of actions replays a game exactly.
+Where a rule has players act at the same time (cards chosen face down), the
+state asks them one after another with :data:`SIMULTANEOUS` semantics hidden
+behind ``current_player()``: each choice is recorded, and nothing is revealed
+until all have chosen (the engine must not let a later chooser see earlier
+choices through ``legal_actions`` or ``observation``).
+
+Actions are plain ``int`` (sorted ``legal_actions``); ``action_to_string``
+makes them readable for records and playthroughs.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from wdg.errors import WdgError
+
+CHANCE = -1
+"""``current_player()`` when a chance outcome is due."""
+TERMINAL = -4
+"""``current_player()`` when the game is over."""
+
+
+class GameError(WdgError):
+    """Unknown game, bad parameters, an illegal action in a record."""
+
+
+class State(ABC):
+    """One playthrough of a game."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The sorted legal actions of the current player (empty when terminal).
+        For chance nodes, the possible outcomes."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs at a chance node. Default: uniform
+        over :meth:`legal_actions`."""
+        acts = self.legal_actions()
+        p = 1.0 / len(acts)
+        return [(a, p) for a in acts]
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply an action of the current player (or a chance outcome).
+        Raises :class:`GameError` for an illegal action."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Final payoff per player (win 1, loss 0, shared win 1/k); only
+        meaningful when terminal. Must lie within :meth:`Game.return_bounds`."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """The game's own score per player (e.g. worship points) at any time."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent deep copy."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """A readable, unique name of an action in this state."""
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """The full position as text (used in playthrough files)."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and str(self) == str(other) and \
+            self.current_player() == other.current_player()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """Draw a chance outcome with the given generator."""
+        outcomes = self.chance_outcomes()
+        probs = np.array([p for _, p in outcomes], dtype=float)
+        i = int(rng.choice(len(outcomes), p=probs / probs.sum()))
+        return outcomes[i][0]
+
+
+class Game(ABC):
+    """A game's rules and parameters."""
+
+    name: str = ""
+    """Registry name, e.g. ``"lords_of_creation"``."""
+    min_players: int = 2
+    max_players: int = 2
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, Any] = {**self.default_params(), **params}
+        unknown = set(params) - set(self.default_params())
+        if unknown:
+            raise GameError(
+                f"unknown parameter(s) {sorted(unknown)!r} for game {self.name!r}; "
+                f"expected some of {sorted(self.default_params())!r}"
+            )
+        n = self.params.get("players")
+        if n is not None and not (self.min_players <= int(n) <= self.max_players):
+            raise GameError(
+                f"{self.name} is played by {self.min_players}..{self.max_players} players, got {n!r}"
+            )
+
+    @classmethod
+    def default_params(cls) -> dict[str, Any]:
+        """Every parameter with its default (must include ``players``)."""
+        return {"players": cls.min_players}
+
+    @property
+    def num_players(self) -> int:
+        """Number of players in this game."""
+        return int(self.params["players"])
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action."""
+
+    def return_bounds(self) -> tuple[float, float]:
+        """Lowest and highest possible value of :meth:`State.returns`."""
+        return 0.0, 1.0
+
+
+_REGISTRY: dict[str, Callable[..., Game]] = {}
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: register a game under ``cls.name``."""
+    if not cls.name:
+        raise GameError(f"{cls.__name__} has no name")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def registered_games() -> list[str]:
+    """Names of all registered games (imports the game packages first)."""
+    _import_all()
+    return sorted(_REGISTRY)
+
+
+def load_game(name: str, **params: Any) -> Game:
+    """``load_game("lords_of_creation", players=4)``."""
+    _import_all()
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise GameError(
+            f"unknown game {name!r}; expected one of {sorted(_REGISTRY)!r}"
+        ) from None
+    return factory(**params)
+
+
+def _import_all() -> None:
+    import importlib
+
+    for mod in ("lords_of_creation", "four_gods", "empires_of_middle_earth"):
+        try:
+            importlib.import_module(f"wdg.games.{mod}")
+        except ModuleNotFoundError as exc:  # a game package not present in this build
+            if exc.name != f"wdg.games.{mod}":
+                raise
