@@ -177,3 +177,49 @@ def _import_all() -> None:
         except ModuleNotFoundError as exc:  # a game package not present in this build
             if exc.name != f"wdg.games.{mod}":
                 raise
+
+
+def random_action(state: State, rng: np.random.Generator) -> int:
+    """A uniformly random legal action (chance: sampled by its probabilities)."""
+    if state.current_player() == CHANCE:
+        return state.sample_chance(rng)
+    acts = state.legal_actions()
+    return acts[int(rng.integers(len(acts)))]
+
+
+def random_playout(game: Game, seed: int, max_actions: int = 1_000_000) -> tuple[State, list[int]]:
+    """Play one game with uniformly random players from ``seed``; return the
+    final state and every action taken (chance outcomes included)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    actions: list[int] = []
+    while not state.is_terminal():
+        if len(actions) >= max_actions:
+            raise GameError(f"{game.name}: no end after {max_actions} actions (seed {seed})")
+        a = random_action(state, rng)
+        actions.append(a)
+        state.apply_action(a)
+    return state, actions
+
+
+def playthrough_text(game: Game, seed: int) -> str:
+    """A seeded random game as text: parameters, then for every step the
+    position, the player to act and the action taken; then returns.
+    Kept as a file and compared line by line as a regression test."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    lines = [f"game: {game.name}", f"params: {sorted(game.params.items())!r}", f"seed: {seed}", ""]
+    step = 0
+    while not state.is_terminal():
+        a = random_action(state, rng)
+        lines.append(f"# step {step}")
+        lines.extend(str(state).splitlines())
+        lines.append(f"player: {state.current_player()}")
+        lines.append(f"action: {a} {state.action_to_string(a)}")
+        state.apply_action(a)
+        step += 1
+    lines.append("# final")
+    lines.extend(str(state).splitlines())
+    lines.append(f"scores: {state.scores()!r}")
+    lines.append(f"returns: {state.returns()!r}")
+    return "\n".join(lines) + "\n"
