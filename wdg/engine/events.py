@@ -1,0 +1,97 @@
+"""Typed events: what every step of the month records.
+
+Reports, the Götterbotschaft's chronicle and the ledger read only the state
+and this log (ARCHITECTURE.md, "The month", step 9). An event says who
+(kingdom, army), where (gemark), what (``kind``), why (German text for the
+player), and the amounts (``gold``: signed change of the kingdom's treasury,
+the ledger line; ``data``: further typed amounts such as units lost).
+
+Event kinds are dotted strings ``<step>.<what>`` (``pay.wages``,
+``k.build.refused``); the set of kinds a step emits is documented in that
+step's module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wdg.world.hexgrid import Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened this month."""
+
+    kind: str
+    kingdom: int | None = None
+    army: int | None = None
+    at: Hex | None = None
+    why: str = ""
+    gold: int = 0
+    """Signed change of ``kingdom``'s treasury (+ income, - expense)."""
+    ledger: str = ""
+    """Ledger category when ``gold`` != 0: ``pay``, ``upkeep``, ``build``,
+    ``settlement``, ``recruit``, ``general``, ``activate``, ``festival``, ``tax``,
+    ``income``, ``conquest``, ``treasure``, ``gm`` ..."""
+    public: bool = False
+    """True for events the Götterbotschaft's chronicle may show."""
+    line: int = 0
+    """The order-sheet line this event answers, if any."""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, label: Any = None) -> dict[str, Any]:
+        """A plain mapping for YAML/JSON; ``label`` maps a hex to its address."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.kingdom is not None:
+            out["kingdom"] = self.kingdom
+        if self.army is not None:
+            out["army"] = self.army
+        if self.at is not None:
+            out["at"] = label(self.at) if label else [self.at.q, self.at.r]
+        if self.why:
+            out["why"] = self.why
+        if self.gold:
+            out["gold"] = self.gold
+            out["ledger"] = self.ledger
+        if self.public:
+            out["public"] = True
+        if self.line:
+            out["line"] = self.line
+        if self.data:
+            out["data"] = dict(sorted(self.data.items()))
+        return out
+
+
+class EventLog:
+    """The month's events in order of occurrence."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> Event:
+        """Append one event and return it."""
+        self.events.append(event)
+        return event
+
+    def extend(self, events: list[Event]) -> None:
+        """Append several events."""
+        self.events.extend(events)
+
+    def of_kind(self, prefix: str) -> list[Event]:
+        """Events whose kind starts with ``prefix``."""
+        return [e for e in self.events if e.kind.startswith(prefix)]
+
+    def for_kingdom(self, kingdom: int) -> list[Event]:
+        """Events concerning one kingdom."""
+        return [e for e in self.events if e.kingdom == kingdom]
+
+    def gold_total(self, kingdom: int) -> int:
+        """Sum of all treasury changes of a kingdom this month (the ledger)."""
+        return sum(e.gold for e in self.events if e.kingdom == kingdom)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)
