@@ -47,6 +47,17 @@ class Snapshot:
     """Every army's position."""
 
 
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A conquest attempt, settled at step 60 in random order ("Die Eroberung")."""
+
+    army: int
+    kingdom: int
+    at: Hex
+    kind: str
+    """``"einnahme"`` (order ``e``) or ``"okkupation"`` (order ``o``)."""
+
+
 @dataclass(slots=True)
 class Month:
     """Everything a step may read or change for one month."""
@@ -66,8 +77,8 @@ class Month:
     """Armies that moved this month (fleet durability -3 %)."""
     fought: set[int] = field(default_factory=set)
     """Armies that fought their one fight this month."""
-    claims: list[tuple[int, int, Hex]] = field(default_factory=list)
-    """Conquest claims ``(army, kingdom, gemark)``, settled at step 60."""
+    claims: list[Claim] = field(default_factory=list)
+    """Conquest claims, settled at step 60."""
     notes: dict[str, object] = field(default_factory=dict)
     """Other per-month scratch data keyed by the owning module's name."""
 
