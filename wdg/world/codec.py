@@ -4,7 +4,8 @@ The codec is driven by the dataclass type hints, so a field another module
 appends to a record later (with a default) is saved, loaded and type-checked
 without touching storage. Supported types: ``int``, ``str``, ``bool``,
 ``float``, enums (by value), ``X | None``, ``list[X]``, ``dict[K, V]``, nested
-dataclasses, :class:`~wdg.world.hexgrid.Hex` (written as the address
+dataclasses (fields at their default value are left out when writing),
+:class:`~wdg.world.hexgrid.Hex` (written as the address
 ``PPP.GG``; ``Hex | None`` writes ``None`` as the passive gemark ``000.00``)
 and :class:`~wdg.world.calendar.MonthDate` (``YYYY-MM``).
 
@@ -229,6 +230,7 @@ _NO_DEFAULT = object()
 def _dataclass_codec(cls: type) -> tuple[Encoder, Decoder]:
     hints = typing.get_type_hints(cls)
     plan: list[tuple[str, Encoder, Decoder, Any]] = []
+    omit: list[tuple[str, Any]] = []
     for f in dataclasses.fields(cls):
         enc_f, dec_f = codec(hints[f.name])
         if f.default is not dataclasses.MISSING:
@@ -238,12 +240,23 @@ def _dataclass_codec(cls: type) -> tuple[Encoder, Decoder]:
         else:
             default = _NO_DEFAULT
         plan.append((f.name, enc_f, dec_f, default))
+        if default is not _NO_DEFAULT and hints[f.name] != Hex | None:
+            omit.append((f.name, default()))
     names = [p[0] for p in plan]
     known = set(names)
     expected_keys = "keys among " + ", ".join(names)
+    omittable = dict(omit)
 
     def enc(value: Any, grid: Grid) -> dict[str, Any]:
-        return {name: enc_f(getattr(value, name), grid) for name, enc_f, _, _ in plan}
+        # Fields at their default are left out (positions are always written),
+        # which keeps files short and loading fast; decoding fills them in.
+        out = {}
+        for name, enc_f, _, _ in plan:
+            v = getattr(value, name)
+            if name in omittable and type(v) is type(omittable[name]) and v == omittable[name]:
+                continue
+            out[name] = enc_f(v, grid)
+        return out
 
     def dec(data: Any, where: str, grid: Grid) -> Any:
         if not isinstance(data, dict):
