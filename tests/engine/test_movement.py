@@ -256,3 +256,27 @@ def test_busy_and_passive_armies_do_not_move():
     movement(m)
     assert a.position == at(seg, (0, 0)) and p.position == at(seg, (0, 0))
     assert not m.moved
+
+
+def test_docs_show_the_movement_table_of_the_rules_file():
+    """docs/rules.md must show the movement table as it stands in movement.yaml."""
+    from pathlib import Path
+
+    from tests.engine._phase_b_world import RULES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    costs = RULES.section("movement", "costs")
+    kinds = ("krieger", "reiter", "boote", "schiffe")
+    rows = [ln for ln in text.splitlines() if ln.startswith("| ") and "Component" not in ln]
+    seen = set()
+    for ln in rows:
+        cells = [c.strip().rstrip("*").strip() for c in ln.strip("|").split("|")]
+        name, values = cells[0], cells[1:5]
+        if name.startswith("landing"):
+            landing = RULES.section("movement", "landing")
+            assert values[2:] == [str(landing["boote"]), str(landing["schiffe"])]
+            continue
+        for kind, v in zip(kinds, values):
+            assert str(costs[kind].get(name, "-")) == v, (name, kind)
+        seen.add(name)
+    assert seen == {n for kind in kinds for n in costs[kind]}

@@ -53,6 +53,8 @@ class _Index:
 
     armies: dict[Hex, list[Army]]
     creatures: dict[Hex, list[Creature]]
+    structures: np.ndarray
+    """True where a settlement or a building stands."""
 
 
 @step("recon", 70)
@@ -86,7 +88,8 @@ def _index(seg: Segment) -> _Index:
     creatures: dict[Hex, list[Creature]] = {}
     for c in sorted(seg.creatures.values(), key=lambda x: x.id):
         creatures.setdefault(c.position, []).append(c)
-    return _Index(armies, creatures)
+    structures = (seg.settlement > 0) | seg.buildings.any(axis=0)
+    return _Index(armies, creatures, structures)
 
 
 def _intruders(seg: Segment, index: _Index) -> dict[int, list[Army]]:
@@ -130,7 +133,7 @@ def scout(m: Month, army: Army, index: _Index, seen: _Seen) -> None:
     seen.settlement.add(cell)
     seen.owner.add(cell)
     _look(seen, army.kingdom, here, index, exact=True, source="standort")
-    buildings = _buildings(seg, here)
+    buildings = _buildings(seg, here) if index.structures[cell] else []
     shown: dict[str, list[str]] = {seg.label(here): buildings} if buildings else {}
     for radius in range(1, reach + 1):
         for h in ring(here, radius):
@@ -141,9 +144,8 @@ def scout(m: Month, army: Army, index: _Index, seen: _Seen) -> None:
             if radius == 1:
                 seen.settlement.add(cell)
                 _look(seen, army.kingdom, h, index, exact=False, source="aufklaerer")
-                names = _buildings(seg, h)
-                if names:
-                    shown[seg.label(h)] = names
+                if index.structures[cell]:
+                    shown[seg.label(h)] = _buildings(seg, h)
     m.emit(Event("recon.scouted", kingdom=army.kingdom, army=army.number, at=here,
                  why=("Erkundung eingeschränkt: " + ", ".join(why)) if why else "",
                  data={"reach": reach, "restricted": why, "buildings": shown}))
