@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from wdg.games.base import Game, GameError, register
 from wdg.games.four_gods.actions import MAX_ROW, Layout
 from wdg.games.four_gods.state import FourGodsState
-from wdg.games.four_gods.tiles import default_tileset
+from wdg.games.four_gods.tiles import default_tileset, load_tileset
 from wdg.games.four_gods.world import Fitter
 
 PROPHETS = {4: 10, 3: 13}
@@ -24,7 +25,8 @@ class FourGodsGame(Game):
     during play) or ``"hidden"`` (Verdeckte Götter, dealt by chance at the
     start); ``two_player_gods`` = 4 (each of two players has two gods, 10
     prophets each) or 2 (one god each, 13 prophets); ``actions_per_turn``
-    (the hourglass); ``max_turns`` (a safety limit, see docs/four_gods.md).
+    (the hourglass); ``max_turns`` (a safety limit, see docs/four_gods.md);
+    ``tiles``: path of another tile file (empty: the shipped ``tiles.yaml``).
     """
 
     name = "four_gods"
@@ -48,8 +50,8 @@ class FourGodsGame(Game):
         self.row_capacity = ROW_CAPACITY[n]
         self.actions_per_turn = int(p["actions_per_turn"])
         self.max_turns = int(p["max_turns"])
-        self.tileset = default_tileset()
-        self.fitter = _fitter()
+        self.fitter = _fitter(str(p["tiles"]))
+        self.tileset = self.fitter.ts
         self.layout = Layout(self.tileset.rows * self.tileset.cols, n)
         assert self.row_capacity <= MAX_ROW
 
@@ -57,18 +59,18 @@ class FourGodsGame(Game):
     def default_params(cls) -> dict[str, Any]:
         """Four players, open gods, a turn of five actions."""
         return {"players": 4, "gods": "open", "two_player_gods": 4,
-                "actions_per_turn": 5, "max_turns": 2000}
+                "actions_per_turn": 5, "max_turns": 2000, "tiles": ""}
 
     def new_initial_state(self) -> FourGodsState:
         """Empty world, all tiles in the bag, no gods chosen yet."""
         return FourGodsState(self)
 
 
-_FITTER: list[Fitter] = []
+_FITTERS: dict[str, Fitter] = {}
 
 
-def _fitter() -> Fitter:
-    """One fit cache for the shipped tile set, shared by all games."""
-    if not _FITTER:
-        _FITTER.append(Fitter(default_tileset()))
-    return _FITTER[0]
+def _fitter(path: str) -> Fitter:
+    """One tile set and fit cache per tile file, shared by all games."""
+    if path not in _FITTERS:
+        _FITTERS[path] = Fitter(load_tileset(Path(path)) if path else default_tileset())
+    return _FITTERS[path]
