@@ -38,10 +38,9 @@ def rank_points(values: Mapping[int, int]) -> dict[int, int]:
     """15/10/5 for the highest values; ties add the places' points and share
     them, rounded down ("addiert ihr die Punkte der beiden Plätze und teilt
     diese ... Das Ergebnis wird abgerundet"). Only values above zero rank."""
-    ranked = sorted((v for v in values.values() if v > 0), reverse=True)
     out = {g: 0 for g in values}
     place = 0
-    for v in sorted(set(ranked), reverse=True):
+    for v in sorted({v for v in values.values() if v > 0}, reverse=True):
         tied = [g for g, x in values.items() if x == v]
         pts = sum(RANK_POINTS[i] for i in range(place, place + len(tied)) if i < len(RANK_POINTS))
         for g in tied:
