@@ -1,8 +1,8 @@
 """Integer encoding of 4 Gods actions.
 
-Player actions occupy consecutive blocks (end turn, draw, place, reserve,
-flip, take, choose god, build city, prophet, move prophet, no prophet,
-return tile); chance outcomes (deal a god, draw a tile, pick the start
+Player actions occupy consecutive blocks (draw, place, reserve, flip, take,
+choose god, build city, prophet, move prophet, no prophet, return tile, end
+turn); chance outcomes (deal a god, draw a tile, pick the start
 player) live above :data:`CHANCE_BASE`.
 """
 
@@ -25,10 +25,9 @@ class Layout:
     cells: int
     players: int
 
-    END = 0
-    DRAW1 = 1
-    DRAW2 = 2
-    PLACE = 3
+    DRAW1 = 0
+    DRAW2 = 1
+    PLACE = 2
 
     @property
     def reserve(self) -> int:
@@ -76,6 +75,12 @@ class Layout:
         return self.skip + 1
 
     @property
+    def END(self) -> int:  # noqa: N802 - a constant of the layout
+        """End the turn (the last player action, so that a bot breaking ties
+        by the lowest action does not pass by default)."""
+        return self.ret + 1
+
+    @property
     def deal(self) -> int:
         """Chance: deal god ``g``."""
         return CHANCE_BASE
@@ -105,8 +110,8 @@ class Layout:
         if a == self.END:
             return "end", ()
         if a < self.PLACE:
-            return "draw", (a,)
-        if a > self.ret:
+            return "draw", (a + 1,)
+        if a > self.END:
             raise ValueError(a)
         blocks = (("ret", self.ret, 0), ("skip", self.skip, 0), ("move", self.move, REGIONS),
                   ("prophet", self.prophet, REGIONS), ("city", self.city, 0),

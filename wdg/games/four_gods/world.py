@@ -76,7 +76,7 @@ class Kingdom:
 class World:
     """Tiles and cities in the frame; cells numbered row by row."""
 
-    __slots__ = ("fit", "tiles", "cities", "frontier")
+    __slots__ = ("fit", "tiles", "cities", "frontier", "_kingdoms")
 
     def __init__(self, fit: Fitter) -> None:
         self.fit = fit
@@ -86,6 +86,7 @@ class World:
         """cell -> god (colour) of the prophet on the city."""
         self.frontier: dict[int, Key] = {}
         """Empty cells touching at least two straight edges -> requirement."""
+        self._kingdoms: list[Kingdom] | None = None
         for c in range(n):
             self._refresh(c)
 
@@ -96,6 +97,7 @@ class World:
         w.tiles = self.tiles.copy()
         w.cities = self.cities.copy()
         w.frontier = self.frontier.copy()
+        w._kingdoms = self._kingdoms
         return w
 
     def key(self, c: int) -> Key:
@@ -142,6 +144,7 @@ class World:
         """Lay a tile (trusts its input; a city on ``c`` is replaced)."""
         self.cities.pop(c, None)
         self.tiles[c] = o
+        self._kingdoms = None
         self.frontier.pop(c, None)
         for nb in self.fit.neighbours[c]:
             if nb >= 0:
@@ -153,7 +156,13 @@ class World:
         self.frontier.pop(c, None)
 
     def kingdoms(self) -> list[Kingdom]:
-        """All kingdoms (areas of one terrain spanning two or more tiles)."""
+        """All kingdoms (areas of one terrain spanning two or more tiles);
+        computed once per arrangement of tiles."""
+        if self._kingdoms is None:
+            self._kingdoms = self._find_kingdoms()
+        return list(self._kingdoms)
+
+    def _find_kingdoms(self) -> list[Kingdom]:
         parent: dict[tuple[int, int], tuple[int, int]] = {}
 
         def find(x: tuple[int, int]) -> tuple[int, int]:
