@@ -254,3 +254,21 @@ def test_three_players_have_13_prophets_per_god() -> None:
     """"Legt je 13 Propheten in das Aufbewahrungskästchen jeder Gottheit." """
     assert load_game("four_gods", players=3).prophets_per_god == 13
     assert load_game("four_gods", players=4).prophets_per_god == 10
+
+
+def test_taking_with_one_tile_in_hand_forces_a_decision_on_the_taken_tile(tmp_path: Path) -> None:
+    """"Du nimmst das Plättchen in die freie Hand und musst es entweder sofort
+    in die Welt oder in deine eigene Ablagereihe legen": with a tile already
+    in the left hand, the choice concerns the right hand's taken tile."""
+    game = make_game(tmp_path, TILES)
+    s = started(game)
+    give(s, 0, 0)
+    s.bag.remove(6)
+    s.rows[2] = [(6, 0)]
+    s._legal = None
+    s.apply_action(game.layout.take + 2 * MAX_ROW + 0)
+    assert s.hands == [0, 6]
+    hands = {game.layout.decode(a)[1][0] for a in s.legal_actions()}
+    assert hands == {1}
+    s.apply_action(game.layout.reserve + 2 * 1 + 0)
+    assert s.hands == [0, None] and s.rows[0] == [(6, 0)]

@@ -117,7 +117,7 @@ def _prophet_actions(s: St, optional: bool) -> Iterator[int]:
 
 def _taken_actions(s: St) -> Iterator[int]:
     lay = s.game.layout
-    h = 0 if s.hands[0] is not None else 1
+    h = s.taken_hand
     acts = list(_placements(s, h))
     if len(s.rows[s.player]) < s.row_capacity():
         acts += [lay.reserve + 2 * h, lay.reserve + 2 * h + 1]
@@ -222,6 +222,7 @@ def _take(s: St, q: int, i: int) -> None:
     s.hands[h] = tile
     s.turn_actions += 1
     s.taken_from = q
+    s.taken_hand = h
     s.phase = "taken"
 
 
@@ -229,7 +230,7 @@ def _return(s: St) -> None:
     """"... dann (und nur dann!) legst du es zurück in die Ablagereihe des
     Mitspielers ... Sollte die Ablagereihe ... voll sein, wirfst du das
     Plättchen in den Beutel zurück." """
-    h = 0 if s.hands[0] is not None else 1
+    h = s.taken_hand
     tile = s.hands[h]
     assert tile is not None
     s.hands[h] = None

@@ -48,6 +48,7 @@ class FourGodsState(State):
         self.focus = -1
         """Cell of the tile or city just laid (prophet phases)."""
         self.taken_from = -1
+        self.taken_hand = -1
         self.turn_actions = 0
         self.productive = False
         self.idle_turns = 0

@@ -71,7 +71,7 @@ def render(s: St) -> str:
     lines = [f"turn {s.turn} player {s.player} phase {s.phase} actions {s.turn_actions} "
              f"final {s.final_turns} idle {s.idle_turns} end {s.end_reason or '-'}",
              f"bag {len(s.bag)}: {' '.join(map(str, s.bag))}",
-             f"hands {s.hands[0]} {s.hands[1]} focus {s.focus} taken_from {s.taken_from} "
+             f"hands {s.hands[0]} {s.hands[1]} focus {s.focus} taken {s.taken_from}/{s.taken_hand} "
              f"draws {s.draws_left} cities_left {s.cities_left}"]
     ts = s.game.tileset
     for r in range(ts.rows):
