@@ -298,7 +298,7 @@ class LordsState(State):
                 else:
                     side = "A" if self.altar[h] else "z" if self.civ[h] else "b"
                     cells.append(f"{code}{o}{side}{self.count[h]:<2d}")
-            out.append(" " * (3 * (self.radius * 2 + 1 - len(row))) + " ".join(cells))
+            out.append((" " * (3 * (self.radius * 2 + 1 - len(row))) + " ".join(cells)).rstrip())
         return out
 
     # ------------------------------------------------------ legal actions
