@@ -27,7 +27,7 @@ import yaml
 
 from wdg.errors import DataError
 from wdg.games.base import CHANCE, Game, GameError, State, load_game
-from wdg.games.bots import choose, get_bot
+from wdg.games.bots import get_bot
 
 MAX_ACTIONS = 1_000_000
 """A game longer than this is taken to be stuck."""
@@ -87,7 +87,7 @@ def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> t
         if p == CHANCE:
             a = state.sample_chance(chance_rng)
         else:
-            a = choose(state, funcs[p], seat_rngs[p])
+            a = funcs[p](state, seat_rngs[p])
         acts.append((p, a, state.action_to_string(a) if with_text else ""))
         state.apply_action(a)
     record.scores = [float(x) for x in state.scores()]

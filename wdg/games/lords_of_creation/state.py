@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wdg.games.base import CHANCE, TERMINAL, GameError, State
+from wdg.games.base import CHANCE, GameError, State
 from wdg.games.lords_of_creation import actions as A
 from wdg.games.lords_of_creation import flow
 from wdg.games.lords_of_creation.components import (
-    INSEL, NUM_CARD_TYPES, TERRAIN_CODES, TERRAIN_NAMES, TIE_RANK, World,
-    card_name, card_terrain, card_value, geometry, make_world,
+    NUM_CARD_TYPES, TERRAIN_CODES, TERRAIN_NAMES, World, card_name, card_terrain, geometry,
 )
 
 from wdg.games.lords_of_creation.phases import (
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
     from wdg.games.lords_of_creation.game import LordsOfCreation
 
 
-_CHANCE_PHASES = frozenset((DEAL, START, CREATE_DRAW, REFILL, TIE, DICE))
 _COMPOUND_PHASES = frozenset((MOVE_PAIR, MOVE_COUNT, ATTACK_PAIR, CIVILISE, ALTAR))
 
 
