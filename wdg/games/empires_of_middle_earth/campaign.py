@@ -266,18 +266,22 @@ class CampaignMixin:
             for x in b.dfn:
                 if self.owner[x] == q:
                     b.val[x] += level
-            b.stage = "prep_d_done"
             self._start_dice(b)
+            return
         elif action >= codes.use:
             c = action - codes.use
             self._leave(c, DISCARD)
             b.val[side_army] += self.g.cards[c].bonus
-        elif b.stage == "prep_a":
+        if action == NO or self.battle_actions(b) == [NO]:
+            self._prep_next(b)
+
+    def _prep_next(self: EmpiresState, b: Battle) -> None:
+        """From the attacker's preparation to the defender's, then to the dice."""
+        if b.stage == "prep_a":
             b.stage, self.actor = "prep_d", self.owner[b.target]
-            if self.battle_actions(b) == [NO]:
-                self._start_dice(b)
-        else:
-            self._start_dice(b)
+            if self.battle_actions(b) != [NO]:
+                return
+        self._start_dice(b)
 
     def _start_dice(self: EmpiresState, b: Battle) -> None:
         """Armies with a combat value under 1 do not fight; one die per fighting army."""
@@ -438,7 +442,7 @@ class CampaignMixin:
             armies = tuple(x for x in b.att if self.where[x] == PLAY and self.owner[x] == b.attacker)
             for x in armies:
                 self.region[x] = tr
-            self.sieges.append((b.attacker, b.target, armies))
+            self.sieges.append((b.attacker, b.target, armies, self.turn))
             self.note = f"siege of {self.card_name(b.target)} by {len(armies)} armies"
         self.back_to_main()
 

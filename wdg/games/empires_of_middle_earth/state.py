@@ -54,7 +54,8 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         self.actor = CHANCE
         self.drawn = 0
         self.pend: Roll | Battle | None = None
-        self.sieges: list[tuple[int, int, tuple[int, ...]]] = []
+        self.sieges: list[tuple[int, int, tuple[int, ...], int]] = []
+        self.turn = 0
         self.waive = False
         self.note = ""
 
@@ -217,6 +218,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         """Income: 1 gold plus the strength of own armies with a home site."""
         cards = self.g.cards
         self.player = p
+        self.turn += 1
         self.gold[p] += 1 + sum(cards[a].strength for a in self.table[p]
                                 if cards[a].kind == "army")
         for c in self.table[p]:
@@ -262,10 +264,10 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         """Main phase; a siege ordered last turn is fought first."""
         p = self.player
         while self.sieges:
-            i = next((k for k, s in enumerate(self.sieges) if s[0] == p), -1)
+            i = next((k for k, s in enumerate(self.sieges) if s[0] == p and s[3] < self.turn), -1)
             if i < 0:
                 break
-            _, target, armies = self.sieges.pop(i)
+            _, target, armies, _ = self.sieges.pop(i)
             if self.start_siege_battle(target, armies):
                 return
         self.phase, self.actor = MAIN, p

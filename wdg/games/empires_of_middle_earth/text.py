@@ -31,7 +31,7 @@ def _table_text(s: EmpiresState, p: int) -> str:
 def state_text(s: EmpiresState) -> str:
     """The full position, a few lines."""
     cards = s.g.cards
-    lines = [f"round {s.rounds} first P{s.first} turn P{s.player} phase {s.phase} "
+    lines = [f"round {s.rounds} turn {s.turn} first P{s.first} player P{s.player} phase {s.phase} "
              f"drawn {s.drawn} deck {len(s.deck)} waive {s.waive}",
              "discard: " + ", ".join(cards[c].name for c in s.discard)]
     for p in range(s.g.num_players):
@@ -41,8 +41,9 @@ def state_text(s: EmpiresState) -> str:
     seen = [cards[c].name for c in range(len(cards)) if s.mobilised[c] and s.where[c] != 3]
     if seen:
         lines.append("mobilised before: " + ", ".join(seen))
-    for owner, t, armies in s.sieges:
-        lines.append(f"siege P{owner} on {cards[t].name} by {', '.join(cards[a].name for a in armies)}")
+    for owner, t, armies, turn in s.sieges:
+        lines.append(f"siege P{owner} on {cards[t].name} by {', '.join(cards[a].name for a in armies)} "
+                     f"since turn {turn}")
     if s.pend is not None:
         lines.append("pending: " + s.pend.describe(s))
     if s.note:
