@@ -66,7 +66,7 @@ class Roll:
         """Site choices, or bribes and influence cards of the deciding player."""
         codes = s.g.codes
         if self.stage == "home":
-            return [codes.site + i for i in self.opts]
+            return sorted(codes.site + i for i in self.opts)
         q = s.actor
         m = s.bribe_range(q, self.post, self.spent[q])
         acts = list(range(codes.bribe + BRIBE_MAX - m, codes.bribe + BRIBE_MAX + m + 1))
