@@ -31,6 +31,7 @@ def to_hand(s: EmpiresState, name: str, p: int) -> int:
     s.deck.remove(c)
     s.where[c], s.owner[c] = HAND, p
     s.hands[p].append(c)
+    s.touch()
     return c
 
 
@@ -41,6 +42,7 @@ def to_table(s: EmpiresState, name: str, p: int, lord: str | None = None) -> int
     if lord is not None:
         s.lord[c] = cid(s, lord)
         s.mobilised[c] = True
+    s.touch()
     return c
 
 

@@ -56,6 +56,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         self.pend: Roll | Battle | None = None
         self.sieges: list[tuple[int, int, tuple[int, ...], int]] = []
         self.turn = 0
+        self._legal: list[int] | None = None
         self.waive = False
         self.note = ""
 
@@ -78,6 +79,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         s.hands = [list(h) for h in self.hands]
         s.table = [list(t) for t in self.table]
         s.pend = self.pend.copy() if self.pend is not None else None
+        s._legal = None
         return s
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -96,6 +98,15 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
 
     def legal_actions(self) -> list[int]:
         """Sorted legal actions of the current player (chance: possible outcomes)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def touch(self) -> None:
+        """Forget the cached legal actions (after editing a position by hand)."""
+        self._legal = None
+
+    def _compute_legal(self) -> list[int]:
         if self.actor == TERMINAL:
             return []
         if self.actor == CHANCE:
@@ -113,9 +124,12 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
 
     def apply_action(self, action: int) -> None:
         """Apply an action; :class:`GameError` if it is not legal here."""
-        if action not in self.legal_actions():
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if action not in self._legal:
             raise GameError(f"empires_of_middle_earth: action {action!r} is not legal in phase "
                             f"{self.phase!r} for player {self.actor}")
+        self._legal = None
         self.note = ""
         if self.pend is not None:
             self.pend.apply(self, action)
@@ -218,6 +232,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         """Income: 1 gold plus the strength of own armies with a home site."""
         cards = self.g.cards
         self.player = p
+        self._legal = None
         self.turn += 1
         self.gold[p] += 1 + sum(cards[a].strength for a in self.table[p]
                                 if cards[a].kind == "army")
@@ -280,6 +295,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
     def _end_turn(self) -> None:
         """Game ends when the deck is exhausted or after ``max_rounds`` rounds."""
         self.pend = None
+        self._legal = None
         n = self.g.num_players
         nxt = (self.player + 1) % n
         if nxt == self.first:
