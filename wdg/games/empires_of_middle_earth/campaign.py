@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from wdg.games.base import CHANCE
 from wdg.games.empires_of_middle_earth.codes import NO, YES
-from wdg.games.empires_of_middle_earth.common import ARMY_KINDS, DISCARD, INFLUENCE_LIMIT, OUT, PLAY
+from wdg.games.empires_of_middle_earth.common import (
+    ARMY_KINDS, DISCARD, INFLUENCE_LIMIT, OUT, PLAY)
 from wdg.games.empires_of_middle_earth.data import NO_REGION
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ a second ``bribe`` round after the roll at triple cost, then the result.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wdg.games.base import CHANCE
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX
@@ -75,7 +75,7 @@ class Roll:
             acts += sorted([codes.use + c for c in cards] + [codes.use + codes.n + c for c in cards])
         return acts
 
-    def apply(self, s: EmpiresState, action: Any) -> None:
+    def apply(self, s: EmpiresState, action: int) -> None:
         """Apply a decision or a chance outcome."""
         codes = s.g.codes
         if s.actor == CHANCE:

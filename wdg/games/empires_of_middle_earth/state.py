@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING
 
 from wdg.games.base import CHANCE, TERMINAL, GameError, State
 from wdg.games.empires_of_middle_earth.campaign import Battle, CampaignMixin
-from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, YES
+from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO
 from wdg.games.empires_of_middle_earth.common import (
     DECK, DISCARD, DRAW_CARD, DRAWING, END, HAND, INFLUENCE_LIMIT, MAIN, OVER, PLAY, START)
 from wdg.games.empires_of_middle_earth.main_phase import MainMixin
-from wdg.games.empires_of_middle_earth.data import NO_REGION
 from wdg.games.empires_of_middle_earth.rolls import Roll, RollMixin
 
 if TYPE_CHECKING:
@@ -364,5 +363,3 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         from wdg.games.empires_of_middle_earth.text import state_text
         return state_text(self)
 
-
-__all__ = ["EmpiresState", "YES", "NO"]
