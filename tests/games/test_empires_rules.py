@@ -275,8 +275,8 @@ def test_bribes_may_work_against_the_roll() -> None:
     s.apply_action(s.g.codes.intrigue + eomer * s.g.codes.n + theoden)
     s.apply_action(bribe(s, -4))
     s.apply_action(12)
-    s.apply_action(2)  # 1 + 12 - 4 = 9, not above 6 + 2 = 8? it is: 9 > 8
-    assert s.owner[theoden] == 0 and s.gold[1] == 0
+    s.apply_action(4)  # 1 + 12 - 4 = 9 is not above 6 + 4 = 10 (without the bribe: 13 would be)
+    assert s.owner[theoden] == 1 and s.gold[1] == 0
 
 
 def test_optional_surcharge_and_cap_limit_bribes() -> None:
