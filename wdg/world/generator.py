@@ -195,7 +195,7 @@ def _found_realm(rng: np.random.Generator, seg: Segment, number: int, site: tupl
     ruler = _person(rng)
     seg.kingdoms[number] = Kingdom(
         number=number,
-        name=f"Stadtstaat {town}" if city else f"Reich {_place_name(rng)}",
+        name=town if city else f"Reich {_place_name(rng)}",
         ruler=f"{ruler} von {town}",
         player=None if city else Player(f"Spieler {number}", f"reich{number}@example.org",
                                         seg.settings.default_contact),
