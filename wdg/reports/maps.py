@@ -277,3 +277,16 @@ def _legend(geo: _Geometry, terrain: np.ndarray, top: float) -> tuple[str, float
     out.append("</g>")
     rows = (len(items) + per_row - 1) // per_row
     return "".join(out), rows * _LEGEND_ROW + 10
+
+
+def render_province_picture() -> str:
+    """The picture of docs/address-province.svg: province 101 of a one-province
+    map, every gemark numbered 01..48 (lowland framed by coastal water)."""
+    from wdg.world.factory import small_segment
+
+    seg = small_segment(["~K ~K ~K ~K ~K ~K ~K ~K", " ~K T. T. Hw T. Hs T. ~K",
+                         "~K T. H. H. B. H. T. ~K", " ~K T. T. Hp H. T. T. ~K",
+                         "~K T. Tw T. T. Tu T. ~K", " ~K ~K ~K ~K ~K ~K ~K ~K"],
+                        name="adressen")
+    seg.title = "Provinz 101, Gemarken 01-48"
+    return render_map_svg(seg, size=30, numbers=True, legend=False)
