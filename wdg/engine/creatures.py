@@ -89,14 +89,13 @@ def apply_effects(m: Month, cr: Creature, army: Army) -> list[Event]:
     for effect, share in sorted(kind.get("effects", {}).items()):
         if effect not in EFFECT_NAMES:
             continue
-        n = int(base * float(share))
-        got = lose(m, army, n, "creature.effect",
-                   f"{n} Soldaten von {kind['name']} {EFFECT_NAMES[effect]}", effect=effect)
-        out += got
-        if effect == "untote" and got:
-            per = m.rules.int(AREA, "undead_per_creature")
-            if n // per:
-                _new_undead(m, cr.position, n // per)
+        n = min(army.units, int(base * float(share)))
+        undead = n // m.rules.int(AREA, "undead_per_creature") if effect == "untote" else 0
+        out += lose(m, army, n, "creature.effect",
+                    f"{n} Soldaten von {kind['name']} {EFFECT_NAMES[effect]}", effect=effect,
+                    undead=undead)
+        if undead:
+            _new_undead(m, cr.position, undead)
     return out
 
 
