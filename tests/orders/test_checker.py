@@ -69,7 +69,7 @@ def test_an_army_of_another_kingdom_is_refused(world):
 def test_a_wrong_position_refuses_the_army(world):
     """Number and position are both required and must agree."""
     errs = verdict(world, army("0101", "101.11", "B: s"), listed=False)
-    assert errs == [(2, "Heer 0101 steht nicht in 101.11")]
+    assert errs == [(1, "Heer 0101 steht nicht in 101.11")]
 
 
 def test_passive_armies_get_only_nf_or_nh_and_no_phase_b(world):
