@@ -81,6 +81,9 @@ class Month:
     """Conquest claims, settled at step 60."""
     notes: dict[str, object] = field(default_factory=dict)
     """Other per-month scratch data keyed by the owning module's name."""
+    gm_sheet: object | None = None
+    """The game master's sheet of the month (:class:`wdg.orders.gmsheet.GmSheet`),
+    applied at step 15."""
 
     def emit(self, event: Event) -> Event:
         """Record one event."""

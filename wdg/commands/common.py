@@ -1,0 +1,43 @@
+"""Helpers shared by the CLI modules: the campaign option, loading and saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from wdg.campaign import Campaign
+from wdg.errors import StateError
+from wdg.world.state import Segment
+from wdg.world.storage import load_segment, save_segment
+
+CAMPAIGN_HELP = ("Campaign directory (holds worlds/, orders/, reports/); default: $WDG_CAMPAIGN, "
+                 "else the current directory.")
+
+
+def campaign_option() -> Path | None:
+    """The ``--campaign/-C`` option (use as a parameter default)."""
+    return typer.Option(None, "--campaign", "-C", help=CAMPAIGN_HELP, show_default=False)
+
+
+def open_campaign(path: Path | None) -> Campaign:
+    """The campaign at ``path`` (or the default)."""
+    return Campaign.locate(path)
+
+
+def load(camp: Campaign, segment: str) -> Segment:
+    """Load a segment of the campaign, with a clear message when it is missing."""
+    d = camp.segment_dir(segment)
+    if not (d / "segment.yaml").is_file():
+        have = sorted(p.name for p in camp.worlds.glob("*/segment.yaml")) if camp.worlds.is_dir() else []
+        names = sorted(p.parent.name for p in camp.worlds.glob("*/segment.yaml")) if have else []
+        raise StateError(
+            f"no segment {segment!r} in {camp.worlds}"
+            + (f"; segments there: {', '.join(names)}" if names else "; create one with 'wdg segment new'")
+        )
+    return load_segment(d)
+
+
+def save(camp: Campaign, seg: Segment) -> None:
+    """Save a segment back into the campaign (atomically)."""
+    save_segment(seg, camp.segment_dir(seg.name))

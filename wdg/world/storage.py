@@ -1,0 +1,499 @@
+"""Load and save a segment: ``worlds/<segment>/`` on disk (docs/storage.md).
+
+Files of a segment directory:
+
+- ``segment.yaml``  name, title, seed, date ``YYYY-MM``, provinces ``CxR``, settings
+- ``map.txt``       terrain as rows of two-character map codes (odd rows indented)
+- ``kingdoms.yaml`` kingdoms with players (password hashes), diplomacy, general offers
+- ``armies.yaml``   every army, passive ones at ``000.00``
+- ``world.yaml``    settlements, buildings, creatures, treasures, constructions
+- ``layers.npz``    owner, militia, every kingdom's known map (``known.<k>.<field>``)
+
+Records go through the type-driven :mod:`wdg.world.codec`; every load
+validates and every problem is a :class:`~wdg.errors.DataError` naming the
+file, the key path (or line) and what was expected. Saving is atomic per
+directory: everything is written into a temporary sibling directory which
+is then renamed into place; anything else in the old directory (the
+``turns/`` archive, a README) is moved over unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+import shutil
+import tempfile
+import typing
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from wdg.errors import DataError
+from wdg.rules import safe_load_file
+from wdg.world import mapfile
+from wdg.world.address import Grid
+from wdg.world.codec import decode, deep_equal, encode
+from wdg.world.hexgrid import Hex
+from wdg.world.state import (
+    BUILDING_ORDER,
+    Army,
+    Building,
+    Construction,
+    Creature,
+    Kingdom,
+    KnownMap,
+    Segment,
+    Settings,
+    Treasure,
+    empty_layers,
+    new_known_map,
+)
+
+try:
+    _Dumper: type = yaml.CSafeDumper  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover
+    _Dumper = yaml.SafeDumper
+
+FORMAT = 1
+"""Version of the on-disk format (``format:`` in segment.yaml)."""
+
+SEGMENT_FILE = "segment.yaml"
+MAP_FILE = "map.txt"
+KINGDOMS_FILE = "kingdoms.yaml"
+ARMIES_FILE = "armies.yaml"
+WORLD_FILE = "world.yaml"
+LAYERS_FILE = "layers.npz"
+FILES = (SEGMENT_FILE, MAP_FILE, KINGDOMS_FILE, ARMIES_FILE, WORLD_FILE, LAYERS_FILE)
+"""The files storage owns; everything else in a segment directory is kept."""
+
+# Segment fields written by hand below; any other field (appended later) is
+# stored generically: arrays in layers.npz, the rest under ``extra:`` in segment.yaml.
+_HANDLED = {"name", "title", "seed", "date", "grid", "terrain", "owner", "militia",
+            "settlement", "buildings", "settlement_names", "kingdoms", "armies", "creatures",
+            "treasures", "constructions", "known", "settings"}
+_LAYER_DTYPES = {"owner": np.int16, "militia": np.int32}
+_BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
+
+
+# --- public API --------------------------------------------------------------------
+
+def save_segment(seg: Segment, path: Path) -> None:
+    """Write ``seg`` to the directory ``path`` atomically (created if missing)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-", dir=path.parent))
+    try:
+        _write_all(seg, tmp)
+        _swap_into_place(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def load_segment(path: Path) -> Segment:
+    """Read and validate the segment in directory ``path``."""
+    path = Path(path)
+    if not path.is_dir():
+        raise DataError(str(path), None, "no such directory", "a segment directory "
+                        "(worlds/<segment>/ with segment.yaml, map.txt, ...)")
+    head = _load_yaml_mapping(path / SEGMENT_FILE)
+    with _in_file(path / SEGMENT_FILE):
+        grid, meta = _decode_head(head)
+    layers = empty_layers(grid)
+    layers["terrain"] = mapfile.read_map(path / MAP_FILE, grid)
+    seg = Segment(grid=grid, **meta, **layers)
+    with _in_file(path / SEGMENT_FILE):
+        seg.settings = decode(head.get("settings", {}), Settings, "settings", grid)
+    _read_kingdoms(seg, path / KINGDOMS_FILE)
+    _read_armies(seg, path / ARMIES_FILE)
+    _read_world(seg, path / WORLD_FILE)
+    _read_layers(seg, path / LAYERS_FILE)
+    with _in_file(path / SEGMENT_FILE):
+        _read_extra_fields(seg, head.get("extra", {}))
+    return seg
+
+
+def segments_equal(a: Segment, b: Segment) -> bool:
+    """True if two segments hold the same state (numpy layers compared by value,
+    shape and dtype)."""
+    return deep_equal(a, b)
+
+
+# --- writing -----------------------------------------------------------------------
+
+def _write_all(seg: Segment, d: Path) -> None:
+    g = seg.grid
+    head: dict[str, Any] = {
+        "format": FORMAT, "name": seg.name, "title": seg.title, "seed": seg.seed,
+        "date": seg.date.key, "provinces": f"{g.prov_cols}x{g.prov_rows}",
+        "settings": encode(seg.settings, Settings, g),
+    }
+    extra = _extra_fields(seg)
+    if extra["yaml"]:
+        head["extra"] = extra["yaml"]
+    _dump(d / SEGMENT_FILE, head)
+    mapfile.write_map(d / MAP_FILE, seg.terrain, seg.name, g)
+    _dump(d / KINGDOMS_FILE, {"kingdoms": [encode(seg.kingdoms[k], Kingdom, g)
+                                           for k in sorted(seg.kingdoms)]})
+    _dump(d / ARMIES_FILE, {"armies": [encode(seg.armies[n], Army, g)
+                                       for n in sorted(seg.armies)]})
+    _dump(d / WORLD_FILE, _world_data(seg))
+    arrays = {"owner": seg.owner, "militia": seg.militia, **extra["arrays"]}
+    for k in sorted(seg.known):
+        for f in dataclasses.fields(KnownMap):
+            arrays[f"known.{k}.{f.name}"] = getattr(seg.known[k], f.name)
+    write_npz(d / LAYERS_FILE, arrays)
+
+
+def _dump(path: Path, data: Any) -> None:
+    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=100)
+    path.write_text(text, encoding="utf-8")
+
+
+def _world_data(seg: Segment) -> dict[str, Any]:
+    g = seg.grid
+    settled = set(zip(*np.nonzero(seg.settlement)))
+    settled |= {g.index(h) for h in seg.settlement_names}
+    settlements = []
+    for row, col in sorted((int(r), int(c)) for r, c in settled):
+        h = g.hex_at(row, col)
+        settlements.append({"address": g.label(h), "name": seg.settlement_names.get(h, ""),
+                            "size": int(seg.settlement[row, col])})
+    buildings: dict[str, dict[str, int]] = {}
+    for row, col in sorted({(int(r), int(c)) for _, r, c in zip(*np.nonzero(seg.buildings))}):
+        levels = {b.german: int(seg.buildings[i, row, col]) for i, b in enumerate(BUILDING_ORDER)
+                  if seg.buildings[i, row, col]}
+        buildings[g.label(g.hex_at(row, col))] = levels
+    return {
+        "settlements": settlements,
+        "buildings": buildings,
+        "creatures": [encode(seg.creatures[i], Creature, g) for i in sorted(seg.creatures)],
+        "treasures": [encode(seg.treasures[i], Treasure, g) for i in sorted(seg.treasures)],
+        "constructions": [encode(c, Construction, g) for c in seg.constructions],
+    }
+
+
+def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write arrays as an ``.npz`` whose bytes depend only on the arrays
+    (fixed member timestamps, so the same state gives the same file)."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name in arrays:
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.ascontiguousarray(arrays[name]),
+                                      allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, buf.getvalue())
+
+
+def _swap_into_place(tmp: Path, path: Path) -> None:
+    """Rename ``tmp`` to ``path``; entries of an existing ``path`` that storage
+    does not own (``turns/``, READMEs) move into the new directory first."""
+    if not path.exists():
+        os.replace(tmp, path)
+        return
+    for entry in sorted(path.iterdir()):
+        if entry.name not in FILES:
+            os.replace(entry, tmp / entry.name)
+    old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=path.parent))
+    old.rmdir()
+    os.replace(path, old)
+    os.replace(tmp, path)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _extra_fields(seg: Segment) -> dict[str, dict[str, Any]]:
+    hints = typing.get_type_hints(Segment)
+    out: dict[str, dict[str, Any]] = {"yaml": {}, "arrays": {}}
+    for f in dataclasses.fields(Segment):
+        if f.name in _HANDLED:
+            continue
+        value = getattr(seg, f.name)
+        if hints[f.name] is np.ndarray:
+            out["arrays"][f.name] = value
+        else:
+            out["yaml"][f.name] = encode(value, hints[f.name], seg.grid)
+    return out
+
+
+# --- reading -----------------------------------------------------------------------
+
+class _in_file:
+    """Context manager: fill the file name into DataErrors raised by the codec."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, typ: Any, exc: BaseException | None, tb: Any) -> bool:
+        if isinstance(exc, DataError) and exc.path is None:
+            raise DataError(str(self.path), exc.where, exc.found, exc.expected,
+                            line=exc.line) from None
+        return False
+
+
+def _load_yaml_mapping(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise DataError(str(path), None, "missing file", f"the segment file {path.name}")
+    data = safe_load_file(path)
+    if not isinstance(data, dict):
+        raise DataError(str(path), None, type(data).__name__, "a mapping at the top level")
+    return data
+
+
+def _decode_head(head: dict[str, Any]) -> tuple[Grid, dict[str, Any]]:
+    allowed = {"format", "name", "title", "seed", "date", "provinces", "settings", "extra"}
+    for k in head:
+        if k not in allowed:
+            raise DataError(None, str(k), k, "keys among " + ", ".join(sorted(allowed)))
+    fmt = head.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise DataError(None, "format", fmt, f"format {FORMAT}")
+    prov = head.get("provinces")
+    parts = prov.lower().split("x") if isinstance(prov, str) else []
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise DataError(None, "provinces", prov, "'<columns>x<rows>' such as '4x3'")
+    cols, rows = int(parts[0]), int(parts[1])
+    if not (1 <= cols <= 99 and 1 <= rows <= 9):
+        raise DataError(None, "provinces", prov, "1..99 columns and 1..9 rows of provinces")
+    grid = Grid(cols, rows)
+    meta = {
+        "name": decode(_required(head, "name"), str, "name", grid),
+        "title": decode(head.get("title", ""), str, "title", grid),
+        "seed": decode(_required(head, "seed"), int, "seed", grid),
+        "date": decode(_required(head, "date"), _month_type(), "date", grid),
+    }
+    return grid, meta
+
+
+def _month_type() -> Any:
+    return typing.get_type_hints(Segment)["date"]
+
+
+def _required(data: dict[str, Any], key: str) -> Any:
+    if key not in data:
+        raise DataError(None, key, "nothing (missing key)", f"a value for required key {key!r}")
+    return data[key]
+
+
+def _records(path: Path, key: str) -> list[Any]:
+    data = _load_yaml_mapping(path)
+    if set(data) - {key}:
+        extra = sorted(str(k) for k in set(data) - {key})[0]
+        raise DataError(str(path), extra, extra, f"only the key {key!r} at the top level")
+    items = data.get(key) or []
+    if not isinstance(items, list):
+        raise DataError(str(path), key, type(items).__name__, "a list")
+    return items
+
+
+def _read_kingdoms(seg: Segment, path: Path) -> None:
+    with _in_file(path):
+        for i, item in enumerate(_records(path, "kingdoms")):
+            k = decode(item, Kingdom, f"kingdoms[{i}]", seg.grid)
+            if not 1 <= k.number <= 9999:
+                raise DataError(None, f"kingdoms[{i}].number", k.number, "a number 1..9999")
+            if k.number in seg.kingdoms:
+                raise DataError(None, f"kingdoms[{i}].number", k.number,
+                                "a kingdom number not used before in this file")
+            if k.treasury < 0:
+                raise DataError(None, f"kingdoms[{i}].treasury", k.treasury, "0 or more GS")
+            seg.kingdoms[k.number] = k
+        for i, number in enumerate(sorted(seg.kingdoms)):
+            for other, status in seg.kingdoms[number].diplomacy.items():
+                where = f"kingdoms[{i}].diplomacy.{other}"
+                if other not in seg.kingdoms:
+                    raise DataError(None, where, other, _known_kingdoms(seg))
+                if not 1 <= status <= 9:
+                    raise DataError(None, where, status, "a diplomacy status 1..9")
+
+
+def _known_kingdoms(seg: Segment) -> str:
+    nums = ", ".join(str(k) for k in sorted(seg.kingdoms)) or "none defined"
+    return f"the number of a kingdom in kingdoms.yaml ({nums})"
+
+
+def _read_armies(seg: Segment, path: Path) -> None:
+    with _in_file(path):
+        index: dict[int, int] = {}
+        for i, item in enumerate(_records(path, "armies")):
+            a = decode(item, Army, f"armies[{i}]", seg.grid)
+            if not 1 <= a.number <= 9999:
+                raise DataError(None, f"armies[{i}].number", a.number, "a number 1..9999")
+            if a.number in seg.armies:
+                raise DataError(None, f"armies[{i}].number", a.number,
+                                f"a unique army number (already used by armies[{index[a.number]}])")
+            if a.kingdom not in seg.kingdoms:
+                raise DataError(None, f"armies[{i}].kingdom", a.kingdom, _known_kingdoms(seg))
+            if a.units < 0:
+                raise DataError(None, f"armies[{i}].units", a.units, "0 or more")
+            seg.armies[a.number] = a
+            index[a.number] = i
+        for number, a in seg.armies.items():
+            for attr in ("carried_by", "carrying"):
+                ref = getattr(a, attr)
+                if ref is not None and ref not in seg.armies:
+                    raise DataError(None, f"armies[{index[number]}].{attr}", ref,
+                                    "the number of an army in this file")
+
+
+def _read_world(seg: Segment, path: Path) -> None:
+    data = _load_yaml_mapping(path)
+    allowed = ("settlements", "buildings", "creatures", "treasures", "constructions")
+    g = seg.grid
+    with _in_file(path):
+        for k in data:
+            if k not in allowed:
+                raise DataError(None, str(k), k, "keys among " + ", ".join(allowed))
+        for i, item in enumerate(_list(data, "settlements")):
+            _read_settlement(seg, item, f"settlements[{i}]")
+        buildings = data.get("buildings") or {}
+        if not isinstance(buildings, dict):
+            raise DataError(None, "buildings", type(buildings).__name__,
+                            "a mapping address -> {building: level}")
+        for addr, levels in buildings.items():
+            _read_buildings(seg, addr, levels)
+        for i, item in enumerate(_list(data, "creatures")):
+            c = decode(item, Creature, f"creatures[{i}]", g)
+            _unique(seg.creatures, c.id, f"creatures[{i}].id")
+            seg.creatures[c.id] = c
+        for i, item in enumerate(_list(data, "treasures")):
+            t = decode(item, Treasure, f"treasures[{i}]", g)
+            _unique(seg.treasures, t.id, f"treasures[{i}].id")
+            seg.treasures[t.id] = t
+        for i, item in enumerate(_list(data, "constructions")):
+            c = decode(item, Construction, f"constructions[{i}]", g)
+            if c.kingdom not in seg.kingdoms:
+                raise DataError(None, f"constructions[{i}].kingdom", c.kingdom,
+                                _known_kingdoms(seg))
+            seg.constructions.append(c)
+
+
+def _list(data: dict[str, Any], key: str) -> list[Any]:
+    items = data.get(key) or []
+    if not isinstance(items, list):
+        raise DataError(None, key, type(items).__name__, "a list")
+    return items
+
+
+def _unique(existing: dict[int, Any], key: int, where: str) -> None:
+    if key in existing:
+        raise DataError(None, where, key, "a number not used before in this file")
+
+
+def _read_settlement(seg: Segment, item: Any, where: str) -> None:
+    if not isinstance(item, dict) or set(item) - {"address", "name", "size"}:
+        raise DataError(None, where, item, "a mapping with keys address, name, size")
+    h: Hex = decode(item.get("address"), Hex, f"{where}.address", seg.grid)
+    name = decode(item.get("name", ""), str, f"{where}.name", seg.grid)
+    size = decode(item.get("size", 0), int, f"{where}.size", seg.grid)
+    if size < 0:
+        raise DataError(None, f"{where}.size", size, "0 or more Baueinheiten")
+    row, col = seg.grid.index(h)
+    if h in seg.settlement_names or seg.settlement[row, col]:
+        raise DataError(None, f"{where}.address", item.get("address"),
+                        "one settlement per gemark (\"Die Siedlung\" (a))")
+    seg.settlement[row, col] = size
+    seg.settlement_names[h] = name
+
+
+def _read_buildings(seg: Segment, addr: Any, levels: Any) -> None:
+    where = f"buildings.{addr}"
+    h: Hex = decode(addr, Hex, where, seg.grid)
+    if not isinstance(levels, dict):
+        raise DataError(None, where, levels, "a mapping building -> level, e.g. {Kaserne: 1}")
+    row, col = seg.grid.index(h)
+    for name, level in levels.items():
+        b: Building | None = _BUILDING_BY_NAME.get(name)
+        if b is None:
+            raise DataError(None, f"{where}.{name}", name,
+                            "one of " + ", ".join(_BUILDING_BY_NAME))
+        lv = decode(level, int, f"{where}.{name}", seg.grid)
+        if not 0 <= lv <= 255:
+            raise DataError(None, f"{where}.{name}", lv, "a level 0..255")
+        seg.buildings[BUILDING_ORDER.index(b), row, col] = lv
+
+
+def read_npz(path: Path) -> dict[str, np.ndarray]:
+    """All arrays of an ``.npz`` file (no pickles); a damaged file is a DataError."""
+    if not path.is_file():
+        raise DataError(str(path), None, "missing file", f"the layer file {path.name}")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise DataError(str(path), None, str(exc), "a numpy .npz archive") from None
+
+
+def _read_layers(seg: Segment, path: Path) -> None:
+    arrays = read_npz(path)
+    p = str(path)
+    for name, dtype in _LAYER_DTYPES.items():
+        if name not in arrays:
+            raise DataError(p, name, "missing layer", f"an array {name!r} of shape {seg.grid.shape}")
+        setattr(seg, name, _layer(p, name, arrays.pop(name), seg.grid.shape, dtype))
+    bad = set(np.unique(seg.owner).tolist()) - set(seg.kingdoms) - {0}
+    if bad:
+        row, col = np.argwhere(np.isin(seg.owner, sorted(bad)))[0]
+        raise DataError(p, f"owner[{seg.grid.label(seg.grid.hex_at(int(row), int(col)))}]",
+                        int(seg.owner[row, col]), "0 (neutral) or " + _known_kingdoms(seg))
+    _read_known(seg, p, arrays)
+    hints = typing.get_type_hints(Segment)
+    for f in dataclasses.fields(Segment):
+        if f.name not in _HANDLED and hints[f.name] is np.ndarray and f.name in arrays:
+            value = arrays.pop(f.name)
+            default = getattr(seg, f.name)
+            expected = default.shape if isinstance(default, np.ndarray) else value.shape
+            setattr(seg, f.name, _layer(p, f.name, value, expected, value.dtype))
+    if arrays:
+        raise DataError(p, sorted(arrays)[0], "unexpected array",
+                        "owner, militia, known.<kingdom>.<field> or a Segment layer")
+
+
+def _read_known(seg: Segment, p: str, arrays: dict[str, np.ndarray]) -> None:
+    template = new_known_map(seg.grid)
+    names = [f.name for f in dataclasses.fields(KnownMap)]
+    numbers = sorted({int(k.split(".")[1]) for k in arrays
+                      if k.startswith("known.") and k.split(".")[1].isdigit()})
+    for k in numbers:
+        if k not in seg.kingdoms:
+            raise DataError(p, f"known.{k}", k, _known_kingdoms(seg))
+        parts = {}
+        for name in names:
+            key = f"known.{k}.{name}"
+            if key not in arrays:
+                raise DataError(p, key, "missing array", f"the known map's {name!r} layer")
+            want = getattr(template, name)
+            parts[name] = _layer(p, key, arrays.pop(key), want.shape, want.dtype)
+        seg.known[k] = KnownMap(**parts)
+    for k in seg.kingdoms:
+        seg.known.setdefault(k, new_known_map(seg.grid))
+
+
+def _layer(p: str, key: str, arr: np.ndarray, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    if arr.shape != tuple(shape):
+        raise DataError(p, key, f"shape {arr.shape}", f"shape {tuple(shape)} (rows, columns)")
+    if arr.dtype.kind not in "iub" and np.dtype(dtype).kind in "iub":
+        raise DataError(p, key, f"dtype {arr.dtype}", f"integers ({np.dtype(dtype)})")
+    out = arr.astype(dtype)
+    if not np.array_equal(out, arr):
+        raise DataError(p, key, "values out of range", f"values that fit {np.dtype(dtype)}")
+    return out
+
+
+def _read_extra_fields(seg: Segment, extra: Any) -> None:
+    if not isinstance(extra, dict):
+        raise DataError(None, "extra", extra, "a mapping of additional segment fields")
+    hints = typing.get_type_hints(Segment)
+    for key, value in extra.items():
+        if key in _HANDLED or key not in hints or hints[key] is np.ndarray:
+            raise DataError(None, f"extra.{key}", key, "the name of an appended Segment field")
+        setattr(seg, key, decode(value, hints[key], f"extra.{key}", seg.grid))
