@@ -74,18 +74,18 @@ def begin_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> Month:
 
 
 def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
-                  pre_events: list[Event] | None = None, notes: dict[str, object] | None = None,
+                  pre_events: list[Event] | None = None, gm_sheet: object | None = None,
                   progress: Progress | None = None,
                   fail_after_step: str | None = None) -> MonthResult:
     """Run every registered step over ``seg`` (changed in place) and advance its date.
 
-    ``pre_events`` (sheet intake) open the log; ``notes`` seed ``Month.notes``
-    (e.g. the game master's sheet). ``fail_after_step`` raises
+    ``pre_events`` (sheet intake) open the log; ``gm_sheet`` is the game
+    master's sheet (applied at step 15). ``fail_after_step`` raises
     :class:`InjectedFailure` after the named step (atomicity tests).
     """
     date = seg.date
     m = begin_month(seg, sheets, rules)
-    m.notes.update(notes or {})
+    m.gm_sheet = gm_sheet
     m.log.extend(list(pre_events or []))
     steps = registered_steps()
     if fail_after_step is not None and fail_after_step not in {s.name for s in steps}:
@@ -110,3 +110,83 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
 def month_entropy_of(date: MonthDate, seg: Segment) -> list[int]:
     """The entropy of the month ``date`` of ``seg``."""
     return [int(seg.seed), date.year, date.month]
+
+
+COMMIT_POINTS = ("staged", "archived")
+"""Failure points inside the commit the ``fail_after_step`` hook also accepts."""
+
+
+def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
+                        progress: Progress | None = None,
+                        fail_after_step: str | None = None) -> MonthResult:
+    """Take in the month's sheet files (:mod:`wdg.engine.intake`) and resolve it."""
+    from wdg.engine.intake import take_in
+
+    intake = take_in(seg, files)
+    result = resolve_month(seg, intake.sheets, rules, pre_events=intake.events,
+                           gm_sheet=intake.gm_sheet, progress=progress,
+                           fail_after_step=fail_after_step)
+    result.inputs = dict(intake.files)
+    return result
+
+
+def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
+              fail_after_step: str | None = None, force: bool = False,
+              progress: Progress | None = None) -> MonthResult:
+    """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
+    and commit it with its archive (unless ``dry_run``).
+
+    ``campaign`` is a :class:`wdg.campaign.Campaign` or a path. More missing
+    sheets than ``settings.missing_sheet_share`` need ``force``.
+    ``fail_after_step`` names a step or a commit point (:data:`COMMIT_POINTS`)
+    after which to fail on purpose (atomicity tests).
+    """
+    from wdg.campaign import Campaign
+    from wdg.engine import archive
+    from wdg.engine.intake import take_in
+    from wdg.errors import StateError
+    from wdg.world.storage import load_segment
+
+    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    seg_dir = camp.segment_dir(segment)
+    if not (seg_dir / "segment.yaml").is_file():
+        raise StateError(f"no segment {segment!r} in {camp.worlds}")
+    with archive.segment_lock(seg_dir):
+        seg = load_segment(seg_dir)
+        if not dry_run:
+            archive.recover(camp, seg)
+        files = archive.read_order_files(camp.orders_dir(segment, seg.date))
+        missing = [e for e in take_in(seg, files).events if e.kind == "sheet.missing"]
+        playing = [k for k in seg.kingdoms.values()
+                   if not k.city_state and not k.retired and k.player is not None]
+        if not force and playing and len(missing) / len(playing) > seg.settings.missing_sheet_share:
+            raise StateError(f"{len(missing)} of {len(playing)} kingdoms have no valid sheet for "
+                             f"{seg.date.key} in {camp.orders_dir(segment, seg.date)}; "
+                             "use --force to run the month anyway")
+        rules = Rules.load(camp.rules_dir)
+        in_steps = fail_after_step if fail_after_step not in COMMIT_POINTS else None
+        result = resolve_from_inputs(seg, files, rules, progress=progress,
+                                     fail_after_step=in_steps)
+        if not dry_run:
+            point = fail_after_step if fail_after_step in COMMIT_POINTS else None
+            archive.commit(camp, result, camp.rules_dir, fail_at=point)
+    return result
+
+
+def replay_month(campaign: Any, segment: str, month: MonthDate | str) -> Any:
+    """Replay an archived month and compare it with its manifest
+    (:func:`wdg.engine.archive.replay_month`; returns its ReplayReport)."""
+    from wdg.campaign import Campaign
+    from wdg.engine import archive
+
+    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    return archive.replay_month(camp, segment, month)
+
+
+def undo_month(campaign: Any, segment: str) -> MonthDate:
+    """Undo the last committed month (:func:`wdg.engine.archive.undo_month`)."""
+    from wdg.campaign import Campaign
+    from wdg.engine import archive
+
+    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    return archive.undo_month(camp, segment)
