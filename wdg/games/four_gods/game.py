@@ -1,0 +1,76 @@
+"""The 4 Gods game object: parameters, variants and shared precomputation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from wdg.games.base import Game, GameError, register
+from wdg.games.four_gods.actions import MAX_ROW, Layout
+from wdg.games.four_gods.state import FourGodsState
+from wdg.games.four_gods.tiles import default_tileset, load_tileset
+from wdg.games.four_gods.world import Fitter
+
+PROPHETS = {4: 10, 3: 13}
+"""Prophets per god ("hier: je 10"; zu dritt 13)."""
+ROW_CAPACITY = {4: 10, 3: 13, 2: 20}
+"""Reserve row size ("10 Plättchen bei 4 Spielern", 13 zu dritt, 20 zu zweit)."""
+
+
+@register
+class FourGodsGame(Game):
+    """4 Gods, turn-based mode ("Rundenbasiert"), 2 to 4 players.
+
+    Parameters: ``players``; ``gods`` = ``"open"`` (Offene Götter, chosen
+    during play) or ``"hidden"`` (Verdeckte Götter, dealt by chance at the
+    start); ``two_player_gods`` = 4 (each of two players has two gods, 10
+    prophets each) or 2 (one god each, 13 prophets); ``actions_per_turn``
+    (the hourglass); ``max_turns`` (a safety limit, see docs/four_gods.md);
+    ``tiles``: path of another tile file (empty: the shipped ``tiles.yaml``).
+    """
+
+    name = "four_gods"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        p = self.params
+        if p["gods"] not in ("open", "hidden"):
+            raise GameError(f"gods={p['gods']!r}; expected 'open' or 'hidden'")
+        if int(p["two_player_gods"]) not in (2, 4):
+            raise GameError(f"two_player_gods={p['two_player_gods']!r}; expected 2 or 4")
+        for key in ("actions_per_turn", "max_turns"):
+            if int(p[key]) < 1:
+                raise GameError(f"{key}={p[key]!r}; expected a positive number")
+        n = self.num_players
+        self.hidden_gods = p["gods"] == "hidden"
+        self.gods_per_player = 2 if n == 2 and int(p["two_player_gods"]) == 4 else 1
+        self.prophets_per_god = PROPHETS.get(n, 10 if self.gods_per_player == 2 else 13)
+        self.row_capacity = ROW_CAPACITY[n]
+        self.actions_per_turn = int(p["actions_per_turn"])
+        self.max_turns = int(p["max_turns"])
+        self.fitter = _fitter(str(p["tiles"]))
+        self.tileset = self.fitter.ts
+        self.layout = Layout(self.tileset.rows * self.tileset.cols, n)
+        assert self.row_capacity <= MAX_ROW
+
+    @classmethod
+    def default_params(cls) -> dict[str, Any]:
+        """Four players, open gods, a turn of five actions."""
+        return {"players": 4, "gods": "open", "two_player_gods": 4,
+                "actions_per_turn": 5, "max_turns": 2000, "tiles": ""}
+
+    def new_initial_state(self) -> FourGodsState:
+        """Empty world, all tiles in the bag, no gods chosen yet."""
+        return FourGodsState(self)
+
+
+_FITTERS: dict[str, Fitter] = {}
+
+
+def _fitter(path: str) -> Fitter:
+    """One tile set and fit cache per tile file, shared by all games."""
+    if path not in _FITTERS:
+        _FITTERS[path] = Fitter(load_tileset(Path(path)) if path else default_tileset())
+    return _FITTERS[path]

@@ -1,0 +1,155 @@
+"""One playthrough of 4 Gods in the rule book's turn-based mode
+("Rundenbasierter Spielablauf"): a player acts until ending the turn or
+using up the turn's action limit (the hourglass), then the next player.
+
+Phases of the state: ``deal`` (chance: hidden gods), ``start`` (chance: the
+start player), ``main`` (the player's free actions), ``draw`` (chance: tiles
+out of the bag), ``taken`` (a tile taken from a reserve row must be laid or
+put into the own row at once), ``prophet`` (optionally set a prophet on the
+tile just laid), ``city`` (the prophet that must go onto a new city), ``over``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wdg.games.base import CHANCE, TERMINAL, GameError, State
+from wdg.games.four_gods import rules
+from wdg.games.four_gods.text import describe, render
+from wdg.games.four_gods.scoring import Breakdown, score
+from wdg.games.four_gods.world import Member, World
+
+if TYPE_CHECKING:
+    from wdg.games.four_gods.game import FourGodsGame
+
+
+class FourGodsState(State):
+    """The full position; every field is plain data copied by :meth:`clone`."""
+
+    def __init__(self, game: FourGodsGame) -> None:
+        self.game = game
+        n = game.num_players
+        self.world = World(game.fitter)
+        self.bag: list[int] = list(range(game.tileset.num_tiles))
+        self.rows: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        """Per player the reserve row: ``(tile, side up)`` per slot."""
+        self.hands: list[int | None] = [None, None]
+        self.gods: list[list[int]] = [[] for _ in range(n)]
+        self.owner: list[int] = [-1] * 4
+        self.supply: list[int] = [0] * 4
+        self.prophets: dict[int, tuple[int, Member]] = {}
+        """Prophets on terrain tiles: cell -> (god, (cell, region))."""
+        self.destroyed: list[int] = [0] * n
+        self.cities_left = game.tileset.cities
+        self.player = 0
+        self.phase = "deal" if game.hidden_gods else "start"
+        self.deal_next = 0
+        self.draws_left = 0
+        self.focus = -1
+        """Cell of the tile or city just laid (prophet phases)."""
+        self.taken_from = -1
+        self.taken_hand = -1
+        self.turn_actions = 0
+        self.productive = False
+        self.idle_turns = 0
+        self.turn = 0
+        self.final_turns = -1
+        """Turns left once the end is triggered (-1: not triggered)."""
+        self.end_reason = ""
+        self._legal: list[int] | None = None
+
+    # ------------------------------------------------------------ basics
+    def clone(self) -> FourGodsState:
+        """An independent copy (tiles and oriented tiles are immutable)."""
+        s = FourGodsState.__new__(FourGodsState)
+        s.__dict__.update(self.__dict__)
+        s.world = self.world.clone()
+        s.bag = self.bag.copy()
+        s.rows = [r.copy() for r in self.rows]
+        s.hands = self.hands.copy()
+        s.gods = [g.copy() for g in self.gods]
+        s.owner = self.owner.copy()
+        s.supply = self.supply.copy()
+        s.prophets = self.prophets.copy()
+        s.destroyed = self.destroyed.copy()
+        s._legal = None
+        return s
+
+    def current_player(self) -> int:
+        """The player on turn, :data:`CHANCE` or :data:`TERMINAL`."""
+        if self.phase == "over":
+            return TERMINAL
+        if self.phase in ("deal", "start", "draw"):
+            return CHANCE
+        return self.player
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.phase == "over"
+
+    def gods_per_player(self) -> int:
+        """Two in the two-player game with all four gods, else one."""
+        return self.game.gods_per_player
+
+    def row_capacity(self) -> int:
+        """Size of a reserve row (10 / 13 / 20 for 4 / 3 / 2 players)."""
+        return self.game.row_capacity
+
+    # ------------------------------------------------------------ actions
+    def legal_actions(self) -> list[int]:
+        """Sorted legal actions (cached until the next action)."""
+        if self._legal is None:
+            self._legal = sorted(set(rules.legal(self)))
+        return list(self._legal)
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; :class:`GameError` for anything else."""
+        if self.phase == "over":
+            raise GameError(f"action {action!r}: the game is over")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise GameError(f"illegal action {action!r} in phase {self.phase!r} "
+                            f"for player {self.player}; {len(legal)} legal actions")
+        self._legal = None
+        rules.apply(self, action)
+
+    def action_to_string(self, action: int) -> str:
+        """Readable name, e.g. ``place tile 12 side B turn 1 at C4``."""
+        return describe(self, action)
+
+    def __str__(self) -> str:
+        return render(self)
+
+    # ------------------------------------------------------------ scoring
+    def breakdown(self) -> Breakdown:
+        """The four scoring steps on the current world, per god."""
+        gods_in_play = [g for g in range(4) if self.owner[g] >= 0]
+        destroyed: dict[int, int] = {}
+        for p, n in enumerate(self.destroyed):
+            if n and self.gods[p]:
+                destroyed[self.gods[p][0]] = destroyed.get(self.gods[p][0], 0) + n
+        return score(self.world.kingdoms(), self.world.cities, destroyed, self.prophets, gods_in_play)
+
+    def _god_totals(self) -> list[list[int]]:
+        b = self.breakdown()
+        need = self.gods_per_player()
+        out = []
+        for p in range(self.game.num_players):
+            totals = sorted(b.total(g) for g in self.gods[p])
+            out.append([0] * (need - len(totals)) + totals)
+        return out
+
+    def scores(self) -> list[float]:
+        """Göttlicher Einfluss if the game were scored now; with two gods per
+        player the lower of the two (the one that decides the loser)."""
+        return [float(t[0]) for t in self._god_totals()]
+
+    def returns(self) -> list[float]:
+        """1 shared among the leaders (with two gods per player: lower god
+        first, then the higher), 0 for the others."""
+        if not self.is_terminal():
+            return [0.0] * self.game.num_players
+        keys = [tuple(t) for t in self._god_totals()]
+        best = max(keys)
+        winners = [p for p, k in enumerate(keys) if k == best]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(keys))]

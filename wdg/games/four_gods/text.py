@@ -1,0 +1,97 @@
+"""Text of 4 Gods states and actions (playthrough files, records, logs)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wdg.games.four_gods.tiles import GOD_NAMES, TERRAIN_NAMES
+
+if TYPE_CHECKING:
+    from wdg.games.four_gods.state import FourGodsState as St
+
+
+def cell_name(s: St, c: int) -> str:
+    """Column letter and row number, e.g. ``C4`` (A1 is the north-west corner)."""
+    r, col = divmod(c, s.game.tileset.cols)
+    return f"{chr(ord('A') + col)}{r + 1}"
+
+
+def orient_name(o: int) -> str:
+    """``A0``..``B3``: side and quarter turns clockwise."""
+    return f"{'AB'[o // 4]}{o % 4}"
+
+
+def describe(s: St, a: int) -> str:
+    """A readable, unique name of action ``a`` in state ``s``."""
+    kind, args = s.game.layout.decode(a)
+    if kind == "deal":
+        return f"deal god {GOD_NAMES[args[0]]} to player {s.deal_next % s.game.num_players}"
+    if kind == "start":
+        return f"start player {args[0]}"
+    if kind == "draw_tile":
+        return f"draw tile {args[0]}"
+    if kind == "end":
+        return "end turn"
+    if kind == "draw":
+        return f"draw {args[0]} tile{'s' if args[0] == 2 else ''}"
+    if kind == "place":
+        h, c, o = args
+        verb = "destroy city at" if c in s.world.cities else "at"
+        return f"place hand {h} tile {s.hands[h]} {orient_name(o)} {verb} {cell_name(s, c)}"
+    if kind == "reserve":
+        h, side = args
+        return f"reserve hand {h} tile {s.hands[h]} side {'AB'[side]}"
+    if kind in ("flip", "take"):
+        q, i = args
+        tile = s.rows[q][i][0] if i < len(s.rows[q]) else None
+        return f"{kind} row {q} slot {i} tile {tile}"
+    if kind == "god":
+        return f"choose god {GOD_NAMES[args[0]]}"
+    if kind == "city":
+        return f"build city at {cell_name(s, args[0])}"
+    if kind == "prophet":
+        return f"prophet of {GOD_NAMES[args[0]]} from supply to {_region(s, args[1])}"
+    if kind == "move":
+        return f"move prophet from {cell_name(s, args[0])} to {_region(s, args[1])}"
+    if kind == "skip":
+        return "no prophet"
+    return f"give tile back to row {s.taken_from}"
+
+
+def _region(s: St, k: int) -> str:
+    tile = s.world.tiles[s.focus]
+    where = cell_name(s, s.focus)
+    if tile is None:
+        return f"city {where}"
+    return f"{where} region {k} ({TERRAIN_NAMES[tile.region_terrain[k]]})"
+
+
+def render(s: St) -> str:
+    """The full position as text: status, world, prophets, cities, players."""
+    lines = [f"turn {s.turn} player {s.player} phase {s.phase} actions {s.turn_actions} "
+             f"final {s.final_turns} idle {s.idle_turns} end {s.end_reason or '-'}",
+             f"bag {len(s.bag)}: {' '.join(map(str, s.bag))}",
+             f"hands {s.hands[0]} {s.hands[1]} focus {s.focus} taken {s.taken_from}/{s.taken_hand} "
+             f"draws {s.draws_left} cities_left {s.cities_left}"]
+    ts = s.game.tileset
+    for r in range(ts.rows):
+        cells = []
+        for col in range(ts.cols):
+            c = r * ts.cols + col
+            o = s.world.tiles[c]
+            if o is not None:
+                cells.append(f"{o.tile:2d}{orient_name(o.orient)}")
+            elif c in s.world.cities:
+                cells.append(f"C{s.world.cities[c]:+d} ")
+            else:
+                cells.append("  . ")
+        lines.append(" ".join(cells))
+    lines.append("prophets " + " ".join(
+        f"{cell_name(s, c)}:{GOD_NAMES[g]}/{k}" for c, (g, (_, k)) in sorted(s.prophets.items())))
+    lines.append("supply " + " ".join(f"{GOD_NAMES[g]}={s.supply[g]}" for g in range(4)))
+    for p in range(s.game.num_players):
+        row = " ".join(f"{t}{'AB'[side]}" for t, side in s.rows[p])
+        gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
+        lines.append(f"player {p} gods {gods} destroyed {s.destroyed[p]} row [{row}]")
+    return "\n".join(lines)
+
