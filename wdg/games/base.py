@@ -28,6 +28,8 @@ CHANCE = -1
 """``current_player()`` when a chance outcome is due."""
 TERMINAL = -4
 """``current_player()`` when the game is over."""
+EVALUATE_CHANCE_LIMIT = 36
+"""Largest chance node :meth:`State.evaluate` expands by default."""
 
 
 class GameError(WdgError):
@@ -89,6 +91,29 @@ class State(ABC):
 
     def __hash__(self) -> int:
         return hash(str(self))
+
+    def in_compound_action(self) -> bool:
+        """True while the current player is between the sub-decisions of one
+        compound move (e.g. "move", then from/to, then how many). The greedy
+        bot looks through such steps to the completed move. Default: never."""
+        return False
+
+    def evaluate(self, player: int) -> float:
+        """How good this state is for ``player``, for one-step bots: own score
+        minus the best other score. At a chance node with at most
+        :data:`EVALUATE_CHANCE_LIMIT` outcomes, the expectation of that margin
+        over them (one level only). Games may override this with a better
+        (still cheap) evaluation."""
+        if self.current_player() == CHANCE:
+            outcomes = self.chance_outcomes()
+            if len(outcomes) <= EVALUATE_CHANCE_LIMIT:
+                total = 0.0
+                for action, prob in outcomes:
+                    child = self.clone()
+                    child.apply_action(action)
+                    total += prob * score_margin(child, player)
+                return total
+        return score_margin(self, player)
 
     def sample_chance(self, rng: np.random.Generator) -> int:
         """Draw a chance outcome with the given generator."""
@@ -177,6 +202,13 @@ def _import_all() -> None:
         except ModuleNotFoundError as exc:  # a game package not present in this build
             if exc.name != f"wdg.games.{mod}":
                 raise
+
+
+def score_margin(state: State, player: int) -> float:
+    """``player``'s score minus the best score of the others."""
+    s = state.scores()
+    others = [s[q] for q in range(len(s)) if q != player]
+    return float(s[player]) - (max(others) if others else 0.0)
 
 
 def random_action(state: State, rng: np.random.Generator) -> int:

@@ -134,6 +134,8 @@ class Army:
     """Number of the fleet carrying this land army."""
     carrying: int | None = None
     """Number of the land army this fleet carries."""
+    items: list[str] = field(default_factory=list)
+    """Items the army found (``s`` Suche) or took from creatures; carried along."""
 
     @property
     def troop(self) -> TroopType | None:

@@ -1,0 +1,199 @@
+"""Phase B orders that do not fight: ``r`` rest, ``t`` training, ``h`` help,
+``i`` information, ``s`` search ("Die Heeresbefehle der Phase B (I)").
+
+``b`` and ``e`` are :mod:`wdg.engine.movement`'s; ``o``, ``x`` and ``c``
+belong to the combat, conquest and wizard modules. An active army without a
+Phase B order rests ("Diesen Befehl führt jedes Heer automatisch aus, wenn es
+in der Phase B der Heeresbefehle keinen anderen Befehl erhalten hat").
+Numbers come from ``worlds/rules/actions.yaml``; interpretations are in
+``docs/rules.md`` ("Phase B orders that do not fight").
+
+``m.notes["actions"]["rested"]`` is the set of armies that rested this month
+(a resting fleet's durability rises: "ruht die Flotte, so steigt sie um 5%";
+the end of month applies the numbers).
+
+Events: ``action.rest``, ``action.training``, ``action.help``,
+``action.information``, ``action.search.found``, ``action.search.nothing``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wdg.engine.events import Event
+from wdg.engine.month import Month, step
+from wdg.engine.movement import phase_b_armies, phase_b_orders
+from wdg.orders.model import Help, Inform, Rest, Search, Train
+from wdg.world.hexgrid import Hex
+from wdg.world.state import BUILDING_ORDER, Army, Segment, Treasure
+from wdg.world.terrain import TAXES, WATER
+
+AREA = "actions"
+
+
+@dataclass(slots=True)
+class _Ctx:
+    m: Month
+    treasures: dict[Hex, list[int]]
+    rested: set[int]
+
+
+@step("actions", 45)
+def actions(m: Month) -> None:
+    """Execute every ``r t h i s`` order (and the default rest)."""
+    ctx = _Ctx(m, _treasures_by_position(m.state), set())
+    m.notes.setdefault(AREA, {})["rested"] = ctx.rested  # type: ignore[index]
+    orders = phase_b_orders(m)
+    for army in phase_b_armies(m):
+        order = orders.get(army.number)
+        line = getattr(order, "line", 0)
+        if order is None or isinstance(order, Rest):
+            rest(ctx, army, line)
+        elif isinstance(order, Train):
+            train(ctx, army, line)
+        elif isinstance(order, Help):
+            help_people(ctx, army, line)
+        elif isinstance(order, Inform):
+            inform(ctx, army, line)
+        elif isinstance(order, Search):
+            search(ctx, army, line)
+
+
+def _treasures_by_position(seg: Segment) -> dict[Hex, list[int]]:
+    out: dict[Hex, list[int]] = {}
+    for t in sorted(seg.treasures.values(), key=lambda x: x.id):
+        out.setdefault(t.position, []).append(t.id)
+    return out
+
+
+def _start_position(m: Month, army: Army) -> Hex:
+    """"die Gemark, in der es sich zum Beginn des Mondes befindet"."""
+    pos = m.start.positions.get(army.number) if m.start is not None else None
+    assert army.position is not None
+    return pos if pos is not None else army.position
+
+
+def rest(ctx: _Ctx, army: Army, line: int) -> None:
+    """``r``: the army rests (repairs, tends its wounded)."""
+    ctx.rested.add(army.number)
+    _emit(ctx.m, "action.rest", army, army.position, line, "Das Heer legt eine Ruhepause ein")
+
+
+def train(ctx: _Ctx, army: Army, line: int) -> None:
+    """``t``: "Dieser Befehl kann den Moralwert eines Heeres erhöhen"."""
+    rules = ctx.m.rules
+    top = rules.int(AREA, "training", "morale_max")
+    new = min(top, army.morale + rules.int(AREA, "training", "morale_gain"))
+    gain = max(0, new - army.morale)
+    army.morale = max(army.morale, new)
+    _emit(ctx.m, "action.training", army, army.position, line,
+          f"Das Heer trainiert; die Moral steigt um {gain} auf {army.morale}",
+          morale=army.morale, gain=gain)
+
+
+def help_people(ctx: _Ctx, army: Army, line: int) -> None:
+    """``h``: harvest help (gold, own gemarks), gratitude (popularity, own
+    gemarks), prosperity (militia, any land gemark)."""
+    m = ctx.m
+    seg = m.state
+    here = _start_position(m, army)
+    r, c = seg.grid.index(here)
+    tid = int(seg.terrain[r, c])
+    if army.is_fleet or WATER[tid]:
+        _emit(m, "action.help", army, here, line, "Hier gibt es keine Einwohner, denen das "
+              "Heer helfen könnte", gold=0, militia=0, popularity=0)
+        return
+    sec = m.rules.section(AREA, "help")
+    militia = min(int(sec["militia_max_gain"]),
+                  army.units * int(sec["militia_per_1000_soldiers"]) // 1000)
+    seg.militia[r, c] += militia
+    gold = popularity = 0
+    kingdom = seg.kingdoms.get(army.kingdom)
+    if int(seg.owner[r, c]) == army.kingdom and kingdom is not None:
+        gold = int(min(army.units * float(sec["gold_per_soldier"]),
+                       int(TAXES[tid]) * float(sec["gold_max_share_of_tax"])))
+        kingdom.treasury += gold
+        before = kingdom.popularity
+        kingdom.popularity = min(100, before + int(sec["popularity_gain"]))
+        popularity = kingdom.popularity - before
+    m.emit(Event("action.help", kingdom=army.kingdom, army=army.number, at=here, line=line,
+                 gold=gold, ledger="income" if gold else "",
+                 why=f"Das Heer hilft den Einwohnern: {gold} GS Ernteertrag, Miliz +{militia}, "
+                     f"Beliebtheit +{popularity}",
+                 data={"gold": gold, "militia": militia, "popularity": popularity}))
+
+
+def inform(ctx: _Ctx, army: Army, line: int) -> None:
+    """``i``: owner, settlement, buildings and an estimate of the militia of
+    the gemark where the army began the month."""
+    m = ctx.m
+    seg = m.state
+    here = _start_position(m, army)
+    r, c = seg.grid.index(here)
+    owner = int(seg.owner[r, c])
+    size = int(seg.settlement[r, c])
+    buildings = {b.german: int(seg.buildings[i, r, c])
+                 for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0}
+    militia = estimate(m, int(seg.militia[r, c]), m.rules.num(AREA, "information", "militia_error"),
+                       m.rules.int(AREA, "information", "round_to"))
+    owner_name = seg.kingdoms[owner].name if owner in seg.kingdoms else "niemand"
+    place = f"Siedlung {seg.settlement_names.get(here, 'Namenlos')} ({size} BE)" if size \
+        else "keine Siedlung"
+    _emit(m, "action.information", army, here, line,
+          f"Gemark gehört {owner_name}; {place}; Bauwerke: "
+          f"{', '.join(buildings) or 'keine'}; Miliz etwa {militia}",
+          owner=owner, settlement=size, settlement_name=seg.settlement_names.get(here, ""),
+          buildings=buildings, militia_estimate=militia)
+
+
+def estimate(m: Month, true: int, error: float, round_to: int) -> int:
+    """``true`` off by a uniform share within +-``error``, rounded (one draw)."""
+    noisy = true * (1.0 + m.rng.uniform(-error, error))
+    step_ = max(1, round_to)
+    return max(0, int(round(noisy / step_)) * step_)
+
+
+def search(ctx: _Ctx, army: Army, line: int) -> None:
+    """``s``: each treasure in the army's start gemark is found with a chance
+    growing with the army's size; found gold goes to the treasury, items
+    to the army."""
+    m = ctx.m
+    here = _start_position(m, army)
+    sec = m.rules.section(AREA, "search")
+    weight = int(sec["ship_weight"]) if army.is_fleet else 1
+    chance = min(float(sec["max"]),
+                 float(sec["base"]) + float(sec["per_1000_units"]) * army.units * weight / 1000)
+    found = False
+    for tid in list(ctx.treasures.get(here, ())):
+        treasure = m.state.treasures.get(tid)
+        if treasure is None:
+            continue
+        if m.rng.random() < chance:
+            _take(ctx, army, treasure, line)
+            ctx.treasures[here].remove(tid)
+            found = True
+    if not found:
+        _emit(m, "action.search.nothing", army, here, line, "Die Suche bleibt ohne Erfolg")
+
+
+def _take(ctx: _Ctx, army: Army, treasure: Treasure, line: int) -> None:
+    m = ctx.m
+    del m.state.treasures[treasure.id]
+    kingdom = m.state.kingdoms.get(army.kingdom)
+    if kingdom is not None:
+        kingdom.treasury += treasure.gold
+    if treasure.item:
+        army.items.append(treasure.item)
+    what = " und ".join(x for x in (f"{treasure.gold} GS" if treasure.gold else "",
+                                    treasure.item) if x) or "nichts von Wert"
+    m.emit(Event("action.search.found", kingdom=army.kingdom, army=army.number,
+                 at=treasure.position, line=line, gold=treasure.gold,
+                 ledger="treasure" if treasure.gold else "",
+                 why=f"Das Heer findet {what}" + (f" ({treasure.note})" if treasure.note else ""),
+                 data={"treasure": treasure.id, "gold": treasure.gold, "item": treasure.item}))
+
+
+def _emit(m: Month, kind: str, army: Army, at: Hex | None, line: int, why: str,
+          **data: object) -> None:
+    m.emit(Event(kind, kingdom=army.kingdom, army=army.number, at=at, why=why, line=line,
+                 data=dict(data)))

@@ -1,0 +1,426 @@
+"""Phase B movement: ``b`` and ``e`` moves, seasons, transport by boat and ship.
+
+Rules served: "Die Bewegung", "Das Boot", "Das Schiff", "Zusammengesetzte
+Geländearten", "Schwieriges Gelände", "Allgemeine Regeln für Heere" (c)-(q),
+"Der Kontrollbereich", "(e) Einnahme". Numbers come from
+``worlds/rules/movement.yaml``; interpretations are in ``docs/rules.md``
+("Movement and transport").
+
+An army moves gemark by gemark; each step costs the percentage of the gemark
+entered (:class:`Tables`); a step that would take the sum over the budget is
+not made. Kingdoms move in ``m.kingdom_order``, armies in ascending number;
+every random draw (getting lost, shattering) comes from ``m.rng`` in that
+order. A land army carried by a fleet has no move of its own: its position
+follows the fleet.
+
+Events (kind, why in German):
+
+- ``move.moved``: the army made at least one step (``data.path``, ``data.spent``)
+- ``move.stopped``: the move ended before its last direction (``data.reason``)
+- ``move.refused``: the order could not be executed at all
+- ``move.lost``: the army lost its way and left in a random direction
+- ``move.losses``: soldiers lost in difficult terrain (``data.lost``)
+- ``move.landed``: boats reached a coastal gemark; the army went ashore
+- ``move.shattered`` / ``move.drowned``: a fleet shattered on the coast and
+  the army it carried drowned
+- ``move.treasure_destroyed``: an ``e`` move destroyed treasure ("Die Eroberung")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from wdg.engine.events import Event
+from wdg.engine.month import Claim, Month, step
+from wdg.orders.model import Conquer, Move, PhaseBOrder
+from wdg.rules import Rules
+from wdg.world.hexgrid import Direction, Hex
+from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Building, Segment, TroopType
+from wdg.world.terrain import (
+    HEIGHTS,
+    TERRAINS,
+    WATER,
+    can_get_lost,
+    coastal_mask,
+    is_closed,
+    loss_components,
+)
+
+AREA = "movement"
+LAND_KINDS = ("krieger", "reiter")
+"""Movers that walk: land armies not in boats and not carried."""
+DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
+_GET_LOST = np.array([can_get_lost(t) for t in TERRAINS], dtype=bool)
+
+
+@dataclass(slots=True)
+class Tables:
+    """The movement numbers of the rules file as arrays indexed by terrain id."""
+
+    budget: int
+    cost: dict[str, np.ndarray]
+    """Mover kind -> percent to enter, by terrain id; -1 = may not enter."""
+    landing: dict[str, int]
+    loss: np.ndarray
+    """Percent of soldiers lost on entering, by terrain id (components added)."""
+    get_lost_chance: float
+    shatter_chance: float
+
+    @staticmethod
+    def load(rules: Rules) -> Tables:
+        """Build the tables from ``movement.yaml``."""
+        costs = rules.section(AREA, "costs")
+        cost = {kind: _cost_array(costs[kind]) for kind in ("krieger", "reiter", "boote", "schiffe")}
+        rates = rules.section(AREA, "losses")
+        loss = np.array([sum(int(rates.get(c.value, 0)) for c in loss_components(t))
+                         for t in TERRAINS], dtype=np.int32)
+        return Tables(
+            budget=rules.int(AREA, "budget"),
+            cost=cost,
+            landing={k: int(v) for k, v in rules.section(AREA, "landing").items()},
+            loss=loss,
+            get_lost_chance=rules.num(AREA, "get_lost_chance"),
+            shatter_chance=rules.num(AREA, "shatter_chance"),
+        )
+
+
+def _cost_array(table: dict[str, int]) -> np.ndarray:
+    """Percent per terrain id: the dearer component; -1 if any component is
+    missing from ``table`` (the mover may not enter it)."""
+    out = np.full(len(TERRAINS), -1, dtype=np.int32)
+    for t in TERRAINS:
+        parts = [table.get(c.value) for c in t.components]
+        if all(p is not None for p in parts):
+            out[t.id] = max(int(p) for p in parts)  # type: ignore[arg-type]
+    return out
+
+
+def mover_kind(army: Army) -> str:
+    """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``."""
+    if army.troop is TroopType.SCHIFFE:
+        return "schiffe"
+    if army.boats > 0:
+        return "boote"
+    return "reiter" if army.troop is TroopType.REITER else "krieger"
+
+
+def harbour_mask(seg: Segment) -> np.ndarray:
+    """Gemarks with a settlement that has a harbour ("Siedlung mit einem Hafen")."""
+    return (seg.settlement > 0) & (seg.buildings[BUILDING_ORDER.index(Building.HAFEN)] > 0)
+
+
+def may_stand(seg: Segment, army: Army, h: Hex) -> bool:
+    """True if the army's type may stand on ``h`` ((d), (o), "Das Boot")."""
+    r, c = seg.grid.index(h)
+    water = bool(WATER[seg.terrain[r, c]])
+    kind = mover_kind(army)
+    if kind == "schiffe":
+        return water or bool(harbour_mask(seg)[r, c])
+    if kind == "boote":
+        return water
+    return not water
+
+
+def phase_b_armies(m: Month) -> Iterator[Army]:
+    """Active, not busy armies with a general, kingdoms in ``m.kingdom_order``
+    (then any others ascending), armies in ascending number ("Passive Heere
+    können keine Befehle für die Phase B der Heeresbefehle erhalten")."""
+    by_kingdom: dict[int, list[Army]] = {}
+    for a in m.state.armies.values():
+        by_kingdom.setdefault(a.kingdom, []).append(a)
+    order = list(m.kingdom_order) + sorted(k for k in by_kingdom if k not in m.kingdom_order)
+    for k in order:
+        for a in sorted(by_kingdom.get(k, ()), key=lambda x: x.number):
+            if (a.is_active and a.position is not None and a.general is not None
+                    and a.number not in m.busy):
+                yield a
+
+
+def phase_b_orders(m: Month) -> dict[int, PhaseBOrder | None]:
+    """Army number -> its Phase B order, from its own kingdom's sheet only."""
+    out: dict[int, PhaseBOrder | None] = {}
+    for k, sheet in m.sheets.items():
+        for block in sheet.armies:
+            a = m.state.armies.get(block.number)
+            if a is not None and a.kingdom == k:
+                out[block.number] = block.phase_b
+    return out
+
+
+@dataclass(slots=True)
+class _Ctx:
+    """Per-step lookups built once."""
+
+    m: Month
+    t: Tables
+    start_owner: np.ndarray
+    harbour: np.ndarray
+    coastal: np.ndarray
+    closed: np.ndarray
+    """True by terrain id for terrain closed this month."""
+
+
+@dataclass(slots=True)
+class _Walk:
+    """One army's move in progress."""
+
+    army: Army
+    kind: str
+    conquer: bool
+    line: int
+    spent: int = 0
+    path: list[Hex] | None = None
+    done: bool = False
+
+
+@step("movement", 40)
+def movement(m: Month) -> None:
+    """Execute every ``b`` and ``e`` order of the month."""
+    seg = m.state
+    month = seg.date.month
+    ctx = _Ctx(
+        m=m,
+        t=Tables.load(m.rules),
+        start_owner=m.start.owner if m.start is not None else seg.owner.copy(),
+        harbour=harbour_mask(seg),
+        coastal=coastal_mask(seg.terrain),
+        closed=np.array([is_closed(t, month) for t in TERRAINS], dtype=bool),
+    )
+    orders = phase_b_orders(m)
+    for army in phase_b_armies(m):
+        order = orders.get(army.number)
+        if isinstance(order, (Move, Conquer)):
+            move_army(ctx, army, order)
+
+
+def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
+    """Walk one army along the order's directions until done or stopped."""
+    m = ctx.m
+    kind = mover_kind(army)
+    conquer = isinstance(order, Conquer)
+    if army.carried_by is not None:
+        _refuse(m, army, order.line, "Das Heer wird von einer Flotte befördert und kann sich "
+                "nicht selbst bewegen")
+        return
+    if conquer and kind == "schiffe":
+        _refuse(m, army, order.line, "Flotten können keine Gemarken erobern")
+        return
+    w = _Walk(army, kind, conquer, order.line, path=[])
+    directions = list(order.directions)
+    for i, d in enumerate(directions):
+        before = len(w.path)
+        lost = False
+        if w.kind in LAND_KINDS and _may_get_lost(ctx, army):
+            if m.rng.random() < ctx.t.get_lost_chance:
+                d = DIRECTIONS[int(m.rng.integers(len(DIRECTIONS)))]
+                lost = True
+                _emit(m, "move.lost", army, army.position, order.line,
+                      f"Das Heer hat sich verirrt und zieht nach {d.german}",
+                      direction=d.value)
+        reason = _step(ctx, w, d)
+        if lost and reason is None:
+            reason = "Das Heer bemerkt, daß es sich verirrt hat, und hält an"
+        if reason is not None:
+            rest = directions[i + (1 if len(w.path) > before else 0):]
+            if rest or lost:
+                _emit(m, "move.stopped", army, army.position, order.line, reason,
+                      reason=reason, remaining=[x.value for x in rest])
+            break
+    if w.path:
+        _emit(m, "move.moved", army, army.position, order.line,
+              f"Bewegung über {len(w.path)} Gemark(en), {w.spent}% der Reichweite",
+              path=[ctx.m.state.label(h) for h in w.path], spent=w.spent)
+
+
+def _step(ctx: _Ctx, w: _Walk, d: Direction) -> str | None:
+    """Try one step; return ``None`` to go on or the German reason the move ends."""
+    seg = ctx.m.state
+    army = w.army
+    here = army.position
+    assert here is not None
+    there = here.neighbour(d)
+    if not seg.grid.contains(there):
+        return "Der Rand der Welt ist erreicht"
+    r, c = seg.grid.index(there)
+    tid = int(seg.terrain[r, c])
+    water = bool(WATER[tid])
+    landing = False
+    if w.kind == "schiffe" and not water and not ctx.harbour[r, c]:
+        return _run_aground(ctx, w, there)
+    if w.kind == "boote" and not water:
+        if not ctx.coastal[r, c]:
+            return f"{TERRAINS[tid].name} ist keine Küstengemark; die Boote können dort nicht landen"
+        landing = True
+    if w.kind in LAND_KINDS and water:
+        return "Landheere können keine Wassergemarken betreten"
+    if abs(_height(ctx, w.kind, there, tid) - _height(ctx, w.kind, here, None)) > 1:
+        return (f"{TERRAINS[tid].name} liegt auf Höhenstufe {int(HEIGHTS[tid])}; nur die direkt "
+                "darüber- oder darunterliegende Höhenstufe kann betreten werden")
+    if ctx.closed[tid]:
+        return f"{TERRAINS[tid].name} kann in diesem Mond nicht betreten werden"
+    cost = ctx.t.landing[w.kind] if (landing or (w.kind == "schiffe" and not water)) \
+        else int(ctx.t.cost[w.kind][tid])
+    if cost < 0:
+        return f"{TERRAINS[tid].name} kann von diesem Heer nicht betreten werden"
+    if w.spent + cost > ctx.t.budget:
+        return "Die Bewegungsreichweite ist erschöpft"
+    _enter(ctx, w, there, cost)
+    if landing:
+        _land(ctx, w)
+    if w.kind in LAND_KINDS:
+        _suffer_losses(ctx, army, tid, w.line)
+        if w.conquer:
+            _claim(ctx, army, there, w.line)
+    if w.done:
+        return "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
+    return _foreign_stop(ctx, army, w.kind, there, water)
+
+
+def _height(ctx: _Ctx, kind: str, h: Hex, tid: int | None) -> int:
+    """Height level for the height rule; a fleet in a harbour counts as height 1
+    ((q) "wie Landgemarken der Höhenstufe 1")."""
+    r, c = ctx.m.state.grid.index(h)
+    if tid is None:
+        tid = int(ctx.m.state.terrain[r, c])
+    if kind == "schiffe" and not WATER[tid]:
+        return 1
+    return int(HEIGHTS[tid])
+
+
+def _enter(ctx: _Ctx, w: _Walk, there: Hex, cost: int) -> None:
+    """Make the step: the army (and a land army it carries) stands on ``there``."""
+    army = w.army
+    army.position = there
+    w.spent += cost
+    assert w.path is not None
+    w.path.append(there)
+    ctx.m.moved.add(army.number)
+    cargo = carried_army(ctx.m.state, army)
+    if cargo is not None:
+        cargo.position = there
+        ctx.m.moved.add(cargo.number)
+
+
+def carried_army(seg: Segment, fleet: Army) -> Army | None:
+    """The land army a fleet carries, if the link is consistent ((l), (n))."""
+    if fleet.carrying is None:
+        return None
+    cargo = seg.armies.get(fleet.carrying)
+    if cargo is None or cargo.carried_by != fleet.number or cargo.kingdom != fleet.kingdom:
+        return None
+    return cargo
+
+
+def _land(ctx: _Ctx, w: _Walk) -> None:
+    """Boats on a coastal gemark: the army goes ashore, the boats stay behind."""
+    army = w.army
+    _emit(ctx.m, "move.landed", army, army.position, w.line,
+          f"Die Boote erreichen die Küste; das Heer schifft aus, {army.boats} Boote bleiben "
+          "unbrauchbar zurück", boats=army.boats)
+    army.boats = 0
+    army.boat_durability = 100
+    w.kind = "krieger"
+    w.done = True
+
+
+def _run_aground(ctx: _Ctx, w: _Walk, there: Hex) -> str:
+    """(k): a fleet steered onto land that is not a harbour may shatter."""
+    m = ctx.m
+    fleet = w.army
+    if m.rng.random() >= ctx.t.shatter_chance:
+        return "Die Flotte kann an dieser Küste nicht anlegen und dreht ab"
+    cargo = carried_army(m.state, fleet)
+    _emit(m, "move.shattered", fleet, there, w.line,
+          f"Die Flotte zerschellt an der Küste; {fleet.units} Schiffe gehen verloren",
+          lost=fleet.units)
+    if cargo is not None:
+        _emit(m, "move.drowned", cargo, there, w.line,
+              f"Das Heer ertrinkt mitsamt seinem Feldherrn ({cargo.units} Rüstgüter)",
+              lost=cargo.units)
+        destroy_army(cargo)
+    destroy_army(fleet)
+    w.done = True
+    return "Die Flotte ist zerschellt"
+
+
+def destroy_army(army: Army) -> None:
+    """The army is destroyed with its general ("Allgemeine Regeln" (b)) and goes
+    to 000.00 without a troop type."""
+    army.units = 0
+    army.general = None
+    army.status = ArmyStatus.PASSIVE
+    army.position = None
+    army.boats = 0
+    army.carried_by = None
+    army.carrying = None
+
+
+def _suffer_losses(ctx: _Ctx, army: Army, tid: int, line: int) -> None:
+    """Losses in difficult terrain; the general never suffers losses."""
+    rate = int(ctx.t.loss[tid])
+    lost = army.units * rate // 100
+    if lost <= 0:
+        return
+    army.units -= lost
+    _emit(ctx.m, "move.losses", army, army.position, line,
+          f"{lost} Soldaten gehen im Gelände {TERRAINS[tid].name} verloren ({rate}%)",
+          lost=lost, rate=rate)
+
+
+def _claim(ctx: _Ctx, army: Army, there: Hex, line: int) -> None:
+    """``e``: claim the gemark; an Einnahme destroys treasure there ("Die Eroberung")."""
+    m = ctx.m
+    m.claims.append(Claim(army.number, army.kingdom, there, "einnahme"))
+    seg = m.state
+    r, c = seg.grid.index(there)
+    if seg.owner[r, c] != 0 or seg.settlement[r, c] > 0 or seg.buildings[:, r, c].any():
+        return
+    for tid in sorted(t.id for t in seg.treasures.values() if t.position == there):
+        del seg.treasures[tid]
+        _emit(m, "move.treasure_destroyed", army, there, line,
+              "Bei der rücksichtslosen Einnahme werden Schätze zerstört oder geplündert",
+              treasure=tid)
+
+
+def _foreign_stop(ctx: _Ctx, army: Army, kind: str, there: Hex, water: bool) -> str | None:
+    """(c) and "Der Kontrollbereich": entering a gemark of a foreign kingdom whose
+    status toward the mover is 6 or less (or none) ends the move."""
+    seg = ctx.m.state
+    r, c = seg.grid.index(there)
+    owner = int(ctx.start_owner[r, c])
+    if owner == 0 or owner == army.kingdom:
+        return None
+    k = seg.kingdoms.get(owner)
+    status = None if k is None or k.city_state else k.diplomacy.get(army.kingdom)
+    if status is not None and status >= 7:
+        return None
+    name = k.name if k is not None else f"Reich {owner}"
+    shown = "keine Beziehungen" if status is None else f"Diplomatiestatus {status}"
+    if kind in LAND_KINDS and not water:
+        return f"Die Bewegung wird im Kontrollbereich von {name} unterbrochen ({shown})"
+    return f"Das Heer betritt das Gebiet von {name} und hält an ({shown})"
+
+
+def _may_get_lost(ctx: _Ctx, army: Army) -> bool:
+    """(e): outside its own territory in Sandwüste, Regenwald, Eiswüste or Sumpf."""
+    seg = ctx.m.state
+    assert army.position is not None
+    r, c = seg.grid.index(army.position)
+    return bool(_GET_LOST[seg.terrain[r, c]]) and int(ctx.start_owner[r, c]) != army.kingdom
+
+
+def _refuse(m: Month, army: Army, line: int, why: str) -> None:
+    _emit(m, "move.refused", army, army.position, line, why)
+
+
+def _emit(m: Month, kind: str, army: Army, at: Hex | None, line: int, why: str,
+          **data: object) -> None:
+    m.emit(Event(kind, kingdom=army.kingdom, army=army.number, at=at, why=why, line=line,
+                 data=dict(data)))
+
+
+__all__ = ["Tables", "carried_army", "destroy_army", "harbour_mask", "may_stand",
+           "mover_kind", "movement", "phase_b_armies", "phase_b_orders"]

@@ -1,0 +1,51 @@
+"""The game object of Empires of Middle-earth: parameters, deck, map, action codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wdg.games.base import Game, GameError, register
+from wdg.games.empires_of_middle_earth.codes import Codes
+from wdg.games.empires_of_middle_earth.data import DEFAULT_DECK, DEFAULT_MAP, load_deck, load_map
+from wdg.games.empires_of_middle_earth.state import EmpiresState
+
+SWITCHES = ("tie_breaks", "agents", "liberation", "shadow_army", "event_cards",
+            "bribe_surcharge", "bribe_cap", "fortifications")
+"""Every paragraph the rules mark "optional", off by default."""
+
+
+@register
+class EmpiresGame(Game):
+    """Empires of Middle-earth for 2..6 players from one shared deck."""
+
+    name = "empires_of_middle_earth"
+    min_players = 2
+    max_players = 6
+
+    @classmethod
+    def default_params(cls) -> dict[str, Any]:
+        """Players, deck and map files, the round cap and the optional rules."""
+        params: dict[str, Any] = {"players": 4, "deck_file": DEFAULT_DECK, "map_file": DEFAULT_MAP,
+                                  "max_rounds": 30}
+        params.update({s: False for s in SWITCHES})
+        return params
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        for s in SWITCHES:
+            if not isinstance(self.params[s], bool):
+                raise GameError(f"{self.name}: parameter {s!r} must be true or false, "
+                                f"got {self.params[s]!r}")
+        rounds = self.params["max_rounds"]
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+            raise GameError(f"{self.name}: parameter 'max_rounds' must be a whole number >= 0 "
+                            f"(0: until the deck is exhausted), got {rounds!r}")
+        self.map = load_map(str(self.params["map_file"]))
+        options = frozenset(s for s in ("agents", "liberation", "shadow_army", "event_cards")
+                            if self.params[s])
+        self.cards = load_deck(str(self.params["deck_file"]), self.map, options)
+        self.codes = Codes(len(self.cards), len(self.map.sites))
+
+    def new_initial_state(self) -> EmpiresState:
+        """Empty hands; the first action is the chance roll for the start player."""
+        return EmpiresState(self)

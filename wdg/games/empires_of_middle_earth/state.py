@@ -1,0 +1,365 @@
+"""The position and turn flow of Empires of Middle-earth.
+
+One turn (rule "Ablauf einer Runde"): income, drawing, then characters,
+influence attempts (mobilisation, intrigue), campaigns, and a discard to end.
+Every multi-step decision (which home site, bribes of every player, passage,
+supporters, helpers, the leader, lost armies, captured characters, siege) is
+an action of the player who decides it. Campaign steps live in
+:mod:`.campaign`; this module holds the cards, the draw, the influence rolls
+and the end of the game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wdg.games.base import CHANCE, TERMINAL, GameError, State
+from wdg.games.empires_of_middle_earth.campaign import Battle, CampaignMixin
+from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO
+from wdg.games.empires_of_middle_earth.common import (
+    DECK, DISCARD, DRAW_CARD, DRAWING, END, HAND, INFLUENCE_LIMIT, MAIN, OVER, PLAY, START)
+from wdg.games.empires_of_middle_earth.main_phase import MainMixin
+from wdg.games.empires_of_middle_earth.rolls import Roll, RollMixin
+
+if TYPE_CHECKING:
+    from wdg.games.empires_of_middle_earth.game import EmpiresGame
+
+
+
+class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
+    """A position of Empires of Middle-earth (see module docstring)."""
+
+    def __init__(self, game: EmpiresGame) -> None:
+        self.g = game
+        cards = game.cards
+        n = len(cards)
+        self.where = [DECK] * n
+        self.owner = [-1] * n
+        self.lord = [-1] * n
+        self.master = [-1] * n
+        self.site = [c.homes[0] if c.kind == "character" and len(c.homes) == 1 else -1 for c in cards]
+        self.region = [c.region for c in cards]
+        self.acted = [False] * n
+        self.mobilised = [False] * n
+        self.gold = [0] * game.num_players
+        self.deck = list(range(n))
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(game.num_players)]
+        self.table: list[list[int]] = [[] for _ in range(game.num_players)]
+        self.first = -1
+        self.player = -1
+        self.rounds = 0
+        self.phase = START
+        self.actor = CHANCE
+        self.drawn = 0
+        self.pend: Roll | Battle | None = None
+        self.sieges: list[tuple[int, int, tuple[int, ...], int]] = []
+        self.turn = 0
+        self._legal: list[int] | None = None
+        self.waive = False
+        self.note = ""
+
+    # ----------------------------------------------------------- framework API
+    def current_player(self) -> int:
+        """The player to decide, CHANCE or TERMINAL."""
+        return self.actor
+
+    def is_terminal(self) -> bool:
+        """True after the last turn."""
+        return self.phase == OVER
+
+    def clone(self) -> EmpiresState:
+        """An independent copy (lists copied, immutable parts shared)."""
+        s = object.__new__(EmpiresState)
+        s.__dict__.update(self.__dict__)
+        for key in ("where", "owner", "lord", "master", "site", "region", "acted", "mobilised",
+                    "gold", "deck", "discard", "sieges"):
+            setattr(s, key, list(getattr(self, key)))
+        s.hands = [list(h) for h in self.hands]
+        s.table = [list(t) for t in self.table]
+        s.pend = self.pend.copy() if self.pend is not None else None
+        s._legal = None
+        return s
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Start player (uniform), a card from the deck (uniform), 2d6 sums or one die."""
+        if self.actor != CHANCE:
+            return []
+        if self.pend is not None:
+            return self.pend.chance()
+        if self.phase == START:
+            n = self.g.num_players
+            return [(p, 1.0 / n) for p in range(n)]
+        if self.phase == DRAW_CARD:
+            p = 1.0 / len(self.deck)
+            return [(c, p) for c in self.deck]
+        return []
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal actions of the current player (chance: possible outcomes)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def touch(self) -> None:
+        """Forget the cached legal actions (after editing a position by hand)."""
+        self._legal = None
+
+    def _compute_legal(self) -> list[int]:
+        if self.actor == TERMINAL:
+            return []
+        if self.actor == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.pend is not None:
+            return self.pend.actions(self)
+        if self.phase == DRAWING:
+            return self._draw_actions()
+        if self.phase == MAIN:
+            return self._main_actions()
+        if self.phase == END:
+            return sorted(self.g.codes.final + c
+                          for c in self.hands[self.player] + self.table[self.player])
+        return []
+
+    def apply_action(self, action: int) -> None:
+        """Apply an action; :class:`GameError` if it is not legal here."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if action not in self._legal:
+            raise GameError(f"empires_of_middle_earth: action {action!r} is not legal in phase "
+                            f"{self.phase!r} for player {self.actor}")
+        self._legal = None
+        self.note = ""
+        if self.pend is not None:
+            self.pend.apply(self, action)
+        elif self.phase == START:
+            self.first = action
+            self._begin_turn(action)
+        elif self.phase == DRAWING:
+            self._apply_draw(action)
+        elif self.phase == DRAW_CARD:
+            self._receive(action)
+        elif self.phase == MAIN:
+            self._apply_main(action)
+        elif self.phase == END:
+            self._discard_card(action - self.g.codes.final)
+            self._end_turn()
+
+    # ----------------------------------------------------------- card helpers
+    def card_name(self, c: int) -> str:
+        """The name of card ``c``."""
+        return self.g.cards[c].name
+
+    def mind_used(self, p: int) -> int:
+        """Sum of mind of player p's characters that count against the limit (not followers)."""
+        cards = self.g.cards
+        return sum(cards[c].mind for c in self.table[p]
+                   if cards[c].kind == "character" and self.master[c] < 0)
+
+    def free_di(self, c: int) -> int:
+        """Direct influence of character c not spent on followers."""
+        used = sum(self.g.cards[f].mind for f in self.table[self.owner[c]] if self.master[f] == c)
+        return self.g.cards[c].di - used
+
+    def armies_of(self, c: int) -> list[int]:
+        """Armies lying under lord c."""
+        return [a for a in self.table[self.owner[c]] if self.lord[a] == c]
+
+    def at_site(self, c: int, s: int) -> bool:
+        """True if character c is at site s (an undecided character is at all his homes)."""
+        return self.site[c] == s if self.site[c] >= 0 else s in self.g.cards[c].homes
+
+    def sites_of(self, c: int) -> tuple[int, ...]:
+        """The sites character c may be at."""
+        return (self.site[c],) if self.site[c] >= 0 else self.g.cards[c].homes
+
+    def _to_table(self, c: int, p: int) -> None:
+        if self.where[c] == HAND:
+            self.hands[self.owner[c]].remove(c)
+        elif self.where[c] == PLAY:
+            self.table[self.owner[c]].remove(c)
+        self.where[c], self.owner[c] = PLAY, p
+        self.table[p].append(c)
+
+    def _leave(self, c: int, place: int) -> None:
+        """Card c leaves hand or table for the discard pile or out of the game."""
+        if self.where[c] == HAND:
+            self.hands[self.owner[c]].remove(c)
+        elif self.where[c] == PLAY:
+            self.table[self.owner[c]].remove(c)
+        self.where[c], self.owner[c], self.lord[c], self.master[c] = place, -1, -1, -1
+        self.region[c] = self.g.cards[c].region
+        if place == DISCARD:
+            self.discard.append(c)
+
+    def remove_character(self, c: int) -> None:
+        """Character c goes to the discard pile with his armies; followers are released."""
+        p = self.owner[c]
+        for a in self.armies_of(c):
+            self._leave(a, DISCARD)
+        followers = [f for f in self.table[p] if self.master[f] == c]
+        self._leave(c, DISCARD)
+        self.release(followers, p)
+
+    def release(self, followers: list[int], p: int) -> None:
+        """Followers lose their master and count against p's limit; excess ones are discarded."""
+        for f in followers:
+            self.master[f] = -1
+        for f in followers:
+            if self.mind_used(p) > INFLUENCE_LIMIT:
+                self.remove_character(f)
+
+    def move_character(self, c: int, p: int) -> None:
+        """Character c (with his armies) changes to player p as a free character."""
+        old = self.owner[c]
+        followers = [f for f in self.table[old] if self.master[f] == c]
+        armies = self.armies_of(c)
+        self.master[c] = -1
+        self._to_table(c, p)
+        for a in armies:
+            self._to_table(a, p)
+        self.release(followers, old)
+
+    def _discard_card(self, c: int) -> None:
+        if self.where[c] == PLAY and self.g.cards[c].kind == "character":
+            self.remove_character(c)
+        else:
+            self._leave(c, DISCARD)
+
+    # ----------------------------------------------------------- turn flow
+    def _begin_turn(self, p: int) -> None:
+        """Income: 1 gold plus the strength of own armies with a home site."""
+        cards = self.g.cards
+        self.player = p
+        self._legal = None
+        self.turn += 1
+        self.gold[p] += 1 + sum(cards[a].strength for a in self.table[p]
+                                if cards[a].kind == "army")
+        for c in self.table[p]:
+            self.acted[c] = False
+        self.drawn = 0
+        self.waive = False
+        self.phase, self.actor = DRAWING, p
+
+    def draw_cost(self) -> int:
+        """Gold for the next card: 2 free, then 2, 4, 8, ... (rule 1)."""
+        return 0 if self.drawn < 2 else 2 ** (self.drawn - 1)
+
+    def _draw_actions(self) -> list[int]:
+        if self.gold[self.player] < self.draw_cost():
+            return [NO]
+        acts = [NO, DRAW] if self.deck else [NO]
+        take = self.g.codes.take
+        return acts + sorted(take + c for c in self.discard)
+
+    def _apply_draw(self, action: int) -> None:
+        p = self.player
+        if action == NO:
+            self._enter_main()
+            return
+        self.gold[p] -= self.draw_cost()
+        self.drawn += 1
+        if action == DRAW:
+            self.phase, self.actor = DRAW_CARD, CHANCE
+            return
+        c = action - self.g.codes.take
+        self.discard.remove(c)
+        self.where[c], self.owner[c] = HAND, p
+        self.hands[p].append(c)
+
+    def _receive(self, c: int) -> None:
+        p = self.player
+        self.deck.remove(c)
+        self.where[c], self.owner[c] = HAND, p
+        self.hands[p].append(c)
+        self.phase, self.actor = DRAWING, p
+
+    def _enter_main(self) -> None:
+        """Main phase; a siege ordered last turn is fought first."""
+        p = self.player
+        while self.sieges:
+            i = next((k for k, s in enumerate(self.sieges) if s[0] == p and s[3] < self.turn), -1)
+            if i < 0:
+                break
+            _, target, armies, _ = self.sieges.pop(i)
+            if self.start_siege_battle(target, armies):
+                return
+        self.phase, self.actor = MAIN, p
+
+    def back_to_main(self) -> None:
+        """Return to the turn player's main phase after a roll or battle."""
+        self.pend = None
+        self._enter_main()
+
+    def _end_turn(self) -> None:
+        """Game ends when the deck is exhausted or after ``max_rounds`` rounds."""
+        self.pend = None
+        self._legal = None
+        n = self.g.num_players
+        nxt = (self.player + 1) % n
+        if nxt == self.first:
+            self.rounds += 1
+        limit = self.g.params["max_rounds"]
+        if not self.deck or (limit and self.rounds >= limit):
+            self.phase, self.actor = OVER, TERMINAL
+            return
+        self._begin_turn(nxt)
+
+    def finish_main(self) -> None:
+        """End of main phase: discard one card, unless a capture discard already did it."""
+        p = self.player
+        if self.waive or not (self.hands[p] or self.table[p]):
+            self._end_turn()
+        else:
+            self.phase, self.actor = END, p
+
+    # ----------------------------------------------------------- results
+    def scores(self) -> list[float]:
+        """Armies held by each player (the rule's measure of an empire)."""
+        return [float(self._count(p)[0]) for p in range(self.g.num_players)]
+
+    def _count(self, p: int) -> tuple[int, int, int, int]:
+        cards = self.g.cards
+        armies = [a for a in self.table[p] if cards[a].kind != "character"]
+        chars = [c for c in self.table[p] if cards[c].kind == "character"]
+        return (len(armies), sum(cards[a].strength for a in armies), len(chars),
+                sum(cards[c].mind for c in chars))
+
+    def returns(self) -> list[float]:
+        """1 shared among the players with most armies (optional tie-breaks)."""
+        n = self.g.num_players
+        if self.phase != OVER:
+            return [0.0] * n
+        width = 4 if self.g.params["tie_breaks"] else 1
+        keys = [self._count(p)[:width] for p in range(n)]
+        best = max(keys)
+        winners = [p for p in range(n) if keys[p] == best]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+
+    def bribe_range(self, p: int, post: bool, spent: int) -> int:
+        """Most points p can bribe now (gold, optional surcharge and cap)."""
+        cap = BRIBE_MAX
+        if self.g.params["bribe_cap"]:
+            cap = max(0, 5 - spent)
+        k = 0
+        while k < cap and self.bribe_cost(k + 1, post) <= self.gold[p]:
+            k += 1
+        return k
+
+    def bribe_cost(self, k: int, post: bool) -> int:
+        """Gold for k points: 1 each before the roll, 3 after; optional surcharge beyond 3."""
+        unit = 3 if post else 1
+        k = abs(k)
+        if self.g.params["bribe_surcharge"] and k > 3:
+            return unit * (3 + 2 * (k - 3))
+        return unit * k
+
+    def action_to_string(self, action: int) -> str:
+        """A readable name of ``action`` in this state."""
+        from wdg.games.empires_of_middle_earth.text import action_text
+        return action_text(self, action)
+
+    def __str__(self) -> str:
+        from wdg.games.empires_of_middle_earth.text import state_text
+        return state_text(self)
+

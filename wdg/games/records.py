@@ -1,0 +1,139 @@
+"""Game records: one game as YAML — game, parameters, seed, bots, every action
+(chance outcomes included) with its player and readable text, final scores
+and returns. :func:`replay` re-plays a record step by step, naming the first
+illegal action, and re-scores it.
+
+::
+
+    game: lords_of_creation
+    params: {board_radius: null, full_knowledge: false, players: 4, sudden_end: true}
+    seed: 17
+    bots: [random, greedy, random, random]
+    actions:
+    - [-1, 41003, Spieler 0 zieht Karte Grasland 4]
+    - ...
+    scores: [21.0, 14.0, 13.0, 21.0]
+    returns: [0.0, 0.0, 0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from wdg.errors import DataError
+from wdg.games.base import CHANCE, Game, GameError, State, load_game
+from wdg.games.bots import get_bot
+
+MAX_ACTIONS = 1_000_000
+"""A game longer than this is taken to be stuck."""
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One played game."""
+
+    game: str
+    params: dict[str, Any]
+    seed: int | None
+    bots: list[str]
+    actions: list[tuple[int, int, str]] = field(default_factory=list)
+    """``(player, action, text)``; player -1 is chance."""
+    scores: list[float] | None = None
+    returns: list[float] | None = None
+
+    def to_yaml(self) -> str:
+        """The record as YAML text."""
+        data = {
+            "game": self.game, "params": dict(sorted(self.params.items())), "seed": self.seed,
+            "bots": list(self.bots), "actions": [list(a) for a in self.actions],
+            "scores": self.scores, "returns": self.returns,
+        }
+        return yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True,
+                         default_flow_style=None, width=200)
+
+    def write(self, path: Path) -> None:
+        """Write the record to ``path``."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.to_yaml(), encoding="utf-8")
+
+
+def game_rngs(seed: int, players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
+    """The chance generator and one generator per seat, all from ``seed``."""
+    children = np.random.SeedSequence(seed).spawn(players + 1)
+    return np.random.default_rng(children[0]), [np.random.default_rng(c) for c in children[1:]]
+
+
+def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> tuple[State, GameRecord]:
+    """Play one game between ``bots`` (one name per seat) from ``seed``."""
+    if len(bots) != game.num_players:
+        raise GameError(f"{len(bots)} bots {bots!r} for {game.num_players} players")
+    funcs = [get_bot(b) for b in bots]
+    chance_rng, seat_rngs = game_rngs(seed, game.num_players)
+    state = game.new_initial_state()
+    record = GameRecord(game.name, dict(game.params), seed, list(bots))
+    acts = record.actions
+    while not state.is_terminal():
+        if len(acts) >= MAX_ACTIONS:
+            raise GameError(f"{game.name}: no end after {MAX_ACTIONS} actions (seed {seed})")
+        p = state.current_player()
+        if p == CHANCE:
+            a = state.sample_chance(chance_rng)
+        else:
+            a = funcs[p](state, seat_rngs[p])
+        acts.append((p, a, state.action_to_string(a) if with_text else ""))
+        state.apply_action(a)
+    record.scores = [float(x) for x in state.scores()]
+    record.returns = [float(x) for x in state.returns()]
+    return state, record
+
+
+def load_record(path: Path) -> GameRecord:
+    """Read and check the shape of a record file."""
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    except (OSError, yaml.YAMLError) as exc:
+        raise DataError(str(path), None, str(exc), "a readable YAML game record") from exc
+    if not isinstance(raw, dict):
+        raise DataError(str(path), None, type(raw).__name__, "a mapping with game, params, actions")
+    for key, typ in (("game", str), ("params", dict), ("actions", list)):
+        if not isinstance(raw.get(key), typ):
+            raise DataError(str(path), key, raw.get(key), f"a {typ.__name__}")
+    actions = []
+    for i, entry in enumerate(raw["actions"]):
+        if (not isinstance(entry, list) or len(entry) not in (2, 3)
+                or not all(isinstance(x, int) for x in entry[:2])):
+            raise DataError(str(path), f"actions[{i}]", entry, "[player, action, text]")
+        actions.append((entry[0], entry[1], str(entry[2]) if len(entry) == 3 else ""))
+    return GameRecord(raw["game"], raw["params"], raw.get("seed"), list(raw.get("bots") or []),
+                      actions, raw.get("scores"), raw.get("returns"))
+
+
+def replay(record: GameRecord, source: str = "<record>") -> State:
+    """Re-play ``record`` step by step; GameError names the first illegal step
+    and any disagreement with the recorded scores or returns."""
+    game = load_game(record.game, **record.params)
+    state = game.new_initial_state()
+    for i, (player, action, text) in enumerate(record.actions):
+        where = f"{source}: step {i} ({action!r} {text!r})"
+        if state.is_terminal():
+            raise GameError(f"{where}: the game is already over")
+        if state.current_player() != player:
+            raise GameError(f"{where}: recorded for player {player}, but {state.current_player()} is to move")
+        if action not in state.legal_actions():
+            raise GameError(f"{where}: illegal here; legal are {state.legal_actions()[:20]!r}")
+        state.apply_action(action)
+    if not state.is_terminal():
+        raise GameError(f"{source}: the record ends after {len(record.actions)} actions before the game is over")
+    for name, got in (("scores", state.scores()), ("returns", state.returns())):
+        want = getattr(record, name)
+        if want is not None and [float(x) for x in want] != [float(x) for x in got]:
+            raise GameError(f"{source}: recorded {name} {want!r}, but the replay gives {list(got)!r}")
+    return state
