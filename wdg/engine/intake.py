@@ -85,23 +85,25 @@ def _one(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) 
     if not verify_password(sheet.password, k.player.password_hash):
         _refused(events, number, name, "das Paßwort ist falsch.")
         return None
-    for d in list(sheet.diagnostics) + _check(seg, number, sheet):
+    diagnostics, sheet = _check(seg, number, sheet)
+    for d in diagnostics:
         events.append(_diagnostic_event(number, d))
     return sheet
 
 
-def _check(seg: Segment, kingdom: int, sheet: Sheet) -> list[Diagnostic]:
-    """The order checker's messages, if the checker is installed."""
+def _check(seg: Segment, kingdom: int, sheet: Sheet) -> tuple[list[Diagnostic], Sheet]:
+    """All messages (parser's and, if installed, the order checker's against the
+    kingdom's view) and the sheet without the orders on lines with errors; without
+    the checker the parser's messages and the sheet as parsed."""
     try:
-        from wdg.orders.checker import build_view, check_sheet  # type: ignore[import-not-found]
+        from wdg.orders.checker import accepted, check_sheet
+        from wdg.orders.view import build_view
     except ModuleNotFoundError as exc:
-        if exc.name != "wdg.orders.checker":
+        if exc.name not in ("wdg.orders.checker", "wdg.orders.view"):
             raise
-        return []
-    found = check_sheet(sheet, build_view(seg, kingdom))
-    if isinstance(found, Sheet):
-        return [d for d in found.diagnostics if d not in sheet.diagnostics]
-    return list(found or [])
+        return list(sheet.diagnostics), sheet
+    diagnostics = check_sheet(sheet, build_view(seg, kingdom))
+    return diagnostics, accepted(sheet, diagnostics)
 
 
 def _diagnostic_event(kingdom: int, d: Diagnostic) -> Event:
