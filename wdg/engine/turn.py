@@ -83,7 +83,7 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
     master's sheet (applied at step 15). ``fail_after_step`` raises
     :class:`InjectedFailure` after the named step (atomicity tests).
     """
-    date = seg.date
+    date, entropy = seg.date, month_entropy(seg)
     m = begin_month(seg, sheets, rules)
     m.gm_sheet = gm_sheet
     m.log.extend(list(pre_events or []))
@@ -103,13 +103,8 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
     if progress is not None:
         progress("", len(steps), len(steps))
     seg.date = date.next()
-    return MonthResult(state=seg, log=m.log, date=date, entropy=month_entropy_of(date, seg),
+    return MonthResult(state=seg, log=m.log, date=date, entropy=entropy,
                        kingdom_order=list(m.kingdom_order), sheets=dict(sheets))
-
-
-def month_entropy_of(date: MonthDate, seg: Segment) -> list[int]:
-    """The entropy of the month ``date`` of ``seg``."""
-    return [int(seg.seed), date.year, date.month]
 
 
 COMMIT_POINTS = ("staged", "archived")
