@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from wdg.engine.conquest import conquest, occupation_destruction, treasury_share
+from wdg.engine.conquest import conquest, occupation_destruction
+from wdg.engine.economy import treasury_share
 from wdg.engine.month import Claim, Month, Snapshot
 from wdg.orders.model import ArmyBlock, Destroy, DestroyTarget, Occupy, Sheet
 from wdg.rules import Rules

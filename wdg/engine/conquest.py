@@ -14,7 +14,8 @@ orders ``o`` and ``x``, "Der Reichsschatz" (a)-(c)).
   Heere in demselben Mond eine Eroberung durchführen" — the first valid claim
   on a gemark wins it, later ones fail. "Flotten können keine Gemarken
   erobern." Conquering a settlement takes the share of the loser's treasury
-  stored there ("Der Reichsschatz" (c)).
+  stored there ("Der Reichsschatz" (c)), the share of
+:func:`wdg.engine.economy.treasury_share`.
 
 Events: ``conquest.refused``, ``conquest.claim``, ``conquest.won`` (public for
 settlements), ``conquest.failed``, ``conquest.lost`` (to the former owner),
@@ -32,26 +33,16 @@ from wdg.engine.combat import (
     start_position,
 )
 from wdg.engine.diplomacy import may_conquer
+from wdg.engine.economy import treasury_share
 from wdg.engine.events import Event
 from wdg.engine.militia import partisan_fight
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Destroy, DestroyTarget, Occupy
 from wdg.world.hexgrid import Hex
-from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Segment
+from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus
 from wdg.world.terrain import is_water, terrain
 
 AREA = "combat"
-
-
-def treasury_share(seg: Segment, kingdom: int) -> int:
-    """The part of a kingdom's treasury stored in one of its settlements: "Der
-    Reichsschatz verteilt sich stets gleichmäßig auf alle Siedlungen des eigenen
-    Königreiches" (integer share; the remainder stays with the kingdom)."""
-    k = seg.kingdoms.get(kingdom)
-    if k is None:
-        return 0
-    n = int(((seg.owner == kingdom) & (seg.settlement > 0)).sum())
-    return k.treasury // n if n else 0
 
 
 # --- o and x ------------------------------------------------------------------------
