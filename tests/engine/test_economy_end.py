@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from econ_helpers import RULES, month, world
 
+from wdg.engine.actions import actions
 from wdg.engine.economy import (
     construction,
     durability,
@@ -15,7 +16,7 @@ from wdg.engine.economy import (
     taxes,
     treasury_share,
 )
-from wdg.orders.model import ArmyBlock, Move, Sheet
+from wdg.orders.model import ArmyBlock, Move, Search, Sheet, Train
 from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own
 from wdg.world.state import Building, Construction, ProjectKind, TroopType
@@ -113,17 +114,19 @@ def test_the_treasury_is_spread_evenly_over_the_settlements():
     assert treasury_share(seg2, 1) == 0
 
 
-def _fleet(seg, order=None, harbour=False):
+def _fleet(seg, order=None, harbour=False, durability_=50):
     add_settlement(seg, "101.09", 100, kingdom=1,
                    buildings={Building.HAFEN: 1} if harbour else None)
     a = add_army(seg, 103, 1, "101.09" if harbour else "101.02", troop=TroopType.SCHIFFE,
                  units=5)
-    a.durability = 50
+    a.durability = durability_
     sheets = {}
     if order is not None:
         pos = seg.grid.address_of(a.position)
         sheets = {1: Sheet(kingdom=1, armies=[ArmyBlock(103, pos, 5, None, order)])}
-    return a, month(seg, sheets)
+    m = month(seg, sheets)
+    actions(m)  # Phase B publishes who rested (m.notes["actions"]["rested"])
+    return a, m
 
 
 def test_a_resting_fleet_gains_5_percent_durability():
@@ -151,6 +154,46 @@ def test_a_fleet_that_moved_loses_3_percent():
     assert a.durability == 47
 
 
+def test_a_fleet_that_trained_or_searched_does_not_rest_and_loses_3_percent():
+    """"ruht die Flotte, so steigt sie um 5%" — only a resting fleet ("(r)
+    Ruhepause ... Mit diesem Befehl kann die Haltbarkeit einer Flotte erhöht
+    werden"); training or searching is not resting, even in a harbour."""
+    for order in (Train(), Search()):
+        seg = world()
+        a, m = _fleet(seg, order=order, harbour=True)
+        durability(m)
+        assert a.durability == 47
+        assert 103 not in m.notes["actions"]["rested"]
+
+
+def test_a_fleet_worn_down_to_0_percent_sinks_and_its_cargo_drowns():
+    """wdg's decision (economy.yaml ``durability.sinks_at``): a worn-out fleet
+    sinks; "(p) ... so gilt die auf diesem Schiff beförderte Fracht ... als
+    unrettbar versunken" — every ship and soldier is counted as lost."""
+    seg = world()
+    a, m = _fleet(seg, order=Move(()), durability_=3)
+    cargo = add_army(seg, 101, 1, "101.02", units=300)
+    a.carrying, cargo.carried_by = 101, 103
+    durability(m)
+    assert a.general is None and a.position is None and cargo.position is None
+    lost = {e.army: e.data["lost"] for e in m.log if "lost" in e.data}
+    assert lost == {103: 5, 101: 300}
+    assert m.log.of_kind("durability.sunk")
+
+
+def test_a_fleet_worn_down_in_a_harbour_sinks_but_its_cargo_goes_ashore():
+    """In a harbour the carried army is on land ("(q) ... wie Landgemarken"):
+    it goes ashore instead of drowning (docs/rules.md, "End of month")."""
+    seg = world()
+    a, m = _fleet(seg, order=Train(), harbour=True, durability_=2)
+    cargo = add_army(seg, 101, 1, "101.09", units=300)
+    a.carrying, cargo.carried_by = 101, 103
+    durability(m)
+    assert a.general is None and a.units == 0
+    assert cargo.units == 300 and cargo.carried_by is None and cargo.position == at(seg, "101.09")
+    assert m.log.of_kind("durability.ashore")
+
+
 def test_boats_lose_10_percent_a_month_and_cannot_be_repaired():
     """"Das Boot": "Die Haltbarkeit von Booten sinkt in jedem Mond um 10%; sie kann nicht
     gesteigert werden." """
@@ -159,6 +202,18 @@ def test_boats_lose_10_percent_a_month_and_cannot_be_repaired():
     a.boats, a.boat_durability = 5, 60
     durability(month(seg))
     assert a.boat_durability == 50
+
+
+def test_boats_worn_down_to_0_percent_fall_apart_and_the_army_on_the_water_drowns():
+    """wdg's decision (``durability.sinks_at``): boats at 0 % fall apart; an army
+    on the water without its boats drowns ("Das Boot")."""
+    seg = world()
+    a = add_army(seg, 101, 1, "101.02", units=100)
+    a.boats, a.boat_durability = 5, 10
+    m = month(seg)
+    durability(m)
+    assert a.boats == 0 and a.units == 0 and a.position is None
+    assert [e.data["lost"] for e in m.log.of_kind("durability.drowned")] == [100]
 
 
 def test_generals_offer_themselves_from_the_rules_file():

@@ -13,7 +13,8 @@ Steps (order numbers of :mod:`wdg.engine.month`):
 - 83 ``treasury``: "Der Reichsschatz" (a), the share per settlement. Event
   ``treasury.spread``.
 - 84 ``durability``: "Das Schiff", "Das Boot". Events ``durability.fleet``,
-  ``durability.boats``.
+  ``durability.boats``, ``durability.sunk`` (with ``lost``), ``durability.ashore``,
+  ``durability.boats_lost``, ``durability.drowned`` (with ``lost``).
 - 88 ``offers``: "Der Feldherr" (a). Events ``offer.general``, ``offer.none``.
 """
 
@@ -24,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wdg.engine.combat import destroy_army
 from wdg.engine.events import Event
 from wdg.engine.ledger import credit, gs, spend
 from wdg.engine.month import Month, step
-from wdg.orders.model import Rest
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
 from wdg.world.state import (
@@ -41,7 +42,7 @@ from wdg.world.state import (
     Segment,
     TroopType,
 )
-from wdg.world.terrain import HEIGHTS, TAXES
+from wdg.world.terrain import HEIGHTS, TAXES, is_water, terrain
 
 _MINE = BUILDING_ORDER.index(Building.MINE)
 
@@ -294,21 +295,34 @@ def treasury_spread(m: Month) -> None:
 @step("durability", 84)
 def durability(m: Month) -> None:
     """Fleets: -3 % a month, +5 % when resting, +20 % resting in a harbour
-    ("Das Schiff"); boats: -10 % a month, never repaired ("Das Boot")."""
+    ("Das Schiff"); boats: -10 % a month, never repaired ("Das Boot"). A
+    fleet or boats worn down to ``sinks_at`` go down (docs/rules.md)."""
     seg, rules = m.state, m.rules
     launched = _launched(m)
+    rested = resting_armies(m)
     for n in sorted(seg.armies):
         a = seg.armies[n]
         if not a.is_active:
             continue
         if a.is_fleet:
-            _fleet_durability(m, a, rules)
+            _fleet_durability(m, a, n in rested, rules)
         elif a.boats and n not in launched:
             loss = min(a.boat_durability, rules.int("economy", "durability", "boat_loss"))
             a.boat_durability -= loss
             m.emit(Event("durability.boats", a.kingdom, n, a.position,
                          f"Die Haltbarkeit der Boote sinkt auf {a.boat_durability} %.",
                          data={"durability": a.boat_durability}))
+            if a.boat_durability <= rules.int("economy", "durability", "sinks_at"):
+                _boats_break(m, a)
+
+
+def resting_armies(m: Month) -> set[int]:
+    """The armies that rested this month, as the Phase B step published them
+    (``m.notes["actions"]["rested"]``); none if that step did not run. A fleet
+    that moved, trained, searched or did anything else does not rest."""
+    found = m.notes.get("actions")
+    rested = found.get("rested") if isinstance(found, dict) else None
+    return set(rested) if rested is not None else set()
 
 
 def _launched(m: Month) -> set[int]:
@@ -316,12 +330,9 @@ def _launched(m: Month) -> set[int]:
     return set(getattr(notes, "launched", set())) if notes is not None else set()
 
 
-def _fleet_durability(m: Month, a: Army, rules: Rules) -> None:
+def _fleet_durability(m: Month, a: Army, resting: bool, rules: Rules) -> None:
     seg = m.state
-    sheet = m.sheets.get(a.kingdom)
-    block = sheet.army(a.number) if sheet is not None else None
-    resting = a.number not in m.moved and (block is None or block.phase_b is None
-                                           or isinstance(block.phase_b, Rest))
+    resting = resting and a.number not in m.moved
     in_harbour = a.position is not None and seg.grid.contains(a.position) and \
         seg.building_level(a.position, Building.HAFEN) > 0
     if resting:
@@ -334,6 +345,36 @@ def _fleet_durability(m: Month, a: Army, rules: Rules) -> None:
     m.emit(Event("durability.fleet", a.kingdom, a.number, a.position,
                  f"Die Flotte {what}; ihre Haltbarkeit beträgt nun {a.durability} %.",
                  data={"durability": a.durability, "change": change}))
+    if a.durability <= rules.int("economy", "durability", "sinks_at"):
+        _fleet_sinks(m, a, in_harbour)
+
+
+def _fleet_sinks(m: Month, fleet: Army, in_harbour: bool) -> None:
+    """A worn-out fleet goes down with its ships; on the water its cargo is
+    "unrettbar versunken" ((p)); in a harbour the carried army goes ashore."""
+    seg = m.state
+    cargo = seg.armies.get(fleet.carrying) if fleet.carrying is not None else None
+    if in_harbour and cargo is not None and cargo.carried_by == fleet.number:
+        fleet.carrying, cargo.carried_by = None, None
+        m.emit(Event("durability.ashore", cargo.kingdom, cargo.number, cargo.position,
+                     f"Die Flotte {fleet.number:04d} ist nicht mehr seetüchtig; das Heer geht "
+                     "im Hafen an Land."))
+    destroy_army(m, fleet, "durability.sunk",
+                 "Die Flotte ist so morsch, daß sie sinkt; Schiffe und Besatzung gehen verloren"
+                 + ("" if in_harbour or cargo is None else ", das beförderte Heer ertrinkt"))
+
+
+def _boats_break(m: Month, army: Army) -> None:
+    """Boats worn down fall apart; an army still on the water drowns (as when
+    its boats are destroyed in a fight, "Das Boot")."""
+    boats, army.boats = army.boats, 0
+    water = army.position is not None and is_water(terrain(m.state.at(m.state.terrain,
+                                                                       army.position)))
+    m.emit(Event("durability.boats_lost", army.kingdom, army.number, army.position,
+                 f"Die {boats} Boote sind morsch und zerfallen.", data={"boats": boats}))
+    if water:
+        destroy_army(m, army, "durability.drowned",
+                     "Ohne Boote auf dem Wasser ertrinkt das Heer mitsamt seinem Feldherrn")
 
 
 # --- step 88: general offers ------------------------------------------------------------
