@@ -54,28 +54,33 @@ def test_training_raises_morale_by_the_rules_file_amount_up_to_the_top():
     assert top.morale == 100
 
 
-def test_help_in_an_own_gemark_brings_harvest_gold_popularity_and_militia():
+def test_help_in_an_own_gemark_brings_harvest_gold_and_popularity():
     """(h) "hilft den Einwohnern der Gemark, indem es z.B. ... Erntearbeiten
-    durchführt"."""
+    durchführt"; the militia is not raised at once, the gemark is published
+    for the faster regrowth at the end of the month (docs/rules.md)."""
     seg = world()
     own(seg, 1, (0, 0))
     add_army(seg, 1, 1, (0, 0), units=1000)
     m = month_of(seg, {1: Help()})
     actions(m)
     ev = m.log.of_kind("action.help")[0]
-    assert ev.data == {"gold": 300, "militia": 20, "popularity": 1}  # Tiefland tax 600 * 0.5
+    assert ev.data == {"gold": 300, "popularity": 1}  # Tiefland tax 600 * 0.5
     assert seg.kingdoms[1].treasury == 300 and seg.kingdoms[1].popularity == 51
-    assert seg.militia[0, 0] == 20
+    assert seg.militia[0, 0] == 0
+    assert m.notes["actions"]["helped"] == {at(seg, (0, 0))}
     assert m.log.gold_total(1) == 300
 
 
 def test_help_in_a_foreign_gemark_only_helps_its_people():
-    """The harvest of a foreign gemark fills no own treasury (wdg's reading)."""
+    """The harvest of a foreign gemark fills no own treasury (wdg's reading);
+    its people still prosper (faster militia regrowth)."""
     seg = world()
     own(seg, 2, (0, 0))
     add_army(seg, 1, 1, (0, 0), units=1000)
-    actions(month_of(seg, {1: Help()}))
-    assert seg.kingdoms[1].treasury == 0 and seg.militia[0, 0] == 20
+    m = month_of(seg, {1: Help()})
+    actions(m)
+    assert seg.kingdoms[1].treasury == 0
+    assert m.notes["actions"]["helped"] == {at(seg, (0, 0))}
 
 
 def test_information_reports_the_gemark_where_the_army_began_the_month():

@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wdg.engine.actions import actions
 from wdg.engine.militia import militia_cap, militia_growth, partisan_fight
 from wdg.engine.month import Month, Snapshot
 from wdg.orders.model import ArmyBlock, Help, Sheet
@@ -49,10 +50,26 @@ def test_militia_grows_back_slowly_and_faster_where_an_army_helps():
     add_army(seg, 1, 1, (1, 1))
     m = month(seg, {1: Sheet(kingdom=1, armies=[
         ArmyBlock(1, seg.grid.address_of(at(seg, (1, 1))), 3, phase_b=Help(line=3))])})
+    actions(m)  # Phase B publishes the helped gemarks
     militia_growth(m)
     cap = militia_cap(seg, RULES)
     assert 0 < seg.militia[4, 4] < cap[4, 4]
     assert seg.militia[1, 1] > seg.militia[4, 4]
+
+
+def test_help_never_pushes_the_militia_past_its_cap():
+    """One rule for ``h`` (docs/rules.md): helping only speeds up the regrowth
+    toward the cap, so a gemark at its cap stays there."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_army(seg, 1, 1, (1, 1), units=50_000)
+    cap = int(militia_cap(seg, RULES)[1, 1])
+    seg.militia[1, 1] = cap
+    m = month(seg, {1: Sheet(kingdom=1, armies=[
+        ArmyBlock(1, seg.grid.address_of(at(seg, (1, 1))), 3, phase_b=Help(line=3))])})
+    actions(m)
+    militia_growth(m)
+    assert seg.militia[1, 1] == cap
 
 
 def test_militia_above_its_cap_falls_toward_it():

@@ -10,7 +10,9 @@ Numbers come from ``worlds/rules/actions.yaml``; interpretations are in
 
 ``m.notes["actions"]["rested"]`` is the set of armies that rested this month
 (a resting fleet's durability rises: "ruht die Flotte, so steigt sie um 5%";
-the end of month applies the numbers).
+the end of month applies the numbers); ``m.notes["actions"]["helped"]`` the
+land gemarks where an army helped (their militia grows back faster at the
+end of the month, :mod:`wdg.engine.militia`).
 
 Events: ``action.rest``, ``action.training``, ``action.help``,
 ``action.information``, ``action.search.found``, ``action.search.nothing``.
@@ -36,13 +38,15 @@ class _Ctx:
     m: Month
     treasures: dict[Hex, list[int]]
     rested: set[int]
+    helped: set[Hex]
 
 
 @step("actions", 45)
 def actions(m: Month) -> None:
     """Execute every ``r t h i s`` order (and the default rest)."""
-    ctx = _Ctx(m, _treasures_by_position(m.state), set())
+    ctx = _Ctx(m, _treasures_by_position(m.state), set(), set())
     m.notes.setdefault(AREA, {})["rested"] = ctx.rested  # type: ignore[index]
+    m.notes[AREA]["helped"] = ctx.helped  # type: ignore[index]
     orders = phase_b_orders(m)
     for army in phase_b_armies(m):
         order = orders.get(army.number)
@@ -93,7 +97,8 @@ def train(ctx: _Ctx, army: Army, line: int) -> None:
 
 def help_people(ctx: _Ctx, army: Army, line: int) -> None:
     """``h``: harvest help (gold, own gemarks), gratitude (popularity, own
-    gemarks), prosperity (militia, any land gemark)."""
+    gemarks), prosperity (the militia of any land gemark grows back faster at
+    the end of the month: ``helped``)."""
     m = ctx.m
     seg = m.state
     here = _start_position(m, army)
@@ -101,12 +106,10 @@ def help_people(ctx: _Ctx, army: Army, line: int) -> None:
     tid = int(seg.terrain[r, c])
     if army.is_fleet or WATER[tid]:
         _emit(m, "action.help", army, here, line, "Hier gibt es keine Einwohner, denen das "
-              "Heer helfen könnte", gold=0, militia=0, popularity=0)
+              "Heer helfen könnte", gold=0, popularity=0)
         return
+    ctx.helped.add(here)
     sec = m.rules.section(AREA, "help")
-    militia = min(int(sec["militia_max_gain"]),
-                  army.units * int(sec["militia_per_1000_soldiers"]) // 1000)
-    seg.militia[r, c] += militia
     gold = popularity = 0
     kingdom = seg.kingdoms.get(army.kingdom)
     if int(seg.owner[r, c]) == army.kingdom and kingdom is not None:
@@ -118,9 +121,9 @@ def help_people(ctx: _Ctx, army: Army, line: int) -> None:
         popularity = kingdom.popularity - before
     m.emit(Event("action.help", kingdom=army.kingdom, army=army.number, at=here, line=line,
                  gold=gold, ledger="income" if gold else "",
-                 why=f"Das Heer hilft den Einwohnern: {gold} GS Ernteertrag, Miliz +{militia}, "
-                     f"Beliebtheit +{popularity}",
-                 data={"gold": gold, "militia": militia, "popularity": popularity}))
+                 why=f"Das Heer hilft den Einwohnern: {gold} GS Ernteertrag, Beliebtheit "
+                     f"+{popularity}; die Miliz wächst am Ende des Mondes schneller nach",
+                 data={"gold": gold, "popularity": popularity}))
 
 
 def inform(ctx: _Ctx, army: Army, line: int) -> None:

@@ -11,7 +11,8 @@ the terrain's height level and feature plus the settlement; the militia's
 cap is a share of them, scaled by the owner's popularity. Recruitment lowers
 the militia (economy); it grows back slowly toward the cap at the end of the
 month (step ``militia`` 85, numpy over the whole map), faster where an army
-helps (``h``). Partisan fights (:func:`partisan_fight`) are not the army's
+helps (``h``; the gemarks :mod:`wdg.engine.actions` publishes) — that is the
+whole effect of ``h`` on the militia. Partisan fights (:func:`partisan_fight`) are not the army's
 one fight of the month ("Eventuelle Partisanenkämpfe ... werden ... nicht als
 Kampf zwischen Heeren betrachtet").
 
@@ -30,16 +31,14 @@ from wdg.engine.combat import (
     demoralised,
     destroy_army,
     lose,
-    phase_b_orders,
     win_chance,
     winner_losses,
 )
 from wdg.engine.events import Event
 from wdg.engine.month import Month, step
-from wdg.orders.model import Help
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
-from wdg.world.state import Army, ArmyStatus, Segment
+from wdg.world.state import Army, Segment
 from wdg.world.terrain import TERRAINS, is_difficult, terrain
 
 AREA = "militia"
@@ -71,14 +70,14 @@ def militia_cap(seg: Segment, rules: Rules) -> np.ndarray:
 
 
 def _helped(m: Month) -> np.ndarray:
-    """Boolean layer of gemarks where an army carried out ``(h) Hilfe``."""
+    """Boolean layer of gemarks where an army carried out ``(h) Hilfe``, as the
+    Phase B step published them (``m.notes["actions"]["helped"]``: land
+    gemarks where the army began the month); none if that step did not run."""
     seg = m.state
     out = np.zeros(seg.grid.shape, dtype=bool)
-    for n, order in phase_b_orders(m).items():
-        a = seg.armies[n]
-        if isinstance(order, Help) and a.status is ArmyStatus.ACTIVE and a.position is not None \
-                and n not in m.busy:
-            out[seg.grid.index(a.position)] = True
+    found = m.notes.get("actions")
+    for h in (found.get("helped", ()) if isinstance(found, dict) else ()):
+        out[seg.grid.index(h)] = True
     return out
 
 
