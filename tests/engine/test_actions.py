@@ -40,7 +40,21 @@ def test_busy_armies_get_no_phase_b_at_all():
     m = month_of(seg, {1: Train()})
     m.busy.add(1)
     actions(m)
-    assert seg.armies[1].morale == 50 and not m.log.events
+    assert seg.armies[1].morale == 50
+    assert [e.kind for e in m.log] == ["action.refused"]
+    assert "anderweitig gebunden" in m.log.events[0].why
+
+
+def test_a_phase_b_order_of_a_passive_army_is_refused_with_the_reason():
+    """"Passive Heere können keine Befehle für die Phase B der Heeresbefehle
+    erhalten" — the player learns it (an army dismissed in Phase A, say)."""
+    seg = world()
+    add_army(seg, 1, 1, None)
+    m = month_of(seg, {1: b("O")})
+    movement(m)
+    actions(m)
+    assert [e.kind for e in m.log] == ["action.refused"]
+    assert "passive Heere" in m.log.events[0].why
 
 
 def test_training_raises_morale_by_the_rules_file_amount_up_to_the_top():
@@ -157,4 +171,5 @@ def test_activating_armies_do_nothing_in_phase_b():
     add_army(seg, 1, 1, (0, 0), status=ArmyStatus.ACTIVATING, morale=40)
     m = month_of(seg, {1: Train()})
     actions(m)
-    assert seg.armies[1].morale == 40 and not m.log.events
+    assert seg.armies[1].morale == 40
+    assert [e.kind for e in m.log] == ["action.refused"]

@@ -128,6 +128,18 @@ def test_a_message_to_a_kingdom_not_on_the_list_is_not_delivered():
     assert held[0].kingdom == 1 and held[0].line == 25 and "Liste" in held[0].why
 
 
+def test_the_sender_learns_that_a_message_was_forwarded():
+    """Every line of a sheet is answered to its writer: a forwarded BOTSCHAFT
+    gives the sender ``message.sent`` on its line (the text goes to the receiver)."""
+    seg = small_segment()
+    add_kingdom(seg, 1, diplomacy={2: 5})
+    add_kingdom(seg, 2, diplomacy={1: 5})
+    m = month(seg, {1: Sheet(kingdom=1, messages=[Message(2, "Friede sei mit Euch", 20)])})
+    messages(m)
+    sent = m.log.of_kind("message.sent")
+    assert [(e.kingdom, e.line, e.data["to"]) for e in sent] == [(1, 20, 2)]
+
+
 def test_an_announcement_with_an_email_address_is_held_back():
     """"reale Namen und Adressen der Mitspieler, die in Botschaften und
     Bekanntmachungen grundsätzlich nicht erlaubt sind ... wird der Segmentleiter

@@ -14,8 +14,10 @@ the end of month applies the numbers); ``m.notes["actions"]["helped"]`` the
 land gemarks where an army helped (their militia grows back faster at the
 end of the month, :mod:`wdg.engine.militia`).
 
-Events: ``action.rest``, ``action.training``, ``action.help``,
-``action.information``, ``action.search.found``, ``action.search.nothing``.
+Events: ``action.rest`` (the default rest answers the army's block line),
+``action.training``, ``action.help``, ``action.information``,
+``action.search.found``, ``action.search.nothing``, ``action.refused`` (a
+``b e r t h i s`` order of an army that cannot act in Phase B).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from dataclasses import dataclass
 from wdg.engine.events import Event
 from wdg.engine.month import Month, step
 from wdg.engine.movement import phase_b_armies, phase_b_orders
-from wdg.orders.model import Help, Inform, Rest, Search, Train
+from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
 from wdg.world.hexgrid import Hex
-from wdg.world.state import BUILDING_ORDER, Army, Segment, Treasure
+from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Segment, Treasure
 from wdg.world.terrain import TAXES, WATER
 
 AREA = "actions"
@@ -48,9 +50,12 @@ def actions(m: Month) -> None:
     m.notes.setdefault(AREA, {})["rested"] = ctx.rested  # type: ignore[index]
     m.notes[AREA]["helped"] = ctx.helped  # type: ignore[index]
     orders = phase_b_orders(m)
+    blocks = _block_lines(m)
+    acting = set()
     for army in phase_b_armies(m):
+        acting.add(army.number)
         order = orders.get(army.number)
-        line = getattr(order, "line", 0)
+        line = getattr(order, "line", 0) or blocks.get(army.number, 0)
         if order is None or isinstance(order, Rest):
             rest(ctx, army, line)
         elif isinstance(order, Train):
@@ -61,6 +66,48 @@ def actions(m: Month) -> None:
             inform(ctx, army, line)
         elif isinstance(order, Search):
             search(ctx, army, line)
+    refuse_idle(m, orders, acting)
+
+
+_NOT_ACTING = (Move, Conquer, Rest, Train, Help, Inform, Search)
+"""Orders only armies that can act in Phase B carry out (movement's and this
+module's); ``o``, ``x`` and ``c`` are refused by their own modules."""
+
+
+def refuse_idle(m: Month, orders: dict[int, PhaseBOrder | None], acting: set[int]) -> None:
+    """Every ``b e r t h i s`` order of an army that cannot act in Phase B
+    (passive, activating, dismissed or destroyed this month, busy, without a
+    general) is refused with the reason, so that no order vanishes."""
+    for n in sorted(orders):
+        order = orders[n]
+        if n in acting or not isinstance(order, _NOT_ACTING):
+            continue
+        army = m.state.armies[n]
+        why = f"Befehl {order} nicht ausgeführt: {_idle_reason(m, army)}"
+        m.emit(Event("action.refused", kingdom=army.kingdom, army=n, at=army.position,
+                     line=order.line, why=why))
+
+
+def _idle_reason(m: Month, army: Army) -> str:
+    if army.status is ArmyStatus.ACTIVATING:
+        return "das Heer ist erst ab dem folgenden Mond aktiv"
+    if not army.is_active or army.position is None:
+        return ("passive Heere können keine Befehle für die Phase B erhalten "
+                "(das Heer steht in 000.00)")
+    if army.general is None:
+        return "das Heer hat keinen Feldherren"
+    return "das Heer ist in diesem Mond anderweitig gebunden (bb, bs oder vs)"
+
+
+def _block_lines(m: Month) -> dict[int, int]:
+    """Army -> the line of its block on its own kingdom's sheet (for the default rest)."""
+    out: dict[int, int] = {}
+    for k in sorted(m.sheets):
+        for block in m.sheets[k].armies:
+            a = m.state.armies.get(block.number)
+            if a is not None and a.kingdom == k:
+                out.setdefault(block.number, block.line)
+    return out
 
 
 def _treasures_by_position(seg: Segment) -> dict[Hex, list[int]]:

@@ -17,7 +17,8 @@ Steps:
   sender's list (as it stood when the sheet was written, i.e. at the start of
   the month); messages and announcements naming real persons, addresses,
   e-mail addresses, phone numbers or links are held back with the reason.
-  Events: ``message.delivered`` (to the receiver; ``data`` from, text),
+  Events: ``message.sent`` (to the sender; ``data`` to), ``message.delivered``
+  (to the receiver; ``data`` from, text),
   ``message.held`` (to the sender; why), ``announcement.published`` (public;
   ``data`` from, text), ``announcement.held``.
 - ``contacts`` (65): kingdoms whose armies or territories meet enter each
@@ -288,6 +289,10 @@ def deliverable_messages(m: Month) -> list[Event]:
                     why="Botschaft nicht weitergeleitet: " + "; ".join(reasons),
                     data={"to": msg.to, "reasons": reasons})))
             else:
+                out.append(m.emit(Event(
+                    "message.sent", kingdom=k, line=msg.line,
+                    why=f"Botschaft an {seg.kingdoms[msg.to].name} weitergeleitet",
+                    data={"to": msg.to})))
                 out.append(m.emit(Event(
                     "message.delivered", kingdom=msg.to, line=msg.line,
                     why=f"Botschaft von {seg.kingdoms[k].name}",
