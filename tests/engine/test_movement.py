@@ -209,7 +209,7 @@ def test_losses_in_a_composite_terrain_add_both_components():
     assert a.position == at(seg, (1, 0))
     assert a.units == 930
     assert a.general is not None
-    assert m.log.of_kind("move.losses")[0].data == {"lost": 70, "rate": 7}
+    assert m.log.of_kind("move.losses")[0].data == {"lost": 70, "soldiers": -70, "rate": 7}
 
 
 def test_bergland_causes_no_losses():

@@ -125,8 +125,8 @@ def test_a_fleet_carrying_an_army_shatters_on_a_coast_without_harbour():
     assert f.units == 0 and c.units == 0
     assert f.general is None and c.general is None
     assert f.position is None and c.position is None
-    assert m.log.of_kind("move.shattered")[0].data == {"lost": 10}
-    assert m.log.of_kind("move.drowned")[0].data == {"lost": 900}
+    assert m.log.of_kind("move.shattered")[0].data == {"lost": 10, "soldiers": -10}
+    assert m.log.of_kind("move.drowned")[0].data == {"lost": 900, "soldiers": -900}
 
 
 def test_a_fleet_that_does_not_shatter_turns_back_and_stays_in_the_water():

@@ -7,8 +7,10 @@ active now; active armies take every other order. ``bb``, ``bs`` and ``vs``
 take the whole month (the army joins ``m.busy``: no Phase B order).
 
 Events ``a.<order>`` (executed), ``a.<order>.refused`` (with the reason),
-``a.<order>.partial`` (partly executed), ``a.position`` (the sheet named
-another position: interpreted), ``a.refused`` (not an own army).
+``a.<order>.partial`` (partly executed), ``a.eh.joined`` (the target army of
+``eh``), ``a.position`` (the sheet named another position: interpreted),
+``a.refused`` (not an own army). Every change of an army's units is in its
+event's signed ``data["soldiers"]``.
 """
 
 from __future__ import annotations
@@ -165,10 +167,12 @@ def _activate(m: Month, army: Army, order: Activate) -> None:
     if not can_afford(m, army.kingdom, cost):
         return refuse(m, army, order, f"für die Aktivierung fehlen Goldsterne ({gs(cost)} "
                       "nötig).")
+    left = army.units
     army.status, army.position, army.units = ArmyStatus.ACTIVATING, h, 0
     spend(m, army.kingdom, cost, kind="a.nh", ledger="activate", army=army.number, at=h,
           line=order.line, why=f"Heer {army.number:04d} in {seg.label(h)} aktiviert "
-          f"({gs(cost)}); es ist ab dem folgenden Mond aktiv.")
+          f"({gs(cost)}); es ist ab dem folgenden Mond aktiv.",
+          data={"soldiers": -left} if left else None)
 
 
 # --- eh, er: dismissing ------------------------------------------------------------------
@@ -192,6 +196,10 @@ def _dismiss(m: Month, army: Army, order: DismissArmy) -> None:
         target.morale = _blend(target.morale, target.units, army.morale, moved)
         target.units += moved
         what = f"übergibt {moved} Rüstgüter an Heer {target.number:04d}"
+        m.emit(Event("a.eh.joined", target.kingdom, target.number, target.position,
+                     f"Heer {army.number:04d} wird entlassen; {moved} Rüstgüter treten in "
+                     "das Heer ein.", line=order.line, data={"soldiers": moved,
+                                                             "from": army.number}))
     else:
         moved = army.units
         what = f"löst sich auf; {moved} Rüstgüter zerstreuen sich"
@@ -202,7 +210,7 @@ def _dismiss(m: Month, army: Army, order: DismissArmy) -> None:
         gone = f" Der Feldherr {army.general.name} gibt verärgert sein Amt auf."
         army.general = None
     _done(m, army, order, f"Das Heer {what} und begibt sich nach 000.00.{gone}",
-          units=moved, target=order.target, general_quit=quit_)
+          units=moved, soldiers=-moved, target=order.target, general_quit=quit_)
 
 
 def _to_passive(m: Month, army: Army) -> None:
@@ -229,7 +237,7 @@ def _release(m: Month, army: Army, order: Release) -> None:
     partial = n < order.count
     _done(m, army, order, f"{n} Rüstgüter entlassen; sie zerstreuen sich in alle "
           "Himmelsrichtungen." + (f" (Das Heer hatte nur {n}.)" if partial else ""),
-          ".partial" if partial else "", units=n)
+          ".partial" if partial else "", units=n, soldiers=-n)
 
 
 # --- nr: recruiting ------------------------------------------------------------------------
@@ -265,7 +273,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     spend(m, army.kingdom, price, kind="a.nr.partial" if partial else "a.nr", ledger="recruit",
           army=army.number, at=h, line=order.line,
           why=f"{n} {troop} angeworben{note}: {gs(price)}; die Miliz sinkt um {n * per}.",
-          data={"units": n, "militia": n * per})
+          data={"units": n, "soldiers": n, "militia": n * per})
 
 
 # --- bb, bs, vs: boats and fleets ----------------------------------------------------------

@@ -15,7 +15,8 @@ toward the other (:func:`wdg.engine.diplomacy.hostile`). The secret table is
 This module also holds the helpers every fighting module shares: the army's
 fighting strength, the odds, losses (:func:`lose`) and destruction
 (:func:`destroy_army`). Every soldier or ship that leaves an army here is
-counted in exactly one event's ``data["lost"]``.
+counted in exactly one event's ``data["lost"]`` (and, like every change of
+an army's units anywhere in the month, in its signed ``data["soldiers"]``).
 
 Events: ``combat.battle`` (one per side; the attacker's is public),
 ``combat.fled`` (the demoralised part), ``combat.losses``,
@@ -166,7 +167,7 @@ def lose(m: Month, army: Army, n: int, kind: str, why: str, **data: object) -> l
     before = army.units
     army.units -= n
     out = [m.emit(Event(kind, kingdom=army.kingdom, army=army.number, at=army.position, why=why,
-                        data={"lost": n, **data}))]
+                        data={"lost": n, "soldiers": -n, **data}))]
     out += _drown_cargo(m, army, n, before)
     return out
 
@@ -199,7 +200,7 @@ def destroy_army(m: Month, army: Army, kind: str, why: str) -> list[Event]:
     army.boats = 0
     army.morale = int(num(m, "morale_of_destroyed"))
     out = [m.emit(Event(kind, kingdom=army.kingdom, army=army.number, at=at, why=why,
-                        data={"lost": lost, "destroyed": True}))]
+                        data={"lost": lost, "soldiers": -lost, "destroyed": True}))]
     if army.carried_by is not None:
         fleet = seg.armies.get(army.carried_by)
         if fleet is not None and fleet.carrying == army.number:

@@ -179,7 +179,7 @@ def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
                  f"Der Reichsschatz reicht nicht: {gs(due - paid)} blieben unbezahlt. "
                  f"{deserters} Rüstgüter desertieren und zerstreuen sich; die Moral sinkt "
                  f"um {morale_loss}, die Erfahrung des Feldherren um {exp_loss}.",
-                 data={"unpaid": due - paid, "deserters": deserters,
+                 data={"unpaid": due - paid, "deserters": deserters, "soldiers": -deserters,
                        "morale_loss": morale_loss, "experience_loss": exp_loss}))
 
 

@@ -4,7 +4,11 @@ Reports, the Götterbotschaft's chronicle and the ledger read only the state
 and this log (ARCHITECTURE.md, "The month", step 9). An event says who
 (kingdom, army), where (gemark), what (``kind``), why (German text for the
 player), and the amounts (``gold``: signed change of the kingdom's treasury,
-the ledger line; ``data``: further typed amounts such as units lost).
+the ledger line; ``data``: further typed amounts such as units lost). Every
+change of an army's units (recruited, dismissed, deserted, lost, handed over)
+is in the signed ``data["soldiers"]`` of an event naming that army, so for
+every army and month: units after = units before + the sum of its
+``soldiers``.
 
 Event kinds are dotted strings ``<step>.<what>`` (``pay.wages``,
 ``k.build.refused``); the set of kinds a step emits is documented in that

@@ -335,11 +335,11 @@ def _run_aground(ctx: _Ctx, w: _Walk, there: Hex) -> str:
     cargo = carried_army(m.state, fleet)
     _emit(m, "move.shattered", fleet, there, w.line,
           f"Die Flotte zerschellt an der Küste; {fleet.units} Schiffe gehen verloren",
-          lost=fleet.units)
+          lost=fleet.units, soldiers=-fleet.units)
     if cargo is not None:
         _emit(m, "move.drowned", cargo, there, w.line,
               f"Das Heer ertrinkt mitsamt seinem Feldherrn ({cargo.units} Rüstgüter)",
-              lost=cargo.units)
+              lost=cargo.units, soldiers=-cargo.units)
         destroy_army(cargo)
     destroy_army(fleet)
     w.done = True
@@ -367,7 +367,7 @@ def _suffer_losses(ctx: _Ctx, army: Army, tid: int, line: int) -> None:
     army.units -= lost
     _emit(ctx.m, "move.losses", army, army.position, line,
           f"{lost} Soldaten gehen im Gelände {TERRAINS[tid].name} verloren ({rate}%)",
-          lost=lost, rate=rate)
+          lost=lost, soldiers=-lost, rate=rate)
 
 
 def _claim(ctx: _Ctx, army: Army, there: Hex, line: int) -> None:
