@@ -21,8 +21,18 @@ import yaml
 from wdg.games.base import GameError
 
 DATA_DIR = Path(__file__).parent / "data"
-DEFAULT_DECK = str(DATA_DIR / "deck.yaml")
-DEFAULT_MAP = str(DATA_DIR / "regions.yaml")
+BUILTIN = "builtin:"
+"""Prefix of the shipped data files in parameters, so that records and
+playthroughs name no machine-specific path."""
+DEFAULT_DECK = BUILTIN + "deck.yaml"
+DEFAULT_MAP = BUILTIN + "regions.yaml"
+
+
+def resolve_data_path(path: str) -> Path:
+    """``builtin:<name>`` -> the shipped file; anything else as given."""
+    if path.startswith(BUILTIN):
+        return DATA_DIR / path[len(BUILTIN):]
+    return Path(path)
 
 HERO, MINION = 0, 1
 EDITIONS = {"hero": HERO, "minion": MINION}
@@ -93,7 +103,7 @@ def _bfs(adjacent: tuple[tuple[int, ...], ...], start: int) -> list[int]:
 
 def _load_yaml(path: str) -> Any:
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(resolve_data_path(path), encoding="utf-8") as fh:
             return yaml.safe_load(fh)
     except OSError as exc:
         raise GameError(f"cannot read {path!r}: {exc.strerror}") from None

@@ -1,0 +1,211 @@
+"""Occupation, destruction and conquest ("Die Eroberung", Phase B ``o``, ``x``,
+``e``; "Der Reichsschatz" (a)-(c))."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from wdg.engine.conquest import conquest, occupation_destruction, treasury_share
+from wdg.engine.month import Claim, Month, Snapshot
+from wdg.orders.model import ArmyBlock, Destroy, DestroyTarget, Occupy, Sheet
+from wdg.rules import Rules
+from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own, small_segment
+from wdg.world.state import Building, Segment, TroopType
+
+RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
+
+
+def month(seg: Segment, orders: dict[int, object] | None = None, seed: int = 1) -> Month:
+    """A month whose sheets give each listed army its Phase B order."""
+    sheets: dict[int, Sheet] = {}
+    for n, order in (orders or {}).items():
+        a = seg.armies[n]
+        sheet = sheets.setdefault(a.kingdom, Sheet(kingdom=a.kingdom))
+        sheet.armies.append(ArmyBlock(n, seg.grid.address_of(a.position), 10 + n, phase_b=order))
+    m = Month(state=seg, sheets=sheets, rng=np.random.default_rng(seed), rules=RULES)
+    m.start = Snapshot(owner=seg.owner.copy(),
+                       positions={n: a.position for n, a in seg.armies.items()})
+    return m
+
+
+def kinds(m: Month) -> list[str]:
+    return [e.kind for e in m.log]
+
+
+def test_occupation_comes_after_a_partisan_fight_and_is_settled_at_month_end():
+    """"Vor einer Okkupation kann es zu einem Kampf gegen die Milizen dieser
+    Gemark kommen"; "Das Besitzverhältnis einer Gemark wird daher erst gegen
+    Ende eines Mondes festgestellt"."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_army(seg, 1, 1, (2, 2), units=20_000)
+    seg.militia[2, 2] = 100
+    m = month(seg, {1: Occupy(line=11)})
+    occupation_destruction(m)
+    assert kinds(m)[0] == "militia.fight"
+    assert "conquest.claim" in kinds(m)
+    assert seg.owner[2, 2] == 0
+    conquest(m)
+    assert seg.owner[2, 2] == 1
+
+
+def test_occupation_is_refused_when_the_status_is_above_2():
+    """"eine Gemark, die zu einem fremden Königreich zugehört, jedoch nur, wenn
+    der Diplomatiestatus zu diesem Königreich das auch zuläßt" (1, 2)."""
+    seg = small_segment()
+    add_kingdom(seg, 1, diplomacy={2: 3})
+    add_kingdom(seg, 2, diplomacy={1: 1})
+    own(seg, 2, (2, 2))
+    add_army(seg, 1, 1, (2, 2), units=20_000)
+    m = month(seg, {1: Occupy()})
+    occupation_destruction(m)
+    assert kinds(m) == ["conquest.refused"] and not m.claims
+    seg.kingdoms[1].diplomacy[2] = 2
+    m = month(seg, {1: Occupy()})
+    occupation_destruction(m)
+    assert m.claims and m.claims[0].kind == "okkupation"
+
+
+def test_occupation_needs_the_army_to_stay_where_it_began_the_month():
+    """"muß sich das Heer zum Beginn des Mondes in der betreffenden Gemark
+    aufhalten und kann sich in diesem Mond nicht fortbewegen"."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    a = add_army(seg, 1, 1, (2, 2))
+    m = month(seg, {1: Occupy()})
+    a.position = at(seg, (3, 2))
+    occupation_destruction(m)
+    assert kinds(m) == ["conquest.refused"]
+
+
+def test_fleets_cannot_conquer():
+    """"Flotten können keine Gemarken erobern" ((s)), neither by ``o`` nor by a claim."""
+    seg = small_segment(["~K T."])
+    add_kingdom(seg, 1)
+    add_army(seg, 1, 1, (1, 0), troop=TroopType.SCHIFFE, units=10)
+    m = month(seg, {1: Occupy()})
+    occupation_destruction(m)
+    assert kinds(m) == ["conquest.refused"]
+    m.claims.append(Claim(1, 1, at(seg, (1, 0)), "einnahme"))
+    conquest(m)
+    assert seg.owner[0, 1] == 0 and "conquest.failed" in kinds(m)
+
+
+def test_einnahme_is_refused_on_a_settled_or_owned_gemark():
+    """"Mit dem Befehl Gemark einnehmen kann nur eine Gemark erobert werden, die
+    zu keinem Königreich zugehört und auf der sich keine Siedlung befindet"
+    ("(e) ... nur neutrale Gemarken ohne Siedlung und Bauwerk")."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_kingdom(seg, 2)
+    add_army(seg, 1, 1, (0, 0))
+    add_settlement(seg, (1, 0), 100)
+    own(seg, 2, (2, 0))
+    add_settlement(seg, (3, 0), 0, buildings={Building.MINE: 1})
+    m = month(seg)
+    for col in range(5):
+        m.claims.append(Claim(1, 1, at(seg, (col, 0)), "einnahme"))
+    conquest(m)
+    assert list(seg.owner[0, :5]) == [1, 0, 2, 0, 1]
+    assert len(m.log.of_kind("conquest.failed")) == 3
+    assert seg.militia[0, 0] == 0  # no fight against the militia on e
+
+
+def test_competing_conquests_resolve_in_random_order():
+    """"Eine Eroberung kann ferner mißlingen, wenn auch andere Heere in demselben
+    Mond eine Eroberung durchführen. Die Reihenfolge aller Eroberungen ist in
+    diesem Fall zufällig"."""
+    winners = set()
+    for seed in range(20):
+        seg = small_segment()
+        add_kingdom(seg, 1)
+        add_kingdom(seg, 2)
+        add_army(seg, 1, 1, (2, 2))
+        add_army(seg, 2, 2, (2, 2))
+        m = month(seg, seed=seed)
+        m.claims += [Claim(1, 1, at(seg, (2, 2)), "okkupation"),
+                     Claim(2, 2, at(seg, (2, 2)), "okkupation")]
+        conquest(m)
+        assert len(m.log.of_kind("conquest.won")) == 1
+        assert len(m.log.of_kind("conquest.failed")) == 1
+        winners.add(int(seg.owner[2, 2]))
+    assert winners == {1, 2}
+
+
+def test_the_treasury_share_moves_with_a_conquered_settlement():
+    """"Wird eine Siedlung eines Königreiches erobert, so geht der dort gelagerte
+    Anteil des Reichsschatzes automatisch in den Besitz des Eroberers über"
+    ((c)); the treasury spreads evenly over the settlements ((a))."""
+    seg = small_segment()
+    add_kingdom(seg, 1, diplomacy={2: 1}, treasury=1000)
+    add_kingdom(seg, 2, diplomacy={1: 5}, treasury=90_000)
+    add_settlement(seg, (2, 2), 150, kingdom=2)
+    add_settlement(seg, (5, 5), 150, kingdom=2)
+    add_settlement(seg, (6, 5), 150, kingdom=2)
+    assert treasury_share(seg, 2) == 30_000
+    add_army(seg, 1, 1, (2, 2), units=50_000)
+    m = month(seg)
+    m.claims.append(Claim(1, 1, at(seg, (2, 2)), "okkupation"))
+    conquest(m)
+    assert seg.kingdoms[1].treasury == 31_000 and seg.kingdoms[2].treasury == 60_000
+    assert m.log.gold_total(1) == 30_000 and m.log.gold_total(2) == -30_000
+    assert [e for e in m.log.of_kind("conquest.won") if e.public]
+
+
+def test_destruction_comes_after_a_partisan_fight_and_tears_down_levels():
+    """"(x) ... Das Heer versucht, das gewünschte Bauwerk so weit wie möglich zu
+    zerstören. Vor der Zerstörung kann es zum Kampf gegen die Milizen der Gemark
+    kommen." 1,000 soldiers, 500 per level: 2 of 3 levels."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_settlement(seg, (2, 2), 200, buildings={Building.KASERNE: 3})
+    seg.militia[2, 2] = 1
+    add_army(seg, 1, 1, (2, 2), units=1000, morale=100)
+    m = month(seg, {1: Destroy(DestroyTarget.KASERNE)})
+    occupation_destruction(m)
+    assert kinds(m)[0] == "militia.fight"
+    assert seg.building_level(at(seg, (2, 2)), Building.KASERNE) == 1
+    assert seg.settlement[2, 2] == 200
+
+
+def test_destroying_a_settlement_takes_its_buildings_and_treasury_share():
+    """"X = Siedlung mitsamt allen darinliegenden Bauwerken"; "Verliert ein
+    Königreich eine Siedlung, so verliert es damit auch den entsprechenden
+    Anteil seines Reichsschatzes"."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_kingdom(seg, 2, treasury=10_000)
+    add_settlement(seg, (2, 2), 120, kingdom=2, buildings={Building.HAFEN: 1, Building.MINE: 1})
+    add_settlement(seg, (4, 4), 120, kingdom=2)
+    add_army(seg, 1, 1, (2, 2), units=5000, morale=100)
+    m = month(seg, {1: Destroy(DestroyTarget.SIEDLUNG)})
+    occupation_destruction(m)
+    h = at(seg, (2, 2))
+    assert seg.settlement[2, 2] == 0 and seg.building_level(h, Building.HAFEN) == 0
+    assert seg.building_level(h, Building.MINE) == 1
+    assert seg.kingdoms[2].treasury == 5000
+    assert [e for e in m.log.of_kind("destroy.done") if e.public]
+
+
+def test_a_small_army_only_damages_a_settlement():
+    """"so weit wie möglich": 100 soldiers of full morale tear down
+    20 x 1.4 = 28 Baueinheiten (combat.yaml ``destruction``)."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_settlement(seg, (2, 2), 250)
+    add_army(seg, 1, 1, (2, 2), units=100, morale=100)
+    m = month(seg, {1: Destroy(DestroyTarget.SIEDLUNG)})
+    occupation_destruction(m)
+    assert seg.settlement[2, 2] == 250 - 28
+
+
+def test_destruction_of_a_missing_building_is_refused():
+    """Nothing to destroy: the order is refused with the reason."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_army(seg, 1, 1, (2, 2))
+    m = month(seg, {1: Destroy(DestroyTarget.PALAST)})
+    occupation_destruction(m)
+    assert kinds(m) == ["destroy.refused"] and "Palast" in m.log.events[0].why

@@ -1,0 +1,305 @@
+"""The segment generator: a plausible start of a game from a seed.
+
+:func:`generate_segment` builds the terrain (:mod:`wdg.world.landscape`),
+places the kingdoms far apart (farthest-point sampling on coastal lowland),
+gives each a Dorf with Kaserne and Palast (and a Hafen on the coast), the
+ring of gemarks around it, a treasury, armies and a general's offer; adds
+city states, militia everywhere by terrain, creatures and each kingdom's
+known map. The same arguments give the same segment (and, saved, the same
+bytes): every random decision draws from one generator seeded with ``seed``.
+
+The starting numbers the rule text leaves open are the constants below
+(documented in docs/storage.md, "The generator").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wdg.errors import InvalidInputError
+from wdg.world.address import Grid
+from wdg.world.calendar import MonthDate
+from wdg.world.hexgrid import Hex
+from wdg.world.landscape import make_terrain
+from wdg.world.neighbours import distances_from
+from wdg.world.passwords import generate_password, hash_password
+from wdg.world.state import (
+    BUILDING_ORDER,
+    Army,
+    ArmyStatus,
+    Building,
+    Creature,
+    General,
+    GeneralOffer,
+    Kingdom,
+    Player,
+    Segment,
+    TroopType,
+    empty_layers,
+    new_known_map,
+)
+from wdg.world.terrain import BY_NAME, HEIGHTS, TERRAINS, WATER, Component, coastal_mask
+
+START_TREASURY = 250_000
+"""Goldsterne in a new kingdom's Reichsschatz (enough for a Hafen and a few recruits)."""
+CITY_STATE_TREASURY = 100_000
+POPULATION_CAP = {Component.TIEFLAND: 50_000, Component.HOCHLAND: 25_000,
+                  Component.BERGLAND: 15_000, Component.GEBIRGE: 10_000,
+                  Component.HOCHGEBIRGE: 5_000, Component.GEBIRGSMASSIV: 2_000}
+"""Inhabitants per gemark by height base (RULES-NOTES.md, later editions)."""
+FEATURE_SHARE = {Component.WALD: 0.6, Component.REGENWALD: 0.3, Component.SUMPF: 0.3,
+                 Component.EISWUESTE: 0.15, Component.SANDWUESTE: 0.15,
+                 Component.STEPPE: 0.6, Component.STROMTAL: 1.0, Component.SEE: 0.8,
+                 Component.VULKAN: 0.1}
+"""Share of the base's cap for composite terrains ("forest, swamp ... lower")."""
+MILITIA_SHARE = 0.1
+"""Militia is "normally at most a tenth of the inhabitants"."""
+CREATURE_KINDS = ("drache", "riesenadler", "seeschlange", "troll", "untote")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Everything :func:`generate_segment` takes besides name and size."""
+
+    kingdoms: int
+    seed: int
+    city_states: int = 2
+    armies_per_kingdom: int = 4
+    active_per_kingdom: int = 1
+    creatures: int = 5
+    capital_radius: int = 1
+    start: MonthDate = MonthDate(412, 4)
+    demo_passwords: bool = False
+
+
+def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, seed: int, *,
+                     city_states: int = 2, armies_per_kingdom: int = 4,
+                     active_per_kingdom: int = 1, creatures: int = 5, capital_radius: int = 1,
+                     start: MonthDate = MonthDate(412, 4),
+                     demo_passwords: bool = False) -> tuple[Segment, dict[int, str]]:
+    """A new segment and the plain passwords of its kingdoms (shown once to the
+    game master, stored only as hashes). Kingdoms are numbered 1..N, city
+    states N+1..; kingdom k's armies k*100+1 ... (``demo_passwords`` gives the
+    fixed passwords ``<name>-<k>``)."""
+    opts = Options(kingdoms, seed, city_states, armies_per_kingdom, active_per_kingdom,
+                   creatures, capital_radius, start, demo_passwords)
+    _check(opts)
+    rng = np.random.default_rng(seed)
+    grid = Grid(prov_cols, prov_rows)
+    layers = empty_layers(grid)
+    layers["terrain"] = make_terrain(rng, grid.shape)
+    seg = Segment(name=name, title=name.replace("-", " ").replace("_", " ").title(), seed=seed,
+                  date=start, grid=grid, **layers)
+    sites = _place_capitals(rng, seg, kingdoms + city_states)
+    passwords: dict[int, str] = {}
+    for i, (row, col) in enumerate(sites):
+        number = i + 1
+        city = number > kingdoms
+        _found_realm(rng, seg, number, (row, col), city, opts)
+        if not city:
+            passwords[number] = f"{name}-{number}" if demo_passwords else generate_password(rng)
+            seg.kingdoms[number].player.password_hash = hash_password(passwords[number], rng)
+    _set_militia(rng, seg)
+    _add_diplomacy(seg, sites[:kingdoms])
+    for k in range(1, kingdoms + 1):
+        _add_armies(rng, seg, k, opts)
+    _add_creatures(rng, seg, creatures)
+    for k in seg.kingdoms:
+        _init_known(seg, k, opts.capital_radius + 1)
+    return seg, passwords
+
+
+def _check(o: Options) -> None:
+    if not 1 <= o.kingdoms + o.city_states <= 99 or o.kingdoms < 0 or o.city_states < 0:
+        raise InvalidInputError(f"kingdoms + city states must be 1..99, got "
+                                f"{o.kingdoms} + {o.city_states}")
+    if not 1 <= o.armies_per_kingdom <= 99:
+        raise InvalidInputError(f"armies per kingdom must be 1..99, got {o.armies_per_kingdom}")
+    if not 1 <= o.active_per_kingdom <= o.armies_per_kingdom:
+        raise InvalidInputError(f"active armies per kingdom must be 1..{o.armies_per_kingdom}, "
+                                f"got {o.active_per_kingdom}")
+    if o.creatures < 0 or o.capital_radius not in (1, 2):
+        raise InvalidInputError("creatures must be >= 0 and the capital radius 1 or 2")
+
+
+# --- names -------------------------------------------------------------------------
+
+_STEMS = ("Ar", "Bel", "Cor", "Dun", "El", "Fal", "Gar", "Hel", "Is", "Kar", "Lor", "Mor",
+          "Nor", "Or", "Ral", "Sil", "Tor", "Ul", "Var", "Wen", "Zar", "Thal", "Bren", "Dor")
+_MIDS = ("a", "e", "i", "o", "an", "en", "ar", "il", "un", "ed")
+_ENDS = ("burg", "heim", "dorf", "stadt", "feld", "tal", "stein", "au", "hall", "mund", "wald")
+_FIRST = ("Aldo", "Berengar", "Cilian", "Dagmar", "Edwin", "Fenja", "Gunther", "Hedda",
+          "Ingo", "Jorin", "Kunigunde", "Lothar", "Mechthild", "Notker", "Odila", "Radulf",
+          "Sigrun", "Tankred", "Ulla", "Wido")
+
+
+def _place_name(rng: np.random.Generator) -> str:
+    parts = (_STEMS[rng.integers(len(_STEMS))], _MIDS[rng.integers(len(_MIDS))],
+             _ENDS[rng.integers(len(_ENDS))])
+    return "".join(parts)
+
+
+def _person(rng: np.random.Generator) -> str:
+    return str(_FIRST[rng.integers(len(_FIRST))])
+
+
+# --- capitals and realms ------------------------------------------------------------
+
+def _place_capitals(rng: np.random.Generator, seg: Segment, n: int) -> list[tuple[int, int]]:
+    """Farthest-point sampling: each new capital on the good gemark farthest
+    from those already chosen (coastal lowland if there is enough of it)."""
+    heights = HEIGHTS[seg.terrain]
+    coastal = coastal_mask(seg.terrain)
+    good = np.isin(seg.terrain, [BY_NAME[x].id for x in ("Tiefland", "Tieflandsteppe",
+                                                          "Tieflandwald", "Tieflandstromtal")])
+    for cand in (coastal & good, coastal, good, heights == 1, ~WATER[seg.terrain]):
+        if int(cand.sum()) >= 2 * n:
+            break
+    spots = np.argwhere(cand)
+    if len(spots) < n:
+        raise InvalidInputError(f"the map has room for only {len(spots)} capitals, {n} wanted; "
+                                "use more provinces or fewer kingdoms")
+    jitter = rng.random(len(spots)) * 0.5
+    qs = spots[:, 1] - (spots[:, 0] - (spots[:, 0] & 1)) // 2
+    rs = spots[:, 0]
+    chosen = [int(rng.integers(len(spots)))]
+    nearest = np.full(len(spots), np.inf)
+    for _ in range(n - 1):
+        last = chosen[-1]
+        dq, dr = qs - qs[last], rs - rs[last]
+        nearest = np.minimum(nearest, (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2)
+        chosen.append(int(np.argmax(nearest + jitter)))
+    return [(int(spots[i, 0]), int(spots[i, 1])) for i in chosen]
+
+
+def _found_realm(rng: np.random.Generator, seg: Segment, number: int, site: tuple[int, int],
+                 city: bool, o: Options) -> None:
+    row, col = site
+    seg.terrain[row, col] = BY_NAME["Tiefland"].id if HEIGHTS[seg.terrain[row, col]] == 1 \
+        else seg.terrain[row, col]
+    capital = seg.grid.hex_at(row, col)
+    town = _place_name(rng)
+    size = int(rng.integers(300, 400)) if not city else int(rng.integers(200, 400))
+    seg.settlement[row, col] = size
+    seg.settlement_names[capital] = town
+    levels = {Building.KASERNE: 1, Building.PALAST: 1}
+    if coastal_mask(seg.terrain)[row, col]:
+        levels[Building.HAFEN] = 1
+    for b, lv in levels.items():
+        seg.buildings[BUILDING_ORDER.index(b), row, col] = lv
+    dist = distances_from(capital.q, capital.r, *seg.grid.shape)
+    ring = (dist <= o.capital_radius) & (seg.owner == 0) & ~WATER[seg.terrain]
+    seg.owner[ring] = number
+    ruler = _person(rng)
+    seg.kingdoms[number] = Kingdom(
+        number=number,
+        name=town if city else f"Reich {_place_name(rng)}",
+        ruler=f"{ruler} von {town}",
+        player=None if city else Player(f"Spieler {number}", f"reich{number}@example.org",
+                                        seg.settings.default_contact),
+        city_state=city,
+        treasury=CITY_STATE_TREASURY if city else START_TREASURY,
+    )
+
+
+def _set_militia(rng: np.random.Generator, seg: Segment) -> None:
+    cap = np.zeros(len(TERRAINS))
+    for t in TERRAINS:
+        if t.base in POPULATION_CAP:
+            cap[t.id] = POPULATION_CAP[t.base] * (FEATURE_SHARE[t.feature] if t.feature else 1.0)
+    people = cap[seg.terrain] * rng.uniform(0.4, 0.8, size=seg.grid.shape)
+    people += seg.settlement * 100.0
+    seg.militia[:] = np.floor(people * MILITIA_SHARE).astype(np.int32)
+
+
+def _add_diplomacy(seg: Segment, capitals: list[tuple[int, int]]) -> None:
+    """Each kingdom starts with its nearest (up to three) neighbours on its list
+    of diplomatic relations, at the neutral status 5 ("Der Diplomatiestatus")."""
+    for i, (row, col) in enumerate(capitals):
+        h = seg.grid.hex_at(row, col)
+        others = sorted((h.distance(seg.grid.hex_at(r, c)), j) for j, (r, c) in enumerate(capitals)
+                        if j != i)
+        for _, j in others[:3]:
+            seg.kingdoms[i + 1].diplomacy[j + 1] = 5
+            seg.kingdoms[j + 1].diplomacy[i + 1] = 5
+
+
+# --- armies, creatures, known maps ------------------------------------------------------
+
+def _general(rng: np.random.Generator, troop: TroopType) -> General:
+    return General(name=_person(rng), troop=troop, experience=int(rng.integers(5, 31)))
+
+
+def _add_armies(rng: np.random.Generator, seg: Segment, k: int, o: Options) -> None:
+    capital = _capital(seg, k)
+    land = [seg.grid.hex_at(int(r), int(c)) for r, c in np.argwhere(seg.owner == k)]
+    water = _water_near(seg, capital)
+    cycle = (TroopType.KRIEGER, TroopType.REITER, TroopType.SCHIFFE, TroopType.KRIEGER)
+    for i in range(1, o.armies_per_kingdom + 1):
+        number = k * 100 + i
+        if i > o.active_per_kingdom:
+            troop = (TroopType.KRIEGER, TroopType.REITER, TroopType.SCHIFFE)[int(rng.integers(3))]
+            seg.armies[number] = Army(number, k, general=_general(rng, troop),
+                                      morale=int(rng.integers(40, 61)))
+            continue
+        troop = TroopType.KRIEGER if i == 1 else cycle[(i - 2) % 4]
+        if troop is TroopType.SCHIFFE and not water:
+            troop = TroopType.REITER
+        army = Army(number, k, ArmyStatus.ACTIVE, capital, _general(rng, troop),
+                    morale=int(rng.integers(45, 66)))
+        if i == 1:
+            army.units = int(rng.integers(900, 1101))
+        elif troop is TroopType.SCHIFFE:
+            army.position = water[int(rng.integers(len(water)))]
+            army.units = int(rng.integers(5, 21))
+        else:
+            army.position = land[int(rng.integers(len(land)))]
+            army.units = int(rng.integers(100, 1501))
+            prev = seg.armies.get(number - 1)
+            if i % 4 == 1 and prev is not None and prev.is_fleet and prev.carrying is None:
+                army.position, army.carried_by, prev.carrying = prev.position, prev.number, number
+        seg.armies[number] = army
+    king = seg.kingdoms[k]
+    king.offer = GeneralOffer(_general(rng, (TroopType.KRIEGER, TroopType.REITER,
+                                             TroopType.SCHIFFE)[int(rng.integers(3))]),
+                              price=int(rng.integers(5, 16)) * 1000)
+
+
+def _capital(seg: Segment, k: int) -> Hex:
+    palace = seg.buildings[BUILDING_ORDER.index(Building.PALAST)]
+    row, col = np.argwhere((seg.owner == k) & (palace > 0))[0]
+    return seg.grid.hex_at(int(row), int(col))
+
+
+def _water_near(seg: Segment, h: Hex) -> list[Hex]:
+    dist = distances_from(h.q, h.r, *seg.grid.shape)
+    spots = np.argwhere((dist <= 2) & WATER[seg.terrain])
+    return [seg.grid.hex_at(int(r), int(c)) for r, c in spots]
+
+
+def _add_creatures(rng: np.random.Generator, seg: Segment, n: int) -> None:
+    sea = np.argwhere(seg.terrain == BY_NAME["Meer"].id)
+    wild = np.argwhere(~WATER[seg.terrain] & (seg.owner == 0) & (seg.settlement == 0))
+    for i in range(1, n + 1):
+        kind = CREATURE_KINDS[int(rng.integers(len(CREATURE_KINDS)))]
+        pool = sea if kind == "seeschlange" and len(sea) else wild
+        if len(pool) == 0:
+            raise InvalidInputError("no free gemark left for a creature; use a larger map")
+        row, col = pool[int(rng.integers(len(pool)))]
+        count = int(rng.integers(20, 101)) if kind == "untote" else 1
+        seg.creatures[i] = Creature(i, kind, seg.grid.hex_at(int(row), int(col)), count=count,
+                                    gold=int(rng.integers(0, 11)) * 500)
+
+
+def _init_known(seg: Segment, k: int, radius: int) -> None:
+    """A kingdom knows its own gemarks and everything within ``radius`` of its capital."""
+    known = new_known_map(seg.grid)
+    c = _capital(seg, k)
+    mask = (seg.owner == k) | (distances_from(c.q, c.r, *seg.grid.shape) <= radius)
+    known.seen[mask] = seg.date.ordinal
+    known.terrain[mask] = seg.terrain[mask]
+    known.owner[mask] = seg.owner[mask]
+    known.settlement[mask] = seg.settlement[mask]
+    seg.known[k] = known
