@@ -4,9 +4,9 @@
 the event log, the sheets, the game master's sheet) and writes
 
 - ``k<n>/ergebnis.txt``, ``k<n>/ergebnis.html``, ``k<n>/ergebnis.pdf`` per kingdom,
-  with ``k<n>/ansicht.yaml`` (the machine-readable kingdom view) and
-  ``k<n>/spielzug.txt`` (next month's pre-filled order form) when the orders
-  package provides them;
+  with ``k<n>/ansicht.yaml`` (the machine-readable kingdom view,
+  :func:`wdg.orders.view.build_view`) and ``k<n>/spielzug.txt`` (next month's
+  pre-filled order form, :func:`wdg.orders.template.render_template`);
 - ``goetterbotschaft.{txt,html,pdf}`` and ``overview.{txt,html}``.
 
 File names come from ids only. Kingdoms are rendered by a process pool over
@@ -27,6 +27,8 @@ from typing import Any
 
 from wdg.engine.events import Event
 from wdg.orders.model import Sheet
+from wdg.orders.template import render_template
+from wdg.orders.view import build_view, view_to_yaml
 from wdg.reports.build import build_kingdom_report
 from wdg.reports.exploration import exploration_pages, overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
@@ -71,18 +73,6 @@ def doc_date(seg_after: Segment) -> str:
     return f"{d.year:04d}-{d.month:02d}-01"
 
 
-def _optional(module: str, name: str) -> Any:
-    """A function of another package of wdg that may not be installed yet."""
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module), name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        return None
-
-
 def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = None) -> list[Path]:
     """Write one kingdom's folder ``k<n>/``; returns the files written."""
     r = renderer or Renderer(inp.templates)
@@ -97,13 +87,8 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     if inp.pdf:
         pdf, _ = html_to_pdf(html, r.dirs)
         out.append(_write(d / f"{SHEET}.pdf", pdf))
-    build_view = _optional("wdg.orders.view", "build_view")
-    view_to_yaml = _optional("wdg.orders.view", "view_to_yaml")
-    if build_view and view_to_yaml:
-        out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
-    render_template = _optional("wdg.orders.template", "render_template")
-    if render_template:
-        out.append(_write(d / FORM, render_template(inp.seg_after, kingdom)))
+    out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
+    out.append(_write(d / FORM, render_template(inp.seg_after, kingdom)))
     return out
 
 
