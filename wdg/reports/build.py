@@ -89,7 +89,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     battles = lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES)))
     offers = lines(claim(lambda e: e.kind.startswith(OFFER_PREFIXES)))
     offer = seg_after.kingdoms[kingdom].offer
-    if offer is not None:
+    if offer is not None and not offers:
         g = offer.general
         offers.append(Line("state.offer", f"Für den nächsten Mond bietet sich der Feldherr {g.name} an",
                            details=[("Gattung", g.troop.value), ("Erfahrung", str(g.experience)),

@@ -153,14 +153,26 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
     for br, bc, nr, nc in wins:
         r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
         sub = lay.terrain[r0:r0 + nr * PROVINCE_ROWS, c0:c0 + nc * PROVINCE_COLS]
-        if skip_unknown and not (sub != UNKNOWN_TERRAIN).any():
-            continue
+        if skip_unknown:
+            if not (sub != UNKNOWN_TERRAIN).any():
+                continue
+            br, bc, nr, nc = _known_box(sub != UNKNOWN_TERRAIN, br, bc)
+            r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
         first = 100 * (br + 1) + bc + 1
         last = 100 * (br + nr) + bc + nc
         t = title if len(wins) == 1 else f"{title}, Provinzen {first:03d}–{last:03d}"
         pages.append(MapPage(t, render_svg(seg, lay, (r0, c0, nr * PROVINCE_ROWS,
                                                       nc * PROVINCE_COLS), settings.hex_size, t)))
     return pages
+
+
+def _known_box(known: np.ndarray, br: int, bc: int) -> tuple[int, int, int, int]:
+    """The smallest block of whole provinces of a window holding every known gemark."""
+    rows = np.nonzero(known.any(axis=1))[0]
+    cols = np.nonzero(known.any(axis=0))[0]
+    r1, r2 = rows[0] // PROVINCE_ROWS, rows[-1] // PROVINCE_ROWS
+    c1, c2 = cols[0] // PROVINCE_COLS, cols[-1] // PROVINCE_COLS
+    return br + r1, bc + c1, r2 - r1 + 1, c2 - c1 + 1
 
 
 def _corners(x: float, y: float, s: float) -> list[tuple[float, float]]:
@@ -178,6 +190,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     r0, c0, nrows, ncols = window
     w = SQRT3 * s
     margin = s
+    G, P = _font(s * 0.42, "#222", opacity=0.75), _font(s * 2.2, "#000", bold=True, opacity=0.45)
     width = w * (ncols + 0.5) + 2 * margin
     map_h = 1.5 * s * (nrows - 1) + 2 * s + 2 * margin
 
@@ -217,7 +230,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
                              f'stroke="{FOREIGN_COLOUR}" stroke-width="{s * 0.08:.1f}" '
                              'stroke-dasharray="1.5,1"/>')
             gem = (r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1
-            texts.append(f'<text x="{x:.1f}" y="{y - s * 0.35:.1f}" class="g">{gem:02d}</text>')
+            texts.append(f'<text x="{x:.1f}" y="{y - s * 0.35:.1f}" {G}>{gem:02d}</text>')
             if lay.settlement[r, c] > 0:
                 q = s * 0.22
                 marks.append(f'<rect x="{x - q:.1f}" y="{y - q + s * 0.1:.1f}" width="{2 * q:.1f}" '
@@ -238,19 +251,13 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
             x, y = centre(br * PROVINCE_ROWS + 2, bc * PROVINCE_COLS + 3)
             x += w / 2
             y += 0.75 * s
-            prov_labels.append(f'<text x="{x:.1f}" y="{y:.1f}" class="p">{100 * (br + 1) + bc + 1:03d}</text>')
+            prov_labels.append(f'<text x="{x:.1f}" y="{y:.1f}" {P}>{100 * (br + 1) + bc + 1:03d}</text>')
     legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s)
     height = map_h + legend_h
-    style = (f".g{{font:{s * 0.42:.1f}px 'DejaVu Sans',sans-serif;fill:#222;text-anchor:middle;"
-             f"opacity:.75}} .p{{font:bold {s * 2.2:.1f}px 'DejaVu Sans',sans-serif;fill:#000;"
-             f"opacity:.28;text-anchor:middle}} .m{{font:bold {s * 0.5:.1f}px 'DejaVu Sans',"
-             f"sans-serif;fill:#fff;text-anchor:middle}} .l{{font:{s * 0.8:.1f}px 'DejaVu Sans',"
-             f"sans-serif;fill:#111}} .t{{font:bold {s * 1.1:.1f}px 'DejaVu Sans',sans-serif}}")
     return "\n".join([
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.1f} {height:.1f}" '
         f'width="{width:.1f}" height="{height:.1f}" role="img" aria-label={quoteattr(title)}>',
         f"<title>{escape(title)}</title>",
-        f"<style>{style}</style>",
         '<g class="cells">', *cells, "</g>",
         f'<path d="{"".join(borders)}" fill="none" stroke="#111" stroke-width="{s * 0.14:.1f}" '
         'stroke-linecap="round"/>',
@@ -261,7 +268,16 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     ]) + "\n"
 
 
+def _font(size: float, fill: str, *, bold: bool = False, opacity: float = 1.0,
+          anchor: str = "middle") -> str:
+    """SVG text attributes (attributes, not CSS: every SVG renderer reads them)."""
+    return (f'font-family="DejaVu Sans, sans-serif" font-size="{size:.1f}" fill="{fill}" '
+            f'text-anchor="{anchor}"' + (' font-weight="bold"' if bold else "")
+            + (f' opacity="{opacity}"' if opacity < 1 else ""))
+
+
 def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float) -> list[str]:
+    M = _font(s * 0.5, "#fff", bold=True)
     out = []
     y1 = y + s * 0.45
     if cell in lay.armies:
@@ -269,18 +285,18 @@ def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float) -
         wid = s * (0.35 + 0.3 * len(label))
         out.append(f'<rect x="{x - wid / 2:.1f}" y="{y1 - s * 0.3:.1f}" width="{wid:.1f}" '
                    f'height="{s * 0.6:.1f}" rx="1" fill="{ARMY_COLOUR}"/>')
-        out.append(f'<text x="{x:.1f}" y="{y1 + s * 0.17:.1f}" class="m">{escape(label)}</text>')
+        out.append(f'<text x="{x:.1f}" y="{y1 + s * 0.17:.1f}" {M}>{escape(label)}</text>')
     if cell in lay.sighted:
         label = ",".join(str(int(v)) if v.isdigit() else v for v in lay.sighted[cell])
         wid = s * (0.35 + 0.3 * len(label))
         yy = y1 - (s * 0.65 if cell in lay.armies else 0)
         out.append(f'<rect x="{x - wid / 2:.1f}" y="{yy - s * 0.3:.1f}" width="{wid:.1f}" '
                    f'height="{s * 0.6:.1f}" fill="{SIGHTED_COLOUR}" transform="rotate(0)"/>')
-        out.append(f'<text x="{x:.1f}" y="{yy + s * 0.17:.1f}" class="m">{escape(label)}</text>')
+        out.append(f'<text x="{x:.1f}" y="{yy + s * 0.17:.1f}" {M}>{escape(label)}</text>')
     if cell in lay.creatures:
         cx = x + s * 0.5
         out.append(f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="{s * 0.3:.1f}" fill="{CREATURE_COLOUR}"/>')
-        out.append(f'<text x="{cx:.1f}" y="{y + s * 0.17:.1f}" class="m">F</text>')
+        out.append(f'<text x="{cx:.1f}" y="{y + s * 0.17:.1f}" {M}>F</text>')
     return out
 
 
@@ -288,7 +304,7 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
             s: float) -> tuple[str, float]:
     """The legend below the map: the terrains on the page and the symbols."""
     items: list[tuple[str, str]] = []  # (swatch svg at 0,0 size u, label)
-    u = s * 0.9
+    u = s * 0.65
     for tid in terrains:
         t = TERRAINS[tid]
         sw = f'<rect width="{u:.1f}" height="{u:.1f}" fill="{t.rim or t.fill}" stroke="#777" stroke-width="0.3"/>'
@@ -314,20 +330,21 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
                   "eigenes Heer (Nummer)" if lay.own is not None else "Heer (Nummer)"))
     if lay.own is not None:
         items.append((f'<rect width="{u:.1f}" height="{u * 0.7:.1f}" fill="{SIGHTED_COLOUR}"/>',
-                      "fremdes Heer, diesen Mond gesichtet"))
+                      "fremdes Heer (gesichtet)"))
     items.append((f'<circle cx="{u / 2:.1f}" cy="{u / 2:.1f}" r="{u / 2:.1f}" fill="{CREATURE_COLOUR}"/>',
-                  "Fabelwesen" + (", diesen Mond gesichtet" if lay.own is not None else "")))
+                  "Fabelwesen" + (" (gesichtet)" if lay.own is not None else "")))
     items.append((f'<path d="M0,{u / 2:.1f}H{u:.1f}" stroke="#111" stroke-width="{s * 0.14:.1f}"/>',
-                  "Provinzgrenze; große Zahl: Provinz, kleine: Gemark"))
-    col_w = s * 13
+                  "Provinzgrenze"))
+    L, T = _font(s * 0.6, "#111", anchor="start"), _font(s * 0.8, "#111", bold=True, anchor="start")
+    col_w = s * 12
     per_row = max(1, int((width - 2 * x0) // col_w))
     rows = (len(items) + per_row - 1) // per_row
     out = [f'<g class="legend" transform="translate({x0:.1f},{y0:.1f})">',
-           f'<text x="0" y="{s * 0.9:.1f}" class="t">Legende</text>']
+           f'<text x="0" y="{s * 0.8:.1f}" {T}>Legende</text>']
     for i, (sw, label) in enumerate(items):
         cx = (i % per_row) * col_w
-        cy = s * 1.6 + (i // per_row) * s * 1.3
+        cy = s * 1.2 + (i // per_row) * s * 1.0
         out.append(f'<g transform="translate({cx:.1f},{cy:.1f})">{sw}'
-                   f'<text x="{u + s * 0.4:.1f}" y="{u * 0.85:.1f}" class="l">{escape(label)}</text></g>')
+                   f'<text x="{u + s * 0.4:.1f}" y="{u * 0.85:.1f}" {L}>{escape(label)}</text></g>')
     out.append("</g>")
-    return "\n".join(out), s * 2.2 + rows * s * 1.3
+    return "\n".join(out), s * 1.8 + rows * s * 1.0

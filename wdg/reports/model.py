@@ -220,6 +220,10 @@ DATA_LABELS = {
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
 }
 
+KIND_TEXT = {"recon.scouted": "Erkundung durch Aufklärer und Erkunder",
+             "creature.moved": "Ein Fabelwesen zog weiter"}
+"""German text for events the engine logs without one (else the kind is shown)."""
+
 NOT_ANSWERS = ("gm.", "message.delivered", "diplomacy.report", "sheet.diagnostic", "contact.")
 """Kinds that carry a line number of some other sheet (the game master's, the
 sender's) and so never answer one of this kingdom's orders."""
@@ -253,7 +257,7 @@ def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
     where = ""
     if e.at is not None:
         where = seg.label(e.at) if seg.grid.contains(e.at) else ""
-    text = e.why or e.kind
+    text = e.why or KIND_TEXT.get(e.kind, e.kind)
     return Line(e.kind, text, where, e.army, details)
 
 
