@@ -15,9 +15,12 @@ the same HTML gives the same bytes.
 from __future__ import annotations
 
 import logging
+import mimetypes
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
+
+from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 PDF_IDENTIFIER = b"wdg-report"
 
@@ -26,13 +29,14 @@ class FetchRefused(Exception):
     """A URL the PDF renderer may not fetch."""
 
 
-class GuardedFetcher:
+class GuardedFetcher(URLFetcher):
     """A WeasyPrint URL fetcher limited to files inside ``allowed`` folders.
 
     ``refused`` lists every URL it turned away (for the log and the tests).
     """
 
     def __init__(self, allowed: list[Path]) -> None:
+        super().__init__(allowed_protocols=("file",), allow_redirects=False, fail_on_errors=False)
         self.allowed = [Path(p).resolve() for p in allowed]
         self.refused: list[str] = []
 
@@ -47,13 +51,15 @@ class GuardedFetcher:
                 return path if path.is_file() else None
         return None
 
-    def __call__(self, url: str, timeout: int = 10, ssl_context: Any = None) -> dict[str, Any]:
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        """The file of an allowed ``file:`` URL; anything else is refused."""
         path = self.permits(url)
         if path is None:
             self.refused.append(url)
             raise FetchRefused(f"refused to fetch {url!r}: only files of the template folders")
-        return {"string": path.read_bytes(), "filename": path.name,
-                "redirected_url": path.as_uri()}
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(path.as_uri(), body=path.read_bytes(),
+                                  headers={"Content-Type": mime})
 
 
 def html_to_pdf(html: str, allowed: list[Path], base: Path | None = None) -> tuple[bytes, list[str]]:
