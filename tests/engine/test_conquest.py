@@ -14,6 +14,7 @@ from wdg.orders.model import ArmyBlock, Destroy, DestroyTarget, Occupy, Sheet
 from wdg.rules import Rules
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own, small_segment
 from wdg.world.state import Building, Segment, TroopType
+from wdg.world.terrain import is_water, terrain
 
 RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
 
@@ -210,3 +211,37 @@ def test_destruction_of_a_missing_building_is_refused():
     m = month(seg, {1: Destroy(DestroyTarget.PALAST)})
     occupation_destruction(m)
     assert kinds(m) == ["destroy.refused"] and "Palast" in m.log.events[0].why
+
+
+def test_a_lost_partisan_fight_answers_the_order_line():
+    """The player learns why ``o`` failed: the partisan fight carries the order's
+    line ("Vor einer Okkupation kann es zum Kampf gegen die Milizen ... kommen")."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_army(seg, 1, 1, (2, 2), units=10)
+    seg.militia[2, 2] = 5000
+    m = month(seg, {1: Occupy(line=11)})
+    occupation_destruction(m)
+    fight = m.log.of_kind("militia.fight")[0]
+    assert fight.line == 11 and fight.data["won"] is False
+
+
+def test_fleets_put_out_to_sea_when_their_harbour_is_destroyed():
+    """"Flotten können sich im allgemeinen nur in Wassergemarken oder in einer
+    Siedlung mit einem Hafen aufhalten": when ``x H`` tears the Hafen down, the
+    fleet there (with its cargo) goes to the first adjacent water gemark."""
+    seg = small_segment(["~K ~K ~K ~K", "T. T. T. T."])
+    add_kingdom(seg, 1)
+    add_kingdom(seg, 2)
+    add_settlement(seg, (1, 1), 150, kingdom=1, buildings={Building.HAFEN: 1})
+    fleet = add_army(seg, 2, 1, (1, 1), troop=TroopType.SCHIFFE, units=5)
+    cargo = add_army(seg, 3, 1, (1, 1), units=100)
+    fleet.carrying, cargo.carried_by = 3, 2
+    add_army(seg, 1, 2, (1, 1), units=5000, morale=100)
+    m = month(seg, {1: Destroy(DestroyTarget.HAFEN, line=12)})
+    occupation_destruction(m)
+    assert seg.building_level(at(seg, (1, 1)), Building.HAFEN) == 0
+    water = fleet.position
+    assert water is not None and is_water(terrain(seg.at(seg.terrain, water)))
+    assert water.distance(at(seg, (1, 1))) == 1 and cargo.position == water
+    assert m.log.of_kind("destroy.fleet_out")

@@ -21,12 +21,15 @@ Events: ``conquest.refused``, ``conquest.claim``, ``conquest.won`` (public for
 settlements), ``conquest.failed``, ``conquest.lost`` (to the former owner),
 ``conquest.treasury`` (gold moves, ledger ``conquest``), ``destroy.done``
 (public when a settlement is wiped out), ``destroy.refused``,
-``destroy.treasury`` (the share of a destroyed settlement is lost).
+``destroy.treasury`` (the share of a destroyed settlement is lost),
+``destroy.fleet_out`` / ``destroy.fleet_lost`` (fleets in a harbour that is
+gone).
 """
 
 from __future__ import annotations
 
 from wdg.engine.combat import (
+    destroy_army,
     ensure_kingdom_order,
     morale_factor,
     phase_b_orders,
@@ -36,6 +39,7 @@ from wdg.engine.diplomacy import may_conquer
 from wdg.engine.economy import treasury_share
 from wdg.engine.events import Event
 from wdg.engine.militia import partisan_fight
+from wdg.engine.movement import carried_army, harbour_mask
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Destroy, DestroyTarget, Occupy
 from wdg.world.hexgrid import Hex
@@ -83,7 +87,7 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
                    f"Eroberung (nur bei 1 oder 2)")
     if why is not None:
         return _refuse(m, army, "conquest.refused", f"Okkupation verweigert: {why}", order.line)
-    won, out = partisan_fight(m, army, "die Okkupation")
+    won, out = partisan_fight(m, army, "die Okkupation", order.line)
     if won:
         m.claims.append(Claim(army.number, army.kingdom, at, "okkupation"))  # type: ignore[arg-type]
         out.append(m.emit(Event("conquest.claim", kingdom=army.kingdom, army=army.number, at=at,
@@ -105,9 +109,41 @@ def destroy(m: Month, army: Army, order: Destroy) -> list[Event]:
             why = f"In der Gemark gibt es kein Bauwerk {target.building.german}"
     if why is not None:
         return _refuse(m, army, "destroy.refused", f"Zerstörung verweigert: {why}", order.line)
-    won, out = partisan_fight(m, army, "die Zerstörung")
+    won, out = partisan_fight(m, army, "die Zerstörung", order.line)
     if won and army.position is not None:
         out += _tear_down(m, army, at, target, order.line)  # type: ignore[arg-type]
+        out += fleets_leave_lost_harbour(m, at)  # type: ignore[arg-type]
+    return out
+
+
+def fleets_leave_lost_harbour(m: Month, at: Hex) -> list[Event]:
+    """Fleets in a settlement whose Hafen (or the settlement itself) is gone put
+    out to the first adjacent water gemark (in the rule's direction order),
+    with the army they carry; "Flotten können sich im allgemeinen nur in
+    Wassergemarken oder in einer Siedlung mit einem Hafen aufhalten". Without
+    any water next to it the fleet is lost (docs/rules.md)."""
+    seg = m.state
+    if harbour_mask(seg)[seg.grid.index(at)]:
+        return []
+    water = [h for h in at.neighbours()
+             if seg.grid.contains(h) and is_water(terrain(seg.at(seg.terrain, h)))]
+    out: list[Event] = []
+    for n in sorted(seg.armies):
+        fleet = seg.armies[n]
+        if not fleet.is_fleet or fleet.position != at:
+            continue
+        if not water:
+            out += destroy_army(m, fleet, "destroy.fleet_lost",
+                                "Der Hafen ist zerstört und kein Wasser in der Nähe; die Flotte "
+                                "ist verloren")
+            continue
+        cargo = carried_army(seg, fleet)
+        fleet.position = water[0]
+        if cargo is not None:
+            cargo.position = water[0]
+        out.append(m.emit(Event("destroy.fleet_out", kingdom=fleet.kingdom, army=n,
+                                at=water[0], why=f"Der Hafen in {seg.label(at)} ist zerstört; "
+                                f"die Flotte läuft nach {seg.label(water[0])} aus")))
     return out
 
 

@@ -110,9 +110,11 @@ def militia_strength(m: Month, at: Hex) -> float:
     return s
 
 
-def partisan_fight(m: Month, army: Army, purpose: str) -> tuple[bool, list[Event]]:
+def partisan_fight(m: Month, army: Army, purpose: str,
+                   line: int = 0) -> tuple[bool, list[Event]]:
     """The militia of the army's gemark resists ``purpose`` (German, e.g.
-    "die Okkupation"). Returns whether the army prevailed. No militia, no fight.
+    "die Okkupation"; ``line``: the order's sheet line, which the fight
+    answers). Returns whether the army prevailed. No militia, no fight.
     The army's own territory raises no partisans against it."""
     seg = m.state
     at = army.position
@@ -136,7 +138,7 @@ def partisan_fight(m: Month, army: Army, purpose: str) -> tuple[bool, list[Event
     row, col = seg.grid.index(at)
     seg.militia[row, col] = max(0, militia - killed)
     out = [m.emit(Event(
-        "militia.fight", kingdom=army.kingdom, army=army.number, at=at,
+        "militia.fight", kingdom=army.kingdom, army=army.number, at=at, line=line,
         why=f"Partisanenkampf gegen {militia} Milizen um {purpose}: "
             + ("gewonnen" if won else "verloren"),
         data={"militia": militia, "won": won, "militia_lost": killed,
