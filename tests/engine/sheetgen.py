@@ -1,8 +1,11 @@
-"""Random legal-looking order sheets from a kingdom's state (for the ledger test).
+"""Random legal-looking order sheets from a kingdom's state (ledger and
+whole-month property tests).
 
 Orders are drawn from what the kingdom holds (its armies, gemarks,
 settlements, diplomacy list); some will be refused by the engine (no money,
-no volume), which the ledger must survive as well.
+no volume, terrain), which the month must survive as well. With
+``phase_b=True`` active armies also get random Phase B orders (``b e r t h
+i s o x c`` or none).
 """
 
 from __future__ import annotations
@@ -12,7 +15,25 @@ import numpy as np
 from wdg.world.state import ArmyStatus, Segment
 
 
-def sheet_text(seg: Segment, kingdom: int, password: str, rng: np.random.Generator) -> str:
+DIRECTIONS = ("NW", "NO", "W", "O", "SW", "SO")
+PHASE_B = ("b", "b", "e", "r", "t", "h", "i", "s", "o", "x", "c", "")
+
+
+def phase_b_line(rng: np.random.Generator) -> str:
+    """One random Phase B line (or ``""`` for none)."""
+    cmd = PHASE_B[int(rng.integers(len(PHASE_B)))]
+    if cmd in ("b", "e"):
+        steps = int(rng.integers(1, 4))
+        return f"B: {cmd} " + " ".join(DIRECTIONS[int(rng.integers(6))] for _ in range(steps))
+    if cmd == "x":
+        return f"B: x {'HKMQX'[int(rng.integers(5))]}"
+    if cmd == "c":
+        return f"B: c {['ZA', 'FE', 'WE', 'ST'][int(rng.integers(4))]}"
+    return f"B: {cmd}" if cmd else ""
+
+
+def sheet_text(seg: Segment, kingdom: int, password: str, rng: np.random.Generator, *,
+               phase_b: bool = False) -> str:
     """An order sheet for ``kingdom`` for the segment's current month."""
     lines = [f"Segment: {seg.name}", f"Königreich: {kingdom}", f"Passwort: {password}", "H"]
     own = [seg.grid.hex_at(int(r), int(c)) for r, c in zip(*np.nonzero(seg.owner == kingdom))]
@@ -36,6 +57,8 @@ def sheet_text(seg: Segment, kingdom: int, password: str, rng: np.random.Generat
                 lines.append(f"A: nn Burg{int(rng.integers(100))}")
             elif choice == "eh" and rng.random() < 0.3:
                 lines.append("A: eh 0000")
+            if phase_b and (b := phase_b_line(rng)):
+                lines.append(b)
     lines.append("K")
     k = seg.kingdoms[kingdom]
     for _ in range(int(rng.integers(1, 3))):
