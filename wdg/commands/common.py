@@ -29,10 +29,11 @@ def load(camp: Campaign, segment: str) -> Segment:
     """Load a segment of the campaign, with a clear message when it is missing."""
     d = camp.segment_dir(segment)
     if not (d / "segment.yaml").is_file():
-        have = sorted(p.name for p in camp.worlds.glob("*/segment.yaml")) if camp.worlds.is_dir() else []
-        names = sorted(p.parent.name for p in camp.worlds.glob("*/segment.yaml")) if have else []
+        names = sorted(p.parent.name for p in camp.worlds.glob("*/segment.yaml")) \
+            if camp.worlds.is_dir() else []
         raise StateError(
-            f"no segment {segment!r} in {camp.worlds}"
+            f"no segment {segment!r}: the segment directory {d} does not exist or has no "
+            "segment.yaml"
             + (f"; segments there: {', '.join(names)}" if names else "; create one with 'wdg segment new'")
         )
     return load_segment(d)

@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 
 from wdg.campaign import Campaign, check_segment_name
+from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.reports.maps import render_map_svg
-from wdg.world.storage import load_segment
 
 
 def default_map_path(camp: Campaign, segment: str, kingdom: int | None) -> Path:
@@ -20,7 +20,7 @@ def default_map_path(camp: Campaign, segment: str, kingdom: int | None) -> Path:
 def write_map(camp: Campaign, segment: str, kingdom: int | None = None,
               out: Path | None = None) -> Path:
     """Load ``segment`` from the campaign, render its map and write it; returns the file."""
-    seg = load_segment(camp.segment_dir(segment))
+    seg = load(camp, segment)
     target = out or default_map_path(camp, segment, kingdom)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(render_map_svg(seg, kingdom), encoding="utf-8")
@@ -38,10 +38,8 @@ def register(root: typer.Typer) -> None:
         out: Path = typer.Option(None, "--out", "-o",
                                  help="Output file (default reports/<segment>/map.svg or "
                                  "map-k<K>.svg)."),
-        campaign: Path = typer.Option(None, "--campaign", "-C",
-                                      help="Campaign directory (default: $WDG_CAMPAIGN or the "
-                                      "current directory)."),
+        campaign: Path | None = campaign_option(),
     ) -> None:
         """Write the map of a segment as a self-contained SVG."""
-        path = write_map(Campaign.locate(campaign), segment, kingdom, out)
+        path = write_map(open_campaign(campaign), segment, kingdom, out)
         typer.echo(f"Karte geschrieben: {path}")

@@ -13,30 +13,21 @@ from pathlib import Path
 
 import typer
 
-from wdg.campaign import Campaign
+from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.errors import InvalidInputError, StateError
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
+from wdg.world.consistency import check_segment
 from wdg.world.generator import generate_segment
-from wdg.world.state import Segment
-from wdg.world.storage import SEGMENT_FILE, load_segment, save_segment
+from wdg.world.storage import SEGMENT_FILE, save_segment
 
-app = typer.Typer(help="Segments: create one, show its status.", no_args_is_help=True)
-
-CAMPAIGN_OPTION = typer.Option(None, "--campaign", "-C",
-                               help="Campaign directory (default: $WDG_CAMPAIGN or the current "
-                               "directory).")
+app = typer.Typer(help="Segments: create one, show its status, check its consistency.",
+                  no_args_is_help=True)
 
 
 def register(root: typer.Typer) -> None:
     """Add ``segment`` to the root app."""
     root.add_typer(app, name="segment")
-
-
-def open_segment(name: str, campaign: Path | None) -> tuple[Campaign, Segment]:
-    """Locate the campaign and load a segment from it (a DataError if missing or bad)."""
-    camp = Campaign.locate(campaign)
-    return camp, load_segment(camp.segment_dir(name))
 
 
 def parse_provinces(text: str) -> tuple[int, int]:
@@ -65,10 +56,10 @@ def new(
     demo_passwords: bool = typer.Option(False, "--demo-passwords",
                                         help="Fixed passwords NAME-<kingdom> (demos only!)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing segment."),
-    campaign: Path = CAMPAIGN_OPTION,
+    campaign: Path | None = campaign_option(),
 ) -> None:
     """Generate a new segment into worlds/NAME/ and print the passwords once."""
-    camp = Campaign.locate(campaign)
+    camp = open_campaign(campaign)
     target = camp.segment_dir(name)
     if (target / SEGMENT_FILE).exists() and not force:
         raise StateError(f"segment {name!r} already exists in {target}; use --force to replace it")
@@ -89,8 +80,26 @@ def new(
 @app.command("status")
 def status(
     name: str = typer.Argument(..., help="Segment name."),
-    campaign: Path = CAMPAIGN_OPTION,
+    campaign: Path | None = campaign_option(),
 ) -> None:
     """Print the month, the size and a table of the kingdoms."""
-    _, seg = open_segment(name, campaign)
+    seg = load(open_campaign(campaign), name)
     typer.echo(render_status(seg), nl=False)
+
+
+@app.command("check")
+def check(
+    name: str = typer.Argument(..., help="Segment name."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Find what must never be (armies on impossible terrain, units without an army,
+    buildings outside settlements, negative treasury, statuses outside 1-9, dangling
+    references...): one line per finding, exit code 1 if there is any."""
+    seg = load(open_campaign(campaign), name)
+    findings = check_segment(seg)
+    for f in findings:
+        typer.echo(str(f))
+    if findings:
+        typer.echo(f"{len(findings)} Befund(e) in Segment {name}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"Segment {name}: keine Befunde")

@@ -333,6 +333,11 @@ class _Parser:
     def _bare_order(self, n: int, code: str) -> None:
         """A line without ``A:``/``B:``: an order whose part follows from the command."""
         toks = tokenize(code)
+        if not toks:
+            self.diag(n, 1, E, "unverständliche Zeile", found=code.strip(),
+                      expected="ein Befehl, eine Kopfzeile oder 'Heer <Nummer> <Gemark>'",
+                      consequence=REFUSED)
+            return
         if self.block is not None or self.block_refused:
             self._army_order(n, toks, code, 0, None, explicit=False)
         else:

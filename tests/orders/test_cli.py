@@ -1,0 +1,69 @@
+"""``wdg orders check/template/view/import`` through the real CLI."""
+
+from __future__ import annotations
+
+import mailbox
+
+from typer.testing import CliRunner
+
+from wdg.cli import app
+from wdg.world.storage import save_segment
+
+runner = CliRunner()
+
+
+def campaign(world, tmp_path):
+    save_segment(world, tmp_path / "worlds" / "test")
+    return tmp_path
+
+
+def test_template_then_check_against_the_campaign_segment(world, tmp_path):
+    """The pre-filled form, with the password filled in, checks without errors."""
+    root = campaign(world, tmp_path)
+    res = runner.invoke(app, ["orders", "template", "test", "1", "-C", str(root)])
+    assert res.exit_code == 0, res.output
+    form = res.output.replace("Passwort: ", "Passwort: geheim-1", 1)
+    (tmp_path / "k1.txt").write_text(form, encoding="utf-8")
+    res = runner.invoke(app, ["orders", "check", str(tmp_path / "k1.txt"), "-C", str(root)])
+    assert res.exit_code == 0, res.output
+    assert res.output.rstrip().endswith("0 Fehler, 0 Warnungen")
+
+
+def test_check_prints_messages_under_their_lines_and_fails_on_errors(world, tmp_path):
+    root = campaign(world, tmp_path)
+    (tmp_path / "bad.txt").write_text("Segment: test\nKönigreich: 1\nPasswort: x\nH\n"
+                                      "Heer 0101 101.10\nB: b NX\n", encoding="utf-8")
+    res = runner.invoke(app, ["orders", "check", str(tmp_path / "bad.txt"), "-C", str(root)])
+    assert res.exit_code == 1
+    lines = res.output.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.endswith("B: b NX"))
+    assert "unbekannte Himmelsrichtung" in lines[at + 2]
+    assert "1 Fehler, 5 Warnungen" in res.output
+
+
+def test_check_with_a_view_file_and_json_output(world, tmp_path):
+    root = campaign(world, tmp_path)
+    res = runner.invoke(app, ["orders", "view", "test", "1", "-C", str(root),
+                              "-o", str(tmp_path / "v.yaml")])
+    assert res.exit_code == 0
+    (tmp_path / "s.txt").write_text("Königreich: 1\nK\nDS 4 +\n", encoding="utf-8")
+    res = runner.invoke(app, ["orders", "check", str(tmp_path / "s.txt"), "--view",
+                              str(tmp_path / "v.yaml"), "--format", "json"])
+    assert res.exit_code == 1 and '"errors": 1' in res.output
+
+
+def test_import_prints_the_summary_table(world, tmp_path):
+    from email.message import EmailMessage
+
+    root = campaign(world, tmp_path)
+    msg = EmailMessage()
+    msg["From"], msg["Date"], msg["Message-ID"] = "a@x.org", "Wed, 01 May 2024 10:00 +0200", "<1@x>"
+    msg.set_content("Segment: test\nKönigreich: 1\nPasswort: geheim-1\n")
+    box = mailbox.mbox(str(tmp_path / "in.mbox"))
+    box.add(msg)
+    box.close()
+    res = runner.invoke(app, ["orders", "import", "test", str(tmp_path / "in.mbox"), "-C",
+                              str(root), "--deadline", "2024-05-01 13:00"])
+    assert res.exit_code == 0, res.output
+    assert "Gültige Spielzüge: 1" in res.output
+    assert (root / "orders" / "test" / "0412-07" / "k1.txt").is_file()

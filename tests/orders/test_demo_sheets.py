@@ -1,0 +1,32 @@
+"""The demo campaign's sheets: valid for its first month; the example has mistakes.
+
+Needs the demo segment ``worlds/canura/`` (from the foundation branch); the
+tests are skipped until it is present in the checkout.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from wdg.campaign import PACKAGE_ROOT, Campaign
+from wdg.orders.demo import check_file, demo_verdicts
+
+ROOT = PACKAGE_ROOT
+pytestmark = pytest.mark.skipif(not (ROOT / "worlds" / "canura" / "segment.yaml").is_file(),
+                                reason="demo segment worlds/canura not in this checkout")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_each_demo_sheet_checks_without_errors_or_warnings(n):
+    out, errors = check_file(ROOT / "orders" / "canura" / "0412-04" / f"k{n}.txt",
+                             campaign=Campaign(ROOT))
+    assert errors == 0 and out.rstrip().endswith("0 Fehler, 0 Warnungen"), out
+
+
+def test_the_example_with_typical_mistakes_has_errors_and_stays_out_of_the_month():
+    out, errors = check_file(ROOT / "orders" / "canura" / "examples" / "fehlerhaft.txt",
+                             campaign=Campaign(ROOT))
+    assert errors == 9
+    assert "meinten Sie 'Bewegung'?" in out
+    verdict = demo_verdicts(Campaign(ROOT))
+    assert "fehlerhaft.txt" not in verdict.split("Beispiel")[0]

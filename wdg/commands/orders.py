@@ -1,0 +1,95 @@
+"""``wdg orders``: check a sheet, write the pre-filled form or a kingdom's view,
+import a mailbox. Thin: parse flags, call :mod:`wdg.orders`, print."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from wdg.commands.common import campaign_option, load, open_campaign
+from wdg.errors import InvalidInputError
+from wdg.orders.demo import check_file
+from wdg.orders.intake import MAX_BYTES, import_mailbox, parse_deadline
+from wdg.orders.template import render_template
+from wdg.orders.view import build_view, view_to_yaml
+
+sub = typer.Typer(help="Order sheets: check, template, view, import from a mailbox.",
+                  no_args_is_help=True)
+
+
+@sub.command("check")
+def check(
+    file: Path = typer.Argument(..., help="The order sheet (UTF-8 or Latin-1)."),
+    view: Path | None = typer.Option(None, "--view", help="The kingdom's view (YAML) to check "
+                                     "against; default: the segment named in the sheet, if "
+                                     "the campaign has it, else syntax only."),
+    fmt: str = typer.Option("text", "--format", help="text or json."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Echo the sheet with each message under its line; exit 0 only without errors."""
+    if fmt not in ("text", "json"):
+        raise InvalidInputError(f"unknown format {fmt!r}; expected text or json")
+    output, errors = check_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt)
+    typer.echo(output, nl=False)
+    raise typer.Exit(1 if errors else 0)
+
+
+@sub.command("template")
+def template(
+    segment: str = typer.Argument(..., help="Segment name."),
+    kingdom: int = typer.Argument(..., help="Kingdom number."),
+    out: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """The pre-filled order form of a kingdom for the next month."""
+    seg = load(open_campaign(campaign), segment)
+    text = render_template(seg, kingdom)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"Spielzugformular geschrieben: {out}")
+    else:
+        typer.echo(text, nl=False)
+
+
+@sub.command("view")
+def view_cmd(
+    segment: str = typer.Argument(..., help="Segment name."),
+    kingdom: int = typer.Argument(..., help="Kingdom number."),
+    out: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """What a kingdom knows (YAML), for checking sheets without the segment."""
+    seg = load(open_campaign(campaign), segment)
+    text = view_to_yaml(build_view(seg, kingdom))
+    if out:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"Sicht geschrieben: {out}")
+    else:
+        typer.echo(text, nl=False)
+
+
+@sub.command("import")
+def import_cmd(
+    segment: str = typer.Argument(..., help="Segment name."),
+    mailbox: Path = typer.Argument(..., help="An mbox file or a Maildir directory."),
+    deadline: str | None = typer.Option(None, "--deadline", help="EINTREFFSCHLUSS "
+                                        "'YYYY-MM-DD HH:MM' (game master's time zone)."),
+    tz: str = typer.Option("Europe/Berlin", "--tz", help="Time zone of the deadline."),
+    outbox: Path | None = typer.Option(None, "--outbox", help="Where confirmations (.eml) go; "
+                                       "default outbox/<segment>/<YYYY-MM>/."),
+    max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", help="Size limit of one mail."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Store the newest valid sheet of each kingdom from a mailbox; print a summary."""
+    camp = open_campaign(campaign)
+    seg = load(camp, segment)
+    dl = parse_deadline(deadline, tz) if deadline else None
+    report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
+    typer.echo(report.table(), nl=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wdg orders`` to the root app."""
+    app.add_typer(sub, name="orders")
+

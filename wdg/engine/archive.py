@@ -1,0 +1,295 @@
+"""The archive of months: commit, lock, replay, undo (docs/turns.md).
+
+``worlds/<segment>/turns/<YYYY-MM>/`` holds
+
+- ``state-before/``  the segment's files as they stood before the month,
+- ``orders/``        every sheet read (``k<n>.txt``, the game master's ``sl.txt``),
+- ``rules/``         the rules files the month was resolved with,
+- ``seed.yaml``      the generator's seed and the kingdoms' drawn order,
+- ``events.yaml``    the event log,
+- ``outputs/<name>/`` files of registered outputs (:func:`register_output`),
+- ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
+  month), ``events.yaml`` and ``outputs/...``.
+
+Commit: the month's folder is prepared under ``turns/.staging-<YYYY-MM>`` and
+renamed into place; then the new state is saved (atomically, by
+:func:`wdg.world.storage.save_segment`) — that save is the commit point. A
+month folder whose month is still the segment's current month is the
+leftover of an interrupted commit and is removed by :func:`recover`. A lock
+file ``worlds/<segment>/.lock`` (created with O_EXCL, holding the pid) keeps
+two runs apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from wdg.campaign import Campaign
+from wdg.engine.turn import InjectedFailure, MonthResult
+from wdg.errors import StateError
+from wdg.rules import safe_load_file
+from wdg.world.calendar import MonthDate
+from wdg.world.hexgrid import Hex
+from wdg.world.state import Segment
+from wdg.world.storage import FILES, save_segment
+
+LOCK_FILE = ".lock"
+TURNS = "turns"
+
+OutputWriter = Callable[[MonthResult, Path], None]
+"""``writer(result, directory)`` writes an output's files into ``directory``."""
+_OUTPUTS: dict[str, OutputWriter] = {}
+
+try:
+    _Dumper: type = yaml.CSafeDumper  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover
+    _Dumper = yaml.SafeDumper
+
+
+def register_output(name: str, writer: OutputWriter) -> None:
+    """Add an output of every month (e.g. the result sheets): its files are
+    written into ``outputs/<name>/`` of the archived month, listed in the
+    manifest and checked by replay."""
+    if not name or "/" in name or name.startswith("."):
+        raise StateError(f"invalid output name {name!r}")
+    _OUTPUTS[name] = writer
+
+
+def registered_outputs() -> dict[str, OutputWriter]:
+    """The registered outputs by name."""
+    return dict(sorted(_OUTPUTS.items()))
+
+
+# --- lock ------------------------------------------------------------------------------
+
+@contextmanager
+def segment_lock(segment_dir: Path) -> Iterator[Path]:
+    """Hold ``worlds/<segment>/.lock`` for the block; a second holder is refused."""
+    path = segment_dir / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        holder = path.read_text(encoding="utf-8", errors="replace").strip() or "?"
+        raise StateError(f"segment {segment_dir.name!r} is locked by process {holder} "
+                         f"({path}); if no run is going on, remove that file") from None
+    try:
+        os.write(fd, f"{os.getpid()}\n".encode())
+        os.close(fd)
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
+# --- plain data and hashes ----------------------------------------------------------------
+
+def plain(value: Any, seg: Segment) -> Any:
+    """YAML-safe plain data (numpy scalars, hexes as addresses, enums by value)."""
+    if isinstance(value, Hex):
+        return seg.label(value) if seg.grid.contains(value) else [value.q, value.r]
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): plain(v, seg) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value) if isinstance(value, (set, frozenset)) else value
+        return [plain(v, seg) for v in items]
+    return value
+
+
+def dump_yaml(data: Any, path: Path) -> None:
+    """Write YAML deterministically (UTF-8, keys in the given order)."""
+    text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False,
+                     default_flow_style=False, width=100)
+    path.write_text(text, encoding="utf-8")
+
+
+def events_data(result: MonthResult) -> list[dict[str, Any]]:
+    """The event log as plain data."""
+    seg = result.state
+    return [plain(e.to_dict(label=lambda h: plain(h, seg)), seg) for e in result.log]
+
+
+def sha256(path: Path) -> str:
+    """The hex SHA-256 of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def hash_tree(root: Path) -> dict[str, str]:
+    """``relative/posix/path -> sha256`` of every file under ``root``, sorted."""
+    return {p.relative_to(root).as_posix(): sha256(p)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def write_outputs(result: MonthResult, directory: Path) -> dict[str, str]:
+    """Write every output of the month into ``directory`` (``state/``,
+    ``events.yaml``, ``outputs/<name>/``) and return their hashes."""
+    save_segment(result.state, directory / "state")
+    dump_yaml(events_data(result), directory / "events.yaml")
+    for name, writer in registered_outputs().items():
+        d = directory / "outputs" / name
+        d.mkdir(parents=True, exist_ok=True)
+        writer(result, d)
+    return hash_tree(directory)
+
+
+# --- reading a month's inputs -------------------------------------------------------------
+
+def read_order_files(directory: Path) -> dict[str, bytes]:
+    """``{file name: bytes}`` of the ``*.txt`` files of an orders folder."""
+    if not directory.is_dir():
+        return {}
+    return {p.name: p.read_bytes() for p in sorted(directory.glob("*.txt")) if p.is_file()}
+
+
+def month_dir(camp: Campaign, segment: str, month: MonthDate) -> Path:
+    """``worlds/<segment>/turns/<YYYY-MM>/``."""
+    return camp.archive_dir(segment) / month.key
+
+
+# --- commit and recovery --------------------------------------------------------------------
+
+def recover(camp: Campaign, seg: Segment) -> list[str]:
+    """Remove leftovers of an interrupted commit (staging folders, and a month
+    folder of the segment's current month); returns what was removed."""
+    turns = camp.archive_dir(seg.name)
+    removed = []
+    if turns.is_dir():
+        for p in sorted(turns.glob(".staging-*")) + [turns / seg.date.key]:
+            if p.exists():
+                shutil.rmtree(p)
+                removed.append(p.name)
+    return removed
+
+
+def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
+           fail_at: str | None = None) -> dict[str, str]:
+    """Archive the month and install the new state (the commit point).
+
+    ``fail_at`` (test hook): ``"staged"`` fails after the month's folder is
+    prepared, ``"archived"`` after it is renamed into place, before the state
+    is saved.
+    """
+    seg_dir = camp.segment_dir(result.state.name)
+    turns = seg_dir / TURNS
+    turns.mkdir(exist_ok=True)
+    staging = turns / f".staging-{result.date.key}"
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir()
+    try:
+        manifest = _stage(seg_dir, staging, result, rules_dir)
+        if fail_at == "staged":
+            raise InjectedFailure("injected failure after staging the archive")
+        os.replace(staging, turns / result.date.key)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if fail_at == "archived":
+        raise InjectedFailure("injected failure before saving the new state")
+    save_segment(result.state, seg_dir)
+    result.committed, result.manifest = True, manifest
+    return manifest
+
+
+def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path) -> dict[str, str]:
+    before = staging / "state-before"
+    before.mkdir()
+    for name in FILES:
+        if (seg_dir / name).is_file():
+            shutil.copy2(seg_dir / name, before / name)
+    orders = staging / "orders"
+    orders.mkdir()
+    for name, data in sorted(result.inputs.items()):
+        (orders / name).write_bytes(data)
+    rules = staging / "rules"
+    rules.mkdir()
+    for p in sorted(rules_dir.glob("*.yaml")):
+        shutil.copy2(p, rules / p.name)
+    dump_yaml(result.seed_record(), staging / "seed.yaml")
+    out = staging / ".out"
+    manifest = write_outputs(result, out)
+    os.replace(out / "events.yaml", staging / "events.yaml")
+    if (out / "outputs").exists():
+        os.replace(out / "outputs", staging / "outputs")
+    shutil.rmtree(out)
+    dump_yaml({"segment": result.state.name, "month": result.date.key, "files": manifest},
+              staging / "manifest.yaml")
+    return manifest
+
+
+# --- undo --------------------------------------------------------------------------------
+
+def undo_month(camp: Campaign, segment: str) -> MonthDate:
+    """Restore the state before the last committed month and drop its archive
+    folder; the month's sheets stay in ``orders/`` for a corrected re-run.
+    Returns the month undone."""
+    from wdg.world.storage import load_segment
+
+    seg_dir = camp.segment_dir(segment)
+    with segment_lock(seg_dir):
+        seg = load_segment(seg_dir)
+        recover(camp, seg)
+        last = seg.date.previous()
+        mdir = month_dir(camp, segment, last)
+        if not (mdir / "state-before").is_dir():
+            raise StateError(f"segment {segment!r}: no archived month {last.key} to undo")
+        save_segment(load_segment(mdir / "state-before"), seg_dir)
+        shutil.rmtree(mdir)
+    return last
+
+
+# --- replay -------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class ReplayReport:
+    """The outcome of a replay: ``first_difference`` is ``None`` when every
+    output matched the manifest byte for byte."""
+
+    month: MonthDate
+    checked: int
+    first_difference: str | None
+
+    @property
+    def ok(self) -> bool:
+        """True if the replay reproduced every output."""
+        return self.first_difference is None
+
+
+def replay_month(camp: Campaign, segment: str, month: MonthDate | str) -> ReplayReport:
+    """Re-run an archived month from its state-before, sheets, rules and seed in
+    a temporary directory and compare every output with the manifest."""
+    from wdg.engine.turn import resolve_from_inputs
+    from wdg.rules import Rules
+    from wdg.world.storage import load_segment
+
+    date = MonthDate.parse(month) if isinstance(month, str) else month
+    mdir = month_dir(camp, segment, date)
+    if not (mdir / "manifest.yaml").is_file():
+        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+    manifest = safe_load_file(mdir / "manifest.yaml")["files"]
+    seg = load_segment(mdir / "state-before")
+    seed = safe_load_file(mdir / "seed.yaml")
+    rules = Rules.load(mdir / "rules")
+    result = resolve_from_inputs(seg, read_order_files(mdir / "orders"), rules)
+    if result.entropy != list(seed["entropy"]):
+        return ReplayReport(date, 0, "seed.yaml")
+    with tempfile.TemporaryDirectory(prefix="wdg-replay-") as tmp:
+        got = write_outputs(result, Path(tmp))
+    for name in sorted(set(manifest) | set(got)):
+        if manifest.get(name) != got.get(name):
+            return ReplayReport(date, len(manifest), name)
+    return ReplayReport(date, len(manifest), None)

@@ -1,0 +1,381 @@
+"""Money and the end of the month: pay and upkeep, construction, taxes,
+the treasury's sites, durability of fleets and boats, general offers.
+
+Steps (order numbers of :mod:`wdg.engine.month`):
+
+- 10 ``pay``: "Besoldung und Unterhalt", kingdoms in the month's random order,
+  armies ascending. Events ``pay.active``, ``pay.upkeep``, ``pay.wages``,
+  ``pay.shortfall``.
+- 80 ``construction``: "Die Siedlung" (e), "Die Bauwerke" (b). Events
+  ``build.progress``, ``build.done``, ``build.abandoned``.
+- 82 ``taxes``: "Währung und Steuern" from the state at the start of the month.
+  Events ``tax.gemarks``, ``tax.settlements``, ``tax.mines``.
+- 83 ``treasury``: "Der Reichsschatz" (a), the share per settlement. Event
+  ``treasury.spread``.
+- 84 ``durability``: "Das Schiff", "Das Boot". Events ``durability.fleet``,
+  ``durability.boats``.
+- 88 ``offers``: "Der Feldherr" (a). Events ``offer.general``, ``offer.none``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from wdg.engine.events import Event
+from wdg.engine.ledger import credit, gs, spend
+from wdg.engine.month import Month, step
+from wdg.orders.model import Rest
+from wdg.rules import Rules
+from wdg.world.hexgrid import Hex
+from wdg.world.state import (
+    BUILDING_ORDER,
+    Army,
+    ArmyStatus,
+    Building,
+    General,
+    GeneralOffer,
+    ProjectKind,
+    Segment,
+    TroopType,
+)
+from wdg.world.terrain import HEIGHTS, TAXES
+
+_MINE = BUILDING_ORDER.index(Building.MINE)
+
+
+# --- facts at the start of the month ------------------------------------------------
+
+@dataclass(slots=True)
+class EconomyStart:
+    """What the taxes are computed from: "the state as it stood before the
+    month's changes" (RULES-NOTES, "Order of the month")."""
+
+    owner: np.ndarray
+    settlement: np.ndarray
+    buildings: np.ndarray
+    popularity: dict[int, int]
+
+
+def remember_start(m: Month) -> EconomyStart:
+    """Record (once) the start-of-month facts the taxes need."""
+    found = m.notes.get("economy")
+    if isinstance(found, EconomyStart):
+        return found
+    seg = m.state
+    owner = m.start.owner.copy() if m.start is not None else seg.owner.copy()
+    start = EconomyStart(owner, seg.settlement.copy(), seg.buildings.copy(),
+                         {n: k.popularity for n, k in seg.kingdoms.items()})
+    m.notes["economy"] = start
+    return start
+
+
+# --- small pure helpers other modules use ------------------------------------------
+
+def settlements_of(seg: Segment, kingdom: int) -> list[Hex]:
+    """The kingdom's settlements, in layer order: the treasury's sites."""
+    rows, cols = np.nonzero((seg.owner == kingdom) & (seg.settlement > 0))
+    return [seg.grid.hex_at(int(r), int(c)) for r, c in zip(rows, cols)]
+
+
+def treasury_share(seg: Segment, kingdom: int) -> int:
+    """The part of the treasury stored in each of the kingdom's settlements.
+
+    "Der Reichsschatz" (a): "verteilt sich stets gleichmäßig auf alle
+    Siedlungen"; (c): the conqueror of a settlement takes this share. The
+    share is rounded down (the remainder stays with the kingdom); a kingdom
+    without settlements has no share to lose (0).
+    """
+    n = len(settlements_of(seg, kingdom))
+    return seg.kingdoms[kingdom].treasury // n if n else 0
+
+
+def settlement_income(size: int, rules: Rules) -> int:
+    """Monthly income of a settlement of ``size`` Baueinheiten ("Die Siedlung":
+    Flecken 2.000, Markt 4.000, Dorf 6.000 GS; beyond: see economy.yaml)."""
+    return (size // 100) * rules.int("economy", "settlement", "income_per_hundred")
+
+
+def settlement_class(size: int, rules: Rules) -> str:
+    """The settlement's designation by size (Flecken, Markt, Dorf ...)."""
+    name = ""
+    for c in rules.get("economy", "settlement", "classes"):
+        if size >= int(c["min"]):
+            name = str(c["name"])
+    return name
+
+
+def popularity_factor(popularity: int, rules: Rules) -> float:
+    """Multiplier of all taxes by the ruler's popularity (50 = 1.0)."""
+    return 1.0 + (popularity - 50) * rules.num("economy", "taxes", "popularity_effect")
+
+
+def troop_key(army: Army) -> str:
+    """The rules-file key of the army's troop type (``Krieger`` ...)."""
+    assert army.troop is not None
+    return army.troop.value
+
+
+def armies_of(seg: Segment, kingdom: int) -> list[Army]:
+    """A kingdom's armies in ascending number."""
+    return [seg.armies[n] for n in sorted(seg.armies) if seg.armies[n].kingdom == kingdom]
+
+
+# --- step 10: pay and upkeep ---------------------------------------------------------
+
+@step("pay", 10)
+def pay_and_upkeep(m: Month) -> None:
+    """"Besoldung und Unterhalt": at the start of the month every active army
+    pays its upkeep and every unit its pay; what the treasury cannot pay
+    leads to desertion and to falling morale and experience."""
+    remember_start(m)
+    for kingdom in m.kingdom_order:
+        for army in armies_of(m.state, kingdom):
+            if army.status is ArmyStatus.ACTIVATING:
+                army.status = ArmyStatus.ACTIVE
+                m.emit(Event("pay.active", kingdom, army.number, army.position,
+                             "Das Heer ist ab diesem Mond aktiv."))
+            if army.is_active and army.general is not None:
+                _pay_army(m, army)
+
+
+def _pay_army(m: Month, army: Army) -> None:
+    rules, k = m.rules, m.state.kingdoms[army.kingdom]
+    troop = troop_key(army)
+    upkeep = rules.int("economy", "upkeep", troop)
+    wages = army.units * rules.int("economy", "pay", troop)
+    paid = 0
+    for amount, kind, ledger, what in ((upkeep, "pay.upkeep", "upkeep", "Unterhalt"),
+                                       (wages, "pay.wages", "pay", "Besoldung")):
+        part = min(amount, k.treasury)
+        if part:
+            spend(m, army.kingdom, part, kind=kind, ledger=ledger, army=army.number,
+                  at=army.position, why=f"{what} des Heeres {army.number:04d}: {gs(part)}"
+                  + ("" if part == amount else f" von {gs(amount)}"))
+        paid += part
+    due = upkeep + wages
+    if paid < due:
+        _shortfall(m, army, due, paid)
+
+
+def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
+    """Desertion, morale and experience after an incomplete payment."""
+    rules = m.rules
+    unpaid_units = math.ceil(army.units * (due - paid) / due)
+    p = rules.num("economy", "shortfall", "desertion_chance")
+    deserters = int(m.rng.binomial(unpaid_units, p)) if unpaid_units else 0
+    army.units -= deserters
+    morale_loss = min(army.morale, rules.int("economy", "shortfall", "morale_loss"))
+    army.morale -= morale_loss
+    exp_loss = 0
+    if army.general is not None:
+        exp_loss = min(army.general.experience,
+                       rules.int("economy", "shortfall", "experience_loss"))
+        army.general.experience -= exp_loss
+    m.emit(Event("pay.shortfall", army.kingdom, army.number, army.position,
+                 f"Der Reichsschatz reicht nicht: {gs(due - paid)} blieben unbezahlt. "
+                 f"{deserters} Rüstgüter desertieren und zerstreuen sich; die Moral sinkt "
+                 f"um {morale_loss}, die Erfahrung des Feldherren um {exp_loss}.",
+                 data={"unpaid": due - paid, "deserters": deserters,
+                       "morale_loss": morale_loss, "experience_loss": exp_loss}))
+
+
+# --- step 80: construction ------------------------------------------------------------
+
+@step("construction", 80)
+def construction(m: Month) -> None:
+    """Projects progress: a settlement gains up to 50 Baueinheiten per project
+    and month ("Die Siedlung" (e)); a building is done after one month ("Die
+    Bauwerke" (b)). A project whose gemark no longer belongs to its kingdom is
+    abandoned (the gold was paid at its start and is lost)."""
+    seg, rules = m.state, m.rules
+    per_month = rules.int("economy", "settlement", "units_per_month")
+    keep = []
+    for p in seg.constructions:
+        if seg.at(seg.owner, p.position) != p.kingdom:
+            m.emit(Event("build.abandoned", p.kingdom, None, p.position,
+                         f"Der Bau ({p.kind.value}) wird aufgegeben: die Gemark gehört "
+                         "nicht mehr zum Königreich."))
+            continue
+        if p.kind is ProjectKind.SETTLEMENT:
+            _settle_progress(m, p, per_month)
+        else:
+            _building_done(m, p)
+        if p.remaining > 0:
+            keep.append(p)
+    seg.constructions = keep
+
+
+def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-untyped-def]
+    seg = m.state
+    done = min(per_month, p.remaining)
+    p.remaining -= done
+    r, c = seg.grid.index(p.position)
+    seg.settlement[r, c] += done
+    seg.settlement_names.setdefault(p.position, "Namenlos")
+    size = int(seg.settlement[r, c])
+    kind = "build.done" if p.remaining == 0 else "build.progress"
+    rest = "" if p.remaining == 0 else f"; {p.remaining} BE fehlen noch"
+    m.emit(Event(kind, p.kingdom, None, p.position,
+                 f"Siedlungsbau: {done} Baueinheiten fertiggestellt, die Siedlung hat nun "
+                 f"{size} BE ({settlement_class(size, m.rules)}){rest}.",
+                 data={"units": done, "size": size, "remaining": p.remaining}))
+
+
+def _building_done(m: Month, p) -> None:  # type: ignore[no-untyped-def]
+    seg = m.state
+    b = p.kind.building
+    r, c = seg.grid.index(p.position)
+    i = BUILDING_ORDER.index(b)
+    cap = m.rules.int("economy", "buildings", "max_level")
+    seg.buildings[i, r, c] = min(cap, int(seg.buildings[i, r, c]) + 1)
+    p.remaining = 0
+    level = int(seg.buildings[i, r, c])
+    m.emit(Event("build.done", p.kingdom, None, p.position,
+                 f"{b.german} fertiggestellt (Stufe {level}).", data={"level": level}))
+
+
+# --- step 82: taxes ---------------------------------------------------------------------
+
+def tax_income(start: EconomyStart, terrain: np.ndarray, kingdom: int,
+               rules: Rules) -> tuple[int, int, int]:
+    """(gemark taxes, settlement income, mine income) of a kingdom from the
+    start-of-month state, popularity applied."""
+    mask = start.owner == kingdom
+    factor = popularity_factor(start.popularity.get(kingdom, 50), rules)
+    gemarks = int(TAXES[terrain][mask].sum()) * rules.int("economy", "taxes", "gemark_factor")
+    per100 = rules.int("economy", "settlement", "income_per_hundred")
+    settlements = int(((start.settlement[mask] // 100) * per100).sum())
+    by_height = rules.section("economy", "mine", "income_by_height")
+    table = np.array([int(by_height.get(h, 0)) for h in range(7)], dtype=np.int64)
+    mines = int((start.buildings[_MINE][mask] * table[HEIGHTS[terrain][mask]]).sum())
+    return (int(gemarks * factor), int(settlements * factor), int(mines * factor))
+
+
+@step("taxes", 82)
+def taxes(m: Month) -> None:
+    """"Am Ende eines jeden Mondes erhält der Herrscher Steuereinnahmen aus den
+    Gemarken und Siedlungen seines Königreiches" — computed from the state as
+    it stood at the start of the month; all income arises at the treasury's
+    sites even when they are occupied ("Der Reichsschatz" (b))."""
+    start = remember_start(m)
+    for n in sorted(m.state.kingdoms):
+        g, s, mi = tax_income(start, m.state.terrain, n, m.rules)
+        count = int((start.owner == n).sum())
+        for amount, kind, ledger, why in (
+                (g, "tax.gemarks", "tax", f"Steuern aus {count} Gemarken: {gs(g)}"),
+                (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}"),
+                (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}")):
+            if amount:
+                credit(m, n, amount, kind=kind, ledger=ledger, why=why)
+
+
+# --- step 83: the treasury's sites ------------------------------------------------------
+
+@step("treasury", 83)
+def treasury_spread(m: Month) -> None:
+    """"Der Reichsschatz verteilt sich stets gleichmäßig auf alle Siedlungen":
+    record each kingdom's share per settlement (the amount a conqueror takes)."""
+    seg = m.state
+    for n in sorted(seg.kingdoms):
+        sites = settlements_of(seg, n)
+        share = treasury_share(seg, n)
+        why = (f"Der Reichsschatz ({gs(seg.kingdoms[n].treasury)}) lagert zu gleichen Teilen "
+               f"in {len(sites)} Siedlungen: {gs(share)} je Siedlung." if sites else
+               "Das Königreich besitzt keine Siedlung, in der der Reichsschatz lagern kann.")
+        m.emit(Event("treasury.spread", n, why=why,
+                     data={"settlements": len(sites), "share": share}))
+
+
+# --- step 84: durability ----------------------------------------------------------------
+
+@step("durability", 84)
+def durability(m: Month) -> None:
+    """Fleets: -3 % a month, +5 % when resting, +20 % resting in a harbour
+    ("Das Schiff"); boats: -10 % a month, never repaired ("Das Boot")."""
+    seg, rules = m.state, m.rules
+    launched = _launched(m)
+    for n in sorted(seg.armies):
+        a = seg.armies[n]
+        if not a.is_active:
+            continue
+        if a.is_fleet:
+            _fleet_durability(m, a, rules)
+        elif a.boats and n not in launched:
+            loss = min(a.boat_durability, rules.int("economy", "durability", "boat_loss"))
+            a.boat_durability -= loss
+            m.emit(Event("durability.boats", a.kingdom, n, a.position,
+                         f"Die Haltbarkeit der Boote sinkt auf {a.boat_durability} %.",
+                         data={"durability": a.boat_durability}))
+
+
+def _launched(m: Month) -> set[int]:
+    notes = m.notes.get("army_orders")
+    return set(getattr(notes, "launched", set())) if notes is not None else set()
+
+
+def _fleet_durability(m: Month, a: Army, rules: Rules) -> None:
+    seg = m.state
+    sheet = m.sheets.get(a.kingdom)
+    block = sheet.army(a.number) if sheet is not None else None
+    resting = a.number not in m.moved and (block is None or block.phase_b is None
+                                           or isinstance(block.phase_b, Rest))
+    in_harbour = a.position is not None and seg.grid.contains(a.position) and \
+        seg.building_level(a.position, Building.HAFEN) > 0
+    if resting:
+        key, what = ("fleet_harbour", "ruht im Hafen") if in_harbour else ("fleet_rest", "ruht")
+        change = rules.int("economy", "durability", key)
+    else:
+        change, what = -rules.int("economy", "durability", "fleet_loss"), "ruht nicht"
+    top = rules.int("economy", "durability", "fleet_max")
+    a.durability = max(0, min(top, a.durability + change))
+    m.emit(Event("durability.fleet", a.kingdom, a.number, a.position,
+                 f"Die Flotte {what}; ihre Haltbarkeit beträgt nun {a.durability} %.",
+                 data={"durability": a.durability, "change": change}))
+
+
+# --- step 88: general offers ------------------------------------------------------------
+
+@step("offers", 88)
+def general_offers(m: Month) -> None:
+    """"Ein Feldherr ... bietet sich stets von selbst dem Herrscher an": each
+    ruler may receive one offer for next month's ``nf``; an untaken offer lapses."""
+    for n in m.kingdom_order:
+        k = m.state.kingdoms[n]
+        if k.city_state or k.retired or k.player is None:
+            continue
+        k.offer = draw_offer(m.rng, m.rules)
+        if k.offer is None:
+            m.emit(Event("offer.none", n, why="In diesem Mond bietet sich kein Feldherr an."))
+            continue
+        g, price = k.offer.general, k.offer.price
+        extra = (", Zauberer" if g.wizard else "") + \
+            (f", Spezialfähigkeit {g.ability}" if g.ability else "")
+        m.emit(Event("offer.general", n,
+                     why=f"Der Feldherr {g.name} ({g.troop.value}, Erfahrung {g.experience}"
+                         f"{extra}) bietet sich für eine Werbeprämie von {gs(price)} an.",
+                     data={"name": g.name, "troop": g.troop.value, "experience": g.experience,
+                           "ability": g.ability or "", "wizard": g.wizard, "price": price}))
+
+
+def draw_offer(rng: np.random.Generator, rules: Rules) -> GeneralOffer | None:
+    """One month's offer from generals.yaml (draws in a fixed order)."""
+    o = rules.section("generals", "offers")
+    if rng.random() >= float(o["chance"]):
+        return None
+    weights = o["troop_weights"]
+    troops = [t for t in TroopType if t.value in weights]
+    w = np.array([float(weights[t.value]) for t in troops])
+    troop = troops[int(rng.choice(len(troops), p=w / w.sum()))]
+    exp = int(rng.integers(int(o["experience"]["min"]), int(o["experience"]["max"]) + 1))
+    ability = None
+    if rng.random() < float(o["ability_chance"]):
+        ability = str(o["abilities"][int(rng.integers(len(o["abilities"])))])
+    wizard = bool(rng.random() < float(o["wizard_chance"]))
+    name = str(o["names"][int(rng.integers(len(o["names"])))])
+    price = int(o["price_base"][troop.value]) + exp * int(o["price_per_experience"])
+    if wizard:
+        price *= int(o["wizard_price_factor"])
+    return GeneralOffer(General(name, troop, exp, ability, wizard), price)

@@ -1,0 +1,128 @@
+"""Sheet intake: the month's order sheets from bytes to checked sheets.
+
+Pure (no files): the caller hands over ``{file name: bytes}`` of
+``orders/<segment>/<YYYY-MM>/`` — ``k<n>.txt`` for kingdom ``n`` and the game
+master's ``sl.txt``. A sheet is used only if the kingdom of its file name and
+of its header agree, the segment and month (when given) are this month's and
+its password matches the kingdom's stored hash; otherwise it is not used and
+an event says why (``sheet.refused``). Every parser or checker message becomes
+a ``sheet.diagnostic`` event for the result sheet; a kingdom without a usable
+sheet gets ``sheet.missing`` (its armies rest, no K orders).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from wdg.engine.events import Event
+from wdg.errors import StateError
+from wdg.orders.model import Diagnostic, Sheet
+from wdg.orders.parser import parse_sheet
+from wdg.world.passwords import verify_password
+from wdg.world.state import Segment
+
+SHEET_RE = re.compile(r"^k(\d+)\.txt$")
+GM_SHEET = "sl.txt"
+
+
+@dataclass(slots=True)
+class Intake:
+    """The usable sheets, the game master's sheet and the intake's events."""
+
+    sheets: dict[int, Sheet] = field(default_factory=dict)
+    gm_sheet: object | None = None
+    events: list[Event] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+def is_input_file(name: str) -> bool:
+    """True for the files the month reads from its orders folder."""
+    return bool(SHEET_RE.match(name)) or name == GM_SHEET
+
+
+def take_in(seg: Segment, files: dict[str, bytes]) -> Intake:
+    """Parse and check every sheet of the month (``seg`` at the month's start)."""
+    out = Intake(files={n: files[n] for n in sorted(files) if is_input_file(n)})
+    numbered = sorted((int(SHEET_RE.match(n).group(1)), n)  # type: ignore[union-attr]
+                      for n in out.files if SHEET_RE.match(n))
+    for number, name in numbered:
+        sheet = _one(seg, number, name, out.files[name], out.events)
+        if sheet is not None:
+            out.sheets[number] = sheet
+    if GM_SHEET in out.files:
+        out.gm_sheet = _gm(seg, out.files[GM_SHEET])
+    for n in sorted(seg.kingdoms):
+        k = seg.kingdoms[n]
+        if n not in out.sheets and not k.city_state and not k.retired and k.player is not None:
+            out.events.append(Event("sheet.missing", n, why="Kein gültiger Spielzug eingegangen: "
+                                    "alle Heere ruhen, keine Königreichbefehle."))
+    return out
+
+
+def _refused(events: list[Event], kingdom: int | None, name: str, reason: str) -> None:
+    events.append(Event("sheet.refused", kingdom, why=f"Spielzug {name} nicht verwendet: {reason}",
+                        data={"file": name}))
+
+
+def _one(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) -> Sheet | None:
+    k = seg.kingdoms.get(number)
+    if k is None or k.player is None or k.city_state or k.retired:
+        _refused(events, None, name, f"kein spielendes Königreich {number} in diesem Segment.")
+        return None
+    sheet = parse_sheet(raw, source=name)
+    if sheet.kingdom != number:
+        _refused(events, number, name, f"der Kopf nennt Königreich {sheet.kingdom}, die Datei "
+                 f"Königreich {number}.")
+        return None
+    if sheet.segment and sheet.segment.casefold() != seg.name.casefold():
+        _refused(events, number, name, f"der Spielzug ist für das Segment {sheet.segment!r}.")
+        return None
+    if sheet.month is not None and sheet.month != seg.date:
+        _refused(events, number, name, f"der Spielzug ist für den Mond {sheet.month.short()}, "
+                 f"ausgewertet wird {seg.date.short()}.")
+        return None
+    if not verify_password(sheet.password, k.player.password_hash):
+        _refused(events, number, name, "das Paßwort ist falsch.")
+        return None
+    diagnostics, sheet = _check(seg, number, sheet)
+    for d in diagnostics:
+        events.append(_diagnostic_event(number, d))
+    return sheet
+
+
+def _check(seg: Segment, kingdom: int, sheet: Sheet) -> tuple[list[Diagnostic], Sheet]:
+    """All messages (parser's and, if installed, the order checker's against the
+    kingdom's view) and the sheet without the orders on lines with errors; without
+    the checker the parser's messages and the sheet as parsed."""
+    try:
+        from wdg.orders.checker import accepted, check_sheet
+        from wdg.orders.view import build_view
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("wdg.orders.checker", "wdg.orders.view"):
+            raise
+        return list(sheet.diagnostics), sheet
+    diagnostics = check_sheet(sheet, build_view(seg, kingdom))
+    return diagnostics, accepted(sheet, diagnostics)
+
+
+def _diagnostic_event(kingdom: int, d: Diagnostic) -> Event:
+    text = d.message + (f" (gefunden: {d.found!r}" + (f", erwartet: {d.expected}" if d.expected
+                                                       else "") + ")" if d.found else "")
+    if d.consequence:
+        text += f" — {d.consequence}"
+    return Event("sheet.diagnostic", kingdom, why=f"Zeile {d.line}: {text}", line=d.line,
+                 data={"severity": d.severity.value, "suggestion": d.suggestion})
+
+
+def _gm(seg: Segment, raw: bytes) -> object:
+    """The game master's sheet; errors stop the month before it starts."""
+    from wdg.orders.gmsheet import check_gm_sheet, parse_gm_sheet
+
+    gm = parse_gm_sheet(raw)
+    problems = list(gm.errors) + [d for d in check_gm_sheet(gm, seg)
+                                  if d.severity.value == "Fehler"]
+    if problems:
+        lines = "; ".join(f"line {d.line}: {d.message} ({d.found!r})" for d in problems[:5])
+        raise StateError(f"the game master's sheet {GM_SHEET} has errors: {lines}")
+    return gm

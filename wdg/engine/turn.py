@@ -1,0 +1,187 @@
+"""The turn runner: one month of a segment, from sheets to committed state.
+
+:func:`resolve_month` is the pure core (no files): it seeds the month's
+generator from (campaign seed, year, month), draws the kingdoms' random
+order, takes the start-of-month snapshot, runs every registered step in
+order and advances the date. :func:`run_month` is the game master's call: it
+takes the lock, loads the segment, reads and checks the sheets
+(:mod:`wdg.engine.intake`), resolves and commits the month with its archive
+(:mod:`wdg.engine.archive`). See docs/turns.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from wdg.engine.events import Event, EventLog
+from wdg.engine.month import Month, Snapshot, registered_steps
+from wdg.errors import WdgError
+from wdg.orders.model import Sheet
+from wdg.rules import Rules
+from wdg.world.calendar import MonthDate
+from wdg.world.state import Segment
+
+Progress = Callable[[str, int, int], None]
+"""``progress(step_name, index, count)``, called before each step."""
+
+
+class InjectedFailure(WdgError):
+    """Raised on purpose by the ``fail_after_step`` test hook."""
+
+
+@dataclass(slots=True)
+class MonthResult:
+    """A resolved month: the new state, the event log and how it was drawn."""
+
+    state: Segment
+    log: EventLog
+    date: MonthDate
+    """The month that was resolved (``state.date`` is already the next one)."""
+    entropy: list[int]
+    """The generator's seed: ``[campaign seed, year, month]``."""
+    kingdom_order: list[int]
+    sheets: dict[int, Sheet] = field(default_factory=dict)
+    inputs: dict[str, bytes] = field(default_factory=dict)
+    """File name -> bytes of every sheet read (archived under ``orders/``)."""
+    committed: bool = False
+    manifest: dict[str, str] = field(default_factory=dict)
+    """Output file -> sha256 (filled by the archive)."""
+
+    def seed_record(self) -> dict[str, Any]:
+        """What ``seed.yaml`` holds."""
+        return {"segment": self.state.name, "month": self.date.key,
+                "entropy": list(self.entropy), "kingdom_order": list(self.kingdom_order)}
+
+
+def month_entropy(seg: Segment) -> list[int]:
+    """The seed of the month's generator: (campaign seed, year, month)."""
+    return [int(seg.seed), seg.date.year, seg.date.month]
+
+
+def begin_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> Month:
+    """The month's context: generator, kingdom order (the first draw) and snapshot."""
+    rng = np.random.default_rng(month_entropy(seg))
+    kingdoms = sorted(n for n, k in seg.kingdoms.items() if not k.retired)
+    order = [int(x) for x in rng.permutation(kingdoms)] if kingdoms else []
+    m = Month(state=seg, sheets=dict(sheets), rng=rng, rules=rules, kingdom_order=order)
+    m.start = Snapshot(owner=seg.owner.copy(),
+                       positions={n: a.position for n, a in seg.armies.items()})
+    return m
+
+
+def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
+                  pre_events: list[Event] | None = None, gm_sheet: object | None = None,
+                  progress: Progress | None = None,
+                  fail_after_step: str | None = None) -> MonthResult:
+    """Run every registered step over ``seg`` (changed in place) and advance its date.
+
+    ``pre_events`` (sheet intake) open the log; ``gm_sheet`` is the game
+    master's sheet (applied at step 15). ``fail_after_step`` raises
+    :class:`InjectedFailure` after the named step (atomicity tests).
+    """
+    date, entropy = seg.date, month_entropy(seg)
+    m = begin_month(seg, sheets, rules)
+    m.gm_sheet = gm_sheet
+    m.log.extend(list(pre_events or []))
+    steps = registered_steps()
+    if fail_after_step is not None and fail_after_step not in {s.name for s in steps}:
+        raise WdgError(f"unknown step {fail_after_step!r}")
+    for i, s in enumerate(steps):
+        if progress is not None:
+            progress(s.name, i, len(steps))
+        before = len(m.log)
+        returned = s.fn(m)
+        if returned:  # steps may emit, return their events, or both
+            emitted = {id(e) for e in m.log.events[before:]}
+            m.log.extend([e for e in returned if id(e) not in emitted])
+        if s.name == fail_after_step:
+            raise InjectedFailure(f"injected failure after step {s.name!r}")
+    if progress is not None:
+        progress("", len(steps), len(steps))
+    seg.date = date.next()
+    return MonthResult(state=seg, log=m.log, date=date, entropy=entropy,
+                       kingdom_order=list(m.kingdom_order), sheets=dict(sheets))
+
+
+COMMIT_POINTS = ("staged", "archived")
+"""Failure points inside the commit the ``fail_after_step`` hook also accepts."""
+
+
+def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
+                        progress: Progress | None = None,
+                        fail_after_step: str | None = None) -> MonthResult:
+    """Take in the month's sheet files (:mod:`wdg.engine.intake`) and resolve it."""
+    from wdg.engine.intake import take_in
+
+    intake = take_in(seg, files)
+    result = resolve_month(seg, intake.sheets, rules, pre_events=intake.events,
+                           gm_sheet=intake.gm_sheet, progress=progress,
+                           fail_after_step=fail_after_step)
+    result.inputs = dict(intake.files)
+    return result
+
+
+def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
+              fail_after_step: str | None = None, force: bool = False,
+              progress: Progress | None = None) -> MonthResult:
+    """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
+    and commit it with its archive (unless ``dry_run``).
+
+    ``campaign`` is a :class:`wdg.campaign.Campaign` or a path. More missing
+    sheets than ``settings.missing_sheet_share`` need ``force``.
+    ``fail_after_step`` names a step or a commit point (:data:`COMMIT_POINTS`)
+    after which to fail on purpose (atomicity tests).
+    """
+    from wdg.campaign import Campaign
+    from wdg.engine import archive
+    from wdg.engine.intake import take_in
+    from wdg.errors import StateError
+    from wdg.world.storage import load_segment
+
+    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    seg_dir = camp.segment_dir(segment)
+    if not (seg_dir / "segment.yaml").is_file():
+        raise StateError(f"no segment {segment!r} in {camp.worlds}")
+    with archive.segment_lock(seg_dir):
+        seg = load_segment(seg_dir)
+        if not dry_run:
+            archive.recover(camp, seg)
+        files = archive.read_order_files(camp.orders_dir(segment, seg.date))
+        missing = [e for e in take_in(seg, files).events if e.kind == "sheet.missing"]
+        playing = [k for k in seg.kingdoms.values()
+                   if not k.city_state and not k.retired and k.player is not None]
+        if not force and playing and len(missing) / len(playing) > seg.settings.missing_sheet_share:
+            raise StateError(f"{len(missing)} of {len(playing)} kingdoms have no valid sheet for "
+                             f"{seg.date.key} in {camp.orders_dir(segment, seg.date)}; "
+                             "use --force to run the month anyway")
+        rules = Rules.load(camp.rules_dir)
+        in_steps = fail_after_step if fail_after_step not in COMMIT_POINTS else None
+        result = resolve_from_inputs(seg, files, rules, progress=progress,
+                                     fail_after_step=in_steps)
+        if not dry_run:
+            point = fail_after_step if fail_after_step in COMMIT_POINTS else None
+            archive.commit(camp, result, camp.rules_dir, fail_at=point)
+    return result
+
+
+def replay_month(campaign: Any, segment: str, month: MonthDate | str) -> Any:
+    """Replay an archived month and compare it with its manifest
+    (:func:`wdg.engine.archive.replay_month`; returns its ReplayReport)."""
+    from wdg.campaign import Campaign
+    from wdg.engine import archive
+
+    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    return archive.replay_month(camp, segment, month)
+
+
+def undo_month(campaign: Any, segment: str) -> MonthDate:
+    """Undo the last committed month (:func:`wdg.engine.archive.undo_month`)."""
+    from wdg.campaign import Campaign
+    from wdg.engine import archive
+
+    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    return archive.undo_month(camp, segment)

@@ -1,0 +1,64 @@
+"""Checking sheet files: the library side of ``wdg orders check`` and the
+checker's verdict on the demo campaign's sheets (for ``wdg demo``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wdg.campaign import Campaign
+from wdg.errors import InvalidInputError
+from wdg.orders.checker import check_sheet
+from wdg.orders.model import Diagnostic, Severity
+from wdg.orders.parser import parse_sheet
+from wdg.orders.render import echo, summary, to_json
+from wdg.orders.view import build_view, load_view
+
+
+def diagnose(data: bytes, *, view: Path | None = None,
+             campaign: Campaign | None = None) -> list[Diagnostic]:
+    """All diagnostics of a sheet: against ``view`` if given, else against the
+    campaign's segment named in the sheet (if present), else the parser's."""
+    sheet = parse_sheet(data)
+    if view is not None:
+        return check_sheet(sheet, load_view(view))
+    if campaign is not None and sheet.segment:
+        from wdg.world.storage import load_segment
+
+        try:
+            d = campaign.segment_dir(sheet.segment)
+        except InvalidInputError:
+            return list(sheet.diagnostics)
+        if (d / "segment.yaml").is_file():
+            seg = load_segment(d)
+            if sheet.kingdom in seg.kingdoms:
+                return check_sheet(sheet, build_view(seg, sheet.kingdom))
+    return list(sheet.diagnostics)
+
+
+def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | None = None,
+               fmt: str = "text") -> tuple[str, int]:
+    """The verdict on one sheet file as text or JSON, and its number of errors."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read order sheet {str(path)!r}: {exc.strerror}") from None
+    diags = diagnose(data, view=view, campaign=campaign)
+    errors = sum(d.severity is Severity.ERROR for d in diags)
+    out = to_json(diags, source=str(path)) if fmt == "json" else echo(data, diags)
+    return out, errors
+
+
+def demo_verdicts(campaign: Campaign, segment: str = "canura", month: str = "0412-04") -> str:
+    """The checker's verdict on the demo's sheets of ``month`` (one summary line
+    each) and, in full, on ``orders/<segment>/examples/fehlerhaft.txt``."""
+    out = [f"Prüfung der Spielzüge {segment} {month}:"]
+    folder = campaign.root / "orders" / segment / month
+    for p in sorted(folder.glob("k*.txt"), key=lambda x: int(x.stem[1:])
+                    if x.stem[1:].isdigit() else 0):
+        diags = diagnose(p.read_bytes(), campaign=campaign)
+        out.append(f"  {p.name}: {summary(diags)}")
+    bad = campaign.root / "orders" / segment / "examples" / "fehlerhaft.txt"
+    if bad.is_file():
+        text, _ = check_file(bad, campaign=campaign)
+        out += ["", f"Beispiel mit typischen Fehlern ({bad.relative_to(campaign.root)}):", text]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,82 @@
+"""The pre-filled order form sent with each result sheet.
+
+``render_template(seg, kingdom)`` writes the next month's sheet: the header
+(the password line left for the player), every army with number and
+position (as the rule demands) and its troop type and strength as a comment,
+empty ``A:``/``B:`` slots, a one-line reminder of the commands, and the K
+section with the number of orders allowed ("Pro Palast und Mond ... einen
+Befehl ... maximal 10 und minimal 1"). The form parses without errors as it
+is once the password is filled in (empty slots are allowed).
+"""
+
+from __future__ import annotations
+
+from wdg.orders.lexicon import Part, commands
+from wdg.orders.view import KingdomView, build_view
+from wdg.world.state import Segment
+
+
+def _reminder(part: Part) -> str:
+    return "  ".join(c.usage for c in commands(part))
+
+
+def render_template(seg: Segment, kingdom: int) -> str:
+    """The order form of ``kingdom`` for the segment's next month."""
+    return render_view_template(build_view(seg, kingdom))
+
+
+def render_view_template(view: KingdomView) -> str:
+    """The order form from a kingdom view (what the player's own tools have)."""
+    out = [
+        f"# Spielzug für Welt der Götter – Segment {view.segment}, "
+        f"{view.month.long()}",
+        f"# Königreich {view.kingdom} ({view.name}). Kommentare beginnen mit '#'.",
+        f"Segment: {view.segment}",
+        f"Königreich: {view.kingdom}",
+        "Passwort: ",
+        f"Mond: {view.month.short()}",
+        "",
+        "H: Heeresbefehle",
+        "# Jedes Heer mit Nummer und Position; je ein Befehl in Phase A und B (leer = keiner).",
+        f"# Phase A: {_reminder(Part.A)}",
+        f"# Phase B: {_reminder(Part.B)}",
+        "# Richtungen: NW NO W O SW SO. Passive Heere (000.00): nur nf oder nh, kein B.",
+        "",
+    ]
+    for a in sorted(view.armies.values(), key=lambda x: x.number):
+        if a.passive:
+            what = "passiv" + (f", Feldherr {a.general.name} ({a.troop})" if a.general
+                               else ", ohne Feldherr")
+        else:
+            what = f"{a.troop or 'ohne Feldherr'}, {a.units} Rüstgüter"
+            if a.general:
+                what += f", Feldherr {a.general.name} (Erfahrung {a.general.experience})"
+            if a.carried_by:
+                what += f", an Bord von {a.carried_by:04d}"
+            if a.carrying:
+                what += f", trägt {a.carrying:04d}"
+        out.append(f"Heer {a.number:04d} {a.position}   # {what}")
+        out.append("A: ")
+        if not a.passive:
+            out.append("B: ")
+        out.append("")
+    limit = view.max_kingdom_orders()
+    out += [
+        "K: Königreichbefehle",
+        f"# Erlaubt: {limit} Befehl{'e' if limit != 1 else ''} ({view.palaces} "
+        f"Pal{'äste' if view.palaces != 1 else 'ast'}).",
+        f"# {_reminder(Part.K)}",
+    ]
+    if view.offer is not None:
+        g = view.offer.general
+        out.append(f"# Angebot: Feldherr {g.name} ({g.troop}, Erfahrung {g.experience}) für "
+                   f"{view.offer.price} GS – mit nf für ein passives Heer anwerben.")
+    dip = ", ".join(f"{k}: {v}" for k, v in sorted(view.diplomacy.items())) or "keine"
+    out += [
+        f"# Diplomatische Beziehungen (Königreich: Status): {dip}",
+        "",
+        "# Botschaften: BOTSCHAFT <Königreich> ... ENDE; "
+        "Bekanntmachungen: BEKANNTMACHUNG ... ENDE",
+        "",
+    ]
+    return "\n".join(out)

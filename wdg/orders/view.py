@@ -1,0 +1,371 @@
+"""The kingdom view: what one kingdom knows, machine-readable (YAML).
+
+The game master's run builds it from the segment state (:func:`build_view`);
+reports ship it to the player with the result sheet, and ``wdg orders check
+--view`` checks a sheet against it on the player's machine without the
+secret state. It holds the kingdom's armies, settlements, palaces,
+diplomacy list ("Liste der diplomatischen Beziehungen"), owned gemarks, the
+known map (terrain as last seen and the month seen) and the current general
+offer ("Der Feldherr" (a)).
+
+The known map is the kingdom's :class:`~wdg.world.state.KnownMap` plus its
+own gemarks, the gemarks of its armies and their neighbours (every army's
+scouts see the neighbouring gemarks each month, Phase E), seen this month.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from wdg.errors import DataError, InvalidInputError
+from wdg.world.address import Address, Grid
+from wdg.world.calendar import MonthDate
+from wdg.world.hexgrid import Hex
+from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, Segment, TroopType
+from wdg.world.terrain import TERRAINS, Terrain, terrain
+
+
+@dataclass(slots=True)
+class GeneralView:
+    """The general of an army, as his ruler knows him."""
+
+    name: str
+    troop: str
+    experience: int
+    wizard: bool = False
+    ability: str | None = None
+
+
+@dataclass(slots=True)
+class ArmyView:
+    """One own army."""
+
+    number: int
+    status: str
+    """``aktiv``, ``passiv`` or ``aktivierend`` (:class:`ArmyStatus` values)."""
+    position: Address
+    """``000.00`` for passive armies."""
+    troop: str | None
+    units: int
+    general: GeneralView | None = None
+    boats: int = 0
+    carried_by: int | None = None
+    carrying: int | None = None
+
+    @property
+    def passive(self) -> bool:
+        """True for an army at 000.00 (only ``nf``/``nh`` allowed)."""
+        return self.status == ArmyStatus.PASSIVE.value or self.position.is_passive
+
+    @property
+    def is_fleet(self) -> bool:
+        """True for ship armies."""
+        return self.troop == TroopType.SCHIFFE.value
+
+
+@dataclass(slots=True)
+class SettlementView:
+    """One own settlement with its building levels (by German name)."""
+
+    at: Address
+    name: str
+    size: int
+    buildings: dict[str, int] = field(default_factory=dict)
+
+    def level(self, b: Building) -> int:
+        """The level of a building (0 = none)."""
+        return self.buildings.get(b.german, 0)
+
+
+@dataclass(slots=True)
+class OfferView:
+    """The general who offered himself last month."""
+
+    general: GeneralView
+    price: int
+
+
+@dataclass(slots=True)
+class KingdomView:
+    """Everything a kingdom knows; the checker's only input besides the sheet."""
+
+    segment: str
+    month: MonthDate
+    kingdom: int
+    name: str
+    prov_cols: int
+    prov_rows: int
+    palaces: int = 0
+    diplomacy: dict[int, int] = field(default_factory=dict)
+    armies: dict[int, ArmyView] = field(default_factory=dict)
+    settlements: dict[Address, SettlementView] = field(default_factory=dict)
+    owned: set[Address] = field(default_factory=set)
+    known: dict[Address, tuple[str, MonthDate]] = field(default_factory=dict)
+    """Address -> (terrain map code as last seen, month seen)."""
+    offer: OfferView | None = None
+
+    @property
+    def grid(self) -> Grid:
+        """The segment's grid (for neighbours and map bounds)."""
+        return Grid(self.prov_cols, self.prov_rows)
+
+    def terrain_at(self, a: Address) -> Terrain | None:
+        """The terrain as last seen, or ``None`` if unknown."""
+        seen = self.known.get(a)
+        return terrain(seen[0]) if seen else None
+
+    def on_map(self, a: Address) -> bool:
+        """True if the address lies on the segment's map."""
+        try:
+            self.grid.hex_of(a)
+        except InvalidInputError:
+            return False
+        return True
+
+    def neighbour(self, a: Address, direction: object) -> Address | None:
+        """The adjacent address in ``direction`` (a :class:`Direction`), or ``None``
+        off the map."""
+        h = self.grid.hex_of(a).neighbour(direction)  # type: ignore[arg-type]
+        return self.grid.address_of(h) if self.grid.contains(h) else None
+
+    def adjacent(self, a: Address, b: Address) -> bool:
+        """True if the two gemarks are neighbours."""
+        return self.grid.hex_of(a).distance(self.grid.hex_of(b)) == 1
+
+    def max_kingdom_orders(self) -> int:
+        """"Pro Palast ... einen Befehl ... maximal 10 und minimal 1"."""
+        return max(1, min(10, self.palaces))
+
+
+def build_view(seg: Segment, kingdom: int) -> KingdomView:
+    """The view of ``kingdom`` on ``seg`` as of the month to be played next."""
+    if kingdom not in seg.kingdoms:
+        raise InvalidInputError(f"kingdom {kingdom!r} does not exist in segment {seg.name!r}")
+    k = seg.kingdoms[kingdom]
+    grid = seg.grid
+    view = KingdomView(seg.name, seg.date, kingdom, k.name, grid.prov_cols, grid.prov_rows,
+                       diplomacy=dict(sorted(k.diplomacy.items())))
+    own = seg.owner == kingdom
+    for row, col in zip(*own.nonzero(), strict=True):
+        h = grid.hex_at(int(row), int(col))
+        a = grid.address_of(h)
+        view.owned.add(a)
+        size = int(seg.settlement[row, col])
+        if size > 0:
+            levels = {b.german: int(seg.buildings[i, row, col])
+                      for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, row, col]}
+            view.settlements[a] = SettlementView(a, seg.settlement_names.get(h, "Namenlos"),
+                                                 size, levels)
+            view.palaces += 1 if levels.get(Building.PALAST.german, 0) > 0 else 0
+    for army in sorted(seg.armies.values(), key=lambda x: x.number):
+        if army.kingdom != kingdom:
+            continue
+        g = army.general
+        view.armies[army.number] = ArmyView(
+            army.number, army.status.value, _addr(seg, army.position),
+            army.troop.value if army.troop else None, army.units,
+            GeneralView(g.name, g.troop.value, g.experience, g.wizard, g.ability) if g else None,
+            army.boats, army.carried_by, army.carrying)
+    if k.offer is not None:
+        g = k.offer.general
+        view.offer = OfferView(GeneralView(g.name, g.troop.value, g.experience, g.wizard,
+                                           g.ability), k.offer.price)
+    _fill_known(seg, kingdom, view)
+    return view
+
+
+def _addr(seg: Segment, h: Hex | None) -> Address:
+    return Address(0, 0) if h is None else seg.grid.address_of(h)
+
+
+def _fill_known(seg: Segment, kingdom: int, view: KingdomView) -> None:
+    grid = seg.grid
+    km = seg.known.get(kingdom)
+    if km is not None:
+        for row, col in zip(*km.seen.nonzero(), strict=True):
+            tid = int(km.terrain[row, col])
+            if tid < len(TERRAINS):
+                a = grid.address_of(grid.hex_at(int(row), int(col)))
+                view.known[a] = (TERRAINS[tid].code, MonthDate.from_ordinal(int(km.seen[row, col])))
+    now = seg.date.previous()
+    spots = [grid.hex_of(a) for a in view.owned]
+    spots += [grid.hex_of(a.position) for a in view.armies.values() if not a.position.is_passive]
+    for h in spots:
+        for x in [h, *grid.neighbours(h)]:
+            a = grid.address_of(x)
+            view.known[a] = (TERRAINS[seg.at(seg.terrain, x)].code, now)
+
+
+# --- YAML ----------------------------------------------------------------------------
+
+def view_to_dict(view: KingdomView) -> dict[str, Any]:
+    """Plain data for YAML (addresses and months as strings)."""
+    def gen(g: GeneralView | None) -> dict[str, Any] | None:
+        if g is None:
+            return None
+        return {"name": g.name, "troop": g.troop, "experience": g.experience,
+                "wizard": g.wizard, "ability": g.ability}
+    return {
+        "segment": view.segment,
+        "month": view.month.key,
+        "kingdom": view.kingdom,
+        "name": view.name,
+        "grid": {"prov_cols": view.prov_cols, "prov_rows": view.prov_rows},
+        "palaces": view.palaces,
+        "diplomacy": {int(k): int(v) for k, v in sorted(view.diplomacy.items())},
+        "armies": [{
+            "number": a.number, "status": a.status, "position": str(a.position),
+            "troop": a.troop, "units": a.units, "boats": a.boats,
+            "carried_by": a.carried_by, "carrying": a.carrying, "general": gen(a.general),
+        } for a in sorted(view.armies.values(), key=lambda x: x.number)],
+        "settlements": [{
+            "at": str(s.at), "name": s.name, "size": s.size, "buildings": dict(s.buildings),
+        } for s in sorted(view.settlements.values(), key=lambda x: str(x.at))],
+        "owned": sorted(str(a) for a in view.owned),
+        "map": {str(a): f"{code} {seen.key}"
+                for a, (code, seen) in sorted(view.known.items(), key=lambda kv: str(kv[0]))},
+        "offer": None if view.offer is None else {"general": gen(view.offer.general),
+                                                  "price": view.offer.price},
+    }
+
+
+def view_to_yaml(view: KingdomView) -> str:
+    """The view as YAML text."""
+    head = (f"# Sicht des Königreiches {view.kingdom} ({view.name}) auf Segment {view.segment}, "
+            f"Mond {view.month.short()}\n")
+    return head + yaml.safe_dump(view_to_dict(view), allow_unicode=True, sort_keys=False)
+
+
+def load_view(path: str | Path) -> KingdomView:
+    """Read and validate a view file; a bad file raises :class:`DataError` naming
+    the file and key."""
+    p = str(path)
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise DataError(p, None, str(exc), "a readable YAML kingdom view") from None
+    return view_from_dict(data, p)
+
+
+def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
+    """Validate plain data (as from YAML) into a view."""
+    r = _Reader(path)
+    d = r.mapping(data, "")
+    grid = r.mapping(d.get("grid"), "grid")
+    view = KingdomView(
+        segment=r.typed(d, "segment", str, ""),
+        month=r.month(d.get("month"), "month"),
+        kingdom=r.typed(d, "kingdom", int, ""),
+        name=r.typed(d, "name", str, ""),
+        prov_cols=r.typed(grid, "prov_cols", int, "grid."),
+        prov_rows=r.typed(grid, "prov_rows", int, "grid."),
+        palaces=r.typed(d, "palaces", int, ""),
+    )
+    dip = r.mapping(d.get("diplomacy") or {}, "diplomacy")
+    for k, v in dip.items():
+        if not isinstance(k, int) or not isinstance(v, int) or not 1 <= v <= 9:
+            raise DataError(path, f"diplomacy.{k}", v, "kingdom number -> status 1..9")
+        view.diplomacy[k] = v
+    for i, a in enumerate(r.seq(d.get("armies") or [], "armies")):
+        key = f"armies[{i}]"
+        a = r.mapping(a, key)
+        g = a.get("general")
+        av = ArmyView(
+            number=r.typed(a, "number", int, key + "."),
+            status=r.choice(a.get("status"), f"{key}.status", [s.value for s in ArmyStatus]),
+            position=r.address(a.get("position"), f"{key}.position"),
+            troop=None if a.get("troop") is None else r.choice(
+                a.get("troop"), f"{key}.troop", [t.value for t in TroopType]),
+            units=r.typed(a, "units", int, key + "."),
+            general=None if g is None else r.general(g, f"{key}.general"),
+            boats=int(a.get("boats") or 0),
+            carried_by=r.opt_int(a.get("carried_by"), f"{key}.carried_by"),
+            carrying=r.opt_int(a.get("carrying"), f"{key}.carrying"),
+        )
+        view.armies[av.number] = av
+    for i, s in enumerate(r.seq(d.get("settlements") or [], "settlements")):
+        key = f"settlements[{i}]"
+        s = r.mapping(s, key)
+        b = r.mapping(s.get("buildings") or {}, key + ".buildings")
+        names = [x.german for x in Building]
+        for bn, lv in b.items():
+            if bn not in names or not isinstance(lv, int) or lv < 0:
+                raise DataError(path, f"{key}.buildings.{bn}", lv,
+                                f"one of {', '.join(names)} with a level >= 0")
+        sv = SettlementView(r.address(s.get("at"), key + ".at"), str(s.get("name", "")),
+                            r.typed(s, "size", int, key + "."), dict(b))
+        view.settlements[sv.at] = sv
+    for i, a in enumerate(r.seq(d.get("owned") or [], "owned")):
+        view.owned.add(r.address(a, f"owned[{i}]"))
+    for a, v in r.mapping(d.get("map") or {}, "map").items():
+        parts = str(v).split()
+        if len(parts) != 2:
+            raise DataError(path, f"map.{a}", v, "'<terrain code> <YYYY-MM>'")
+        try:
+            terrain(parts[0])
+        except InvalidInputError:
+            raise DataError(path, f"map.{a}", v, "a terrain map code such as 'Tw'") from None
+        view.known[r.address(a, f"map.{a}")] = (parts[0], r.month(parts[1], f"map.{a}"))
+    offer = d.get("offer")
+    if offer is not None:
+        o = r.mapping(offer, "offer")
+        view.offer = OfferView(r.general(o.get("general"), "offer.general"),
+                               r.typed(o, "price", int, "offer."))
+    return view
+
+
+class _Reader:
+    """Small validating accessors that raise :class:`DataError` with the key."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def mapping(self, v: Any, key: str) -> dict[Any, Any]:
+        if not isinstance(v, dict):
+            raise DataError(self.path, key or None, v, "a mapping")
+        return v
+
+    def seq(self, v: Any, key: str) -> list[Any]:
+        if not isinstance(v, list):
+            raise DataError(self.path, key, v, "a list")
+        return v
+
+    def typed(self, d: dict[Any, Any], key: str, t: type, prefix: str) -> Any:
+        v = d.get(key)
+        if not isinstance(v, t) or isinstance(v, bool):
+            raise DataError(self.path, prefix + key, v, f"a value of type {t.__name__}")
+        return v
+
+    def opt_int(self, v: Any, key: str) -> int | None:
+        if v is not None and not isinstance(v, int):
+            raise DataError(self.path, key, v, "an army number or null")
+        return v
+
+    def choice(self, v: Any, key: str, options: list[str]) -> str:
+        if v not in options:
+            raise DataError(self.path, key, v, "one of " + ", ".join(options))
+        return str(v)
+
+    def address(self, v: Any, key: str) -> Address:
+        try:
+            return Address.parse(str(v))
+        except InvalidInputError:
+            raise DataError(self.path, key, v, "an address like '101.12'") from None
+
+    def month(self, v: Any, key: str) -> MonthDate:
+        try:
+            return MonthDate.parse(str(v))
+        except InvalidInputError:
+            raise DataError(self.path, key, v, "a month like '0412-04'") from None
+
+    def general(self, v: Any, key: str) -> GeneralView:
+        g = self.mapping(v, key)
+        return GeneralView(str(g.get("name", "")),
+                           self.choice(g.get("troop"), key + ".troop",
+                                       [t.value for t in TroopType]),
+                           self.typed(g, "experience", int, key + "."),
+                           bool(g.get("wizard", False)), g.get("ability"))
