@@ -15,6 +15,7 @@ segment at war:
   between the two kingdoms, a village on each side, and a part of each
   kingdom's land armies standing in it, some on the same gemarks as the
   enemy's (so that fights happen even before anybody moves);
+- in every capital with a Hafen one empty fleet lies in the harbour;
 - a few generals get a special ability or are wizards (``c`` orders).
 
 Passwords are the generator's known demo passwords ``<name>-<kingdom>``;
@@ -104,6 +105,7 @@ def stress_segment(scale: float = 1.0, seed: int = STRESS_SEED,
     used: set[int] = set()
     for a, b in pairs:
         _make_front(seg, rng, a, b, used)
+    _dock_fleets(seg)
     _give_abilities(seg, rng)
     return seg, passwords
 
@@ -177,6 +179,23 @@ def _front_armies(seg: Segment, kingdom: int, used: set[int]) -> list[Army]:
             if len(out) == FRONT_ARMIES:
                 break
     return out
+
+
+def _dock_fleets(seg: Segment) -> None:
+    """In every capital with a Hafen the kingdom's first fleet lies in the
+    harbour, its passengers landed there, so that armies can board it (``bs``)."""
+    for k in sorted(seg.kingdoms):
+        capital = capital_of(seg, k)
+        if capital is None or not seg.building_level(capital, Building.HAFEN):
+            continue
+        fleet = next((a for n, a in sorted(seg.armies.items()) if a.kingdom == k
+                      and a.status is ArmyStatus.ACTIVE and a.is_fleet), None)
+        if fleet is None:
+            continue
+        fleet.position = capital
+        if fleet.carrying is not None:
+            cargo = seg.armies[fleet.carrying]
+            cargo.carried_by, cargo.position, fleet.carrying = None, capital, None
 
 
 def _give_abilities(seg: Segment, rng: np.random.Generator) -> None:
