@@ -86,3 +86,20 @@ def test_a_settlement_name_without_settlement_is_found():
     seg.settlement[0, 0] = 0
     assert any("without a settlement" in w for w in _whats(seg))
     assert h in seg.settlement_names
+
+
+def test_turn_run_refuses_an_inconsistent_segment(tmp_path):
+    """``wdg turn run`` refuses to start on an inconsistent segment and says why."""
+    import pytest
+
+    from wdg.campaign import Campaign
+    from wdg.engine.turn import run_month
+    from wdg.errors import StateError
+    from wdg.world.storage import save_segment
+
+    seg = _seg()
+    seg.buildings[BUILDING_ORDER.index(Building.KASERNE), 0, 1] = 1
+    save_segment(seg, tmp_path / "worlds" / "test")
+    with pytest.raises(StateError, match="Kaserne outside a settlement"):
+        run_month(Campaign(tmp_path), "test", force=True)
+    assert not (tmp_path / "worlds" / "test" / "turns").exists()

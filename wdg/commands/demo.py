@@ -8,7 +8,12 @@ sheets, replay) can be appended here:
    ``orders/canura/`` and ``templates/`` when present) from the checkout into
    DIR, replacing an earlier demo output there;
 2. load the segment and print its status;
-3. write its map to ``DIR/reports/canura/map.svg``.
+3. write its map to ``DIR/reports/canura/map.svg``;
+4. print the checker's verdict on the month's sheets and on the example
+   sheet with typical mistakes;
+5. run the month (``wdg turn run``) and commit it with its archive;
+6. replay the archived month and verify every output byte (``wdg turn replay``);
+7. print the new status and where everything is.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import typer
 
 from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.commands.map import write_map
+from wdg.engine.turn import replay_month, run_month
 from wdg.errors import StateError
+from wdg.orders.demo import demo_verdicts
 from wdg.reports.status import render_status
 from wdg.world.storage import load_segment
 
@@ -52,9 +59,27 @@ def register(root: typer.Typer) -> None:
     def demo(out: Path = typer.Option(Path("out/demo"), "--out", "-o",
                                       help="Directory for the demo run (replaced).")) -> None:
         """Run the shipped demo campaign (worlds/canura) in a fresh directory."""
-        camp = copy_demo(out)
-        typer.echo(f"Demo-Kampagne kopiert nach {camp.root}")
-        seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
-        typer.echo(render_status(seg), nl=False)
-        path = write_map(camp, DEMO_SEGMENT)
-        typer.echo(f"Karte geschrieben: {path}")
+        run_demo(out)
+
+
+def run_demo(out: Path) -> Campaign:
+    """The whole demo as library calls (see the module docstring)."""
+    camp = copy_demo(out)
+    typer.echo(f"Demo-Kampagne kopiert nach {camp.root}\n")
+    seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
+    typer.echo(render_status(seg), nl=False)
+    typer.echo(f"Karte geschrieben: {write_map(camp, DEMO_SEGMENT)}\n")
+    typer.echo(demo_verdicts(camp, DEMO_SEGMENT, seg.date.key))
+    typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
+    result = run_month(camp, DEMO_SEGMENT)
+    sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"
+    typer.echo(f"  Spielzüge verwendet: {sheets}; {len(result.log)} Ereignisse; "
+               f"Archiv: {camp.archive_dir(DEMO_SEGMENT) / result.date.key}")
+    report = replay_month(camp, DEMO_SEGMENT, result.date)
+    if not report.ok:
+        raise StateError(f"replay of {result.date.key} differs: {report.first_difference}")
+    typer.echo(f"  Wiederholung von {result.date.key}: alle Ausgaben byte-gleich\n")
+    after = load_segment(camp.segment_dir(DEMO_SEGMENT))
+    typer.echo(render_status(after), nl=False)
+    typer.echo(f"Karte nach dem Mond: {write_map(camp, DEMO_SEGMENT)}")
+    return camp

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import typer
 
-from wdg.commands.common import campaign_option, open_campaign
-from wdg.engine import turn
+from wdg.commands.common import campaign_option, load, open_campaign
+from wdg.engine import history, turn
 
-sub = typer.Typer(help="The month: run it, replay it from the archive, undo it.",
-                  no_args_is_help=True)
+sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
+                  "the archive's history.", no_args_is_help=True)
 
 
 def _progress_printer() -> turn.Progress:
@@ -71,6 +71,68 @@ def undo(
     month = turn.undo_month(open_campaign(campaign), segment)
     typer.echo(f"{segment} {month.key} rückgängig gemacht; die Spielzüge liegen weiter in "
                f"orders/{segment}/{month.key}/")
+
+
+@sub.command("status")
+def status(
+    segment: str = typer.Argument(..., help="Segment name."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Before the run: the month, the deadline, which kingdoms sent valid sheets,
+    which are missing or refused (exactly as the run would take them in)."""
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    st = history.month_status(camp, segment)
+    typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
+    typer.echo(f"Eintreffschluss: {st.deadline}")
+    typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
+    typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
+    for k, why in sorted(st.refused.items()):
+        typer.echo(f"Abgelehnt: Königreich {k}: {why}")
+    typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
+    if st.needs_force:
+        typer.echo(f"Warnung: {len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
+                   "(verlorene Post?) — 'wdg turn run' verlangt --force")
+
+
+@sub.command("list")
+def list_(
+    segment: str = typer.Argument(..., help="Segment name."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Every archived month with seed, kingdom order, sheets and whether its
+    stored outputs still match the manifest's hashes."""
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    months = history.list_months(camp, segment)
+    if not months:
+        typer.echo(f"{segment}: noch kein Mond archiviert")
+        return
+    for m in months:
+        ok = "Hashes ok" if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
+        typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
+                   f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
+                   f"{m.events} Ereignisse  {ok}")
+    if not all(m.verified for m in months):
+        raise typer.Exit(1)
+
+
+@sub.command("show")
+def show(
+    segment: str = typer.Argument(..., help="Segment name."),
+    month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
+    kingdom: int = typer.Option(None, "--kingdom", "-k", help="Only the events of this kingdom."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """The events of an archived month (of one kingdom with --kingdom)."""
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    for e in history.month_events(camp, segment, month, kingdom):
+        who = f"K{e['kingdom']}" if "kingdom" in e else "--"
+        army = f" Heer {e['army']:04d}" if "army" in e else ""
+        where = f" {e['at']}" if "at" in e else ""
+        gold = f" [{e['gold']:+d} GS {e.get('ledger', '')}]" if e.get("gold") else ""
+        typer.echo(f"{who:<4} {e['kind']:<28}{army}{where}{gold} {e.get('why', '')}".rstrip())
 
 
 def register(app: typer.Typer) -> None:

@@ -140,6 +140,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     from wdg.engine import archive
     from wdg.engine.intake import take_in
     from wdg.errors import StateError
+    from wdg.world.consistency import check_segment
     from wdg.world.storage import load_segment
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
@@ -148,6 +149,12 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         raise StateError(f"no segment {segment!r} in {camp.worlds}")
     with archive.segment_lock(seg_dir):
         seg = load_segment(seg_dir)
+        findings = check_segment(seg)
+        if findings:
+            shown = "; ".join(str(f) for f in findings[:10])
+            more = f" (and {len(findings) - 10} more)" if len(findings) > 10 else ""
+            raise StateError(f"segment {segment!r} is inconsistent, the month is not run: "
+                             f"{shown}{more}; see 'wdg segment check {segment}'")
         if not dry_run:
             archive.recover(camp, seg)
         files = archive.read_order_files(camp.orders_dir(segment, seg.date))

@@ -87,9 +87,15 @@ def strip_comment(line: str) -> str:
     return line if i < 0 else line[:i]
 
 
+def code_of(line: str) -> str:
+    """The line without its comment, NUL bytes (from broken mail software) read
+    as blanks."""
+    return strip_comment(line).replace("\x00", " ")
+
+
 def is_significant(line: str) -> bool:
     """True for a line that is neither blank nor only a comment."""
-    return bool(strip_comment(line).strip())
+    return bool(code_of(line).strip())
 
 
 @dataclass(slots=True)
@@ -149,7 +155,7 @@ class _Parser:
             if self.text_block is not None:
                 self._text_line(n, raw)
                 continue
-            code = strip_comment(raw).replace("\x00", " ")
+            code = code_of(raw)
             if not code.strip():
                 continue
             self._line(n, code)

@@ -1,0 +1,37 @@
+"""``wdg export SEGMENT --format json``: the whole history for analysis."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from wdg.commands.common import campaign_option, load, open_campaign
+from wdg.engine.history import export_history
+from wdg.errors import InvalidInputError
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wdg export`` to the root app."""
+
+    @app.command("export")
+    def export(
+        segment: str = typer.Argument(..., help="Segment name."),
+        fmt: str = typer.Option("json", "--format", "-f", help="Output format (json)."),
+        out: Path = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
+        campaign: Path | None = campaign_option(),
+    ) -> None:
+        """The whole history of a segment (every archived month with seed, sheets,
+        events and manifest; the current state's summary) as one JSON document."""
+        if fmt != "json":
+            raise InvalidInputError(f"unknown format {fmt!r}; expected 'json'")
+        camp = open_campaign(campaign)
+        load(camp, segment)
+        text = json.dumps(export_history(camp, segment), ensure_ascii=False, indent=1,
+                          sort_keys=True) + "\n"
+        if out is None:
+            typer.echo(text, nl=False)
+        else:
+            out.write_text(text, encoding="utf-8")
+            typer.echo(f"Export geschrieben: {out}")

@@ -1,0 +1,170 @@
+"""History for archivists and the game master's look before a run.
+
+- :func:`month_status`: the current month, its deadline, and which kingdoms
+  have sent valid sheets, which are missing and which were refused (the same
+  intake the runner uses, so what it says is what the run will do).
+- :func:`list_months`: every archived month with seed, kingdom order, sheets
+  and whether the stored outputs still match the manifest's hashes (a quick
+  check; ``wdg turn replay`` re-runs the month for the full proof).
+- :func:`month_events`: the events of an archived month, optionally of one kingdom.
+- :func:`export_history`: the whole history as one JSON-ready document.
+
+Only reading; nothing here changes the segment or its archive.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wdg.campaign import Campaign
+from wdg.engine.archive import read_order_files
+from wdg.engine.intake import take_in
+from wdg.errors import StateError
+from wdg.rules import safe_load_file
+from wdg.world.calendar import MonthDate
+from wdg.world.storage import load_segment
+
+
+@dataclass(slots=True)
+class MonthStatus:
+    """What the next run would find."""
+
+    segment: str
+    date: MonthDate
+    deadline: str
+    valid: list[int] = field(default_factory=list)
+    missing: list[int] = field(default_factory=list)
+    refused: dict[int, str] = field(default_factory=dict)
+    gm_sheet: bool = False
+    playing: int = 0
+    missing_share_limit: float = 0.5
+
+    @property
+    def needs_force(self) -> bool:
+        """True when more kingdoms than the setting allows sent nothing usable."""
+        return bool(self.playing) and len(self.missing) / self.playing > self.missing_share_limit
+
+
+@dataclass(slots=True)
+class ArchivedMonth:
+    """One month of the archive."""
+
+    date: MonthDate
+    entropy: list[int]
+    kingdom_order: list[int]
+    sheets: list[str]
+    events: int
+    verified: bool
+    first_mismatch: str | None = None
+
+
+def month_status(camp: Campaign, segment: str) -> MonthStatus:
+    """The current month's sheets as the runner would take them in."""
+    seg = load_segment(camp.segment_dir(segment))
+    files = read_order_files(camp.orders_dir(segment, seg.date))
+    try:
+        intake = take_in(seg, files)
+    except StateError:
+        # the game master's sheet has errors: report the players' sheets anyway
+        intake = take_in(seg, {k: v for k, v in files.items() if k != "sl.txt"})
+    s = seg.settings
+    deadline = (f"{s.deadline_day}. {seg.date.name} {seg.date.year}, {s.deadline_hour}:00 Uhr"
+                if s.deadline_day else f"nicht gesetzt (Uhrzeit {s.deadline_hour}:00)")
+    st = MonthStatus(segment, seg.date, deadline, gm_sheet="sl.txt" in files,
+                     missing_share_limit=s.missing_sheet_share)
+    playing = sorted(n for n, k in seg.kingdoms.items()
+                     if not k.city_state and not k.retired and k.player is not None)
+    st.playing = len(playing)
+    st.valid = sorted(intake.sheets)
+    for e in intake.events:
+        if e.kind == "sheet.refused" and e.kingdom is not None:
+            st.refused[e.kingdom] = e.why
+    st.missing = [k for k in playing if k not in intake.sheets]
+    return st
+
+
+def _month_dirs(camp: Campaign, segment: str) -> list[Path]:
+    turns = camp.archive_dir(segment)
+    if not turns.is_dir():
+        return []
+    return sorted(p for p in turns.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _sha(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def _verify(month_dir: Path, state_after: Path) -> str | None:
+    """The first output whose stored bytes differ from the manifest, else None."""
+    manifest = safe_load_file(month_dir / "manifest.yaml") or {}
+    for name, digest in sorted((manifest.get("files") or {}).items()):
+        if name.startswith("state/"):
+            p = state_after / name[len("state/"):]
+        else:
+            p = month_dir / name
+        if not p.is_file() or _sha(p) != digest:
+            return name
+    return None
+
+
+def list_months(camp: Campaign, segment: str) -> list[ArchivedMonth]:
+    """Every archived month, oldest first, with a hash check of its outputs."""
+    dirs = _month_dirs(camp, segment)
+    out = []
+    for i, d in enumerate(dirs):
+        seed = safe_load_file(d / "seed.yaml") or {}
+        events = safe_load_file(d / "events.yaml") or []
+        after = dirs[i + 1] / "state-before" if i + 1 < len(dirs) else camp.segment_dir(segment)
+        mismatch = _verify(d, after)
+        out.append(ArchivedMonth(
+            MonthDate.parse(d.name), list(seed.get("entropy") or []),
+            list(seed.get("kingdom_order") or []),
+            sorted(p.name for p in (d / "orders").glob("*.txt")) if (d / "orders").is_dir() else [],
+            len(events), mismatch is None, mismatch))
+    return out
+
+
+def month_events(camp: Campaign, segment: str, month: MonthDate | str,
+                 kingdom: int | None = None) -> list[dict[str, Any]]:
+    """The events of an archived month (of one kingdom if given)."""
+    date = MonthDate.parse(month) if isinstance(month, str) else month
+    d = camp.archive_dir(segment) / date.key
+    if not (d / "events.yaml").is_file():
+        have = ", ".join(p.name for p in _month_dirs(camp, segment)) or "none"
+        raise StateError(f"month {date.key} of {segment!r} is not archived (archived: {have})")
+    events = safe_load_file(d / "events.yaml") or []
+    if kingdom is not None:
+        events = [e for e in events if e.get("kingdom") == kingdom]
+    return events
+
+
+def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
+    """The whole history of a segment as one JSON-ready document: per archived
+    month its seed, kingdom order, sheets (text), game master's sheet, events
+    and manifest; and a summary of the current state."""
+    seg = load_segment(camp.segment_dir(segment))
+    months = []
+    for d in _month_dirs(camp, segment):
+        orders = d / "orders"
+        months.append({
+            "month": d.name,
+            "seed": safe_load_file(d / "seed.yaml"),
+            "sheets": {p.name: p.read_bytes().decode("utf-8", errors="replace")
+                       for p in sorted(orders.glob("*.txt"))} if orders.is_dir() else {},
+            "events": safe_load_file(d / "events.yaml") or [],
+            "manifest": (safe_load_file(d / "manifest.yaml") or {}).get("files", {}),
+        })
+    current = {
+        "month": seg.date.key,
+        "kingdoms": [
+            {"number": n, "name": k.name, "ruler": k.ruler, "city_state": k.city_state,
+             "treasury": k.treasury, "gemarks": int((seg.owner == n).sum()),
+             "soldiers": sum(a.units for a in seg.armies.values() if a.kingdom == n)}
+            for n, k in sorted(seg.kingdoms.items())
+        ],
+    }
+    return {"segment": seg.name, "title": seg.title, "seed": seg.seed, "months": months,
+            "current": current}

@@ -1,0 +1,190 @@
+"""Render a whole month: every kingdom's result sheet, the Götterbotschaft, the overview.
+
+:func:`render_reports` works on objects in memory (state before and after,
+the event log, the sheets, the game master's sheet) and writes
+
+- ``k<n>/ergebnis.txt``, ``k<n>/ergebnis.html``, ``k<n>/ergebnis.pdf`` per kingdom,
+  with ``k<n>/ansicht.yaml`` (the machine-readable kingdom view,
+  :func:`wdg.orders.view.build_view`) and ``k<n>/spielzug.txt`` (next month's
+  pre-filled order form, :func:`wdg.orders.template.render_template`);
+- ``goetterbotschaft.{txt,html,pdf}`` and ``overview.{txt,html}``.
+
+File names come from ids only. Kingdoms are rendered by a process pool over
+``jobs`` workers (``jobs=1``: in this process) with a progress bar on stderr.
+:func:`render_month` reads an archived month of a campaign and calls it.
+Same inputs, same bytes: nothing depends on the clock, the worker count or
+the order in which workers finish.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wdg.engine.events import Event
+from wdg.orders.model import Sheet
+from wdg.orders.template import render_template
+from wdg.orders.view import build_view, view_to_yaml
+from wdg.reports.build import build_kingdom_report
+from wdg.reports.exploration import exploration_pages, overview_pages
+from wdg.reports.gazette import build_gazette, build_overview
+from wdg.reports.pdf import html_to_pdf
+from wdg.reports.render import Renderer
+from wdg.reports.settings import ReportSettings, load_report_settings
+from wdg.world.state import Segment
+
+SHEET = "ergebnis"
+VIEW = "ansicht.yaml"
+FORM = "spielzug.txt"
+GAZETTE = "goetterbotschaft"
+OVERVIEW = "overview"
+
+
+@dataclass(slots=True)
+class MonthInput:
+    """Everything one month's reports are made from (sent once to each worker)."""
+
+    seg_before: Segment | None
+    seg_after: Segment
+    events: list[Event]
+    sheets: dict[int, Sheet]
+    gm_sheet: object | None
+    out_dir: Path
+    templates: Path | None
+    settings: ReportSettings
+    pdf: bool = True
+
+
+def report_kingdoms(seg: Segment) -> list[int]:
+    """The kingdoms that get a result sheet: every kingdom with a player that
+    has not retired (city states and retired kingdoms have nobody to read it)."""
+    return [n for n in sorted(seg.kingdoms)
+            if seg.kingdoms[n].player is not None and not seg.kingdoms[n].city_state
+            and not seg.kingdoms[n].retired]
+
+
+def doc_date(seg_after: Segment) -> str:
+    """The document date written into HTML/PDF metadata: the month, not the clock."""
+    d = seg_after.date.previous()
+    return f"{d.year:04d}-{d.month:02d}-01"
+
+
+def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = None) -> list[Path]:
+    """Write one kingdom's folder ``k<n>/``; returns the files written."""
+    r = renderer or Renderer(inp.templates)
+    report = build_kingdom_report(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
+                                  inp.settings, seg_before=inp.seg_before)
+    report.maps = exploration_pages(inp.seg_after, kingdom, inp.events, inp.settings)
+    d = inp.out_dir / f"k{kingdom}"
+    d.mkdir(parents=True, exist_ok=True)
+    out = [_write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
+    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after))
+    out.append(_write(d / f"{SHEET}.html", html))
+    if inp.pdf:
+        pdf, _ = html_to_pdf(html, r.dirs)
+        out.append(_write(d / f"{SHEET}.pdf", pdf))
+    out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
+    out.append(_write(d / FORM, render_template(inp.seg_after, kingdom)))
+    return out
+
+
+def render_common(inp: MonthInput, renderer: Renderer | None = None) -> list[Path]:
+    """The Götterbotschaft and the game master's overview."""
+    r = renderer or Renderer(inp.templates)
+    inp.out_dir.mkdir(parents=True, exist_ok=True)
+    date = doc_date(inp.seg_after)
+    g = build_gazette(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.gm_sheet)
+    out = [_write(inp.out_dir / f"{GAZETTE}.txt", r.text("goetterbotschaft.txt.j2", g=g))]
+    html = r.html("goetterbotschaft.html.j2", g=g, doc_date=date)
+    out.append(_write(inp.out_dir / f"{GAZETTE}.html", html))
+    if inp.pdf:
+        out.append(_write(inp.out_dir / f"{GAZETTE}.pdf", html_to_pdf(html, r.dirs)[0]))
+    o = build_overview(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.seg_before)
+    o.maps = overview_pages(inp.seg_after, inp.settings)
+    out.append(_write(inp.out_dir / f"{OVERVIEW}.txt", r.text("overview.txt.j2", o=o)))
+    out.append(_write(inp.out_dir / f"{OVERVIEW}.html",
+                      r.html("overview.html.j2", o=o, doc_date=date)))
+    return out
+
+
+def _write(path: Path, data: str | bytes) -> Path:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return path
+
+
+# --- the pool ------------------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(inp: MonthInput) -> None:
+    _WORKER["inp"] = inp
+    _WORKER["renderer"] = Renderer(inp.templates)
+
+
+def _work(kingdom: int) -> list[Path]:
+    return render_kingdom(_WORKER["inp"], kingdom, _WORKER["renderer"])
+
+
+class Progress:
+    """A progress bar on stderr (redrawn in place on a terminal, else one final line)."""
+
+    def __init__(self, total: int, label: str, enabled: bool = True) -> None:
+        self.total, self.label, self.done = total, label, 0
+        self.enabled = enabled
+        self.tty = enabled and sys.stderr.isatty()
+
+    def step(self) -> None:
+        """One more item done."""
+        self.done += 1
+        if self.tty or (self.enabled and self.done == self.total):
+            width = 30
+            filled = width * self.done // max(self.total, 1)
+            end = "\n" if self.done == self.total else ""
+            sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                             f"{self.done}/{self.total}{end}")
+            sys.stderr.flush()
+
+
+def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[Event],
+                   sheets: dict[int, Sheet], gm_sheet: object | None, out_dir: Path, *,
+                   jobs: int = 1, templates: Path | None = None,
+                   settings: ReportSettings | None = None, pdf: bool = True,
+                   progress: bool = False) -> list[Path]:
+    """Render every report of a month into ``out_dir``; returns the files, sorted."""
+    inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
+                     templates, settings or load_report_settings(), pdf)
+    kingdoms = report_kingdoms(seg_after)
+    bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
+    files: list[Path] = []
+    jobs = max(1, min(jobs, len(kingdoms) or 1))
+    if jobs == 1:
+        renderer = Renderer(templates)
+        for k in kingdoms:
+            files += render_kingdom(inp, k, renderer)
+            bar.step()
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(inp,)) as pool:
+            for got in pool.map(_work, kingdoms):
+                files += got
+                bar.step()
+    files += render_common(inp)
+    bar.step()
+    return sorted(files)
+
+
+def default_jobs() -> int:
+    """Workers for the pool: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)

@@ -1,0 +1,263 @@
+"""Build one kingdom's result sheet model (:class:`~wdg.reports.model.KingdomReport`).
+
+Inputs are the state after the month, the month's events, the kingdom's
+sheet (``None`` when it sent none) and optionally the state before. Section
+by section, following the rule's "Die Spielzugauswertung", "Der Reichsschatz",
+"Die Erkundung der Heere", "Der Diplomatiestatus" (automatic reports) and
+"Die Kontakte zwischen Herrschern".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from wdg.engine.events import Event
+from wdg.orders.model import Sheet
+from wdg.reports.model import (
+    STATUS_TEXT,
+    ArmyRow,
+    Booking,
+    DiplomacyRow,
+    GemarkRow,
+    Header,
+    KingdomReport,
+    LedgerRow,
+    Line,
+    MessageRow,
+    OrderOutcome,
+    Province,
+    SettlementRow,
+    Treasury,
+    _answers,
+    _diagnostic_texts,
+    event_line,
+    outcome_of,
+    sheet_orders,
+)
+from wdg.reports.settings import ReportSettings
+from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Segment
+from wdg.world.terrain import terrain
+
+# Sections claimed by kind prefix, in this order; the rest go to "Ereignisse".
+SIGHTING_PREFIXES = ("recon.", "sighting", "scout")
+BATTLE_PREFIXES = ("combat.", "militia.", "partisan")
+OFFER_PREFIXES = ("offer.", "gm.general_offer")
+
+
+def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, season: str) -> Header:
+    """The sheet's head: segment, kingdom, ruler, month, next deadline."""
+    kd = seg_after.kingdoms[kingdom]
+    st = seg_after.settings
+    nxt = seg_after.date
+    if st.deadline_day:
+        deadline = f"{st.deadline_day}. Tag des {nxt.long()}, {st.deadline_hour}:00 Uhr"
+    else:
+        deadline = f"Eintreffschluß für {nxt.short()}: wie vom Segmentleiter angekündigt"
+    return Header(seg_after.name, seg_after.title, kingdom, kd.name, kd.ruler, month_key,
+                  month_long, season, nxt.long(), deadline)
+
+
+def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet | None,
+                         kingdom: int, settings: ReportSettings, *,
+                         seg_before: Segment | None = None) -> KingdomReport:
+    """The result sheet model of ``kingdom`` for the month just resolved."""
+    month = seg_after.date.previous()
+    mine = [e for e in events if e.kingdom == kingdom]
+    used: set[int] = set()  # ids of events placed in some section
+
+    orders = _orders(seg_after, sheet, mine, kingdom, settings, used, events)
+    order_lines = {o.line for o in orders}
+    loose = [t for line, t in _diagnostic_texts(sheet, mine) if line not in order_lines]
+    used |= {id(e) for e in mine if e.kind == "sheet.diagnostic"}
+
+    def claim(pred) -> list[Event]:  # type: ignore[no-untyped-def]
+        got = [e for e in mine if id(e) not in used and pred(e)]
+        used.update(id(e) for e in got)
+        return got
+
+    def lines(evs: list[Event]) -> list[Line]:
+        return [event_line(e, seg_after, settings) for e in evs]
+
+    bookings = [Booking(settings.ledger_label(e.ledger), e.why or e.kind, e.gold)
+                for e in claim(lambda e: e.gold != 0)]
+    seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
+    armies = _armies(seg_after, kingdom, seen, settings)
+    army_numbers = {a.number for a in armies}
+    sightings = lines([e for e in seen if e.army not in army_numbers])
+    battles = lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES)))
+    offers = lines(claim(lambda e: e.kind.startswith(OFFER_PREFIXES)))
+    offer = seg_after.kingdoms[kingdom].offer
+    if offer is not None and not offers:
+        g = offer.general
+        offers.append(Line("state.offer", f"Für den nächsten Mond bietet sich der Feldherr {g.name} an",
+                           details=[("Gattung", g.troop.value), ("Erfahrung", str(g.experience)),
+                                    ("Preis", f"{offer.price:,} GS".replace(",", "."))]
+                           + ([("Zauberer", "ja")] if g.wizard else [])))
+    auto = lines(claim(lambda e: e.kind == "diplomacy.report"))
+    messages = [MessageRow(e.data.get("from"), _kname(seg_after, e.data.get("from")),
+                           str(e.data.get("text", "")))
+                for e in claim(lambda e: e.kind == "message.delivered")]
+    contacts = lines(claim(lambda e: e.kind.startswith("contact.")))
+    notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
+    rest = lines([e for e in mine if id(e) not in used])
+
+    provinces, settlements, militia = _territory(seg_after, kingdom, settings)
+    ledger = treasury(seg_after, events, kingdom, settings, seg_before)
+    ledger.bookings = bookings
+    return KingdomReport(
+        header=header(seg_after, kingdom, month.key, month.long(), month.season),
+        has_sheet=sheet is not None,
+        orders=orders,
+        diagnostics=loose,
+        treasury=ledger,
+        provinces=provinces,
+        settlements=settlements,
+        militia_estimate=militia,
+        armies=armies,
+        sightings=sightings,
+        battles=battles,
+        offers=offers,
+        diplomacy=_diplomacy(seg_after, kingdom, settings),
+        auto_reports=auto,
+        messages=messages,
+        contacts=contacts,
+        notes=notes,
+        events=rest,
+    )
+
+
+def _kname(seg: Segment, k: object) -> str:
+    if isinstance(k, int) and k in seg.kingdoms:
+        return seg.kingdoms[k].name
+    return "unbekannt" if k is None else f"Königreich {k}"
+
+
+def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
+            settings: ReportSettings, used: set[int],
+            others: list[Event] = ()) -> list[OrderOutcome]:  # type: ignore[assignment]
+    """Every order of the sheet with the events answering its line; ``others``
+    (all events) supplies answers logged under another kingdom (a message
+    delivered to its recipient)."""
+    if sheet is None:
+        return []
+    by_line: dict[int, list[Event]] = defaultdict(list)
+    for e in mine + [e for e in others if e.kingdom != kingdom]:
+        if _answers(e, kingdom):
+            by_line[e.line].append(e)
+    diags: dict[int, list[str]] = defaultdict(list)
+    for line, text in _diagnostic_texts(sheet, mine):
+        diags[line].append(text)
+    out = []
+    # Army block heads (number and position) may be answered too (a.position ...).
+    heads = [(b.line, f"Heer {b.number:04d}", f"auf {b.position}") for b in sheet.armies]
+    order_lines = {line for line, _, _ in sheet_orders(sheet)}
+    rows = sheet_orders(sheet) + [h for h in heads if h[0] not in order_lines
+                                  and (by_line.get(h[0]) or diags.get(h[0]))]
+    for line, section, text in sorted(rows, key=lambda r: r[0]):
+        evs = by_line.get(line, [])
+        used.update(id(e) for e in evs)
+        status = outcome_of([e.kind for e in evs])
+        label = STATUS_TEXT[status]
+        if status == "interpreted":
+            label = "interpretiert als: " + "; ".join(e.why for e in evs if "interpreted" in e.kind)
+        out.append(OrderOutcome(line, section, text, status, label,
+                                [event_line(e, seg, settings) for e in evs], diags.get(line, [])))
+    return out
+
+
+def treasury(seg_after: Segment, events: list[Event], kingdom: int, settings: ReportSettings,
+             seg_before: Segment | None = None) -> Treasury:
+    """The ledger of the month: income and expense by category; before + income -
+    expense + unbooked = after (``unbooked`` is 0 unless the state before shows a
+    change no event accounts for)."""
+    inc: dict[str, int] = defaultdict(int)
+    exp: dict[str, int] = defaultdict(int)
+    for e in events:
+        if e.kingdom == kingdom and e.gold:
+            (inc if e.gold > 0 else exp)[e.ledger] += abs(e.gold)
+    after = seg_after.kingdoms[kingdom].treasury
+    total = sum(inc.values()) - sum(exp.values())
+    if seg_before is not None and kingdom in seg_before.kingdoms:
+        before = seg_before.kingdoms[kingdom].treasury
+    else:
+        before = after - total
+    rows = [LedgerRow(c, settings.ledger_label(c), inc.get(c, 0), exp.get(c, 0))
+            for c in sorted(set(inc) | set(exp), key=lambda c: (-inc.get(c, 0), exp.get(c, 0), c))]
+    return Treasury(before, after, rows, sum(inc.values()), sum(exp.values()),
+                    unbooked=after - before - total)
+
+
+def _territory(seg: Segment, kingdom: int,
+               settings: ReportSettings) -> tuple[list[Province], list[SettlementRow], int]:
+    grid = seg.grid
+    rows, cols = np.nonzero(seg.owner == kingdom)
+    by_prov: dict[int, list[GemarkRow]] = defaultdict(list)
+    settled = []
+    for r, c in sorted(zip(rows.tolist(), cols.tolist())):
+        h = grid.hex_at(r, c)
+        t = terrain(int(seg.terrain[r, c]))
+        size = int(seg.settlement[r, c])
+        sname = settings.settlement_name(size) if size > 0 else ""
+        by_prov[grid.province_of(h)].append(GemarkRow(grid.label(h), t.name, t.tax, sname))
+        if size > 0:
+            settled.append((h, r, c, size))
+    provinces = [Province(p, sorted(g, key=lambda x: x.address)) for p, g in sorted(by_prov.items())]
+    settled.sort(key=lambda s: grid.label(s[0]))
+    shares = _shares(seg.kingdoms[kingdom].treasury, len(settled))
+    settlements = []
+    for (h, r, c, size), share in zip(settled, shares):
+        blds = [f"{b.german} (Stufe {int(seg.buildings[i, r, c])})"
+                for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0]
+        settlements.append(SettlementRow(grid.label(h), seg.settlement_names.get(h, ""), size,
+                                         settings.settlement_name(size), ", ".join(blds), share))
+    militia = int(seg.militia[seg.owner == kingdom].sum())
+    step = settings.militia_rounding
+    return provinces, settlements, int(round(militia / step) * step)
+
+
+def _shares(total: int, n: int) -> list[int]:
+    """"Der Reichsschatz verteilt sich stets gleichmäßig auf alle Siedlungen": equal
+    shares, the remainder to the first settlements in address order."""
+    if n == 0:
+        return []
+    q, rem = divmod(total, n)
+    return [q + (1 if i < rem else 0) for i in range(n)]
+
+
+def _transport(a: Army) -> str:
+    parts = []
+    if a.boats:
+        parts.append(f"in {a.boats} Booten (Haltbarkeit {a.boat_durability} %)")
+    if a.carried_by is not None:
+        parts.append(f"an Bord von Flotte {a.carried_by:04d}")
+    if a.carrying is not None:
+        parts.append(f"trägt Heer {a.carrying:04d}")
+    return "; ".join(parts)
+
+
+def _armies(seg: Segment, kingdom: int, seen: list[Event],
+            settings: ReportSettings) -> list[ArmyRow]:
+    out = []
+    for n in sorted(seg.armies):
+        a = seg.armies[n]
+        if a.kingdom != kingdom:
+            continue
+        status = {ArmyStatus.ACTIVE: "aktiv", ArmyStatus.PASSIVE: "passiv",
+                  ArmyStatus.ACTIVATING: "wird aktiv"}[a.status]
+        g = a.general
+        out.append(ArmyRow(
+            number=n, position=seg.label(a.position), status=status,
+            troop=a.troop.value if a.troop else "ohne Feldherrn", units=a.units, morale=a.morale,
+            general=g.name if g else "", experience=g.experience if g else None,
+            transport=_transport(a),
+            durability=f"{a.durability} %" if a.is_fleet else "",
+            seen=[event_line(e, seg, settings) for e in seen if e.army == n]))
+    return out
+
+
+def _diplomacy(seg: Segment, kingdom: int, settings: ReportSettings) -> list[DiplomacyRow]:
+    kd = seg.kingdoms[kingdom]
+    return [DiplomacyRow(o, _kname(seg, o), s, settings.diplomacy_effects.get(s, ""))
+            for o, s in sorted(kd.diplomacy.items())]

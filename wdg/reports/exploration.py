@@ -1,0 +1,350 @@
+"""Exploration maps ("Erkundungskarte") and the game master's full map as SVG.
+
+A map page shows a window of whole provinces (``map.page_provinces`` of
+``reports.yaml``; the demo segment fits on one page, larger segments are
+split into pages of that many provinces, and a kingdom only gets the pages
+where it knows something). On it: every known gemark in its terrain colour
+(composite types with the rim colour of their height base), gemarks seen this
+month in full colour and older knowledge paler, unknown gemarks blank,
+province borders and numbers, gemark numbers, own territory and settlements,
+own armies, foreign armies and creatures sighted this month (events whose
+kind starts with ``recon.``), and a legend. The overview map of the game
+master shows the whole state: all owners, all armies and creatures.
+
+Pointy-top hexes in odd-r offset layout, as the rest of wdg. Only ids and
+numbers are written as text; anything else is XML-escaped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+
+from wdg.engine.events import Event
+from wdg.reports.model import MapPage
+from wdg.reports.settings import ReportSettings
+from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS
+from wdg.world.state import UNKNOWN_TERRAIN, ArmyStatus, Segment
+from wdg.world.terrain import TERRAINS
+
+SQRT3 = math.sqrt(3.0)
+# Neighbour offsets (drow, dcol) for even and odd rows, in the order of the
+# hex edges between corners k and k+1: O, SO, SW, W, NW, NO.
+_NB_EVEN = ((0, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0))
+_NB_ODD = ((0, 1), (1, 1), (1, 0), (0, -1), (-1, 0), (-1, 1))
+KINGDOM_COLOURS = ("#c0392b", "#2c3e90", "#d68910", "#117a65", "#7d3c98", "#1f618d",
+                   "#b9770e", "#922b21", "#196f3d", "#5b2c6f", "#0e6655", "#873600")
+OWN_COLOUR = "#c0392b"
+FOREIGN_COLOUR = "#333333"
+SIGHTED_COLOUR = "#b03a2e"
+CREATURE_COLOUR = "#6c3483"
+ARMY_COLOUR = "#1a3c8f"
+UNKNOWN_FILL = "#f7f7f4"
+
+
+@dataclass(slots=True)
+class _Layer:
+    """What one map shows, per gemark and as markers."""
+
+    terrain: np.ndarray
+    """Terrain id per gemark (UNKNOWN_TERRAIN = not known)."""
+    fresh: np.ndarray
+    """True where the gemark was seen this month (full colour)."""
+    owner: np.ndarray
+    """Owner as known (-1 unknown, 0 neutral)."""
+    settlement: np.ndarray
+    """Settlement size as known (<= 0: none or unknown)."""
+    own: int | None
+    """The kingdom whose territory is highlighted (None: colour every owner)."""
+    armies: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    sighted: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    creatures: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+
+
+def _kingdom_layer(seg: Segment, kingdom: int, events: list[Event]) -> _Layer:
+    grid = seg.grid
+    ordinal = seg.date.previous().ordinal
+    km = seg.known.get(kingdom)
+    mine = seg.owner == kingdom
+    if km is not None:
+        ter = km.terrain.copy()
+        fresh = km.seen >= ordinal
+        owner = km.owner.astype(np.int32)
+        settle = km.settlement.astype(np.int32)
+    else:
+        ter = np.full(grid.shape, UNKNOWN_TERRAIN, dtype=np.uint8)
+        fresh = np.zeros(grid.shape, dtype=bool)
+        owner = np.full(grid.shape, -1, dtype=np.int32)
+        settle = np.full(grid.shape, -1, dtype=np.int32)
+    # The own realm is always known as it is now.
+    ter[mine] = seg.terrain[mine]
+    fresh = fresh | mine
+    owner = np.where(mine, kingdom, np.where(owner == kingdom, 0, owner))
+    settle = np.where(mine, seg.settlement, settle)
+    lay = _Layer(ter, fresh, owner, settle, kingdom)
+    for n in sorted(seg.armies):
+        a = seg.armies[n]
+        if a.kingdom == kingdom and a.position is not None and a.status is not ArmyStatus.PASSIVE \
+                and grid.contains(a.position):
+            lay.armies.setdefault(grid.index(a.position), []).append(n)
+    for e in events:
+        if e.kingdom != kingdom or e.at is None or not grid.contains(e.at):
+            continue
+        if not e.kind.startswith(("recon.sighting", "sighting")):
+            continue
+        cell = grid.index(e.at)
+        what = str(e.data.get("what", ""))
+        ident = e.data.get("id")
+        if what.startswith("fabel") or what.startswith("creature"):
+            lay.creatures.setdefault(cell, []).append("F")
+        else:
+            label = f"{ident:04d}" if isinstance(ident, int) else "?"
+            lay.sighted.setdefault(cell, []).append(label)
+    return lay
+
+
+def _full_layer(seg: Segment) -> _Layer:
+    lay = _Layer(seg.terrain.copy(), np.ones(seg.grid.shape, dtype=bool),
+                 seg.owner.astype(np.int32), seg.settlement.astype(np.int32), None)
+    grid = seg.grid
+    for n in sorted(seg.armies):
+        a = seg.armies[n]
+        if a.position is not None and a.status is not ArmyStatus.PASSIVE and grid.contains(a.position):
+            lay.armies.setdefault(grid.index(a.position), []).append(n)
+    for i in sorted(seg.creatures):
+        c = seg.creatures[i]
+        if grid.contains(c.position):
+            lay.creatures.setdefault(grid.index(c.position), []).append("F")
+    return lay
+
+
+def _windows(seg: Segment, settings: ReportSettings) -> list[tuple[int, int, int, int]]:
+    """Province windows ``(first block row, first block col, rows, cols)`` of the pages."""
+    pc, pr = settings.page_provinces
+    g = seg.grid
+    out = []
+    for br in range(0, g.prov_rows, pr):
+        for bc in range(0, g.prov_cols, pc):
+            out.append((br, bc, min(pr, g.prov_rows - br), min(pc, g.prov_cols - bc)))
+    return out
+
+
+def exploration_pages(seg: Segment, kingdom: int, events: list[Event],
+                      settings: ReportSettings) -> list[MapPage]:
+    """The kingdom's exploration map, one page per province window it knows."""
+    lay = _kingdom_layer(seg, kingdom, events)
+    kd = seg.kingdoms[kingdom]
+    return _pages(seg, lay, settings, f"Erkundungskarte {kd.name} ({kingdom})", skip_unknown=True)
+
+
+def overview_pages(seg: Segment, settings: ReportSettings) -> list[MapPage]:
+    """The game master's map of everything."""
+    return _pages(seg, _full_layer(seg), settings, f"Segment {seg.title or seg.name}",
+                  skip_unknown=False)
+
+
+def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
+           skip_unknown: bool) -> list[MapPage]:
+    wins = _windows(seg, settings)
+    pages = []
+    for br, bc, nr, nc in wins:
+        r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
+        sub = lay.terrain[r0:r0 + nr * PROVINCE_ROWS, c0:c0 + nc * PROVINCE_COLS]
+        if skip_unknown:
+            if not (sub != UNKNOWN_TERRAIN).any():
+                continue
+            br, bc, nr, nc = _known_box(sub != UNKNOWN_TERRAIN, br, bc)
+            r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
+        first = 100 * (br + 1) + bc + 1
+        last = 100 * (br + nr) + bc + nc
+        t = title if len(wins) == 1 else f"{title}, Provinzen {first:03d}–{last:03d}"
+        pages.append(MapPage(t, render_svg(seg, lay, (r0, c0, nr * PROVINCE_ROWS,
+                                                      nc * PROVINCE_COLS), settings.hex_size, t)))
+    return pages
+
+
+def _known_box(known: np.ndarray, br: int, bc: int) -> tuple[int, int, int, int]:
+    """The smallest block of whole provinces of a window holding every known gemark."""
+    rows = np.nonzero(known.any(axis=1))[0]
+    cols = np.nonzero(known.any(axis=0))[0]
+    r1, r2 = rows[0] // PROVINCE_ROWS, rows[-1] // PROVINCE_ROWS
+    c1, c2 = cols[0] // PROVINCE_COLS, cols[-1] // PROVINCE_COLS
+    return br + r1, bc + c1, r2 - r1 + 1, c2 - c1 + 1
+
+
+def _corners(x: float, y: float, s: float) -> list[tuple[float, float]]:
+    return [(x + s * math.cos(math.radians(60 * i - 30)), y + s * math.sin(math.radians(60 * i - 30)))
+            for i in range(6)]
+
+
+def _pts(points: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: float,
+               title: str) -> str:
+    """One map page as a standalone SVG document (deterministic text)."""
+    r0, c0, nrows, ncols = window
+    w = SQRT3 * s
+    margin = s
+    G, P = _font(s * 0.42, "#222", opacity=0.75), _font(s * 2.2, "#000", bold=True, opacity=0.45)
+    width = w * (ncols + 0.5) + 2 * margin
+    map_h = 1.5 * s * (nrows - 1) + 2 * s + 2 * margin
+
+    def centre(r: int, c: int) -> tuple[float, float]:
+        return (margin + w * (c - c0 + 0.5 * (r & 1)) + w / 2, margin + s + 1.5 * s * (r - r0))
+
+    grid = seg.grid
+    cells, borders, texts, marks = [], [], [], []
+    used_terrain: set[int] = set()
+    for r in range(r0, r0 + nrows):
+        for c in range(c0, c0 + ncols):
+            x, y = centre(r, c)
+            tid = int(lay.terrain[r, c])
+            corners = _corners(x, y, s)
+            if tid == UNKNOWN_TERRAIN:
+                cells.append(f'<polygon points="{_pts(corners)}" fill="{UNKNOWN_FILL}" '
+                             'stroke="#d8d8d0" stroke-width="0.3"/>')
+            else:
+                used_terrain.add(tid)
+                t = TERRAINS[tid]
+                op = "" if lay.fresh[r, c] else ' fill-opacity="0.45"'
+                if t.rim:
+                    cells.append(f'<polygon points="{_pts(corners)}" fill="{t.rim}"{op} '
+                                 'stroke="#777" stroke-width="0.3"/>')
+                    cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.68))}" '
+                                 f'fill="{t.fill}"{op}/>')
+                else:
+                    cells.append(f'<polygon points="{_pts(corners)}" fill="{t.fill}"{op} '
+                                 'stroke="#777" stroke-width="0.3"/>')
+            own = int(lay.owner[r, c])
+            if own > 0 and (lay.own is None or own == lay.own):
+                colour = OWN_COLOUR if lay.own is not None else KINGDOM_COLOURS[own % len(KINGDOM_COLOURS)]
+                cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.86))}" fill="none" '
+                             f'stroke="{colour}" stroke-width="{s * 0.16:.1f}"/>')
+            elif own > 0:
+                cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.86))}" fill="none" '
+                             f'stroke="{FOREIGN_COLOUR}" stroke-width="{s * 0.08:.1f}" '
+                             'stroke-dasharray="1.5,1"/>')
+            gem = (r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1
+            texts.append(f'<text x="{x:.1f}" y="{y - s * 0.35:.1f}" {G}>{gem:02d}</text>')
+            if lay.settlement[r, c] > 0:
+                q = s * 0.22
+                marks.append(f'<rect x="{x - q:.1f}" y="{y - q + s * 0.1:.1f}" width="{2 * q:.1f}" '
+                             f'height="{2 * q:.1f}" fill="#111" stroke="#fff" stroke-width="0.4"/>')
+            for k, (dr, dc) in enumerate(_NB_ODD if r & 1 else _NB_EVEN):
+                nr_, nc_ = r + dr, c + dc
+                inside = r0 <= nr_ < r0 + nrows and c0 <= nc_ < c0 + ncols
+                if inside and (nr_, nc_) < (r, c):
+                    continue
+                other = (nr_ // PROVINCE_ROWS, nc_ // PROVINCE_COLS)
+                if not inside or other != (r // PROVINCE_ROWS, c // PROVINCE_COLS):
+                    (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
+                    borders.append(f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}")
+            marks += _markers(lay, (r, c), x, y, s)
+    prov_labels = []
+    for br in range(r0 // PROVINCE_ROWS, (r0 + nrows) // PROVINCE_ROWS):
+        for bc in range(c0 // PROVINCE_COLS, (c0 + ncols) // PROVINCE_COLS):
+            x, y = centre(br * PROVINCE_ROWS + 2, bc * PROVINCE_COLS + 3)
+            x += w / 2
+            y += 0.75 * s
+            prov_labels.append(f'<text x="{x:.1f}" y="{y:.1f}" {P}>{100 * (br + 1) + bc + 1:03d}</text>')
+    legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s)
+    height = map_h + legend_h
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.1f} {height:.1f}" '
+        f'width="{width:.1f}" height="{height:.1f}" role="img" aria-label={quoteattr(title)}>',
+        f"<title>{escape(title)}</title>",
+        '<g class="cells">', *cells, "</g>",
+        f'<path d="{"".join(borders)}" fill="none" stroke="#111" stroke-width="{s * 0.14:.1f}" '
+        'stroke-linecap="round"/>',
+        '<g class="labels">', *texts, *prov_labels, "</g>",
+        '<g class="marks">', *marks, "</g>",
+        legend,
+        "</svg>",
+    ]) + "\n"
+
+
+def _font(size: float, fill: str, *, bold: bool = False, opacity: float = 1.0,
+          anchor: str = "middle") -> str:
+    """SVG text attributes (attributes, not CSS: every SVG renderer reads them)."""
+    return (f'font-family="DejaVu Sans, sans-serif" font-size="{size:.1f}" fill="{fill}" '
+            f'text-anchor="{anchor}"' + (' font-weight="bold"' if bold else "")
+            + (f' opacity="{opacity}"' if opacity < 1 else ""))
+
+
+def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float) -> list[str]:
+    M = _font(s * 0.5, "#fff", bold=True)
+    out = []
+    y1 = y + s * 0.45
+    if cell in lay.armies:
+        label = ",".join(f"{n}" for n in lay.armies[cell])
+        wid = s * (0.35 + 0.3 * len(label))
+        out.append(f'<rect x="{x - wid / 2:.1f}" y="{y1 - s * 0.3:.1f}" width="{wid:.1f}" '
+                   f'height="{s * 0.6:.1f}" rx="1" fill="{ARMY_COLOUR}"/>')
+        out.append(f'<text x="{x:.1f}" y="{y1 + s * 0.17:.1f}" {M}>{escape(label)}</text>')
+    if cell in lay.sighted:
+        label = ",".join(str(int(v)) if v.isdigit() else v for v in lay.sighted[cell])
+        wid = s * (0.35 + 0.3 * len(label))
+        yy = y1 - (s * 0.65 if cell in lay.armies else 0)
+        out.append(f'<rect x="{x - wid / 2:.1f}" y="{yy - s * 0.3:.1f}" width="{wid:.1f}" '
+                   f'height="{s * 0.6:.1f}" fill="{SIGHTED_COLOUR}" transform="rotate(0)"/>')
+        out.append(f'<text x="{x:.1f}" y="{yy + s * 0.17:.1f}" {M}>{escape(label)}</text>')
+    if cell in lay.creatures:
+        cx = x + s * 0.5
+        out.append(f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="{s * 0.3:.1f}" fill="{CREATURE_COLOUR}"/>')
+        out.append(f'<text x="{cx:.1f}" y="{y + s * 0.17:.1f}" {M}>F</text>')
+    return out
+
+
+def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float,
+            s: float) -> tuple[str, float]:
+    """The legend below the map: the terrains on the page and the symbols."""
+    items: list[tuple[str, str]] = []  # (swatch svg at 0,0 size u, label)
+    u = s * 0.65
+    for tid in terrains:
+        t = TERRAINS[tid]
+        sw = f'<rect width="{u:.1f}" height="{u:.1f}" fill="{t.rim or t.fill}" stroke="#777" stroke-width="0.3"/>'
+        if t.rim:
+            sw += (f'<rect x="{u * 0.25:.1f}" y="{u * 0.25:.1f}" width="{u * 0.5:.1f}" '
+                   f'height="{u * 0.5:.1f}" fill="{t.fill}"/>')
+        items.append((sw, t.name))
+    items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="{UNKNOWN_FILL}" stroke="#aaa" '
+                  'stroke-width="0.3"/>', "unbekannt"))
+    if lay.own is not None:
+        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="#7cc36a" fill-opacity="0.45" '
+                      'stroke="#777" stroke-width="0.3"/>', "früher erkundet (blass)"))
+        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{OWN_COLOUR}" '
+                      f'stroke-width="{s * 0.16:.1f}"/>', "eigenes Reichsgebiet"))
+        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{FOREIGN_COLOUR}" '
+                      'stroke-dasharray="1.5,1"/>', "fremdes Reichsgebiet"))
+    else:
+        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{KINGDOM_COLOURS[1]}" '
+                      f'stroke-width="{s * 0.16:.1f}"/>', "Reichsgebiet (Farbe je Reich)"))
+    items.append((f'<rect x="{u * 0.25:.1f}" y="{u * 0.25:.1f}" width="{u * 0.5:.1f}" '
+                  f'height="{u * 0.5:.1f}" fill="#111"/>', "Siedlung"))
+    items.append((f'<rect width="{u:.1f}" height="{u * 0.7:.1f}" fill="{ARMY_COLOUR}"/>',
+                  "eigenes Heer (Nummer)" if lay.own is not None else "Heer (Nummer)"))
+    if lay.own is not None:
+        items.append((f'<rect width="{u:.1f}" height="{u * 0.7:.1f}" fill="{SIGHTED_COLOUR}"/>',
+                      "fremdes Heer (gesichtet)"))
+    items.append((f'<circle cx="{u / 2:.1f}" cy="{u / 2:.1f}" r="{u / 2:.1f}" fill="{CREATURE_COLOUR}"/>',
+                  "Fabelwesen" + (" (gesichtet)" if lay.own is not None else "")))
+    items.append((f'<path d="M0,{u / 2:.1f}H{u:.1f}" stroke="#111" stroke-width="{s * 0.14:.1f}"/>',
+                  "Provinzgrenze"))
+    L, T = _font(s * 0.6, "#111", anchor="start"), _font(s * 0.8, "#111", bold=True, anchor="start")
+    col_w = s * 12
+    per_row = max(1, int((width - 2 * x0) // col_w))
+    rows = (len(items) + per_row - 1) // per_row
+    out = [f'<g class="legend" transform="translate({x0:.1f},{y0:.1f})">',
+           f'<text x="0" y="{s * 0.8:.1f}" {T}>Legende</text>']
+    for i, (sw, label) in enumerate(items):
+        cx = (i % per_row) * col_w
+        cy = s * 1.2 + (i // per_row) * s * 1.0
+        out.append(f'<g transform="translate({cx:.1f},{cy:.1f})">{sw}'
+                   f'<text x="{u + s * 0.4:.1f}" y="{u * 0.85:.1f}" {L}>{escape(label)}</text></g>')
+    out.append("</g>")
+    return "\n".join(out), s * 1.8 + rows * s * 1.0

@@ -1,0 +1,325 @@
+"""The report models: plain data built from the state and the month's event log.
+
+:func:`build_kingdom_report` makes one kingdom's result sheet ("Ergebnisblatt":
+"Ergebnisse der Ausführungen der Befehle des Herrschers" and "Sonstige
+Angaben, die nur für dieses Königreich bestimmt sind", rule "Die
+Spielzugauswertung"); :mod:`wdg.reports.gazette` builds the Götterbotschaft
+and the game master's overview from the same pieces.
+
+The model never re-derives what happened: outcomes, battles, sightings and
+the ledger come from the events (ARCHITECTURE.md, step 9). Events are sorted
+into sections by the *prefix* of their kind, so new kinds of the engine need
+no change here; an event no section claims lands in "Ereignisse" — nothing
+is dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wdg.engine.events import Event
+from wdg.orders.model import Sheet
+from wdg.reports.settings import ReportSettings
+from wdg.world.hexgrid import Hex
+from wdg.world.state import Segment
+
+# --- plain data -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Header:
+    """Who and when: the head of every sheet."""
+
+    segment: str
+    segment_title: str
+    kingdom: int
+    kingdom_name: str
+    ruler: str
+    month_key: str
+    month_long: str
+    season: str
+    next_month_long: str
+    deadline: str
+
+
+@dataclass(slots=True)
+class Line:
+    """One event as the player reads it: text, place and its data."""
+
+    kind: str
+    text: str
+    where: str = ""
+    army: int | None = None
+    details: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class OrderOutcome:
+    """One order of the sheet and what became of it."""
+
+    line: int
+    section: str
+    order: str
+    status: str
+    """``done``, ``partial``, ``refused``, ``interpreted`` or ``none``."""
+    status_text: str
+    notes: list[Line] = field(default_factory=list)
+    diagnostics: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class LedgerRow:
+    """One ledger category's income and expense this month."""
+
+    category: str
+    label: str
+    income: int
+    expense: int
+    """Positive number of Goldsterne spent."""
+
+
+@dataclass(slots=True)
+class Booking:
+    """One treasury change: category, text and signed amount."""
+
+    label: str
+    text: str
+    amount: int
+
+
+@dataclass(slots=True)
+class Treasury:
+    """The treasury before and after and the ledger between them."""
+
+    before: int
+    after: int
+    rows: list[LedgerRow]
+    income: int
+    expense: int
+    unbooked: int = 0
+    """Change not explained by any event (0 when the engine booked everything)."""
+    bookings: list[Booking] = field(default_factory=list)
+    """The single bookings not already shown with an order (text and amount)."""
+
+
+@dataclass(slots=True)
+class GemarkRow:
+    """One own gemark."""
+
+    address: str
+    terrain: str
+    tax: int
+    settlement: str = ""
+
+
+@dataclass(slots=True)
+class Province:
+    """The own gemarks of one province."""
+
+    number: int
+    gemarks: list[GemarkRow]
+
+
+@dataclass(slots=True)
+class SettlementRow:
+    """One own settlement with its buildings and its share of the treasury."""
+
+    address: str
+    name: str
+    size: int
+    size_name: str
+    buildings: str
+    share: int
+
+
+@dataclass(slots=True)
+class ArmyRow:
+    """One own army and what it saw in Phase E."""
+
+    number: int
+    position: str
+    status: str
+    troop: str
+    units: int
+    morale: int
+    general: str
+    experience: int | None
+    transport: str
+    durability: str
+    seen: list[Line] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DiplomacyRow:
+    """One entry of the list of diplomatic relations (own status)."""
+
+    kingdom: int
+    name: str
+    status: int
+    effect: str
+
+
+@dataclass(slots=True)
+class MessageRow:
+    """A message ("Botschaft") delivered to this kingdom."""
+
+    sender: int | None
+    sender_name: str
+    text: str
+
+
+@dataclass(slots=True)
+class MapPage:
+    """One page of a map: a title and an SVG document."""
+
+    title: str
+    svg: str
+
+
+@dataclass(slots=True)
+class KingdomReport:
+    """Everything on one kingdom's result sheet."""
+
+    header: Header
+    has_sheet: bool
+    orders: list[OrderOutcome]
+    diagnostics: list[str]
+    """Diagnostics of sheet lines that carry no order."""
+    treasury: Treasury
+    provinces: list[Province]
+    settlements: list[SettlementRow]
+    militia_estimate: int
+    armies: list[ArmyRow]
+    sightings: list[Line]
+    battles: list[Line]
+    offers: list[Line]
+    diplomacy: list[DiplomacyRow]
+    auto_reports: list[Line]
+    messages: list[MessageRow]
+    contacts: list[Line]
+    notes: list[str]
+    events: list[Line]
+    maps: list[MapPage] = field(default_factory=list)
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+STATUS_TEXT = {"done": "ausgeführt", "partial": "teilweise ausgeführt", "refused": "verweigert",
+               "interpreted": "interpretiert", "none": "keine Rückmeldung"}
+
+DATA_LABELS = {
+    "units": "Anzahl", "troop": "Gattung", "of": "Königreich", "what": "Art", "exact": "genau",
+    "won": "gewonnen", "enemy": "gegnerisches Heer", "enemy_kingdom": "gegnerisches Königreich",
+    "militia": "Milizen", "militia_lost": "Milizen gefallen", "lost": "Verluste",
+    "soldiers": "Soldaten", "gemarks": "Gemarken", "taxes": "Steuereinnahmen",
+    "treasury": "Reichsschatz", "status": "Status", "other": "Königreich", "price": "Preis",
+    "experience": "Erfahrung", "wizard": "Zauberer", "reach": "Reichweite",
+    "buildings": "Bauwerke", "source": "Quelle", "id": "Nummer", "from": "von", "to": "an",
+    "name": "Name", "email": "E-Mail", "address": "Anschrift", "count": "Anzahl",
+    "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
+}
+
+KIND_TEXT = {"recon.scouted": "Erkundung durch Aufklärer und Erkunder",
+             "creature.moved": "Ein Fabelwesen zog weiter"}
+"""German text for events the engine logs without one (else the kind is shown)."""
+
+NOT_ANSWERS = ("gm.", "message.delivered", "diplomacy.report", "sheet.diagnostic", "contact.")
+"""Kinds that carry a line number of some other sheet (the game master's, the
+sender's) and so never answer one of this kingdom's orders."""
+
+
+def gs(amount: int) -> str:
+    """Goldsterne in the German form: ``250.000``."""
+    sign = "-" if amount < 0 else ""
+    return sign + f"{abs(int(amount)):,}".replace(",", ".")
+
+
+def _value(v: Any, seg: Segment) -> str:
+    if isinstance(v, bool):
+        return "ja" if v else "nein"
+    if isinstance(v, Hex):
+        return seg.label(v) if seg.grid.contains(v) else str(tuple(v))
+    if isinstance(v, int):
+        return gs(v) if abs(v) >= 10000 else str(v)
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {_value(x, seg)}" for k, x in sorted(v.items(), key=lambda i: str(i[0])))
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = sorted(v, key=str) if isinstance(v, (set, frozenset)) else v
+        return ", ".join(_value(x, seg) for x in items)
+    return "" if v is None else str(v)
+
+
+def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
+    """An event for the player: its text, place and visible data."""
+    details = [(DATA_LABELS.get(k, k), _value(v, seg)) for k, v in sorted(e.data.items())
+               if k not in settings.hidden_data_keys and v not in (None, "", [], {})]
+    where = ""
+    if e.at is not None:
+        where = seg.label(e.at) if seg.grid.contains(e.at) else ""
+    text = e.why or KIND_TEXT.get(e.kind, e.kind)
+    return Line(e.kind, text, where, e.army, details)
+
+
+def outcome_of(kinds: list[str]) -> str:
+    """The status of an order from the kinds of the events answering it."""
+    parts = [set(k.split(".")) for k in kinds]
+    if any({"refused", "held"} & p for p in parts):
+        return "refused"
+    if any("partial" in p for p in parts):
+        return "partial"
+    if any("interpreted" in p for p in parts):
+        return "interpreted"
+    return "done" if kinds else "none"
+
+
+def _answers(e: Event, kingdom: int) -> bool:
+    """True if ``e`` answers a line of ``kingdom``'s own sheet: its own events
+    (except kinds that quote other sheets' lines) and a delivered message or
+    published announcement naming it as the sender."""
+    if e.line <= 0:
+        return False
+    if e.kingdom != kingdom:
+        return e.data.get("from") == kingdom and e.kind.startswith(("message.", "announcement."))
+    if e.data.get("from") not in (None, kingdom):
+        return False
+    return not any(e.kind.startswith(p) for p in NOT_ANSWERS)
+
+
+def sheet_orders(sheet: Sheet) -> list[tuple[int, str, str]]:
+    """``(line, section, order text)`` of every order of a sheet, in sheet order."""
+    out: list[tuple[int, str, str]] = []
+    for b in sheet.armies:
+        if b.phase_a is not None:
+            out.append((b.phase_a.line or b.line, f"Heer {b.number:04d} A", str(b.phase_a)))
+        if b.phase_b is not None:
+            out.append((b.phase_b.line or b.line, f"Heer {b.number:04d} B", str(b.phase_b)))
+    for o in sheet.kingdom_orders:
+        out.append((o.line, "K", str(o)))
+    for msg in sheet.messages:
+        out.append((msg.line, "Botschaft", f"an Königreich {msg.to}"))
+    for ann in sheet.announcements:
+        out.append((ann.line, "Bekanntmachung", _first_words(ann.text)))
+    return out
+
+
+def _first_words(text: str, n: int = 40) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= n else one[: n - 1] + "…"
+
+
+def _diagnostic_texts(sheet: Sheet | None, events: list[Event]) -> list[tuple[int, str]]:
+    """``(line, text)`` of every diagnostic: the intake's events (parser and
+    checker) when there are any, else the sheet's own parser messages."""
+    from_events = [(e.line, e.why) for e in events if e.kind == "sheet.diagnostic"]
+    if from_events or sheet is None:
+        return from_events
+    out = []
+    for d in sheet.diagnostics:
+        text = f"Zeile {d.line}: {d.severity.value}: {d.message}"
+        if d.found:
+            text += f" (gefunden: {d.found!r}" + (f", erwartet: {d.expected}" if d.expected else "") + ")"
+        if d.consequence:
+            text += f" — {d.consequence}"
+        out.append((d.line, text))
+    return out

@@ -1,0 +1,111 @@
+"""Render report models through Jinja2 templates: plain text and HTML.
+
+Templates live in the shipped ``templates/`` folder; a campaign's own
+``templates/`` overrides any of them by file name (the campaign's folder is
+searched first). HTML templates autoescape; text templates do not escape
+(there is no markup to protect) — in both, player text (settlement names,
+announcements, messages) is only ever passed as a *value*, never compiled as
+a template, so ``{{ ... }}`` in it stays literal text. CSS and other assets
+are read through :func:`asset` as raw text, not as templates.
+
+Text output fits 80 columns: the ``wrap``, ``pad`` and ``rpad`` filters do
+the layout.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from wdg.campaign import PACKAGE_ROOT
+from wdg.reports.model import gs
+
+SHIPPED_TEMPLATES = PACKAGE_ROOT / "templates"
+WIDTH = 80
+
+
+def template_dirs(campaign_templates: Path | None = None) -> list[Path]:
+    """The folders searched for templates and assets, the campaign's first."""
+    dirs = []
+    if campaign_templates is not None and Path(campaign_templates).is_dir():
+        dirs.append(Path(campaign_templates).resolve())
+    dirs.append(SHIPPED_TEMPLATES.resolve())
+    return dirs
+
+
+def wrap(text: Any, width: int = WIDTH, indent: int = 0, first: str = "") -> str:
+    """Wrap ``text`` to ``width`` columns; continuation lines indented by
+    ``indent`` spaces, the first line starting with ``first`` (padded to the
+    indent). Paragraphs (blank lines) and single line breaks are kept."""
+    lead = (first.ljust(indent) if first else " " * indent)
+    sub = " " * indent
+    out: list[str] = []
+    for i, para in enumerate(str(text).split("\n")):
+        if not para.strip():
+            out.append("")
+            continue
+        out.extend(textwrap.wrap(para.strip(), width=width, initial_indent=lead if i == 0 else sub,
+                                 subsequent_indent=sub, break_long_words=True,
+                                 break_on_hyphens=False) or [lead.rstrip()])
+    return "\n".join(out)
+
+
+def pad(value: Any, n: int) -> str:
+    """Left-justify to ``n`` columns, cutting with ``…`` when longer."""
+    s = str(value)
+    return s.ljust(n) if len(s) <= n else s[: n - 1] + "…"
+
+
+def rpad(value: Any, n: int) -> str:
+    """Right-justify to ``n`` columns."""
+    s = str(value)
+    return s.rjust(n) if len(s) <= n else s[: n - 1] + "…"
+
+
+class Renderer:
+    """The Jinja2 environments (text and HTML) over the template folders."""
+
+    def __init__(self, campaign_templates: Path | None = None) -> None:
+        self.dirs = template_dirs(campaign_templates)
+        loader = ChoiceLoader([FileSystemLoader(str(d)) for d in self.dirs])
+        common: dict[str, Any] = dict(loader=loader, undefined=StrictUndefined,
+                                      keep_trailing_newline=True, trim_blocks=True,
+                                      lstrip_blocks=True, auto_reload=False)
+        self.text_env = Environment(autoescape=False, **common)
+        self.html_env = Environment(autoescape=select_autoescape(default=True,
+                                                                 default_for_string=True), **common)
+        for env in (self.text_env, self.html_env):
+            env.filters.update(gs=gs, wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg)
+            env.globals["asset"] = self.asset
+            env.globals["WIDTH"] = WIDTH
+
+    def asset(self, name: str) -> Markup:
+        """The raw text of an asset (CSS) from the template folders, for inlining."""
+        if "/" in name or "\\" in name or name.startswith("."):
+            raise ValueError(f"asset names are plain file names, got {name!r}")
+        for d in self.dirs:
+            p = d / name
+            if p.is_file():
+                css = p.read_text(encoding="utf-8")
+                # Inline in <style>: a "</" could close the element.
+                return Markup(css.replace("</", "<\\/"))
+        raise FileNotFoundError(f"asset {name!r} not found in {', '.join(map(str, self.dirs))}")
+
+    def text(self, template: str, **values: Any) -> str:
+        """Render a text template; lines are right-stripped."""
+        out = self.text_env.get_template(template).render(**values)
+        return "\n".join(line.rstrip() for line in out.split("\n"))
+
+    def html(self, template: str, **values: Any) -> str:
+        """Render an HTML template (autoescaped)."""
+        return self.html_env.get_template(template).render(**values)
+
+
+def svg(markup: str) -> Markup:
+    """Mark an SVG produced by :mod:`wdg.reports.exploration` as safe to inline
+    (it escapes every text it writes)."""
+    return Markup(markup)
