@@ -27,8 +27,8 @@ from wdg.bench.world import load, prepare, rules, take_sheets
 from wdg.engine.turn import resolve_month
 
 G = "reports"
-REPORT_SCALE = 0.1
-"""Stress preset scale for the reports (six kingdoms)."""
+REPORT_SCALE = 0.05
+"""Stress preset scale for the reports (three kingdoms: four documents)."""
 PDF_RATIO_LIMIT = 1.3
 FIGURES = (("text + HTML, 1 process", "docs/s"), ("text + HTML, 2 processes", "docs/s"),
            ("text + HTML + PDF, 1 process", "docs/s"), ("text + HTML + PDF, 2 processes", "docs/s"),
