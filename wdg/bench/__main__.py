@@ -10,6 +10,7 @@ runs (for trying it out; the committed results come from a full run).
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only is None or args.only not in SEGMENT_PARTS | {"reports"}:
             games.run_all(res, args.quick, args.only)
     res.meta["wall_s"] = round(time.perf_counter() - t0, 1)
+    res.meta["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     print()
     print(table(res))
     write_results(res, args.out)

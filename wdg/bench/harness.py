@@ -158,6 +158,7 @@ def machine() -> dict[str, Any]:
         "commit": _git("rev-parse", "HEAD"),
         "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
     }
 
 
