@@ -9,7 +9,7 @@ from wdg.games.base import CHANCE, GameError, load_game
 from wdg.games.lords_of_creation import actions as A
 from wdg.games.lords_of_creation.components import GRASLAND, HUEGEL, INSEL, SEE, WALD
 from wdg.games.lords_of_creation.phases import ACT, ADVANCE, CHOOSE, MOVE_COUNT, PLACE
-from wdg.games.lords_of_creation.positions import attack, do, hex_at, move, position
+from wdg.games.lords_of_creation.positions import attack, do, hex_at, position
 
 C, E, W, E2 = hex_at(0, 0), hex_at(1, 0), hex_at(-1, 0), hex_at(2, 0)
 NW, SO = hex_at(0, -1), hex_at(0, 1)

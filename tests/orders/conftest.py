@@ -6,7 +6,7 @@ import pytest
 
 from wdg.world.factory import add_army, add_kingdom, add_settlement, own, small_segment
 from wdg.world.passwords import hash_password
-from wdg.world.state import ArmyStatus, Building, General, GeneralOffer, TroopType
+from wdg.world.state import Building, General, GeneralOffer, TroopType
 
 MAP = [
     "~K ~K ~K ~K ~K ~K ~K ~K",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from wdg.reports.batch import render_reports
 from wdg.reports.gazette import build_gazette, build_overview

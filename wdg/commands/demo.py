@@ -12,8 +12,10 @@ sheets, replay) can be appended here:
 4. print the checker's verdict on the month's sheets and on the example
    sheet with typical mistakes;
 5. run the month (``wdg turn run``) and commit it with its archive;
-6. replay the archived month and verify every output byte (``wdg turn replay``);
-7. print the new status and where everything is.
+6. render every kingdom's result sheet (text, HTML, PDF), the Götterbotschaft
+   and the game master's overview into ``DIR/reports/canura/<YYYY-MM>/``;
+7. replay the archived month and verify every output byte (``wdg turn replay``);
+8. print the new status and where everything is.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from wdg.commands.map import write_map
 from wdg.engine.turn import replay_month, run_month
 from wdg.errors import StateError
 from wdg.orders.demo import demo_verdicts
+from wdg.reports.archived import archive_writers, render_month
 from wdg.reports.status import render_status
 from wdg.world.storage import load_segment
 
@@ -71,11 +74,19 @@ def run_demo(out: Path) -> Campaign:
     typer.echo(f"Karte geschrieben: {write_map(camp, DEMO_SEGMENT)}\n")
     typer.echo(demo_verdicts(camp, DEMO_SEGMENT, seg.date.key))
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
-    result = run_month(camp, DEMO_SEGMENT)
+    result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(camp.templates_dir, camp.rules_dir))
     sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"
-    typer.echo(f"  Spielzüge verwendet: {sheets}; {len(result.log)} Ereignisse; "
-               f"Archiv: {camp.archive_dir(DEMO_SEGMENT) / result.date.key}")
-    report = replay_month(camp, DEMO_SEGMENT, result.date)
+    mdir = camp.archive_dir(DEMO_SEGMENT) / result.date.key
+    typer.echo(f"  Spielzüge verwendet: {sheets}; {len(result.log)} Ereignisse; Archiv: {mdir}")
+    files = render_month(camp, DEMO_SEGMENT, result.date)
+    rdir = camp.reports_dir(DEMO_SEGMENT, result.date)
+    typer.echo(f"  {len(files)} Berichte geschrieben nach {rdir}:")
+    for k in sorted(result.sheets):
+        typer.echo(f"    Königreich {k}: {rdir / f'k{k}'}/ergebnis.{{txt,html,pdf}}")
+    typer.echo(f"    Götterbotschaft: {rdir}/goetterbotschaft.pdf (auch .html, .txt)")
+    typer.echo(f"    Übersicht des Segmentleiters: {rdir}/overview.html (auch .txt)")
+    report = replay_month(camp, DEMO_SEGMENT, result.date,
+                          outputs=archive_writers(camp.templates_dir, mdir / "rules"))
     if not report.ok:
         raise StateError(f"replay of {result.date.key} differs: {report.first_difference}")
     typer.echo(f"  Wiederholung von {result.date.key}: alle Ausgaben byte-gleich\n")

@@ -11,7 +11,9 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
-from wdg.engine import history, turn
+from wdg.engine import archive, history, turn
+from wdg.reports.archived import archive_writers, render_month
+from wdg.world.calendar import MonthDate
 
 sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
                   "the archive's history.", no_args_is_help=True)
@@ -31,12 +33,17 @@ def run(
     dry_run: bool = typer.Option(False, "--dry-run", help="Resolve and report, commit nothing."),
     force: bool = typer.Option(False, "--force", help="Run even if many sheets are missing."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+    render: bool = typer.Option(True, "--render/--no-render",
+                                help="Render the result sheets, the Götterbotschaft and the "
+                                "overview (text, HTML, PDF) into reports/<segment>/<YYYY-MM>/."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Resolve the segment's current month from orders/<segment>/<YYYY-MM>/ and commit it."""
+    """Resolve the segment's current month from orders/<segment>/<YYYY-MM>/, commit it
+    with its archive, and render the reports."""
     camp = open_campaign(campaign)
     result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
-                            progress=None if quiet else _progress_printer())
+                            progress=None if quiet else _progress_printer(),
+                            outputs=archive_writers(camp.templates_dir, camp.rules_dir))
     kinds: dict[str, int] = {}
     for e in result.log:
         kinds[e.kind.split(".")[0]] = kinds.get(e.kind.split(".")[0], 0) + 1
@@ -45,6 +52,9 @@ def run(
     typer.echo(f"{segment} {result.date.key} ({result.date.short()}) {state}: "
                f"{len(result.log)} Ereignisse ({summary}); Sheets: "
                f"{', '.join(sorted(result.inputs)) or 'keine'}")
+    if render and not dry_run:
+        files = render_month(camp, segment, result.date, progress=not quiet)
+        typer.echo(f"{len(files)} Berichte in {camp.reports_dir(segment, result.date)}")
 
 
 @sub.command("replay")
@@ -54,7 +64,10 @@ def replay(
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Re-run an archived month and verify every output byte against its manifest."""
-    report = turn.replay_month(open_campaign(campaign), segment, month)
+    camp = open_campaign(campaign)
+    rules = archive.month_dir(camp, segment, MonthDate.parse(month)) / "rules"
+    report = turn.replay_month(camp, segment, month,
+                               outputs=archive_writers(camp.templates_dir, rules))
     if report.ok:
         typer.echo(f"{segment} {report.month.key}: {report.checked} Dateien identisch")
         return

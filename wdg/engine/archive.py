@@ -7,7 +7,8 @@
 - ``rules/``         the rules files the month was resolved with,
 - ``seed.yaml``      the generator's seed and the kingdoms' drawn order,
 - ``events.yaml``    the event log,
-- ``outputs/<name>/`` files of registered outputs (:func:`register_output`),
+- ``outputs/<name>/`` files of the month's outputs (the writers passed to
+  :func:`commit`, e.g. the result sheets; or those of :func:`register_output`),
 - ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
   month), ``events.yaml`` and ``outputs/...``.
 
@@ -134,12 +135,15 @@ def hash_tree(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def write_outputs(result: MonthResult, directory: Path) -> dict[str, str]:
+def write_outputs(result: MonthResult, directory: Path,
+                  writers: dict[str, OutputWriter] | None = None) -> dict[str, str]:
     """Write every output of the month into ``directory`` (``state/``,
-    ``events.yaml``, ``outputs/<name>/``) and return their hashes."""
+    ``events.yaml``, ``outputs/<name>/`` of ``writers``, default the registered
+    ones) and return their hashes."""
     save_segment(result.state, directory / "state")
     dump_yaml(events_data(result), directory / "events.yaml")
-    for name, writer in registered_outputs().items():
+    chosen = registered_outputs() if writers is None else dict(sorted(writers.items()))
+    for name, writer in chosen.items():
         d = directory / "outputs" / name
         d.mkdir(parents=True, exist_ok=True)
         writer(result, d)
@@ -176,7 +180,8 @@ def recover(camp: Campaign, seg: Segment) -> list[str]:
 
 
 def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
-           fail_at: str | None = None) -> dict[str, str]:
+           fail_at: str | None = None,
+           writers: dict[str, OutputWriter] | None = None) -> dict[str, str]:
     """Archive the month and install the new state (the commit point).
 
     ``fail_at`` (test hook): ``"staged"`` fails after the month's folder is
@@ -191,7 +196,7 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
         shutil.rmtree(staging)
     staging.mkdir()
     try:
-        manifest = _stage(seg_dir, staging, result, rules_dir)
+        manifest = _stage(seg_dir, staging, result, rules_dir, writers)
         if fail_at == "staged":
             raise InjectedFailure("injected failure after staging the archive")
         os.replace(staging, turns / result.date.key)
@@ -205,7 +210,8 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     return manifest
 
 
-def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path) -> dict[str, str]:
+def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
+           writers: dict[str, OutputWriter] | None) -> dict[str, str]:
     before = staging / "state-before"
     before.mkdir()
     for name in FILES:
@@ -221,7 +227,7 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path) -
         shutil.copy2(p, rules / p.name)
     dump_yaml(result.seed_record(), staging / "seed.yaml")
     out = staging / ".out"
-    manifest = write_outputs(result, out)
+    manifest = write_outputs(result, out, writers)
     os.replace(out / "events.yaml", staging / "events.yaml")
     if (out / "outputs").exists():
         os.replace(out / "outputs", staging / "outputs")
@@ -269,9 +275,14 @@ class ReplayReport:
         return self.first_difference is None
 
 
-def replay_month(camp: Campaign, segment: str, month: MonthDate | str) -> ReplayReport:
+def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
+                 writers: dict[str, OutputWriter] | None = None) -> ReplayReport:
     """Re-run an archived month from its state-before, sheets, rules and seed in
-    a temporary directory and compare every output with the manifest."""
+    a temporary directory and compare every output with the manifest.
+
+    The outputs regenerated are exactly those the manifest lists
+    (``outputs/<name>/...``), taken from ``writers`` or the registered ones; an
+    archived output with no writer available is reported as the difference."""
     from wdg.engine.turn import resolve_from_inputs
     from wdg.rules import Rules
     from wdg.world.storage import load_segment
@@ -287,8 +298,13 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str) -> Replay
     result = resolve_from_inputs(seg, read_order_files(mdir / "orders"), rules)
     if result.entropy != list(seed["entropy"]):
         return ReplayReport(date, 0, "seed.yaml")
+    available = {**registered_outputs(), **(writers or {})}
+    archived = sorted({k.split("/")[1] for k in manifest if k.startswith("outputs/")})
+    for name in archived:
+        if name not in available:
+            return ReplayReport(date, len(manifest), f"outputs/{name}/ (no writer to regenerate it)")
     with tempfile.TemporaryDirectory(prefix="wdg-replay-") as tmp:
-        got = write_outputs(result, Path(tmp))
+        got = write_outputs(result, Path(tmp), {n: available[n] for n in archived})
     for name in sorted(set(manifest) | set(got)):
         if manifest.get(name) != got.get(name):
             return ReplayReport(date, len(manifest), name)

@@ -101,7 +101,6 @@ def apply_effects(m: Month, cr: Creature, army: Army) -> list[Event]:
 
 def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
     """An aggressive creature attacks ``army`` (the army's one fight)."""
-    seg = m.state
     kind = kind_of(m, cr)
     at = cr.position
     m.fought.add(army.number)

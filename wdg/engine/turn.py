@@ -127,7 +127,7 @@ def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
 
 def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
               fail_after_step: str | None = None, force: bool = False,
-              progress: Progress | None = None) -> MonthResult:
+              progress: Progress | None = None, outputs: dict[str, Any] | None = None) -> MonthResult:
     """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
     and commit it with its archive (unless ``dry_run``).
 
@@ -171,18 +171,19 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
                                      fail_after_step=in_steps)
         if not dry_run:
             point = fail_after_step if fail_after_step in COMMIT_POINTS else None
-            archive.commit(camp, result, camp.rules_dir, fail_at=point)
+            archive.commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs)
     return result
 
 
-def replay_month(campaign: Any, segment: str, month: MonthDate | str) -> Any:
+def replay_month(campaign: Any, segment: str, month: MonthDate | str,
+                 outputs: dict[str, Any] | None = None) -> Any:
     """Replay an archived month and compare it with its manifest
     (:func:`wdg.engine.archive.replay_month`; returns its ReplayReport)."""
     from wdg.campaign import Campaign
     from wdg.engine import archive
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
-    return archive.replay_month(camp, segment, month)
+    return archive.replay_month(camp, segment, month, outputs)
 
 
 def undo_month(campaign: Any, segment: str) -> MonthDate:

@@ -360,7 +360,7 @@ class _Checker:
     def _messages(self) -> Iterator[m.Diagnostic]:
         for msg in self.sheet.messages:
             if msg.to not in self.view.diplomacy:
-                yield m.Diagnostic(msg.line, 1, E, f"Botschaften nur an Königreiche Ihrer Liste "
+                yield m.Diagnostic(msg.line, 1, E, "Botschaften nur an Königreiche Ihrer Liste "
                                    "der diplomatischen Beziehungen", found=str(msg.to),
                                    expected=", ".join(str(k) for k in sorted(self.view.diplomacy))
                                    or "(leer)", consequence="die Botschaft wird nicht befördert")

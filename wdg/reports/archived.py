@@ -85,13 +85,16 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
                           settings=load_report_settings(rules), pdf=pdf, progress=progress)
 
 
-def register_archive_output(templates: Path | None = None, rules_dir: Path | None = None) -> None:
-    """Register the reports (without PDFs) as an output of every archived month."""
-    from wdg.engine.archive import register_output
+def archive_writers(templates: Path | None = None,
+                    rules_dir: Path | None = None) -> dict[str, Any]:
+    """The reports (text, HTML, views, order forms — not the PDFs, to keep the
+    commit fast) as an output of the archived month: ``{"reports": writer}``
+    for :func:`wdg.engine.turn.run_month` and ``replay_month`` (``outputs=``),
+    so that a replay verifies the result sheets byte for byte too."""
 
     def write(result: Any, directory: Path) -> None:
         render_reports(None, result.state, list(result.log), result.sheets, None, directory,
                        jobs=1, templates=templates, settings=load_report_settings(rules_dir),
                        pdf=False)
 
-    register_output(OUTPUT_NAME, write)
+    return {OUTPUT_NAME: write}

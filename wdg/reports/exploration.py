@@ -197,7 +197,6 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     def centre(r: int, c: int) -> tuple[float, float]:
         return (margin + w * (c - c0 + 0.5 * (r & 1)) + w / 2, margin + s + 1.5 * s * (r - r0))
 
-    grid = seg.grid
     cells, borders, texts, marks = [], [], [], []
     used_terrain: set[int] = set()
     for r in range(r0, r0 + nrows):
