@@ -20,6 +20,7 @@ from wdg.world.calendar import MonthDate
 from wdg.world.consistency import check_segment
 from wdg.world.generator import generate_segment
 from wdg.world.storage import SEGMENT_FILE, save_segment
+from wdg.world.stress import stress_segment
 
 app = typer.Typer(help="Segments: create one, show its status, check its consistency.",
                   no_args_is_help=True)
@@ -56,6 +57,10 @@ def new(
     demo_passwords: bool = typer.Option(False, "--demo-passwords",
                                         help="Fixed passwords NAME-<kingdom> (demos only!)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing segment."),
+    preset: str = typer.Option(None, "--preset",
+                               help="'stress': the benchmark's stress segment (20x9 provinces, "
+                               "60 kingdoms, 3,000 active armies, fronts; known passwords "
+                               "NAME-<kingdom>); the size options are then ignored."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Generate a new segment into worlds/NAME/ and print the passwords once."""
@@ -66,10 +71,15 @@ def new(
     cols, rows = parse_provinces(provinces)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    seg, passwords = generate_segment(
-        name, cols, rows, kingdoms, seed, city_states=city_states, armies_per_kingdom=armies,
-        active_per_kingdom=active, creatures=creatures, capital_radius=radius,
-        start=MonthDate.parse(start), demo_passwords=demo_passwords)
+    if preset not in (None, "stress"):
+        raise InvalidInputError(f"--preset {preset!r}: expected 'stress'")
+    if preset == "stress":
+        seg, passwords = stress_segment(seed=seed, name=name)
+    else:
+        seg, passwords = generate_segment(
+            name, cols, rows, kingdoms, seed, city_states=city_states, armies_per_kingdom=armies,
+            active_per_kingdom=active, creatures=creatures, capital_radius=radius,
+            start=MonthDate.parse(start), demo_passwords=demo_passwords)
     save_segment(seg, target)
     typer.echo(f"Segment {name} angelegt in {target} (Seed {seed}).")
     typer.echo("Passwörter (nur jetzt angezeigt, gespeichert werden nur Hashes):")

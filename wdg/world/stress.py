@@ -1,0 +1,211 @@
+"""The stress preset: a big segment where every part of the month has work.
+
+:func:`stress_segment` calls the ordinary generator
+(:func:`wdg.world.generator.generate_segment`) with the sizes of
+:data:`STRESS` — 20 x 9 provinces (8,640 gemarks), 60 kingdoms, 4 city
+states, 50 active armies per kingdom (3,000, of all troop types, fleets at
+sea, land armies carried by them), 40 creatures — and then makes it a
+segment at war:
+
+- neighbouring kingdoms (the generator puts each kingdom's nearest three on
+  its diplomacy list at status 5) turn hostile: two pairs in three get
+  statuses 1-3 toward each other, so that armies meeting there fight
+  ("Angriff auf fremde Heere möglich") and, at 1-2, may conquer;
+- on the line between two hostile capitals a front: a border zone split
+  between the two kingdoms, a village on each side, and a part of each
+  kingdom's land armies standing in it, some on the same gemarks as the
+  enemy's (so that fights happen even before anybody moves);
+- in every capital with a Hafen one empty fleet lies in the harbour;
+- a few generals get a special ability or are wizards (``c`` orders).
+
+Passwords are the generator's known demo passwords ``<name>-<kingdom>``;
+:func:`wdg.orders.generate.generate_sheets` writes sheets with them. The
+same ``scale`` and ``seed`` give the same segment. ``scale`` 0.5 and 0.25
+shrink the map (columns) and the number of kingdoms, city states and
+creatures in proportion; the density (armies per kingdom, kingdoms per
+gemark) stays the same, so that the month's cost can be compared by size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wdg.errors import InvalidInputError
+from wdg.world.generator import generate_segment
+from wdg.world.hexgrid import Hex, hex_range, line
+from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Building, Segment, TroopType
+from wdg.world.terrain import WATER
+
+STRESS_SEED = 411_412
+"""The seed of the benchmark's stress segment."""
+HOSTILE_SHARE = 2 / 3
+"""Share of neighbouring pairs that are at war."""
+FRONT_ARMIES = 6
+"""Land armies of each side a front draws (at most; fewer if the kingdom has no more)."""
+FRONT_RADIUS = 2
+"""Gemarks around the midpoint of two capitals that form the front."""
+ABILITY_SHARE = 0.1
+WIZARD_SHARE = 0.03
+ABILITIES = ("FE", "WE", "ST")
+"""Ability codes of ``worlds/rules/wizards.yaml``."""
+
+
+@dataclass(frozen=True, slots=True)
+class StressSize:
+    """The sizes handed to the generator."""
+
+    prov_cols: int
+    prov_rows: int
+    kingdoms: int
+    city_states: int
+    armies_per_kingdom: int
+    active_per_kingdom: int
+    creatures: int
+
+    @property
+    def gemarks(self) -> int:
+        """Gemarks of the map (48 per province)."""
+        return self.prov_cols * self.prov_rows * 48
+
+    @property
+    def active_armies(self) -> int:
+        """Armies active at the start."""
+        return self.kingdoms * self.active_per_kingdom
+
+
+STRESS = StressSize(prov_cols=20, prov_rows=9, kingdoms=60, city_states=4,
+                    armies_per_kingdom=60, active_per_kingdom=50, creatures=40)
+"""The full stress size of the benchmark issue."""
+
+
+def stress_size(scale: float = 1.0) -> StressSize:
+    """:data:`STRESS` scaled by area: 1, 0.5 and 0.25 (or anything in between)."""
+    if not 0.05 <= scale <= 1.0:
+        raise InvalidInputError(f"stress scale must be between 0.05 and 1, got {scale!r}")
+    s = STRESS
+    return StressSize(max(2, round(s.prov_cols * scale)), s.prov_rows,
+                      max(2, round(s.kingdoms * scale)), max(1, round(s.city_states * scale)),
+                      s.armies_per_kingdom, s.active_per_kingdom,
+                      max(1, round(s.creatures * scale)))
+
+
+def stress_segment(scale: float = 1.0, seed: int = STRESS_SEED,
+                   name: str = "stress") -> tuple[Segment, dict[int, str]]:
+    """The stress segment and its kingdoms' (known) passwords."""
+    size = stress_size(scale)
+    seg, passwords = generate_segment(
+        name, size.prov_cols, size.prov_rows, size.kingdoms, seed,
+        city_states=size.city_states, armies_per_kingdom=size.armies_per_kingdom,
+        active_per_kingdom=size.active_per_kingdom, creatures=size.creatures,
+        capital_radius=2, demo_passwords=True)
+    rng = np.random.default_rng([seed, 1])
+    pairs = _make_hostile(seg, rng)
+    used: set[int] = set()
+    for a, b in pairs:
+        _make_front(seg, rng, a, b, used)
+    _dock_fleets(seg)
+    _give_abilities(seg, rng)
+    return seg, passwords
+
+
+def _make_hostile(seg: Segment, rng: np.random.Generator) -> list[tuple[int, int]]:
+    """Turn a share of the neighbouring pairs hostile (statuses 1-3 both ways)."""
+    pairs = sorted({(min(a, b), max(a, b)) for a, k in seg.kingdoms.items()
+                    for b in k.diplomacy})
+    hostile = []
+    for a, b in pairs:
+        if rng.random() < HOSTILE_SHARE:
+            seg.kingdoms[a].diplomacy[b] = int(rng.integers(1, 4))
+            seg.kingdoms[b].diplomacy[a] = int(rng.integers(1, 4))
+            hostile.append((a, b))
+    return hostile
+
+
+def capital_of(seg: Segment, kingdom: int) -> Hex | None:
+    """The gemark of the kingdom's (first) palace."""
+    palace = seg.buildings[BUILDING_ORDER.index(Building.PALAST)]
+    spots = np.argwhere((seg.owner == kingdom) & (palace > 0))
+    return seg.grid.hex_at(int(spots[0][0]), int(spots[0][1])) if len(spots) else None
+
+
+def _is_land(seg: Segment, h: Hex) -> bool:
+    return seg.grid.contains(h) and not WATER[seg.at(seg.terrain, h)]
+
+
+def _make_front(seg: Segment, rng: np.random.Generator, a: int, b: int, used: set[int]) -> None:
+    """A border zone halfway between the capitals of ``a`` and ``b``."""
+    ca, cb = capital_of(seg, a), capital_of(seg, b)
+    if ca is None or cb is None:
+        return
+    path = line(ca, cb)
+    mid = path[len(path) // 2]
+    zone = [h for h in hex_range(mid, FRONT_RADIUS) if _is_land(seg, h)
+            and seg.at(seg.settlement, h) == 0 and seg.at(seg.owner, h) in (0, a, b)]
+    if len(zone) < 4:
+        return
+    side = {h: a if h.distance(ca) < h.distance(cb) or
+            (h.distance(ca) == h.distance(cb) and rng.random() < 0.5) else b for h in zone}
+    for h, k in side.items():
+        row, col = seg.grid.index(h)
+        seg.owner[row, col] = k
+    for k in (a, b):
+        mine = [h for h in zone if side[h] == k]
+        if mine:
+            village = mine[int(rng.integers(len(mine)))]
+            row, col = seg.grid.index(village)
+            seg.settlement[row, col] = int(rng.integers(40, 160))
+            seg.buildings[BUILDING_ORDER.index(Building.KASERNE), row, col] = 1
+            seg.buildings[BUILDING_ORDER.index(Building.MINE), row, col] = 1
+            seg.settlement_names[village] = f"Grenzdorf {k}-{a + b}"
+    for k in (a, b):
+        for army in _front_armies(seg, k, used):
+            h = zone[int(rng.integers(len(zone)))]
+            army.position = h
+
+
+def _front_armies(seg: Segment, kingdom: int, used: set[int]) -> list[Army]:
+    """Up to :data:`FRONT_ARMIES` free land armies of the kingdom (not its first,
+    which guards the capital; not carried, not carrying)."""
+    out = []
+    for n in sorted(seg.armies):
+        army = seg.armies[n]
+        if (army.kingdom == kingdom and n % 100 != 1 and n not in used
+                and army.status is ArmyStatus.ACTIVE and army.carried_by is None
+                and army.troop in (TroopType.KRIEGER, TroopType.REITER)):
+            out.append(army)
+            used.add(n)
+            if len(out) == FRONT_ARMIES:
+                break
+    return out
+
+
+def _dock_fleets(seg: Segment) -> None:
+    """In every capital with a Hafen the kingdom's first fleet lies in the
+    harbour, its passengers landed there, so that armies can board it (``bs``)."""
+    for k in sorted(seg.kingdoms):
+        capital = capital_of(seg, k)
+        if capital is None or not seg.building_level(capital, Building.HAFEN):
+            continue
+        fleet = next((a for n, a in sorted(seg.armies.items()) if a.kingdom == k
+                      and a.status is ArmyStatus.ACTIVE and a.is_fleet), None)
+        if fleet is None:
+            continue
+        fleet.position = capital
+        if fleet.carrying is not None:
+            cargo = seg.armies[fleet.carrying]
+            cargo.carried_by, cargo.position, fleet.carrying = None, capital, None
+
+
+def _give_abilities(seg: Segment, rng: np.random.Generator) -> None:
+    """Special abilities and wizards for a few generals of active armies."""
+    for n in sorted(seg.armies):
+        army = seg.armies[n]
+        if army.general is None or army.status is not ArmyStatus.ACTIVE:
+            continue
+        roll = rng.random()
+        if roll < WIZARD_SHARE:
+            army.general.wizard = True
+        elif roll < WIZARD_SHARE + ABILITY_SHARE:
+            army.general.ability = ABILITIES[int(rng.integers(len(ABILITIES)))]
