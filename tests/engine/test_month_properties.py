@@ -168,3 +168,27 @@ def test_every_order_of_the_demo_month_reaches_its_player(tmp_path):
     camp = copy_demo(tmp_path / "demo")
     result = run_and_check(camp, "canura")
     assert sorted(result.sheets) == [1, 2, 3, 4, 5, 6]
+
+
+def test_hostile_neighbours_fight_conquer_and_keep_every_law(tmp_path):
+    """The stress preset (hostile neighbours at statuses 1-3 with armies on a
+    front, wizards, fleets in harbour) at a small scale, with generated sheets
+    for two months: battles, partisan fights and conquests really happen, and
+    every law of this module still holds through the real runner."""
+    from wdg.orders.generate import generate_sheets
+    from wdg.world.stress import stress_segment
+
+    seg, passwords = stress_segment(0.1, name=NAME)
+    camp = Campaign(tmp_path)
+    save_segment(seg, camp.segment_dir(NAME))
+    rng = np.random.default_rng(5)
+    kinds: Counter[str] = Counter()
+    for _ in range(2):
+        now = load_segment(camp.segment_dir(NAME))
+        d = camp.orders_dir(NAME, now.date)
+        d.mkdir(parents=True, exist_ok=True)
+        for k, text in sorted(generate_sheets(now, rng, passwords).items()):
+            (d / f"k{k}.txt").write_text(text, encoding="utf-8")
+        kinds.update(e.kind.split(".")[0] for e in run_and_check(camp, NAME).log)
+    assert kinds["combat"] > 0 and kinds["conquest"] > 0
+    assert kinds["militia"] + kinds["partisan"] > 0
