@@ -3,25 +3,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from monthkit import RULES, month
 
-import numpy as np
+
 
 from wdg.engine.combat import combat, ensure_kingdom_order, win_chance, army_strength
-from wdg.engine.month import Month, Snapshot
-from wdg.rules import Rules
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own, small_segment
 from wdg.world.state import ArmyStatus, Building, Segment, TroopType
 
-RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
 
-
-def month(seg: Segment, seed: int = 1) -> Month:
-    """A month over ``seg`` with the start snapshot taken now."""
-    m = Month(state=seg, sheets={}, rng=np.random.default_rng(seed), rules=RULES)
-    m.start = Snapshot(owner=seg.owner.copy(),
-                       positions={n: a.position for n, a in seg.armies.items()})
-    return m
 
 
 def two_kingdoms(s12: int, s21: int) -> Segment:
@@ -97,7 +87,7 @@ def test_kingdom_order_is_reproducible_from_the_seed():
             add_kingdom(seg, k, diplomacy={j: 2 for j in range(1, 6) if j != k})
             add_army(seg, k, k, (k % 3, 1))
             add_army(seg, 10 + k, k, (k % 3, 1), units=500)
-        m = month(seg, seed)
+        m = month(seg, seed=seed)
         combat(m)
         return list(m.kingdom_order), [e.to_dict() for e in m.log]
 

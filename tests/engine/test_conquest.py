@@ -3,33 +3,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from monthkit import month
 
-import numpy as np
+
 
 from wdg.engine.conquest import conquest, occupation_destruction
 from wdg.engine.economy import treasury_share
-from wdg.engine.month import Claim, Month, Snapshot
-from wdg.orders.model import ArmyBlock, Destroy, DestroyTarget, Occupy, Sheet
-from wdg.rules import Rules
+from wdg.engine.month import Claim, Month
+from wdg.orders.model import Destroy, DestroyTarget, Occupy
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own, small_segment
-from wdg.world.state import Building, Segment, TroopType
+from wdg.world.state import Building, TroopType
 from wdg.world.terrain import is_water, terrain
 
-RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
 
-
-def month(seg: Segment, orders: dict[int, object] | None = None, seed: int = 1) -> Month:
-    """A month whose sheets give each listed army its Phase B order."""
-    sheets: dict[int, Sheet] = {}
-    for n, order in (orders or {}).items():
-        a = seg.armies[n]
-        sheet = sheets.setdefault(a.kingdom, Sheet(kingdom=a.kingdom))
-        sheet.armies.append(ArmyBlock(n, seg.grid.address_of(a.position), 10 + n, phase_b=order))
-    m = Month(state=seg, sheets=sheets, rng=np.random.default_rng(seed), rules=RULES)
-    m.start = Snapshot(owner=seg.owner.copy(),
-                       positions={n: a.position for n, a in seg.armies.items()})
-    return m
 
 
 def kinds(m: Month) -> list[str]:

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from monthkit import RULES, month
 
-import numpy as np
+
 
 from wdg.engine.creatures import creature_attacks, creature_moves
-from wdg.engine.month import Month, Snapshot
-from wdg.rules import Rules
 from wdg.world.factory import add_army, add_kingdom, at, small_segment
-from wdg.world.state import Creature, Segment
+from wdg.world.state import Creature
 from wdg.world.terrain import is_water, terrain
 
-RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
 
-
-def month(seg: Segment, seed: int = 1) -> Month:
-    m = Month(state=seg, sheets={}, rng=np.random.default_rng(seed), rules=RULES)
-    m.start = Snapshot(owner=seg.owner.copy(),
-                       positions={n: a.position for n, a in seg.armies.items()})
-    return m
 
 
 def test_the_generator_s_creature_kinds_are_defined():
@@ -67,7 +58,7 @@ def test_a_creature_may_evade_by_flying_away_and_keeps_its_treasure():
         add_kingdom(seg, 1, treasury=0)
         add_army(seg, 1, 1, (3, 3), units=1_000_000)
         seg.creatures[1] = Creature(1, "drache", at(seg, (3, 3)), gold=100)
-        m = month(seg, seed)
+        m = month(seg, seed=seed)
         creature_attacks(m)
         if 1 in seg.creatures:
             evaded += 1
@@ -129,7 +120,7 @@ def test_aggressive_creatures_wander_in_their_habitat_and_passive_ones_stay():
     seg.creatures[1] = Creature(1, "seeschlange", at(seg, (1, 2)))
     seg.creatures[2] = Creature(2, "riesenadler", at(seg, (5, 5)))
     for seed in range(20):
-        creature_moves(month(seg, seed))
+        creature_moves(month(seg, seed=seed))
         assert is_water(terrain(seg.at(seg.terrain, seg.creatures[1].position)))
     assert seg.creatures[2].position == at(seg, (5, 5))
 

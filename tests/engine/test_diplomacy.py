@@ -3,9 +3,9 @@ zwischen Herrschern")."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from monthkit import RULES, month
 
-import numpy as np
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,20 +18,11 @@ from wdg.engine.diplomacy import (
     missions,
 )
 from wdg.engine.events import Event
-from wdg.engine.month import Month, Snapshot
 from wdg.orders.model import Announcement, Message, Sheet
-from wdg.rules import Rules
 from wdg.world.factory import add_army, add_kingdom, own, small_segment
-from wdg.world.state import Contact, Segment
-
-RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
+from wdg.world.state import Contact
 
 
-def month(seg: Segment, sheets: dict[int, Sheet] | None = None, seed: int = 1) -> Month:
-    m = Month(state=seg, sheets=sheets or {}, rng=np.random.default_rng(seed), rules=RULES)
-    m.start = Snapshot(owner=seg.owner.copy(),
-                       positions={n: a.position for n, a in seg.armies.items()})
-    return m
 
 
 def test_meeting_armies_add_both_kingdoms_to_each_other_s_list_at_5():
@@ -120,7 +111,7 @@ def test_a_message_to_a_kingdom_not_on_the_list_is_not_delivered():
     add_kingdom(seg, 3)
     sheet = Sheet(kingdom=1, messages=[Message(2, "Friede sei mit Euch", 20),
                                        Message(3, "Wer seid Ihr?", 25)])
-    m = month(seg, {1: sheet})
+    m = month(seg, sheets={1: sheet})
     messages(m)
     delivered = m.log.of_kind("message.delivered")
     assert [(e.kingdom, e.data["from"]) for e in delivered] == [(2, 1)]
@@ -134,7 +125,7 @@ def test_the_sender_learns_that_a_message_was_forwarded():
     seg = small_segment()
     add_kingdom(seg, 1, diplomacy={2: 5})
     add_kingdom(seg, 2, diplomacy={1: 5})
-    m = month(seg, {1: Sheet(kingdom=1, messages=[Message(2, "Friede sei mit Euch", 20)])})
+    m = month(seg, sheets={1: Sheet(kingdom=1, messages=[Message(2, "Friede sei mit Euch", 20)])})
     messages(m)
     sent = m.log.of_kind("message.sent")
     assert [(e.kingdom, e.line, e.data["to"]) for e in sent] == [(1, 20, 2)]
@@ -149,7 +140,7 @@ def test_an_announcement_with_an_email_address_is_held_back():
     sheet = Sheet(kingdom=1, announcements=[
         Announcement("Schreibt mir an herrscher@mail.example.com", 30),
         Announcement("Das Reich des Nordens grüßt alle Völker! 10000 Krieger stehen bereit.", 31)])
-    m = month(seg, {1: sheet})
+    m = month(seg, sheets={1: sheet})
     messages(m)
     held = m.log.of_kind("announcement.held")
     assert len(held) == 1 and held[0].line == 30 and "E-Mail" in held[0].why
@@ -166,7 +157,7 @@ def test_real_names_phone_numbers_and_links_are_held_back():
     texts = ["Grüße an Erika Mustermann", "Ruf an: 0511 1234567", "Siehe www.wdg-karte.de",
              "Besucht https://example.org/x"]
     sheet = Sheet(kingdom=1, messages=[Message(2, t, i) for i, t in enumerate(texts, 1)])
-    m = month(seg, {1: sheet})
+    m = month(seg, sheets={1: sheet})
     messages(m)
     assert len(m.log.of_kind("message.held")) == 4
 
@@ -207,6 +198,6 @@ def test_plain_in_game_prose_passes_the_content_check(text):
     """Text without digits, dots, @ or names is never held back."""
     seg = small_segment()
     add_kingdom(seg, 1)
-    m = month(seg, {1: Sheet(kingdom=1, announcements=[Announcement(text, 1)])})
+    m = month(seg, sheets={1: Sheet(kingdom=1, announcements=[Announcement(text, 1)])})
     messages(m)
     assert m.log.of_kind("announcement.published")

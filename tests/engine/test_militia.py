@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from monthkit import RULES, month
+
 
 import numpy as np
 from hypothesis import given, settings
@@ -10,20 +11,10 @@ from hypothesis import strategies as st
 
 from wdg.engine.actions import actions
 from wdg.engine.militia import militia_cap, militia_growth, partisan_fight
-from wdg.engine.month import Month, Snapshot
 from wdg.orders.model import ArmyBlock, Help, Sheet
-from wdg.rules import Rules
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own, small_segment
-from wdg.world.state import Segment
-
-RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
 
 
-def month(seg: Segment, sheets: dict | None = None, seed: int = 1) -> Month:
-    m = Month(state=seg, sheets=sheets or {}, rng=np.random.default_rng(seed), rules=RULES)
-    m.start = Snapshot(owner=seg.owner.copy(),
-                       positions={n: a.position for n, a in seg.armies.items()})
-    return m
 
 
 def test_the_cap_depends_on_terrain_settlement_and_popularity():
@@ -48,7 +39,7 @@ def test_militia_grows_back_slowly_and_faster_where_an_army_helps():
     seg = small_segment()
     add_kingdom(seg, 1)
     add_army(seg, 1, 1, (1, 1))
-    m = month(seg, {1: Sheet(kingdom=1, armies=[
+    m = month(seg, sheets={1: Sheet(kingdom=1, armies=[
         ArmyBlock(1, seg.grid.address_of(at(seg, (1, 1))), 3, phase_b=Help(line=3))])})
     actions(m)  # Phase B publishes the helped gemarks
     militia_growth(m)
@@ -65,7 +56,7 @@ def test_help_never_pushes_the_militia_past_its_cap():
     add_army(seg, 1, 1, (1, 1), units=50_000)
     cap = int(militia_cap(seg, RULES)[1, 1])
     seg.militia[1, 1] = cap
-    m = month(seg, {1: Sheet(kingdom=1, armies=[
+    m = month(seg, sheets={1: Sheet(kingdom=1, armies=[
         ArmyBlock(1, seg.grid.address_of(at(seg, (1, 1))), 3, phase_b=Help(line=3))])})
     actions(m)
     militia_growth(m)

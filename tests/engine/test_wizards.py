@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from monthkit import month
 
-import numpy as np
 
-from wdg.engine.month import Month, Snapshot
+
 from wdg.engine.wizards import character_actions, wizard_duels
-from wdg.orders.model import ArmyBlock, CharacterAction, Sheet
-from wdg.rules import Rules
+from wdg.orders.model import CharacterAction
 from wdg.world.factory import add_army, add_kingdom, at, small_segment
-from wdg.world.state import Creature, Segment
-
-RULES = Rules.load(Path(__file__).resolve().parents[2] / "worlds" / "rules")
+from wdg.world.state import Creature
 
 
-def month(seg: Segment, orders: dict[int, object] | None = None, seed: int = 1) -> Month:
-    sheets: dict[int, Sheet] = {}
-    for n, order in (orders or {}).items():
-        a = seg.armies[n]
-        sheet = sheets.setdefault(a.kingdom, Sheet(kingdom=a.kingdom))
-        sheet.armies.append(ArmyBlock(n, seg.grid.address_of(a.position), 10 + n, phase_b=order))
-    m = Month(state=seg, sheets=sheets, rng=np.random.default_rng(seed), rules=RULES)
-    m.start = Snapshot(owner=seg.owner.copy(),
-                       positions={n: a.position for n, a in seg.armies.items()})
-    return m
 
 
 def test_two_wizards_in_adjacent_gemarks_always_duel():
