@@ -44,12 +44,7 @@ def template(
 ) -> None:
     """The pre-filled order form of a kingdom for the next month."""
     seg = load(open_campaign(campaign), segment)
-    text = render_template(seg, kingdom)
-    if out:
-        out.write_text(text, encoding="utf-8")
-        typer.echo(f"Spielzugformular geschrieben: {out}")
-    else:
-        typer.echo(text, nl=False)
+    _write_or_print(render_template(seg, kingdom), out, "Spielzugformular")
 
 
 @sub.command("view")
@@ -61,10 +56,14 @@ def view_cmd(
 ) -> None:
     """What a kingdom knows (YAML), for checking sheets without the segment."""
     seg = load(open_campaign(campaign), segment)
-    text = view_to_yaml(build_view(seg, kingdom))
+    _write_or_print(view_to_yaml(build_view(seg, kingdom)), out, "Sicht")
+
+
+def _write_or_print(text: str, out: Path | None, what: str) -> None:
+    """Write ``text`` to ``out`` (and say so), or print it."""
     if out:
         out.write_text(text, encoding="utf-8")
-        typer.echo(f"Sicht geschrieben: {out}")
+        typer.echo(f"{what} geschrieben: {out}")
     else:
         typer.echo(text, nl=False)
 
