@@ -231,3 +231,21 @@ def test_fleets_put_out_to_sea_when_their_harbour_is_destroyed():
     assert water is not None and is_water(terrain(seg.at(seg.terrain, water)))
     assert water.distance(at(seg, (1, 1))) == 1 and cargo.position == water
     assert m.log.of_kind("destroy.fleet_out")
+
+
+def test_the_outcome_of_a_conquest_answers_the_order_line():
+    """"Das Besitzverhältnis einer Gemark wird daher erst gegen Ende eines Mondes
+    festgestellt": the settled outcome (won or failed) still names the sheet line
+    of the order, so the player's result sheet shows it under that order."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_kingdom(seg, 2)
+    add_army(seg, 101, 1, (3, 3))
+    add_army(seg, 201, 2, (3, 3))
+    m = month(seg)
+    h = at(seg, (4, 3))
+    m.claims.append(Claim(101, 1, h, "einnahme", 17))
+    m.claims.append(Claim(201, 2, h, "einnahme", 23))
+    events = conquest(m)
+    lines = {(e.kind, e.kingdom): e.line for e in events if e.kind in ("conquest.won", "conquest.failed")}
+    assert sorted(lines.values()) == [17, 23]

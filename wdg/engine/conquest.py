@@ -89,7 +89,8 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
         return _refuse(m, army, "conquest.refused", f"Okkupation verweigert: {why}", order.line)
     won, out = partisan_fight(m, army, "die Okkupation", order.line)
     if won:
-        m.claims.append(Claim(army.number, army.kingdom, at, "okkupation"))  # type: ignore[arg-type]
+        m.claims.append(Claim(army.number, army.kingdom, at, "okkupation",  # type: ignore[arg-type]
+                              order.line))
         out.append(m.emit(Event("conquest.claim", kingdom=army.kingdom, army=army.number, at=at,
                                 why="Okkupation begonnen; der Besitz wird am Ende des Mondes "
                                     "festgestellt", line=order.line)))
@@ -235,7 +236,7 @@ def _claim_problem(m: Month, claim: Claim, taken: set[Hex]) -> str | None:
     return None
 
 
-def transfer(m: Month, at: Hex, winner: int, army: int | None) -> list[Event]:
+def transfer(m: Month, at: Hex, winner: int, army: int | None, line: int = 0) -> list[Event]:
     """Give the gemark to ``winner``; a settlement brings its share of the
     former owner's treasury ("Der Reichsschatz" (c))."""
     seg = m.state
@@ -252,12 +253,12 @@ def transfer(m: Month, at: Hex, winner: int, army: int | None) -> list[Event]:
                                     ledger="conquest",
                                     why="Anteil am Reichsschatz mit der Siedlung verloren")))
             out.append(m.emit(Event("conquest.treasury", kingdom=winner, army=army, at=at,
-                                    gold=share, ledger="conquest",
+                                    gold=share, ledger="conquest", line=line,
                                     why="Anteil am Reichsschatz der eroberten Siedlung")))
     seg.owner[r, c] = winner
     name = seg.settlement_names.get(at, "")
     out.insert(0, m.emit(Event(
-        "conquest.won", kingdom=winner, army=army, at=at, public=bool(has_settlement),
+        "conquest.won", kingdom=winner, army=army, at=at, public=bool(has_settlement), line=line,
         why=f"Gemark {seg.label(at)} erobert" + (f" mit der Siedlung {name}" if has_settlement
                                                 else ""),
         data={"from": old})))
@@ -283,8 +284,8 @@ def conquest(m: Month) -> list[Event]:
         if why is not None:
             out.append(m.emit(Event("conquest.failed", kingdom=claim.kingdom, army=claim.army,
                                     at=claim.at, why=f"Eroberung mißlungen: {why}",
-                                    data={"kind": claim.kind})))
+                                    line=claim.line, data={"kind": claim.kind})))
             continue
         taken.add(claim.at)
-        out += transfer(m, claim.at, claim.kingdom, claim.army)
+        out += transfer(m, claim.at, claim.kingdom, claim.army, claim.line)
     return out

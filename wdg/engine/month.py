@@ -56,6 +56,8 @@ class Claim:
     at: Hex
     kind: str
     """``"einnahme"`` (order ``e``) or ``"okkupation"`` (order ``o``)."""
+    line: int = 0
+    """The sheet line of the order, so the outcome reaches the player's order."""
 
 
 @dataclass(slots=True)

@@ -373,7 +373,7 @@ def _suffer_losses(ctx: _Ctx, army: Army, tid: int, line: int) -> None:
 def _claim(ctx: _Ctx, army: Army, there: Hex, line: int) -> None:
     """``e``: claim the gemark; an Einnahme destroys treasure there ("Die Eroberung")."""
     m = ctx.m
-    m.claims.append(Claim(army.number, army.kingdom, there, "einnahme"))
+    m.claims.append(Claim(army.number, army.kingdom, there, "einnahme", line))
     seg = m.state
     r, c = seg.grid.index(there)
     if seg.owner[r, c] != 0 or seg.settlement[r, c] > 0 or seg.buildings[:, r, c].any():
