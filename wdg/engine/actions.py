@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wdg.engine.events import Event
+from wdg.engine.ledger import credit
 from wdg.engine.month import Month, step
 from wdg.engine.movement import phase_b_armies, phase_b_orders
 from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
@@ -229,18 +230,14 @@ def search(ctx: _Ctx, army: Army, line: int) -> None:
 def _take(ctx: _Ctx, army: Army, treasure: Treasure, line: int) -> None:
     m = ctx.m
     del m.state.treasures[treasure.id]
-    kingdom = m.state.kingdoms.get(army.kingdom)
-    if kingdom is not None:
-        kingdom.treasury += treasure.gold
     if treasure.item:
         army.items.append(treasure.item)
     what = " und ".join(x for x in (f"{treasure.gold} GS" if treasure.gold else "",
                                     treasure.item) if x) or "nichts von Wert"
-    m.emit(Event("action.search.found", kingdom=army.kingdom, army=army.number,
-                 at=treasure.position, line=line, gold=treasure.gold,
-                 ledger="treasure" if treasure.gold else "",
-                 why=f"Das Heer findet {what}" + (f" ({treasure.note})" if treasure.note else ""),
-                 data={"treasure": treasure.id, "gold": treasure.gold, "item": treasure.item}))
+    credit(m, army.kingdom, treasure.gold, kind="action.search.found",
+           ledger="treasure" if treasure.gold else "", army=army.number, at=treasure.position,
+           line=line, why=f"Das Heer findet {what}" + (f" ({treasure.note})" if treasure.note else ""),
+           data={"treasure": treasure.id, "gold": treasure.gold, "item": treasure.item})
 
 
 def _emit(m: Month, kind: str, army: Army, at: Hex | None, line: int, why: str,

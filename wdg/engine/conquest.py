@@ -38,6 +38,7 @@ from wdg.engine.combat import (
 from wdg.engine.diplomacy import may_conquer
 from wdg.engine.economy import treasury_share
 from wdg.engine.events import Event
+from wdg.engine.ledger import credit, spend
 from wdg.engine.militia import partisan_fight
 from wdg.engine.movement import carried_army, harbour_mask
 from wdg.engine.month import Claim, Month, step
@@ -176,11 +177,9 @@ def _tear_down(m: Month, army: Army, at: Hex, target: DestroyTarget, line: int) 
                       r, c] = 0
         seg.settlement_names.pop(at, None)
         if share:
-            seg.kingdoms[owner].treasury -= share
-            out.append(m.emit(Event("destroy.treasury", kingdom=owner, at=at, gold=-share,
-                                    ledger="conquest",
-                                    why="Mit der zerstörten Siedlung geht ihr Anteil am "
-                                        "Reichsschatz verloren")))
+            out.append(spend(m, owner, share, kind="destroy.treasury", ledger="conquest", at=at,
+                             why="Mit der zerstörten Siedlung geht ihr Anteil am "
+                                 "Reichsschatz verloren"))
     out.insert(0, m.emit(Event(
         "destroy.done", kingdom=army.kingdom, army=army.number, at=at, line=line,
         public=damage == size and damage > 0,
@@ -247,14 +246,11 @@ def transfer(m: Month, at: Hex, winner: int, army: int | None, line: int = 0) ->
     if has_settlement and old in seg.kingdoms:
         share = treasury_share(seg, old)
         if share > 0:
-            seg.kingdoms[old].treasury -= share
-            seg.kingdoms[winner].treasury += share
-            out.append(m.emit(Event("conquest.treasury", kingdom=old, at=at, gold=-share,
-                                    ledger="conquest",
-                                    why="Anteil am Reichsschatz mit der Siedlung verloren")))
-            out.append(m.emit(Event("conquest.treasury", kingdom=winner, army=army, at=at,
-                                    gold=share, ledger="conquest", line=line,
-                                    why="Anteil am Reichsschatz der eroberten Siedlung")))
+            out.append(spend(m, old, share, kind="conquest.treasury", ledger="conquest", at=at,
+                             why="Anteil am Reichsschatz mit der Siedlung verloren"))
+            out.append(credit(m, winner, share, kind="conquest.treasury", ledger="conquest",
+                              army=army, at=at, line=line,
+                              why="Anteil am Reichsschatz der eroberten Siedlung"))
     seg.owner[r, c] = winner
     name = seg.settlement_names.get(at, "")
     out.insert(0, m.emit(Event(

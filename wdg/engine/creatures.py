@@ -41,6 +41,7 @@ from wdg.engine.combat import (
     wreck_boats,
 )
 from wdg.engine.events import Event
+from wdg.engine.ledger import credit
 from wdg.engine.month import Month, step
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Creature
@@ -140,11 +141,10 @@ def _slain(m: Month, cr: Creature, army: Army, kind: dict[str, Any]) -> list[Eve
                         public=True, why=f"{kind['name']} von Heer {army.number} besiegt",
                         data={"creature": cr.id, "kind": cr.kind}))]
     if cr.gold or cr.items:
-        seg.kingdoms[army.kingdom].treasury += cr.gold
-        out.append(m.emit(Event("creature.treasure", kingdom=army.kingdom, army=army.number,
-                                at=cr.position, gold=cr.gold, ledger="treasure",
-                                why="Der Schatz des Fabelwesens fällt dem Sieger zu",
-                                data={"items": list(cr.items)})))
+        out.append(credit(m, army.kingdom, cr.gold, kind="creature.treasure", ledger="treasure",
+                          army=army.number, at=cr.position,
+                          why="Der Schatz des Fabelwesens fällt dem Sieger zu",
+                          data={"items": list(cr.items)}))
     return out
 
 

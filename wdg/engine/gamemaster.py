@@ -11,6 +11,7 @@ turn runner refuses to start on a sheet with errors anyway.
 from __future__ import annotations
 
 from wdg.engine.events import Event
+from wdg.engine.ledger import credit, spend
 from wdg.engine.month import Month, step
 from wdg.orders import gmsheet as g
 from wdg.world.state import Creature, General, GeneralOffer, Treasure
@@ -29,37 +30,39 @@ def apply_gm_sheet(m: Month) -> list[Event]:
             events.append(m.emit(Event("gm.refused", line=cmd.line,
                                        why="Anweisung des Segmentleiters nicht ausführbar")))
             continue
-        events.extend(m.emit(e) for e in _apply(m, cmd))
+        events.extend(_apply(m, cmd))
     return events
 
 
 def _apply(m: Month, c: g.GmCommand) -> list[Event]:
+    """Apply one command; returns its events, already recorded."""
     seg = m.state
     if isinstance(c, g.Note):
-        return [Event("gm.note", kingdom=c.kingdom, why=c.text, line=c.line)]
+        return [m.emit(Event("gm.note", kingdom=c.kingdom, why=c.text, line=c.line))]
     if isinstance(c, g.Bulletin):
-        return [Event("gm.bulletin", why=c.text, public=True, line=c.line, data={"kind": c.kind})]
+        return [m.emit(Event("gm.bulletin", why=c.text, public=True, line=c.line,
+                             data={"kind": c.kind}))]
     if isinstance(c, g.SeasonEvent):
         seg.settings.season_event = c.text
-        return [Event("gm.season_event", why=c.text or "Besonderes Ereignis beendet", public=True,
-                      line=c.line)]
+        return [m.emit(Event("gm.season_event", why=c.text or "Besonderes Ereignis beendet", public=True,
+                      line=c.line))]
     if isinstance(c, g.ChangeGold):
-        seg.kingdoms[c.kingdom].treasury += c.amount
-        return [Event("gm.gold", kingdom=c.kingdom, gold=c.amount, ledger="gm", why=c.reason,
-                      line=c.line)]
+        book = credit if c.amount >= 0 else spend
+        return [book(m, c.kingdom, abs(c.amount), kind="gm.gold", ledger="gm", why=c.reason,
+                     line=c.line)]
     if isinstance(c, g.OfferGeneral):
         gen = General(c.name or "Unbekannter Feldherr", c.troop, c.experience, c.ability, c.wizard)
         seg.kingdoms[c.kingdom].offer = GeneralOffer(gen, c.price)
-        return [Event("gm.general_offer", kingdom=c.kingdom, line=c.line,
+        return [m.emit(Event("gm.general_offer", kingdom=c.kingdom, line=c.line,
                       why=f"Ein Feldherr ({c.troop.value}) bietet sich an",
                       data={"troop": c.troop.value, "experience": c.experience, "price": c.price,
-                            "wizard": c.wizard})]
+                            "wizard": c.wizard}))]
     if isinstance(c, g.AddDiplomacy):
         k = seg.kingdoms[c.kingdom]
         k.diplomacy.setdefault(c.other, 5)
-        return [Event("gm.diplomacy", kingdom=c.kingdom, line=c.line,
+        return [m.emit(Event("gm.diplomacy", kingdom=c.kingdom, line=c.line,
                       why=f"{seg.kingdoms[c.other].name} in die Liste der diplomatischen "
-                          "Beziehungen aufgenommen (Status 5)", data={"other": c.other})]
+                          "Beziehungen aufgenommen (Status 5)", data={"other": c.other}))]
     return _apply_at(m, c)
 
 
@@ -69,34 +72,36 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         cr = seg.creatures[c.id]
         if isinstance(c, g.RemoveCreature):
             del seg.creatures[c.id]
-            return [Event("gm.creature_removed", at=cr.position, line=c.line,
-                          why=f"Fabelwesen {cr.kind} entfernt", data={"creature": c.id})]
+            return [m.emit(Event("gm.creature_removed", at=cr.position, line=c.line,
+                          why=f"Fabelwesen {cr.kind} entfernt", data={"creature": c.id}))]
         cr.position = seg.grid.hex_of(c.at)
-        return [Event("gm.creature_moved", at=cr.position, line=c.line,
-                      why=f"Fabelwesen {cr.kind} versetzt", data={"creature": c.id})]
+        return [m.emit(Event("gm.creature_moved", at=cr.position, line=c.line,
+                      why=f"Fabelwesen {cr.kind} versetzt", data={"creature": c.id}))]
     h = seg.grid.hex_of(c.at)  # type: ignore[union-attr]
     row, col = seg.grid.index(h)
     if isinstance(c, g.PlaceCreature):
         cid = max(seg.creatures, default=0) + 1
         seg.creatures[cid] = Creature(cid, c.kind, h, c.count, None, c.gold, [], c.name)
-        return [Event("gm.creature_placed", at=h, line=c.line, public=True,
+        return [m.emit(Event("gm.creature_placed", at=h, line=c.line, public=True,
                       why=f"Fabelwesen gesichtet: {c.name or c.kind}",
-                      data={"creature": cid, "kind": c.kind, "count": c.count})]
+                      data={"creature": cid, "kind": c.kind, "count": c.count}))]
     if isinstance(c, g.PlaceTreasure):
         tid = max(seg.treasures, default=0) + 1
         seg.treasures[tid] = Treasure(tid, h, c.gold, c.item)
-        return [Event("gm.treasure", at=h, line=c.line, why="Schatz platziert",
-                      data={"treasure": tid, "gold": c.gold, "item": c.item})]
+        return [m.emit(Event("gm.treasure", at=h, line=c.line, why="Schatz platziert",
+                      data={"treasure": tid, "gold": c.gold, "item": c.item}))]
     if isinstance(c, g.SetTerrain):
         seg.terrain[row, col] = c.terrain.id
-        return [Event("gm.terrain", at=h, line=c.line, why=f"Geländeart jetzt {c.terrain.name}")]
+        return [m.emit(Event("gm.terrain", at=h, line=c.line,
+                             why=f"Geländeart jetzt {c.terrain.name}"))]
     if isinstance(c, g.SetOwner):
         seg.owner[row, col] = c.kingdom
-        return [Event("gm.owner", at=h, kingdom=c.kingdom or None, line=c.line,
-                      why="Besitz vom Segmentleiter festgelegt")]
+        return [m.emit(Event("gm.owner", at=h, kingdom=c.kingdom or None, line=c.line,
+                      why="Besitz vom Segmentleiter festgelegt"))]
     if isinstance(c, g.SetMilitia):
         seg.militia[row, col] = c.militia
-        return [Event("gm.militia", at=h, line=c.line, why=f"Miliz auf {c.militia} gesetzt")]
+        return [m.emit(Event("gm.militia", at=h, line=c.line,
+                             why=f"Miliz auf {c.militia} gesetzt"))]
     if isinstance(c, g.SetSettlement):
         seg.settlement[row, col] = c.size
         if c.size == 0:
@@ -104,6 +109,6 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
             seg.buildings[:, row, col] = 0
         elif c.name:
             seg.settlement_names[h] = c.name
-        return [Event("gm.settlement", at=h, line=c.line,
-                      why=f"Siedlung auf {c.size} Baueinheiten gesetzt")]
+        return [m.emit(Event("gm.settlement", at=h, line=c.line,
+                      why=f"Siedlung auf {c.size} Baueinheiten gesetzt"))]
     raise AssertionError(type(c))  # pragma: no cover - every command handled above

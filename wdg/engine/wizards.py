@@ -22,6 +22,7 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
+from wdg.engine.ledger import spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.errors import WdgError
@@ -152,14 +153,13 @@ def teleport(m: Month, army: Army, order: CharacterAction) -> list[Event]:
     kd = seg.kingdoms[army.kingdom]
     if kd.treasury < cost:
         return _refuse(m, army, order, f"Der Reichsschatz reicht nicht ({cost} GS nötig)")
-    kd.treasury -= cost
     start = army.position
     army.position = target
     m.moved.add(army.number)
-    return [m.emit(Event("c.teleport", kingdom=army.kingdom, army=army.number, at=target,
-                         line=order.line, gold=-cost, ledger="magic",
-                         why=f"Teleportation von {seg.label(start)} nach {seg.label(target)}",
-                         data={"from": seg.label(start), "distance": dist}))]
+    return [spend(m, army.kingdom, cost, kind="c.teleport", ledger="magic", army=army.number,
+                  at=target, line=order.line,
+                  why=f"Teleportation von {seg.label(start)} nach {seg.label(target)}",
+                  data={"from": seg.label(start), "distance": dist})]
 
 
 @step("character_actions", 46)
