@@ -110,6 +110,11 @@ def build_mail(seg: Segment, kingdom: int, month_key: str, month_dir: Path,
                                charset="utf-8")
         else:
             msg.add_attachment(path.read_bytes(), maintype=main, subtype=sub, filename=name)
+    # The generator's default boundary is random: derive it from the content instead,
+    # so the same month writes the same bytes (and a second 'send' sees no change).
+    # '=_' cannot occur in base64 or quoted-printable parts, nor in this plain header text.
+    digest = hashlib.sha256(b"".join(part.as_bytes() for part in msg.iter_parts())).hexdigest()
+    msg.set_boundary(f"=_wdg_{digest[:32]}")
     return msg
 
 
