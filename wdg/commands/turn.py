@@ -104,6 +104,8 @@ def status(
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
+    if st.gm_errors:
+        typer.echo(f"Warnung: {st.gm_errors} — 'wdg turn run' verweigert den Start")
     if st.needs_force:
         typer.echo(f"Warnung: {len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
                    "(verlorene Post?) — 'wdg turn run' verlangt --force")
