@@ -310,20 +310,24 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_6_reports_are_mailed_once_to_every_player(wdg):
+@pytest.fixture(scope="module")
+def smtp():
+    """A real SMTP server on 127.0.0.1 (aiosmtpd), on a free port."""
     sink = _Sink()
     ctl = Controller(sink, hostname="127.0.0.1", port=_free_port())
     ctl.start()
-    try:
-        (wdg.root / "worlds" / SEG / "mail.yaml").write_text(
-            f"host: 127.0.0.1\nport: {ctl.port}\nstarttls: false\nfrom: sl@example.org\n",
-            encoding="utf-8")
-        out = wdg("reports", "send", SEG, M1).stdout
-        assert "versandt: 4, schon früher versandt: 0" in out
-        again = wdg("reports", "send", SEG, M1)
-        assert "versandt: 0, schon früher versandt: 4" in again.stdout and again.stderr == ""
-    finally:
-        ctl.stop()
+    yield sink, ctl.port
+    ctl.stop()
+
+
+def test_6_reports_are_mailed_once_to_every_player(wdg, smtp):
+    sink, port = smtp
+    (wdg.root / "worlds" / SEG / "mail.yaml").write_text(
+        f"host: 127.0.0.1\nport: {port}\nstarttls: false\nfrom: sl@example.org\n", encoding="utf-8")
+    out = wdg("reports", "send", SEG, M1).stdout
+    assert "versandt: 4, schon früher versandt: 0" in out
+    again = wdg("reports", "send", SEG, M1)
+    assert "versandt: 0, schon früher versandt: 4" in again.stdout and again.stderr == ""
     assert len(sink.mails) == 4
     by_rcpt = {tuple(to): email.message_from_bytes(raw, policy=email.policy.default)
                for to, raw in sink.mails}
@@ -361,7 +365,7 @@ def test_7_replay_detects_a_tampered_archive_and_the_history_is_readable(wdg):
 
 # --- 8. undo, a corrected sheet, the month again, and the next month ----------------------
 
-def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg):
+def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     first = tree(wdg.archive())
     assert M1 in wdg("turn", "undo", SEG).stdout
     assert not wdg.archive().exists() and "(0412-04)" in wdg("turn", "status", SEG).stdout
@@ -378,6 +382,12 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg):
                        "outputs/reports/k3/ergebnis.txt", "outputs/reports/overview.html",
                        "outputs/reports/overview.txt"]
     assert "20 Baueinheiten" in (wdg.reports() / "k3" / "ergebnis.txt").read_text(encoding="utf-8")
+    # the corrected sheet of kingdom 3 goes out again (the others were right already)
+    sink, _ = smtp
+    told = wdg("reports", "send", SEG, M1)
+    assert "k3.eml" in told.stderr and "--resend-changed" in told.stderr and len(sink.mails) == 4
+    assert "versandt: 1," in wdg("reports", "send", SEG, M1, "--resend-changed").stdout
+    assert sink.mails[-1][0] == ["reich3@example.org"] and len(sink.mails) == 5
 
     # month 2: the pre-filled forms of the result sheets, sent back with the passwords
     wdg.month(M2).mkdir(parents=True)
