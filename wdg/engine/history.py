@@ -41,6 +41,8 @@ class MonthStatus:
     gm_sheet: bool = False
     playing: int = 0
     missing_share_limit: float = 0.5
+    gm_errors: str = ""
+    """Why the run would refuse the game master's sheet (empty: no errors)."""
 
     @property
     def needs_force(self) -> bool:
@@ -65,16 +67,18 @@ def month_status(camp: Campaign, segment: str) -> MonthStatus:
     """The current month's sheets as the runner would take them in."""
     seg = load_segment(camp.segment_dir(segment))
     files = read_order_files(camp.orders_dir(segment, seg.date))
+    gm_errors = ""
     try:
         intake = take_in(seg, files)
-    except StateError:
-        # the game master's sheet has errors: report the players' sheets anyway
+    except StateError as exc:
+        # the game master's sheet has errors: name them, report the players' sheets anyway
+        gm_errors = str(exc)
         intake = take_in(seg, {k: v for k, v in files.items() if k != "sl.txt"})
     s = seg.settings
     deadline = (f"{s.deadline_day}. {seg.date.name} {seg.date.year}, {s.deadline_hour}:00 Uhr"
                 if s.deadline_day else f"nicht gesetzt (Uhrzeit {s.deadline_hour}:00)")
     st = MonthStatus(segment, seg.date, deadline, gm_sheet="sl.txt" in files,
-                     missing_share_limit=s.missing_sheet_share)
+                     missing_share_limit=s.missing_sheet_share, gm_errors=gm_errors)
     playing = sorted(n for n, k in seg.kingdoms.items()
                      if not k.city_state and not k.retired and k.player is not None)
     st.playing = len(playing)

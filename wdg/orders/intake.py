@@ -13,7 +13,8 @@ from the kingdom number and the month, never from mail text.
 the deadline are rejected. The newest valid sheet before the deadline wins;
 earlier ones move to ``replaced/k<n>.<i>.txt`` and are never deleted.
 Rejected mails (wrong or missing password, unknown kingdom, wrong segment,
-late, no sheet, HTML only, too large) overwrite nothing. Every mail gets a
+a ``Mond:`` other than the segment's month, late, no sheet, HTML only, too
+large) overwrite nothing. Every mail gets a
 German confirmation ``.eml`` in the outbox. Importing the same mailbox twice
 stores nothing twice (mails are recognised by Message-ID and sha256).
 """
@@ -167,6 +168,10 @@ def _one(seg: Segment, folder: Path, raw: bytes, msg: EmailMessage,
         return r
     if sheet.segment and sheet.segment != seg.name:
         r.reason = f"falsches Segment {sheet.segment!r}"
+        return r
+    if sheet.month is not None and sheet.month != seg.date:
+        # the month's run would refuse it (wdg.engine.intake): say so now, not "angenommen"
+        r.reason = f"Spielzug für den Mond {sheet.month.short()}, angenommen wird {seg.date.short()}"
         return r
     if not sheet.password:
         r.reason = "Passwort fehlt"
