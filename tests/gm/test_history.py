@@ -112,3 +112,11 @@ def test_export_is_one_json_document_with_every_month(ran):
     doc = json.loads(r.output)
     assert [m["month"] for m in doc["months"]] == [result.date.key]
     assert "k1.txt" in doc["months"][0]["sheets"] and doc["current"]["month"] == result.date.next().key
+
+
+def test_export_does_not_reveal_the_players_passwords(ran):
+    """The export is for analysis: sheets appear with their passwords replaced."""
+    camp, _ = ran
+    doc = history.export_history(camp, "canura")
+    text = json.dumps(doc, ensure_ascii=False)
+    assert "canura-1" not in text and "******" in text

@@ -22,6 +22,7 @@ from typing import Any
 from wdg.campaign import Campaign
 from wdg.engine.archive import read_order_files
 from wdg.engine.intake import take_in
+from wdg.orders.parser import decode, redact_passwords
 from wdg.errors import StateError
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
@@ -147,8 +148,9 @@ def month_events(camp: Campaign, segment: str, month: MonthDate | str,
 
 def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
     """The whole history of a segment as one JSON-ready document: per archived
-    month its seed, kingdom order, sheets (text), game master's sheet, events
-    and manifest; and a summary of the current state."""
+    month its seed, kingdom order, sheets (text, passwords replaced by
+    ``******``), game master's sheet, events and manifest; and a summary of the
+    current state."""
     seg = load_segment(camp.segment_dir(segment))
     months = []
     for d in _month_dirs(camp, segment):
@@ -156,7 +158,7 @@ def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
         months.append({
             "month": d.name,
             "seed": safe_load_file(d / "seed.yaml"),
-            "sheets": {p.name: p.read_bytes().decode("utf-8", errors="replace")
+            "sheets": {p.name: redact_passwords(decode(p.read_bytes()))
                        for p in sorted(orders.glob("*.txt"))} if orders.is_dir() else {},
             "events": safe_load_file(d / "events.yaml") or [],
             "manifest": (safe_load_file(d / "manifest.yaml") or {}).get("files", {}),

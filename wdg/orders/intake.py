@@ -38,7 +38,7 @@ from wdg.errors import InvalidInputError
 from wdg.orders.checker import check_sheet
 from wdg.orders.confirm import confirmation
 from wdg.orders.model import Sheet
-from wdg.orders.parser import decode, parse_sheet
+from wdg.orders.parser import decode, parse_sheet, redact_passwords
 from wdg.orders.render import echo
 from wdg.orders.view import build_view
 from wdg.world.passwords import verify_password
@@ -291,6 +291,7 @@ def _verdict(stored: Path, seg: Segment) -> str:
     """The checker's verdict on a stored sheet, as the player reads it."""
     text = stored.read_text(encoding="utf-8")
     sheet: Sheet = parse_sheet(text)
+    shown = redact_passwords(text)  # the reply may reach someone else's mailbox
     if sheet.kingdom not in seg.kingdoms:
-        return echo(text, sheet.diagnostics)
-    return echo(text, check_sheet(sheet, build_view(seg, sheet.kingdom)))
+        return echo(shown, sheet.diagnostics)
+    return echo(shown, check_sheet(sheet, build_view(seg, sheet.kingdom)))
