@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from wdg.games.four_gods.world import Kingdom, Member
+from wdg.games.four_gods.world import Kingdom, Member, World
 
 CITY_POINTS = 5
 """Per city with an own prophet and per destroyed city."""
@@ -113,3 +113,35 @@ def score(kingdoms: list[Kingdom], cities: Mapping[int, int], destroyed: Mapping
         return (x[0], x[1], x[2], x[3])
     return Breakdown(t(city_points(cities, destroyed)), t(prophet_points(kingdoms, prophets)),
                      t(largest_points(kingdoms, gods)), t(most_points(kingdoms, gods)))
+
+
+def score_world(world: World, cities: Mapping[int, int], destroyed: Mapping[int, int],
+                prophets: Mapping[int, tuple[int, Member]], gods: Iterable[int]) -> Breakdown:
+    """:func:`score` on ``world``'s kingdoms, from the areas the world keeps
+    up to date (no search over the whole world)."""
+    gods = sorted(set(gods))
+    counts: dict[int, dict[int, int]] = {}
+    occupied: dict[int, set[int]] = {}
+    sizes: dict[int, int] = {}
+    for god, member in prophets.values():
+        hit = world.area(member)
+        if hit is None or hit[1] < 2:
+            continue
+        i, size = hit
+        if i not in counts:
+            counts[i], occupied[i], sizes[i] = {}, set(), size
+        counts[i][god] = counts[i].get(god, 0) + 1
+        occupied[i].add(member[0])
+    pts = [0, 0, 0, 0]
+    for i, cnt in counts.items():
+        top = max(cnt.values())
+        for god, n in cnt.items():
+            if n == top:
+                pts[god] += sizes[i] - len(occupied[i])
+    largest, number = world.kingdom_stats()
+    big = rank_points({g: largest[g] for g in gods})
+    many = rank_points({g: number[g] for g in gods})
+    c = city_points(cities, destroyed)
+    return Breakdown((c[0], c[1], c[2], c[3]), (pts[0], pts[1], pts[2], pts[3]),
+                     (big.get(0, 0), big.get(1, 0), big.get(2, 0), big.get(3, 0)),
+                     (many.get(0, 0), many.get(1, 0), many.get(2, 0), many.get(3, 0)))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from wdg.games.base import CHANCE, TERMINAL, GameError, State
 from wdg.games.four_gods import rules
 from wdg.games.four_gods.text import describe, render
-from wdg.games.four_gods.scoring import Breakdown, score
+from wdg.games.four_gods.scoring import Breakdown, score_world
 from wdg.games.four_gods.world import Member, World
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ class FourGodsState(State):
         for p, n in enumerate(self.destroyed):
             if n and self.gods[p]:
                 destroyed[self.gods[p][0]] = destroyed.get(self.gods[p][0], 0) + n
-        return score(self.world.kingdoms(), self.world.cities, destroyed, self.prophets, gods_in_play)
+        return score_world(self.world, self.world.cities, destroyed, self.prophets, gods_in_play)
 
     def _god_totals(self) -> list[list[int]]:
         b = self.breakdown()
