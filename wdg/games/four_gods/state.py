@@ -22,6 +22,9 @@ from wdg.games.four_gods.world import Member, World
 if TYPE_CHECKING:
     from wdg.games.four_gods.game import FourGodsGame
 
+SCORE_NEUTRAL = frozenset({"start", "end", "draw", "draw_tile", "reserve", "flip", "take", "ret", "skip"})
+"""Kinds of action that change nothing the score is computed from."""
+
 
 class FourGodsState(State):
     """The full position; every field is plain data copied by :meth:`clone`."""
@@ -57,10 +60,15 @@ class FourGodsState(State):
         """Turns left once the end is triggered (-1: not triggered)."""
         self.end_reason = ""
         self._legal: list[int] | None = None
+        self._scored: list[tuple[tuple[object, ...], Breakdown]] = []
+        """The last breakdown and what it was computed from; shared by clones
+        until one of them applies an action that can change the score."""
 
     # ------------------------------------------------------------ basics
     def clone(self) -> FourGodsState:
-        """An independent copy (tiles and oriented tiles are immutable)."""
+        """An independent copy (tiles and oriented tiles are immutable; the
+        cached legal actions and score are shared, as they are never changed
+        in place)."""
         s = FourGodsState.__new__(FourGodsState)
         s.__dict__.update(self.__dict__)
         s.world = self.world.clone()
@@ -72,7 +80,6 @@ class FourGodsState(State):
         s.supply = self.supply.copy()
         s.prophets = self.prophets.copy()
         s.destroyed = self.destroyed.copy()
-        s._legal = None
         return s
 
     def current_player(self) -> int:
@@ -111,6 +118,8 @@ class FourGodsState(State):
             raise GameError(f"illegal action {action!r} in phase {self.phase!r} "
                             f"for player {self.player}; {len(legal)} legal actions")
         self._legal = None
+        if self.game.decode(action)[0] not in SCORE_NEUTRAL:
+            self._scored = []
         rules.apply(self, action)
 
     def action_to_string(self, action: int) -> str:
@@ -122,7 +131,17 @@ class FourGodsState(State):
 
     # ------------------------------------------------------------ scoring
     def breakdown(self) -> Breakdown:
-        """The four scoring steps on the current world, per god."""
+        """The four scoring steps on the current world, per god (remembered
+        while the position's scoring data stay the same)."""
+        key = (self.world.tiles, self.world.cities, self.prophets, self.destroyed, self.owner, self.gods)
+        if self._scored and self._scored[0][0] == key:
+            return self._scored[0][1]
+        b = self._breakdown()
+        self._scored[:] = [((self.world.tiles.copy(), self.world.cities.copy(), self.prophets.copy(),
+                             self.destroyed.copy(), self.owner.copy(), [g.copy() for g in self.gods]), b)]
+        return b
+
+    def _breakdown(self) -> Breakdown:
         gods_in_play = [g for g in range(4) if self.owner[g] >= 0]
         destroyed: dict[int, int] = {}
         for p, n in enumerate(self.destroyed):
