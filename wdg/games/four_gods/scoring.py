@@ -124,8 +124,8 @@ def score_world(world: World, cities: Mapping[int, int], destroyed: Mapping[int,
     occupied: dict[int, set[int]] = {}
     sizes: dict[int, int] = {}
     for god, member in prophets.values():
-        hit = world.area(member)
-        if hit is None or hit[1] < 2:
+        hit = world.kingdom_of(member)
+        if hit is None:
             continue
         i, size = hit
         if i not in counts:

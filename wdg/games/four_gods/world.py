@@ -235,17 +235,20 @@ class World:
                 self._kingdoms = [Kingdom(t, cells, members) for t, cells, members, _ in found]
         return list(self._kingdoms)
 
-    def area(self, m: Member) -> tuple[int, int] | None:
-        """``(area id, tiles)`` of the terrain area holding ``m`` (None if
-        no placed tile has that region)."""
+    def kingdom_of(self, m: Member) -> tuple[int, int] | None:
+        """``(id, tiles)`` of the kingdom holding ``(cell, region)`` ``m``;
+        None when ``m`` lies in no kingdom. Ids tell kingdoms of one world
+        apart and mean nothing else."""
         if self._label is None:
             for i, k in enumerate(self.kingdoms()):
                 if m in k.members:
                     return i, k.size
-            o = self.tiles[m[0]] if 0 <= m[0] < len(self.tiles) else None
-            return (-1, 1) if o is not None and 0 <= m[1] < len(o.region_terrain) else None
+            return None
         g = self._label.get(m)
-        return None if g is None else (g, len(self._areas[g][1]))
+        if g is None:
+            return None
+        size = len(self._areas[g][1])
+        return (g, size) if size >= 2 else None
 
     def kingdom_stats(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Per terrain: tiles of the largest kingdom, number of kingdoms."""
