@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.games.test_four_gods_helpers import UNIFORM, lay, make_game, started
-from wdg.games.base import CHANCE, load_game
+from wdg.games.base import CHANCE, State, load_game
 from wdg.games.bots import greedy_bot, random_bot
 from wdg.games.four_gods.scoring import Breakdown, score
 from wdg.games.four_gods.state import FourGodsState
@@ -124,6 +124,27 @@ def test_the_remembered_score_follows_changes_made_directly(tmp_path: Path) -> N
     lay(twin, 4, 4)
     assert twin.breakdown() == _reference_breakdown(twin) != s.breakdown()
     assert s.breakdown() == _reference_breakdown(s) and s.world.kingdoms()[0].size == 4
+
+
+@pytest.mark.parametrize("players", [4, 2])
+def test_evaluate_at_a_draw_equals_playing_out_every_tile(players: int) -> None:
+    """Where no chance outcome can change the score (a tile drawn, the start
+    player), the shortcut gives exactly the default evaluation."""
+    game = load_game("four_gods", players=players)
+    rng = np.random.default_rng(players)
+    seen = 0
+    for _ in range(3):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.current_player() == CHANCE:
+                assert isinstance(s, FourGodsState)
+                for p in range(players):
+                    assert s.evaluate(p) == State.evaluate(s, p)
+                seen += 1
+                s.apply_action(s.sample_chance(rng))
+            else:
+                s.apply_action(random_bot(s, rng))
+    assert seen > 20
 
 
 GREEDY_GAMES = [
