@@ -17,7 +17,8 @@ from wdg.games.base import CHANCE, State, load_game
 from wdg.games.bots import greedy_bot, random_bot
 from wdg.games.four_gods.scoring import Breakdown, score
 from wdg.games.four_gods.state import FourGodsState
-from wdg.games.four_gods.world import World
+from wdg.games.four_gods.tiles import default_tileset
+from wdg.games.four_gods.world import FRAME, NONE, Fitter, World
 from wdg.games.records import play
 
 
@@ -124,6 +125,26 @@ def test_the_remembered_score_follows_changes_made_directly(tmp_path: Path) -> N
     lay(twin, 4, 4)
     assert twin.breakdown() == _reference_breakdown(twin) != s.breakdown()
     assert s.breakdown() == _reference_breakdown(s) and s.world.kingdoms()[0].size == 4
+
+
+def test_the_fit_index_finds_what_checking_every_tile_finds() -> None:
+    """Which oriented tiles fit an edge requirement: the index by edge code
+    equals checking every tile in every orientation, in the same order."""
+    fitter = Fitter(default_tileset())
+    codes = sorted({e for olist in fitter.ts.oriented for o in olist for e in o.edges})
+    rng = np.random.default_rng(11)
+    choices = [NONE, FRAME, *codes, 63 + 1]
+    keys = {(NONE, NONE, FRAME, FRAME), (FRAME,) * 4, (NONE,) * 4}
+    while len(keys) < 3000:
+        keys.add(tuple(int(choices[i]) for i in rng.integers(len(choices), size=4)))  # type: ignore[arg-type]
+    for key in keys:
+        want = {}
+        for t, olist in enumerate(fitter.ts.oriented):
+            ok = tuple(o.orient for o in olist if all(k < 0 or k == e for k, e in zip(key, o.edges)))
+            if ok:
+                want[t] = ok
+        got = fitter.fits(key)  # type: ignore[arg-type]
+        assert got == want and list(got) == list(want)
 
 
 @pytest.mark.parametrize("players", [4, 2])

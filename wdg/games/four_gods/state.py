@@ -22,6 +22,8 @@ from wdg.games.four_gods.world import Member, World
 if TYPE_CHECKING:
     from wdg.games.four_gods.game import FourGodsGame
 
+Scoring = tuple[Breakdown, tuple[tuple[int, ...], ...], tuple[float, ...]]
+
 SCORE_NEUTRAL = frozenset({"start", "end", "draw", "draw_tile", "reserve", "flip", "take", "ret", "skip"})
 """Kinds of action that change nothing the score is computed from."""
 
@@ -60,7 +62,7 @@ class FourGodsState(State):
         """Turns left once the end is triggered (-1: not triggered)."""
         self.end_reason = ""
         self._legal: list[int] | None = None
-        self._scored: list[tuple[tuple[object, ...], tuple[Breakdown, tuple[tuple[int, ...], ...]]]] = []
+        self._scored: list[tuple[tuple[object, ...], Scoring]] = []
         """The last breakdown and totals and what they were computed from;
         shared by clones until one of them applies an action that can change
         the score."""
@@ -135,9 +137,9 @@ class FourGodsState(State):
         """The four scoring steps on the current world, per god."""
         return self._scoring()[0]
 
-    def _scoring(self) -> tuple[Breakdown, tuple[tuple[int, ...], ...]]:
-        """The breakdown and per player the sorted totals of the gods
-        (remembered while the position's scoring data stay the same)."""
+    def _scoring(self) -> Scoring:
+        """The breakdown, per player the sorted totals of the gods and the
+        score (remembered while the position's scoring data stay the same)."""
         key = (self.world.tiles, self.world.cities, self.prophets, self.destroyed, self.owner, self.gods)
         if self._scored and self._scored[0][0] == key:
             return self._scored[0][1]
@@ -147,7 +149,7 @@ class FourGodsState(State):
         for p in range(self.game.num_players):
             mine = sorted(b.total(g) for g in self.gods[p])
             totals.append(tuple([0] * (need - len(mine)) + mine))
-        hit = (b, tuple(totals))
+        hit = (b, tuple(totals), tuple(float(t[0]) for t in totals))
         self._scored[:] = [((self.world.tiles.copy(), self.world.cities.copy(), self.prophets.copy(),
                              self.destroyed.copy(), self.owner.copy(), [g.copy() for g in self.gods]), hit)]
         return hit
@@ -163,7 +165,7 @@ class FourGodsState(State):
     def scores(self) -> list[float]:
         """Göttlicher Einfluss if the game were scored now; with two gods per
         player the lower of the two (the one that decides the loser)."""
-        return [float(t[0]) for t in self._scoring()[1]]
+        return list(self._scoring()[2])
 
     def evaluate(self, player: int) -> float:
         """:meth:`State.evaluate`, the same number computed without playing

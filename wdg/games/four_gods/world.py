@@ -38,6 +38,16 @@ class Fitter:
         self.neighbours: tuple[tuple[int, int, int, int], ...] = tuple(
             self._nbrs(c) for c in range(ts.rows * ts.cols))
         self._cache: dict[Key, dict[int, tuple[int, ...]]] = {}
+        self._flat = [(t, o.orient) for t, olist in enumerate(ts.oriented) for o in olist]
+        """Every oriented tile, by tile and then orientation."""
+        self._by_edge: list[dict[int, set[int]]] = [{}, {}, {}, {}]
+        """Per side: edge code -> indices into ``_flat`` showing it there."""
+        i = 0
+        for olist in ts.oriented:
+            for o in olist:
+                for side, code in enumerate(o.edges):
+                    self._by_edge[side].setdefault(code, set()).add(i)
+                i += 1
 
     def _nbrs(self, c: int) -> tuple[int, int, int, int]:
         r, col = divmod(c, self.ts.cols)
@@ -50,12 +60,13 @@ class Fitter:
         """``{tile: orientations}`` of every tile that matches ``key``."""
         hit = self._cache.get(key)
         if hit is None:
-            hit = {}
-            for t, olist in enumerate(self.ts.oriented):
-                ok = tuple(o.orient for o in olist
-                           if all(k < 0 or k == e for k, e in zip(key, o.edges)))
-                if ok:
-                    hit[t] = ok
+            wanted = [self._by_edge[side].get(k, set()) for side, k in enumerate(key) if k >= 0]
+            found = sorted(set.intersection(*wanted)) if wanted else range(len(self._flat))
+            lists: dict[int, list[int]] = {}
+            for i in found:
+                t, o = self._flat[i]
+                lists.setdefault(t, []).append(o)
+            hit = {t: tuple(os) for t, os in lists.items()}
             self._cache[key] = hit
         return hit
 
