@@ -93,8 +93,9 @@ def test_incremental_kingdoms_equal_a_computation_from_scratch(players: int, bot
 
 
 def test_tiles_that_disagree_fall_back_to_the_search_from_scratch(tmp_path: Path) -> None:
-    """A hand-built world with neighbours of different terrain (never legal)
-    still scores like the search over the whole world."""
+    """A hand-built world with neighbours of different terrain or a tile
+    laid over a tile (never legal) still scores like the search over the
+    whole world."""
     game = make_game(tmp_path, [(UNIFORM["M"], UNIFORM["M"])] * 3 + [(UNIFORM["E"], UNIFORM["E"])] * 3)
     s = started(game)
     lay(s, 0, 0)
@@ -107,6 +108,11 @@ def test_tiles_that_disagree_fall_back_to_the_search_from_scratch(tmp_path: Path
     s.owner[0], s.gods[0] = 0, [0]
     s.prophets = {0: (0, (0, 0))}
     _check(s)
+    again = started(game)
+    lay(again, 0, 0)
+    lay(again, 1, 1)
+    again.world.place_tile(1, game.tileset.by_orient[3][0])  # a tile over a tile
+    _check(again)
 
 
 def test_the_remembered_score_follows_changes_made_directly(tmp_path: Path) -> None:

@@ -105,7 +105,8 @@ class World:
         # ever added, a destroyed city's hole included, so areas only grow
         # and merge). Copy-on-write: clones share these until a tile is laid.
         # ``_label is None`` once a tile was laid against a neighbour of
-        # another terrain (only hand-built positions): then from scratch.
+        # another terrain or over another tile (only hand-built positions):
+        # then kingdoms are searched from scratch.
         self._label: dict[Member, int] | None = {}
         """``(cell, region)`` -> id of its terrain area."""
         self._areas: dict[int, Area] = {}
@@ -175,6 +176,8 @@ class World:
 
     def place_tile(self, c: int, o: Oriented) -> None:
         """Lay a tile (trusts its input; a city on ``c`` is replaced)."""
+        if self.tiles[c] is not None:  # never in play: a tile laid over a tile
+            self._label = None
         self.cities.pop(c, None)
         self.tiles[c] = o
         self._kingdoms = None
