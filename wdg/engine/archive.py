@@ -289,6 +289,8 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
 
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
+    if not (camp.segment_dir(segment) / "segment.yaml").is_file():
+        raise StateError(f"no segment {segment!r} in {camp.worlds}")
     if not (mdir / "manifest.yaml").is_file():
         raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
     manifest = safe_load_file(mdir / "manifest.yaml")["files"]

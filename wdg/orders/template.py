@@ -11,6 +11,8 @@ is once the password is filled in (empty slots are allowed).
 
 from __future__ import annotations
 
+from wdg.errors import IllegalOrderError
+
 from wdg.orders.lexicon import Part, commands
 from wdg.orders.view import KingdomView, build_view
 from wdg.world.state import Segment
@@ -21,7 +23,12 @@ def _reminder(part: Part) -> str:
 
 
 def render_template(seg: Segment, kingdom: int) -> str:
-    """The order form of ``kingdom`` for the segment's next month."""
+    """The order form of ``kingdom`` for the segment's next month (city states
+    and retired kingdoms have no player and get none)."""
+    k = seg.kingdoms.get(kingdom)
+    if k is not None and (k.city_state or k.retired or k.player is None):
+        raise IllegalOrderError(
+            f"kingdom {kingdom} ({k.name}) is a city state or has retired: no player, no order form")
     return render_view_template(build_view(seg, kingdom))
 
 
