@@ -153,26 +153,28 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
     for br, bc, nr, nc in wins:
         r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
         sub = lay.terrain[r0:r0 + nr * PROVINCE_ROWS, c0:c0 + nc * PROVINCE_COLS]
+        box = (r0, c0, nr * PROVINCE_ROWS, nc * PROVINCE_COLS)
         if skip_unknown:
             if not (sub != UNKNOWN_TERRAIN).any():
                 continue
-            br, bc, nr, nc = _known_box(sub != UNKNOWN_TERRAIN, br, bc)
-            r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
+            box = _known_box(sub != UNKNOWN_TERRAIN, r0, c0)
         first = 100 * (br + 1) + bc + 1
         last = 100 * (br + nr) + bc + nc
         t = title if len(wins) == 1 else f"{title}, Provinzen {first:03d}–{last:03d}"
-        pages.append(MapPage(t, render_svg(seg, lay, (r0, c0, nr * PROVINCE_ROWS,
-                                                      nc * PROVINCE_COLS), settings.hex_size, t)))
+        pages.append(MapPage(t, render_svg(seg, lay, box, settings.hex_size, t)))
     return pages
 
 
-def _known_box(known: np.ndarray, br: int, bc: int) -> tuple[int, int, int, int]:
-    """The smallest block of whole provinces of a window holding every known gemark."""
+def _known_box(known: np.ndarray, r0: int, c0: int,
+               margin: int = 1) -> tuple[int, int, int, int]:
+    """The gemarks of a window ``(first row, first col, rows, cols)`` holding every
+    known gemark and ``margin`` gemarks around them (so the map is as large on
+    the page as the known land allows)."""
     rows = np.nonzero(known.any(axis=1))[0]
     cols = np.nonzero(known.any(axis=0))[0]
-    r1, r2 = rows[0] // PROVINCE_ROWS, rows[-1] // PROVINCE_ROWS
-    c1, c2 = cols[0] // PROVINCE_COLS, cols[-1] // PROVINCE_COLS
-    return br + r1, bc + c1, r2 - r1 + 1, c2 - c1 + 1
+    top, bottom = max(0, rows[0] - margin), min(known.shape[0] - 1, rows[-1] + margin)
+    left, right = max(0, cols[0] - margin), min(known.shape[1] - 1, cols[-1] + margin)
+    return r0 + top, c0 + left, bottom - top + 1, right - left + 1
 
 
 def _corners(x: float, y: float, s: float) -> list[tuple[float, float]]:
@@ -246,18 +248,27 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
                 if inside and (nr_, nc_) < (r, c):
                     continue
                 other = (nr_ // PROVINCE_ROWS, nc_ // PROVINCE_COLS)
-                if not inside or other != (r // PROVINCE_ROWS, c // PROVINCE_COLS):
+                outside = not (0 <= nr_ < seg.grid.shape[0] and 0 <= nc_ < seg.grid.shape[1])
+                if outside or other != (r // PROVINCE_ROWS, c // PROVINCE_COLS):
                     (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
                     borders.append(f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}")
             marks += _markers(lay, (r, c), x, y, s, drawn, lay.settlement[r, c] > 0)
     prov_labels = []
-    for br in range(r0 // PROVINCE_ROWS, (r0 + nrows) // PROVINCE_ROWS):
-        for bc in range(c0 // PROVINCE_COLS, (c0 + ncols) // PROVINCE_COLS):
-            x, y = centre(br * PROVINCE_ROWS + 2, bc * PROVINCE_COLS + 3)
-            x += w / 2
-            y += 0.75 * s
-            prov_labels += _halo_text(x, y, f"{100 * (br + 1) + bc + 1:03d}", s * 2.2, "#000",
-                                      bold=True, opacity=0.6, halo=s * 0.35)
+    for br in range(r0 // PROVINCE_ROWS, (r0 + nrows - 1) // PROVINCE_ROWS + 1):
+        for bc in range(c0 // PROVINCE_COLS, (c0 + ncols - 1) // PROVINCE_COLS + 1):
+            # the label in the middle of the province's part on this page, as
+            # large as that part allows
+            ra = max(r0, br * PROVINCE_ROWS)
+            rb = min(r0 + nrows, (br + 1) * PROVINCE_ROWS)
+            ca = max(c0, bc * PROVINCE_COLS)
+            cb = min(c0 + ncols, (bc + 1) * PROVINCE_COLS)
+            fs = min(s * 1.8, (cb - ca) * w / 2.4, (rb - ra) * s * 0.9)
+            if fs < s * 0.8:
+                continue
+            x = margin + w * ((ca + cb) / 2 - c0) + w / 4
+            y = margin + s + 1.5 * s * ((ra + rb - 1) / 2 - r0) + fs * 0.36
+            prov_labels += _halo_text(x, y, f"{100 * (br + 1) + bc + 1:03d}", fs, "#000",
+                                      bold=True, opacity=0.5, halo=fs * 0.12)
     legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s, drawn)
     height = map_h + legend_h
     return "\n".join([
@@ -267,7 +278,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
         '<g class="cells">', *cells, "</g>",
         f'<path d="{"".join(borders)}" fill="none" stroke="#111" stroke-width="{s * 0.14:.1f}" '
         'stroke-linecap="round"/>',
-        '<g class="labels">', *texts, *prov_labels, "</g>",
+        '<g class="labels">', *prov_labels, *texts, "</g>",
         '<g class="marks">', *marks, "</g>",
         legend,
         "</svg>",
@@ -291,7 +302,7 @@ def _halo_text(x: float, y: float, text: str, size: float, fill: str, *, bold: b
     out = []
     if halo:
         out.append(f'<text x="{x:.1f}" y="{y:.1f}" {_font(size, "none", bold=bold)} '
-                   f'stroke="#ffffff" stroke-opacity="0.8" stroke-width="{halo:.1f}" '
+                   f'stroke="#ffffff" stroke-opacity="0.6" stroke-width="{halo:.1f}" '
                    f'stroke-linejoin="round">{text}</text>')
     out.append(f'<text x="{x:.1f}" y="{y:.1f}" {_font(size, fill, bold=bold, opacity=opacity)}>'
                f'{text}</text>')
@@ -341,6 +352,7 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
     """The legend below the map: the terrains on the page and every symbol drawn
     on it (``drawn``), nothing that is not there."""
     items: list[tuple[str, str]] = []  # (swatch svg at 0,0 size u, label)
+    s = width / 30  # the legend keeps its size on the page however wide the map is
     u = s * 0.65
     for tid in terrains:
         t = TERRAINS[tid]
@@ -354,7 +366,7 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
                       'stroke-width="0.3"/>', "unbekannt"))
     if "pale" in drawn:
         items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="#7cc36a" fill-opacity="0.45" '
-                      'stroke="#777" stroke-width="0.3"/>', "früher erkundet (blass), nicht in diesem Mond"))
+                      'stroke="#777" stroke-width="0.3"/>', "blass: früher erkundet"))
     if "own" in drawn:
         if lay.own is not None:
             items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{OWN_COLOUR}" '
@@ -375,21 +387,21 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
     if "sighted" in drawn:
         items.append((f'<rect width="{u * 1.4:.1f}" height="{u * 0.75:.1f}" rx="1" fill="#fff" '
                       f'stroke="{SIGHTED_COLOUR}" stroke-width="{s * 0.1:.1f}"/>',
-                      "fremdes Heer, in diesem Mond gesichtet (Nummer)"))
+                      "fremdes Heer, gesichtet (Nummer)"))
     if "creature" in drawn:
         items.append((f'<circle cx="{u / 2:.1f}" cy="{u / 2:.1f}" r="{u / 2:.1f}" fill="{CREATURE_COLOUR}"/>',
-                      "Fabelwesen" + (", in diesem Mond gesichtet" if lay.own is not None else "")))
+                      "Fabelwesen" + (", gesichtet" if lay.own is not None else "")))
     if "more" in drawn:
         items.append((f'<rect width="{u * 1.4:.1f}" height="{u * 0.75:.1f}" rx="1" fill="#555"/>',
-                      "+n: weitere Heere oder Fabelwesen (siehe Ergebnisblatt)"))
+                      "+n: n weitere Heere/Fabelwesen"))
     items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="#fff" stroke="#ccc" stroke-width="0.3"/>'
                   f'<text x="{u / 2:.1f}" y="{u * 0.75:.1f}" {_font(u * 0.6, "#111")}>07</text>',
                   "Gemark (Nummer in der Provinz)"))
     items.append((f'<path d="M0,{u / 2:.1f}H{u:.1f}" stroke="#111" stroke-width="{s * 0.14:.1f}"/>',
                   "Provinzgrenze, große Zahl: Provinz"))
     L, T = _font(s * 0.6, "#111", anchor="start"), _font(s * 0.8, "#111", bold=True, anchor="start")
-    col_w = s * 14.5
-    per_row = max(1, int((width - 2 * x0) // col_w))
+    per_row = 2
+    col_w = (width - 2 * x0) / per_row
     rows = (len(items) + per_row - 1) // per_row
     out = [f'<g class="legend" transform="translate({x0:.1f},{y0:.1f})">',
            f'<text x="0" y="{s * 0.8:.1f}" {T}>Legende</text>']
