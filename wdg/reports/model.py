@@ -218,7 +218,28 @@ DATA_LABELS = {
     "buildings": "Bauwerke", "source": "Quelle", "id": "Nummer", "from": "von", "to": "an",
     "name": "Name", "email": "E-Mail", "address": "Anschrift", "count": "Anzahl",
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
+    "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
+    "enemy_kingdom": "gegnerisches Königreich",
 }
+
+DETAIL_KEYS: dict[str, tuple[str, ...]] = {
+    "recon.scouted": ("buildings", "reach"),
+    "move.moved": ("path",),
+    "move.stopped": ("remaining",),
+    "combat.": ("lost",),
+    "militia.": ("lost", "militia_lost"),
+    "conquest.": ("from",),
+    "creature.treasure": ("items", "gold"),
+    "diplomacy.report": ("status", "soldiers", "gemarks", "taxes", "treasury"),
+    "contact.": ("name", "email", "address"),
+}
+"""Data a player reads beside an event's text, by kind prefix (the longest
+matching prefix counts). The engine's German text says everything else; its
+data (``gain: 10; morale: 56``) would only repeat it, in English keys. An
+event without a text shows all its data."""
+
+KINGDOM_KEYS = frozenset({"from", "of", "other", "enemy_kingdom", "to"})
+"""Data keys holding a kingdom number: shown as the kingdom's name."""
 
 KIND_TEXT = {"recon.scouted": "Erkundung durch Aufklärer und Erkunder",
              "creature.moved": "Ein Fabelwesen zog weiter"}
@@ -250,10 +271,29 @@ def _value(v: Any, seg: Segment) -> str:
     return "" if v is None else str(v)
 
 
+def _shown_keys(e: Event, settings: ReportSettings) -> frozenset[str] | None:
+    """The data keys shown with ``e`` (``None``: all)."""
+    if settings.all_details or not (e.why or e.kind in KIND_TEXT):
+        return None
+    if e.kind in KIND_TEXT and not e.why:
+        return frozenset(DATA_LABELS)
+    best = max((p for p in DETAIL_KEYS if e.kind.startswith(p)), key=len, default=None)
+    return frozenset(DETAIL_KEYS[best]) if best is not None else frozenset()
+
+
+def _detail_value(k: str, v: Any, seg: Segment) -> str:
+    if k in KINGDOM_KEYS and isinstance(v, int) and not isinstance(v, bool) and v in seg.kingdoms:
+        return f"{seg.kingdoms[v].name} ({v})"
+    return _value(v, seg)
+
+
 def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
-    """An event for the player: its text, place and visible data."""
-    details = [(DATA_LABELS.get(k, k), _value(v, seg)) for k, v in sorted(e.data.items())
-               if k not in settings.hidden_data_keys and v not in (None, "", [], {})]
+    """An event for the player: its text, place and the data worth reading
+    beside it (:data:`DETAIL_KEYS`)."""
+    shown = _shown_keys(e, settings)
+    details = [(DATA_LABELS.get(k, k), _detail_value(k, v, seg)) for k, v in sorted(e.data.items())
+               if k not in settings.hidden_data_keys and v not in (None, "", [], {})
+               and (shown is None or k in shown)]
     where = ""
     if e.at is not None:
         where = seg.label(e.at) if seg.grid.contains(e.at) else ""
