@@ -9,6 +9,7 @@ by section, following the rule's "Die Spielzugauswertung", "Der Reichsschatz",
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import numpy as np
@@ -80,8 +81,8 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     def lines(evs: list[Event]) -> list[Line]:
         return [event_line(e, seg_after, settings) for e in evs]
 
-    bookings = [Booking(settings.ledger_label(e.ledger), e.why or e.kind, e.gold)
-                for e in claim(lambda e: e.gold != 0)]
+    booked = claim(lambda e: e.gold != 0)
+    bookings = [Booking(settings.ledger_label(e.ledger), _booking_text(e), e.gold) for e in booked]
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
     armies = _armies(seg_after, kingdom, seen, settings)
     army_numbers = {a.number for a in armies}
@@ -106,6 +107,10 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     provinces, settlements, militia = _territory(seg_after, kingdom, settings)
     ledger = treasury(seg_after, events, kingdom, settings, seg_before)
     ledger.bookings = bookings
+    for row in ledger.rows:
+        mine_booked = [e for e in events if e.kingdom == kingdom and e.gold and e.ledger == row.category]
+        if len(mine_booked) > 1:
+            row.items = [Booking(row.label, _booking_text(e), e.gold) for e in mine_booked]
     return KingdomReport(
         header=header(seg_after, kingdom, month.key, month.long(), month.season),
         has_sheet=sheet is not None,
@@ -126,6 +131,15 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         notes=notes,
         events=rest,
     )
+
+
+_AMOUNT_TAIL = re.compile(r"\s*[:(]\s*-?[\d.]+ GS\)?\.?$")
+
+
+def _booking_text(e: Event) -> str:
+    """A booking's text without the amount at its end (the column shows it)."""
+    text = e.why or e.kind
+    return _AMOUNT_TAIL.sub("", text) or text
 
 
 def _kname(seg: Segment, k: object) -> str:
@@ -161,9 +175,30 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         status = outcome_of([e.kind for e in evs])
         label = STATUS_TEXT[status]
         if status == "interpreted":
-            label = "interpretiert als: " + "; ".join(e.why for e in evs if "interpreted" in e.kind)
+            label = "interpretiert als:"
         out.append(OrderOutcome(line, section, text, status, label,
-                                [event_line(e, seg, settings) for e in evs], diags.get(line, [])))
+                                _order_notes(seg, evs, kingdom, settings), diags.get(line, [])))
+    return out
+
+
+def _order_notes(seg: Segment, evs: list[Event], kingdom: int,
+                 settings: ReportSettings) -> list[Line]:
+    """The events answering an order, as the sender reads them: a message
+    delivered to another kingdom is told as delivered (its own text is the
+    recipient's "Botschaft von ..."), not twice when the engine also logged
+    the sending; the own announcement as published."""
+    own = [e for e in evs if e.kingdom == kingdom]
+    out = []
+    # where a move stopped early, tell first how far it went
+    for e in sorted(evs, key=lambda e: e.kind.endswith(".stopped")):
+        if e.kingdom != kingdom:
+            if e.kind.startswith("message.") and not any(o.kind.startswith("message.") for o in own):
+                out.append(Line(e.kind, f"Botschaft an {_kname(seg, e.kingdom)} zugestellt"))
+            continue
+        if e.kind == "announcement.published":
+            out.append(Line(e.kind, "Die Bekanntmachung erscheint in der Götterbotschaft."))
+            continue
+        out.append(event_line(e, seg, settings))
     return out
 
 

@@ -77,6 +77,9 @@ class LedgerRow:
     income: int
     expense: int
     """Positive number of Goldsterne spent."""
+    items: list["Booking"] = field(default_factory=list)
+    """The single bookings of the category when there are several (the account
+    book's sub-lines: upkeep of each army ...); empty for one booking."""
 
 
 @dataclass(slots=True)
@@ -101,6 +104,14 @@ class Treasury:
     """Change not explained by any event (0 when the engine booked everything)."""
     bookings: list[Booking] = field(default_factory=list)
     """The single bookings not already shown with an order (text and amount)."""
+
+    @property
+    def income_rows(self) -> list[LedgerRow]:
+        return [r for r in self.rows if r.income]
+
+    @property
+    def expense_rows(self) -> list[LedgerRow]:
+        return [r for r in self.rows if r.expense]
 
 
 @dataclass(slots=True)
@@ -262,7 +273,7 @@ def _value(v: Any, seg: Segment) -> str:
     if isinstance(v, Hex):
         return seg.label(v) if seg.grid.contains(v) else str(tuple(v))
     if isinstance(v, int):
-        return gs(v) if abs(v) >= 10000 else str(v)
+        return gs(v) if abs(v) >= 1000 else str(v)
     if isinstance(v, dict):
         return "; ".join(f"{k}: {_value(x, seg)}" for k, x in sorted(v.items(), key=lambda i: str(i[0])))
     if isinstance(v, (list, tuple, set, frozenset)):
@@ -293,7 +304,8 @@ def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
     shown = _shown_keys(e, settings)
     details = [(DATA_LABELS.get(k, k), _detail_value(k, v, seg)) for k, v in sorted(e.data.items())
                if k not in settings.hidden_data_keys and v not in (None, "", [], {})
-               and (shown is None or k in shown)]
+               and (shown is None or k in shown)
+               and not (k == "path" and isinstance(v, list) and len(v) == 1)]
     where = ""
     if e.at is not None:
         where = seg.label(e.at) if seg.grid.contains(e.at) else ""
@@ -302,10 +314,14 @@ def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
 
 
 def outcome_of(kinds: list[str]) -> str:
-    """The status of an order from the kinds of the events answering it."""
+    """The status of an order from the kinds of the events answering it. A move
+    that stopped early (``move.stopped``) was carried out in part when the army
+    moved at all, else refused."""
     parts = [set(k.split(".")) for k in kinds]
     if any({"refused", "held"} & p for p in parts):
         return "refused"
+    if any("stopped" in p for p in parts):
+        return "partial" if any("moved" in p for p in parts) else "refused"
     if any("partial" in p for p in parts):
         return "partial"
     if any("interpreted" in p for p in parts):
