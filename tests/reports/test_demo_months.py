@@ -13,6 +13,7 @@ import pytest
 
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
+from wdg.orders.demo import check_file
 from wdg.orders.generate import generate_sheets
 from wdg.reports.archived import archive_writers
 from wdg.world.storage import load_segment
@@ -72,12 +73,16 @@ def test_the_treasury_reads_like_an_account_book_and_adds_up(demo):
             assert sum(cats) == total, (f, part)
 
 
-def test_every_army_of_the_kingdom_is_listed_with_its_number(demo):
+def test_every_army_of_the_form_is_on_the_sheet_and_the_form_checks_without_errors(demo, tmp_path):
     for f in _sheets(demo):
-        month = f.parents[3].name
-        seg_dir = f.parents[3]
         text = f.read_text(encoding="utf-8")
-        k = int(f.parent.name[1:])
-        state = seg_dir.parent / (seg_dir.name)  # noqa: F841 - the month's folder
-        heads = re.findall(r"^Heer (\d{4})  ", text, re.M)
-        assert heads and all(int(h) // 100 == k for h in heads), (month, k)
+        form = (f.parent / "spielzug.txt").read_text(encoding="utf-8")
+        assert max(len(line) for line in form.splitlines()) <= 80, f
+        armies = re.findall(r"^Heer (\d{4}) ", form, re.M)
+        assert armies, f
+        for n in armies:
+            assert re.search(rf"^Heer {n}  ", text, re.M), (f, n)
+        filled = tmp_path / "form.txt"
+        filled.write_text(form.replace("Passwort: ", "Passwort: x", 1), encoding="utf-8")
+        out, errors = check_file(filled, view=f.parent / "ansicht.yaml", campaign=None, fmt="text")
+        assert errors == 0, out
