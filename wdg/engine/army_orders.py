@@ -38,7 +38,15 @@ from wdg.orders.model import (
 )
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Building, TroopType
-from wdg.world.terrain import Component, coastal_mask, has, is_land, is_water, terrain
+from wdg.world.terrain import (
+    Component,
+    coastal_mask,
+    has,
+    is_land,
+    is_water,
+    ship_step_ok,
+    terrain,
+)
 
 _NAMES = {HireGeneral: "nf", Activate: "nh", DismissArmy: "eh", Recruit: "nr", Release: "er",
           BuildBoats: "bb", Board: "bs", Disembark: "vs", Rename: "nn"}
@@ -341,6 +349,10 @@ def _board(m: Month, army: Army, order: Board) -> None:
         return refuse(m, army, order, "das Heer ist bereits eingeschifft.")
     if not _own_settlement(m, army.kingdom, h) or seg.building_level(h, Building.HAFEN) == 0:
         return refuse(m, army, order, "Einschiffung nur in einer eigenen Hafenstadt.")
+    if not ship_step_ok(terrain(seg.at(seg.terrain, h)).height):
+        return refuse(m, army, order, "Schiffe gelten beim Einschiffen als Höhenstufe 1; aus "
+                      f"Höhenstufe {terrain(seg.at(seg.terrain, h)).height} ist das nicht "
+                      "möglich.")
     if fleet is None or fleet.kingdom != army.kingdom or not fleet.is_fleet \
             or not fleet.is_active or fleet.position != h:
         return refuse(m, army, order, f"die Flotte {order.fleet:04d} ist keine eigene aktive "
@@ -379,6 +391,10 @@ def _disembark(m: Month, army: Army, order: Disembark) -> None:
     if not ok:
         return refuse(m, army, order, f"{order.at} ist weder der Hafen der Flotte noch eine "
                       "angrenzende Küstengemark.")
+    height = terrain(seg.at(seg.terrain, target)).height
+    if not ship_step_ok(height):
+        return refuse(m, army, order, "Schiffe gelten beim Ausschiffen als Höhenstufe 1; "
+                      f"{order.at} liegt auf Höhenstufe {height}.")
     army.carried_by, fleet.carrying, army.position = None, None, target
     notes(m).disembarked.add(fleet.number)
     m.busy.add(army.number)

@@ -20,7 +20,7 @@ from wdg.orders import model as m
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.world.address import Address
 from wdg.world.state import Building, TroopType
-from wdg.world.terrain import Component, coastal_mask, has, is_land, is_water, \
+from wdg.world.terrain import Component, coastal_mask, has, is_land, is_water, ship_step_ok, \
     settlement_cost_factor, terrain
 
 E, W = m.Severity.ERROR, m.Severity.WARNING
@@ -256,6 +256,10 @@ class _Checker:
         elif fleet.carrying is not None:
             why, exp = f"die Flotte transportiert schon Heer {fleet.carrying:04d}", \
                 "eine leere Flotte"
+        elif (t := self.view.terrain_at(army.position)) is not None \
+                and not ship_step_ok(t.height):
+            why, exp = (f"Schiffe gelten beim Einschiffen als Höhenstufe 1 ((q)); der Hafen liegt "
+                        f"auf Höhenstufe {t.height}"), "ein Hafen auf Höhenstufe 1 oder 2"
         else:
             return
         yield m.Diagnostic(o.line, 1, E, why, found=str(o), expected=exp, consequence=REFUSED)
@@ -270,10 +274,15 @@ class _Checker:
         t = self.view.terrain_at(o.at) if self.view.on_map(o.at) else None
         same = o.at == army.position
         if not same and not (self.view.on_map(o.at) and self.view.adjacent(o.at, army.position)
-                             and t is not None and is_land(t)):
+                             and t is not None and is_land(t) and o.at in self.coastal):
             yield m.Diagnostic(o.line, 1, E, "die Zielgemark muß der Hafen der Flotte oder eine "
                                "angrenzende Küstengemark sein", found=str(o.at),
-                               expected=f"{army.position} oder ein Nachbar an Land",
+                               expected=f"{army.position} oder eine angrenzende Küstengemark",
+                               consequence=REFUSED)
+        elif t is not None and not ship_step_ok(t.height):
+            yield m.Diagnostic(o.line, 1, E, "Schiffe gelten beim Ausschiffen als Höhenstufe 1 "
+                               f"((q)); {o.at} liegt auf Höhenstufe {t.height}",
+                               found=str(o.at), expected="eine Gemark auf Höhenstufe 1 oder 2",
                                consequence=REFUSED)
 
     def _phase_b(self, army: ArmyView, a: m.PhaseAOrder | None,

@@ -279,6 +279,18 @@ def settlement_cost_factor(t: Terrain) -> int | None:
     return max((_SETTLEMENT_FACTOR.get(c, 1) for c in t.components), default=1)
 
 
+SHIP_HEIGHT = 1
+""""Allgemeine Regeln für Heere" (q): "Beim Ein- und Ausschiffen werden Schiffe wie
+Landgemarken der Höhenstufe 1 behandelt" — so, by "Die Bewegung" ("immer nur Gemarken
+der direkt darüber- oder darunterliegende Höhenstufe"), an army boards or leaves a
+fleet only from or to a gemark of height 1 or 2."""
+
+
+def ship_step_ok(height: int) -> bool:
+    """True if an army may step between a ship and a gemark of ``height`` ((q))."""
+    return abs(height - SHIP_HEIGHT) <= 1
+
+
 # --- numpy views over a terrain layer -----------------------------------------
 
 HEIGHTS = np.array([t.height for t in TERRAINS], dtype=np.int8)
