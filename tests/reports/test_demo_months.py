@@ -69,7 +69,7 @@ def test_the_treasury_reads_like_an_account_book_and_adds_up(demo):
         for part, total in (("Einnahmen\n", income), ("Ausgaben\n", expense)):
             body = book[book.index(part):]
             body = body[:body.index("  Summe der")]
-            cats = [_gs(m) for m in re.findall(r"^  \S.{34}\s{12}\s*([\d.]+)$", body, re.M)]
+            cats = [_gs(m) for m in re.findall(r"^  \S.{37}\s{10}\s*([\d.]+)$", body, re.M)]
             assert sum(cats) == total, (f, part)
 
 

@@ -82,6 +82,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         return [event_line(e, seg_after, settings) for e in evs]
 
     booked = claim(lambda e: e.gold != 0)
+    booked_ids = {id(e) for e in booked}  # the bookings no order of the sheet explains
     bookings = [Booking(settings.ledger_label(e.ledger), _booking_text(e), e.gold) for e in booked]
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
     armies = _armies(seg_after, kingdom, seen, settings)
@@ -109,8 +110,12 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     ledger.bookings = bookings
     for row in ledger.rows:
         mine_booked = [e for e in events if e.kingdom == kingdom and e.gold and e.ledger == row.category]
-        if len(mine_booked) > 1:
-            row.items = [Booking(row.label, _booking_text(e), e.gold) for e in mine_booked]
+        texts = [_booking_text(e) for e in mine_booked]
+        # several bookings: each one; a single one only when its text tells more
+        # than the category's name (a game master's reason, an income's source)
+        if len(mine_booked) > 1 or (texts and not texts[0].startswith(row.label)
+                                    and id(mine_booked[0]) in booked_ids):
+            row.items = [Booking(row.label, t, e.gold) for t, e in zip(texts, mine_booked)]
     return KingdomReport(
         header=header(seg_after, kingdom, month.key, month.long(), month.season),
         has_sheet=sheet is not None,
