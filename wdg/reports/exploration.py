@@ -262,7 +262,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
             rb = min(r0 + nrows, (br + 1) * PROVINCE_ROWS)
             ca = max(c0, bc * PROVINCE_COLS)
             cb = min(c0 + ncols, (bc + 1) * PROVINCE_COLS)
-            fs = min(s * 1.8, (cb - ca) * w / 2.4, (rb - ra) * s * 0.9)
+            fs = min(s * 1.5, (cb - ca) * w / 2.4, (rb - ra) * s * 0.9)
             if fs < s * 0.8:
                 continue
             x = margin + w * ((ca + cb) / 2 - c0) + w / 4

@@ -226,7 +226,7 @@ DATA_LABELS = {
     "soldiers": "Soldaten", "gemarks": "Gemarken", "taxes": "Steuereinnahmen",
     "treasury": "Reichsschatz", "status": "Status", "other": "Königreich", "price": "Preis",
     "experience": "Erfahrung", "wizard": "Zauberer", "reach": "Reichweite",
-    "buildings": "Bauwerke", "source": "Quelle", "id": "Nummer", "from": "von", "to": "an",
+    "buildings": "gesehene Siedlungen und Bauwerke", "source": "Quelle", "id": "Nummer", "from": "von", "to": "an",
     "name": "Name", "email": "E-Mail", "address": "Anschrift", "count": "Anzahl",
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
     "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
