@@ -127,7 +127,7 @@ def test_bs_boards_an_own_empty_fleet_in_an_own_harbour(world):
     assert "transportiert schon" in fails(world, army("0101", "101.10", "A: bs 0103"))
 
 
-def test_vs_target_is_the_harbour_or_an_adjacent_land_gemark(world):
+def test_vs_target_is_the_harbour_or_an_adjacent_coastal_gemark(world):
     """"Die Zielgemark muß ... an derselben Stelle wie die Flotte (Hafen) oder direkt
     angrenzend (Küstengemark) sein"."""
     assert "nicht eingeschifft" in fails(world, army("0101", "101.10", "A: vs 101.10"))
