@@ -88,7 +88,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     armies = _armies(seg_after, kingdom, seen, settings)
     army_numbers = {a.number for a in armies}
     sightings = lines([e for e in seen if e.army not in army_numbers])
-    battles = lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES)))
+    battles = _with_army(lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES))))
     offers = lines(claim(lambda e: e.kind.startswith(OFFER_PREFIXES)))
     offer = seg_after.kingdoms[kingdom].offer
     if offer is not None and not offers:
@@ -103,7 +103,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                 for e in claim(lambda e: e.kind == "message.delivered")]
     contacts = lines(claim(lambda e: e.kind.startswith("contact.")))
     notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
-    rest = lines([e for e in mine if id(e) not in used])
+    rest = _with_army(lines([e for e in mine if id(e) not in used]))
 
     provinces, settlements, militia = _territory(seg_after, kingdom, settings)
     ledger = treasury(seg_after, events, kingdom, settings, seg_before)
@@ -147,6 +147,15 @@ def _booking_text(e: Event) -> str:
     return _AMOUNT_TAIL.sub("", text) or text
 
 
+def _with_army(items: list[Line]) -> list[Line]:
+    """Name the army of a line outside its order ("Heer 0303 (302.27)") when
+    its text does not."""
+    for l in items:
+        if l.army is not None and f"{l.army:04d}" not in l.text:
+            l.where = f"Heer {l.army:04d}" + (f" ({l.where})" if l.where else "")
+    return items
+
+
 def _kname(seg: Segment, k: object) -> str:
     if isinstance(k, int) and k in seg.kingdoms:
         return seg.kingdoms[k].name
@@ -170,7 +179,7 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         diags[line].append(text)
     out = []
     # Army block heads (number and position) may be answered too (a.position ...).
-    heads = [(b.line, f"Heer {b.number:04d}", f"auf {b.position}") for b in sheet.armies]
+    heads = [(b.line, f"Heer {b.number:04d}", f"{b.position} (kein Befehl)") for b in sheet.armies]
     order_lines = {line for line, _, _ in sheet_orders(sheet)}
     rows = sheet_orders(sheet) + [h for h in heads if h[0] not in order_lines
                                   and (by_line.get(h[0]) or diags.get(h[0]))]
