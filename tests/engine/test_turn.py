@@ -123,6 +123,15 @@ def test_replay_names_the_first_differing_file(camp):
     assert not report.ok and report.first_difference in ("events.yaml", "state/armies.yaml")
 
 
+def test_replay_names_an_archived_output_changed_by_hand(camp):
+    """The replay reproduces the manifest, but the stored copy was edited: named, not passed."""
+    run_month(camp, NAME)
+    stored = camp.archive_dir(NAME) / "0412-04" / "events.yaml"
+    stored.write_bytes(stored.read_bytes() + b"# edited\n")
+    report = replay_month(camp, NAME, "0412-04")
+    assert not report.ok and report.first_difference.startswith("events.yaml (archivierte Datei")
+
+
 @pytest.mark.parametrize("step", [s.name for s in registered_steps()] + list(COMMIT_POINTS))
 def test_a_run_that_fails_at_any_step_leaves_the_previous_month_unchanged(camp, step):
     """ARCHITECTURE.md: "an interrupted run leaves the previous month untouched"."""

@@ -77,3 +77,28 @@ def test_a_malformed_gm_line_stops_the_run_and_changes_nothing(tmp_path):
     with pytest.raises(StateError, match="line 1: Betrag ohne Vorzeichen"):
         run_month(camp, "canura")
     assert _tree(camp.worlds) == before
+
+
+@pytest.mark.parametrize("args", [["kingdom", "set-password", "test", "1"],
+                                  ["kingdom", "set", "test", "2", "--email", "neu@example.org"],
+                                  ["kingdom", "retire", "test", "2"],
+                                  ["kingdom", "add", "test", "--name", "Neu", "--ruler", "R",
+                                   "--email", "neu@example.org", "--at", "101.02"],
+                                  ["orders", "import", "test", "{camp}/leer.mbox"]])
+def test_changes_between_months_wait_for_a_running_month(tmp_path, args):
+    """While ``wdg turn run`` holds the segment's lock, a change of the kingdoms (or a
+    mailbox import into the month being run) is refused: the run's commit would
+    otherwise overwrite it (or leave the sheets in a month already resolved)."""
+    camp = _campaign(tmp_path)
+    (camp / "leer.mbox").write_bytes(b"")
+    lock = camp / "worlds" / "test" / ".lock"
+    lock.write_text("4242\n", encoding="utf-8")
+    args = [a.format(camp=camp) for a in args]
+    before = _tree(camp)
+    r = CliRunner().invoke(app, [*args, "-C", str(camp)])
+    assert r.exit_code != 0 and "locked by process 4242" in str(r.exception)
+    assert _tree(camp) == before
+    lock.unlink()
+    r = CliRunner().invoke(app, [*args, "-C", str(camp)])
+    assert r.exit_code == 0, r.output
+    assert not lock.exists()

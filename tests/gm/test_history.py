@@ -39,6 +39,19 @@ def test_status_reports_a_sheet_with_a_wrong_password_as_refused(tmp_path):
     assert 2 in st.refused and 2 in st.missing
 
 
+def test_status_names_the_errors_of_the_gm_sheet_before_the_run(tmp_path):
+    """The run would refuse to start: the status says so, line by line in order."""
+    camp = copy_demo(tmp_path / "demo")
+    (camp.root / "orders" / "canura" / "0412-04" / "sl.txt").write_text(
+        "SEGMENTLEITER\nGOLD 99 +10 Bonus\nGOLD 1 5000 ohne Vorzeichen\n", encoding="utf-8")
+    st = history.month_status(camp, "canura")
+    assert st.gm_sheet and st.valid == [1, 2, 3, 4, 5, 6]
+    assert st.gm_errors.index("line 2") < st.gm_errors.index("line 3")
+    r = CliRunner().invoke(app, ["turn", "status", "canura", "-C", str(camp.root)])
+    assert r.exit_code == 0 and "line 3: Betrag ohne Vorzeichen" in r.output
+    assert "verweigert den Start" in r.output
+
+
 def test_the_run_asks_for_force_when_most_sheets_are_missing(tmp_path):
     """Eressea's lesson: many missing sheets are a sign of lost mail."""
     camp = copy_demo(tmp_path / "demo")
@@ -85,6 +98,13 @@ def test_show_filters_by_kingdom(ran):
         history.month_events(camp, "canura", "0400-01")
 
 
+def test_show_refuses_an_unknown_kingdom_instead_of_printing_nothing(ran):
+    camp, result = ran
+    r = CliRunner().invoke(app, ["turn", "show", "canura", result.date.key, "--kingdom", "99",
+                                 "-C", str(camp.root)])
+    assert r.exit_code == 1 and "kingdom 99 does not exist" in str(r.exception)
+
+
 def test_export_is_one_json_document_with_every_month(ran):
     camp, result = ran
     r = CliRunner().invoke(app, ["export", "canura", "--format", "json", "-C", str(camp.root)])
@@ -92,3 +112,11 @@ def test_export_is_one_json_document_with_every_month(ran):
     doc = json.loads(r.output)
     assert [m["month"] for m in doc["months"]] == [result.date.key]
     assert "k1.txt" in doc["months"][0]["sheets"] and doc["current"]["month"] == result.date.next().key
+
+
+def test_export_does_not_reveal_the_players_passwords(ran):
+    """The export is for analysis: sheets appear with their passwords replaced."""
+    camp, _ = ran
+    doc = history.export_history(camp, "canura")
+    text = json.dumps(doc, ensure_ascii=False)
+    assert "canura-1" not in text and "******" in text

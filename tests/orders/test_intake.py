@@ -159,3 +159,21 @@ def test_unknown_kingdom_missing_password_and_oversized_mails_are_rejected(world
     assert reasons["<8@x>"] == "Passwort fehlt"
     assert reasons["<9@x>"].startswith("Mail zu groß")
     assert report.valid == []
+
+
+def test_a_sheet_for_another_month_is_rejected_not_accepted(world, tmp_path):
+    """The month's run refuses a sheet whose ``Mond:`` is not the segment's month;
+    the intake must not tell the player "angenommen" for it."""
+    camp = Campaign(tmp_path)
+    other = world.date.next()
+    mails = [mail("a@x.org", "Wed, 01 May 2024 10:00:00 +0200",
+                  sheet(1, "geheim-1", f"Mond: {other.key}\n"), msgid="<10@x>"),
+             mail("b@x.org", "Wed, 01 May 2024 10:00:00 +0200",
+                  sheet(2, "geheim-2", f"Mond: {world.date.key}\n"), msgid="<11@x>")]
+    write_mbox(tmp_path / "in.mbox", mails)
+    report = import_mailbox(camp, world, tmp_path / "in.mbox")
+    reasons = {r.message_id: (r.status, r.reason) for r in report.results}
+    assert reasons["<10@x>"] == ("abgelehnt", f"Spielzug für den Mond {other.short()}, "
+                                              f"angenommen wird {world.date.short()}")
+    assert reasons["<11@x>"][0] == "angenommen"
+    assert report.valid == [2]

@@ -290,3 +290,16 @@ def test_sheets_made_of_real_lines_never_raise_and_keep_every_line(lines, eol, e
     for n, line in enumerate(lines, start=1):
         if is_significant(line):
             assert n in result.kinds
+
+
+def test_redacting_a_sheet_hides_its_password_and_keeps_its_lines():
+    """Passwords are the key to a kingdom: an export or a confirmation shows the
+    sheet without it, line for line."""
+    from wdg.orders.parser import redact_passwords
+
+    text = "Segment: canura\r\nKönigreich: 3\r\nPASSWORT:  geheim-77  \r\nH\r\nHeer 0301 101.12\r\n"
+    red = redact_passwords(text)
+    assert "geheim-77" not in red
+    assert red.splitlines()[2] == "PASSWORT: ******"
+    assert len(red.splitlines()) == len(text.splitlines())
+    assert parse_sheet(red).kingdom == 3

@@ -44,8 +44,9 @@ def test_the_sender_delivers_each_kingdoms_mail_once_to_a_real_smtp_server(tmp_p
     render_reports(before, after, events, sheets, None, tmp_path, settings=settings)
     files = write_outbox(after, [1, 2], "0412-04", tmp_path, "sl@example.org")
     assert [f.name for f in files] == ["k1.eml", "k2.eml"]
+    first_bytes = files[0].read_bytes()
     again = write_outbox(after, [1], "0412-04", tmp_path, "sl@example.org")
-    assert again[0].read_bytes() == files[0].read_bytes()  # deterministic mails
+    assert again[0].read_bytes() == first_bytes  # deterministic mails (MIME boundary too)
 
     cfg = MailConfig("127.0.0.1", port, starttls=False, sender="sl@example.org")
     first = send_outbox(tmp_path / "outbox", cfg)
@@ -62,3 +63,26 @@ def test_the_sender_delivers_each_kingdoms_mail_once_to_a_real_smtp_server(tmp_p
     assert second.sent == [] and second.skipped == ["k1.eml", "k2.eml"]
     assert len(sink.mails) == 2
     assert "sha256" in (tmp_path / "outbox" / "sent.yaml").read_text(encoding="utf-8")
+
+
+def test_a_changed_mail_is_reported_and_resent_only_when_asked(tmp_path, month, settings, smtp):
+    """After 'wdg turn undo' and a new run a kingdom's mail changes: a plain send
+    reports it; --resend-changed sends it again under a new Message-ID, once."""
+    sink, port = smtp
+    before, after, events, sheets = month
+    render_reports(before, after, events, sheets, None, tmp_path, settings=settings)
+    write_outbox(after, [1, 2], "0412-04", tmp_path, "sl@example.org")
+    cfg = MailConfig("127.0.0.1", port, starttls=False, sender="sl@example.org")
+    send_outbox(tmp_path / "outbox", cfg)
+    sheet = tmp_path / "k2" / "ergebnis.txt"
+    sheet.write_text(sheet.read_text(encoding="utf-8") + "Berichtigt.\n", encoding="utf-8")
+    write_outbox(after, [1, 2], "0412-04", tmp_path, "sl@example.org")
+
+    plain = send_outbox(tmp_path / "outbox", cfg)
+    assert plain.sent == [] and plain.changed == ["k2.eml"] and len(sink.mails) == 2
+    again = send_outbox(tmp_path / "outbox", cfg, resend_changed=True)
+    assert again.sent == ["k2.eml"] and again.skipped == ["k1.eml"] and len(sink.mails) == 3
+    first_id = email.message_from_bytes(sink.mails[1][2], policy=default)["Message-ID"]
+    resent = email.message_from_bytes(sink.mails[2][2], policy=default)
+    assert resent["Message-ID"] != first_id and "Berichtigt." in resent.get_body(("plain",)).get_content()
+    assert send_outbox(tmp_path / "outbox", cfg, resend_changed=True).sent == []

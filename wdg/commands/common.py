@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -27,6 +29,11 @@ def open_campaign(path: Path | None) -> Campaign:
 
 def load(camp: Campaign, segment: str) -> Segment:
     """Load a segment of the campaign, with a clear message when it is missing."""
+    return load_segment(_existing(camp, segment))
+
+
+def _existing(camp: Campaign, segment: str) -> Path:
+    """The segment's directory, with a clear message when it is missing."""
     d = camp.segment_dir(segment)
     if not (d / "segment.yaml").is_file():
         names = sorted(p.parent.name for p in camp.worlds.glob("*/segment.yaml")) \
@@ -36,7 +43,18 @@ def load(camp: Campaign, segment: str) -> Segment:
             "segment.yaml"
             + (f"; segments there: {', '.join(names)}" if names else "; create one with 'wdg segment new'")
         )
-    return load_segment(d)
+    return d
+
+
+@contextmanager
+def locked(camp: Campaign, segment: str) -> Iterator[Segment]:
+    """The segment, loaded while holding its lock (``worlds/<segment>/.lock``, the
+    one ``wdg turn run`` holds): a change made between months cannot slip into a
+    running month and be overwritten by its commit, nor be refused after it."""
+    from wdg.engine.archive import segment_lock
+
+    with segment_lock(_existing(camp, segment)):
+        yield load(camp, segment)
 
 
 def save(camp: Campaign, seg: Segment) -> None:

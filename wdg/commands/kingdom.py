@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from wdg.commands.common import campaign_option, load, open_campaign, save
+from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.world import admin
 
 sub = typer.Typer(help="Kingdoms and players: register, list, show, change, retire.",
@@ -27,11 +27,11 @@ def add(
 ) -> None:
     """Register a new kingdom with a generated password (shown once)."""
     camp = open_campaign(campaign)
-    seg = load(camp, segment)
-    hexes = [seg.grid.parse(a) for a in at] if at else None
-    k, plain, capital = admin.add_new_kingdom(seg, name=name, ruler=ruler, email=email, contact=contact,
-                                     at=hexes, treasury=treasury)
-    save(camp, seg)
+    with locked(camp, segment) as seg:
+        hexes = [seg.grid.parse(a) for a in at] if at else None
+        k, plain, capital = admin.add_new_kingdom(seg, name=name, ruler=ruler, email=email,
+                                                  contact=contact, at=hexes, treasury=treasury)
+        save(camp, seg)
     typer.echo(f"Königreich {k.number} ({k.name}) angelegt; Hauptstadt {seg.label(capital)}")
     typer.echo(f"Passwort (nur jetzt sichtbar, gespeichert wird nur ein Hash): {plain}")
 
@@ -79,9 +79,9 @@ def set_password(segment: str = typer.Argument(..., help="Segment name."),
                  campaign: Path | None = campaign_option()) -> None:
     """Set a new password (shown once; only its salted hash is stored)."""
     camp = open_campaign(campaign)
-    seg = load(camp, segment)
-    plain = admin.set_password(seg, kingdom, password)
-    save(camp, seg)
+    with locked(camp, segment) as seg:
+        plain = admin.set_password(seg, kingdom, password)
+        save(camp, seg)
     typer.echo(f"Neues Passwort für Königreich {kingdom}: {plain}")
 
 
@@ -95,9 +95,9 @@ def set_(segment: str = typer.Argument(..., help="Segment name."),
          campaign: Path | None = campaign_option()) -> None:
     """Change a player's e-mail or contact status, or the ruler's or kingdom's name."""
     camp = open_campaign(campaign)
-    seg = load(camp, segment)
-    k = admin.set_player(seg, kingdom, email=email, contact=contact, ruler=ruler, name=name)
-    save(camp, seg)
+    with locked(camp, segment) as seg:
+        k = admin.set_player(seg, kingdom, email=email, contact=contact, ruler=ruler, name=name)
+        save(camp, seg)
     typer.echo(f"Königreich {k.number} ({k.name}) geändert")
 
 
@@ -109,9 +109,9 @@ def retire(segment: str = typer.Argument(..., help="Segment name."),
            campaign: Path | None = campaign_option()) -> None:
     """A kingdom leaves the game: it becomes a city state or falls neutral."""
     camp = open_campaign(campaign)
-    seg = load(camp, segment)
-    k = admin.retire(seg, kingdom, to)
-    save(camp, seg)
+    with locked(camp, segment) as seg:
+        k = admin.retire(seg, kingdom, to)
+        save(camp, seg)
     typer.echo(f"Königreich {k.number} ({k.name}) ist ausgeschieden "
                f"({'Stadtstaat' if k.city_state else 'neutral'})")
 

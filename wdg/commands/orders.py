@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from wdg.commands.common import campaign_option, load, open_campaign
+from wdg.commands.common import campaign_option, load, locked, open_campaign
 from wdg.errors import InvalidInputError
 from wdg.orders.demo import check_file
 from wdg.orders.intake import MAX_BYTES, import_mailbox, parse_deadline
@@ -82,9 +82,9 @@ def import_cmd(
 ) -> None:
     """Store the newest valid sheet of each kingdom from a mailbox; print a summary."""
     camp = open_campaign(campaign)
-    seg = load(camp, segment)
     dl = parse_deadline(deadline, tz) if deadline else None
-    report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
+    with locked(camp, segment) as seg:  # not while a run takes the month's sheets in
+        report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
     typer.echo(report.table(), nl=False)
 
 

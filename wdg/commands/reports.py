@@ -36,6 +36,9 @@ def render(
 def send(
     segment: str = typer.Argument(..., help="Segment name."),
     month: str = typer.Argument(..., help="The month YYYY-MM whose reports are sent."),
+    resend_changed: bool = typer.Option(False, "--resend-changed", help="Send again the mails "
+                                        "that changed since they were sent (after 'wdg turn undo' "
+                                        "and a new run), under a new Message-ID."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Write one .eml per kingdom into the month's outbox and send them over SMTP
@@ -55,11 +58,11 @@ def send(
         typer.echo(f"kein SMTP-Server eingerichtet ({camp.segment_dir(segment) / MAIL_FILE}); "
                    "nichts versandt")
         return
-    rep = send_outbox(mdir / OUTBOX, config)
+    rep = send_outbox(mdir / OUTBOX, config, resend_changed=resend_changed)
     typer.echo(f"versandt: {len(rep.sent)}, schon früher versandt: {len(rep.skipped)}")
     for name in rep.changed:
         typer.echo(f"Warnung: {name} wurde schon versandt und hat sich seitdem geändert; "
-                   "nicht erneut versandt", err=True)
+                   "nicht erneut versandt (erneut senden: --resend-changed)", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.engine import archive, history, turn
+from wdg.errors import StateError
 from wdg.reports.archived import archive_writers, render_month
 from wdg.world.calendar import MonthDate
 
@@ -103,6 +104,8 @@ def status(
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
+    if st.gm_errors:
+        typer.echo(f"Warnung: {st.gm_errors} — 'wdg turn run' verweigert den Start")
     if st.needs_force:
         typer.echo(f"Warnung: {len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
                    "(verlorene Post?) — 'wdg turn run' verlangt --force")
@@ -139,7 +142,10 @@ def show(
 ) -> None:
     """The events of an archived month (of one kingdom with --kingdom)."""
     camp = open_campaign(campaign)
-    load(camp, segment)
+    seg = load(camp, segment)
+    if kingdom is not None and kingdom not in seg.kingdoms:
+        raise StateError(f"kingdom {kingdom} does not exist in segment {segment!r}; "
+                         f"kingdoms are {sorted(seg.kingdoms)}")
     for e in history.month_events(camp, segment, month, kingdom):
         who = f"K{e['kingdom']}" if "kingdom" in e else "--"
         army = f" Heer {e['army']:04d}" if "army" in e else ""

@@ -308,4 +308,11 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     for name in sorted(set(manifest) | set(got)):
         if manifest.get(name) != got.get(name):
             return ReplayReport(date, len(manifest), name)
+    # The replay reproduced the manifest; the archived copies must match it too
+    # (a hand-edited or damaged file in the archive is named, not silently passed).
+    for name, digest in sorted(manifest.items()):
+        stored = mdir / name
+        if not name.startswith("state/") and (
+                not stored.is_file() or hashlib.sha256(stored.read_bytes()).hexdigest() != digest):
+            return ReplayReport(date, len(manifest), f"{name} (archivierte Datei weicht vom Manifest ab)")
     return ReplayReport(date, len(manifest), None)

@@ -22,6 +22,7 @@ from typing import Any
 from wdg.campaign import Campaign
 from wdg.engine.archive import read_order_files
 from wdg.engine.intake import take_in
+from wdg.orders.parser import decode, redact_passwords
 from wdg.errors import StateError
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
@@ -41,6 +42,8 @@ class MonthStatus:
     gm_sheet: bool = False
     playing: int = 0
     missing_share_limit: float = 0.5
+    gm_errors: str = ""
+    """Why the run would refuse the game master's sheet (empty: no errors)."""
 
     @property
     def needs_force(self) -> bool:
@@ -65,16 +68,18 @@ def month_status(camp: Campaign, segment: str) -> MonthStatus:
     """The current month's sheets as the runner would take them in."""
     seg = load_segment(camp.segment_dir(segment))
     files = read_order_files(camp.orders_dir(segment, seg.date))
+    gm_errors = ""
     try:
         intake = take_in(seg, files)
-    except StateError:
-        # the game master's sheet has errors: report the players' sheets anyway
+    except StateError as exc:
+        # the game master's sheet has errors: name them, report the players' sheets anyway
+        gm_errors = str(exc)
         intake = take_in(seg, {k: v for k, v in files.items() if k != "sl.txt"})
     s = seg.settings
     deadline = (f"{s.deadline_day}. {seg.date.name} {seg.date.year}, {s.deadline_hour}:00 Uhr"
                 if s.deadline_day else f"nicht gesetzt (Uhrzeit {s.deadline_hour}:00)")
     st = MonthStatus(segment, seg.date, deadline, gm_sheet="sl.txt" in files,
-                     missing_share_limit=s.missing_sheet_share)
+                     missing_share_limit=s.missing_sheet_share, gm_errors=gm_errors)
     playing = sorted(n for n, k in seg.kingdoms.items()
                      if not k.city_state and not k.retired and k.player is not None)
     st.playing = len(playing)
@@ -143,8 +148,9 @@ def month_events(camp: Campaign, segment: str, month: MonthDate | str,
 
 def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
     """The whole history of a segment as one JSON-ready document: per archived
-    month its seed, kingdom order, sheets (text), game master's sheet, events
-    and manifest; and a summary of the current state."""
+    month its seed, kingdom order, sheets (text, passwords replaced by
+    ``******``), game master's sheet, events and manifest; and a summary of the
+    current state."""
     seg = load_segment(camp.segment_dir(segment))
     months = []
     for d in _month_dirs(camp, segment):
@@ -152,7 +158,7 @@ def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
         months.append({
             "month": d.name,
             "seed": safe_load_file(d / "seed.yaml"),
-            "sheets": {p.name: p.read_bytes().decode("utf-8", errors="replace")
+            "sheets": {p.name: redact_passwords(decode(p.read_bytes()))
                        for p in sorted(orders.glob("*.txt"))} if orders.is_dir() else {},
             "events": safe_load_file(d / "events.yaml") or [],
             "manifest": (safe_load_file(d / "manifest.yaml") or {}).get("files", {}),

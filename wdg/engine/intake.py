@@ -120,8 +120,8 @@ def _gm(seg: Segment, raw: bytes) -> object:
     from wdg.orders.gmsheet import check_gm_sheet, parse_gm_sheet
 
     gm = parse_gm_sheet(raw)
-    problems = list(gm.errors) + [d for d in check_gm_sheet(gm, seg)
-                                  if d.severity.value == "Fehler"]
+    problems = sorted(list(gm.errors) + [d for d in check_gm_sheet(gm, seg)
+                                         if d.severity.value == "Fehler"], key=lambda d: d.line)
     if problems:
         lines = "; ".join(f"line {d.line}: {d.message} ({d.found!r})" for d in problems[:5])
         raise StateError(f"the game master's sheet {GM_SHEET} has errors: {lines}")

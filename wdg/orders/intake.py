@@ -13,7 +13,8 @@ from the kingdom number and the month, never from mail text.
 the deadline are rejected. The newest valid sheet before the deadline wins;
 earlier ones move to ``replaced/k<n>.<i>.txt`` and are never deleted.
 Rejected mails (wrong or missing password, unknown kingdom, wrong segment,
-late, no sheet, HTML only, too large) overwrite nothing. Every mail gets a
+a ``Mond:`` other than the segment's month, late, no sheet, HTML only, too
+large) overwrite nothing. Every mail gets a
 German confirmation ``.eml`` in the outbox. Importing the same mailbox twice
 stores nothing twice (mails are recognised by Message-ID and sha256).
 """
@@ -37,7 +38,7 @@ from wdg.errors import InvalidInputError
 from wdg.orders.checker import check_sheet
 from wdg.orders.confirm import confirmation
 from wdg.orders.model import Sheet
-from wdg.orders.parser import decode, parse_sheet
+from wdg.orders.parser import decode, parse_sheet, redact_passwords
 from wdg.orders.render import echo
 from wdg.orders.view import build_view
 from wdg.world.passwords import verify_password
@@ -168,6 +169,10 @@ def _one(seg: Segment, folder: Path, raw: bytes, msg: EmailMessage,
     if sheet.segment and sheet.segment != seg.name:
         r.reason = f"falsches Segment {sheet.segment!r}"
         return r
+    if sheet.month is not None and sheet.month != seg.date:
+        # the month's run would refuse it (wdg.engine.intake): say so now, not "angenommen"
+        r.reason = f"Spielzug für den Mond {sheet.month.short()}, angenommen wird {seg.date.short()}"
+        return r
     if not sheet.password:
         r.reason = "Passwort fehlt"
         return r
@@ -286,6 +291,7 @@ def _verdict(stored: Path, seg: Segment) -> str:
     """The checker's verdict on a stored sheet, as the player reads it."""
     text = stored.read_text(encoding="utf-8")
     sheet: Sheet = parse_sheet(text)
+    shown = redact_passwords(text)  # the reply may reach someone else's mailbox
     if sheet.kingdom not in seg.kingdoms:
-        return echo(text, sheet.diagnostics)
-    return echo(text, check_sheet(sheet, build_view(seg, sheet.kingdom)))
+        return echo(shown, sheet.diagnostics)
+    return echo(shown, check_sheet(sheet, build_view(seg, sheet.kingdom)))

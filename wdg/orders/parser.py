@@ -87,6 +87,20 @@ def strip_comment(line: str) -> str:
     return line if i < 0 else line[:i]
 
 
+def redact_passwords(text: str) -> str:
+    """The sheet with the value of every ``Passwort:`` header line replaced by
+    ``******`` (line numbers unchanged): for exports, confirmations and any
+    other place a sheet is shown to someone who need not see its password."""
+    out = []
+    for line in split_lines(text):
+        mt = _HEADER_RE.match(code_of(line))
+        if mt and _HEADER_KEYS.get(fold(mt.group(1)).replace(" ", "")) == "password" and mt.group(2):
+            i = line.index(":") + 1
+            line = line[:i] + " ******"
+        out.append(line)
+    return "\n".join(out) + ("\n" if text.endswith(("\n", "\r")) else "")
+
+
 def code_of(line: str) -> str:
     """The line without its comment, NUL bytes (from broken mail software) read
     as blanks."""

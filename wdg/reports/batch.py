@@ -32,7 +32,6 @@ from wdg.orders.view import build_view, view_to_yaml
 from wdg.reports.build import build_kingdom_report
 from wdg.reports.exploration import exploration_pages, overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
-from wdg.reports.pdf import html_to_pdf
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings, load_report_settings
 from wdg.world.state import Segment
@@ -85,6 +84,7 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after))
     out.append(_write(d / f"{SHEET}.html", html))
     if inp.pdf:
+        from wdg.reports.pdf import html_to_pdf  # WeasyPrint: ~1 s to import, only when needed
         pdf, _ = html_to_pdf(html, r.dirs)
         out.append(_write(d / f"{SHEET}.pdf", pdf))
     out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
@@ -102,6 +102,7 @@ def render_common(inp: MonthInput, renderer: Renderer | None = None) -> list[Pat
     html = r.html("goetterbotschaft.html.j2", g=g, doc_date=date)
     out.append(_write(inp.out_dir / f"{GAZETTE}.html", html))
     if inp.pdf:
+        from wdg.reports.pdf import html_to_pdf
         out.append(_write(inp.out_dir / f"{GAZETTE}.pdf", html_to_pdf(html, r.dirs)[0]))
     o = build_overview(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.seg_before)
     o.maps = overview_pages(inp.seg_after, inp.settings)

@@ -110,6 +110,11 @@ def build_mail(seg: Segment, kingdom: int, month_key: str, month_dir: Path,
                                charset="utf-8")
         else:
             msg.add_attachment(path.read_bytes(), maintype=main, subtype=sub, filename=name)
+    # The generator's default boundary is random: derive it from the content instead,
+    # so the same month writes the same bytes (and a second 'send' sees no change).
+    # '=_' cannot occur in base64 or quoted-printable parts, nor in this plain header text.
+    digest = hashlib.sha256(b"".join(part.as_bytes() for part in msg.iter_parts())).hexdigest()
+    msg.set_boundary(f"=_wdg_{digest[:32]}")
     return msg
 
 
@@ -150,8 +155,14 @@ def _save_sent(path: Path, sent: dict[str, dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-def send_outbox(box: Path, config: MailConfig, *, timeout: float = 30.0) -> SendReport:
-    """Send every ``k<n>.eml`` of ``box`` not yet recorded in ``sent.yaml``."""
+def send_outbox(box: Path, config: MailConfig, *, timeout: float = 30.0,
+                resend_changed: bool = False) -> SendReport:
+    """Send every ``k<n>.eml`` of ``box`` not yet recorded in ``sent.yaml``.
+
+    A mail recorded as sent whose file has changed since (the month was undone
+    and run again) is reported in ``changed``; with ``resend_changed`` it is sent
+    again under a new Message-ID (the old one plus the new content's hash, so
+    the player's mail program does not discard it as a duplicate)."""
     import email
 
     record_path = box / SENT
@@ -162,8 +173,12 @@ def send_outbox(box: Path, config: MailConfig, *, timeout: float = 30.0) -> Send
         raw = path.read_bytes()
         digest = hashlib.sha256(raw).hexdigest()
         if path.name in sent:
-            (report.skipped if sent[path.name].get("sha256") == digest else report.changed).append(path.name)
-            continue
+            if sent[path.name].get("sha256") == digest:
+                report.skipped.append(path.name)
+                continue
+            if not resend_changed:
+                report.changed.append(path.name)
+                continue
         todo.append((path, raw, digest))
     if not todo:
         return report
@@ -180,6 +195,9 @@ def send_outbox(box: Path, config: MailConfig, *, timeout: float = 30.0) -> Send
             smtp.login(config.user, password)
         for path, raw, digest in todo:
             msg = email.message_from_bytes(raw, policy=SMTP)
+            if path.name in sent:  # a changed mail sent again: a new Message-ID
+                msg.replace_header("Message-ID", str(msg["Message-ID"]).replace("@", f".{digest[:12]}@", 1))
+                raw = msg.as_bytes()
             to = str(msg["To"])
             smtp.sendmail(config.sender, [to], raw)
             sent[path.name] = {"message_id": str(msg["Message-ID"]), "to": to, "sha256": digest}

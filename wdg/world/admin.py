@@ -17,6 +17,7 @@ import re
 import numpy as np
 
 from wdg.errors import IllegalOrderError, InvalidInputError
+from wdg.world.generator import random_general
 from wdg.world.hexgrid import Hex
 from wdg.world.passwords import generate_password, hash_password
 from wdg.world.state import (
@@ -25,7 +26,6 @@ from wdg.world.state import (
     ArmyStatus,
     Building,
     Contact,
-    General,
     Kingdom,
     Player,
     Segment,
@@ -194,10 +194,11 @@ def add_new_kingdom(seg: Segment, *, name: str, ruler: str, email: str, contact:
     for b in (Building.KASERNE, Building.PALAST):
         seg.buildings[BUILDING_ORDER.index(b), r, c] = max(1, int(seg.buildings[BUILDING_ORDER.index(b), r, c]))
     base = max(max(seg.armies, default=0) + 1, number * 100 + 1)
+    rng = np.random.default_rng([seg.seed, number, base])  # same request, same generals
     seg.armies[base] = Army(base, number, ArmyStatus.ACTIVE, cap,
-                            General(f"Feldherr von {name}"[:40], TroopType.KRIEGER, 20), 1000, 60)
+                            random_general(rng, TroopType.KRIEGER), 1000, 60)
     for i, troop in enumerate((TroopType.KRIEGER, TroopType.REITER), start=1):
-        seg.armies[base + i] = Army(base + i, number, general=General(f"Feldherr {base + i}", troop, 10))
+        seg.armies[base + i] = Army(base + i, number, general=random_general(rng, troop))
     _reveal(seg, number, gemarks)
     return k, plain, cap
 

@@ -228,8 +228,12 @@ def _add_diplomacy(seg: Segment, capitals: list[tuple[int, int]]) -> None:
 
 # --- armies, creatures, known maps ------------------------------------------------------
 
-def _general(rng: np.random.Generator, troop: TroopType) -> General:
+def random_general(rng: np.random.Generator, troop: TroopType) -> General:
+    """A general with a name from the generator's pool and experience 5..30."""
     return General(name=_person(rng), troop=troop, experience=int(rng.integers(5, 31)))
+
+
+_general = random_general
 
 
 def _add_armies(rng: np.random.Generator, seg: Segment, k: int, o: Options) -> None:

@@ -53,7 +53,15 @@ class FourGodsGame(Game):
         self.fitter = _fitter(str(p["tiles"]))
         self.tileset = self.fitter.ts
         self.layout = Layout(self.tileset.rows * self.tileset.cols, n)
+        self._decoded: dict[int, tuple[str, tuple[int, ...]]] = {}
         assert self.row_capacity <= MAX_ROW
+
+    def decode(self, action: int) -> tuple[str, tuple[int, ...]]:
+        """:meth:`Layout.decode`, remembered per action."""
+        hit = self._decoded.get(action)
+        if hit is None:
+            hit = self._decoded[action] = self.layout.decode(action)
+        return hit
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:

@@ -134,7 +134,7 @@ def can_have_prophet(s: St) -> bool:
 # ------------------------------------------------------------------ apply
 def apply(s: St, a: int) -> None:
     """Carry out a legal action."""
-    kind, args = s.game.layout.decode(a)
+    kind, args = s.game.decode(a)
     HANDLERS[kind](s, *args)
 
 

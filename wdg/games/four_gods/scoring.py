@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
-from wdg.games.four_gods.world import Kingdom, Member
+from wdg.games.four_gods.world import Kingdom, Member, World
 
 CITY_POINTS = 5
 """Per city with an own prophet and per destroyed city."""
@@ -38,15 +39,22 @@ def rank_points(values: Mapping[int, int]) -> dict[int, int]:
     """15/10/5 for the highest values; ties add the places' points and share
     them, rounded down ("addiert ihr die Punkte der beiden Plätze und teilt
     diese ... Das Ergebnis wird abgerundet"). Only values above zero rank."""
-    out = {g: 0 for g in values}
+    return dict(_ranked(tuple(values.items())))
+
+
+@lru_cache(maxsize=65536)
+def _ranked(values: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """:func:`rank_points` on ``(god, value)`` pairs (remembered: few
+    distinct rankings occur)."""
+    out = {g: 0 for g, _ in values}
     place = 0
-    for v in sorted({v for v in values.values() if v > 0}, reverse=True):
-        tied = [g for g, x in values.items() if x == v]
+    for v in sorted({v for _, v in values if v > 0}, reverse=True):
+        tied = [g for g, x in values if x == v]
         pts = sum(RANK_POINTS[i] for i in range(place, place + len(tied)) if i < len(RANK_POINTS))
         for g in tied:
             out[g] = pts // len(tied)
         place += len(tied)
-    return out
+    return tuple(out.items())
 
 
 def city_points(cities: Mapping[int, int], destroyed: Mapping[int, int]) -> list[int]:
@@ -113,3 +121,40 @@ def score(kingdoms: list[Kingdom], cities: Mapping[int, int], destroyed: Mapping
         return (x[0], x[1], x[2], x[3])
     return Breakdown(t(city_points(cities, destroyed)), t(prophet_points(kingdoms, prophets)),
                      t(largest_points(kingdoms, gods)), t(most_points(kingdoms, gods)))
+
+
+def score_world(world: World, cities: Mapping[int, int], destroyed: Mapping[int, int],
+                prophets: Mapping[int, tuple[int, Member]], gods: Iterable[int]) -> Breakdown:
+    """:func:`score` on ``world``'s kingdoms, from the areas the world keeps
+    up to date (no search over the whole world)."""
+    gods = sorted(set(gods))
+    pts = [0, 0, 0, 0]
+    if prophets:
+        kingdom_of = world.kingdom_of
+        counts: dict[int, dict[int, int]] = {}
+        occupied: dict[int, set[int]] = {}
+        sizes: dict[int, int] = {}
+        for god, member in prophets.values():
+            hit = kingdom_of(member)
+            if hit is None:
+                continue
+            i = hit[0]
+            cnt = counts.get(i)
+            if cnt is None:
+                cnt = counts[i] = {}
+                occupied[i] = set()
+                sizes[i] = hit[1]
+            cnt[god] = cnt.get(god, 0) + 1
+            occupied[i].add(member[0])
+        for i, cnt in counts.items():
+            top = max(cnt.values())
+            for god, n in cnt.items():
+                if n == top:
+                    pts[god] += sizes[i] - len(occupied[i])
+    largest, number = world.kingdom_stats()
+    big = dict(_ranked(tuple((g, largest[g]) for g in gods)))
+    many = dict(_ranked(tuple((g, number[g]) for g in gods)))
+    c = city_points(cities, destroyed)
+    return Breakdown((c[0], c[1], c[2], c[3]), (pts[0], pts[1], pts[2], pts[3]),
+                     (big.get(0, 0), big.get(1, 0), big.get(2, 0), big.get(3, 0)),
+                     (many.get(0, 0), many.get(1, 0), many.get(2, 0), many.get(3, 0)))

@@ -13,14 +13,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from wdg.games.base import CHANCE, TERMINAL, GameError, State
+from wdg.games.base import CHANCE, EVALUATE_CHANCE_LIMIT, TERMINAL, GameError, State, score_margin
 from wdg.games.four_gods import rules
 from wdg.games.four_gods.text import describe, render
-from wdg.games.four_gods.scoring import Breakdown, score
+from wdg.games.four_gods.scoring import Breakdown, score_world
 from wdg.games.four_gods.world import Member, World
 
 if TYPE_CHECKING:
     from wdg.games.four_gods.game import FourGodsGame
+
+Scoring = tuple[Breakdown, tuple[tuple[int, ...], ...], tuple[float, ...]]
+
+SCORE_NEUTRAL = frozenset({"start", "end", "draw", "draw_tile", "reserve", "flip", "take", "ret", "skip"})
+"""Kinds of action that change nothing the score is computed from."""
 
 
 class FourGodsState(State):
@@ -57,10 +62,16 @@ class FourGodsState(State):
         """Turns left once the end is triggered (-1: not triggered)."""
         self.end_reason = ""
         self._legal: list[int] | None = None
+        self._scored: list[tuple[tuple[object, ...], Scoring]] = []
+        """The last breakdown and totals and what they were computed from;
+        shared by clones until one of them applies an action that can change
+        the score."""
 
     # ------------------------------------------------------------ basics
     def clone(self) -> FourGodsState:
-        """An independent copy (tiles and oriented tiles are immutable)."""
+        """An independent copy (tiles and oriented tiles are immutable; the
+        cached legal actions and score are shared, as they are never changed
+        in place)."""
         s = FourGodsState.__new__(FourGodsState)
         s.__dict__.update(self.__dict__)
         s.world = self.world.clone()
@@ -72,7 +83,6 @@ class FourGodsState(State):
         s.supply = self.supply.copy()
         s.prophets = self.prophets.copy()
         s.destroyed = self.destroyed.copy()
-        s._legal = None
         return s
 
     def current_player(self) -> int:
@@ -111,6 +121,8 @@ class FourGodsState(State):
             raise GameError(f"illegal action {action!r} in phase {self.phase!r} "
                             f"for player {self.player}; {len(legal)} legal actions")
         self._legal = None
+        if self.game.decode(action)[0] not in SCORE_NEUTRAL:
+            self._scored = []
         rules.apply(self, action)
 
     def action_to_string(self, action: int) -> str:
@@ -123,33 +135,60 @@ class FourGodsState(State):
     # ------------------------------------------------------------ scoring
     def breakdown(self) -> Breakdown:
         """The four scoring steps on the current world, per god."""
+        return self._scoring()[0]
+
+    def _scoring(self) -> Scoring:
+        """The breakdown, per player the sorted totals of the gods and the
+        score (remembered while the position's scoring data stay the same)."""
+        key = (self.world.tiles, self.world.cities, self.prophets, self.destroyed, self.owner, self.gods)
+        if self._scored and self._scored[0][0] == key:
+            return self._scored[0][1]
+        b = self._breakdown()
+        need = self.gods_per_player()
+        totals = []
+        for p in range(self.game.num_players):
+            mine = sorted(b.total(g) for g in self.gods[p])
+            totals.append(tuple([0] * (need - len(mine)) + mine))
+        hit = (b, tuple(totals), tuple(float(t[0]) for t in totals))
+        self._scored[:] = [((self.world.tiles.copy(), self.world.cities.copy(), self.prophets.copy(),
+                             self.destroyed.copy(), self.owner.copy(), [g.copy() for g in self.gods]), hit)]
+        return hit
+
+    def _breakdown(self) -> Breakdown:
         gods_in_play = [g for g in range(4) if self.owner[g] >= 0]
         destroyed: dict[int, int] = {}
         for p, n in enumerate(self.destroyed):
             if n and self.gods[p]:
                 destroyed[self.gods[p][0]] = destroyed.get(self.gods[p][0], 0) + n
-        return score(self.world.kingdoms(), self.world.cities, destroyed, self.prophets, gods_in_play)
-
-    def _god_totals(self) -> list[list[int]]:
-        b = self.breakdown()
-        need = self.gods_per_player()
-        out = []
-        for p in range(self.game.num_players):
-            totals = sorted(b.total(g) for g in self.gods[p])
-            out.append([0] * (need - len(totals)) + totals)
-        return out
+        return score_world(self.world, self.world.cities, destroyed, self.prophets, gods_in_play)
 
     def scores(self) -> list[float]:
         """Göttlicher Einfluss if the game were scored now; with two gods per
         player the lower of the two (the one that decides the loser)."""
-        return [float(t[0]) for t in self._god_totals()]
+        return list(self._scoring()[2])
+
+    def evaluate(self, player: int) -> float:
+        """:meth:`State.evaluate`, the same number computed without playing
+        out the chance outcomes where none of them can change the score
+        (drawing a tile, picking the start player): the expectation over
+        them is summed exactly as the default does, from one margin."""
+        if self.phase in ("draw", "start"):
+            outcomes = self.chance_outcomes()
+            margin = score_margin(self, player)
+            if len(outcomes) > EVALUATE_CHANCE_LIMIT:
+                return margin
+            total = 0.0
+            for _, prob in outcomes:
+                total += prob * margin
+            return total
+        return super().evaluate(player)
 
     def returns(self) -> list[float]:
         """1 shared among the leaders (with two gods per player: lower god
         first, then the higher), 0 for the others."""
         if not self.is_terminal():
             return [0.0] * self.game.num_players
-        keys = [tuple(t) for t in self._god_totals()]
+        keys = list(self._scoring()[1])
         best = max(keys)
         winners = [p for p, k in enumerate(keys) if k == best]
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(keys))]
