@@ -66,7 +66,8 @@ def test_secret_combat_numbers_never_reach_the_player(month, settings):
     before, after, events, sheets = month
     r = build_kingdom_report(after, events, sheets[1], 1, settings)
     keys = {k for l in r.battles for k, _ in l.details}
-    assert "chance" not in keys and "Milizen" in keys
+    values = {v for l in r.battles for _, v in l.details}
+    assert "chance" not in keys and "0.81" not in values
 
 
 def test_a_kingdom_without_sheet_gets_a_sheet_saying_so(month, settings):
@@ -119,3 +120,17 @@ def test_an_event_without_text_shows_its_kind(month, settings):
     _, after, _, _ = month
     r = build_kingdom_report(after, [Event("odd.thing", 1, data={"x": 1})], None, 1, settings)
     assert r.events[0].text == "odd.thing" and r.events[0].details == [("x", "1")]
+
+
+def test_the_sheet_names_settlements_as_the_engine_does(settings):
+    from wdg.rules import safe_load_file
+    from wdg.reports.settings import SHIPPED
+
+    economy = safe_load_file(SHIPPED.parent / "economy.yaml")
+    classes = economy["settlement"]["classes"]
+    engine = {c["min"]: c["name"] for c in classes}
+    sheet = dict(settings.settlement_sizes)
+    assert set(sheet.values()) == set(engine.values())
+    for size in (1, 50, 99, 100, 250, 399, 400, 699, 700, 1200):
+        by_engine = max((m for m in engine if m <= size), default=None)
+        assert settings.settlement_name(size) == engine[by_engine]

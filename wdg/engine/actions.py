@@ -187,7 +187,7 @@ def inform(ctx: _Ctx, army: Army, line: int) -> None:
                  for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0}
     militia = estimate(m, int(seg.militia[r, c]), m.rules.num(AREA, "information", "militia_error"),
                        m.rules.int(AREA, "information", "round_to"))
-    owner_name = seg.kingdoms[owner].name if owner in seg.kingdoms else "niemand"
+    owner_name = seg.kingdoms[owner].name if owner in seg.kingdoms else "niemandem"
     place = f"Siedlung {seg.settlement_names.get(here, 'Namenlos')} ({size} BE)" if size \
         else "keine Siedlung"
     _emit(m, "action.information", army, here, line,

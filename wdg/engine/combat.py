@@ -280,16 +280,16 @@ def battle(m: Month, a: Army, b: Army) -> list[Event]:
     for me, other, won in ((a, b, w is a), (b, a, w is b)):
         out.append(m.emit(Event(
             "combat.battle", kingdom=me.kingdom, army=me.number, at=at, public=me is a,
-            why=(f"Kampf gegen Heer {other.number} von {seg.kingdoms[other.kingdom].name}: "
+            why=(f"Kampf gegen Heer {other.number:04d} von {seg.kingdoms[other.kingdom].name}: "
                  + ("gewonnen" if won else "verloren")),
             data={"enemy": other.number, "enemy_kingdom": other.kingdom, "won": won,
                   "strength": round(sa.strength if me is a else sb.strength, 1),
                   "enemy_strength": round(sb.strength if me is a else sa.strength, 1),
                   "chance": round(p if me is a else 1 - p, 3)})))
     out += destroy_army(m, l_, "combat.destroyed",
-                        f"Im Kampf gegen Heer {w.number} geschlagen; der Feldherr fällt")
+                        f"Im Kampf gegen Heer {w.number:04d} geschlagen; der Feldherr fällt")
     n = winner_losses(m, win.fighters, win.strength, lose_side.strength)
-    out += lose(m, w, n, "combat.losses", f"Verluste im Kampf gegen Heer {l_.number}")
+    out += lose(m, w, n, "combat.losses", f"Verluste im Kampf gegen Heer {l_.number:04d}")
     adjust(m, w, True)
     out += wreck_boats(m, w)
     return out

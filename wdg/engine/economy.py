@@ -283,9 +283,14 @@ def treasury_spread(m: Month) -> None:
     for n in sorted(seg.kingdoms):
         sites = settlements_of(seg, n)
         share = treasury_share(seg, n)
-        why = (f"Der Reichsschatz ({gs(seg.kingdoms[n].treasury)}) lagert zu gleichen Teilen "
-               f"in {len(sites)} Siedlungen: {gs(share)} je Siedlung." if sites else
-               "Das Königreich besitzt keine Siedlung, in der der Reichsschatz lagern kann.")
+        total = gs(seg.kingdoms[n].treasury)
+        if len(sites) > 1:
+            why = (f"Der Reichsschatz ({total}) lagert zu gleichen Teilen in {len(sites)} "
+                   f"Siedlungen: {gs(share)} je Siedlung.")
+        elif sites:
+            why = f"Der Reichsschatz ({total}) lagert in der einzigen Siedlung des Reiches."
+        else:
+            why = "Das Königreich besitzt keine Siedlung, in der der Reichsschatz lagern kann."
         m.emit(Event("treasury.spread", n, why=why,
                      data={"settlements": len(sites), "share": share}))
 

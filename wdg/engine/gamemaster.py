@@ -73,17 +73,17 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         if isinstance(c, g.RemoveCreature):
             del seg.creatures[c.id]
             return [m.emit(Event("gm.creature_removed", at=cr.position, line=c.line,
-                          why=f"Fabelwesen {cr.kind} entfernt", data={"creature": c.id}))]
+                          why=f"Fabelwesen {cr.name or _kind_name(m, cr.kind)} entfernt", data={"creature": c.id}))]
         cr.position = seg.grid.hex_of(c.at)
         return [m.emit(Event("gm.creature_moved", at=cr.position, line=c.line,
-                      why=f"Fabelwesen {cr.kind} versetzt", data={"creature": c.id}))]
+                      why=f"Fabelwesen {cr.name or _kind_name(m, cr.kind)} versetzt", data={"creature": c.id}))]
     h = seg.grid.hex_of(c.at)  # type: ignore[union-attr]
     row, col = seg.grid.index(h)
     if isinstance(c, g.PlaceCreature):
         cid = max(seg.creatures, default=0) + 1
         seg.creatures[cid] = Creature(cid, c.kind, h, c.count, None, c.gold, [], c.name)
         return [m.emit(Event("gm.creature_placed", at=h, line=c.line, public=True,
-                      why=f"Fabelwesen gesichtet: {c.name or c.kind}",
+                      why=f"Fabelwesen gesichtet: {c.name or _kind_name(m, c.kind)}",
                       data={"creature": cid, "kind": c.kind, "count": c.count}))]
     if isinstance(c, g.PlaceTreasure):
         tid = max(seg.treasures, default=0) + 1
@@ -112,3 +112,10 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         return [m.emit(Event("gm.settlement", at=h, line=c.line,
                       why=f"Siedlung auf {c.size} Baueinheiten gesetzt"))]
     raise AssertionError(type(c))  # pragma: no cover - every command handled above
+
+
+def _kind_name(m: Month, kind: str) -> str:
+    """The German name of a creature kind (``troll`` -> ``Troll``)."""
+    kinds = m.rules.get("creatures", "kinds")
+    entry = kinds.get(kind) if isinstance(kinds, dict) else None
+    return str(entry.get("name", kind)) if isinstance(entry, dict) else kind

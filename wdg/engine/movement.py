@@ -231,7 +231,8 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
             break
     if w.path:
         _emit(m, "move.moved", army, army.position, order.line,
-              f"Bewegung über {len(w.path)} Gemark(en), {w.spent}% der Reichweite",
+              f"Bewegung über {len(w.path)} Gemark{'en' if len(w.path) != 1 else ''}, "
+              f"{w.spent} % der Reichweite",
               path=[ctx.m.state.label(h) for h in w.path], spent=w.spent)
 
 

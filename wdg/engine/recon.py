@@ -187,7 +187,8 @@ def _emit_sightings(m: Month, k: int, seen: _Seen) -> None:
         else:
             c = seg.creatures[ident]
             true, of, troop = c.count, None, c.kind
-            label = f"Fabelwesen {c.name or c.kind}"
+            kind = m.rules.get("creatures", "kinds", c.kind, "name") or c.kind
+            label = f"Fabelwesen {c.name} ({kind})" if c.name else f"Fabelwesen {kind}"
         units = true if exact else _estimate(m, true, err, round_to)
         m.emit(Event("recon.sighting", kingdom=k, at=h,
                      why=f"{label}: {'genau' if exact else 'etwa'} {units}",

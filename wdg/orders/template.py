@@ -11,15 +11,40 @@ is once the password is filled in (empty slots are allowed).
 
 from __future__ import annotations
 
-from wdg.errors import IllegalOrderError
+import textwrap
 
+from wdg.errors import IllegalOrderError
 from wdg.orders.lexicon import Part, commands
 from wdg.orders.view import KingdomView, build_view
 from wdg.world.state import Segment
 
 
-def _reminder(part: Part) -> str:
-    return "  ".join(c.usage for c in commands(part))
+WIDTH = 80
+"""The form fits 80 columns like the result sheet (mail, printing)."""
+
+
+def _comment(text: str, indent: str = "") -> list[str]:
+    """A comment wrapped to :data:`WIDTH` columns, never inside a command's usage."""
+    return textwrap.wrap(text, width=WIDTH, initial_indent="# ",
+                         subsequent_indent="# " + indent, break_long_words=False,
+                         break_on_hyphens=False)
+
+
+def _reminder(part: Part, title: str) -> list[str]:
+    """The usages of a part's commands, as many per comment line as fit."""
+    first = f"# {title} " if title else "# "
+    lines, cur = [], first
+    for c in commands(part):
+        if len(cur) + 2 + len(c.usage) > WIDTH and cur.strip("# "):
+            lines.append(cur.rstrip())
+            cur = "#" + " " * (len(first) - 1)
+        cur += ("" if cur.endswith(" ") else "  ") + c.usage
+    lines.append(cur.rstrip())
+    return lines
+
+
+def _gs(n: int) -> str:
+    return f"{n:,}".replace(",", ".")
 
 
 def render_template(seg: Segment, kingdom: int) -> str:
@@ -35,34 +60,38 @@ def render_template(seg: Segment, kingdom: int) -> str:
 def render_view_template(view: KingdomView) -> str:
     """The order form from a kingdom view (what the player's own tools have)."""
     out = [
-        f"# Spielzug für Welt der Götter – Segment {view.segment}, "
-        f"{view.month.long()}",
-        f"# Königreich {view.kingdom} ({view.name}). Kommentare beginnen mit '#'.",
+        f"# Spielzug für Welt der Götter – Segment {view.segment}",
+        *_comment(f"{view.month.long()}, Königreich {view.kingdom} ({view.name})"),
+        "# Kommentare beginnen mit '#'.",
         f"Segment: {view.segment}",
         f"Königreich: {view.kingdom}",
+        "# Ihr Passwort steht nicht im Formular: bitte hinter \"Passwort:\" eintragen.",
         "Passwort: ",
         f"Mond: {view.month.short()}",
         "",
         "H: Heeresbefehle",
-        "# Jedes Heer mit Nummer und Position; je ein Befehl in Phase A und B (leer = keiner).",
-        f"# Phase A: {_reminder(Part.A)}",
-        f"# Phase B: {_reminder(Part.B)}",
+        "# Jedes Heer mit Nummer und Position; je ein Befehl in Phase A und B",
+        "# (leer = keiner).",
+        *_reminder(Part.A, "Phase A:"),
+        *_reminder(Part.B, "Phase B:"),
         "# Richtungen: NW NO W O SW SO. Passive Heere (000.00): nur nf oder nh, kein B.",
         "",
     ]
     for a in sorted(view.armies.values(), key=lambda x: x.number):
         if a.passive:
-            what = "passiv" + (f", Feldherr {a.general.name} ({a.troop})" if a.general
-                               else ", ohne Feldherr")
+            what = "passiv" + (f", Feldherr {a.general.name} ({a.troop}, Erfahrung "
+                               f"{a.general.experience})" if a.general else ", ohne Feldherr")
         else:
-            what = f"{a.troop or 'ohne Feldherr'}, {a.units} Rüstgüter"
+            what = f"{a.troop or 'ohne Feldherr'}, {_gs(a.units)} Rüstgüter"
             if a.general:
                 what += f", Feldherr {a.general.name} (Erfahrung {a.general.experience})"
             if a.carried_by:
                 what += f", an Bord von {a.carried_by:04d}"
             if a.carrying:
                 what += f", trägt {a.carrying:04d}"
-        out.append(f"Heer {a.number:04d} {a.position}   # {what}")
+        head = f"Heer {a.number:04d} {a.position}   # "
+        out.append(head + what if len(head + what) <= WIDTH else
+                   "\n".join(_comment(what, "  ")) + "\n" + head.rstrip(" #"))
         out.append("A: ")
         if not a.passive:
             out.append("B: ")
@@ -72,18 +101,20 @@ def render_view_template(view: KingdomView) -> str:
         "K: Königreichbefehle",
         f"# Erlaubt: {limit} Befehl{'e' if limit != 1 else ''} ({view.palaces} "
         f"Pal{'äste' if view.palaces != 1 else 'ast'}).",
-        f"# {_reminder(Part.K)}",
+        *_reminder(Part.K, ""),
     ]
     if view.offer is not None:
         g = view.offer.general
-        out.append(f"# Angebot: Feldherr {g.name} ({g.troop}, Erfahrung {g.experience}) für "
-                   f"{view.offer.price} GS – mit nf für ein passives Heer anwerben.")
+        extra = (", Zauberer" if g.wizard else "") + (f", Fähigkeit {g.ability}" if g.ability else "")
+        out += _comment(f"Angebot: Feldherr {g.name} ({g.troop}, Erfahrung {g.experience}{extra}) "
+                        f"für {_gs(view.offer.price)} GS – mit nf in Phase A eines passiven "
+                        "Heeres anwerben.", "  ")
     dip = ", ".join(f"{k}: {v}" for k, v in sorted(view.diplomacy.items())) or "keine"
     out += [
-        f"# Diplomatische Beziehungen (Königreich: Status): {dip}",
+        *_comment(f"Diplomatische Beziehungen (Königreich: Status): {dip}", "  "),
         "",
-        "# Botschaften: BOTSCHAFT <Königreich> ... ENDE; "
-        "Bekanntmachungen: BEKANNTMACHUNG ... ENDE",
+        "# Botschaften: BOTSCHAFT <Königreich> ... ENDE",
+        "# Bekanntmachungen: BEKANNTMACHUNG ... ENDE",
         "",
     ]
     return "\n".join(out)

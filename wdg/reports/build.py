@@ -9,6 +9,7 @@ by section, following the rule's "Die Spielzugauswertung", "Der Reichsschatz",
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import numpy as np
@@ -80,13 +81,14 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     def lines(evs: list[Event]) -> list[Line]:
         return [event_line(e, seg_after, settings) for e in evs]
 
-    bookings = [Booking(settings.ledger_label(e.ledger), e.why or e.kind, e.gold)
-                for e in claim(lambda e: e.gold != 0)]
+    booked = claim(lambda e: e.gold != 0)
+    booked_ids = {id(e) for e in booked}  # the bookings no order of the sheet explains
+    bookings = [Booking(settings.ledger_label(e.ledger), _booking_text(e), e.gold) for e in booked]
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
     armies = _armies(seg_after, kingdom, seen, settings)
     army_numbers = {a.number for a in armies}
     sightings = lines([e for e in seen if e.army not in army_numbers])
-    battles = lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES)))
+    battles = _with_army(lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES))))
     offers = lines(claim(lambda e: e.kind.startswith(OFFER_PREFIXES)))
     offer = seg_after.kingdoms[kingdom].offer
     if offer is not None and not offers:
@@ -101,11 +103,19 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                 for e in claim(lambda e: e.kind == "message.delivered")]
     contacts = lines(claim(lambda e: e.kind.startswith("contact.")))
     notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
-    rest = lines([e for e in mine if id(e) not in used])
+    rest = _with_army(lines([e for e in mine if id(e) not in used]))
 
     provinces, settlements, militia = _territory(seg_after, kingdom, settings)
     ledger = treasury(seg_after, events, kingdom, settings, seg_before)
     ledger.bookings = bookings
+    for row in ledger.rows:
+        mine_booked = [e for e in events if e.kingdom == kingdom and e.gold and e.ledger == row.category]
+        texts = [_booking_text(e) for e in mine_booked]
+        # several bookings: each one; a single one only when its text tells more
+        # than the category's name (a game master's reason, an income's source)
+        if len(mine_booked) > 1 or (texts and not texts[0].startswith(row.label)
+                                    and id(mine_booked[0]) in booked_ids):
+            row.items = [Booking(row.label, t, e.gold) for t, e in zip(texts, mine_booked)]
     return KingdomReport(
         header=header(seg_after, kingdom, month.key, month.long(), month.season),
         has_sheet=sheet is not None,
@@ -126,6 +136,24 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         notes=notes,
         events=rest,
     )
+
+
+_AMOUNT_TAIL = re.compile(r"\s*[:(]\s*-?[\d.]+ GS\)?\.?$")
+
+
+def _booking_text(e: Event) -> str:
+    """A booking's text without the amount at its end (the column shows it)."""
+    text = e.why or e.kind
+    return _AMOUNT_TAIL.sub("", text) or text
+
+
+def _with_army(items: list[Line]) -> list[Line]:
+    """Name the army of a line outside its order ("Heer 0303 (302.27)") when
+    its text does not."""
+    for l in items:
+        if l.army is not None and f"{l.army:04d}" not in l.text:
+            l.where = f"Heer {l.army:04d}" + (f" ({l.where})" if l.where else "")
+    return items
 
 
 def _kname(seg: Segment, k: object) -> str:
@@ -151,7 +179,7 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         diags[line].append(text)
     out = []
     # Army block heads (number and position) may be answered too (a.position ...).
-    heads = [(b.line, f"Heer {b.number:04d}", f"auf {b.position}") for b in sheet.armies]
+    heads = [(b.line, f"Heer {b.number:04d}", f"{b.position} (kein Befehl)") for b in sheet.armies]
     order_lines = {line for line, _, _ in sheet_orders(sheet)}
     rows = sheet_orders(sheet) + [h for h in heads if h[0] not in order_lines
                                   and (by_line.get(h[0]) or diags.get(h[0]))]
@@ -161,9 +189,30 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         status = outcome_of([e.kind for e in evs])
         label = STATUS_TEXT[status]
         if status == "interpreted":
-            label = "interpretiert als: " + "; ".join(e.why for e in evs if "interpreted" in e.kind)
+            label = "interpretiert als:"
         out.append(OrderOutcome(line, section, text, status, label,
-                                [event_line(e, seg, settings) for e in evs], diags.get(line, [])))
+                                _order_notes(seg, evs, kingdom, settings), diags.get(line, [])))
+    return out
+
+
+def _order_notes(seg: Segment, evs: list[Event], kingdom: int,
+                 settings: ReportSettings) -> list[Line]:
+    """The events answering an order, as the sender reads them: a message
+    delivered to another kingdom is told as delivered (its own text is the
+    recipient's "Botschaft von ..."), not twice when the engine also logged
+    the sending; the own announcement as published."""
+    own = [e for e in evs if e.kingdom == kingdom]
+    out = []
+    # where a move stopped early, tell first how far it went
+    for e in sorted(evs, key=lambda e: e.kind.endswith(".stopped")):
+        if e.kingdom != kingdom:
+            if e.kind.startswith("message.") and not any(o.kind.startswith("message.") for o in own):
+                out.append(Line(e.kind, f"Botschaft an {_kname(seg, e.kingdom)} zugestellt"))
+            continue
+        if e.kind == "announcement.published":
+            out.append(Line(e.kind, "Die Bekanntmachung erscheint in der Götterbotschaft."))
+            continue
+        out.append(event_line(e, seg, settings))
     return out
 
 

@@ -153,26 +153,28 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
     for br, bc, nr, nc in wins:
         r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
         sub = lay.terrain[r0:r0 + nr * PROVINCE_ROWS, c0:c0 + nc * PROVINCE_COLS]
+        box = (r0, c0, nr * PROVINCE_ROWS, nc * PROVINCE_COLS)
         if skip_unknown:
             if not (sub != UNKNOWN_TERRAIN).any():
                 continue
-            br, bc, nr, nc = _known_box(sub != UNKNOWN_TERRAIN, br, bc)
-            r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
+            box = _known_box(sub != UNKNOWN_TERRAIN, r0, c0)
         first = 100 * (br + 1) + bc + 1
         last = 100 * (br + nr) + bc + nc
         t = title if len(wins) == 1 else f"{title}, Provinzen {first:03d}–{last:03d}"
-        pages.append(MapPage(t, render_svg(seg, lay, (r0, c0, nr * PROVINCE_ROWS,
-                                                      nc * PROVINCE_COLS), settings.hex_size, t)))
+        pages.append(MapPage(t, render_svg(seg, lay, box, settings.hex_size, t)))
     return pages
 
 
-def _known_box(known: np.ndarray, br: int, bc: int) -> tuple[int, int, int, int]:
-    """The smallest block of whole provinces of a window holding every known gemark."""
+def _known_box(known: np.ndarray, r0: int, c0: int,
+               margin: int = 1) -> tuple[int, int, int, int]:
+    """The gemarks of a window ``(first row, first col, rows, cols)`` holding every
+    known gemark and ``margin`` gemarks around them (so the map is as large on
+    the page as the known land allows)."""
     rows = np.nonzero(known.any(axis=1))[0]
     cols = np.nonzero(known.any(axis=0))[0]
-    r1, r2 = rows[0] // PROVINCE_ROWS, rows[-1] // PROVINCE_ROWS
-    c1, c2 = cols[0] // PROVINCE_COLS, cols[-1] // PROVINCE_COLS
-    return br + r1, bc + c1, r2 - r1 + 1, c2 - c1 + 1
+    top, bottom = max(0, rows[0] - margin), min(known.shape[0] - 1, rows[-1] + margin)
+    left, right = max(0, cols[0] - margin), min(known.shape[1] - 1, cols[-1] + margin)
+    return r0 + top, c0 + left, bottom - top + 1, right - left + 1
 
 
 def _corners(x: float, y: float, s: float) -> list[tuple[float, float]]:
@@ -190,7 +192,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     r0, c0, nrows, ncols = window
     w = SQRT3 * s
     margin = s
-    G, P = _font(s * 0.42, "#222", opacity=0.75), _font(s * 2.2, "#000", bold=True, opacity=0.45)
+    drawn: set[str] = set()  # the symbols on this page, for the legend
     width = w * (ncols + 0.5) + 2 * margin
     map_h = 1.5 * s * (nrows - 1) + 2 * s + 2 * margin
 
@@ -205,12 +207,15 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
             tid = int(lay.terrain[r, c])
             corners = _corners(x, y, s)
             if tid == UNKNOWN_TERRAIN:
+                drawn.add("unknown")
                 cells.append(f'<polygon points="{_pts(corners)}" fill="{UNKNOWN_FILL}" '
                              'stroke="#d8d8d0" stroke-width="0.3"/>')
             else:
                 used_terrain.add(tid)
                 t = TERRAINS[tid]
                 op = "" if lay.fresh[r, c] else ' fill-opacity="0.45"'
+                if not lay.fresh[r, c]:
+                    drawn.add("pale")
                 if t.rim:
                     cells.append(f'<polygon points="{_pts(corners)}" fill="{t.rim}"{op} '
                                  'stroke="#777" stroke-width="0.3"/>')
@@ -224,34 +229,47 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
                 colour = OWN_COLOUR if lay.own is not None else KINGDOM_COLOURS[own % len(KINGDOM_COLOURS)]
                 cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.86))}" fill="none" '
                              f'stroke="{colour}" stroke-width="{s * 0.16:.1f}"/>')
+                drawn.add("own")
             elif own > 0:
+                drawn.add("foreign")
                 cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.86))}" fill="none" '
                              f'stroke="{FOREIGN_COLOUR}" stroke-width="{s * 0.08:.1f}" '
                              'stroke-dasharray="1.5,1"/>')
             gem = (r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1
-            texts.append(f'<text x="{x:.1f}" y="{y - s * 0.35:.1f}" {G}>{gem:02d}</text>')
+            texts += _halo_text(x, y - s * 0.45, f"{gem:02d}", s * 0.45, "#111", halo=s * 0.12)
             if lay.settlement[r, c] > 0:
-                q = s * 0.22
-                marks.append(f'<rect x="{x - q:.1f}" y="{y - q + s * 0.1:.1f}" width="{2 * q:.1f}" '
-                             f'height="{2 * q:.1f}" fill="#111" stroke="#fff" stroke-width="0.4"/>')
+                drawn.add("settlement")
+                q = s * 0.18
+                marks.append(f'<rect x="{x - q:.1f}" y="{y - s * 0.22 - q:.1f}" width="{2 * q:.1f}" '
+                             f'height="{2 * q:.1f}" fill="#111" stroke="#fff" stroke-width="0.5"/>')
             for k, (dr, dc) in enumerate(_NB_ODD if r & 1 else _NB_EVEN):
                 nr_, nc_ = r + dr, c + dc
                 inside = r0 <= nr_ < r0 + nrows and c0 <= nc_ < c0 + ncols
                 if inside and (nr_, nc_) < (r, c):
                     continue
                 other = (nr_ // PROVINCE_ROWS, nc_ // PROVINCE_COLS)
-                if not inside or other != (r // PROVINCE_ROWS, c // PROVINCE_COLS):
+                outside = not (0 <= nr_ < seg.grid.shape[0] and 0 <= nc_ < seg.grid.shape[1])
+                if outside or other != (r // PROVINCE_ROWS, c // PROVINCE_COLS):
                     (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
                     borders.append(f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}")
-            marks += _markers(lay, (r, c), x, y, s)
+            marks += _markers(lay, (r, c), x, y, s, drawn, lay.settlement[r, c] > 0)
     prov_labels = []
-    for br in range(r0 // PROVINCE_ROWS, (r0 + nrows) // PROVINCE_ROWS):
-        for bc in range(c0 // PROVINCE_COLS, (c0 + ncols) // PROVINCE_COLS):
-            x, y = centre(br * PROVINCE_ROWS + 2, bc * PROVINCE_COLS + 3)
-            x += w / 2
-            y += 0.75 * s
-            prov_labels.append(f'<text x="{x:.1f}" y="{y:.1f}" {P}>{100 * (br + 1) + bc + 1:03d}</text>')
-    legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s)
+    for br in range(r0 // PROVINCE_ROWS, (r0 + nrows - 1) // PROVINCE_ROWS + 1):
+        for bc in range(c0 // PROVINCE_COLS, (c0 + ncols - 1) // PROVINCE_COLS + 1):
+            # the label in the middle of the province's part on this page, as
+            # large as that part allows
+            ra = max(r0, br * PROVINCE_ROWS)
+            rb = min(r0 + nrows, (br + 1) * PROVINCE_ROWS)
+            ca = max(c0, bc * PROVINCE_COLS)
+            cb = min(c0 + ncols, (bc + 1) * PROVINCE_COLS)
+            fs = min(s * 1.5, (cb - ca) * w / 2.4, (rb - ra) * s * 0.9)
+            if fs < s * 0.8:
+                continue
+            x = margin + w * ((ca + cb) / 2 - c0) + w / 4
+            y = margin + s + 1.5 * s * ((ra + rb - 1) / 2 - r0) + fs * 0.36
+            prov_labels += _halo_text(x, y, f"{100 * (br + 1) + bc + 1:03d}", fs, "#000",
+                                      bold=True, opacity=0.5, halo=fs * 0.12)
+    legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s, drawn)
     height = map_h + legend_h
     return "\n".join([
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.1f} {height:.1f}" '
@@ -260,7 +278,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
         '<g class="cells">', *cells, "</g>",
         f'<path d="{"".join(borders)}" fill="none" stroke="#111" stroke-width="{s * 0.14:.1f}" '
         'stroke-linecap="round"/>',
-        '<g class="labels">', *texts, *prov_labels, "</g>",
+        '<g class="labels">', *prov_labels, *texts, "</g>",
         '<g class="marks">', *marks, "</g>",
         legend,
         "</svg>",
@@ -270,39 +288,71 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
 def _font(size: float, fill: str, *, bold: bool = False, opacity: float = 1.0,
           anchor: str = "middle") -> str:
     """SVG text attributes (attributes, not CSS: every SVG renderer reads them)."""
+    # fill-opacity, never opacity: WeasyPrint clips a text with ``opacity`` and
+    # text-anchor="middle" at its anchor (the first digits of numbers were lost).
     return (f'font-family="DejaVu Sans, sans-serif" font-size="{size:.1f}" fill="{fill}" '
             f'text-anchor="{anchor}"' + (' font-weight="bold"' if bold else "")
-            + (f' opacity="{opacity}"' if opacity < 1 else ""))
+            + (f' fill-opacity="{opacity}"' if opacity < 1 else ""))
 
 
-def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float) -> list[str]:
-    M = _font(s * 0.5, "#fff", bold=True)
+def _halo_text(x: float, y: float, text: str, size: float, fill: str, *, bold: bool = False,
+               opacity: float = 1.0, halo: float = 0.0) -> list[str]:
+    """A text over a white halo of ``halo`` units (drawn as a stroked copy first:
+    WeasyPrint knows no ``paint-order``), readable over dark terrain."""
     out = []
-    y1 = y + s * 0.45
-    if cell in lay.armies:
-        label = ",".join(f"{n}" for n in lay.armies[cell])
-        wid = s * (0.35 + 0.3 * len(label))
-        out.append(f'<rect x="{x - wid / 2:.1f}" y="{y1 - s * 0.3:.1f}" width="{wid:.1f}" '
-                   f'height="{s * 0.6:.1f}" rx="1" fill="{ARMY_COLOUR}"/>')
-        out.append(f'<text x="{x:.1f}" y="{y1 + s * 0.17:.1f}" {M}>{escape(label)}</text>')
-    if cell in lay.sighted:
-        label = ",".join(str(int(v)) if v.isdigit() else v for v in lay.sighted[cell])
-        wid = s * (0.35 + 0.3 * len(label))
-        yy = y1 - (s * 0.65 if cell in lay.armies else 0)
-        out.append(f'<rect x="{x - wid / 2:.1f}" y="{yy - s * 0.3:.1f}" width="{wid:.1f}" '
-                   f'height="{s * 0.6:.1f}" fill="{SIGHTED_COLOUR}" transform="rotate(0)"/>')
-        out.append(f'<text x="{x:.1f}" y="{yy + s * 0.17:.1f}" {M}>{escape(label)}</text>')
-    if cell in lay.creatures:
-        cx = x + s * 0.5
-        out.append(f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="{s * 0.3:.1f}" fill="{CREATURE_COLOUR}"/>')
-        out.append(f'<text x="{cx:.1f}" y="{y + s * 0.17:.1f}" {M}>F</text>')
+    if halo:
+        out.append(f'<text x="{x:.1f}" y="{y:.1f}" {_font(size, "none", bold=bold)} '
+                   f'stroke="#ffffff" stroke-opacity="0.6" stroke-width="{halo:.1f}" '
+                   f'stroke-linejoin="round">{text}</text>')
+    out.append(f'<text x="{x:.1f}" y="{y:.1f}" {_font(size, fill, bold=bold, opacity=opacity)}>'
+               f'{text}</text>')
+    return out
+
+
+def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
+             drawn: set[str], settled: bool) -> list[str]:
+    """Own armies (blue boxes with white numbers), sighted foreign armies (white
+    boxes framed red, red numbers) and creatures (purple discs with F), stacked
+    below the settlement square; at most three, the last one "+n" beyond."""
+    stack: list[tuple[str, str]] = [("army", f"{n:04d}") for n in lay.armies.get(cell, [])]
+    stack += [("sighted", v) for v in lay.sighted.get(cell, [])]
+    stack += [("creature", "F") for _ in lay.creatures.get(cell, [])]
+    if len(stack) > 3:
+        stack = stack[:2] + [("more", f"+{len(stack) - 2}")]
+    h, gap = s * 0.46, s * 0.04
+    total = len(stack) * h + (len(stack) - 1) * gap
+    top = y + s * 0.02 if settled else y + s * 0.1 - total / 2
+    out: list[str] = []
+    for i, (kind, label) in enumerate(stack):
+        drawn.add(kind)
+        yy = top + i * (h + gap)
+        base = yy + h * 0.78
+        wid = s * (0.3 + 0.27 * len(label))
+        if kind == "creature":
+            out.append(f'<circle cx="{x:.1f}" cy="{yy + h / 2:.1f}" r="{h / 2:.1f}" '
+                       f'fill="{CREATURE_COLOUR}"/>')
+            out.append(f'<text x="{x:.1f}" y="{base:.1f}" {_font(s * 0.4, "#fff", bold=True)}>F</text>')
+            continue
+        if kind == "sighted":
+            box = f'fill="#ffffff" stroke="{SIGHTED_COLOUR}" stroke-width="{s * 0.1:.1f}"'
+            ink = SIGHTED_COLOUR
+        elif kind == "more":
+            box, ink = 'fill="#555555"', "#fff"
+        else:
+            box, ink = f'fill="{ARMY_COLOUR}"', "#fff"
+        out.append(f'<rect x="{x - wid / 2:.1f}" y="{yy:.1f}" width="{wid:.1f}" height="{h:.1f}" '
+                   f'rx="{s * 0.08:.1f}" {box}/>')
+        out.append(f'<text x="{x:.1f}" y="{base:.1f}" {_font(s * 0.4, ink, bold=True)}>'
+                   f'{escape(label)}</text>')
     return out
 
 
 def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float,
-            s: float) -> tuple[str, float]:
-    """The legend below the map: the terrains on the page and the symbols."""
+            s: float, drawn: set[str]) -> tuple[str, float]:
+    """The legend below the map: the terrains on the page and every symbol drawn
+    on it (``drawn``), nothing that is not there."""
     items: list[tuple[str, str]] = []  # (swatch svg at 0,0 size u, label)
+    s = width / 30  # the legend keeps its size on the page however wide the map is
     u = s * 0.65
     for tid in terrains:
         t = TERRAINS[tid]
@@ -311,32 +361,47 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
             sw += (f'<rect x="{u * 0.25:.1f}" y="{u * 0.25:.1f}" width="{u * 0.5:.1f}" '
                    f'height="{u * 0.5:.1f}" fill="{t.fill}"/>')
         items.append((sw, t.name))
-    items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="{UNKNOWN_FILL}" stroke="#aaa" '
-                  'stroke-width="0.3"/>', "unbekannt"))
-    if lay.own is not None:
+    if "unknown" in drawn:
+        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="{UNKNOWN_FILL}" stroke="#aaa" '
+                      'stroke-width="0.3"/>', "unbekannt"))
+    if "pale" in drawn:
         items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="#7cc36a" fill-opacity="0.45" '
-                      'stroke="#777" stroke-width="0.3"/>', "früher erkundet (blass)"))
-        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{OWN_COLOUR}" '
-                      f'stroke-width="{s * 0.16:.1f}"/>', "eigenes Reichsgebiet"))
+                      'stroke="#777" stroke-width="0.3"/>', "blass: früher erkundet"))
+    if "own" in drawn:
+        if lay.own is not None:
+            items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{OWN_COLOUR}" '
+                          f'stroke-width="{s * 0.16:.1f}"/>', "eigenes Reichsgebiet"))
+        else:
+            items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" '
+                          f'stroke="{KINGDOM_COLOURS[1]}" stroke-width="{s * 0.16:.1f}"/>',
+                          "Reichsgebiet (Farbe je Reich)"))
+    if "foreign" in drawn:
         items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{FOREIGN_COLOUR}" '
                       'stroke-dasharray="1.5,1"/>', "fremdes Reichsgebiet"))
-    else:
-        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{KINGDOM_COLOURS[1]}" '
-                      f'stroke-width="{s * 0.16:.1f}"/>', "Reichsgebiet (Farbe je Reich)"))
-    items.append((f'<rect x="{u * 0.25:.1f}" y="{u * 0.25:.1f}" width="{u * 0.5:.1f}" '
-                  f'height="{u * 0.5:.1f}" fill="#111"/>', "Siedlung"))
-    items.append((f'<rect width="{u:.1f}" height="{u * 0.7:.1f}" fill="{ARMY_COLOUR}"/>',
-                  "eigenes Heer (Nummer)" if lay.own is not None else "Heer (Nummer)"))
-    if lay.own is not None:
-        items.append((f'<rect width="{u:.1f}" height="{u * 0.7:.1f}" fill="{SIGHTED_COLOUR}"/>',
-                      "fremdes Heer (gesichtet)"))
-    items.append((f'<circle cx="{u / 2:.1f}" cy="{u / 2:.1f}" r="{u / 2:.1f}" fill="{CREATURE_COLOUR}"/>',
-                  "Fabelwesen" + (" (gesichtet)" if lay.own is not None else "")))
+    if "settlement" in drawn:
+        items.append((f'<rect x="{u * 0.2:.1f}" y="{u * 0.2:.1f}" width="{u * 0.6:.1f}" '
+                      f'height="{u * 0.6:.1f}" fill="#111"/>', "Siedlung"))
+    if "army" in drawn:
+        items.append((f'<rect width="{u * 1.4:.1f}" height="{u * 0.75:.1f}" rx="1" fill="{ARMY_COLOUR}"/>',
+                      "eigenes Heer (Nummer)" if lay.own is not None else "Heer (Nummer)"))
+    if "sighted" in drawn:
+        items.append((f'<rect width="{u * 1.4:.1f}" height="{u * 0.75:.1f}" rx="1" fill="#fff" '
+                      f'stroke="{SIGHTED_COLOUR}" stroke-width="{s * 0.1:.1f}"/>',
+                      "fremdes Heer, gesichtet (Nummer)"))
+    if "creature" in drawn:
+        items.append((f'<circle cx="{u / 2:.1f}" cy="{u / 2:.1f}" r="{u / 2:.1f}" fill="{CREATURE_COLOUR}"/>',
+                      "Fabelwesen" + (", gesichtet" if lay.own is not None else "")))
+    if "more" in drawn:
+        items.append((f'<rect width="{u * 1.4:.1f}" height="{u * 0.75:.1f}" rx="1" fill="#555"/>',
+                      "+n: n weitere Heere/Fabelwesen"))
+    items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="#fff" stroke="#ccc" stroke-width="0.3"/>'
+                  f'<text x="{u / 2:.1f}" y="{u * 0.75:.1f}" {_font(u * 0.6, "#111")}>07</text>',
+                  "Gemark (Nummer in der Provinz)"))
     items.append((f'<path d="M0,{u / 2:.1f}H{u:.1f}" stroke="#111" stroke-width="{s * 0.14:.1f}"/>',
-                  "Provinzgrenze"))
+                  "Provinzgrenze, große Zahl: Provinz"))
     L, T = _font(s * 0.6, "#111", anchor="start"), _font(s * 0.8, "#111", bold=True, anchor="start")
-    col_w = s * 12
-    per_row = max(1, int((width - 2 * x0) // col_w))
+    per_row = 2
+    col_w = (width - 2 * x0) / per_row
     rows = (len(items) + per_row - 1) // per_row
     out = [f'<g class="legend" transform="translate({x0:.1f},{y0:.1f})">',
            f'<text x="0" y="{s * 0.8:.1f}" {T}>Legende</text>']

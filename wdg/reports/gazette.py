@@ -171,7 +171,7 @@ class Overview:
 def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sheet],
                    settings: ReportSettings, seg_before: Segment | None = None) -> Overview:
     """The game master's overview of the month just resolved."""
-    gm_settings = dataclasses.replace(settings, hidden_data_keys=frozenset())
+    gm_settings = dataclasses.replace(settings, hidden_data_keys=frozenset(), all_details=True)
     month = seg_after.date.previous()
     owners, counts = np.unique(seg_after.owner, return_counts=True)
     gemarks = dict(zip(owners.tolist(), counts.tolist()))

@@ -77,6 +77,9 @@ class LedgerRow:
     income: int
     expense: int
     """Positive number of Goldsterne spent."""
+    items: list["Booking"] = field(default_factory=list)
+    """The single bookings of the category when there are several (the account
+    book's sub-lines: upkeep of each army ...); empty for one booking."""
 
 
 @dataclass(slots=True)
@@ -101,6 +104,14 @@ class Treasury:
     """Change not explained by any event (0 when the engine booked everything)."""
     bookings: list[Booking] = field(default_factory=list)
     """The single bookings not already shown with an order (text and amount)."""
+
+    @property
+    def income_rows(self) -> list[LedgerRow]:
+        return [r for r in self.rows if r.income]
+
+    @property
+    def expense_rows(self) -> list[LedgerRow]:
+        return [r for r in self.rows if r.expense]
 
 
 @dataclass(slots=True)
@@ -215,10 +226,31 @@ DATA_LABELS = {
     "soldiers": "Soldaten", "gemarks": "Gemarken", "taxes": "Steuereinnahmen",
     "treasury": "Reichsschatz", "status": "Status", "other": "Königreich", "price": "Preis",
     "experience": "Erfahrung", "wizard": "Zauberer", "reach": "Reichweite",
-    "buildings": "Bauwerke", "source": "Quelle", "id": "Nummer", "from": "von", "to": "an",
+    "buildings": "gesehene Siedlungen und Bauwerke", "source": "Quelle", "id": "Nummer", "from": "von", "to": "an",
     "name": "Name", "email": "E-Mail", "address": "Anschrift", "count": "Anzahl",
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
+    "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
+    "enemy_kingdom": "gegnerisches Königreich",
 }
+
+DETAIL_KEYS: dict[str, tuple[str, ...]] = {
+    "recon.scouted": ("buildings", "reach"),
+    "move.moved": ("path",),
+    "move.stopped": ("remaining",),
+    "combat.": ("lost",),
+    "militia.": ("lost", "militia_lost"),
+    "conquest.": ("from",),
+    "creature.treasure": ("items", "gold"),
+    "diplomacy.report": ("status", "soldiers", "gemarks", "taxes", "treasury"),
+    "contact.": ("name", "email", "address"),
+}
+"""Data a player reads beside an event's text, by kind prefix (the longest
+matching prefix counts). The engine's German text says everything else; its
+data (``gain: 10; morale: 56``) would only repeat it, in English keys. An
+event without a text shows all its data."""
+
+KINGDOM_KEYS = frozenset({"from", "of", "other", "enemy_kingdom", "to"})
+"""Data keys holding a kingdom number: shown as the kingdom's name."""
 
 KIND_TEXT = {"recon.scouted": "Erkundung durch Aufklärer und Erkunder",
              "creature.moved": "Ein Fabelwesen zog weiter"}
@@ -241,7 +273,7 @@ def _value(v: Any, seg: Segment) -> str:
     if isinstance(v, Hex):
         return seg.label(v) if seg.grid.contains(v) else str(tuple(v))
     if isinstance(v, int):
-        return gs(v) if abs(v) >= 10000 else str(v)
+        return gs(v) if abs(v) >= 1000 else str(v)
     if isinstance(v, dict):
         return "; ".join(f"{k}: {_value(x, seg)}" for k, x in sorted(v.items(), key=lambda i: str(i[0])))
     if isinstance(v, (list, tuple, set, frozenset)):
@@ -250,10 +282,30 @@ def _value(v: Any, seg: Segment) -> str:
     return "" if v is None else str(v)
 
 
+def _shown_keys(e: Event, settings: ReportSettings) -> frozenset[str] | None:
+    """The data keys shown with ``e`` (``None``: all)."""
+    if settings.all_details or not (e.why or e.kind in KIND_TEXT):
+        return None
+    if e.kind in KIND_TEXT and not e.why:
+        return frozenset(DATA_LABELS)
+    best = max((p for p in DETAIL_KEYS if e.kind.startswith(p)), key=len, default=None)
+    return frozenset(DETAIL_KEYS[best]) if best is not None else frozenset()
+
+
+def _detail_value(k: str, v: Any, seg: Segment) -> str:
+    if k in KINGDOM_KEYS and isinstance(v, int) and not isinstance(v, bool) and v in seg.kingdoms:
+        return f"{seg.kingdoms[v].name} ({v})"
+    return _value(v, seg)
+
+
 def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
-    """An event for the player: its text, place and visible data."""
-    details = [(DATA_LABELS.get(k, k), _value(v, seg)) for k, v in sorted(e.data.items())
-               if k not in settings.hidden_data_keys and v not in (None, "", [], {})]
+    """An event for the player: its text, place and the data worth reading
+    beside it (:data:`DETAIL_KEYS`)."""
+    shown = _shown_keys(e, settings)
+    details = [(DATA_LABELS.get(k, k), _detail_value(k, v, seg)) for k, v in sorted(e.data.items())
+               if k not in settings.hidden_data_keys and v not in (None, "", [], {})
+               and (shown is None or k in shown)
+               and not (k == "path" and isinstance(v, list) and len(v) == 1)]
     where = ""
     if e.at is not None:
         where = seg.label(e.at) if seg.grid.contains(e.at) else ""
@@ -262,10 +314,14 @@ def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
 
 
 def outcome_of(kinds: list[str]) -> str:
-    """The status of an order from the kinds of the events answering it."""
+    """The status of an order from the kinds of the events answering it. A move
+    that stopped early (``move.stopped``) was carried out in part when the army
+    moved at all, else refused."""
     parts = [set(k.split(".")) for k in kinds]
     if any({"refused", "held"} & p for p in parts):
         return "refused"
+    if any("stopped" in p for p in parts):
+        return "partial" if any("moved" in p for p in parts) else "refused"
     if any("partial" in p for p in parts):
         return "partial"
     if any("interpreted" in p for p in parts):

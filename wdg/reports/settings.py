@@ -36,6 +36,9 @@ class ReportSettings:
     hex_size: float
     page_provinces: tuple[int, int]
     source: str = ""
+    all_details: bool = False
+    """Show every data key of every event (the game master's overview), not only
+    those of :data:`wdg.reports.model.DETAIL_KEYS`."""
 
     def ledger_label(self, category: str) -> str:
         """The German name of a ledger category (the category itself if unnamed)."""

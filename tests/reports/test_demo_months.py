@@ -1,0 +1,88 @@
+"""The demo campaign over three months, read as its players read it: the text
+sheets carry no raw event kinds or English data keys, the treasury adds up
+line by line, every army is listed with its number, and the pre-filled form
+of every kingdom passes ``wdg orders check`` untouched."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wdg.commands.demo import DEMO_SEGMENT, copy_demo
+from wdg.engine.turn import run_month
+from wdg.orders.demo import check_file
+from wdg.orders.generate import generate_sheets
+from wdg.reports.archived import archive_writers
+from wdg.world.storage import load_segment
+
+MONTHS = 3
+RAW_KIND = re.compile(r"\b(?:recon|move|combat|militia|pay|tax|treasury|build|offer|action|a|k|"
+                      r"message|announcement|creature|durability|gm|diplomacy|conquest)\.[a-z_.]+\b")
+ENGLISH_KEY = re.compile(r"(?:\(|; ) ?[a-z][a-z_]*: ")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    camp = copy_demo(tmp_path_factory.mktemp("demo") / "c")
+    for i in range(MONTHS):
+        if i:
+            seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
+            out = camp.root / "orders" / DEMO_SEGMENT / seg.date.key
+            out.mkdir(parents=True, exist_ok=True)
+            for k, text in generate_sheets(seg, np.random.default_rng(i)).items():
+                (out / f"k{k}.txt").write_text(text, encoding="utf-8")
+        run_month(camp, DEMO_SEGMENT, force=True,
+                  outputs=archive_writers(camp.templates_dir, camp.rules_dir))
+    return camp.archive_dir(DEMO_SEGMENT)
+
+
+def _sheets(archive: Path) -> list[Path]:
+    found = sorted(archive.glob("*/outputs/reports/k*/ergebnis.txt"))
+    assert len(found) >= MONTHS * 6
+    return found
+
+
+def test_no_raw_event_kind_or_english_data_key_reaches_a_text_sheet(demo):
+    for f in _sheets(demo):
+        text = f.read_text(encoding="utf-8")
+        assert not RAW_KIND.search(text), (f, RAW_KIND.search(text).group(0))
+        assert not ENGLISH_KEY.search(text), (f, ENGLISH_KEY.search(text).group(0))
+        assert max(len(line) for line in text.splitlines()) <= 80, f
+
+
+def _gs(s: str) -> int:
+    return int(s.replace(".", ""))
+
+
+def test_the_treasury_reads_like_an_account_book_and_adds_up(demo):
+    for f in _sheets(demo):
+        text = f.read_text(encoding="utf-8")
+        book = text[text.index("2. REICHSSCHATZ"):text.index("3. REICHSGEBIET")]
+        before = _gs(re.search(r"Beginn des Mondes +([\d.]+) GS", book).group(1))
+        after = _gs(re.search(r"Ende des Mondes +([\d.]+) GS", book).group(1))
+        income = _gs(re.search(r"Summe der Einnahmen +\+ ([\d.]+) GS", book).group(1))
+        expense = _gs(re.search(r"Summe der Ausgaben +- ([\d.]+) GS", book).group(1))
+        assert before + income - expense == after, f
+        for part, total in (("Einnahmen\n", income), ("Ausgaben\n", expense)):
+            body = book[book.index(part):]
+            body = body[:body.index("  Summe der")]
+            cats = [_gs(m) for m in re.findall(r"^  \S.{37}\s{10}\s*([\d.]+)$", body, re.M)]
+            assert sum(cats) == total, (f, part)
+
+
+def test_every_army_of_the_form_is_on_the_sheet_and_the_form_checks_without_errors(demo, tmp_path):
+    for f in _sheets(demo):
+        text = f.read_text(encoding="utf-8")
+        form = (f.parent / "spielzug.txt").read_text(encoding="utf-8")
+        assert max(len(line) for line in form.splitlines()) <= 80, f
+        armies = re.findall(r"^Heer (\d{4}) ", form, re.M)
+        assert armies, f
+        for n in armies:
+            assert re.search(rf"^Heer {n}  ", text, re.M), (f, n)
+        filled = tmp_path / "form.txt"
+        filled.write_text(form.replace("Passwort: ", "Passwort: x", 1), encoding="utf-8")
+        out, errors = check_file(filled, view=f.parent / "ansicht.yaml", campaign=None, fmt="text")
+        assert errors == 0, out
