@@ -60,7 +60,7 @@ def render_template(seg: Segment, kingdom: int) -> str:
 def render_view_template(view: KingdomView) -> str:
     """The order form from a kingdom view (what the player's own tools have)."""
     out = [
-        f"# Spielzug für Welt der Götter – Segment {view.segment}",
+        f"# Spielzug für Welt der Götter - Segment {view.segment}",
         *_comment(f"{view.month.long()}, Königreich {view.kingdom} ({view.name})"),
         "# Kommentare beginnen mit '#'.",
         f"Segment: {view.segment}",
@@ -107,7 +107,7 @@ def render_view_template(view: KingdomView) -> str:
         g = view.offer.general
         extra = (", Zauberer" if g.wizard else "") + (f", Fähigkeit {g.ability}" if g.ability else "")
         out += _comment(f"Angebot: Feldherr {g.name} ({g.troop}, Erfahrung {g.experience}{extra}) "
-                        f"für {_gs(view.offer.price)} GS – mit nf in Phase A eines passiven "
+                        f"für {_gs(view.offer.price)} GS - mit nf in Phase A eines passiven "
                         "Heeres anwerben.", "  ")
     dip = ", ".join(f"{k}: {v}" for k, v in sorted(view.diplomacy.items())) or "keine"
     out += [
