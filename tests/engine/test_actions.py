@@ -173,3 +173,27 @@ def test_activating_armies_do_nothing_in_phase_b():
     actions(m)
     assert seg.armies[1].morale == 40
     assert [e.kind for e in m.log] == ["action.refused"]
+
+
+def test_information_reads_as_german_with_buildings_and_a_formatted_militia():
+    """"(i) Information": what the army learns reads as a sentence a player
+    understands: owner, settlement, buildings, militia estimate."""
+    from wdg.engine.actions import actions as run_actions
+    from wdg.orders.model import Inform
+    from wdg.world.factory import add_army, add_kingdom, add_settlement, small_segment
+    from wdg.world.state import Building
+
+    from _phase_b_world import month_of
+
+    seg = small_segment()
+    add_kingdom(seg, 1, name="Reich Nord")
+    add_kingdom(seg, 2)
+    add_settlement(seg, (3, 3), 300, name="Hohenfels", kingdom=1, militia=12_000,
+                   buildings={Building.KASERNE: 1, Building.PALAST: 1})
+    add_army(seg, 201, 2, (3, 3))
+    m = month_of(seg, {201: Inform(line=7)})
+    run_actions(m)
+    (e,) = [e for e in m.log if e.kind == "action.information"]
+    assert e.why.startswith("Die Gemark gehört zum Reich Nord; Siedlung Hohenfels (300 BE)")
+    assert "Bauwerke: Kaserne, Palast" in e.why
+    assert "Miliz etwa " in e.why and "." in e.why.split("Miliz etwa ")[1]

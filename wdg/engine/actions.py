@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit
+from wdg.engine.ledger import credit, number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import phase_b_armies, phase_b_orders
 from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
@@ -187,12 +187,13 @@ def inform(ctx: _Ctx, army: Army, line: int) -> None:
                  for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0}
     militia = estimate(m, int(seg.militia[r, c]), m.rules.num(AREA, "information", "militia_error"),
                        m.rules.int(AREA, "information", "round_to"))
-    owner_name = seg.kingdoms[owner].name if owner in seg.kingdoms else "niemandem"
+    owner_text = f"gehört zum {seg.kingdoms[owner].name}" if owner in seg.kingdoms \
+        else "gehört niemandem"
     place = f"Siedlung {seg.settlement_names.get(here, 'Namenlos')} ({size} BE)" if size \
         else "keine Siedlung"
     _emit(m, "action.information", army, here, line,
-          f"Gemark gehört {owner_name}; {place}; Bauwerke: "
-          f"{', '.join(buildings) or 'keine'}; Miliz etwa {militia}",
+          f"Die Gemark {owner_text}; {place}; Bauwerke: "
+          f"{', '.join(buildings) or 'keine'}; Miliz etwa {number(militia)}",
           owner=owner, settlement=size, settlement_name=seg.settlement_names.get(here, ""),
           buildings=buildings, militia_estimate=militia)
 

@@ -48,6 +48,11 @@ def credit(m: Month, kingdom: int, amount: int, *, kind: str, ledger: str, why: 
                         data=dict(data or {})))
 
 
+def number(n: int) -> str:
+    """A number the German way: ``12.500``."""
+    return f"{n:,}".replace(",", ".")
+
+
 def gs(amount: int) -> str:
     """Goldsterne the German way: ``12.500 GS``."""
-    return f"{amount:,} GS".replace(",", ".")
+    return f"{number(amount)} GS"
