@@ -252,3 +252,23 @@ def test_taxes_use_no_randomness():
     taxes(m)
     construction(m)
     assert m.rng.bit_generator.state == state
+
+
+def test_an_offered_general_s_ability_is_a_character_action_he_can_carry_out():
+    """"Verfügt ein Feldherr über ... Spezialfähigkeit" — "(c) Charakteraktion:
+    Der Feldherr des Heeres führt eine Handlung durch, die nur diesem bestimmten
+    Feldherren möglich ist": every ability an offer can carry is a code the
+    character action knows."""
+    import numpy as np
+
+    from wdg.engine.economy import ability_name, draw_offer
+
+    codes = set(RULES.section("wizards", "abilities"))
+    seen = set()
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        offer = draw_offer(rng, RULES)
+        if offer is not None and offer.general.ability:
+            seen.add(offer.general.ability)
+    assert seen and seen <= codes
+    assert ability_name(RULES, "FE") == "Feuerrede"

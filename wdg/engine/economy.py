@@ -398,12 +398,19 @@ def general_offers(m: Month) -> None:
             continue
         g, price = k.offer.general, k.offer.price
         extra = (", Zauberer" if g.wizard else "") + \
-            (f", Spezialfähigkeit {g.ability}" if g.ability else "")
+            (f", Spezialfähigkeit {ability_name(m.rules, g.ability)} (Charakteraktion "
+             f"c {g.ability})" if g.ability else "")
         m.emit(Event("offer.general", n,
                      why=f"Der Feldherr {g.name} ({g.troop.value}, Erfahrung {g.experience}"
                          f"{extra}) bietet sich für eine Werbeprämie von {gs(price)} an.",
                      data={"name": g.name, "troop": g.troop.value, "experience": g.experience,
                            "ability": g.ability or "", "wizard": g.wizard, "price": price}))
+
+
+def ability_name(rules: Rules, code: str) -> str:
+    """The German name of a special ability code (``FE`` -> ``Feuerrede``)."""
+    spec = rules.section("wizards", "abilities").get(code.upper())
+    return str(spec["name"]) if isinstance(spec, dict) and "name" in spec else code
 
 
 def draw_offer(rng: np.random.Generator, rules: Rules) -> GeneralOffer | None:
@@ -418,7 +425,8 @@ def draw_offer(rng: np.random.Generator, rules: Rules) -> GeneralOffer | None:
     exp = int(rng.integers(int(o["experience"]["min"]), int(o["experience"]["max"]) + 1))
     ability = None
     if rng.random() < float(o["ability_chance"]):
-        ability = str(o["abilities"][int(rng.integers(len(o["abilities"])))])
+        codes = sorted(rules.section("wizards", "abilities"))  # the codes `c` can carry out
+        ability = codes[int(rng.integers(len(codes)))] if codes else None
     wizard = bool(rng.random() < float(o["wizard_chance"]))
     name = str(o["names"][int(rng.integers(len(o["names"])))])
     price = int(o["price_base"][troop.value]) + exp * int(o["price_per_experience"])
