@@ -120,3 +120,19 @@ def test_export_does_not_reveal_the_players_passwords(ran):
     doc = history.export_history(camp, "canura")
     text = json.dumps(doc, ensure_ascii=False)
     assert "canura-1" not in text and "******" in text
+
+
+def test_administration_between_months_does_not_look_like_tampering(tmp_path):
+    """A new password or e-mail after the run changes the live segment, not the
+    archive: the archived month still verifies, and still replays."""
+    from wdg.world import admin
+    from wdg.world.storage import load_segment, save_segment
+
+    camp = copy_demo(tmp_path / "demo")
+    result = run_month(camp, "canura")
+    seg = load_segment(camp.segment_dir("canura"))
+    admin.set_password(seg, 2, "ein-neues-passwort")
+    save_segment(seg, camp.segment_dir("canura"))
+    (m,) = history.list_months(camp, "canura")
+    assert m.verified, m.first_mismatch
+    assert replay_month(camp, "canura", result.date).ok

@@ -7,6 +7,8 @@
 - ``rules/``         the rules files the month was resolved with,
 - ``seed.yaml``      the generator's seed and the kingdoms' drawn order,
 - ``events.yaml``    the event log,
+- ``state/``         the segment's files as they stood after the month (the
+  live segment may change afterwards through the game master's tools),
 - ``outputs/<name>/`` files of the month's outputs (the writers passed to
   :func:`commit`, e.g. the result sheets; or those of :func:`register_output`),
 - ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
@@ -229,6 +231,7 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     out = staging / ".out"
     manifest = write_outputs(result, out, writers)
     os.replace(out / "events.yaml", staging / "events.yaml")
+    os.replace(out / "state", staging / "state")
     if (out / "outputs").exists():
         os.replace(out / "outputs", staging / "outputs")
     shutil.rmtree(out)
@@ -314,7 +317,6 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     # (a hand-edited or damaged file in the archive is named, not silently passed).
     for name, digest in sorted(manifest.items()):
         stored = mdir / name
-        if not name.startswith("state/") and (
-                not stored.is_file() or hashlib.sha256(stored.read_bytes()).hexdigest() != digest):
+        if not stored.is_file() or hashlib.sha256(stored.read_bytes()).hexdigest() != digest:
             return ReplayReport(date, len(manifest), f"{name} (archivierte Datei weicht vom Manifest ab)")
     return ReplayReport(date, len(manifest), None)

@@ -102,14 +102,12 @@ def _sha(p: Path) -> str:
     return hashlib.sha256(p.read_bytes()).hexdigest()
 
 
-def _verify(month_dir: Path, state_after: Path) -> str | None:
-    """The first output whose stored bytes differ from the manifest, else None."""
+def _verify(month_dir: Path) -> str | None:
+    """The first archived output whose stored bytes differ from the manifest
+    (every manifest entry is a file of the month's folder), else None."""
     manifest = safe_load_file(month_dir / "manifest.yaml") or {}
     for name, digest in sorted((manifest.get("files") or {}).items()):
-        if name.startswith("state/"):
-            p = state_after / name[len("state/"):]
-        else:
-            p = month_dir / name
+        p = month_dir / name
         if not p.is_file() or _sha(p) != digest:
             return name
     return None
@@ -119,11 +117,10 @@ def list_months(camp: Campaign, segment: str) -> list[ArchivedMonth]:
     """Every archived month, oldest first, with a hash check of its outputs."""
     dirs = _month_dirs(camp, segment)
     out = []
-    for i, d in enumerate(dirs):
+    for d in dirs:
         seed = safe_load_file(d / "seed.yaml") or {}
         events = safe_load_file(d / "events.yaml") or []
-        after = dirs[i + 1] / "state-before" if i + 1 < len(dirs) else camp.segment_dir(segment)
-        mismatch = _verify(d, after)
+        mismatch = _verify(d)
         out.append(ArchivedMonth(
             MonthDate.parse(d.name), list(seed.get("entropy") or []),
             list(seed.get("kingdom_order") or []),
