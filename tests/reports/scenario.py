@@ -58,7 +58,7 @@ def segments() -> tuple[Segment, Segment]:
     add_army(seg, 103, 1, "101.02", troop=TroopType.SCHIFFE, units=5)
     add_army(seg, 104, 1, None, troop=TroopType.REITER, units=300)
     add_army(seg, 201, 2, "102.10", units=2500)
-    seg.settings.deadline_day = 17
+    seg.settings.deadline, seg.settings.deadline_month = "2026-12-17 13:00", "0412-05"
     known = seg.known[1]
     known.seen[:, :6] = seg.date.ordinal
     known.terrain[:, :6] = seg.terrain[:, :6]

@@ -54,6 +54,6 @@ def full_segment() -> Segment:
     seg.known[1].seen[0, :4] = seg.date.ordinal
     seg.known[1].terrain[0, :4] = seg.terrain[0, :4]
     seg.known[1].owner[0, :4] = seg.owner[0, :4]
-    seg.settings.deadline_day = 17
+    seg.settings.deadline, seg.settings.deadline_month = "2026-12-17 13:00", "0412-05"
     assert Hex.from_offset(0, 0) in list(seg.grid.hexes())
     return seg

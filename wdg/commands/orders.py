@@ -13,6 +13,7 @@ from wdg.orders.demo import check_file
 from wdg.orders.intake import MAX_BYTES, import_mailbox, parse_deadline
 from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
+from wdg.world.deadline import deadline_for
 
 sub = typer.Typer(help="Order sheets: check, template, view, import from a mailbox.",
                   no_args_is_help=True)
@@ -73,8 +74,9 @@ def import_cmd(
     segment: str = typer.Argument(..., help="Segment name."),
     mailbox: Path = typer.Argument(..., help="An mbox file or a Maildir directory."),
     deadline: str | None = typer.Option(None, "--deadline", help="EINTREFFSCHLUSS "
-                                        "'YYYY-MM-DD HH:MM' (game master's time zone)."),
-    tz: str = typer.Option("Europe/Berlin", "--tz", help="Time zone of the deadline."),
+                                        "'YYYY-MM-DD HH:MM' (game master's time zone); default: "
+                                        "the one set with 'wdg turn deadline'."),
+    tz: str = typer.Option(None, "--tz", help="Time zone of --deadline (default: the segment's)."),
     outbox: Path | None = typer.Option(None, "--outbox", help="Where confirmations (.eml) go; "
                                        "default outbox/<segment>/<YYYY-MM>/."),
     max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", help="Size limit of one mail."),
@@ -82,8 +84,12 @@ def import_cmd(
 ) -> None:
     """Store the newest valid sheet of each kingdom from a mailbox; print a summary."""
     camp = open_campaign(campaign)
-    dl = parse_deadline(deadline, tz) if deadline else None
     with locked(camp, segment) as seg:  # not while a run takes the month's sheets in
+        dl = parse_deadline(deadline, tz or seg.settings.timezone) if deadline \
+            else deadline_for(seg, seg.date)
+        if dl is None:
+            typer.echo("Warnung: kein Eintreffschluss gesetzt ('wdg turn deadline' oder "
+                       "--deadline) — auch späte Mails werden angenommen", err=True)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
     typer.echo(report.table(), nl=False)
 

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import typer
 
-from wdg.commands.common import campaign_option, load, open_campaign
+from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import archive, history, turn
 from wdg.errors import StateError
 from wdg.reports.archived import archive_writers, render_month
 from wdg.world.calendar import MonthDate
+from wdg.world.deadline import deadline_for, normalise, set_deadline
+from wdg.world.deadline import when as when_text
 
 sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
                   "the archive's history.", no_args_is_help=True)
@@ -37,11 +39,17 @@ def run(
     render: bool = typer.Option(True, "--render/--no-render",
                                 help="Render the result sheets, the Götterbotschaft and the "
                                 "overview (text, HTML, PDF) into reports/<segment>/<YYYY-MM>/."),
+    next_deadline: str = typer.Option(None, "--next-deadline",
+                                      help="EINTREFFSCHLUSS for the next month's sheets, "
+                                      "'YYYY-MM-DD' (13:00) or 'YYYY-MM-DD HH:MM'; printed on "
+                                      "the result sheets."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Resolve the segment's current month from orders/<segment>/<YYYY-MM>/, commit it
     with its archive, and render the reports."""
     camp = open_campaign(campaign)
+    if next_deadline is not None:
+        normalise(next_deadline)  # a bad date stops the run before it starts
     result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
                             progress=None if quiet else _progress_printer(),
                             outputs=archive_writers(camp.templates_dir, camp.rules_dir))
@@ -53,6 +61,11 @@ def run(
     typer.echo(f"{segment} {result.date.key} ({result.date.short()}) {state}: "
                f"{len(result.log)} Ereignisse ({summary}); Sheets: "
                f"{', '.join(sorted(result.inputs)) or 'keine'}")
+    if next_deadline is not None and not dry_run:
+        with locked(camp, segment) as seg:
+            set_deadline(seg, next_deadline)
+            save(camp, seg)
+        typer.echo(f"Eintreffschluss für {seg.date.short()}: {seg.settings.deadline} Uhr")
     if render and not dry_run:
         files = render_month(camp, segment, result.date, progress=not quiet)
         typer.echo(f"{len(files)} Berichte in {camp.reports_dir(segment, result.date)}")
@@ -85,6 +98,29 @@ def undo(
     month = turn.undo_month(open_campaign(campaign), segment)
     typer.echo(f"{segment} {month.key} rückgängig gemacht; die Spielzüge liegen weiter in "
                f"orders/{segment}/{month.key}/")
+
+
+@sub.command("deadline")
+def deadline(
+    segment: str = typer.Argument(..., help="Segment name."),
+    when: str = typer.Argument(None, help="'YYYY-MM-DD' (13:00, as the rule says) or "
+                               "'YYYY-MM-DD HH:MM'; omit to show the deadline."),
+    tz: str = typer.Option(None, "--tz", help="Time zone, e.g. Europe/Berlin (kept for later)."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Set (or show) the EINTREFFSCHLUSS for the sheets of the segment's current month:
+    used by 'wdg orders import', shown by 'wdg turn status' and on the result sheets."""
+    camp = open_campaign(campaign)
+    if when is None:
+        seg = load(camp, segment)
+        d = deadline_for(seg, seg.date)
+        typer.echo(f"{segment} {seg.date.key}: Eintreffschluss "
+                   + (f"{when_text(d)} ({seg.settings.timezone})" if d else "nicht gesetzt"))
+        return
+    with locked(camp, segment) as seg:
+        value = set_deadline(seg, when, tz=tz)
+        save(camp, seg)
+    typer.echo(f"{segment} {seg.date.key}: Eintreffschluss {value} ({seg.settings.timezone})")
 
 
 @sub.command("status")

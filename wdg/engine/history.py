@@ -26,6 +26,7 @@ from wdg.orders.parser import decode, redact_passwords
 from wdg.errors import StateError
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
+from wdg.world.deadline import deadline_for, when
 from wdg.world.storage import load_segment
 
 
@@ -76,8 +77,9 @@ def month_status(camp: Campaign, segment: str) -> MonthStatus:
         gm_errors = str(exc)
         intake = take_in(seg, {k: v for k, v in files.items() if k != "sl.txt"})
     s = seg.settings
-    deadline = (f"{s.deadline_day}. {seg.date.name} {seg.date.year}, {s.deadline_hour}:00 Uhr"
-                if s.deadline_day else f"nicht gesetzt (Uhrzeit {s.deadline_hour}:00)")
+    d = deadline_for(seg, seg.date)
+    deadline = when(d) if d is not None else \
+        f"nicht gesetzt (wdg turn deadline {seg.name} YYYY-MM-DD [HH:MM])"
     st = MonthStatus(segment, seg.date, deadline, gm_sheet="sl.txt" in files,
                      missing_share_limit=s.missing_sheet_share, gm_errors=gm_errors)
     playing = sorted(n for n, k in seg.kingdoms.items()

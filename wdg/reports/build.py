@@ -40,6 +40,7 @@ from wdg.reports.model import (
 from wdg.reports.settings import ReportSettings
 from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Segment
 from wdg.world.terrain import terrain
+from wdg.world.deadline import describe as describe_deadline
 
 # Sections claimed by kind prefix, in this order; the rest go to "Ereignisse".
 SIGHTING_PREFIXES = ("recon.", "sighting", "scout")
@@ -52,10 +53,7 @@ def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, se
     kd = seg_after.kingdoms[kingdom]
     st = seg_after.settings
     nxt = seg_after.date
-    if st.deadline_day:
-        deadline = f"{st.deadline_day}. Tag des {nxt.long()}, {st.deadline_hour}:00 Uhr"
-    else:
-        deadline = f"Eintreffschluß für {nxt.short()}: wie vom Segmentleiter angekündigt"
+    deadline = describe_deadline(seg_after, nxt)
     return Header(seg_after.name, seg_after.title, kingdom, kd.name, kd.ruler, month_key,
                   month_long, season, nxt.long(), deadline)
 

@@ -236,9 +236,14 @@ class Settings:
     """Per-segment settings a game master may change."""
 
     deadline_hour: int = 13
-    """"EINTREFFSCHLUSS ... bis 13:00 Uhr"."""
-    deadline_day: int = 0
-    """Day of the month of the deadline for the next sheets; 0 = not set."""
+    """"EINTREFFSCHLUSS ... bis 13:00 Uhr": the hour when a deadline names only a day."""
+    deadline: str = ""
+    """The real date and time (``YYYY-MM-DD HH:MM``, :attr:`timezone`) by which the
+    sheets of the month :attr:`deadline_month` must arrive; empty = not set."""
+    deadline_month: str = ""
+    """The month (``YYYY-MM``) whose sheets :attr:`deadline` is for."""
+    timezone: str = "Europe/Berlin"
+    """The game master's time zone (deadlines, mail dates)."""
     default_contact: Contact = Contact.OPEN
     retire_to: str = "stadtstaat"
     """What a retired kingdom becomes: ``stadtstaat`` or ``neutral``."""

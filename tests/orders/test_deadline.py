@@ -1,0 +1,54 @@
+"""The EINTREFFSCHLUSS: set once per month, used by the mailbox intake, shown
+before the run and printed on the result sheets.
+
+Rule ("Der Spielzug"): "Der Spielzug muß den Segmentleiter bis zu dem von ihm
+angegebenen Datum (EINTREFFSCHLUSS) bis 13:00 Uhr (mittags) erreicht haben!"
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_intake import standard_mails, write_mbox
+from typer.testing import CliRunner
+
+from wdg.cli import app
+from wdg.errors import WdgError
+from wdg.world.deadline import deadline_for, describe, normalise, set_deadline
+from wdg.world.storage import load_segment, save_segment
+
+
+def test_a_deadline_given_as_a_day_means_13_00():
+    """"bis zu dem ... angegebenen Datum ... bis 13:00 Uhr (mittags)"."""
+    assert normalise("2024-05-01") == "2024-05-01 13:00"
+    assert normalise(" 2024-05-01 18:30 ") == "2024-05-01 18:30"
+    with pytest.raises(WdgError, match="not a deadline"):
+        normalise("1. Mai")
+
+
+def test_the_deadline_belongs_to_one_month(world):
+    set_deadline(world, "2024-05-01", tz="Europe/Berlin")
+    d = deadline_for(world, world.date)
+    assert (d.year, d.month, d.day, d.hour) == (2024, 5, 1, 13)
+    assert deadline_for(world, world.date.next()) is None
+    assert describe(world, world.date).endswith("1.5.2024, 13:00 Uhr")
+    assert "wie vom Segmentleiter angekündigt" in describe(world, world.date.next())
+    with pytest.raises(WdgError, match="unknown time zone"):
+        set_deadline(world, "2024-05-01", tz="Mars/Olympus")
+
+
+def test_import_without_deadline_option_uses_the_month_s_deadline(world, tmp_path):
+    """Set once with ``wdg turn deadline``, the deadline rejects a late mail on
+    every later import without repeating it."""
+    save_segment(world, tmp_path / "worlds" / "test")
+    write_mbox(tmp_path / "in.mbox", standard_mails())
+    r = CliRunner().invoke(app, ["turn", "deadline", "test", "2024-05-01", "-C", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert load_segment(tmp_path / "worlds" / "test").settings.deadline == "2024-05-01 13:00"
+    r = CliRunner().invoke(app, ["orders", "import", "test", str(tmp_path / "in.mbox"),
+                                 "--outbox", str(tmp_path / "out"), "-C", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    folder = tmp_path / "orders" / "test" / world.date.key
+    assert not (folder / "k3.txt").exists()  # sent 13:05, after the deadline
+    assert (folder / "k1.txt").exists()
+    r = CliRunner().invoke(app, ["turn", "status", "test", "-C", str(tmp_path)])
+    assert "Eintreffschluss: 1.5.2024, 13:00 Uhr" in r.output
