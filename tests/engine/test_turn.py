@@ -61,7 +61,7 @@ def test_a_wrong_password_means_the_sheet_is_not_used(camp):
     write_sheet(camp, APRIL, 1, "H\nHeer 0101 101.09\nA: nr 200\n", password="falsch")
     result = run_month(camp, NAME)
     refused = [e for e in result.log if e.kind == "sheet.refused"]
-    assert refused and refused[0].kingdom == 1 and "Paßwort" in refused[0].why
+    assert refused and refused[0].kingdom == 1 and "Passwort" in refused[0].why
     assert result.state.armies[101].units == 800 and 1 not in result.sheets
 
 

@@ -83,7 +83,7 @@ def _one(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) 
                  f"ausgewertet wird {seg.date.short()}.")
         return None
     if not verify_password(sheet.password, k.player.password_hash):
-        _refused(events, number, name, "das Paßwort ist falsch.")
+        _refused(events, number, name, "das Passwort ist falsch.")
         return None
     diagnostics, sheet = _check(seg, number, sheet)
     for d in diagnostics:
