@@ -181,11 +181,13 @@ class RollMixin:
         self.back_to_main()
 
     def finish_mobilise(self: EmpiresState, c: int, army: int, ok: bool) -> None:
-        """A mobilised army lies under its lord; a failed one is discarded."""
+        """A mobilised army lies under its lord; a failed one is discarded.
+        Either way the army has had its first attempt: "Die erstmalige
+        Mobilmachung ( Einflußversuch )" is automatic at home only once."""
+        self.mobilised[army] = True
         if ok:
             self._to_table(army, self.owner[c])
             self.lord[army] = c
-            self.mobilised[army] = True
         else:
             self._leave(army, DISCARD)
         self.back_to_main()

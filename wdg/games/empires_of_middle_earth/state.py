@@ -41,6 +41,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         self.region = [c.region for c in cards]
         self.acted = [False] * n
         self.mobilised = [False] * n
+        """Per card: an influence attempt was made on it (mobilisation is automatic only at the first)."""
         self.gold = [0] * game.num_players
         self.deck = list(range(n))
         self.discard: list[int] = []

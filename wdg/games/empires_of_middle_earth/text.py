@@ -40,7 +40,7 @@ def state_text(s: EmpiresState) -> str:
         lines.append(f"P{p} table {_table_text(s, p)}")
     seen = [cards[c].name for c in range(len(cards)) if s.mobilised[c] and s.where[c] != 3]
     if seen:
-        lines.append("mobilised before: " + ", ".join(seen))
+        lines.append("influenced before: " + ", ".join(seen))
     for owner, t, armies, turn in s.sieges:
         lines.append(f"siege P{owner} on {cards[t].name} by {', '.join(cards[a].name for a in armies)} "
                      f"since turn {turn}")
