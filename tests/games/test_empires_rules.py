@@ -399,8 +399,8 @@ def test_armies_below_combat_value_1_do_not_fight() -> None:
     s = eastern_war()
     s.apply_action(campaign(s, "Men of Dorwinion", "Easterlings"))
     assert s.pend.val[cid(s, "Men of Dorwinion")] == 2
-    assert s.attack_value(cid(s, "Men of Dorwinion"), 5) == 1
-    assert s.attack_value(cid(s, "Men of Dorwinion"), 6) == 0
+    assert s.attack_value(cid(s, "Men of Dorwinion"), 4) == 1
+    assert s.attack_value(cid(s, "Men of Dorwinion"), 5) == 0
 
 
 def test_a_siege_holds_the_armies_in_the_region_and_fights_again_next_turn() -> None:

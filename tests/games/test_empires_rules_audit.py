@@ -175,6 +175,16 @@ def test_campaigns_go_only_against_armies_of_the_other_edition() -> None:
     assert campaign(s, "Men of Dorwinion", "Beornings") not in acts
 
 
+def test_adjacent_attacks_are_just_without_penalty_one_region_between_costs_one() -> None:
+    """"Auch der Angreifer muß für je volle 3 Regionen die Angriffstärke des Heeres um 1
+    reduzieren ( direkt benachbarte Angriffe haben somit gerade eben keinen Abzug ! )." The
+    regions of the way are counted from the attacker's to the target's, both included: a
+    neighbour's region makes two ("gerade eben" no penalty), one region between makes three."""
+    s = new_state()
+    x = cid(s, "Men of Dorwinion")  # strength 2
+    assert [s.attack_value(x, d) for d in (0, 1, 2, 3, 4, 5)] == [2, 2, 1, 1, 1, 0]
+
+
 def test_the_defenders_allies_decide_themselves_whether_they_help() -> None:
     """"Dies können auch Heere anderer Spieler sein, sofern die es wollen." P2's Variags stay
     out when P2 says no."""

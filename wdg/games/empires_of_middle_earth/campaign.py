@@ -124,8 +124,11 @@ class CampaignMixin:
         return dist
 
     def attack_value(self: EmpiresState, x: int, dist: int) -> int:
-        """Strength less 1 per full three regions of distance."""
-        return self.g.cards[x].strength - dist // 3
+        """Strength less 1 per full three regions of the way, counting the
+        attacker's and the target's region ("direkt benachbarte Angriffe haben
+        somit gerade eben keinen Abzug": a neighbour is two regions, one short
+        of the first penalty)."""
+        return self.g.cards[x].strength - (dist + 1) // 3
 
     def campaign_actions(self: EmpiresState) -> list[int]:
         """Own unused armies against reachable armies of the other edition of other players."""
