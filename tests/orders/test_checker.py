@@ -62,14 +62,17 @@ def test_the_sheet_must_be_for_the_viewed_kingdom(world):
 
 def test_an_army_of_another_kingdom_is_refused(world):
     """"Heeresbefehle sind Befehle, die ein Herrscher den Heeren seines Königreiches erteilt"."""
-    assert "gehört nicht" in fails(world, "\n" + army("0201", "101.20", "B: s"), 2)
+    errs = verdict(world, "\n" + army("0201", "101.20", "B: s"))
+    assert [ln for ln, _ in errs] == [2, 3]  # the block and its order, each on its own line
+    assert "gehört nicht" in errs[0][1] and "verweigert" in errs[1][1]
     passes(world, army("0101", "101.10", "B: s"))
 
 
 def test_a_wrong_position_refuses_the_army(world):
     """Number and position are both required and must agree."""
     errs = verdict(world, army("0101", "101.11", "B: s"), listed=False)
-    assert errs == [(1, "Heer 0101 steht nicht in 101.11")]
+    assert errs[0] == (1, "Heer 0101 steht nicht in 101.11")
+    assert [ln for ln, _ in errs] == [1, 2]  # its order is refused on its own line too
 
 
 def test_passive_armies_get_only_nf_or_nh_and_no_phase_b(world):

@@ -31,7 +31,7 @@ def test_template_then_check_against_the_campaign_segment(world, tmp_path):
 
 def test_check_prints_messages_under_their_lines_and_fails_on_errors(world, tmp_path):
     root = campaign(world, tmp_path)
-    (tmp_path / "bad.txt").write_text("Segment: test\nKönigreich: 1\nPasswort: x\nH\n"
+    (tmp_path / "bad.txt").write_text("Segment: test\nKönigreich: 1\nPasswort: geheim-1\nH\n"
                                       "Heer 0101 101.10\nB: b NX\n", encoding="utf-8")
     res = runner.invoke(app, ["orders", "check", str(tmp_path / "bad.txt"), "-C", str(root)])
     assert res.exit_code == 1

@@ -59,6 +59,14 @@ def standard_mails() -> list[EmailMessage]:
     ]
 
 
+def write_maildir(path, mails, start: int = 1714550400) -> None:
+    """A Maildir whose files were delivered one minute apart from ``start``
+    (2024-05-01 10:00 +02:00): the delivery time is the file name's stamp."""
+    mailbox.Maildir(str(path)).close()
+    for i, msg in enumerate(mails):
+        (path / "new" / f"{start + 60 * i}.M{i:06d}P1Q{i}.sl").write_bytes(bytes(msg))
+
+
 def write_mbox(path, mails) -> None:
     box = mailbox.mbox(str(path))
     for msg in mails:
@@ -120,11 +128,29 @@ def test_importing_the_same_mailbox_twice_stores_nothing_twice(world, tmp_path):
     assert "F+ 200" in (folder / "k1.txt").read_text(encoding="utf-8")
 
 
-def test_an_older_sheet_arriving_later_does_not_replace_the_newer(world, tmp_path):
-    """"the newest valid sheet before the deadline replaces earlier ones"."""
+def test_the_sheet_arriving_last_is_in_force_whatever_its_date_says(world, tmp_path):
+    """Arrival decides, not the sender's clock: a correction from a clock one day
+    behind, imported after the first sheet, is in force."""
     camp = Campaign(tmp_path)
     write_mbox(tmp_path / "a.mbox", [standard_mails()[1]])
     write_mbox(tmp_path / "b.mbox", [standard_mails()[0]])
+    import_mailbox(camp, world, tmp_path / "a.mbox", deadline=DEADLINE)
+    r = import_mailbox(camp, world, tmp_path / "b.mbox", deadline=DEADLINE).results[0]
+    folder = camp.orders_dir("test", world.date)
+    assert r.status == "angenommen"
+    assert "F+ 200" not in (folder / "k1.txt").read_text(encoding="utf-8")
+    assert "F+ 200" in (folder / "replaced" / "k1.1.txt").read_text(encoding="utf-8")
+
+
+def test_a_mail_that_arrived_earlier_imported_later_does_not_count(world, tmp_path):
+    """With the server's arrival stamp (``Received:``) a mail that arrived before
+    the stored one is kept but not in force."""
+    camp = Campaign(tmp_path)
+    late, early = standard_mails()[1], standard_mails()[0]
+    late["Received"] = "from mx by sl; Wed, 01 May 2024 11:00:05 +0200"
+    early["Received"] = "from mx by sl; Wed, 01 May 2024 10:00:05 +0200"
+    write_mbox(tmp_path / "a.mbox", [late])
+    write_mbox(tmp_path / "b.mbox", [early])
     import_mailbox(camp, world, tmp_path / "a.mbox", deadline=DEADLINE)
     r = import_mailbox(camp, world, tmp_path / "b.mbox", deadline=DEADLINE).results[0]
     folder = camp.orders_dir("test", world.date)
@@ -135,10 +161,7 @@ def test_an_older_sheet_arriving_later_does_not_replace_the_newer(world, tmp_pat
 
 def test_maildir_import_works_like_mbox(world, tmp_path):
     camp = Campaign(tmp_path)
-    md = mailbox.Maildir(str(tmp_path / "Maildir"))
-    for msg in standard_mails()[:3]:
-        md.add(msg)
-    md.close()
+    write_maildir(tmp_path / "Maildir", standard_mails()[:3])
     report = import_mailbox(camp, world, tmp_path / "Maildir", deadline=DEADLINE)
     assert report.valid == [1]
     assert sorted(r.status for r in report.results) == ["abgelehnt", "angenommen", "angenommen"]

@@ -82,7 +82,10 @@ def import_cmd(
     max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", help="Size limit of one mail."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Store the newest valid sheet of each kingdom from a mailbox; print a summary."""
+    """Store the sheet of each kingdom that arrived last; print a summary.
+
+    Exit code 0: every mail taken (or already taken); 3: some mails refused or
+    quarantined (see the table); 1: the import itself could not run."""
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:  # not while a run takes the month's sheets in
         dl = parse_deadline(deadline, tz or seg.settings.timezone) if deadline \
@@ -92,6 +95,12 @@ def import_cmd(
                        "--deadline) — auch späte Mails werden angenommen", err=True)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
     typer.echo(report.table(), nl=False)
+    if report.refused:
+        raise typer.Exit(EXIT_SOME_REFUSED)
+
+
+EXIT_SOME_REFUSED = 3
+"""Exit code of ``wdg orders import`` when some mails were refused or quarantined."""
 
 
 def register(app: typer.Typer) -> None:

@@ -38,13 +38,14 @@ def check_sheet(sheet: m.Sheet, view: KingdomView) -> list[m.Diagnostic]:
 
 def accepted(sheet: m.Sheet, diagnostics: list[m.Diagnostic]) -> m.Sheet:
     """A copy of ``sheet`` without the orders on lines that carry an error
-    (army orders of a refused block header are removed with it)."""
+    (a refused army block has an error on every one of its order lines, so
+    no order is dropped without an error on its own line)."""
     bad = {d.line for d in diagnostics if d.severity is m.Severity.ERROR}
     out = copy.deepcopy(sheet)
     armies = []
     for b in out.armies:
-        if b.line in bad:
-            continue
+        # an error on the army's own line refuses the order written there; a
+        # refused block carries an error on each of its order lines (checker)
         if b.phase_a is not None and b.phase_a.line in bad:
             b.phase_a = None
         if b.phase_b is not None and b.phase_b.line in bad:
@@ -111,9 +112,10 @@ class _Checker:
                                expected=f"Segment: {v.segment}",
                                consequence="der ganze Spielzug wird nicht angenommen")
         if s.month is not None and s.month != v.month:
-            yield m.Diagnostic(1, 1, W, "der Spielzug nennt einen anderen Mond",
+            yield m.Diagnostic(s.header_lines.get("month", 1), 1, E,
+                               "der Spielzug ist für einen anderen Mond",
                                found=s.month.short(), expected=v.month.short(),
-                               consequence=f"gilt für den Mond {v.month.short()}")
+                               consequence="der ganze Spielzug wird nicht angenommen")
 
     # -- armies ------------------------------------------------------------------------
 
@@ -129,6 +131,16 @@ class _Checker:
                                    consequence="das Heer erhält keine Befehle und ruht")
 
     def _block(self, b: m.ArmyBlock) -> Iterator[m.Diagnostic]:
+        for d in self._block_orders(b):
+            yield d
+            if d.line == b.line and d.consequence == "alle Befehle dieses Heeres verweigert":
+                for o in (b.phase_a, b.phase_b):
+                    if o is not None and o.line != b.line:
+                        yield m.Diagnostic(o.line, 1, E, f"Heer {b.number:04d} verweigert "
+                                           f"(Zeile {b.line})", found=str(o),
+                                           expected=d.expected, consequence=REFUSED)
+
+    def _block_orders(self, b: m.ArmyBlock) -> Iterator[m.Diagnostic]:
         army = self.view.armies.get(b.number)
         if army is None:
             yield m.Diagnostic(b.line, 1, E,

@@ -5,21 +5,32 @@ from __future__ import annotations
 _HEAD = {
     "angenommen": "Ihr Spielzug ist eingegangen und wurde angenommen.",
     "bereits erfasst": "Dieser Spielzug lag bereits vor; er wurde nicht noch einmal gespeichert.",
-    "älter": "Ihr Spielzug ist eingegangen, aber ein neuerer Spielzug liegt schon vor; "
-             "es gilt der neuere.",
+    "älter": "Ihr Spielzug ist eingegangen, aber ein später eingetroffener Spielzug liegt "
+             "schon vor; es gilt der spätere.",
+    "Quarantäne": "Ihre Mail konnte nicht gelesen werden und wurde NICHT als Spielzug "
+                  "angenommen; sie ist beim Segmentleiter aufbewahrt.",
     "abgelehnt": "Ihre Mail wurde NICHT als Spielzug angenommen.",
 }
 
 
-def confirmation(status: str, reason: str, kingdom: int | None, verdict: str) -> str:
-    """The body of the confirmation mail: result, reason, and the checker's
-    verdict (the sheet with each message under its line)."""
+def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
+                 in_force: str = "", outside: int = 0, notes: list[str] | None = None) -> str:
+    """The body of the confirmation mail: result, reason, which sheet is in
+    force now, how many lines outside the sheet were ignored, and the
+    checker's verdict (the sheet with each message under its line)."""
     lines = ["Sehr geehrter Herrscher,", "", _HEAD.get(status, status)]
     if kingdom:
         lines.append(f"Königreich: {kingdom}")
     if reason:
         lines.append(f"Grund: {reason}")
-    if status == "abgelehnt":
+    for note in notes or []:
+        lines.append(f"Hinweis: {note}")
+    if in_force:
+        lines.append(f"Es gilt jetzt: {in_force}")
+    if outside:
+        lines.append(f"{outside} Zeile{'n' if outside != 1 else ''} außerhalb des Spielzugs "
+                     "ignoriert (Anrede, Zitate, Signatur, Text nach NÄCHSTER/ENDE)")
+    if status in ("abgelehnt", "Quarantäne"):
         lines += ["", "Bitte senden Sie den Spielzug vor dem Eintreffschluss erneut, als reinen "
                   "Text mit den Zeilen 'Segment:', 'Königreich:' und 'Passwort:'."]
     if verdict:

@@ -8,16 +8,22 @@ from pathlib import Path
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError
 from wdg.orders.checker import check_sheet
-from wdg.orders.model import Diagnostic, Severity
+from wdg.orders.acceptance import refusals
+from wdg.orders.model import Diagnostic, Severity, Sheet
 from wdg.orders.parser import parse_sheet
 from wdg.orders.render import echo, summary, to_json
 from wdg.orders.view import build_view, load_view
+from wdg.world.state import Segment
 
 
 def diagnose(data: bytes, *, view: Path | None = None,
              campaign: Campaign | None = None) -> list[Diagnostic]:
     """All diagnostics of a sheet: against ``view`` if given, else against the
-    campaign's segment named in the sheet (if present), else the parser's."""
+    campaign's segment named in the sheet (if present), else the parser's.
+
+    With the segment at hand the import's own decision
+    (:func:`wdg.orders.acceptance.refusals`: unknown kingdom, wrong segment,
+    wrong month, missing or wrong password) comes first, as errors."""
     sheet = parse_sheet(data)
     if view is not None:
         return check_sheet(sheet, load_view(view))
@@ -30,9 +36,23 @@ def diagnose(data: bytes, *, view: Path | None = None,
             return list(sheet.diagnostics)
         if (d / "segment.yaml").is_file():
             seg = load_segment(d)
-            if sheet.kingdom in seg.kingdoms:
-                return check_sheet(sheet, build_view(seg, sheet.kingdom))
+            return sheet_verdict(sheet, seg)
     return list(sheet.diagnostics)
+
+
+def sheet_verdict(sheet: Sheet, seg: Segment) -> list[Diagnostic]:
+    """The import's refusals plus the checker's verdict, sorted by line — what
+    ``wdg orders check`` shows and what the import's confirmation quotes."""
+    out = refusals(sheet, seg)
+    if sheet.kingdom in seg.kingdoms:
+        checked = check_sheet(sheet, build_view(seg, sheet.kingdom))
+        known = {(d.line, d.message) for d in out}
+        out += [d for d in checked if (d.line, d.message) not in known
+                and not (d.message.startswith("der Spielzug ist für einen anderen Mond")
+                         and any(r.message.startswith("Spielzug für den Mond") for r in out))]
+    else:
+        out += sheet.diagnostics
+    return sorted(out, key=lambda d: (d.line, d.column))
 
 
 def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | None = None,

@@ -1,22 +1,33 @@
 """Mailbox intake: turn a pile of mails into one stored sheet per kingdom.
 
-``import_mailbox`` reads an mbox file or a Maildir, finds the sheet in each
-mail (the body or a ``text/plain`` attachment, any charset), identifies the
-kingdom and checks the password against the stored salted hash
-(:func:`wdg.world.passwords.verify_password`, constant time). A valid sheet is
-stored as ``orders/<segment>/<YYYY-MM>/k<n>.txt`` with a receipt
-``k<n>.receipt.yaml`` (sender, Date, Message-ID, sha256). File names come only
-from the kingdom number and the month, never from mail text.
+``import_mailbox`` reads an mbox file or a Maildir and takes the mails **in
+the order they arrived**: their order in the mbox file, the delivery time of
+Maildir files (the time stamp at the start of the file name, else the file's
+modification time). The time a mail arrived — for the deadline — is the
+topmost ``Received:`` header's date, else the mbox ``From_`` line or the
+Maildir delivery time, else (nothing recorded) the ``Date:`` header; a
+``Date:`` more than a day away from the arrival only adds a warning.
 
-"Der Spielzug muß den Segmentleiter bis zu dem von ihm angegebenen Datum
-(EINTREFFSCHLUSS) bis 13:00 Uhr (mittags) erreicht haben": mails dated after
-the deadline are rejected. The newest valid sheet before the deadline wins;
-earlier ones move to ``replaced/k<n>.<i>.txt`` and are never deleted.
-Rejected mails (wrong or missing password, unknown kingdom, wrong segment,
-a ``Mond:`` other than the segment's month, late, no sheet, HTML only, too
-large) overwrite nothing. Every mail gets a
-German confirmation ``.eml`` in the outbox. Importing the same mailbox twice
-stores nothing twice (mails are recognised by Message-ID and sha256).
+Each mail is handled on its own: one that cannot be read is kept in
+``quarantine/<segment>/<YYYY-MM>/`` (raw bytes, named by their hash) and named
+in the summary with its reason; nothing raised by a mail's content reaches the
+caller. The sheet is found in the mail's text parts and ``.txt`` attachments
+(:mod:`wdg.orders.mailtext`); several sheets for different kingdoms in one
+mail are each handled. Whether a sheet is taken is decided by
+:func:`wdg.orders.acceptance.refusals` — the same function ``wdg orders
+check`` uses — and by the deadline ("Der Spielzug muß den Segmentleiter bis zu
+dem von ihm angegebenen Datum (EINTREFFSCHLUSS) bis 13:00 Uhr (mittags)
+erreicht haben"): mails arriving after it are refused.
+
+A taken sheet is stored as ``orders/<segment>/<YYYY-MM>/k<n>.txt`` (UTF-8,
+text policy applied) with ``k<n>.receipt.yaml``. The last sheet to arrive is
+in force; the one it replaces — a received or a hand-placed one — moves to
+the next free ``replaced/k<n>.<i>.txt``. Nothing is deleted or overwritten.
+File names come only from the kingdom number, the month and hashes, never
+from mail text. Every mail with a usable sender gets a German confirmation
+``.eml`` in the outbox. Importing the same mailbox twice stores nothing twice
+(mails are recognised by Message-ID, else by the hash of their bytes); a
+sheet re-sent in a new mail is a new arrival and is in force again.
 """
 
 from __future__ import annotations
@@ -25,35 +36,39 @@ import email
 import email.policy
 import hashlib
 import mailbox
+import os
+import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
-from email.utils import parseaddr, parsedate_to_datetime
+from email.parser import BytesHeaderParser
 from pathlib import Path
 
 import yaml
 
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError
-from wdg.orders.checker import check_sheet
+from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
-from wdg.orders.model import Sheet
-from wdg.orders.parser import decode, parse_sheet, redact_passwords
+from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
+    sender_address
+from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
 from wdg.orders.render import echo
-from wdg.orders.view import build_view
-from wdg.world.passwords import verify_password
+from wdg.textpolicy import clean_text, visible
 from wdg.world.state import Segment
 
 MAX_BYTES = 512_000
 """Default size limit of one mail (bytes); a setting of the import."""
 
-ACCEPTED, REPLACED_OLDER, DUPLICATE, REJECTED = "angenommen", "älter", "bereits erfasst", \
-    "abgelehnt"
+ACCEPTED, REPLACED_OLDER, DUPLICATE, REJECTED, QUARANTINED = \
+    "angenommen", "älter", "bereits erfasst", "abgelehnt", "Quarantäne"
+REFUSED_STATUSES = (REJECTED, QUARANTINED)
 
 
 @dataclass(slots=True)
 class MailResult:
-    """What happened to one mail."""
+    """What happened to one sheet of one mail (a mail without a usable sheet
+    has one result)."""
 
     status: str
     reason: str
@@ -63,6 +78,12 @@ class MailResult:
     kingdom: int | None = None
     stored: Path | None = None
     confirmation: Path | None = None
+    arrival: datetime | None = None
+    position: int = 0
+    notes: list[str] = field(default_factory=list)
+    outside: int = 0
+    in_force: str = ""
+    quarantined: Path | None = None
 
 
 @dataclass(slots=True)
@@ -75,20 +96,41 @@ class IntakeReport:
     valid: list[int] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)
 
+    @property
+    def refused(self) -> bool:
+        """True if any mail was refused or quarantined."""
+        return any(r.status in REFUSED_STATUSES for r in self.results)
+
     def table(self) -> str:
-        """The summary table in German."""
+        """The summary table in German; mail text shown with control
+        characters escaped."""
         lines = [f"Posteingang Segment {self.segment}, Mond {self.month}",
                  f"{'Absender':32} {'Reich':>5}  {'Ergebnis':16} Grund"]
         for r in self.results:
             k = str(r.kingdom) if r.kingdom else "-"
-            lines.append(f"{r.sender[:32]:32} {k:>5}  {r.status:16} {r.reason}")
+            sender = visible(r.sender or "(unbrauchbar)")[:32]
+            reason = r.reason + "".join(f"; {n}" for n in r.notes)
+            lines.append(f"{sender:32} {k:>5}  {r.status:16} {visible(reason)}")
         rejected = sorted({r.kingdom for r in self.results if r.status == REJECTED and r.kingdom})
+        quarantined = [r for r in self.results if r.status == QUARANTINED]
         lines.append("")
         lines.append("Gültige Spielzüge: " + (", ".join(map(str, self.valid)) or "keine"))
         lines.append("Fehlende Spielzüge: " + (", ".join(map(str, self.missing)) or "keine"))
         lines.append("Abgelehnte Mails für Königreich: " + (", ".join(map(str, rejected))
                                                            or "keine"))
+        lines.append(f"In Quarantäne: {len(quarantined)}"
+                     + "".join(f"\n  Mail {r.position}: {r.quarantined}" for r in quarantined))
         return "\n".join(lines) + "\n"
+
+
+@dataclass(slots=True)
+class Incoming:
+    """One raw mail with where and when it arrived."""
+
+    raw: bytes
+    position: int
+    delivered: datetime | None = None
+    """The mailbox's own delivery time (mbox ``From_`` line, Maildir file)."""
 
 
 def parse_deadline(text: str, tz: str = "Europe/Berlin") -> datetime:
@@ -102,35 +144,92 @@ def parse_deadline(text: str, tz: str = "Europe/Berlin") -> datetime:
     return naive.replace(tzinfo=ZoneInfo(tz))
 
 
-def read_mailbox(path: Path) -> list[bytes]:
-    """The raw mails of an mbox file or a Maildir directory."""
+_MAILDIR_TIME = re.compile(r"^(\d{9,11})(?:\.M(\d{1,6}))?")
+
+
+def read_mailbox(path: Path) -> list[Incoming]:
+    """The raw mails of an mbox file (in file order) or a Maildir directory (in
+    delivery order), each with its delivery time where the mailbox records one."""
     if path.is_dir():
-        box: mailbox.Mailbox = mailbox.Maildir(str(path), factory=None, create=False)
-    elif path.is_file():
-        box = mailbox.mbox(str(path), create=False)
-    else:
+        return _read_maildir(path)
+    if not path.is_file():
         raise InvalidInputError(f"no mailbox at {str(path)!r}; expected an mbox file or a Maildir")
+    box = mailbox.mbox(str(path), create=False)
+    out = []
     try:
-        return [box.get_bytes(key) for key in sorted(box.keys())]
+        for i, key in enumerate(box.keys(), start=1):
+            f = box.get_file(key, from_=True)
+            try:
+                data = f.read()
+            finally:
+                f.close()
+            first, _, rest = data.partition(b"\n")
+            out.append(Incoming(rest if first.startswith(b"From ") else data, i,
+                                _from_line_date(first)))
     finally:
         box.close()
+    return out
+
+
+def _from_line_date(line: bytes) -> datetime | None:
+    """The delivery time of an mbox ``From_`` line (``From sender Wed May  1
+    10:00:00 2024``); ``None`` for a library's placeholder (MAILER-DAEMON)."""
+    try:
+        text = line.decode("ascii", errors="replace").strip()
+        parts = text.split()
+        if len(parts) < 7 or parts[1] == "MAILER-DAEMON":
+            return None
+        return datetime.strptime(" ".join(parts[-5:]), "%a %b %d %H:%M:%S %Y") \
+            .replace(tzinfo=timezone.utc)
+    except (ValueError, IndexError):
+        return None
+
+
+def _read_maildir(path: Path) -> list[Incoming]:
+    box = mailbox.Maildir(str(path), factory=None, create=False)
+    items = []
+    try:
+        for key in box.keys():
+            sub = box._lookup(key)  # noqa: SLF001 - the file's path inside the Maildir
+            file = path / sub
+            mt = _MAILDIR_TIME.match(os.path.basename(sub))
+            if mt:
+                when = int(mt.group(1)) + int((mt.group(2) or "0").ljust(6, "0")) / 1e6
+            else:
+                when = file.stat().st_mtime
+            items.append((when, os.path.basename(sub), box.get_bytes(key)))
+    finally:
+        box.close()
+    items.sort(key=lambda t: (t[0], t[1]))
+    return [Incoming(raw, i, datetime.fromtimestamp(when, tz=timezone.utc))
+            for i, (when, _, raw) in enumerate(items, start=1)]
 
 
 def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    deadline: datetime | None = None, outbox: Path | None = None,
                    max_bytes: int = MAX_BYTES,
                    sender_address: str = "Segmentleiter <segmentleiter@localhost>") -> IntakeReport:
-    """Import every mail of the mailbox at ``path`` into the segment's month folder."""
+    """Import every mail of the mailbox at ``path`` into the segment's month
+    folder, in arrival order; never raises for a mail's content."""
     folder = camp.orders_dir(seg.name, seg.date)
     outbox = outbox or camp.root / "outbox" / seg.name / seg.date.key
+    quarantine = camp.root / "quarantine" / seg.name / seg.date.key
     report = IntakeReport(seg.name, seg.date.key)
-    mails = [(raw, email.message_from_bytes(raw, policy=email.policy.default))
-             for raw in read_mailbox(path)]
-    mails.sort(key=lambda rm: (_date(rm[1]) or datetime.min.astimezone(), str(rm[1]["Message-ID"])))
-    for raw, msg in mails:
-        r = _one(seg, folder, raw, msg, deadline, max_bytes)
-        r.confirmation = _confirm(outbox, raw, r, sender_address, seg)
-        report.results.append(r)
+    for mail in read_mailbox(path):
+        try:
+            results = _one(seg, folder, mail, deadline, max_bytes)
+        except Exception as exc:  # a mail's content must never stop the others
+            results = [MailResult(QUARANTINED, f"Mail nicht lesbar ({type(exc).__name__})", "",
+                                  "", None, position=mail.position)]
+        for r in results:
+            if r.status == QUARANTINED or (r.status == REJECTED and not r.sender):
+                r.quarantined = _quarantine(quarantine, mail.raw, r)
+            try:
+                r.confirmation = _confirm(outbox, mail.raw, r, sender_address, seg,
+                                          len(results) > 1)
+            except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
+                r.notes.append("Bestätigung nicht geschrieben")
+            report.results.append(r)
     for n, k in sorted(seg.kingdoms.items()):
         if k.player is None or k.retired:
             continue
@@ -138,81 +237,100 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
     return report
 
 
-def _date(msg: EmailMessage) -> datetime | None:
-    try:
-        d = parsedate_to_datetime(str(msg["Date"])) if msg["Date"] else None
-    except (TypeError, ValueError):
-        return None
-    if d is not None and d.tzinfo is None:
-        d = d.astimezone()
-    return d
+def _headers_only(raw: bytes) -> EmailMessage:
+    head = raw[:65536]
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(head)  # type: ignore[return-value]
 
 
-def _one(seg: Segment, folder: Path, raw: bytes, msg: EmailMessage,
-         deadline: datetime | None, max_bytes: int) -> MailResult:
-    sender = parseaddr(str(msg["From"] or ""))[1]
-    r = MailResult(REJECTED, "", sender, str(msg["Message-ID"] or "").strip(), _date(msg))
-    if len(raw) > max_bytes:
-        r.reason = f"Mail zu groß ({len(raw)} Bytes, erlaubt {max_bytes})"
-        return r
-    text, why = extract_sheet(msg)
-    if text is None:
-        r.reason = why
-        return r
-    sheet = parse_sheet(text)
-    r.kingdom = sheet.kingdom or None
-    k = seg.kingdoms.get(sheet.kingdom)
-    if k is None or k.player is None:
-        r.reason = f"unbekanntes Königreich {sheet.kingdom}" if sheet.kingdom \
-            else "keine Königreichnummer im Spielzug"
-        return r
-    if sheet.segment and sheet.segment != seg.name:
-        r.reason = f"falsches Segment {sheet.segment!r}"
-        return r
-    if sheet.month is not None and sheet.month != seg.date:
-        # the month's run would refuse it (wdg.engine.intake): say so now, not "angenommen"
-        r.reason = f"Spielzug für den Mond {sheet.month.short()}, angenommen wird {seg.date.short()}"
-        return r
-    if not sheet.password:
-        r.reason = "Passwort fehlt"
-        return r
-    if not verify_password(sheet.password, k.player.password_hash):
-        r.reason = "falsches Passwort"
-        return r
-    if deadline is not None and (r.date is None or r.date > deadline):
-        r.reason = "nach dem Eintreffschluss " + deadline.strftime("%d.%m.%Y %H:%M") \
-            if r.date else "Mail ohne Datum; Eintreffschluss nicht prüfbar"
-        return r
-    _store(folder, sheet.kingdom, text, r)
-    return r
+def _arrival(msg: EmailMessage, mail: Incoming) -> tuple[datetime | None, str]:
+    got = received_date(msg)
+    if got is not None:
+        return got, "Received"
+    if mail.delivered is not None:
+        return mail.delivered, "Postfach"
+    return header_date(msg), "Date"
 
 
-def extract_sheet(msg: EmailMessage) -> tuple[str | None, str]:
-    """The sheet text of a mail (first ``text/plain`` part naming a kingdom,
-    else the first ``text/plain`` part) or ``None`` and the reason."""
-    plains: list[str] = []
-    html = False
-    for part in msg.walk():
-        if part.is_multipart():
+def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
+         max_bytes: int) -> list[MailResult]:
+    raw = mail.raw
+    big = len(raw) > max_bytes
+    msg = _headers_only(raw) if big else email.message_from_bytes(raw, policy=email.policy.default)
+    sender = sender_address(msg) or ""
+    mid = message_id(msg) or ""
+    arrival, source = _arrival(msg, mail)
+    base = MailResult(REJECTED, "", sender, mid, header_date(msg), arrival=arrival,
+                      position=mail.position)  # type: ignore[arg-type]
+    if not sender:
+        base.notes.append("Absender (From:) fehlt oder ist unbrauchbar; keine Bestätigung")
+    if not mid and (header_date(msg) is not None or msg.get("Message-ID") is not None):
+        if msg.get("Message-ID") is not None:
+            base.notes.append("Message-ID unbrauchbar; Antwort ohne In-Reply-To")
+    if big:
+        base.status = QUARANTINED
+        base.reason = f"Mail zu groß ({len(raw)} Bytes, erlaubt {max_bytes})"
+        return [base]
+    if not sender:
+        base.reason = "Absender (From:) fehlt oder ist unbrauchbar"
+        return [base]
+    if source == "Date":
+        base.notes.append("Ankunftszeit unbekannt, Datum des Absenders verwendet")
+    elif base.date is not None and arrival is not None and \
+            abs(base.date - arrival) > timedelta(days=1):
+        base.notes.append("Datum der Mail weicht um mehr als einen Tag von der Ankunft ab")
+    texts, html = part_texts(msg)
+    sheets = _sheets(texts)
+    if not sheets:
+        if texts and any(t.strip() for t in texts):
+            base.reason = "keine Königreichnummer im Spielzug"
+        else:
+            base.reason = "nur HTML: bitte den Spielzug als reinen Text senden" if html \
+                else "kein Spielzug gefunden"
+        return [base]
+    out = []
+    for part, (text, sheet) in enumerate(sheets):
+        r = MailResult(REJECTED, "", sender, mid, base.date, arrival=arrival,
+                       position=mail.position, notes=list(base.notes), outside=sheet.outside)
+        r.kingdom = sheet.kingdom or None
+        out.append(r)
+        reasons = refusals(sheet, seg)
+        if reasons:
+            r.reason = reasons[0].message
             continue
-        ctype = part.get_content_type()
-        if ctype == "text/plain":
-            payload = part.get_payload(decode=True) or b""
-            charset = part.get_content_charset()
-            try:
-                plains.append(payload.decode(charset) if charset else decode(payload))
-            except (LookupError, UnicodeDecodeError):
-                plains.append(decode(payload))
-        elif ctype == "text/html":
-            html = True
-    for text in plains:
-        if parse_sheet(text).kingdom:
-            return text, ""
-    if plains and any(t.strip() for t in plains):
-        return plains[0], ""
-    if html:
-        return None, "nur HTML: bitte den Spielzug als reinen Text senden"
-    return None, "kein Spielzug gefunden"
+        if deadline is not None and (arrival is None or arrival > deadline):
+            r.reason = "nach dem Eintreffschluss " + deadline.strftime("%d.%m.%Y %H:%M") \
+                if arrival else "Ankunftszeit unbekannt; Eintreffschluss nicht prüfbar"
+            continue
+        _store(folder, sheet.kingdom, text, r, hashlib.sha256(raw).hexdigest(), part,
+               source != "Date")
+    return out
+
+
+def _sheets(texts: list[str]) -> list[tuple[str, object]]:
+    """The sheets of a mail's texts — each text may hold several, one after
+    the other — as ``(text, parsed sheet)``; only those naming a kingdom,
+    the first one per kingdom; else the first text as one sheet."""
+    found: list[tuple[str, object]] = []
+    kingdoms: set[int] = set()
+    first: tuple[str, object] | None = None
+    for text in texts:
+        lines = split_lines(text)
+        while lines:
+            chunk = "\n".join(lines) + "\n"
+            sheet = parse_sheet(chunk)
+            if sheet.next_sheet:
+                chunk = "\n".join(lines[:sheet.next_sheet - 1]) + "\n"
+                sheet = parse_sheet(chunk)
+            if first is None and chunk.strip():
+                first = (chunk, sheet)
+            if sheet.kingdom and sheet.kingdom not in kingdoms:
+                kingdoms.add(sheet.kingdom)
+                found.append((chunk, sheet))
+            nxt = parse_sheet("\n".join(lines) + "\n").next_sheet
+            lines = lines[nxt - 1:] if nxt else []
+    if not found and first is not None and parse_sheet(first[0]).password:
+        return [first]
+    return found
 
 
 def _sha(text: str) -> str:
@@ -224,48 +342,119 @@ def _receipts(folder: Path, n: int) -> list[tuple[Path, dict]]:
     out = []
     for p in paths:
         if p.is_file():
-            out.append((p, yaml.safe_load(p.read_text(encoding="utf-8")) or {}))
+            try:
+                out.append((p, yaml.safe_load(p.read_text(encoding="utf-8")) or {}))
+            except (yaml.YAMLError, OSError, UnicodeDecodeError):
+                out.append((p, {}))
     return out
 
 
-def _store(folder: Path, n: int, text: str, r: MailResult) -> None:
+def _next_free(replaced: Path, n: int) -> int:
+    """The next number ``i`` for which neither ``k<n>.<i>.txt`` nor its receipt exists."""
+    used = {0}
+    for p in replaced.glob(f"k{n}.*"):
+        parts = p.name.split(".")
+        if len(parts) >= 3 and parts[1].isdigit():
+            used.add(int(parts[1]))
+    return max(used) + 1
+
+
+def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: int,
+           delivered: bool) -> None:
+    text = clean_text(text)
     sha = _sha(text)
+    mail_id = r.message_id or mail_sha
     for _, rec in _receipts(folder, n):
-        if rec.get("sha256") == sha or (r.message_id and rec.get("message_id") == r.message_id):
+        if rec.get("mail") == mail_id and rec.get("part", 0) == part:
+            r.status, r.reason = DUPLICATE, "diese Mail ist schon erfasst"
+            r.in_force = _describe(folder / f"k{n}.receipt.yaml")
+            return
+        if "mail" not in rec and (rec.get("sha256") == sha or
+                                  (r.message_id and rec.get("message_id") == r.message_id)):
             r.status, r.reason = DUPLICATE, "dieser Spielzug ist schon gespeichert"
+            r.in_force = _describe(folder / f"k{n}.receipt.yaml")
             return
     receipt = {"kingdom": n, "sender": r.sender, "date": r.date.isoformat() if r.date else None,
-               "message_id": r.message_id, "sha256": sha}
+               "arrival": r.arrival.isoformat() if r.arrival else None,
+               "arrival_from_mailbox": delivered,
+               "message_id": r.message_id, "mail": mail_id, "part": part, "sha256": sha}
     folder.mkdir(parents=True, exist_ok=True)
     current, cur_receipt = folder / f"k{n}.txt", folder / f"k{n}.receipt.yaml"
     replaced = folder / "replaced"
-    if current.is_file():
-        old = yaml.safe_load(cur_receipt.read_text(encoding="utf-8")) if cur_receipt.is_file() \
-            else {}
-        old_date = datetime.fromisoformat(old["date"]) if old and old.get("date") else None
+    if current.is_file() or cur_receipt.is_file():
+        old = {}
+        if cur_receipt.is_file():
+            try:
+                old = yaml.safe_load(cur_receipt.read_text(encoding="utf-8")) or {}
+            except (yaml.YAMLError, UnicodeDecodeError):
+                old = {}
         replaced.mkdir(exist_ok=True)
-        i = 1 + len(list(replaced.glob(f"k{n}.*.receipt.yaml")))
-        if old_date is not None and r.date is not None and r.date < old_date:
+        i = _next_free(replaced, n)
+        old_arrival = _iso(old.get("arrival")) if old.get("arrival_from_mailbox") else None
+        if delivered and old_arrival is not None and r.arrival is not None \
+                and r.arrival < old_arrival:
             _write(replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text, receipt)
             r.status, r.stored = REPLACED_OLDER, replaced / f"k{n}.{i}.txt"
-            r.reason = "älter als der schon gespeicherte Spielzug; aufbewahrt, gilt nicht"
+            r.reason = "früher eingetroffen als der schon gespeicherte Spielzug; aufbewahrt, " \
+                       "gilt nicht"
+            r.in_force = _describe(cur_receipt)
             return
-        current.rename(replaced / f"k{n}.{i}.txt")
+        if current.is_file():
+            current.rename(replaced / f"k{n}.{i}.txt")
         if cur_receipt.is_file():
             cur_receipt.rename(replaced / f"k{n}.{i}.receipt.yaml")
-        r.reason = "ersetzt den früheren Spielzug"
+        r.reason = f"ersetzt den früheren Spielzug (aufbewahrt als replaced/k{n}.{i}.txt)"
     _write(current, cur_receipt, text, receipt)
     r.status, r.stored = ACCEPTED, current
+    r.in_force = _describe(cur_receipt)
+
+
+def _iso(value: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _describe(receipt: Path) -> str:
+    """Which sheet is in force, as the player reads it."""
+    try:
+        rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return "der von Hand abgelegte Spielzug"
+    when = _iso(rec.get("arrival")) or _iso(rec.get("date"))
+    what = f"der Spielzug aus der Mail {rec.get('message_id') or '(ohne Message-ID)'}"
+    if when is not None:
+        what += f", eingetroffen {when.strftime('%d.%m.%Y %H:%M')}"
+    return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
 
 
 def _write(sheet: Path, receipt: Path, text: str, data: dict) -> None:
+    for p in (sheet, receipt):
+        if p.exists():  # never overwrite: a numbered file is never reused
+            raise FileExistsError(p)
     sheet.write_text(text, encoding="utf-8")
     receipt.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False),
                        encoding="utf-8")
 
 
-def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment) -> Path:
-    """Write the confirmation unless this mail was already answered."""
+def _quarantine(folder: Path, raw: bytes, r: MailResult) -> Path:
+    """Keep the raw bytes of a mail that could not be taken."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = hashlib.sha256(raw).hexdigest()[:16]
+    path = folder / f"{tag}.eml"
+    if not path.is_file():
+        path.write_bytes(raw)
+        (folder / f"{tag}.grund.txt").write_text(visible(r.reason) + "\n", encoding="utf-8")
+    return path
+
+
+def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
+             several: bool) -> Path | None:
+    """Write the confirmation unless this mail was already answered or has
+    no usable sender."""
+    if not r.sender:
+        return None
     tag = hashlib.sha256(raw).hexdigest()[:12]
     name = f"k{r.kingdom}-{tag}.eml" if r.kingdom else f"unbekannt-{tag}.eml"
     path = outbox / name
@@ -274,14 +463,18 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment) -> 
     verdict = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
         verdict = _verdict(r.stored, seg)
-    body = confirmation(r.status, r.reason, r.kingdom, verdict)
+    body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
+                        outside=r.outside, notes=r.notes)
     out = EmailMessage()
     out["From"] = gm
-    out["To"] = r.sender or "unbekannt@localhost"
+    out["To"] = r.sender
     out["Subject"] = f"Spielzug{' Königreich ' + str(r.kingdom) if r.kingdom else ''}: {r.status}"
     if r.message_id:
-        out["In-Reply-To"] = r.message_id
-    out.set_content(body)
+        try:
+            out["In-Reply-To"] = r.message_id
+        except Exception:  # noqa: BLE001 - a reply without In-Reply-To is still a reply
+            del out["In-Reply-To"]
+    out.set_content(visible(body))
     outbox.mkdir(parents=True, exist_ok=True)
     path.write_bytes(bytes(out))
     return path
@@ -289,9 +482,9 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment) -> 
 
 def _verdict(stored: Path, seg: Segment) -> str:
     """The checker's verdict on a stored sheet, as the player reads it."""
+    from wdg.orders.demo import sheet_verdict
+
     text = stored.read_text(encoding="utf-8")
-    sheet: Sheet = parse_sheet(text)
+    sheet = parse_sheet(text)
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
-    if sheet.kingdom not in seg.kingdoms:
-        return echo(shown, sheet.diagnostics)
-    return echo(shown, check_sheet(sheet, build_view(seg, sheet.kingdom)))
+    return echo(shown, sheet_verdict(sheet, seg))

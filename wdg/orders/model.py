@@ -381,6 +381,14 @@ class Sheet:
     messages: list[Message] = field(default_factory=list)
     announcements: list[Announcement] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    header_lines: dict[str, int] = field(default_factory=dict)
+    """The line of each header value that counts (``segment``, ``kingdom``,
+    ``password``, ``month``)."""
+    outside: int = 0
+    """Lines with text outside the sheet (before its header, after its end
+    marker, quoted replies, signatures, forwarded mails), ignored."""
+    next_sheet: int = 0
+    """The line where another sheet begins in the same text (0: none)."""
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -24,11 +24,13 @@ from wdg.orders import model as m
 from wdg.orders.lexicon import BY_CODE, Ambiguous, Part, commands, fold, match, suggest
 from wdg.orders.params import BUILDERS, Args, Refusal, Tok, tokenize
 from wdg.world.address import Address
+from wdg.textpolicy import char_name, clean_line, limits
 from wdg.world.calendar import MonthDate
 
 COMMENT = "#"
-"""Everything from ``#`` to the end of the line is a comment (outside
+"""Comments run from ``#``, ``;`` or ``//`` to the end of the line (outside
 BOTSCHAFT/BEKANNTMACHUNG text, which is kept verbatim)."""
+COMMENT_MARKS = ("#", ";", "//")
 
 REFUSED = "Befehl verweigert"
 CONSEQUENCE = {
@@ -39,23 +41,41 @@ CONSEQUENCE = {
 
 E, W = m.Severity.ERROR, m.Severity.WARNING
 
+# Every pattern below is applied to one line of at most ``order_line_length``
+# characters and uses possessive quantifiers (``*+``) where blanks repeat, so
+# no pattern backtracks over a run of blanks: time linear in the line.
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
-_HEADER_RE = re.compile(r"^\s*([^\W\d_][\w ]*?)\s*:\s*(.*?)\s*$")
+_HEADER_KEY_RE = re.compile(r"[^\W\d_][\w ]*+")
 _HEADER_KEYS = {
     "segment": "segment", "koenigreich": "kingdom", "reich": "kingdom",
     "passwort": "password", "kennwort": "password", "mond": "month", "monat": "month",
 }
-_SECTION_H = re.compile(r"^(h\s*:?|h\s*:\s*heeresbefehle|heeresbefehle\s*:?)$")
+_SECTION_H = re.compile(r"^(h\s*+:?|h\s*+:\s*+heeresbefehle|heeresbefehle\s*+:?)$")
 _SECTION_H_BARE = "h"
-_SECTION_K = re.compile(r"^(k\s*:?|k\s*:\s*koenigreichs?befehle|koenigreichs?befehle\s*:?)$")
-_PHASE_RE = re.compile(r"^\s*(?:phase\s*)?([ab])\s*[:)]\s*", re.IGNORECASE)
-_PHASE_BARE_A = re.compile(r"^\s*a\s+", re.IGNORECASE)
-_ARMY_RE = re.compile(r"^\s*(?:(?:heer|armee|flotte)\b\s*(?:nr\.?|nummer)?\s*:?\s*)?(\d{1,4})"
+_SECTION_K = re.compile(r"^(k\s*+:?|k\s*+:\s*+koenigreichs?befehle|koenigreichs?befehle\s*+:?)$")
+_PHASE_RE = re.compile(r"^\s*+(?:phase\s*+)?([ab])\s*+[:)]\s*+", re.IGNORECASE)
+_PHASE_BARE_A = re.compile(r"^\s*+a\s++", re.IGNORECASE)
+_ARMY_RE = re.compile(r"^\s*+(?:(?:heer|armee|flotte)\b\s*+(?:nr\.?|nummer)?\s*+:?\s*+)?(\d{1,4})"
                       r"(?=\s|,|$)", re.IGNORECASE)
-_MESSAGE_RE = re.compile(r"^\s*botschaft\b\s*(?:an\b)?\s*(?:k(?:ö|oe)nigreich\b)?\s*:?\s*"
-                         r"([^\s:]*)\s*:?\s*(.*?)\s*$", re.IGNORECASE)
-_ANNOUNCE_RE = re.compile(r"^\s*bekanntmachung\b\s*:?\s*(.*?)\s*$", re.IGNORECASE)
+_ARMY_WORD_RE = re.compile(r"^\s*+(?:heer|armee|flotte)\b\s*+(?:nr\.?|nummer)?\s*+:?\s*+\d{1,4}"
+                           r"(?=\s|,|$)", re.IGNORECASE)
+_MESSAGE_RE = re.compile(r"^\s*+botschaft\b\s*+(?:an\b\s*+)?(?:k(?:ö|oe)nigreich\b\s*+)?:?\s*+"
+                         r"([^\s:]*+)\s*+(:?)(.*)$", re.IGNORECASE | re.DOTALL)
+_ANNOUNCE_RE = re.compile(r"^\s*+bekanntmachung\b\s*+(:?)(.*)$", re.IGNORECASE | re.DOTALL)
+_TEXT_KEYWORD_RE = re.compile(r"^\s*+(?:botschaft|bekanntmachung)\b", re.IGNORECASE)
 _END_WORDS = {"ende", "ende.", "ende botschaft", "ende bekanntmachung"}
+_SHEET_END_WORDS = {"naechster", "naechster.", "ende", "ende.", "ende spielzug",
+                    "ende des spielzugs"}
+_ALL = {"alle", "alle reiche", "alle koenigreiche", "alle herrscher", "0"}
+# Lines that close a mail's own text: a signature separator, the head of a
+# quoted or forwarded mail (Outlook, Thunderbird, Gmail, Apple Mail, German and
+# English), a mailing list's footer rule.
+_CLOSERS = re.compile(
+    r"^(?:--\s?|_{8,}|-{3,}\s*+(?:original(?:nachricht| message)|urspr(?:ü|ue)ngliche nachricht|"
+    r"weitergeleitete nachricht|forwarded message|begin forwarded message)\b.*|"
+    r"(?:am|on)\b.{0,200}\b(?:schrieb|wrote)\b.{0,200}:|"
+    r"(?:von|from):\s.{0,300}\s(?:gesendet|sent):.*)$", re.IGNORECASE)
+_QUOTE_START = (">", "|>")
 
 
 def decode(data: str | bytes) -> str:
@@ -82,9 +102,47 @@ def split_lines(text: str) -> list[str]:
 
 
 def strip_comment(line: str) -> str:
-    """The line without its comment."""
-    i = line.find(COMMENT)
-    return line if i < 0 else line[:i]
+    """The line without its comment (``#``, ``;`` or ``//`` to the end)."""
+    cut = len(line)
+    for mark in COMMENT_MARKS:
+        i = line.find(mark, 0, cut)
+        if i >= 0:
+            cut = i
+    return line[:cut]
+
+
+def header_match(code: str) -> tuple[str, str, int] | None:
+    """``(field, value, value column)`` for a header line (``Passwort: x``),
+    else ``None``. Keys may be abbreviated to three letters. No pattern runs
+    over the value, so any line is read in linear time."""
+    i = code.find(":")
+    if i < 0:
+        return None
+    raw_key = code[:i].strip()
+    if not raw_key or len(raw_key) > 40 or not _HEADER_KEY_RE.fullmatch(raw_key):
+        return None
+    key = fold(raw_key).replace(" ", "")
+    what = _HEADER_KEYS.get(key)
+    if what is None:
+        cands = {v for k, v in _HEADER_KEYS.items() if len(key) >= 3 and k.startswith(key)}
+        what = cands.pop() if len(cands) == 1 else None
+    if what is None:
+        return None
+    rest = code[i + 1:]
+    value = rest.strip()
+    col = i + 2 + (len(rest) - len(rest.lstrip())) if value else i + 2
+    return what, value, col
+
+
+def unquote_password(value: str) -> str:
+    """A password as typed, without the quotes around it (``"canura-5"``,
+    ``„canura-5“``, ``'canura-5'``)."""
+    pairs = {'"': '"', "'": "'", "„": "“", "“": "”", "”": "”", "«": "»", "»": "«",
+             "‚": "‘", "‘": "’", "`": "`"}
+    v = value.strip()
+    while len(v) >= 2 and v[0] in pairs and v[-1] in (pairs[v[0]], v[0], "”", "“", "’"):
+        v = v[1:-1].strip()
+    return v
 
 
 def redact_passwords(text: str) -> str:
@@ -93,8 +151,8 @@ def redact_passwords(text: str) -> str:
     other place a sheet is shown to someone who need not see its password."""
     out = []
     for line in split_lines(text):
-        mt = _HEADER_RE.match(code_of(line))
-        if mt and _HEADER_KEYS.get(fold(mt.group(1)).replace(" ", "")) == "password" and mt.group(2):
+        mt = header_match(code_of(line)) if len(line) <= limits().order_line_length else None
+        if mt and mt[0] == "password" and mt[1]:
             i = line.index(":") + 1
             line = line[:i] + " ******"
         out.append(line)
@@ -130,8 +188,18 @@ def parse_sheet(text: str | bytes, *, source: str = "") -> m.Sheet:
 def parse_detailed(text: str | bytes, *, source: str = "") -> ParseResult:
     """:func:`parse_sheet` plus the kind of every line."""
     try:
-        p = _Parser(decode(text))
-        p.run()
+        decoded = decode(text)
+        p = _Parser(decoded)
+        try:
+            p.run()
+        except _Restart as restart:  # the next sheet's header began above: read less
+            p = _Parser(decoded)
+            p.lines = p.lines[:restart.line - 1]
+            p.run()
+            p.sheet.next_sheet = restart.line
+            all_lines = split_lines(decoded)
+            for k in range(restart.line, len(all_lines) + 1):
+                p.outside(k, all_lines[k - 1])
         return ParseResult(p.sheet, p.kinds)
     except Exception as exc:  # the reader must never fail a whole month
         sheet = m.Sheet()
@@ -141,8 +209,25 @@ def parse_detailed(text: str | bytes, *, source: str = "") -> ParseResult:
         return ParseResult(sheet)
 
 
+class _Restart(Exception):
+    """The next sheet begins at ``line``, above header lines already read."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
 class _Parser:
-    """A line-by-line state machine over one sheet."""
+    """A line-by-line state machine over one sheet.
+
+    The sheet runs from its first header line (``Segment:``, ``Königreich:``,
+    ``Passwort:``, ``Mond:``) to its end marker (``NÄCHSTER`` or ``ENDE``
+    outside a message); a text without header lines is read whole. Quoted
+    lines (``>``) are never part of it; a signature separator (``-- ``), the
+    head of a quoted or forwarded mail or a list footer ends it. A header
+    block naming another kingdom starts the next sheet (``Sheet.next_sheet``).
+    Everything else outside is counted in ``Sheet.outside``.
+    """
 
     def __init__(self, text: str) -> None:
         self.lines = split_lines(text)
@@ -153,6 +238,10 @@ class _Parser:
         self.section = ""
         self.text_block: m.Message | m.Announcement | None = None
         self.text_lines: list[str] = []
+        self.text_len = 0
+        self.limits = limits()
+        self.empty_password_line = 0
+        self.body_seen = False  # a significant non-header line since the header
 
     # -- diagnostics ------------------------------------------------------------
 
@@ -162,27 +251,162 @@ class _Parser:
                                                    consequence, suggestion))
         self.kinds.setdefault(n, "diagnostic")
 
+    def outside(self, n: int, raw: str) -> None:
+        if raw.strip():
+            self.kinds[n] = "outside"
+            self.sheet.outside += 1
+
     # -- main loop ----------------------------------------------------------------
 
     def run(self) -> None:
-        for n, raw in enumerate(self.lines, start=1):
+        start = self._first_header()
+        for n in range(1, start):
+            raw = self.lines[n - 1]
+            self.outside(n, raw)
+            if len(raw) <= self.limits.order_line_length and not raw.lstrip().startswith(
+                    _QUOTE_START):
+                self._warn_if_order_outside(n, code_of(raw))
+        closed = False
+        for n in range(start, len(self.lines) + 1):
+            raw = self.lines[n - 1]
+            if closed:
+                self.outside(n, raw)
+                continue
+            raw = self._clean(n, raw)
+            if raw.lstrip().startswith(_QUOTE_START):
+                self.outside(n, raw)
+                continue
+            if self._closer(raw):
+                if self.text_block is not None:
+                    self._missing_end(n)
+                self.outside(n, raw)
+                closed = True
+                continue
             if self.text_block is not None:
-                self._text_line(n, raw)
+                if not self._text_ends_before(raw):
+                    self._text_line(n, raw)
+                    continue
+                self._missing_end(n)
+            if len(raw) > self.limits.order_line_length:
+                self.diag(n, self.limits.order_line_length + 1, E,
+                          f"Zeile zu lang ({len(raw)} Zeichen, höchstens "
+                          f"{self.limits.order_line_length})",
+                          found=raw[:40] + "…", expected="ein Befehl je Zeile",
+                          consequence="Zeile nicht gelesen")
                 continue
             code = code_of(raw)
             if not code.strip():
+                if raw.strip():
+                    self.kinds[n] = "comment"
                 continue
+            if fold(code).strip() in _SHEET_END_WORDS:
+                self.kinds[n] = "end"
+                closed = self._after_end(n)
+                continue
+            if self._new_sheet(n, code):
+                closed = True
+                for k in range(n, len(self.lines) + 1):
+                    self.outside(k, self.lines[k - 1])
+                break
             self._line(n, code)
         if self.text_block is not None:
-            self.diag(self.text_block.line, 1, W, "ENDE fehlt",
-                      expected="eine Zeile ENDE nach dem Text",
-                      consequence="der Text bis zum Ende des Spielzugs wird übernommen")
-            self._close_text()
+            self._missing_end(0)
+        if not self.sheet.password and self.empty_password_line:
+            self.diag(self.empty_password_line, 1, E, "Passwort fehlt",
+                      expected="das Passwort des Königreiches",
+                      consequence="der Spielzug wird nicht angenommen")
+
+    def _first_header(self) -> int:
+        """The line of the sheet's first header line, 1 if it has none."""
+        cap = self.limits.order_line_length
+        for n, raw in enumerate(self.lines, start=1):
+            if len(raw) > cap or raw.lstrip().startswith(_QUOTE_START) or self._closer(raw):
+                continue
+            if header_match(code_of(clean_line(raw)[0])):
+                return n
+        return 1
+
+    def _warn_if_order_outside(self, n: int, code: str) -> None:
+        """A line before the header that looks like an order gets a warning:
+        it is not read (greetings are not orders)."""
+        folded = fold(code).strip()
+        if _ARMY_WORD_RE.match(code) or _SECTION_K.match(folded) or _PHASE_RE.match(code) \
+                or _TEXT_KEYWORD_RE.match(code) \
+                or (_SECTION_H.match(folded) and folded != _SECTION_H_BARE):
+            self.diag(n, 1, W, "Zeile vor dem Kopf des Spielzugs", found=code.strip()[:60],
+                      expected="Befehle nach den Zeilen Segment:/Königreich:/Passwort:",
+                      consequence="Zeile nicht gelesen")
+
+    def _clean(self, n: int, raw: str) -> str:
+        """The text policy on one line: NFC, unsafe characters removed (warned)."""
+        text, removed = clean_line(raw)
+        for r in removed[:10]:
+            self.diag(n, r.column, W, f"unzulässiges Zeichen {char_name(r.char)} entfernt",
+                      expected="sichtbarer Text ohne Steuer- und Richtungszeichen",
+                      consequence="Zeichen entfernt, der Rest der Zeile gilt")
+        if len(removed) > 10:
+            self.diag(n, removed[10].column, W, f"{len(removed) - 10} weitere unzulässige "
+                      "Zeichen entfernt", consequence="Zeichen entfernt, der Rest der Zeile gilt")
+        return text
+
+    @staticmethod
+    def _closer(raw: str) -> bool:
+        s = raw.rstrip()
+        if len(s) > 600:
+            return False
+        return s in ("--", "-- ") or raw == "-- " or (bool(s) and _CLOSERS.match(s) is not None
+                                                     and not s.startswith("---" * 30))
+
+    def _after_end(self, n: int) -> bool:
+        """After an end marker: the rest is outside; a later header block
+        (another kingdom's sheet pasted below) starts the next sheet."""
+        for k in range(n + 1, len(self.lines) + 1):
+            raw = self.lines[k - 1]
+            if len(raw) <= self.limits.order_line_length and not raw.lstrip().startswith(
+                    _QUOTE_START) and header_match(code_of(clean_line(raw)[0])):
+                if self._closed_between(n, k):
+                    break
+                self.sheet.next_sheet = k
+                break
+        return True
+
+    def _closed_between(self, a: int, b: int) -> bool:
+        return any(self._closer(self.lines[k - 1]) for k in range(a + 1, b))
+
+    def _new_sheet(self, n: int, code: str) -> bool:
+        """A header line naming another kingdom after orders: the next sheet
+        begins at its header block."""
+        if not self.sheet.kingdom or not self.body_seen:
+            return False
+        hm = header_match(code)
+        if hm is None or hm[0] != "kingdom":
+            return False
+        mk = re.match(r"^(\d{1,3})\b", hm[1])
+        if not mk or int(mk.group(1)) == self.sheet.kingdom:
+            return False
+        start = n
+        while start > 1:
+            prev = self.lines[start - 2]
+            if prev.strip() and not (len(prev) <= self.limits.order_line_length
+                                     and header_match(code_of(prev))):
+                break
+            start -= 1
+        while start < n and not self.lines[start - 1].strip():
+            start += 1
+        # header lines of the next sheet read above were taken for this one: undo
+        for k in range(start, n):
+            if self.kinds.get(k) == "header":
+                for key, line in list(self.sheet.header_lines.items()):
+                    if line == k:
+                        raise _Restart(start)
+        self.sheet.next_sheet = start
+        return True
 
     def _line(self, n: int, code: str) -> None:
         folded = fold(code).strip()
         if self._header(n, code):
             return
+        self.body_seen = True
         if _SECTION_K.match(folded):
             self.section, self.block = "K", None
             self.kinds[n] = "section"
@@ -209,23 +433,49 @@ class _Parser:
     # -- header and structure ---------------------------------------------------------
 
     def _header(self, n: int, code: str) -> bool:
-        mt = _HEADER_RE.match(code)
-        if not mt:
+        hm = header_match(code)
+        if hm is None:
             return False
-        key = fold(mt.group(1)).replace(" ", "")
-        what = _HEADER_KEYS.get(key)
-        if what is None:
-            cands = [v for k, v in _HEADER_KEYS.items() if len(key) >= 3 and k.startswith(key)]
-            what = cands[0] if len(set(cands)) == 1 else None
-        if what is None:
-            return False
-        value, col = mt.group(2), mt.start(2) + 1
+        what, value, col = hm
         self.kinds[n] = "header"
+        if not value:
+            if what == "password" and not self.sheet.password:
+                self.empty_password_line = self.empty_password_line or n
+            elif what != "password" and what not in self.sheet.header_lines:
+                self._header_value(n, col, what, value)
+            return True
+        if what in self.sheet.header_lines:
+            first = self.sheet.header_lines[what]
+            if self._value_differs(what, value):
+                self.diag(n, col, W, "zweite Angabe im Kopf des Spielzugs",
+                          found=value if what != "password" else "******",
+                          expected=f"nur eine Angabe (Zeile {first} gilt)",
+                          consequence=f"ignoriert; es gilt Zeile {first}")
+            return True
+        self._header_value(n, col, what, value)
+        return True
+
+    def _value_differs(self, what: str, value: str) -> bool:
+        s = self.sheet
+        if what == "segment":
+            return value.lower() != s.segment
+        if what == "password":
+            return unquote_password(value) != s.password
+        if what == "kingdom":
+            mk = re.match(r"^(\d{1,3})\b", value)
+            return not mk or int(mk.group(1)) != s.kingdom
+        try:
+            return MonthDate.parse(value) != s.month
+        except InvalidInputError:
+            return True
+
+    def _header_value(self, n: int, col: int, what: str, value: str) -> None:
         if what == "segment":
             self.sheet.segment = value.strip().lower()
             if not self.sheet.segment:
                 self.diag(n, col, E, "Segmentname fehlt", expected="z.B. Segment: canura",
                           consequence="der Spielzug kann keinem Segment zugeordnet werden")
+                return
         elif what == "kingdom":
             mk = re.match(r"^(\d{1,3})\b", value)
             if mk:
@@ -234,11 +484,12 @@ class _Parser:
                 self.diag(n, col, E, "Königreichnummer fehlt oder ist ungültig", found=value,
                           expected="Königreichnummer, z.B. Königreich: 3",
                           consequence="der Spielzug kann keinem Königreich zugeordnet werden")
+                return
         elif what == "password":
-            self.sheet.password = value.strip()
+            self.sheet.password = unquote_password(value)
             if not self.sheet.password:
-                self.diag(n, col, E, "Passwort fehlt", expected="das Passwort des Königreiches",
-                          consequence="der Spielzug wird nicht angenommen")
+                self.empty_password_line = self.empty_password_line or n
+                return
         else:
             try:
                 self.sheet.month = MonthDate.parse(value)
@@ -246,31 +497,68 @@ class _Parser:
                 self.diag(n, col, W, "unbekannte Monatsangabe", found=value,
                           expected="z.B. Dormit 412 oder 0412-04",
                           consequence="ignoriert; es gilt der laufende Mond")
-        return True
+                return
+        self.sheet.header_lines[what] = n
 
     def _text_start(self, n: int, code: str) -> bool:
         mt = _MESSAGE_RE.match(code)
         if mt:
             self.kinds[n] = "text"
             self.block = None
-            target = mt.group(1)
-            to = int(target) if target.isdigit() else 0
-            if not to:
-                self.diag(n, mt.start(1) + 1, E,
-                          "Empfänger der Botschaft fehlt oder ist ungültig", found=target,
-                          expected="BOTSCHAFT <Königreichnummer>",
-                          consequence="die Botschaft wird nicht befördert")
-            self.text_block = m.Message(to, "", n)
-            self.text_lines = [mt.group(2)] if mt.group(2) else []
+            target, colon, rest = mt.group(1), mt.group(2), mt.group(3).strip()
+            if fold(target) in _ALL or (fold(target) == "alle" and not rest):
+                self.diag(n, mt.start(1) + 1, W, "Botschaft an alle",
+                          found=target, expected="BEKANNTMACHUNG für alle Reiche",
+                          consequence="interpretiert als BEKANNTMACHUNG")
+                self.text_block = m.Announcement("", n)
+            else:
+                to = int(target) if target.isdigit() and len(target) <= 3 else 0
+                if not to:
+                    self.diag(n, mt.start(1) + 1, E,
+                              "Empfänger der Botschaft fehlt oder ist ungültig", found=target,
+                              expected="BOTSCHAFT <Königreichnummer>",
+                              consequence="die Botschaft wird nicht befördert")
+                self.text_block = m.Message(to, "", n)
+            self._open_text(n, rest, one_line=bool(colon and rest))
             return True
         mt = _ANNOUNCE_RE.match(code)
         if mt:
             self.kinds[n] = "text"
             self.block = None
             self.text_block = m.Announcement("", n)
-            self.text_lines = [mt.group(1)] if mt.group(1) else []
+            rest = mt.group(2).strip()
+            self._open_text(n, rest, one_line=bool(mt.group(1) and rest))
             return True
         return False
+
+    def _open_text(self, n: int, first: str, *, one_line: bool) -> None:
+        self.text_lines, self.text_len = [], 0
+        if first:
+            self._text_line(n, first)
+        if one_line:
+            self._close_text()
+
+    def _text_ends_before(self, raw: str) -> bool:
+        """A section keyword, an army line, another message or the sheet's end
+        marker ends a message that lacks its ``ENDE``."""
+        if len(raw) > self.limits.order_line_length:
+            return False
+        code = code_of(raw)
+        folded = fold(code).strip()
+        if not folded or folded in _END_WORDS:
+            return False
+        return bool(_SECTION_K.match(folded) or (_SECTION_H.match(folded) and folded != "h")
+                    or _ARMY_WORD_RE.match(code) or _TEXT_KEYWORD_RE.match(code)
+                    or folded in _SHEET_END_WORDS or header_match(code))
+
+    def _missing_end(self, n: int) -> None:
+        block = self.text_block
+        assert block is not None
+        where = f"der Text endet vor Zeile {n}" if n else \
+            "der Text bis zum Ende des Spielzugs wird übernommen"
+        self.diag(block.line, 1, W, "ENDE fehlt", expected="eine Zeile ENDE nach dem Text",
+                  consequence=where)
+        self._close_text()
 
     def _text_line(self, n: int, raw: str) -> None:
         if fold(strip_comment(raw)).strip() in _END_WORDS:
@@ -279,13 +567,29 @@ class _Parser:
             return
         if raw.strip():
             self.kinds[n] = "text"
-        self.text_lines.append(raw.rstrip())
+        line = raw.rstrip()
+        cap = self.limits.message_line_length
+        if len(line) > cap:
+            self.diag(n, cap + 1, W, f"Textzeile zu lang ({len(line)} Zeichen, höchstens {cap})",
+                      consequence=f"nach {cap} Zeichen abgeschnitten")
+            line = line[:cap]
+        room = self.limits.message_length - self.text_len
+        if room <= 0:
+            return
+        if len(line) + 1 > room:
+            assert self.text_block is not None
+            self.diag(n, max(room, 1), W, f"Text zu lang (höchstens "
+                      f"{self.limits.message_length} Zeichen)",
+                      consequence="der Rest des Textes wird nicht befördert")
+            line = line[:room]
+        self.text_len += len(line) + 1
+        self.text_lines.append(line)
 
     def _close_text(self) -> None:
         block = self.text_block
         assert block is not None
         text = "\n".join(self.text_lines).strip("\n")
-        self.text_block, self.text_lines = None, []
+        self.text_block, self.text_lines, self.text_len = None, [], 0
         if not text.strip():
             self.diag(block.line, 1, W, "leerer Text", expected="Text vor ENDE",
                       consequence="nichts wird befördert")
@@ -340,9 +644,27 @@ class _Parser:
                 off = start + phase.end()
                 self._army_order(n, tokenize(code[off:], off), code[off:], off, part,
                                  explicit=True)
-            else:
+            elif self._is_command(tail):
                 self._army_order(n, tokenize(tail, start), tail, start, None, explicit=False)
+            else:
+                self.diag(n, rest[1].col, W, f"Text nach der Position von Heer {number:04d}",
+                          found=tail.strip()[:60],
+                          expected=f"Heer {number:04d} {pos} und die Befehle in den Zeilen "
+                          "A: und B: (Anmerkungen nach #)",
+                          consequence=f"als Anmerkung ignoriert; die Befehle von Heer "
+                          f"{number:04d} gelten")
         return True
+
+    @staticmethod
+    def _is_command(tail: str) -> bool:
+        """True if the text after an army's position starts with a command."""
+        toks = tokenize(tail)
+        if not toks:
+            return False
+        try:
+            return match([t.text for t in toks], (Part.A, Part.B, Part.K)) is not None
+        except Ambiguous:
+            return False
 
     def _refuse_block(self) -> None:
         self.block = None

@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from wdg.orders.model import Diagnostic, Severity
 from wdg.orders.parser import decode, split_lines
+from wdg.textpolicy import visible
 
 
 def format_diagnostic(d: Diagnostic) -> str:
@@ -38,7 +39,8 @@ def summary(diagnostics: list[Diagnostic]) -> str:
 
 
 def echo(text: str | bytes, diagnostics: list[Diagnostic]) -> str:
-    """The sheet, numbered, with each message under its line, then the summary."""
+    """The sheet, numbered, with each message under its line, then the summary;
+    characters the text policy removes are shown as ``<U+001B>``."""
     by_line: dict[int, list[Diagnostic]] = defaultdict(list)
     for d in diagnostics:
         by_line[d.line].append(d)
@@ -53,7 +55,7 @@ def echo(text: str | bytes, diagnostics: list[Diagnostic]) -> str:
     for n in sorted(by_line):  # lines past the end (should not happen)
         out += [f"   >>> {format_diagnostic(d)}" for d in by_line[n]]
     out.append(summary(diagnostics))
-    return "\n".join(out) + "\n"
+    return visible("\n".join(out) + "\n")  # control characters shown, never sent raw
 
 
 def to_json(diagnostics: list[Diagnostic], *, source: str = "") -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 
 import numpy as np
 
@@ -18,7 +19,8 @@ _PREFIX = "pbkdf2_sha256"
 
 
 def hash_password(password: str, rng: np.random.Generator | None = None) -> str:
-    """A salted hash of ``password``."""
+    """A salted hash of ``password`` (in Unicode NFC)."""
+    password = unicodedata.normalize("NFC", password)
     salt = bytes(rng.integers(0, 256, size=16, dtype=np.uint8)) if rng is not None \
         else secrets.token_bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), salt, ITERATIONS)
@@ -27,7 +29,13 @@ def hash_password(password: str, rng: np.random.Generator | None = None) -> str:
 
 def verify_password(password: str, stored: str) -> bool:
     """True if ``password`` matches ``stored`` (constant-time comparison);
-    False for an empty or malformed stored hash."""
+    False for an empty or malformed stored hash. The password is compared in
+    Unicode NFC (as typed on any system) and as given."""
+    nfc = unicodedata.normalize("NFC", password)
+    return _verify(nfc, stored) or (nfc != password and _verify(password, stored))
+
+
+def _verify(password: str, stored: str) -> bool:
     try:
         prefix, iters, salt_hex, hash_hex = stored.split("$")
         if prefix != _PREFIX:
