@@ -4,6 +4,8 @@ Each area has its own module in :mod:`wdg.commands` exposing ``app`` (a
 ``typer.Typer``) and ``NAME``; the root includes them. Commands parse flags,
 make one call into the library and print. A :class:`wdg.errors.WdgError`
 becomes one clear message on stderr and exit code 1 — never a traceback.
+Everything printed passes :func:`safe_echo`: control characters from player
+or mail text are shown escaped, never sent to the terminal.
 """
 
 from __future__ import annotations
@@ -15,6 +17,23 @@ import typer
 
 from wdg import __version__
 from wdg.errors import WdgError
+from wdg.textpolicy import terminal_safe
+
+_plain_echo = typer.echo
+
+
+def safe_echo(message: object = None, file=None, nl: bool = True, err: bool = False,  # noqa: ANN001
+              color: bool | None = None) -> None:
+    """``typer.echo`` with every control, bidi and zero-width character shown as
+    ``<U+001B>`` (docs/security.md): player and mail text reach the terminal
+    escaped, the same on a terminal and in a pipe. Bytes pass unchanged."""
+    if isinstance(message, str):
+        message = terminal_safe(message)
+    _plain_echo(message, file=file, nl=nl, err=err, color=color)
+
+
+# Every command prints through typer.echo: one filter for all of them.
+typer.echo = safe_echo  # type: ignore[assignment]
 
 app = typer.Typer(
     name="wdg",

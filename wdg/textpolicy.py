@@ -116,10 +116,12 @@ def visible(text: str) -> str:
     return _TERMINAL_BAD.sub(lambda mt: f"<{codepoint(mt.group())}>", text)
 
 
-def visible_lines(text: str) -> str:
-    """:func:`visible` for multi-line text."""
-    return text if not _TERMINAL_BAD.search(text) else \
-        _TERMINAL_BAD.sub(lambda mt: f"<{codepoint(mt.group())}>", text)
+def terminal_safe(text: str) -> str:
+    """What the command line prints: every unsafe character shown as
+    ``<U+001B>``; line feeds, tabs and carriage returns (progress lines) stay."""
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNSAFE.sub(lambda mt: f"<{codepoint(mt.group())}>", text)
 
 
 @dataclass(frozen=True, slots=True)

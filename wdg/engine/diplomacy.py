@@ -33,13 +33,16 @@ Steps:
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 
 from wdg.engine.events import Event
 from wdg.engine.month import Month, step
+from wdg.errors import DataError
 from wdg.rules import Rules
+from wdg.textpolicy import limits, windows
 from wdg.world.hexgrid import Hex
 from wdg.world.state import ArmyStatus, Contact, Segment
 from wdg.world.terrain import WATER
@@ -241,13 +244,31 @@ def missions(m: Month) -> list[Event]:
 
 # --- messages and announcements ------------------------------------------------
 
+def filter_pieces(text: str, rules: Rules) -> list[str]:
+    """The bounded pieces the content patterns see: overlapping windows of
+    ``filter_window`` characters (``worlds/rules/text.yaml``), so that every
+    pattern runs in time linear in the message, however it is written."""
+    try:
+        size = rules.int("text", "filter_window")
+    except DataError:  # an archived month's rules from before text.yaml: the shipped value
+        size = limits().filter_window
+    return windows(text, max(16, size))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
 def content_problems(seg: Segment, rules: Rules, text: str) -> list[str]:
     """Reasons a message or announcement may not be forwarded: "reale Namen
     und Adressen der Mitspieler ... sind in Botschaften und Bekanntmachungen
     grundsätzlich nicht erlaubt"."""
     reasons: list[str] = []
+    pieces = filter_pieces(text, rules)
     for label, pattern in rules.section(AREA, "content_patterns").items():
-        if re.search(pattern, text):
+        rx = _compiled(pattern)
+        if any(rx.search(piece) for piece in pieces):
             reasons.append(f"enthält {label}")
     low = text.lower()
     for n in sorted(seg.kingdoms):

@@ -109,7 +109,7 @@ class IntakeReport:
         for r in self.results:
             k = str(r.kingdom) if r.kingdom else "-"
             sender = visible(r.sender or "(unbrauchbar)")[:32]
-            reason = r.reason + "".join(f"; {n}" for n in r.notes)
+            reason = "; ".join(x for x in (r.reason, *r.notes) if x)
             lines.append(f"{sender:32} {k:>5}  {r.status:16} {visible(reason)}")
         rejected = sorted({r.kingdom for r in self.results if r.status == REJECTED and r.kingdom})
         quarantined = [r for r in self.results if r.status == QUARANTINED]

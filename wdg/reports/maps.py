@@ -16,11 +16,12 @@ map of 8,640 gemarks renders in a fraction of a second.
 from __future__ import annotations
 
 import colorsys
-from html import escape
+from html import escape as _html_escape
 
 import numpy as np
 
 from wdg.errors import InvalidInputError
+from wdg.textpolicy import xml_safe
 from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS
 from wdg.world.neighbours import neighbour_values
 from wdg.world.state import UNKNOWN_TERRAIN, Segment
@@ -32,6 +33,12 @@ _CORNER_ANGLES = np.radians([-30, 30, 90, 150, 210, 270])
 # Edge shared with the neighbour in each Direction (NW NO O SO SW W): its corners.
 _EDGE_CORNERS = ((4, 5), (5, 0), (0, 1), (1, 2), (2, 3), (3, 4))
 _LEGEND_ROW = 18
+
+
+def escape(text: str) -> str:
+    """Text for SVG: characters XML forbids (and control/bidi characters)
+    removed, then escaped — a name never makes the map unreadable."""
+    return _html_escape(xml_safe(str(text)))
 
 
 def kingdom_colour(number: int) -> str:

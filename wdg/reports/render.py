@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 from wdg.campaign import PACKAGE_ROOT
 from wdg.reports.model import gs
+from wdg.textpolicy import xml_safe
 
 SHIPPED_TEMPLATES = PACKAGE_ROOT / "templates"
 WIDTH = 80
@@ -66,6 +67,17 @@ def rpad(value: Any, n: int) -> str:
     return s.rjust(n) if len(s) <= n else s[: n - 1] + "…"
 
 
+def _policy(value: Any) -> Any:
+    """Every value a template prints: characters XML forbids and control,
+    bidi and zero-width characters removed (docs/security.md), so every HTML,
+    text and PDF output is well-formed and shows no hidden text."""
+    if isinstance(value, Markup):
+        return Markup(xml_safe(str(value)))
+    if isinstance(value, str):
+        return xml_safe(value)
+    return value
+
+
 class Renderer:
     """The Jinja2 environments (text and HTML) over the template folders."""
 
@@ -73,6 +85,7 @@ class Renderer:
         self.dirs = template_dirs(campaign_templates)
         loader = ChoiceLoader([FileSystemLoader(str(d)) for d in self.dirs])
         common: dict[str, Any] = dict(loader=loader, undefined=StrictUndefined,
+                                      finalize=_policy,
                                       keep_trailing_newline=True, trim_blocks=True,
                                       lstrip_blocks=True, auto_reload=False)
         self.text_env = Environment(autoescape=False, **common)
