@@ -84,6 +84,8 @@ class MailResult:
     outside: int = 0
     in_force: str = ""
     quarantined: Path | None = None
+    received_text: str = field(default="", repr=False)
+    """The sheet as received (before the text policy), for the confirmation."""
 
 
 @dataclass(slots=True)
@@ -292,6 +294,7 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
         r = MailResult(REJECTED, "", sender, mid, base.date, arrival=arrival,
                        position=mail.position, notes=list(base.notes), outside=sheet.outside)
         r.kingdom = sheet.kingdom or None
+        r.received_text = text
         out.append(r)
         reasons = refusals(sheet, seg)
         if reasons:
@@ -462,7 +465,7 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
         return path
     verdict = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
-        verdict = _verdict(r.stored, seg)
+        verdict = _verdict(r.received_text or r.stored.read_text(encoding="utf-8"), seg)
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
                         outside=r.outside, notes=r.notes)
     out = EmailMessage()
@@ -480,11 +483,11 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     return path
 
 
-def _verdict(stored: Path, seg: Segment) -> str:
-    """The checker's verdict on a stored sheet, as the player reads it."""
+def _verdict(text: str, seg: Segment) -> str:
+    """The checker's verdict on a sheet as received (with the text policy's
+    warnings), as the player reads it."""
     from wdg.orders.demo import sheet_verdict
 
-    text = stored.read_text(encoding="utf-8")
     sheet = parse_sheet(text)
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
     return echo(shown, sheet_verdict(sheet, seg))
