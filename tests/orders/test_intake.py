@@ -200,3 +200,67 @@ def test_a_sheet_for_another_month_is_rejected_not_accepted(world, tmp_path):
                                               f"angenommen wird {world.date.short()}")
     assert reasons["<11@x>"][0] == "angenommen"
     assert report.valid == [2]
+
+
+def test_a_hand_placed_sheet_and_two_mails_keep_three_numbered_files(world, tmp_path):
+    """"Nothing is deleted": a sheet placed by hand is replaced like a received
+    one; each replaced sheet keeps its own numbered file."""
+    camp = Campaign(tmp_path)
+    folder = camp.orders_dir("test", world.date)
+    folder.mkdir(parents=True)
+    (folder / "k1.txt").write_text(sheet(1, "geheim-1", "F+ 7\n"), encoding="utf-8")
+    write_mbox(tmp_path / "in.mbox", standard_mails()[:2])
+    report = import_mailbox(camp, world, tmp_path / "in.mbox", deadline=DEADLINE)
+    assert [r.status for r in report.results if r.kingdom == 1] == ["angenommen"] * 2
+    texts = sorted(p.read_text(encoding="utf-8") for p in folder.rglob("k1*.txt"))
+    assert len(texts) == 3
+    assert any("F+ 7" in t for t in texts) and any("F+ 200" in t for t in texts)
+    assert "F+ 200" in (folder / "k1.txt").read_text(encoding="utf-8")
+    assert sorted(p.name for p in (folder / "replaced").iterdir()) == \
+        ["k1.1.txt", "k1.2.receipt.yaml", "k1.2.txt"]
+
+
+def test_a_hostile_from_header_does_not_stop_a_valid_sheet_in_the_same_mailbox(world, tmp_path):
+    """A ``From:`` encoded-word decoding to CR LF is a refusal with a reason (and
+    the raw mail kept), never an exception; the next mail is stored and confirmed."""
+    camp = Campaign(tmp_path)
+    evil = (b"From: =?utf-8?b?WA0KQmNjOiBldmlsQHg=?=\nMessage-ID: =?utf-8?b?"
+            b"PGFAYj4NCkJjYzogZXZpbEB4?=\nDate: Wed, 01 May 2024 10:00:00 +0200\n\n"
+            + sheet(2, "geheim-2").encode())
+    good = standard_mails()[0]
+    box = mailbox.mbox(str(tmp_path / "in.mbox"))
+    box.add(evil)
+    box.add(good)
+    box.flush()
+    box.close()
+    out = tmp_path / "out"
+    report = import_mailbox(camp, world, tmp_path / "in.mbox", deadline=DEADLINE, outbox=out)
+    bad, ok = report.results
+    assert bad.status == "abgelehnt" and "Absender" in bad.reason and bad.confirmation is None
+    assert bad.quarantined is not None and bad.quarantined.read_bytes().startswith(b"From: =?")
+    assert ok.status == "angenommen" and ok.confirmation.is_file()
+    for p in out.glob("*.eml"):
+        assert b"evil" not in p.read_bytes()
+
+
+def test_a_mail_whose_reading_fails_is_quarantined_and_the_rest_go_on(world, tmp_path,
+                                                                       monkeypatch):
+    """"One bad mail never stops the others": whatever a mail's content raises,
+    the mail is kept in quarantine and named; the next mail is stored."""
+    import wdg.orders.intake as intake
+
+    real = intake.part_texts
+
+    def explode(msg):
+        if "a@x.org" in str(msg["From"]):
+            raise ValueError("year 0 is out of range")
+        return real(msg)
+
+    monkeypatch.setattr(intake, "part_texts", explode)
+    camp = Campaign(tmp_path)
+    write_mbox(tmp_path / "in.mbox", standard_mails()[:5])
+    report = import_mailbox(camp, world, tmp_path / "in.mbox", deadline=DEADLINE)
+    statuses = [r.status for r in report.results]
+    assert statuses[:2] == ["Quarantäne", "Quarantäne"] and "angenommen" in statuses[2:]
+    assert "Mail nicht lesbar (ValueError)" in report.table()
+    assert report.refused and report.valid == [4]
