@@ -45,6 +45,7 @@ _UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
 # what XML 1.0 forbids (a stricter document is never worse): all of the above but LF/CR/tab
 _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _TERMINAL_BAD = re.compile(f"[{_UNSAFE_CLASS}\r]")
+_UNSAFE_BUT_CR = re.compile("[" + _UNSAFE_CLASS.replace("\x0b-\x1f", "\x0b\x0c\x0e-\x1f") + "]")
 
 
 def codepoint(ch: str) -> str:
@@ -121,7 +122,7 @@ def terminal_safe(text: str) -> str:
     ``<U+001B>``; line feeds, tabs and carriage returns (progress lines) stay."""
     if text.isascii() and text.isprintable():
         return text
-    return _UNSAFE.sub(lambda mt: f"<{codepoint(mt.group())}>", text)
+    return _UNSAFE_BUT_CR.sub(lambda mt: f"<{codepoint(mt.group())}>", text)
 
 
 @dataclass(frozen=True, slots=True)
