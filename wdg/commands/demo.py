@@ -11,6 +11,9 @@ sheets, replay) can be appended here:
 3. write its map to ``DIR/reports/canura/map.svg``;
 4. print the checker's verdict on the month's sheets and on the example
    sheet with typical mistakes;
+4a. import the small mailbox ``orders/canura/examples/posteingang.mbox``
+   (sheets re-sent as attachment and as a reply, a wrong password, HTML only,
+   a hostile ``From:``, a duplicate) and print the import's summary;
 5. run the month (``wdg turn run``) and commit it with its archive;
 6. render every kingdom's result sheet (text, HTML, PDF), the Götterbotschaft
    and the game master's overview into ``DIR/reports/canura/<YYYY-MM>/``;
@@ -29,7 +32,9 @@ from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.commands.map import write_map
 from wdg.engine.turn import replay_month, run_month
 from wdg.errors import StateError
+from wdg.commands.common import locked
 from wdg.orders.demo import demo_verdicts
+from wdg.orders.intake import import_mailbox
 from wdg.reports.archived import archive_writers, render_month
 from wdg.reports.status import render_status
 from wdg.world.storage import load_segment
@@ -73,6 +78,12 @@ def run_demo(out: Path) -> Campaign:
     typer.echo(render_status(seg), nl=False)
     typer.echo(f"Karte geschrieben: {write_map(camp, DEMO_SEGMENT)}\n")
     typer.echo(demo_verdicts(camp, DEMO_SEGMENT, seg.date.key))
+    box = camp.root / "orders" / DEMO_SEGMENT / "examples" / "posteingang.mbox"
+    if box.is_file():
+        typer.echo(f"Posteingang {box.relative_to(camp.root)} einlesen (wdg orders import):")
+        with locked(camp, DEMO_SEGMENT) as locked_seg:
+            report = import_mailbox(camp, locked_seg, box)
+        typer.echo(report.table())
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
     result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(camp.templates_dir, camp.rules_dir))
     sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"

@@ -114,7 +114,7 @@ class IntakeReport:
             reason = "; ".join(x for x in (r.reason, *r.notes) if x)
             lines.append(f"{sender:32} {k:>5}  {r.status:16} {visible(reason)}")
         rejected = sorted({r.kingdom for r in self.results if r.status == REJECTED and r.kingdom})
-        quarantined = [r for r in self.results if r.status == QUARANTINED]
+        quarantined = [r for r in self.results if r.quarantined is not None]
         lines.append("")
         lines.append("Gültige Spielzüge: " + (", ".join(map(str, self.valid)) or "keine"))
         lines.append("Fehlende Spielzüge: " + (", ".join(map(str, self.missing)) or "keine"))
@@ -264,7 +264,7 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
     base = MailResult(REJECTED, "", sender, mid, header_date(msg), arrival=arrival,
                       position=mail.position)  # type: ignore[arg-type]
     if not sender:
-        base.notes.append("Absender (From:) fehlt oder ist unbrauchbar; keine Bestätigung")
+        base.notes.append("keine Bestätigung möglich")
     if not mid and (header_date(msg) is not None or msg.get("Message-ID") is not None):
         if msg.get("Message-ID") is not None:
             base.notes.append("Message-ID unbrauchbar; Antwort ohne In-Reply-To")

@@ -19,6 +19,7 @@ different commands is ambiguous.
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
@@ -100,6 +101,7 @@ COMMANDS: tuple[Command, ...] = (
 BY_CODE: dict[str, Command] = {c.code.casefold(): c for c in COMMANDS}
 
 
+@functools.lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """Case- and umlaut-insensitive form: NFC, casefold, ä->ae, ö->oe, ü->ue
     (ß becomes ss through casefold)."""

@@ -76,6 +76,7 @@ _CLOSERS = re.compile(
     r"(?:am|on)\b.{0,200}\b(?:schrieb|wrote)\b.{0,200}:|"
     r"(?:von|from):\s.{0,300}\s(?:gesendet|sent):.*)$", re.IGNORECASE)
 _QUOTE_START = (">", "|>")
+_CLOSER_FIRST = set("-_aAoOvVfF")
 
 
 def decode(data: str | bytes) -> str:
@@ -299,7 +300,7 @@ class _Parser:
                 if raw.strip():
                     self.kinds[n] = "comment"
                 continue
-            if fold(code).strip() in _SHEET_END_WORDS:
+            if len(code) < 40 and fold(code.strip()) in _SHEET_END_WORDS:
                 self.kinds[n] = "end"
                 closed = self._after_end(n)
                 continue
@@ -351,6 +352,8 @@ class _Parser:
 
     @staticmethod
     def _closer(raw: str) -> bool:
+        if raw[:1] not in _CLOSER_FIRST:
+            return False
         s = raw.rstrip()
         if len(s) > 600:
             return False
@@ -376,7 +379,7 @@ class _Parser:
     def _new_sheet(self, n: int, code: str) -> bool:
         """A header line naming another kingdom after orders: the next sheet
         begins at its header block."""
-        if not self.sheet.kingdom or not self.body_seen:
+        if not self.sheet.kingdom or not self.body_seen or ":" not in code:
             return False
         hm = header_match(code)
         if hm is None or hm[0] != "kingdom":

@@ -291,5 +291,57 @@ def main() -> None:
         + yaml.safe_dump(expected, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
+
+def make_demo_mailbox(root: Path = HERE.parent.parent.parent) -> Path:
+    """``orders/canura/examples/posteingang.mbox``: the small mailbox ``wdg demo``
+    imports — two players re-sending their shipped sheets the way players do
+    (a Latin-1 attachment as application/octet-stream; a top-posted reply
+    above the quoted old sheet, with a signature), a wrong password, an
+    HTML-only mail, a hostile ``From:`` and the same mail twice."""
+    import mailbox
+
+    month = root / "orders" / "canura" / "0412-04"
+    k2 = (month / "k2.txt").read_text(encoding="utf-8")
+    k5 = (month / "k5.txt").read_text(encoding="utf-8")
+    k4 = (month / "k4.txt").read_text(encoding="utf-8")
+
+    def hdr(n: int, sender: str, subject: str = "Spielzug") -> str:
+        return (f"Received: from mx.example.org by sl.example.org; "
+                f"Tue, 02 Apr 2024 1{n}:00:00 +0200\nFrom: {sender}\nTo: sl@example.org\n"
+                f"Subject: {subject}\nDate: Tue, 02 Apr 2024 1{n}:00:00 +0200\n"
+                f"Message-ID: <demo{n}@example.org>\nMIME-Version: 1.0\n")
+
+    b = "=-=demo=-="
+    mails = [
+        (hdr(0, "Elestein <k2@example.org>") + f'Content-Type: multipart/mixed; boundary="{b}"'
+         f'\n\n--{b}\nContent-Type: text/plain; charset="utf-8"\n\nAnbei mein Zug.\n'
+         f'--{b}\nContent-Type: application/octet-stream; name="zug.txt"\n'
+         f'Content-Transfer-Encoding: base64\nContent-Disposition: attachment; '
+         f'filename="zug.txt"\n\n').encode()
+        + base64.encodebytes(k2.encode("latin-1")) + f"--{b}--\n".encode(),
+        (hdr(1, "Elotal <k5@example.org>", "Re: Spielzug") + 'Content-Type: text/plain; '
+         'charset="utf-8"\n\n' + k5 + "\nGruß aus Elotal\n-- \nSpiele auch Atlantis\n\n"
+         "Am 01.04.2024 schrieb Segmentleiter:\n" + "".join(f"> {ln}\n" for ln in
+                                                           k5.splitlines())).encode(),
+        (hdr(2, "Dieb <dieb@example.org>") + 'Content-Type: text/plain; charset="utf-8"\n\n'
+         + k4.replace("canura-4", "geraten")).encode(),
+        (hdr(3, "Bunt <html@example.org>") + 'Content-Type: text/html; charset="utf-8"\n\n'
+         "<p><b>Mein Zug</b></p>\n").encode(),
+        (hdr(4, "=?utf-8?b?WA0KQmNjOiBldmlsQHg=?=") + 'Content-Type: text/plain\n\n'
+         + k4).encode(),
+    ]
+    mails.append(mails[0])
+    path = root / "orders" / "canura" / "examples" / "posteingang.mbox"
+    if path.exists():
+        path.unlink()
+    box = mailbox.mbox(str(path))
+    for raw in mails:
+        box.add(raw)
+    box.flush()
+    box.close()
+    return path
+
+
 if __name__ == "__main__":
     main()
+    make_demo_mailbox()
