@@ -67,3 +67,20 @@ def test_import_prints_the_summary_table(world, tmp_path):
     assert res.exit_code == 0, res.output
     assert "Gültige Spielzüge: 1" in res.output
     assert (root / "orders" / "test" / "0412-07" / "k1.txt").is_file()
+
+
+def test_check_refuses_exactly_what_the_import_refuses(world, tmp_path):
+    """One function decides both: wrong month, missing password, unknown kingdom
+    and wrong segment are errors in ``orders check`` as they are refusals on import."""
+    root = campaign(world, tmp_path)
+    cases = {
+        "Segment: test\nKönigreich: 1\nPasswort: geheim-1\nMond: 0412-03\n": "Mond",
+        "Segment: test\nKönigreich: 1\n": "Passwort fehlt",
+        "Segment: test\nKönigreich: 9\nPasswort: geheim-1\n": "unbekanntes Königreich 9",
+        "Segment: anders\nKönigreich: 1\nPasswort: geheim-1\n": "falsches Segment",
+    }
+    for head, reason in cases.items():
+        (tmp_path / "s.txt").write_text(head + "K\nF+ 10\n", encoding="utf-8")
+        res = runner.invoke(app, ["orders", "check", str(tmp_path / "s.txt"), "-C", str(root)])
+        assert res.exit_code == 1, (head, res.output)
+        assert reason in res.output and "Fehler" in res.output, (head, res.output)

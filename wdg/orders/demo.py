@@ -27,16 +27,22 @@ def diagnose(data: bytes, *, view: Path | None = None,
     sheet = parse_sheet(data)
     if view is not None:
         return check_sheet(sheet, load_view(view))
-    if campaign is not None and sheet.segment:
+    if campaign is not None:
         from wdg.world.storage import load_segment
 
-        try:
-            d = campaign.segment_dir(sheet.segment)
-        except InvalidInputError:
-            return list(sheet.diagnostics)
-        if (d / "segment.yaml").is_file():
-            seg = load_segment(d)
-            return sheet_verdict(sheet, seg)
+        d = None
+        if sheet.segment:
+            try:
+                d = campaign.segment_dir(sheet.segment)
+            except InvalidInputError:
+                d = None
+        if d is None or not (d / "segment.yaml").is_file():
+            # the sheet names no segment of this campaign: with exactly one
+            # segment at hand, the import into it would refuse it — say so
+            present = sorted(p.parent for p in campaign.worlds.glob("*/segment.yaml"))
+            d = present[0] if len(present) == 1 else None
+        if d is not None:
+            return sheet_verdict(sheet, load_segment(d))
     return list(sheet.diagnostics)
 
 

@@ -59,6 +59,9 @@ from wdg.world.state import Segment
 
 MAX_BYTES = 512_000
 """Default size limit of one mail (bytes); a setting of the import."""
+MAX_SHEETS = 10
+"""Most sheets read from one mail (a player rarely rules more than two
+kingdoms); bounds the work one mail can cause."""
 
 ACCEPTED, REPLACED_OLDER, DUPLICATE, REJECTED, QUARANTINED = \
     "angenommen", "älter", "bereits erfasst", "abgelehnt", "Quarantäne"
@@ -312,27 +315,30 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
 def _sheets(texts: list[str]) -> list[tuple[str, object]]:
     """The sheets of a mail's texts — each text may hold several, one after
     the other — as ``(text, parsed sheet)``; only those naming a kingdom,
-    the first one per kingdom; else the first text as one sheet."""
+    the first one per kingdom, at most :data:`MAX_SHEETS` in all; else the
+    first text as one sheet (so that its refusal names the reason)."""
     found: list[tuple[str, object]] = []
     kingdoms: set[int] = set()
     first: tuple[str, object] | None = None
+    reads = 0
     for text in texts:
         lines = split_lines(text)
-        while lines:
+        while lines and reads < MAX_SHEETS:
+            reads += 1
             chunk = "\n".join(lines) + "\n"
-            sheet = parse_sheet(chunk)
-            if sheet.next_sheet:
-                chunk = "\n".join(lines[:sheet.next_sheet - 1]) + "\n"
+            sheet = parse_sheet(chunk)  # reads up to the next sheet's header only
+            nxt = sheet.next_sheet
+            if nxt:
+                chunk = "\n".join(lines[:nxt - 1]) + "\n"
                 sheet = parse_sheet(chunk)
             if first is None and chunk.strip():
                 first = (chunk, sheet)
             if sheet.kingdom and sheet.kingdom not in kingdoms:
                 kingdoms.add(sheet.kingdom)
                 found.append((chunk, sheet))
-            nxt = parse_sheet("\n".join(lines) + "\n").next_sheet
             lines = lines[nxt - 1:] if nxt else []
-    if not found and first is not None and parse_sheet(first[0]).password:
-        return [first]
+    if not found and first is not None:
+        return [first] if first[1].password else []  # type: ignore[attr-defined]
     return found
 
 
