@@ -264,3 +264,19 @@ def test_a_mail_whose_reading_fails_is_quarantined_and_the_rest_go_on(world, tmp
     assert statuses[:2] == ["Quarantäne", "Quarantäne"] and "angenommen" in statuses[2:]
     assert "Mail nicht lesbar (ValueError)" in report.table()
     assert report.refused and report.valid == [4]
+
+
+def test_the_mbox_delivery_line_gives_the_arrival_in_the_game_master_s_zone(world, tmp_path):
+    """An mbox ``From_`` line (written by the delivering host, local time)
+    decides lateness when no ``Received:`` header says more: 12:59 is in time,
+    13:01 is late ("bis 13:00 Uhr"), whatever the sender's ``Date:`` claims."""
+    camp = Campaign(tmp_path)
+    early = bytes(standard_mails()[0]).replace(b"Wed, 01 May 2024 10:00:00", b"Wed, 01 May 2024 "
+                                                                               b"09:00:00")
+    late = bytes(standard_mails()[1]).replace(b"11:00:00", b"09:30:00")
+    (tmp_path / "in.mbox").write_bytes(
+        b"From a@x.org Wed May  1 12:59:00 2024\n" + early + b"\n"
+        b"From a@x.org Wed May  1 13:01:00 2024\n" + late + b"\n")
+    report = import_mailbox(camp, world, tmp_path / "in.mbox", deadline=DEADLINE)
+    assert [r.status for r in report.results] == ["angenommen", "abgelehnt"]
+    assert "Eintreffschluss" in report.results[1].reason

@@ -178,14 +178,15 @@ def read_mailbox(path: Path) -> list[Incoming]:
 
 def _from_line_date(line: bytes) -> datetime | None:
     """The delivery time of an mbox ``From_`` line (``From sender Wed May  1
-    10:00:00 2024``); ``None`` for a library's placeholder (MAILER-DAEMON)."""
+    10:00:00 2024``, the delivering host's local time: naive here, read in the
+    segment's time zone by the import); ``None`` for a library's placeholder
+    (MAILER-DAEMON)."""
     try:
         text = line.decode("ascii", errors="replace").strip()
         parts = text.split()
         if len(parts) < 7 or parts[1] == "MAILER-DAEMON":
             return None
-        return datetime.strptime(" ".join(parts[-5:]), "%a %b %d %H:%M:%S %Y") \
-            .replace(tzinfo=timezone.utc)
+        return datetime.strptime(" ".join(parts[-5:]), "%a %b %d %H:%M:%S %Y")
     except (ValueError, IndexError):
         return None
 
@@ -247,12 +248,20 @@ def _headers_only(raw: bytes) -> EmailMessage:
     return BytesHeaderParser(policy=email.policy.default).parsebytes(head)  # type: ignore[return-value]
 
 
-def _arrival(msg: EmailMessage, mail: Incoming) -> tuple[datetime | None, str]:
+def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | None, str]:
     got = received_date(msg)
     if got is not None:
         return got, "Received"
     if mail.delivered is not None:
-        return mail.delivered, "Postfach"
+        when = mail.delivered
+        if when.tzinfo is None:
+            from zoneinfo import ZoneInfo
+
+            try:
+                when = when.replace(tzinfo=ZoneInfo(tz))
+            except Exception:  # noqa: BLE001 - an unknown zone name: read as UTC
+                when = when.replace(tzinfo=timezone.utc)
+        return when, "Postfach"
     return header_date(msg), "Date"
 
 
@@ -263,7 +272,7 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
     msg = _headers_only(raw) if big else email.message_from_bytes(raw, policy=email.policy.default)
     sender = sender_address(msg) or ""
     mid = message_id(msg) or ""
-    arrival, source = _arrival(msg, mail)
+    arrival, source = _arrival(msg, mail, seg.settings.timezone)
     base = MailResult(REJECTED, "", sender, mid, header_date(msg), arrival=arrival,
                       position=mail.position)  # type: ignore[arg-type]
     if not sender:

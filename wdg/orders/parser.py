@@ -75,6 +75,11 @@ _CLOSERS = re.compile(
     r"weitergeleitete nachricht|forwarded message|begin forwarded message)\b.*|"
     r"(?:am|on)\b.{0,200}\b(?:schrieb|wrote)\b.{0,200}:|"
     r"(?:von|from):\s.{0,300}\s(?:gesendet|sent):.*)$", re.IGNORECASE)
+_GREETING = re.compile(
+    r"^(?:(?:viele|liebe|beste|herzliche|schoene|freundliche|sonnige|gruss|gruesse|"
+    r"mit freundlichen|mfg|lg|vg|bg|best regards|kind regards|regards|cheers|ciao|tschuess|"
+    r"bis bald|bis dann)\b.{0,40}$|gruesse\b.{0,40}$|gruss\b.{0,40}$)")
+"""A closing greeting outside message text ends the sheet like a signature."""
 _QUOTE_START = (">", "|>")
 _CLOSER_FIRST = set("-_aAoOvVfF")
 
@@ -288,6 +293,11 @@ class _Parser:
                     self._text_line(n, raw)
                     continue
                 self._missing_end(n)
+            elif self.body_seen and len(raw) < 60 and _GREETING.match(fold(raw.strip())) \
+                    and not self._is_order_line(raw):
+                self.outside(n, raw)
+                closed = True
+                continue
             if len(raw) > self.limits.order_line_length:
                 self.diag(n, self.limits.order_line_length + 1, E,
                           f"Zeile zu lang ({len(raw)} Zeichen, höchstens "
@@ -657,6 +667,15 @@ class _Parser:
                           consequence=f"als Anmerkung ignoriert; die Befehle von Heer "
                           f"{number:04d} gelten")
         return True
+
+    @staticmethod
+    def _is_order_line(raw: str) -> bool:
+        """True if the line starts with a command word (``Ihr`` is no command,
+        but a greeting-like line that is an order stays an order)."""
+        code = code_of(raw)
+        if ":" in code or _ARMY_RE.match(code):
+            return True
+        return _Parser._is_command(code)
 
     @staticmethod
     def _is_command(tail: str) -> bool:
