@@ -122,6 +122,8 @@ def test_the_corpus_imports_with_every_outcome_as_expected(world, tmp_path, kind
                 assert w["status"] in str(msg["Subject"]), w["file"]
                 if w.get("confirmation"):
                     assert w["confirmation"] in body, (w["file"], body)
+                if w.get("confirmation_lacks"):
+                    assert w["confirmation_lacks"] not in body, (w["file"], body)
                 if w.get("in_reply_to") is False:
                     assert msg["In-Reply-To"] is None, w["file"]
                 elif r.message_id:

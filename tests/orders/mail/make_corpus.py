@@ -133,7 +133,8 @@ def build() -> None:  # noqa: PLR0915 - one case after the other
                                            + "".join(f"> {ln}\n" for ln in old.splitlines()),
                                            subject="Re: Spielzug"),
                   status="angenommen", kingdom=3, marker=1000 + i,
-                  confirmation="außerhalb des Spielzugs ignoriert")
+                  confirmation="außerhalb des Spielzugs ignoriert",
+                  confirmation_lacks="unbekannter Befehl")
     i = n(); case("outlook-original-below", plain(i, sheet(4, 1000 + i, pw="gemüse-4") +
                                                  "\n-----Ursprüngliche Nachricht-----\n"
                                                  "Von: Segmentleiter\nGesendet: Dienstag\n\n"
@@ -150,7 +151,8 @@ def build() -> None:  # noqa: PLR0915 - one case after the other
                                                + sheet(2, 1000 + i) + "NÄCHSTER\n\n-- \n"
                                                "Suche noch Mitspieler für Runde 3\nHans\n"),
                   status="angenommen", kingdom=2, marker=1000 + i, orders=1,
-                  confirmation="außerhalb des Spielzugs ignoriert")
+                  confirmation="außerhalb des Spielzugs ignoriert",
+                  confirmation_lacks="Fehler (")
     i = n(); case("list-footer", plain(i, sheet(3, 1000 + i) + "\n" + "_" * 47 +
                                        "\nWdG-Liste mailing list\nwdg@lists.example.org\n"),
                   status="angenommen", kingdom=3, marker=1000 + i, orders=1)
