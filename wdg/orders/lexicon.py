@@ -135,9 +135,9 @@ def match(words: list[str], parts: tuple[Part, ...]) -> Match | None:
     if not words:
         return None
     first = fold(words[0]).strip("()")
-    for c in COMMANDS:
-        if c.part in parts and c.code.casefold() == first:
-            return Match(c, 1)
+    exact = BY_CODE.get(first)
+    if exact is not None and exact.part in parts:
+        return Match(exact, 1)
     folded = [fold(w) for w in words]
     best: dict[str, tuple[int, int]] = {}
     for c in COMMANDS:
