@@ -129,6 +129,7 @@ def terminal_safe(text: str) -> str:
 class Limits:
     """The numbers of ``worlds/rules/text.yaml``."""
 
+    settlement_name_length: int = 15
     order_line_length: int = 500
     message_line_length: int = 2000
     message_length: int = 8000

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from wdg.errors import InvalidInputError
 from wdg.orders import model as m
 from wdg.orders.lexicon import fold
+from wdg.textpolicy import limits
 from wdg.world.address import Address
 from wdg.world.hexgrid import Direction
 from wdg.world.state import Building
 
-NAME_MAX = 15
-"""'Der neue Name der Siedlung kann aus bis zu 15 beliebigen Zeichen bestehen.'"""
+NAME_MAX = limits().settlement_name_length
+"""'Der neue Name der Siedlung kann aus bis zu 15 beliebigen Zeichen bestehen.'
+(``worlds/rules/text.yaml``, ``settlement_name_length``)."""
 SETTLE_MIN, SETTLE_MAX = 1, 100
 """'Jeder einzelne Bauauftrag kann zwischen 1 und 100 Baueinheiten umfassen.'"""
 
@@ -292,7 +294,7 @@ def _rename(a: Args) -> m.Rename:
         raise Refusal(a.end_col, "Angabe fehlt: neuer Name", expected="Name bis 15 Zeichen")
     if len(name) > NAME_MAX:
         raise Refusal(a.end_col, f"der Name ist {len(name)} Zeichen lang, erlaubt sind "
-                      f"{NAME_MAX}", found=name, expected="bis zu 15 Zeichen",
+                      f"{NAME_MAX}", found=name, expected=f"bis zu {NAME_MAX} Zeichen",
                       suggestion=name[:NAME_MAX])
     return m.Rename(name, a.line)
 
