@@ -79,3 +79,15 @@ def test_a_message_is_cut_at_its_bounds_with_a_warning():
     msgs = {d.message.split(" (")[0] for d in sheet.diagnostics}
     assert {"Textzeile zu lang", "Text zu lang"} <= msgs
     assert [str(o) for o in sheet.kingdom_orders] == ["F+ 10"]
+
+
+def test_only_the_first_unknown_words_of_a_sheet_get_a_fuzzy_suggestion():
+    """"meinten Sie" is a fuzzy search: a sheet of 100,000 unknown words gets
+    an error on every line but suggestions for the first 50 only."""
+    from wdg.orders.parser import SUGGESTIONS
+
+    text = "Segment: test\nKönigreich: 1\nPasswort: x\nK\n" + "Bewgung NO\n" * 300
+    sheet = parse_detailed(text).sheet
+    unknown = [d for d in sheet.diagnostics if d.message == "unbekannter Befehl"]
+    assert len(unknown) == 300
+    assert sum(bool(d.suggestion) for d in unknown) == SUGGESTIONS

@@ -45,6 +45,8 @@ def sheets() -> dict[str, str]:
         "100,000 lines": HEAD + "F+ 10\n" * 100_000,
         "1 MB single line": HEAD + "F+ " + "9" * 1_000_000 + "\n",
         "one 512 kB word": HEAD + _fill("W") + "\n",
+        "512 kB of unknown words, one a line": HEAD + "".join(
+            f"Wort{i}\n" for i in range(SIZE // 9)),
         "512 kB of words": HEAD + _fill("Wort Heer b NW A: ") + "\n",
         "100,000-blank run": HEAD + "Passwort:" + " " * 100_000 + "x\n" + "Heer 0301"
         + " " * 100_000 + "x\n" + " " * 300_000 + ":\n",

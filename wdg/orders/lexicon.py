@@ -109,6 +109,7 @@ def fold(text: str) -> str:
     return s.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
 
 
+@functools.lru_cache(maxsize=512)
 def _name_words(name: str) -> list[str]:
     return [fold(w) for w in name.split()]
 
@@ -134,19 +135,25 @@ def match(words: list[str], parts: tuple[Part, ...]) -> Match | None:
     of ``parts``; ``None`` if none; raises :class:`Ambiguous` on a tie."""
     if not words:
         return None
+    # no command name has more than a few words: the first eight decide
+    return _match(tuple(w[:40] for w in words[:8]), parts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _match(words: tuple[str, ...], parts: tuple[Part, ...]) -> Match | None:
     first = fold(words[0]).strip("()")
     exact = BY_CODE.get(first)
     if exact is not None and exact.part in parts:
         return Match(exact, 1)
     folded = [fold(w) for w in words]
     best: dict[str, tuple[int, int]] = {}
-    for c in COMMANDS:
+    # a name can only match if its first word starts with the line's first word
+    for c, name_words in _by_initial().get(folded[0][:1], ()):
         if c.part not in parts:
             continue
-        for name in c.names:
-            score = _score(folded, _name_words(name))
-            if score and score > best.get(c.code, (0, 0)):
-                best[c.code] = score
+        score = _score(folded, name_words)
+        if score and score > best.get(c.code, (0, 0)):
+            best[c.code] = score
     if not best:
         return None
     top = max(best.values())
@@ -154,6 +161,18 @@ def match(words: list[str], parts: tuple[Part, ...]) -> Match | None:
     if len(winners) > 1:
         raise Ambiguous(winners)
     return Match(winners[0], top[0])
+
+
+@functools.cache
+def _by_initial() -> dict[str, tuple[tuple[Command, list[str]], ...]]:
+    """Every command name's words, by the first letter of its first word."""
+    out: dict[str, list[tuple[Command, list[str]]]] = {}
+    for c in COMMANDS:
+        for name in c.names:
+            words = _name_words(name)
+            if words and words[0]:
+                out.setdefault(words[0][0], []).append((c, words))
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _score(line: list[str], name: list[str]) -> tuple[int, int] | None:
@@ -171,6 +190,7 @@ def _score(line: list[str], name: list[str]) -> tuple[int, int] | None:
     return (used, exact) if used else None
 
 
+@functools.lru_cache(maxsize=1024)
 def suggest(word: str, parts: tuple[Part, ...]) -> str:
     """A "meinten Sie" candidate for an unknown command word, or ''."""
     options: dict[str, str] = {}

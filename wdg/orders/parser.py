@@ -81,6 +81,8 @@ _GREETING = re.compile(
     r"bis bald|bis dann)\b.{0,40}$|gruesse\b.{0,40}$|gruss\b.{0,40}$)")
 """A closing greeting outside message text ends the sheet like a signature."""
 _QUOTE_START = (">", "|>")
+SUGGESTIONS = 50
+"""Unknown command words per sheet that get a "meinten Sie" suggestion."""
 _CLOSER_FIRST = set("-_aAoOvVfF")
 
 
@@ -248,6 +250,9 @@ class _Parser:
         self.limits = limits()
         self.empty_password_line = 0
         self.body_seen = False  # a significant non-header line since the header
+        self.orders_until = 0  # greetings before this line are followed by orders
+        self.suggestions_left = SUGGESTIONS
+        self.no_orders_until = 0  # greetings before this line are followed by none
 
     # -- diagnostics ------------------------------------------------------------
 
@@ -294,7 +299,7 @@ class _Parser:
                     continue
                 self._missing_end(n)
             elif self.body_seen and len(raw) < 60 and _GREETING.match(fold(raw.strip())) \
-                    and not self._is_order_line(raw):
+                    and not self._is_order_line(raw) and not self._orders_follow(n):
                 self.outside(n, raw)
                 closed = True
                 continue
@@ -668,6 +673,35 @@ class _Parser:
                           f"{number:04d} gelten")
         return True
 
+    def _orders_follow(self, n: int) -> bool:
+        """True if an order-like line follows line ``n`` before a signature,
+        a quoted or forwarded mail or the end marker: then a greeting does not
+        end the sheet (it gets its own error instead). Remembered, so that a
+        run of greetings costs one scan."""
+        if n < self.orders_until:
+            return True
+        if n < self.no_orders_until:
+            return False
+        for k in range(n + 1, len(self.lines) + 1):
+            raw = self.lines[k - 1]
+            if len(raw) > self.limits.order_line_length or not raw.strip() \
+                    or raw.lstrip().startswith(_QUOTE_START):
+                continue
+            if self._closer(raw) or fold(code_of(raw).strip()) in _SHEET_END_WORDS:
+                self.no_orders_until = k
+                return False
+            code = code_of(raw)
+            folded = fold(code).strip()
+            if not folded:
+                continue
+            if _ARMY_WORD_RE.match(code) or _PHASE_RE.match(code) or _SECTION_K.match(folded) \
+                    or _TEXT_KEYWORD_RE.match(code) or (_SECTION_H.match(folded)) \
+                    or (not _GREETING.match(fold(raw.strip())) and self._is_order_line(raw)):
+                self.orders_until = k
+                return True
+        self.no_orders_until = len(self.lines) + 1
+        return False
+
     @staticmethod
     def _is_order_line(raw: str) -> bool:
         """True if the line starts with a command word (``Ihr`` is no command,
@@ -718,9 +752,13 @@ class _Parser:
                       expected=names, consequence=consequence)
             return None
         if found is None:
+            # a "meinten Sie" costs a fuzzy search: offered for the first
+            # SUGGESTIONS unknown words of a sheet only (a sheet of 100,000
+            # unknown words must not cost minutes)
+            self.suggestions_left -= 1
+            hint = suggest(toks[0].text[:40], parts) if self.suggestions_left >= 0 else ""
             self.diag(n, toks[0].col, E, "unbekannter Befehl", found=toks[0].text,
-                      expected=_expected(parts), consequence=consequence,
-                      suggestion=suggest(toks[0].text, parts))
+                      expected=_expected(parts), consequence=consequence, suggestion=hint)
             return None
         return found.command.code, found.words
 
