@@ -348,7 +348,8 @@ class _Parser:
         folded = fold(code).strip()
         if _ARMY_WORD_RE.match(code) or _SECTION_K.match(folded) or _PHASE_RE.match(code) \
                 or _TEXT_KEYWORD_RE.match(code) \
-                or (_SECTION_H.match(folded) and folded != _SECTION_H_BARE):
+                or (_SECTION_H.match(folded) and folded != _SECTION_H_BARE) \
+                or (len(code) < 80 and self._is_command(code) and not _GREETING.match(folded)):
             self.diag(n, 1, W, "Zeile vor dem Kopf des Spielzugs", found=code.strip()[:60],
                       expected="Befehle nach den Zeilen Segment:/Königreich:/Passwort:",
                       consequence="Zeile nicht gelesen")
