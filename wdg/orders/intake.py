@@ -89,6 +89,8 @@ class MailResult:
     quarantined: Path | None = None
     received_text: str = field(default="", repr=False)
     """The sheet as received (before the text policy), for the confirmation."""
+    parsed: object = field(default=None, repr=False)
+    """That sheet parsed (a :class:`wdg.orders.model.Sheet`)."""
 
 
 @dataclass(slots=True)
@@ -306,7 +308,7 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
         r = MailResult(REJECTED, "", sender, mid, base.date, arrival=arrival,
                        position=mail.position, notes=list(base.notes), outside=sheet.outside)
         r.kingdom = sheet.kingdom or None
-        r.received_text = text
+        r.received_text, r.parsed = text, sheet
         out.append(r)
         reasons = refusals(sheet, seg)
         if reasons:
@@ -480,7 +482,8 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
         return path
     verdict = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
-        verdict = _verdict(r.received_text or r.stored.read_text(encoding="utf-8"), seg)
+        verdict = _verdict(r.received_text or r.stored.read_text(encoding="utf-8"), seg,
+                           r.parsed if r.received_text else None)
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
                         outside=r.outside, notes=r.notes)
     out = EmailMessage()
@@ -498,11 +501,31 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     return path
 
 
-def _verdict(text: str, seg: Segment) -> str:
-    """The checker's verdict on a sheet as received (with the text policy's
-    warnings), as the player reads it."""
-    from wdg.orders.demo import sheet_verdict
+VERDICT_LINES = 1000
+"""A sheet longer than this is answered with its flagged lines only."""
+VERDICT_MESSAGES = 500
+"""Most messages a confirmation repeats."""
 
-    sheet = parse_sheet(text)
+
+def _verdict(text: str, seg: Segment, sheet: object = None) -> str:
+    """The checker's verdict on a sheet as received (with the text policy's
+    warnings), as the player reads it: the sheet with each message under its
+    line; for a very long sheet only the lines that carry a message."""
+    from wdg.orders.demo import sheet_verdict
+    from wdg.orders.render import format_diagnostic, summary
+
+    sheet = sheet if sheet is not None else parse_sheet(text)
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
-    return echo(shown, sheet_verdict(sheet, seg))
+    diags = sheet_verdict(sheet, seg)  # type: ignore[arg-type]
+    lines = split_lines(shown)
+    if len(lines) <= VERDICT_LINES and len(diags) <= VERDICT_MESSAGES:
+        return echo(shown, diags)
+    out = [f"(Ihr Spielzug hat {len(lines)} Zeilen; hier nur die Zeilen mit einer Meldung)"]
+    for d in diags[:VERDICT_MESSAGES]:
+        if 0 < d.line <= len(lines):
+            out.append(f"{d.line:4d}  {lines[d.line - 1][:200]}")
+        out.append(f"   >>> {format_diagnostic(d)}")
+    if len(diags) > VERDICT_MESSAGES:
+        out.append(f"… und {len(diags) - VERDICT_MESSAGES} weitere Meldungen")
+    out.append(summary(diags))
+    return visible("\n".join(out) + "\n")
