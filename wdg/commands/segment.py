@@ -14,6 +14,7 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
+from wdg.engine.archive import segment_lock, store_findings
 from wdg.errors import InvalidInputError, StateError
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
@@ -105,8 +106,19 @@ def check(
     """Find what must never be (armies on impossible terrain, units without an army,
     buildings outside settlements, negative treasury, statuses outside 1-9, dangling
     references...): one line per finding, exit code 1 if there is any."""
-    seg = load(open_campaign(campaign), name)
-    findings = check_segment(seg)
+    camp = open_campaign(campaign)
+    seg_dir = camp.segment_dir(name)
+    load(camp, name)  # a clear message for a missing segment
+    try:
+        # Taking the lock completes or cleans what a crash interrupted (with a notice).
+        with segment_lock(seg_dir):
+            seg = load(camp, name)
+            disk = store_findings(seg_dir, holding_lock=True)
+    except StateError as exc:  # another command holds it: check without touching anything
+        typer.echo(f"Hinweis: {exc}", err=True)
+        seg = load(camp, name)
+        disk = store_findings(seg_dir, busy=True)
+    findings: list[object] = [*disk, *check_segment(seg)]
     for f in findings:
         typer.echo(str(f))
     if findings:
