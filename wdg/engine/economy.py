@@ -27,6 +27,7 @@ import numpy as np
 
 from wdg.engine.combat import destroy_army
 from wdg.engine.events import Event
+from wdg.engine.gamemaster import GM_OFFERS
 from wdg.engine.ledger import credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.rules import Rules
@@ -387,12 +388,20 @@ def _boats_break(m: Month, army: Army) -> None:
 @step("offers", 88)
 def general_offers(m: Month) -> None:
     """"Ein Feldherr ... bietet sich stets von selbst dem Herrscher an": each
-    ruler may receive one offer for next month's ``nf``; an untaken offer lapses."""
+    ruler may receive one offer for next month's ``nf``; an untaken offer lapses.
+    A game master's ``FELDHERR`` of this month (step 15) is the offer instead of the
+    draw (the draw is still made, so other kingdoms' offers do not depend on it); its
+    event was written at step 15."""
+    pending = m.notes.get(GM_OFFERS, {})
+    assert isinstance(pending, dict)
     for n in m.kingdom_order:
         k = m.state.kingdoms[n]
         if k.city_state or k.retired or k.player is None:
             continue
         k.offer = draw_offer(m.rng, m.rules)
+        if n in pending:
+            k.offer = pending[n]
+            continue
         if k.offer is None:
             m.emit(Event("offer.none", n, why="In diesem Mond bietet sich kein Feldherr an."))
             continue

@@ -11,10 +11,14 @@ turn runner refuses to start on a sheet with errors anyway.
 from __future__ import annotations
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, spend
+from wdg.engine.ledger import credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.orders import gmsheet as g
 from wdg.world.state import Creature, General, GeneralOffer, Treasure
+
+GM_OFFERS = "gm_offers"
+"""``Month.notes`` key: the game master's offers by kingdom, made at the end of the
+month (step 88) in place of the drawn offer."""
 
 
 @step("gamemaster", 15)
@@ -51,12 +55,20 @@ def _apply(m: Month, c: g.GmCommand) -> list[Event]:
         return [book(m, c.kingdom, abs(c.amount), kind="gm.gold", ledger="gm", why=c.reason,
                      line=c.line)]
     if isinstance(c, g.OfferGeneral):
+        # The offer the kingdom saw last month stays valid for this month's `nf`; the
+        # game master's offer takes the place of the end-of-month draw (step 88), is
+        # shown on this month's sheet and can be hired next month.
         gen = General(c.name or "Unbekannter Feldherr", c.troop, c.experience, c.ability, c.wizard)
-        seg.kingdoms[c.kingdom].offer = GeneralOffer(gen, c.price)
+        pending = m.notes.setdefault(GM_OFFERS, {})
+        assert isinstance(pending, dict)
+        pending[c.kingdom] = GeneralOffer(gen, c.price)
         return [m.emit(Event("gm.general_offer", kingdom=c.kingdom, line=c.line,
-                      why=f"Ein Feldherr ({c.troop.value}) bietet sich an",
-                      data={"troop": c.troop.value, "experience": c.experience, "price": c.price,
-                            "wizard": c.wizard}))]
+                      why=f"Für den nächsten Mond bietet sich der Feldherr {gen.name} "
+                          f"({c.troop.value}, Erfahrung {c.experience}"
+                          f"{', Zauberer' if c.wizard else ''}) für eine Werbeprämie von "
+                          f"{gs(c.price)} an.",
+                      data={"name": gen.name, "troop": c.troop.value, "experience": c.experience,
+                            "price": c.price, "wizard": c.wizard}))]
     if isinstance(c, g.AddDiplomacy):
         k = seg.kingdoms[c.kingdom]
         k.diplomacy.setdefault(c.other, 5)
