@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
 from wdg.engine.ledger import can_afford, gs, spend
@@ -201,6 +202,9 @@ def _dismiss(m: Month, army: Army, order: DismissArmy) -> None:
             return refuse(m, army, order, f"das Zielheer {order.target:04d} ist kein eigenes "
                           "aktives Heer derselben Truppengattung in derselben Gemark.")
         moved = army.units
+        over = _overloads(m, target, moved)
+        if over:
+            return refuse(m, army, order, over)
         target.morale = _blend(target.morale, target.units, army.morale, moved)
         target.units += moved
         what = f"übergibt {moved} Rüstgüter an Heer {target.number:04d}"
@@ -236,11 +240,39 @@ def _blend(morale_a: int, units_a: int, morale_b: int, units_b: int) -> int:
         round((morale_a * units_a + morale_b * units_b) / total)
 
 
+def _overloads(m: Month, target: Army, joining: int) -> str:
+    """Why ``joining`` more units would overload the ships or boats carrying
+    ``target`` ("Tragkraft von 100 Raumfaktoren"; boats: ``space.boat_capacity``),
+    or ``""``. wdg refuses the order rather than drown anyone."""
+    if target.carried_by is not None:
+        fleet = m.state.armies[target.carried_by]
+        room, what = fleet_capacity(m, fleet.units), f"die Flotte {fleet.number:04d}"
+    elif target.boats:
+        room, what = boat_capacity(m, target.boats), f"die {target.boats} Boote"
+    else:
+        return ""
+    need = space_of(m, target, target.units + joining)
+    if need <= room:
+        return ""
+    return (f"{what} des Heeres {target.number:04d} trägt nur {room} Raumfaktoren, "
+            f"mit den Rüstgütern wären es {need}.")
+
+
 def _release(m: Month, army: Army, order: Release) -> None:
-    """"(er) Rüstgüter entlassen": they scatter at once (no militia)."""
+    """"(er) Rüstgüter entlassen": they scatter at once (no militia). A fleet keeps
+    enough ships to carry the army aboard ("Tragkraft"): an order that would leave
+    too few is refused."""
     if order.count <= 0:
         return refuse(m, army, order, "die Anzahl muß größer als 0 sein.")
     n = min(order.count, army.units)
+    cargo = m.state.armies.get(army.carrying) if army.carrying is not None else None
+    if cargo is not None and cargo.troop is not None \
+            and space_of(m, cargo) > fleet_capacity(m, army.units - n):
+        spare = (fleet_capacity(m, army.units) - space_of(m, cargo)) \
+            // m.rules.int("economy", "space", "ship_capacity")
+        return refuse(m, army, order, f"die übrigen Schiffe könnten das Heer {cargo.number:04d} "
+                      f"({space_of(m, cargo)} Raumfaktoren) nicht mehr tragen; höchstens "
+                      f"{spare} Schiffe können entlassen werden.")
     army.units -= n
     partial = n < order.count
     _done(m, army, order, f"{n} Rüstgüter entlassen; sie zerstreuen sich in alle "

@@ -186,6 +186,51 @@ def _drown_cargo(m: Month, fleet: Army, sunk: int, before: int) -> list[Event]:
                 f"{sunk} Schiffe versenkt; beförderte Soldaten ertrinken")
 
 
+def space_of(m: Month, army: Army, units: int | None = None) -> int:
+    """Raumfaktoren of ``units`` (default: all) of a land army ("Das Militär" (h))."""
+    assert army.troop is not None
+    n = army.units if units is None else units
+    return n * m.rules.int("economy", "space", army.troop.value)
+
+
+def fleet_capacity(m: Month, ships: int) -> int:
+    """"Ein Schiff hat eine Tragkraft von 100 Raumfaktoren": what ``ships`` carry."""
+    return ships * m.rules.int("economy", "space", "ship_capacity")
+
+
+def boat_capacity(m: Month, boats: int) -> int:
+    """What ``boats`` carry (``space.boat_capacity`` each, "Das Boot")."""
+    return boats * m.rules.int("economy", "space", "boat_capacity")
+
+
+def overload(m: Month, fleet: Army, cause: str) -> list[Event]:
+    """The fleet lost ships without a fight (desertion): what it can no longer
+    carry does not stay aboard. In a harbour (a land gemark) the carried army goes
+    ashore; on the water the soldiers beyond the Tragkraft drown, all of them with
+    the general when no ship is left ("(p) ... Fracht ... unrettbar versunken")."""
+    cargo = m.state.armies.get(fleet.carrying) if fleet.carrying is not None else None
+    if cargo is None or cargo.troop is None:
+        return []
+    room = fleet_capacity(m, fleet.units)
+    if space_of(m, cargo) <= room:
+        return []
+    at = fleet.position
+    if at is not None and not is_water(terrain(m.state.at(m.state.terrain, at))):
+        cargo.carried_by, fleet.carrying = None, None
+        return [m.emit(Event("transport.ashore", cargo.kingdom, cargo.number, at,
+                             f"{cause}: die Flotte {fleet.number:04d} kann das Heer nicht mehr "
+                             "tragen; es geht im Hafen an Land.", data={"fleet": fleet.number}))]
+    if fleet.units == 0:
+        return destroy_army(m, cargo, "transport.drowned",
+                            f"{cause}: der Flotte {fleet.number:04d} bleibt kein Schiff; das "
+                            "beförderte Heer ertrinkt mitsamt seinem Feldherrn")
+    keep = room // m.rules.int("economy", "space", cargo.troop.value)
+    return lose(m, cargo, cargo.units - keep, "transport.drowned",
+                f"{cause}: die {fleet.units} verbliebenen Schiffe der Flotte {fleet.number:04d} "
+                f"tragen nur {room} Raumfaktoren; die übrigen Soldaten ertrinken",
+                fleet=fleet.number)
+
+
 def destroy_army(m: Month, army: Army, kind: str, why: str) -> list[Event]:
     """"Heere, die vernichtet oder zerstört werden, verlieren dagegen ihren
     Feldherren und damit auch ihre Zuordnung zu einer bestimmten

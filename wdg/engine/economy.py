@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wdg.engine.combat import destroy_army
+from wdg.engine.combat import destroy_army, overload
 from wdg.engine.events import Event
 from wdg.engine.gamemaster import GM_OFFERS
 from wdg.engine.ledger import credit, gs, spend
@@ -182,6 +182,8 @@ def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
                  f"um {morale_loss}, die Erfahrung des Feldherren um {exp_loss}.",
                  data={"unpaid": due - paid, "deserters": deserters, "soldiers": -deserters,
                        "morale_loss": morale_loss, "experience_loss": exp_loss}))
+    if army.is_fleet and deserters:
+        overload(m, army, "Schiffe desertiert")
 
 
 # --- step 80: construction ------------------------------------------------------------
