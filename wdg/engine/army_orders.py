@@ -23,6 +23,7 @@ from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
 from wdg.engine.ledger import can_afford, gs, spend
 from wdg.engine.month import Month, step
+from wdg.engine.movement import too_few_soldiers
 from wdg.errors import InvalidInputError
 from wdg.orders.model import (
     Activate,
@@ -331,6 +332,9 @@ def _build_boats(m: Month, army: Army, order: BuildBoats) -> None:
         return refuse(m, army, order, "nur ein Kriegerheer kann Boote bauen.")
     if army.carried_by is not None or army.boats:
         return refuse(m, army, order, "das Heer ist bereits eingeschifft.")
+    few = too_few_soldiers(m, army, "bb")
+    if few:
+        return refuse(m, army, order, few[0].lower() + few[1:] + ".")
     t = terrain(seg.at(seg.terrain, h))
     r, c = seg.grid.index(h)
     woods = any(has(t, x) for x in (Component.WALD, Component.REGENWALD, Component.SUMPF))

@@ -40,7 +40,7 @@ from wdg.engine.economy import treasury_share
 from wdg.engine.events import Event
 from wdg.engine.ledger import credit, spend
 from wdg.engine.militia import partisan_fight
-from wdg.engine.movement import carried_army, harbour_mask
+from wdg.engine.movement import carried_army, harbour_mask, too_few_soldiers
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Destroy, DestroyTarget, Occupy
 from wdg.world.hexgrid import Hex
@@ -76,6 +76,8 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
     why = _stationary_problem(m, army)
     if why is None and army.is_fleet:
         why = "Flotten können keine Gemarken erobern"
+    if why is None:
+        why = too_few_soldiers(m, army, "o")
     at = army.position
     if why is None and at is not None:
         owner = seg.at(seg.owner, at)
@@ -101,7 +103,7 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
 def destroy(m: Month, army: Army, order: Destroy) -> list[Event]:
     """``(x) Siedlung/Bauwerk zerstören <Typ>`` at the army's gemark."""
     seg = m.state
-    why = _stationary_problem(m, army)
+    why = _stationary_problem(m, army) or too_few_soldiers(m, army, "x")
     at = army.position
     target = order.target
     if why is None and at is not None:
@@ -220,6 +222,9 @@ def _claim_problem(m: Month, claim: Claim, taken: set[Hex]) -> str | None:
         return "Das Heer besteht nicht mehr"
     if army.is_fleet:
         return "Flotten können keine Gemarken erobern"
+    few = too_few_soldiers(m, army, "e" if claim.kind == "einnahme" else "o")
+    if few:
+        return few
     owner = seg.at(seg.owner, claim.at)
     if claim.kind == "einnahme":
         if owner != 0 or seg.at(seg.settlement, claim.at) > 0 or \

@@ -196,6 +196,21 @@ def movement(m: Month) -> None:
             move_army(ctx, army, order)
 
 
+_ORDER_NAMES = {"e": "Einnahme", "o": "Okkupation", "x": "Zerstörung", "bb": "Bootsbau"}
+
+
+def too_few_soldiers(m: Month, army: Army, code: str) -> str | None:
+    """Why ``army`` has too few soldiers for the order ``code`` (``e o x bb``), or
+    ``None``: a general with his Troß alone "ist ... zu keinen besonderen Aktionen
+    fähig" ("Das Heer"; ``actions.minimum_soldiers``)."""
+    need = m.rules.int("actions", "minimum_soldiers", code)
+    if army.units >= need:
+        return None
+    has = "keine Soldaten" if army.units == 0 else f"nur {army.units} Soldaten"
+    return (f"Das Heer hat {has}; ein Feldherr mit seinem Troß allein ist zu keiner "
+            f"{_ORDER_NAMES.get(code, code)} fähig (mindestens {need} Soldaten)")
+
+
 def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
     """Walk one army along the order's directions until done or stopped."""
     m = ctx.m
@@ -207,6 +222,9 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
         return
     if conquer and kind == "schiffe":
         _refuse(m, army, order.line, "Flotten können keine Gemarken erobern")
+        return
+    if conquer and (few := too_few_soldiers(m, army, "e")):
+        _refuse(m, army, order.line, f"Einnahme verweigert: {few}")
         return
     w = _Walk(army, kind, conquer, order.line, path=[])
     directions = list(order.directions)

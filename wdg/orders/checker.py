@@ -217,6 +217,7 @@ class _Checker:
             yield from self._capacity(army, o)
         elif isinstance(o, m.BuildBoats):
             yield from self._boats(army, o)
+            yield from self._no_soldiers(army, None, o)
         elif isinstance(o, m.Board):
             yield from self._board(army, o)
         elif isinstance(o, m.Disembark):
@@ -324,6 +325,18 @@ class _Checker:
             yield m.Diagnostic(o.line, 1, E, "Flotten können nicht erobern, okkupieren oder "
                                "zerstören", found=str(o), expected="b, h, i, r, s, t oder c",
                                consequence=REST)
+        elif isinstance(o, (m.Occupy, m.Destroy, m.Conquer)):
+            yield from self._no_soldiers(army, a, o)
+
+    def _no_soldiers(self, army: ArmyView, a: m.PhaseAOrder | None,
+                     o: m.PhaseAOrder | m.PhaseBOrder) -> Iterator[m.Diagnostic]:
+        """"Das Heer": a general with his Troß alone "ist ... zu keinen besonderen
+        Aktionen fähig" (a warning: recruits of this month's ``nr`` may come first)."""
+        if army.units == 0 and not isinstance(a, m.Recruit):
+            yield m.Diagnostic(o.line, 1, W, "ein Heer ohne Soldaten (nur Feldherr und Troß) "
+                               "ist zu keinen besonderen Aktionen fähig", found=str(o),
+                               expected="ein Heer mit Soldaten (zuerst nr)",
+                               consequence=REFUSED)
 
     # -- K -----------------------------------------------------------------------------
 
