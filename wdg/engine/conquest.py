@@ -36,7 +36,7 @@ from wdg.engine.combat import (
     start_position,
 )
 from wdg.engine.diplomacy import may_conquer
-from wdg.engine.economy import treasury_share
+from wdg.engine.economy import is_treasury_site, treasury_share
 from wdg.engine.events import Event
 from wdg.engine.ledger import credit, spend
 from wdg.engine.militia import partisan_fight
@@ -169,7 +169,8 @@ def _tear_down(m: Month, army: Army, at: Hex, target: DestroyTarget, line: int) 
                              data={"levels": n, "left": level - n}))]
     size = seg.at(seg.settlement, at)
     owner = seg.at(seg.owner, at)
-    share = treasury_share(seg, owner) if owner in seg.kingdoms else 0
+    share = treasury_share(seg, owner, m.rules) \
+        if owner in seg.kingdoms and is_treasury_site(size, m.rules) else 0
     damage = int(army.units / 100 * float(d["settlement_units_per_100"]) * morale_factor(m, army))
     damage = min(size, damage)
     seg.settlement[r, c] = size - damage
@@ -248,8 +249,8 @@ def transfer(m: Month, at: Hex, winner: int, army: int | None, line: int = 0) ->
     old = int(seg.owner[r, c])
     out: list[Event] = []
     has_settlement = seg.settlement[r, c] > 0
-    if has_settlement and old in seg.kingdoms:
-        share = treasury_share(seg, old)
+    if old in seg.kingdoms and is_treasury_site(int(seg.settlement[r, c]), m.rules):
+        share = treasury_share(seg, old, m.rules)
         if share > 0:
             out.append(spend(m, old, share, kind="conquest.treasury", ledger="conquest", at=at,
                              why="Anteil am Reichsschatz mit der Siedlung verloren"))

@@ -77,20 +77,36 @@ def remember_start(m: Month) -> EconomyStart:
 # --- small pure helpers other modules use ------------------------------------------
 
 def settlements_of(seg: Segment, kingdom: int) -> list[Hex]:
-    """The kingdom's settlements, in layer order: the treasury's sites."""
+    """The kingdom's settlements (any size), in layer order."""
     rows, cols = np.nonzero((seg.owner == kingdom) & (seg.settlement > 0))
     return [seg.grid.hex_at(int(r), int(c)) for r, c in zip(rows, cols)]
 
 
-def treasury_share(seg: Segment, kingdom: int) -> int:
-    """The part of the treasury stored in each of the kingdom's settlements.
+def is_treasury_site(size: int, rules: Rules) -> bool:
+    """True if a settlement of ``size`` Baueinheiten stores a share of the treasury:
+    a site below the rule's smallest settlement, the Flecken (100 BE), is a building
+    site, not one of the "Siedlungen" of "Der Reichsschatz" (a)
+    (``settlement.treasury_min_units``)."""
+    return size >= rules.int("economy", "settlement", "treasury_min_units")
+
+
+def treasury_sites(seg: Segment, kingdom: int, rules: Rules) -> list[Hex]:
+    """The kingdom's settlements that store the treasury, in layer order."""
+    need = rules.int("economy", "settlement", "treasury_min_units")
+    rows, cols = np.nonzero((seg.owner == kingdom) & (seg.settlement >= max(1, need)))
+    return [seg.grid.hex_at(int(r), int(c)) for r, c in zip(rows, cols)]
+
+
+def treasury_share(seg: Segment, kingdom: int, rules: Rules) -> int:
+    """The part of the treasury stored in each of the kingdom's treasury sites.
 
     "Der Reichsschatz" (a): "verteilt sich stets gleichmäßig auf alle
     Siedlungen"; (c): the conqueror of a settlement takes this share. The
     share is rounded down (the remainder stays with the kingdom); a kingdom
-    without settlements has no share to lose (0).
+    without a treasury site has no share to lose (0). Sites below the Flecken
+    hold none (:func:`is_treasury_site`).
     """
-    n = len(settlements_of(seg, kingdom))
+    n = len(treasury_sites(seg, kingdom, rules))
     return seg.kingdoms[kingdom].treasury // n if n else 0
 
 
@@ -284,8 +300,8 @@ def treasury_spread(m: Month) -> None:
     record each kingdom's share per settlement (the amount a conqueror takes)."""
     seg = m.state
     for n in sorted(seg.kingdoms):
-        sites = settlements_of(seg, n)
-        share = treasury_share(seg, n)
+        sites = treasury_sites(seg, n, m.rules)
+        share = treasury_share(seg, n, m.rules)
         total = gs(seg.kingdoms[n].treasury)
         if len(sites) > 1:
             why = (f"Der Reichsschatz ({total}) lagert zu gleichen Teilen in {len(sites)} "
