@@ -15,7 +15,7 @@ from wdg.engine import archive, history, turn
 from wdg.errors import StateError
 from wdg.reports.archived import archive_writers, render_month
 from wdg.world.calendar import MonthDate
-from wdg.world.deadline import deadline_for, normalise, set_deadline
+from wdg.world.deadline import deadline_for, normalise, set_deadline, stored_problem
 from wdg.world.deadline import when as when_text
 
 sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
@@ -116,6 +116,8 @@ def deadline(
         d = deadline_for(seg, seg.date)
         typer.echo(f"{segment} {seg.date.key}: Eintreffschluss "
                    + (f"{when_text(d)} ({seg.settings.timezone})" if d else "nicht gesetzt"))
+        if (problem := stored_problem(seg)) is not None:
+            typer.echo(f"Warnung: {problem}", err=True)
         return
     with locked(camp, segment) as seg:
         value = set_deadline(seg, when, tz=tz)
@@ -131,10 +133,12 @@ def status(
     """Before the run: the month, the deadline, which kingdoms sent valid sheets,
     which are missing or refused (exactly as the run would take them in)."""
     camp = open_campaign(campaign)
-    load(camp, segment)
+    seg = load(camp, segment)
     st = history.month_status(camp, segment)
     typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
     typer.echo(f"Eintreffschluss: {st.deadline}")
+    if (problem := stored_problem(seg)) is not None:
+        typer.echo(f"Warnung: {problem}")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
     for k, why in sorted(st.refused.items()):
