@@ -111,12 +111,24 @@ def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, s
     return seg, passwords
 
 
+MAX_KINGDOMS = 99
+"""Kingdoms and city states together: an army's four-digit number is kingdom x 100 +
+1..99 (``0101`` is kingdom 1's first army), so kingdom numbers stop at 99."""
+MAX_ARMIES_PER_KINGDOM = 99
+"""Armies per kingdom: the last two digits of the four-digit army number."""
+
+
 def _check(o: Options) -> None:
-    if not 1 <= o.kingdoms + o.city_states <= 99 or o.kingdoms < 0 or o.city_states < 0:
-        raise InvalidInputError(f"kingdoms + city states must be 1..99, got "
-                                f"{o.kingdoms} + {o.city_states}")
-    if not 1 <= o.armies_per_kingdom <= 99:
-        raise InvalidInputError(f"armies per kingdom must be 1..99, got {o.armies_per_kingdom}")
+    if not 1 <= o.kingdoms + o.city_states <= MAX_KINGDOMS or o.kingdoms < 0 \
+            or o.city_states < 0:
+        raise InvalidInputError(
+            f"kingdoms + city states must be 1..{MAX_KINGDOMS}, got {o.kingdoms} + "
+            f"{o.city_states}: army numbers have four digits, kingdom x 100 + 1..99, so "
+            f"there are at most {MAX_KINGDOMS} kingdom numbers")
+    if not 1 <= o.armies_per_kingdom <= MAX_ARMIES_PER_KINGDOM:
+        raise InvalidInputError(
+            f"armies per kingdom must be 1..{MAX_ARMIES_PER_KINGDOM}, got "
+            f"{o.armies_per_kingdom}: an army's number is kingdom x 100 + 1..99")
     if not 1 <= o.active_per_kingdom <= o.armies_per_kingdom:
         raise InvalidInputError(f"active armies per kingdom must be 1..{o.armies_per_kingdom}, "
                                 f"got {o.active_per_kingdom}")
