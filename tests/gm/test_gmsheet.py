@@ -56,7 +56,7 @@ def test_every_command_parses_to_its_typed_form():
         "EREIGNIS Ein strenger Winter\n"
         "DIPLOMATIE 1 2\n"
         "NOTIZ 1\nDein Bote kam zu spät.\nENDE\n"
-        "ANKÜNDIGUNG\nDer nächste Eintreffschluss ist der 3.\nENDE\n"
+        "ANKÜNDIGUNG\nDer nächste Eintreffschluß ist der 3.\nENDE\n"
         "RATSCHLAG\nErkundet, bevor ihr marschiert.\nENDE\n"
     )
     assert sheet.diagnostics == []

@@ -51,7 +51,7 @@ def test_import_without_deadline_option_uses_the_month_s_deadline(world, tmp_pat
     assert not (folder / "k3.txt").exists()  # sent 13:05, after the deadline
     assert (folder / "k1.txt").exists()
     r = CliRunner().invoke(app, ["turn", "status", "test", "-C", str(tmp_path)])
-    assert "Eintreffschluss: 1.5.2024, 13:00 Uhr" in r.output
+    assert "Eintreffschluß: 1.5.2024, 13:00 Uhr" in r.output
 
 
 def test_a_game_year_deadline_is_refused_before_the_month_is_committed(world, tmp_path):

@@ -88,7 +88,7 @@ def import_cmd(
         dl = parse_deadline(deadline, tz or seg.settings.timezone) if deadline \
             else deadline_for(seg, seg.date)
         if dl is None:
-            typer.echo("Warnung: kein Eintreffschluss gesetzt ('wdg turn deadline' oder "
+            typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
     typer.echo(report.table(), nl=False)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, gs, spend
+from wdg.engine.ledger import can_afford, count, gs, spend
 from wdg.engine.month import Month, step
 from wdg.engine.movement import too_few_soldiers
 from wdg.errors import InvalidInputError
@@ -208,14 +208,15 @@ def _dismiss(m: Month, army: Army, order: DismissArmy) -> None:
             return refuse(m, army, order, over)
         target.morale = _blend(target.morale, target.units, army.morale, moved)
         target.units += moved
-        what = f"übergibt {moved} Rüstgüter an Heer {target.number:04d}"
+        what = f"übergibt {count(moved, 'Rüstgut', 'Rüstgüter')} an Heer {target.number:04d}"
         m.emit(Event("a.eh.joined", target.kingdom, target.number, target.position,
-                     f"Heer {army.number:04d} wird entlassen; {moved} Rüstgüter treten in "
-                     "das Heer ein.", line=order.line, data={"soldiers": moved,
+                     f"Heer {army.number:04d} wird entlassen; "
+                     f"{count(moved, 'Rüstgut tritt', 'Rüstgüter treten')} in das Heer ein.", line=order.line, data={"soldiers": moved,
                                                              "from": army.number}))
     else:
         moved = army.units
-        what = f"löst sich auf; {moved} Rüstgüter zerstreuen sich"
+        what = "löst sich auf" if not moved else \
+            f"löst sich auf; {count(moved, 'Rüstgut zerstreut', 'Rüstgüter zerstreuen')} sich"
     _to_passive(m, army)
     quit_ = bool(m.rng.random() < m.rules.num("generals", "dismissal", "quit_chance"))
     gone = ""
@@ -249,7 +250,7 @@ def _overloads(m: Month, target: Army, joining: int) -> str:
         fleet = m.state.armies[target.carried_by]
         room, what = fleet_capacity(m, fleet.units), f"die Flotte {fleet.number:04d}"
     elif target.boats:
-        room, what = boat_capacity(m, target.boats), f"die {target.boats} Boote"
+        room, what = boat_capacity(m, target.boats), f"die {count(target.boats, 'Boot', 'Boote')}"
     else:
         return ""
     need = space_of(m, target, target.units + joining)
@@ -273,11 +274,11 @@ def _release(m: Month, army: Army, order: Release) -> None:
             // m.rules.int("economy", "space", "ship_capacity")
         return refuse(m, army, order, f"die übrigen Schiffe könnten das Heer {cargo.number:04d} "
                       f"({space_of(m, cargo)} Raumfaktoren) nicht mehr tragen; höchstens "
-                      f"{spare} Schiffe können entlassen werden.")
+                      f"{count(spare, 'Schiff kann', 'Schiffe können')} entlassen werden.")
     army.units -= n
     partial = n < order.count
-    _done(m, army, order, f"{n} Rüstgüter entlassen; sie zerstreuen sich in alle "
-          "Himmelsrichtungen." + (f" (Das Heer hatte nur {n}.)" if partial else ""),
+    _done(m, army, order, f"{count(n, 'Rüstgut', 'Rüstgüter')} entlassen; "
+          f"{'es zerstreut' if n == 1 else 'sie zerstreuen'} sich in alle Himmelsrichtungen." + (f" (Das Heer hatte nur {n}.)" if partial else ""),
           ".partial" if partial else "", units=n, soldiers=-n)
 
 
@@ -348,7 +349,7 @@ def _build_boats(m: Month, army: Army, order: BuildBoats) -> None:
     boats = max(1, math.ceil(_space(m, army) / m.rules.int("economy", "space", "boat_capacity")))
     notes(m).boats[army.number] = water
     m.busy.add(army.number)
-    _done(m, army, order, f"Das Heer baut {boats} Boote in {seg.label(water)}; es schifft sich "
+    _done(m, army, order, f"Das Heer baut {count(boats, 'Boot', 'Boote')} in {seg.label(water)}; es schifft sich "
           "am Ende des Mondes ein.", boats=boats, water=seg.label(water))
 
 
@@ -370,7 +371,7 @@ def launch_boats(m: Month) -> None:
         army.boat_durability, army.position = 100, water
         n.launched.add(number)
         m.emit(Event("a.bb.launched", army.kingdom, number, water,
-                     f"Das Heer schifft sich auf {army.boats} Booten ein.",
+                     f"Das Heer schifft sich auf {count(army.boats, 'Boot', 'Booten')} ein.",
                      data={"boats": army.boats}))
 
 

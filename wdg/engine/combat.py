@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from wdg.engine.diplomacy import hostile
 from wdg.engine.events import Event
+from wdg.engine.ledger import count
 from wdg.engine.month import Month, step
 from wdg.orders.model import PhaseBOrder
 from wdg.world.hexgrid import Hex
@@ -183,7 +184,7 @@ def _drown_cargo(m: Month, fleet: Army, sunk: int, before: int) -> list[Event]:
                             "Die Flotte ist gesunken; das beförderte Heer ertrinkt")
     drowned = math.ceil(cargo.units * sunk / before)
     return lose(m, cargo, drowned, "combat.drowned",
-                f"{sunk} Schiffe versenkt; beförderte Soldaten ertrinken")
+                f"{count(sunk, 'Schiff', 'Schiffe')} versenkt; beförderte Soldaten ertrinken")
 
 
 def space_of(m: Month, army: Army, units: int | None = None) -> int:
@@ -225,10 +226,11 @@ def overload(m: Month, fleet: Army, cause: str) -> list[Event]:
                             f"{cause}: der Flotte {fleet.number:04d} bleibt kein Schiff; das "
                             "beförderte Heer ertrinkt mitsamt seinem Feldherrn")
     keep = room // m.rules.int("economy", "space", cargo.troop.value)
+    ships = "das verbliebene Schiff der Flotte {0:04d} trägt" if fleet.units == 1 else \
+        "die {1} verbliebenen Schiffe der Flotte {0:04d} tragen"
     return lose(m, cargo, cargo.units - keep, "transport.drowned",
-                f"{cause}: die {fleet.units} verbliebenen Schiffe der Flotte {fleet.number:04d} "
-                f"tragen nur {room} Raumfaktoren; die übrigen Soldaten ertrinken",
-                fleet=fleet.number)
+                f"{cause}: {ships.format(fleet.number, fleet.units)} nur {room} Raumfaktoren; "
+                "die übrigen Soldaten ertrinken", fleet=fleet.number)
 
 
 def destroy_army(m: Month, army: Army, kind: str, why: str) -> list[Event]:
@@ -279,7 +281,7 @@ def wreck_boats(m: Month, army: Army) -> list[Event]:
     boats = army.boats
     army.boats = 0
     out = [m.emit(Event("combat.boats", kingdom=army.kingdom, army=army.number, at=army.position,
-                        why=f"{boats} Boote im Kampf zerstört", data={"boats": boats}))]
+                        why=f"{count(boats, 'Boot', 'Boote')} im Kampf zerstört", data={"boats": boats}))]
     if army.position is not None and is_water(terrain(m.state.at(m.state.terrain, army.position))):
         out += destroy_army(m, army, "combat.drowned",
                             "Die Boote sind zerstört; das Heer ertrinkt auf dem Wasser")
@@ -322,9 +324,18 @@ def battle(m: Month, a: Army, b: Army) -> list[Event]:
     p = win_chance(m, sa.strength, sb.strength)
     win, lose_side = (sa, sb) if m.rng.random() < p else (sb, sa)
     w, l_ = win.army, lose_side.army
+
+    def who(x: Army) -> str:
+        return f"Heer {x.number:04d} von {seg.kingdoms[x.kingdom].name}"
+
+    # the Götterbotschaft's chronicle: one line that says who fought whom and who won
+    out.append(m.emit(Event(
+        "combat.chronicle", at=at, public=True,
+        why=f"Schlacht zwischen {who(a)} und {who(b)}: {who(w)} siegt, {who(l_)} wird "
+            "vernichtet", data={"winner": w.number, "loser": l_.number})))
     for me, other, won in ((a, b, w is a), (b, a, w is b)):
         out.append(m.emit(Event(
-            "combat.battle", kingdom=me.kingdom, army=me.number, at=at, public=me is a,
+            "combat.battle", kingdom=me.kingdom, army=me.number, at=at,
             why=(f"Kampf gegen Heer {other.number:04d} von {seg.kingdoms[other.kingdom].name}: "
                  + ("gewonnen" if won else "verloren")),
             data={"enemy": other.number, "enemy_kingdom": other.kingdom, "won": won,

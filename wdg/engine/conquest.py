@@ -38,7 +38,7 @@ from wdg.engine.combat import (
 from wdg.engine.diplomacy import may_conquer
 from wdg.engine.economy import is_treasury_site, treasury_share
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, spend
+from wdg.engine.ledger import count, credit, spend
 from wdg.engine.militia import partisan_fight
 from wdg.engine.movement import carried_army, harbour_mask, too_few_soldiers
 from wdg.engine.month import Claim, Month, step
@@ -165,7 +165,7 @@ def _tear_down(m: Month, army: Army, at: Hex, target: DestroyTarget, line: int) 
         seg.buildings[BUILDING_ORDER.index(target.building), r, c] = level - n
         return [m.emit(Event("destroy.done", kingdom=army.kingdom, army=army.number, at=at,
                              line=line, public=n == level and n > 0,
-                             why=f"{target.building.german}: {n} von {level} Baustufen zerstört",
+                             why=f"{target.building.german}: {n} von {count(level, 'Baustufe', 'Baustufen')} zerstört",
                              data={"levels": n, "left": level - n}))]
     size = seg.at(seg.settlement, at)
     owner = seg.at(seg.owner, at)
@@ -186,8 +186,8 @@ def _tear_down(m: Month, army: Army, at: Hex, target: DestroyTarget, line: int) 
     out.insert(0, m.emit(Event(
         "destroy.done", kingdom=army.kingdom, army=army.number, at=at, line=line,
         public=damage == size and damage > 0,
-        why=(f"Siedlung zerstört ({damage} Baueinheiten)" if damage == size
-             else f"{damage} von {size} Baueinheiten der Siedlung zerstört"),
+        why=(f"Siedlung zerstört ({count(damage, 'Baueinheit', 'Baueinheiten')})" if damage == size
+             else f"{damage} von {count(size, 'Baueinheit', 'Baueinheiten')} der Siedlung zerstört"),
         data={"units": damage, "left": size - damage})))
     return out
 

@@ -41,7 +41,7 @@ from wdg.engine.combat import (
     wreck_boats,
 )
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit
+from wdg.engine.ledger import count, credit
 from wdg.engine.month import Month, step
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Creature
@@ -93,7 +93,7 @@ def apply_effects(m: Month, cr: Creature, army: Army) -> list[Event]:
         n = min(army.units, int(base * float(share)))
         undead = n // m.rules.int(AREA, "undead_per_creature") if effect == "untote" else 0
         out += lose(m, army, n, "creature.effect",
-                    f"{n} Soldaten von {kind['name']} {EFFECT_NAMES[effect]}", effect=effect,
+                    f"{count(n, 'Soldat', 'Soldaten')} von {kind['name']} {EFFECT_NAMES[effect]}", effect=effect,
                     undead=undead)
         if undead:
             _new_undead(m, cr.position, undead)

@@ -11,9 +11,10 @@ turn runner refuses to start on a sheet with errors anyway.
 from __future__ import annotations
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, gs, spend
+from wdg.engine.ledger import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.orders import gmsheet as g
+from wdg.world.generator import distinct_name, generals_of
 from wdg.world.state import Creature, General, GeneralOffer, Treasure
 
 GM_OFFERS = "gm_offers"
@@ -58,7 +59,8 @@ def _apply(m: Month, c: g.GmCommand) -> list[Event]:
         # The offer the kingdom saw last month stays valid for this month's `nf`; the
         # game master's offer takes the place of the end-of-month draw (step 88), is
         # shown on this month's sheet and can be hired next month.
-        gen = General(c.name or "Unbekannter Feldherr", c.troop, c.experience, c.ability, c.wizard)
+        name = distinct_name(c.name or "Unbekannter Feldherr", generals_of(seg, c.kingdom))
+        gen = General(name, c.troop, c.experience, c.ability, c.wizard)
         pending = m.notes.setdefault(GM_OFFERS, {})
         assert isinstance(pending, dict)
         pending[c.kingdom] = GeneralOffer(gen, c.price)
@@ -122,7 +124,7 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         elif c.name:
             seg.settlement_names[h] = c.name
         return [m.emit(Event("gm.settlement", at=h, line=c.line,
-                      why=f"Siedlung auf {c.size} Baueinheiten gesetzt"))]
+                      why=f"Siedlung auf {count(c.size, 'Baueinheit', 'Baueinheiten')} gesetzt"))]
     raise AssertionError(type(c))  # pragma: no cover - every command handled above
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
-from wdg.engine.ledger import spend
+from wdg.engine.ledger import count, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.errors import WdgError
@@ -121,7 +121,7 @@ def _teleport_problem(m: Month, army: Army, target: Hex) -> str | None:
         return "Die Zielgemark liegt außerhalb des Segments"
     dist = army.position.distance(target)
     if dist > m.rules.int(AREA, "teleport_range"):
-        return f"Die Zielgemark ist {dist} Gemarken entfernt (höchstens " \
+        return f"Die Zielgemark ist {count(dist, 'Gemark', 'Gemarken')} entfernt (höchstens " \
                f"{m.rules.int(AREA, 'teleport_range')})"
     if army.carried_by is not None or army.carrying is not None or army.boats:
         return "Ein Heer mit Schiffen, Booten oder auf einer Flotte kann nicht teleportieren"

@@ -102,9 +102,9 @@ def when(d: datetime) -> str:
 
 
 def describe(seg: Segment, month: MonthDate) -> str:
-    """The line for the result sheets: ``Eintreffschluss für Endex 412: 3.12.2026,
+    """The line for the result sheets: ``Eintreffschluß für Endex 412: 3.12.2026,
     13:00 Uhr``, or a notice when the game master has not set it yet."""
     d = deadline_for(seg, month)
     if d is None:
-        return f"Eintreffschluss für {month.short()}: wie vom Segmentleiter angekündigt"
-    return f"Eintreffschluss für {month.short()}: {when(d)}"
+        return f"Eintreffschluß für {month.short()}: wie vom Segmentleiter angekündigt"
+    return f"Eintreffschluß für {month.short()}: {when(d)}"

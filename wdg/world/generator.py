@@ -247,23 +247,56 @@ def random_general(rng: np.random.Generator, troop: TroopType) -> General:
 
 _general = random_general
 
+_ORDINALS = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+
+
+def distinct_name(name: str, taken: set[str] | frozenset[str]) -> str:
+    """``name``, or with the first free ordinal (``Kunigunde II``) when a general of
+    the same kingdom already has it: a ruler can tell his generals apart (the same
+    draws, so the same seed still gives the same world)."""
+    if name not in taken:
+        return name
+    for suffix in _ORDINALS:
+        if f"{name} {suffix}" not in taken:
+            return f"{name} {suffix}"
+    n = len(_ORDINALS) + 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"
+
+
+def generals_of(seg: Segment, kingdom: int) -> set[str]:
+    """The names of the kingdom's generals and of the one on offer."""
+    names = {a.general.name for a in seg.armies.values()
+             if a.kingdom == kingdom and a.general is not None}
+    offer = seg.kingdoms[kingdom].offer if kingdom in seg.kingdoms else None
+    return names | ({offer.general.name} if offer is not None else set())
+
 
 def _add_armies(rng: np.random.Generator, seg: Segment, k: int, o: Options) -> None:
     capital = _capital(seg, k)
     land = [seg.grid.hex_at(int(r), int(c)) for r, c in np.argwhere(seg.owner == k)]
     water = _water_near(seg, capital)
     cycle = (TroopType.KRIEGER, TroopType.REITER, TroopType.SCHIFFE, TroopType.KRIEGER)
+    taken: set[str] = set()
+
+    def general(troop: TroopType) -> General:
+        g = _general(rng, troop)
+        g.name = distinct_name(g.name, taken)
+        taken.add(g.name)
+        return g
+
     for i in range(1, o.armies_per_kingdom + 1):
         number = k * 100 + i
         if i > o.active_per_kingdom:
             troop = (TroopType.KRIEGER, TroopType.REITER, TroopType.SCHIFFE)[int(rng.integers(3))]
-            seg.armies[number] = Army(number, k, general=_general(rng, troop),
+            seg.armies[number] = Army(number, k, general=general(troop),
                                       morale=int(rng.integers(40, 61)))
             continue
         troop = TroopType.KRIEGER if i == 1 else cycle[(i - 2) % 4]
         if troop is TroopType.SCHIFFE and not water:
             troop = TroopType.REITER
-        army = Army(number, k, ArmyStatus.ACTIVE, capital, _general(rng, troop),
+        army = Army(number, k, ArmyStatus.ACTIVE, capital, general(troop),
                     morale=int(rng.integers(45, 66)))
         if i == 1:
             army.units = int(rng.integers(900, 1101))
@@ -278,8 +311,8 @@ def _add_armies(rng: np.random.Generator, seg: Segment, k: int, o: Options) -> N
                 army.position, army.carried_by, prev.carrying = prev.position, prev.number, number
         seg.armies[number] = army
     king = seg.kingdoms[k]
-    king.offer = GeneralOffer(_general(rng, (TroopType.KRIEGER, TroopType.REITER,
-                                             TroopType.SCHIFFE)[int(rng.integers(3))]),
+    king.offer = GeneralOffer(general((TroopType.KRIEGER, TroopType.REITER,
+                                       TroopType.SCHIFFE)[int(rng.integers(3))]),
                               price=int(rng.integers(5, 16)) * 1000)
 
 
