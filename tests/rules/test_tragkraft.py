@@ -154,3 +154,15 @@ def test_the_checker_warns_when_er_or_eh_would_overload_a_fleet():
     warned = [d for d in diags if "Raumfaktoren" in d.message]
     assert {d.line for d in warned} == {6, 9}
     assert all(d.severity.name == "WARNING" for d in warned)
+
+
+def test_the_generator_loads_no_fleet_beyond_its_tragkraft():
+    """"Ein Schiff hat eine Tragkraft von 100 Raumfaktoren": the stress preset puts land
+    armies on fleets at sea; none carries more Raumfaktoren than its ships can."""
+    from wdg.world.stress import stress_segment
+
+    seg, _ = stress_segment(0.1)
+    space = {TroopType.KRIEGER: 1, TroopType.REITER: 2}
+    loads = [(f.units, seg.armies[f.carrying]) for f in seg.armies.values() if f.carrying]
+    assert loads
+    assert all(cargo.units * space[cargo.troop] <= ships * 100 for ships, cargo in loads)

@@ -247,6 +247,10 @@ def random_general(rng: np.random.Generator, troop: TroopType) -> General:
 
 _general = random_general
 
+SHIP_CAPACITY = 100
+"""Raumfaktoren a ship carries ("Das Schiff"; the rules file's ``space.ship_capacity``
+holds the same number of the rule text): the generator loads no fleet beyond it."""
+
 _ORDINALS = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 
 
@@ -309,6 +313,9 @@ def _add_armies(rng: np.random.Generator, seg: Segment, k: int, o: Options) -> N
             prev = seg.armies.get(number - 1)
             if i % 4 == 1 and prev is not None and prev.is_fleet and prev.carrying is None:
                 army.position, army.carried_by, prev.carrying = prev.position, prev.number, number
+                # "Ein Schiff hat eine Tragkraft von 100 Raumfaktoren" (Reiter 2 each)
+                per = 2 if troop is TroopType.REITER else 1
+                army.units = min(army.units, prev.units * SHIP_CAPACITY // per)
         seg.armies[number] = army
     king = seg.kingdoms[k]
     king.offer = GeneralOffer(general((TroopType.KRIEGER, TroopType.REITER,
