@@ -58,26 +58,26 @@ def new(
     name: str = typer.Argument(..., help="Segment name (lower-case letters, digits, - and _)."),
     provinces: str = typer.Option(None, "--provinces", "-p",
                                   help="Size in provinces of 8x6 gemarks: COLUMNSxROWS, at most "
-                                  "99x9 (province numbers have three digits: 100 x row + column)"
-                                  " [default: 4x3]."),
+                                  "99x9 (province numbers have three digits: 100 x row + column)."
+                                  " Default: 4x3."),
     kingdoms: int = typer.Option(None, "--kingdoms", "-k",
                                  help="Number of player kingdoms; with --city-states at most 99 "
-                                 "(army numbers have four digits: kingdom x 100 + 1..99) "
-                                 "[default: 6]."),
+                                 "(army numbers have four digits: kingdom x 100 + 1..99). "
+                                 "Default: 6."),
     seed: int = typer.Option(None, "--seed", "-s",
                              help="Seed of the world and the campaign (default: random, printed)."),
     city_states: int = typer.Option(None, "--city-states",
-                                    help="Number of city states [default: 2]."),
+                                    help="Number of city states. Default: 2."),
     creatures: int = typer.Option(None, "--creatures",
-                                  help="Number of creatures (Fabelwesen) [default: 5]."),
+                                  help="Number of creatures (Fabelwesen). Default: 5."),
     armies: int = typer.Option(None, "--armies",
                                help="Armies per kingdom (numbers k*100+1...), at most 99 (the "
-                               "last two digits of the army number) [default: 4]."),
+                               "last two digits of the army number). Default: 4."),
     active: int = typer.Option(None, "--active",
-                               help="How many of them start active [default: 1]."),
+                               help="How many of them start active. Default: 1."),
     radius: int = typer.Option(None, "--radius",
-                               help="Starting realm: 1 = capital and its 6 neighbours, 2 = 19 "
-                               "[default: 1]."),
+                               help="Starting realm: 1 = capital and its 6 neighbours, 2 = 19. "
+                               "Default: 1."),
     start: str = typer.Option("0412-04", "--start", help="First month to play, YYYY-MM."),
     demo_passwords: bool = typer.Option(False, "--demo-passwords",
                                         help="Fixed passwords NAME-<kingdom> (demos only!)."),
@@ -89,7 +89,7 @@ def new(
                                "are refused with it, use --scale."),
     scale: float = typer.Option(None, "--scale",
                                 help="Only with --preset stress: its size by area, 0.05 to 4.95 "
-                                "[default: 1]: the map's province columns (20 x scale, at most "
+                                "(default 1): the map's province columns (20 x scale, at most "
                                 "99), kingdoms, city states and creatures grow with it; "
                                 "kingdoms and city states together stop at 99."),
     campaign: Path | None = campaign_option(),
