@@ -53,6 +53,8 @@ from wdg.world.terrain import (
 _NAMES = {HireGeneral: "nf", Activate: "nh", DismissArmy: "eh", Recruit: "nr", Release: "er",
           BuildBoats: "bb", Board: "bs", Disembark: "vs", Rename: "nn"}
 _PASSIVE_ORDERS = (HireGeneral, Activate)
+_ONE = {TroopType.SCHIFFE.value: "Schiff"}
+"""Singular of a troop type's name where it differs ("1 Schiff", "1 Krieger")."""
 
 
 @dataclass(slots=True)
@@ -305,7 +307,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
         return refuse(m, army, order, "das Rüstvolumen dieser Siedlung ist erschöpft.")
     price = n * rules.int("economy", "premium", troop)
     if not can_afford(m, army.kingdom, price):
-        return refuse(m, army, order, f"die Werbeprämie für {n} {troop} ({gs(price)}) ist nicht "
+        return refuse(m, army, order, f"die Werbeprämie für {count(n, _ONE.get(troop, troop), troop)} ({gs(price)}) ist nicht "
                       f"im Reichsschatz ({gs(seg.kingdoms[army.kingdom].treasury)}).")
     seg.militia[r, c] -= n * per
     army.morale = _blend(army.morale, army.units, rules.int("economy", "recruit_morale"), n)
@@ -314,7 +316,8 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     note = f" (Rüstvolumen erschöpft: nur {n} von {order.count})" if partial else ""
     spend(m, army.kingdom, price, kind="a.nr.partial" if partial else "a.nr", ledger="recruit",
           army=army.number, at=h, line=order.line,
-          why=f"{n} {troop} angeworben{note}: {gs(price)}; die Miliz sinkt um {n * per}.",
+          why=f"{count(n, _ONE.get(troop, troop), troop)} angeworben{note}: {gs(price)}; die Miliz "
+          f"sinkt um {n * per}.",
           data={"units": n, "soldiers": n, "militia": n * per})
 
 
