@@ -171,8 +171,10 @@ def test_the_stress_preset_refuses_size_options_and_scales_past_1x(tmp_path: Pat
     r = runner.invoke(app, ["segment", "new", "s", "--scale", "2", "-C", str(tmp_path)])
     assert r.exit_code != 0 and "--preset stress" in str(r.exception)
     r = runner.invoke(app, ["segment", "new", "s", "--preset", "stress", "--scale", "0.05",
-                            "--seed", "3", "-C", str(tmp_path)])
+                            "--seed", "3", "--start", "0413-02", "-C", str(tmp_path)])
     assert r.exit_code == 0, r.output
+    from wdg.world.storage import load_segment
+    assert load_segment(tmp_path / "worlds" / "s").date.key == "0413-02"  # --start applies
     assert stress_size(2).prov_cols == 40 and stress_size(2).kingdoms + stress_size(2).city_states == 99
     assert stress_size(4.95).prov_cols == 99
     r = runner.invoke(app, ["segment", "new", "t", "--preset", "stress", "--scale", "5",

@@ -85,8 +85,9 @@ def new(
     preset: str = typer.Option(None, "--preset",
                                help="'stress': the benchmark's stress segment (20x9 provinces, "
                                "60 kingdoms, 3,000 active armies, fronts; known passwords "
-                               "NAME-<kingdom>). It sets every size itself: the size options "
-                               "are refused with it, use --scale."),
+                               "NAME-<kingdom>, --demo-passwords is implied). It sets every size "
+                               "itself: the size options are refused with it, use --scale; "
+                               "--start and --seed apply."),
     scale: float = typer.Option(None, "--scale",
                                 help="Only with --preset stress: its size by area, 0.05 to 4.95 "
                                 "(default 1): the map's province columns (20 x scale, at most "
@@ -118,7 +119,8 @@ def new(
     if seed is None:
         seed = secrets.randbelow(2**31)
     if preset == "stress":
-        seg, passwords = stress_segment(1.0 if scale is None else scale, seed=seed, name=name)
+        seg, passwords = stress_segment(1.0 if scale is None else scale, seed=seed, name=name,
+                                        start=MonthDate.parse(start))
     else:
         seg, passwords = generate_segment(
             name, cols, rows, int(opts["kingdoms"]), seed, city_states=int(opts["city_states"]),

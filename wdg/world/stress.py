@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wdg.errors import InvalidInputError
+from wdg.world.calendar import MonthDate
 from wdg.world.generator import MAX_KINGDOMS, generate_segment
 from wdg.world.hexgrid import Hex, hex_range, line
 from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Building, Segment, TroopType
@@ -112,15 +113,16 @@ def stress_size(scale: float = 1.0) -> StressSize:
                       max(1, round(s.creatures * scale)))
 
 
-def stress_segment(scale: float = 1.0, seed: int = STRESS_SEED,
-                   name: str = "stress") -> tuple[Segment, dict[int, str]]:
-    """The stress segment and its kingdoms' (known) passwords."""
+def stress_segment(scale: float = 1.0, seed: int = STRESS_SEED, name: str = "stress",
+                   start: MonthDate | None = None) -> tuple[Segment, dict[int, str]]:
+    """The stress segment and its kingdoms' (known) passwords; ``start`` is the first
+    month to play (default: the generator's)."""
     size = stress_size(scale)
     seg, passwords = generate_segment(
         name, size.prov_cols, size.prov_rows, size.kingdoms, seed,
         city_states=size.city_states, armies_per_kingdom=size.armies_per_kingdom,
         active_per_kingdom=size.active_per_kingdom, creatures=size.creatures,
-        capital_radius=2, demo_passwords=True)
+        capital_radius=2, demo_passwords=True, **({"start": start} if start else {}))
     rng = np.random.default_rng([seed, 1])
     pairs = _make_hostile(seg, rng)
     used: set[int] = set()
