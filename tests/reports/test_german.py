@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from wdg.campaign import PACKAGE_ROOT
 from wdg.engine.army_orders import launch_boats, phase_a
@@ -115,7 +114,6 @@ def test_player_sheets_show_no_raw_data():
     assert scouted.details == [("Erkundung", "2 Gemarken weit")]
 
 
-@pytest.mark.slow
 def test_the_game_masters_overview_shows_no_english_keys():
     """Sheet text: the game master's overview showed "gain", "target", "spent",
     "reason" — every data key the engine writes in a month of the stress preset (all
