@@ -176,3 +176,24 @@ def test_player_facing_german_keeps_the_1994_orthography():
     assert found == []
     assert "Eintreffschluß" in (ROOT / "wdg" / "world" / "deadline.py").read_text("utf-8")
     assert "Eintreffschluß" in (ROOT / "docs" / "german.md").read_text("utf-8")
+
+
+def test_a_wizard_duel_is_one_chronicle_line_naming_both_sides():
+    """Sheet text: battle lines in the chronicle "without saying who fought whom" — a
+    wizard duel ("Zauberer ... duellieren sich") is one chronicle line naming both
+    wizards, their armies and kingdoms; each side still reads it on its own sheet."""
+    from wdg.engine.wizards import wizard_duels
+
+    seg = small_segment(["T. T."], date=MonthDate(412, 7))
+    add_kingdom(seg, 1)
+    add_kingdom(seg, 2)
+    add_army(seg, 101, 1, (0, 0), wizard=True)
+    add_army(seg, 201, 2, (1, 0), wizard=True)
+    m = begin_month(seg, {}, RULES)
+    wizard_duels(m)
+    duels = m.log.of_kind("wizard.duel")
+    assert sorted(e.kingdom for e in duels) == [1, 2]
+    shown = [e for e in m.log if SETTINGS.in_chronicle(e.kind, e.public)]
+    assert len(shown) == 1
+    for n, k in ((101, 1), (201, 2)):
+        assert f"Heer {n:04d} von {seg.kingdoms[k].name}" in shown[0].why

@@ -106,7 +106,8 @@ def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
     at = cr.position
     m.fought.add(army.number)
     out = [m.emit(Event("creature.attack", kingdom=army.kingdom, army=army.number, at=at,
-                        public=True, why=f"{kind['name']} greift Heer {army.number:04d} an",
+                        public=True, why=f"{kind['name']} greift Heer {army.number:04d} von "
+                        f"{m.state.kingdoms[army.kingdom].name} an",
                         data={"creature": cr.id, "kind": cr.kind, "count": cr.count}))]
     out += apply_effects(m, cr, army)
     hypnotised = int(army.units * float(kind.get("effects", {}).get("hypnotisieren", 0)))
@@ -138,7 +139,8 @@ def _slain(m: Month, cr: Creature, army: Army, kind: dict[str, Any]) -> list[Eve
     seg = m.state
     del seg.creatures[cr.id]
     out = [m.emit(Event("creature.slain", kingdom=army.kingdom, army=army.number, at=cr.position,
-                        public=True, why=f"{kind['name']} von Heer {army.number:04d} besiegt",
+                        public=True, why=f"{kind['name']} von Heer {army.number:04d} von "
+                        f"{m.state.kingdoms[army.kingdom].name} besiegt",
                         data={"creature": cr.id, "kind": cr.kind}))]
     if cr.gold or cr.items:
         out.append(credit(m, army.kingdom, cr.gold, kind="creature.treasure", ledger="treasure",

@@ -200,8 +200,12 @@ def duel(m: Month, a: Army, b: Army) -> list[Event]:
     assert w.general is not None and l_.general is not None
     names = (w.general.name, l_.general.name)
     w.general.experience = min(100, w.general.experience + r.int(AREA, "duel_experience_gain"))
-    out = [m.emit(Event("wizard.duel", kingdom=k_, army=x.number, at=x.position, public=True,
-                        why=f"Zauberduell: {names[0]} besiegt {names[1]}",
+    kname = {x.number: m.state.kingdoms[x.kingdom].name for x in (w, l_)}
+    # one line for the chronicle (the first side's), each side's on its own sheet
+    out = [m.emit(Event("wizard.duel", kingdom=k_, army=x.number, at=x.position,
+                        public=x is a,
+                        why=f"Zauberduell: {names[0]} (Heer {w.number:04d} von {kname[w.number]}) "
+                            f"besiegt {names[1]} (Heer {l_.number:04d} von {kname[l_.number]})",
                         data={"winner": w.number, "loser": l_.number, "chance": round(p, 3)}))
            for k_, x in ((a.kingdom, a), (b.kingdom, b))]
     out += destroy_army(m, l_, "wizard.fallen",
