@@ -207,9 +207,9 @@ def too_few_soldiers(m: Month, army: Army, code: str) -> str | None:
     need = m.rules.int("actions", "minimum_soldiers", code)
     if army.units >= need:
         return None
-    has = "keine Soldaten" if army.units == 0 else f"nur {count(army.units, 'Soldaten', 'Soldaten')}"
+    has = "keine Soldaten" if army.units == 0 else f"nur {count(army.units, 'Soldat', 'Soldaten')}"
     return (f"Das Heer hat {has}; ein Feldherr mit seinem Troß allein ist zu keiner "
-            f"{_ORDER_NAMES.get(code, code)} fähig (mindestens {need} Soldaten)")
+            f"{_ORDER_NAMES.get(code, code)} fähig (mindestens {count(need, 'Soldat', 'Soldaten')})")
 
 
 def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:

@@ -210,7 +210,8 @@ class _Checker:
                                    found=f"{army.number:04d} in {pos}",
                                    expected=self._places(need), consequence=REFUSED)
         elif isinstance(o, m.Release) and o.count > army.units:
-            yield m.Diagnostic(o.line, 1, W, f"das Heer hat nur {army.units} Rüstgüter",
+            yield m.Diagnostic(o.line, 1, W, f"das Heer hat nur {army.units} "
+                               f"{'Rüstgut' if army.units == 1 else 'Rüstgüter'}",
                                found=str(o.count), expected=f"höchstens {army.units}",
                                consequence=f"interpretiert als er {army.units}")
         if isinstance(o, (m.Release, m.DismissArmy)):
