@@ -143,21 +143,23 @@ def segment_lock(segment_dir: Path) -> Iterator[Path]:
         if same:
             break
         os.close(fd)  # the file was removed by its holder meanwhile: take the new one
+    previous = _read_fd(fd)
+    if previous:
+        pid, other = _holder(previous)
+        refusal = None
+        if other and other != host:
+            refusal = (f"segment {segment_dir.name!r} is locked by process {pid} on host {other} "
+                       f"({path}); if no wdg command runs there, remove that file")
+        elif pid is not None and pid != os.getpid() and _pid_alive(pid) and not other:
+            # an old-format lock (no host) of a live process: respect it
+            refusal = (f"segment {segment_dir.name!r} is locked by process {pid} ({path}); "
+                       "if no run is going on, remove that file")
+        if refusal:
+            os.close(fd)  # not ours: leave the file as it is
+            raise StateError(refusal)
+        _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
+                "(der Prozess läuft nicht mehr) / took over the lock of a process that is gone")
     try:
-        previous = _read_fd(fd)
-        if previous:
-            pid, other = _holder(previous)
-            if other and other != host:
-                raise StateError(f"segment {segment_dir.name!r} is locked by process {pid} on "
-                                 f"host {other} ({path}); if no wdg command runs there, remove "
-                                 "that file")
-            if pid is not None and pid != os.getpid() and _pid_alive(pid) and not other:
-                # an old-format lock (no host) of a live process: respect it
-                raise StateError(f"segment {segment_dir.name!r} is locked by process {pid} "
-                                 f"({path}); if no run is going on, remove that file")
-            _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
-                    "(der Prozess läuft nicht mehr) / took over the lock of a process that "
-                    "is gone")
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {host}\n".encode(), 0)
         for note in recover_store(segment_dir) + recover_archive(segment_dir):

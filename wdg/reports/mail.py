@@ -239,8 +239,9 @@ def send_outbox(box: Path, config: MailConfig, *, timeout: float | None = None,
                 report.sent.append(path.name)
     except (OSError, smtplib.SMTPException) as exc:
         left = len(todo) - len(report.sent) - len(report.refused)
-        why = ("did not answer within "
-               f"{wait:g} s" if isinstance(exc, TimeoutError)
+        # smtplib reports a read timeout as "Connection unexpectedly closed: timed out"
+        silent = isinstance(exc, TimeoutError) or "timed out" in str(exc)
+        why = (f"did not answer within {wait:g} s" if silent
                else f"failed: {type(exc).__name__}: {exc}".rstrip(": "))
         raise StateError(
             f"{stage} the SMTP server {server}: {why}. {len(report.sent)} mail(s) were sent in "
