@@ -82,7 +82,7 @@ def test_mbox_import_stores_valid_sheets_and_rejects_the_rest(world, tmp_path):
     folder = camp.orders_dir("test", world.date)
     by_id = {r.message_id: r for r in report.results}
     assert by_id["<3@x>"].reason == "falsches Passwort"
-    assert by_id["<4@x>"].reason.startswith("nach dem Eintreffschluss")
+    assert by_id["<4@x>"].reason.startswith("nach dem Eintreffschluß")
     assert by_id["<6@x>"].reason.startswith("nur HTML")
     assert report.valid == [1, 4] and report.missing == [2, 3]
     # the later sheet of kingdom 1 replaced the earlier, which is kept
@@ -279,4 +279,4 @@ def test_the_mbox_delivery_line_gives_the_arrival_in_the_game_master_s_zone(worl
         b"From a@x.org Wed May  1 13:01:00 2024\n" + late + b"\n")
     report = import_mailbox(camp, world, tmp_path / "in.mbox", deadline=DEADLINE)
     assert [r.status for r in report.results] == ["angenommen", "abgelehnt"]
-    assert "Eintreffschluss" in report.results[1].reason
+    assert "Eintreffschluß" in report.results[1].reason

@@ -31,7 +31,7 @@ def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
         lines.append(f"{outside} Zeile{'n' if outside != 1 else ''} außerhalb des Spielzugs "
                      "ignoriert (Anrede, Zitate, Signatur, Text nach NÄCHSTER/ENDE)")
     if status in ("abgelehnt", "Quarantäne"):
-        lines += ["", "Bitte senden Sie den Spielzug vor dem Eintreffschluss erneut, als reinen "
+        lines += ["", "Bitte senden Sie den Spielzug vor dem Eintreffschluß erneut, als reinen "
                   "Text mit den Zeilen 'Segment:', 'Königreich:' und 'Passwort:'."]
     if verdict:
         lines += ["", "Prüfung Ihres Spielzugs (Meldungen stehen unter der betroffenen Zeile):",

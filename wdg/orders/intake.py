@@ -315,8 +315,8 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
             r.reason = reasons[0].message
             continue
         if deadline is not None and (arrival is None or arrival > deadline):
-            r.reason = "nach dem Eintreffschluss " + deadline.strftime("%d.%m.%Y %H:%M") \
-                if arrival else "Ankunftszeit unbekannt; Eintreffschluss nicht prüfbar"
+            r.reason = "nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M") \
+                if arrival else "Ankunftszeit unbekannt; Eintreffschluß nicht prüfbar"
             continue
         _store(folder, sheet.kingdom, text, r, hashlib.sha256(raw).hexdigest(), part,
                source != "Date")
@@ -386,7 +386,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
     mail_id = r.message_id or mail_sha
     for _, rec in _receipts(folder, n):
         if rec.get("mail") == mail_id and rec.get("part", 0) == part:
-            r.status, r.reason = DUPLICATE, "diese Mail ist schon erfasst"
+            r.status, r.reason = DUPLICATE, "diese Mail ist schon erfaßt"
             r.in_force = _describe(folder / f"k{n}.receipt.yaml")
             return
         if "mail" not in rec and (rec.get("sha256") == sha or

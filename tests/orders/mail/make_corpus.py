@@ -206,7 +206,7 @@ def build() -> None:  # noqa: PLR0915 - one case after the other
                   status="Quarantäne", reason="Mail zu groß", quarantined=True)
     i = n(); case("late", plain(i, sheet(2, 1000 + i)).replace(
         b"Wed, 01 May 2024 10:", b"Wed, 01 May 2024 14:"),
-        status="abgelehnt", kingdom=2, reason="nach dem Eintreffschluss")
+        status="abgelehnt", kingdom=2, reason="nach dem Eintreffschluß")
     # --- broken and hostile headers -------------------------------------------------
     i = n(); case("no-date-header", plain(i, sheet(3, 1000 + i), date=None),
                   status="angenommen", kingdom=3, marker=1000 + i)
