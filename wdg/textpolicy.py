@@ -48,6 +48,11 @@ _TERMINAL_BAD = re.compile(f"[{_UNSAFE_CLASS}\r]")
 _UNSAFE_BUT_CR = re.compile("[" + _UNSAFE_CLASS.replace("\x0b-\x1f", "\x0b\x0c\x0e-\x1f") + "]")
 
 
+def german_number(n: int) -> str:
+    """``12.500``: a count the German way (docs/german.md)."""
+    return f"{n:,}".replace(",", ".")
+
+
 def codepoint(ch: str) -> str:
     """``U+202E`` for a character."""
     return f"U+{ord(ch):04X}"

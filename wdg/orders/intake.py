@@ -54,7 +54,7 @@ from wdg.orders.mailtext import header_date, message_id, part_texts, received_da
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
 from wdg.orders.render import echo
-from wdg.textpolicy import clean_text, visible
+from wdg.textpolicy import clean_text, german_number, visible
 from wdg.world.state import Segment
 
 MAX_BYTES = 512_000
@@ -284,7 +284,8 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
             base.notes.append("Message-ID unbrauchbar; Antwort ohne In-Reply-To")
     if big:
         base.status = QUARANTINED
-        base.reason = f"Mail zu groß ({len(raw)} Bytes, erlaubt {max_bytes})"
+        base.reason = f"Mail zu groß ({german_number(len(raw))} Bytes, erlaubt " \
+                      f"{german_number(max_bytes)})"
         return [base]
     if not sender:
         base.reason = "Absender (From:) fehlt oder ist unbrauchbar"
@@ -520,12 +521,13 @@ def _verdict(text: str, seg: Segment, sheet: object = None) -> str:
     lines = split_lines(shown)
     if len(lines) <= VERDICT_LINES and len(diags) <= VERDICT_MESSAGES:
         return echo(shown, diags)
-    out = [f"(Ihr Spielzug hat {len(lines)} Zeilen; hier nur die Zeilen mit einer Meldung)"]
+    out = [f"(Ihr Spielzug hat {german_number(len(lines))} Zeilen; hier nur die Zeilen mit "
+           "einer Meldung)"]
     for d in diags[:VERDICT_MESSAGES]:
         if 0 < d.line <= len(lines):
             out.append(f"{d.line:4d}  {lines[d.line - 1][:200]}")
         out.append(f"   >>> {format_diagnostic(d)}")
     if len(diags) > VERDICT_MESSAGES:
-        out.append(f"… und {len(diags) - VERDICT_MESSAGES} weitere Meldungen")
+        out.append(f"… und {german_number(len(diags) - VERDICT_MESSAGES)} weitere Meldungen")
     out.append(summary(diags))
     return visible("\n".join(out) + "\n")

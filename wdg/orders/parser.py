@@ -24,7 +24,7 @@ from wdg.orders import model as m
 from wdg.orders.lexicon import BY_CODE, Ambiguous, Part, commands, fold, match, suggest
 from wdg.orders.params import BUILDERS, Args, Refusal, Tok, tokenize
 from wdg.world.address import Address
-from wdg.textpolicy import char_name, clean_line, limits
+from wdg.textpolicy import char_name, clean_line, german_number, limits
 from wdg.world.calendar import MonthDate
 
 COMMENT = "#"
@@ -305,8 +305,8 @@ class _Parser:
                 continue
             if len(raw) > self.limits.order_line_length:
                 self.diag(n, self.limits.order_line_length + 1, E,
-                          f"Zeile zu lang ({len(raw)} Zeichen, höchstens "
-                          f"{self.limits.order_line_length})",
+                          f"Zeile zu lang ({german_number(len(raw))} Zeichen, höchstens "
+                          f"{german_number(self.limits.order_line_length)})",
                           found=raw[:40] + "…", expected="ein Befehl je Zeile",
                           consequence="Zeile nicht gelesen")
                 continue
@@ -589,8 +589,9 @@ class _Parser:
         line = raw.rstrip()
         cap = self.limits.message_line_length
         if len(line) > cap:
-            self.diag(n, cap + 1, W, f"Textzeile zu lang ({len(line)} Zeichen, höchstens {cap})",
-                      consequence=f"nach {cap} Zeichen abgeschnitten")
+            self.diag(n, cap + 1, W, f"Textzeile zu lang ({german_number(len(line))} Zeichen, "
+                      f"höchstens {german_number(cap)})",
+                      consequence=f"nach {german_number(cap)} Zeichen abgeschnitten")
             line = line[:cap]
         room = self.limits.message_length - self.text_len
         if room <= 0:
@@ -598,7 +599,7 @@ class _Parser:
         if len(line) + 1 > room:
             assert self.text_block is not None
             self.diag(n, max(room, 1), W, f"Text zu lang (höchstens "
-                      f"{self.limits.message_length} Zeichen)",
+                      f"{german_number(self.limits.message_length)} Zeichen)",
                       consequence="der Rest des Textes wird nicht befördert")
             line = line[:room]
         self.text_len += len(line) + 1
