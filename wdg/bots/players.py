@@ -1,0 +1,609 @@
+"""The bot players: three personalities that write an ordinary order sheet.
+
+A bot reads one :class:`~wdg.bots.briefing.Briefing` (the kingdom's view and
+its last result sheet) and the public prices of the rule text (the rules
+files' economy and movement tables: "Die Werbeprämie beträgt für einen
+Krieger 10 Goldsterne", "Unterhaltskosten", "Die Bewegung"), and writes the
+sheet a careful player would send (format: docs/orders.md). The sheet goes
+through the same parser, checker and intake as any other.
+
+Every personality (docs/bots.md):
+
+- keeps within the treasury: the month's pay and upkeep are taken first, then
+  a reserve of ``reserve_months`` months of running costs; every order that
+  costs gold (``nf nh nr``, ``BM BK BQ BH SS F+``) is only written when it is
+  covered ("ein Herrscher kann keine Schulden machen");
+- disbands empty armies (``eh 0000``) unless they recruit this month in an
+  own town with a Kaserne, and disbands fleets (which cost 10,000 GS a month)
+  that carry nobody;
+- hires the general on offer when it is useful (no general on a passive army,
+  or the preferred troop type and more experience) and affordable;
+- activates passive armies in a town with a Kaserne while it wants more
+  armies, and recruits them the month after;
+- plans every move on the known terrain only (:mod:`wdg.bots.plan`).
+
+*Baumeister* builds mines on the highest own land, palaces (more kingdom
+orders), grows settlements and holds festivals; its armies take neutral land
+next to the realm with ``e`` and help (``h``) at home. *Eroberer* recruits to
+its budget, scouts toward unknown land and takes neutral land with ``e``
+(and ``o`` on a neutral gemark it stands on when strong). *Kriegsherr* picks
+an enemy it has met (lowest status, then nearest), lowers the status with
+``DS`` to 1, concentrates its armies and marches over known terrain to the
+enemy's armies and settlements, occupies (``o``) and destroys (``x``).
+``hostile`` (the Mächte der Nacht) makes a Kriegsherr an enemy of every
+kingdom it has met.
+
+Seeded: the generator is seeded from ``seed``, the kingdom and the month, so
+the same briefing and seed give the same sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wdg.bots.briefing import Briefing
+from wdg.bots.plan import Planner
+from wdg.errors import InvalidInputError
+from wdg.orders.view import ArmyView
+from wdg.rules import Rules
+from wdg.world.hexgrid import Direction, Hex
+from wdg.world.state import Building
+from wdg.world.terrain import Component, has, is_water, settlement_cost_factor
+
+
+@dataclass(frozen=True, slots=True)
+class Personality:
+    """The numbers that make a bot's character (docs/bots.md)."""
+
+    name: str
+    reserve_months: float
+    """Months of running costs kept in the treasury."""
+    armies: int
+    """Active land armies wanted."""
+    army_size: int
+    """Soldiers wanted per army."""
+    recruit_share: float
+    """Share of the free gold spent on soldiers in a month."""
+    troop: str
+    """Preferred troop type of generals."""
+    build_share: float
+    """Share of the free gold spent on kingdom orders that build."""
+    war: bool = False
+    hostile: bool = False
+    explore: bool = False
+    expand_range: int = 400
+    """How far (percent of budget, with penalties) an army goes for neutral land."""
+
+
+PERSONALITIES: dict[str, Personality] = {
+    "Baumeister": Personality("Baumeister", reserve_months=4, armies=1, army_size=1200,
+                              recruit_share=0.1, troop="Krieger", build_share=0.9,
+                              expand_range=300),
+    "Eroberer": Personality("Eroberer", reserve_months=3, armies=3, army_size=2500,
+                            recruit_share=0.5, troop="Reiter", build_share=0.3, explore=True,
+                            expand_range=1200),
+    "Kriegsherr": Personality("Kriegsherr", reserve_months=2, armies=3, army_size=8000,
+                              recruit_share=0.8, troop="Reiter", build_share=0.15, war=True,
+                              explore=True, expand_range=600),
+}
+SUSTAIN_MONTHS = 12
+"""The running costs a bot keeps are what last month's income and a twelfth
+of the treasury pay (a year's horizon)."""
+HOSTILE_SUFFIX = "+feind"
+"""``Kriegsherr+feind``: the Kriegsherr at war with every kingdom it has met."""
+
+
+def personality(name: str) -> Personality:
+    """The personality called ``name`` (case-insensitive; ``+feind`` for hostile)."""
+    base, _, flag = name.strip().partition("+")
+    for key, p in PERSONALITIES.items():
+        if key.casefold() == base.casefold():
+            if flag:
+                if flag.casefold() != HOSTILE_SUFFIX[1:]:
+                    raise InvalidInputError(f"unknown bot flag {flag!r} in {name!r}; "
+                                            f"expected {key}{HOSTILE_SUFFIX}")
+                return Personality(**{**_fields(p), "name": key + HOSTILE_SUFFIX,
+                                      "war": True, "hostile": True})
+            return p
+    raise InvalidInputError(f"unknown bot {name!r}; expected one of "
+                            f"{', '.join(PERSONALITIES)} (or Kriegsherr{HOSTILE_SUFFIX})")
+
+
+def _fields(p: Personality) -> dict[str, object]:
+    return {f: getattr(p, f) for f in p.__slots__}  # type: ignore[attr-defined]
+
+
+def bot_seed(seed: int, kingdom: int, ordinal: int) -> np.random.Generator:
+    """The bot's generator for one kingdom and month."""
+    return np.random.default_rng([int(seed), 7_1994, int(kingdom), int(ordinal)])
+
+
+def write_sheet(b: Briefing, who: str | Personality, rules: Rules, *, password: str,
+                seed: int = 0) -> str:
+    """The order sheet text of ``b``'s kingdom for the view's month."""
+    p = who if isinstance(who, Personality) else personality(who)
+    bot = _Bot(b, p, rules, bot_seed(seed, b.kingdom, b.view.month.ordinal))
+    return bot.sheet(password)
+
+
+# --- the bot -----------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _Orders:
+    a: dict[int, str] = field(default_factory=dict)
+    b: dict[int, str] = field(default_factory=dict)
+    k: list[str] = field(default_factory=list)
+    messages: list[tuple[int, str]] = field(default_factory=list)
+
+
+class _Bot:
+    def __init__(self, b: Briefing, p: Personality, rules: Rules, rng: np.random.Generator):
+        self.b, self.p, self.rules, self.rng = b, p, rules, rng
+        self.view = b.view
+        self.plan = Planner(b, rules)
+        self.o = _Orders()
+        eco = rules.section("economy")
+        self.upkeep = {k: int(v) for k, v in eco["upkeep"].items()}
+        self.pay = {k: int(v) for k, v in eco["pay"].items()}
+        self.premium = {k: int(v) for k, v in eco["premium"].items()}
+        self.activation = {k: int(v) for k, v in eco["activation"].items()}
+        self.prices = {k: int(v) for k, v in eco["buildings"]["price"].items()}
+        self.unit_price = int(eco["settlement"]["unit_price"])
+        running = self.running_costs()
+        # pay and upkeep come first in the month; keep a reserve for the next months
+        self.free = b.treasury - running - int(p.reserve_months * running)
+        # what the realm can pay for a year: last month's income and a twelfth
+        # of the treasury; beyond it soldiers are released
+        self.sustainable = b.income + b.treasury // SUSTAIN_MONTHS
+        self.excess = running - self.sustainable if b.income else 0
+        self.added_running = 0
+        self.claimed: set[Hex] = set()
+        self.targets_taken: set[Hex] = set()
+
+    # -- money ------------------------------------------------------------------------
+
+    def running_costs(self) -> int:
+        total = 0
+        for a in self.view.armies.values():
+            if a.passive or a.troop is None:
+                continue
+            total += self.upkeep.get(a.troop, 0) + a.units * self.pay.get(a.troop, 0)
+        return total
+
+    def afford(self, price: int, monthly: int = 0) -> bool:
+        """Spend ``price`` now and reserve ``monthly`` more running costs."""
+        need = price + int(self.p.reserve_months * monthly) + monthly
+        if price < 0 or need > self.free:
+            return False
+        self.free -= need
+        return True
+
+    # -- the sheet ----------------------------------------------------------------------
+
+    def sheet(self, password: str) -> str:
+        self.decide()
+        v = self.view
+        lines = [f"# Spielzug {v.name} ({self.p.name})", f"Segment: {v.segment}",
+                 f"Königreich: {v.kingdom}", f"Passwort: {password}", f"Mond: {v.month.key}",
+                 "", "H"]
+        for n in sorted(v.armies):
+            a = v.armies[n]
+            lines.append(f"Heer {n:04d} {a.position}")
+            if n in self.o.a:
+                lines.append(f"A: {self.o.a[n]}")
+            if n in self.o.b:
+                lines.append(f"B: {self.o.b[n]}")
+        lines += ["", "K", *self.o.k]
+        for to, text in self.o.messages:
+            lines += ["", f"BOTSCHAFT {to}", text, "ENDE"]
+        return "\n".join(lines) + "\n"
+
+    def decide(self) -> None:
+        self.k_orders_war()
+        self.passive_armies()
+        self.active_armies()
+        self.k_orders_build()
+
+    # -- kingdom orders -------------------------------------------------------------------
+
+    def k_left(self) -> int:
+        return self.view.max_kingdom_orders() - len(self.o.k)
+
+    def enemy_spots(self, k: int) -> list[Hex]:
+        """Where kingdom ``k`` is known to be: its land on the Erkundungskarte
+        and its armies on the last result sheet."""
+        spots = [self.plan.hex(a) for a, o in self.b.owners.items() if o == k]
+        spots += [self.plan.hex(s.at) for s in self.b.sightings if s.kingdom == k]
+        return spots
+
+    def enemies(self) -> list[int]:
+        """Kingdoms this bot makes war on: met ones (on the diplomacy list) whose
+        land or armies it has seen; those it is already at war with (status
+        1-3) first, else the nearest; every met one for a hostile power."""
+        dip = self.view.diplomacy
+        if not self.p.war or not dip:
+            return []
+        home = self.home()
+        known: dict[int, int] = {}
+        for k in sorted(dip):
+            spots = self.enemy_spots(k)
+            if spots:
+                known[k] = min(home.distance(x) for x in spots) if home is not None else 0
+        if self.p.hostile:
+            return sorted(known, key=lambda k: (known[k], k))
+        at_war = sorted((k for k in known if dip[k] <= 3), key=lambda k: (known[k], k))
+        if at_war:
+            return at_war[:2]
+        return sorted(known, key=lambda k: (known[k], k))[:1]
+
+    def k_orders_war(self) -> None:
+        for k in self.enemies():
+            status = self.view.diplomacy.get(k, 5)
+            if status > 1 and self.k_left() > 0:
+                self.o.k.append(f"DS {k} {'--' if status > 2 else '-'}")
+                if status >= 5:
+                    self.o.messages.append((k, f"{self.view.name} erklärt Euch den Krieg."))
+
+    def k_orders_build(self) -> None:
+        budget = int(self.free * self.p.build_share)
+        spent = 0
+        for order, price in self.build_candidates():
+            if self.k_left() <= 0:
+                break
+            if spent + price > budget or not self.afford(price):
+                continue
+            spent += price
+            self.o.k.append(order)
+
+    def build_candidates(self) -> list[tuple[str, int]]:
+        v = self.view
+        out: list[tuple[str, int]] = []
+        towns = sorted(v.settlements.values(), key=lambda s: (-s.size, str(s.at)))
+        # a palace in every settlement: one more kingdom order each month
+        for s in towns:
+            if s.level(Building.PALAST) == 0 and s.size >= 100:
+                out.append((f"BQ {s.at}", self.prices["Palast"]))
+        # mines on the highest own land: income by height ("Mine", economy.yaml)
+        mines = self.mine_sites()
+        if mines:
+            pick = mines[v.month.ordinal % min(3, len(mines))]
+            out.append((f"BM {pick}", self.prices["Mine"]))
+        if self.p.name.startswith("Baumeister"):
+            for s in towns:
+                f = settlement_cost_factor(v.terrain_at(s.at)) if v.terrain_at(s.at) else None
+                if f and s.size < 700:
+                    out.append((f"SS {s.at} 100", 100 * self.unit_price * f))
+                    break
+            new = self.new_town_site()
+            if new is not None:
+                out.append((f"SS {new[0]} 100", new[1]))
+            if self.b.popularity < 60:
+                out.append((f"F+ {max(1000, len(v.owned) * 500)}", max(1000, len(v.owned) * 500)))
+        for s in towns:
+            if s.level(Building.KASERNE) == 0 and s.size >= 100:
+                out.append((f"BK {s.at}", self.prices["Kaserne"]))
+        return out
+
+    def mine_sites(self) -> list[str]:
+        v = self.view
+        land = []
+        for a in v.owned:
+            t = v.terrain_at(a)
+            if t is None or is_water(t) or has(t, Component.VULKAN):
+                continue
+            land.append((-t.height, str(a)))
+        return [a for _h, a in sorted(land)]
+
+    def new_town_site(self) -> tuple[str, int] | None:
+        v = self.view
+        best = None
+        for a in sorted(v.owned, key=str):
+            if a in v.settlements:
+                continue
+            t = v.terrain_at(a)
+            f = settlement_cost_factor(t) if t is not None else None
+            if not f or f > 1:
+                continue
+            key = (-t.tax, str(a))  # type: ignore[union-attr]
+            if best is None or key < best[0]:
+                best = (key, str(a), 100 * self.unit_price * f)
+        return None if best is None else (best[1], best[2])
+
+    # -- passive armies --------------------------------------------------------------------
+
+    def land_armies(self) -> list[ArmyView]:
+        return [a for a in self.view.armies.values() if not a.is_fleet and a.troop is not None]
+
+    def wanted_armies(self) -> int:
+        active = [a for a in self.land_armies() if not a.passive]
+        return self.p.armies - len(active)
+
+    def town_with(self, building: Building) -> list[str]:
+        return [str(s.at) for s in sorted(self.view.settlements.values(),
+                                          key=lambda s: (-s.size, str(s.at)))
+                if s.level(building) > 0]
+
+    def passive_armies(self) -> None:
+        v = self.view
+        passive = [a for a in sorted(v.armies.values(), key=lambda x: x.number)
+                   if a.passive and a.status == "passiv"]
+        hired = self.hire(passive)
+        want = self.wanted_armies()
+        towns = self.town_with(Building.KASERNE)
+        for a in passive:
+            if want <= 0 or not towns or a.number == hired or a.general is None:
+                continue
+            if a.troop == "Schiffe":
+                continue
+            troop = a.troop or "Krieger"
+            # activation now, upkeep and a first levy next month
+            first = self.premium[troop] * 500
+            if self.afford(self.activation[troop] + first, self.upkeep[troop]):
+                self.free += first  # only reserved for next month's levy
+                self.o.a[a.number] = f"nh {towns[0]}"
+                want -= 1
+
+    def hire(self, passive: list[ArmyView]) -> int | None:
+        offer = self.view.offer
+        if offer is None or not passive:
+            return None
+        g = offer.general
+        if g.troop == "Schiffe":
+            return None
+        empty = [a for a in passive if a.general is None]
+        worse = [a for a in passive if a.general is not None and a.general.troop != "Schiffe"
+                 and ((g.troop == self.p.troop and a.general.troop != self.p.troop)
+                      or (g.troop == a.general.troop
+                          and g.experience >= a.general.experience + 10))]
+        fleets = [a for a in passive if a.general is not None and a.general.troop == "Schiffe"]
+        pick = (empty or fleets or worse or [None])[0]
+        if pick is None or not self.afford(offer.price):
+            return None
+        self.o.a[pick.number] = "nf"
+        return pick.number
+
+    # -- active armies ---------------------------------------------------------------------
+
+    def active_armies(self) -> None:
+        v = self.view
+        # an army activated last month is active by the time its orders run
+        armies = [a for a in sorted(v.armies.values(), key=lambda x: x.number)
+                  if not a.passive and a.status in ("aktiv", "aktivierend")]
+        merged = self.merges(armies)
+        for a in armies:
+            if a.number in merged:
+                continue
+            if a.carried_by is not None:
+                self.disembark(a)
+                continue
+            if a.is_fleet:
+                self.fleet(a)
+                continue
+            self.phase_a_land(a)
+            if a.number in self.o.a and self.o.a[a.number].startswith("eh"):
+                continue
+            self.phase_b_land(a)
+
+    def merges(self, armies: list[ArmyView]) -> set[int]:
+        """Concentrate: a smaller land army hands itself to a bigger one of the
+        same type on the same gemark (``eh``) when the personality wants fewer,
+        bigger armies (the Kriegsherr) or the army is small."""
+        out: set[int] = set()
+        by_place: dict[tuple[str, str], list[ArmyView]] = {}
+        for a in armies:
+            if a.is_fleet or a.carried_by is not None or a.boats or a.troop is None:
+                continue
+            by_place.setdefault((str(a.position), a.troop), []).append(a)
+        for group in by_place.values():
+            if len(group) < 2:
+                continue
+            group.sort(key=lambda x: (-x.units, x.number))
+            big = group[0]
+            for small in group[1:]:
+                if self.p.war or small.units < 200:
+                    self.o.a[small.number] = f"eh {big.number:04d}"
+                    out.add(small.number)
+        return out
+
+    def disembark(self, a: ArmyView) -> None:
+        """A land army on a fleet goes ashore: the harbour or an adjacent coast."""
+        fleet = self.view.armies.get(a.carried_by or 0)
+        if fleet is None:
+            return
+        here = self.plan.hex(a.position)
+        if self.plan.is_land(here):
+            self.o.a[a.number] = f"vs {a.position}"
+            return
+        for _d, x in self.plan.neighbours(here):
+            t = self.plan.known.get(x)
+            if self.plan.coastal(x) and t is not None and t.height <= 2:
+                self.o.a[a.number] = f"vs {self.plan.label(x)}"
+                return
+
+    def fleet(self, a: ArmyView) -> None:
+        """Bots sail no fleets: an empty fleet (or one without ships) is
+        disbanded, a carrying one waits for its cargo to land."""
+        if a.carrying is None:
+            self.o.a[a.number] = "eh 0000"
+
+    def phase_a_land(self, a: ArmyView) -> None:
+        v = self.view
+        troop = a.troop or "Krieger"
+        s = v.settlements.get(a.position)
+        can_recruit = (s is not None and s.level(Building.KASERNE) > 0 and not a.boats
+                       and not self.b.refused("a.nr", a.number))
+        need = max(0, self.p.army_size - a.units)
+        if can_recruit and need > 0:
+            each = self.premium[troop]
+            monthly = self.pay[troop]
+            share = self.free * (1.0 if a.units == 0 else self.p.recruit_share)
+            n = int(share // (each + monthly * (self.p.reserve_months + 1)))
+            room = self.sustainable - self.running_costs() - self.added_running
+            n = min(need, n, 5000, max(0, room // max(1, monthly)))
+            n = n // 10 * 10 if n >= 100 else n
+            if n >= 50 and self.afford(n * each, n * monthly):
+                self.added_running += n * monthly
+                self.o.a[a.number] = f"nr {n}"
+                return
+        if a.units == 0:
+            self.o.a[a.number] = "eh 0000"
+        elif self.excess > 0:
+            # the realm cannot pay its soldiers for long: release the surplus
+            per = max(1, self.pay.get(troop, 1))
+            n = min(a.units, -(-self.excess // per))
+            if n >= a.units:
+                self.o.a[a.number] = "eh 0000"
+                self.excess -= a.units * per + self.upkeep.get(troop, 0)
+            elif n > 0:
+                self.o.a[a.number] = f"er {n}"
+                self.excess -= n * per
+
+    def phase_b_land(self, a: ArmyView) -> None:
+        kind = "reiter" if a.troop == "Reiter" else "krieger"
+        if a.boats:
+            self.sail(a)
+            return
+        here = self.plan.hex(a.position)
+        if self.p.war:
+            # war first; without a known enemy, look for one before taking land
+            if self.war_move(a, kind, here):
+                return
+            if not self.enemies() and self.scout(a, kind, here):
+                return
+        if self.expand(a, kind, here):
+            return
+        if self.p.explore and self.scout(a, kind, here):
+            return
+        owner = self.b.owners.get(a.position, 0)
+        self.o.b[a.number] = "h" if owner == self.view.kingdom else "t"
+
+    def sail(self, a: ArmyView) -> None:
+        here = self.plan.hex(a.position)
+        path = self.plan.route("boote", here, lambda h: self.plan.coastal(h))
+        if path:
+            steps = self.plan.month_steps("boote", here, path)
+            if steps:
+                self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
+
+    # expansion: neutral land with e -------------------------------------------------------
+
+    def neutral(self, h: Hex) -> bool:
+        a = self.plan.grid.address_of(h)
+        return (self.plan.is_land(h) and self.b.owners.get(a, -1) == 0
+                and a not in self.b.towns and h not in self.claimed
+                and not has(self.plan.known[h], Component.VULKAN))
+
+    def expand(self, a: ArmyView, kind: str, here: Hex) -> bool:
+        """Take neutral land: walk (``e``) through neutral gemarks, claiming each."""
+        path = self.plan.route(kind, here, self.neutral, limit=self.p.expand_range)
+        if path is None:
+            return False
+        steps = self.plan.month_steps(kind, here, path)
+        if not steps:
+            return False
+        # go on through further neutral gemarks with what is left of the budget
+        h, spent = here, 0
+        for d in steps:
+            spent += self.plan.step_cost(kind, h, h.neighbour(d)) or 0
+            h = h.neighbour(d)
+        while True:
+            nxt = [(d, x) for d, x in self.plan.neighbours(h) if self.neutral(x)
+                   and (c := self.plan.step_cost(kind, h, x)) is not None
+                   and spent + c <= self.plan.t.budget]
+            if not nxt:
+                break
+            d, x = nxt[int(self.rng.integers(len(nxt)))]
+            spent += self.plan.step_cost(kind, h, x) or 0
+            steps.append(d)
+            h = x
+        cur = here
+        for d in steps:
+            cur = cur.neighbour(d)
+            self.claimed.add(cur)
+        self.o.b[a.number] = "e " + " ".join(d.value for d in steps)
+        return True
+
+    def scout(self, a: ArmyView, kind: str, here: Hex) -> bool:
+        """Go toward the edge of the known map (unknown land beyond)."""
+        seen = self.targets_taken
+        path = self.plan.route(kind, here, lambda h: self.plan.is_land(h) and self.plan.frontier(h)
+                               and h not in seen and not self.plan.foreign(h), limit=1500)
+        if not path:
+            return False
+        steps = self.plan.month_steps(kind, here, path)
+        if not steps:
+            return False
+        seen.add(path[-1])
+        self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
+        return True
+
+    # war ------------------------------------------------------------------------------------
+
+    def war_move(self, a: ArmyView, kind: str, here: Hex) -> bool:
+        """March on the enemy: its settlements, then its armies, then the unknown
+        land beyond its known territory; occupy an enemy settlement standing on it."""
+        enemies = set(self.enemies())
+        if not enemies:
+            return False
+        dip = self.view.diplomacy
+        at_war = {k for k in enemies if dip.get(k, 5) <= 2}
+        pos = a.position
+        owner = self.b.owners.get(pos, 0)
+        if a.units < self.p.army_size // 4:
+            return self.go_home(a, kind, here)
+        if owner in at_war and pos in self.b.towns:
+            self.o.b[a.number] = "o"
+            return True
+        for targets in self.war_targets(enemies):
+            path = self.plan.route(kind, here, lambda h, t=targets: h in t, limit=6000)
+            if path is None:
+                continue
+            steps = self.plan.month_steps(kind, here, path)
+            if steps:
+                self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
+                return True
+        if owner in at_war:
+            self.o.b[a.number] = "o"
+            return True
+        return False
+
+    def go_home(self, a: ArmyView, kind: str, here: Hex) -> bool:
+        """A weak army gathers at the capital to recruit."""
+        home = self.home()
+        if home is None or here == home:
+            return False
+        path = self.plan.route(kind, here, lambda h: h == home)
+        steps = self.plan.month_steps(kind, here, path) if path else []
+        if not steps:
+            return False
+        self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
+        return True
+
+    def war_targets(self, enemies: set[int]) -> list[set[Hex]]:
+        """Target sets in order of preference: enemy settlements, enemy armies
+        seen last month, the edge of the known map near the enemy's land, its land."""
+        towns = {self.plan.hex(at) for at, size in self.b.towns.items()
+                 if self.b.owners.get(at, 0) in enemies and size > 0}
+        armies = {self.plan.hex(s.at) for s in self.b.sightings
+                  if s.what == "heer" and s.kingdom in enemies and s.units >= 50}
+        # settlements seen by the scouts whose owner the map does not tell
+        unknown = {self.plan.hex(at) for at, size in self.b.towns.items()
+                   if at not in self.b.owners and size > 0}
+        land = {self.plan.hex(at) for at, o in self.b.owners.items() if o in enemies}
+        spots = land | armies | {self.plan.hex(s.at) for s in self.b.sightings
+                                 if s.kingdom in enemies}
+        edge = {h for h in self.plan.known if self.plan.is_land(h) and self.plan.frontier(h)
+                and any(h.distance(x) <= 3 for x in spots)}
+        out = [towns, armies, unknown, edge, land]
+        return [{h for h in t if self.plan.is_land(h)} for t in out if t]
+
+    def home(self) -> Hex | None:
+        v = self.view
+        towns = sorted(v.settlements.values(),
+                       key=lambda s: (-s.level(Building.PALAST), -s.size, str(s.at)))
+        return self.plan.hex(towns[0].at) if towns else None
+
+
+__all__ = ["PERSONALITIES", "Personality", "personality", "write_sheet", "bot_seed"]
