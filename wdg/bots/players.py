@@ -433,7 +433,7 @@ class _Bot:
         troop = a.troop or "Krieger"
         s = v.settlements.get(a.position)
         can_recruit = (s is not None and s.level(Building.KASERNE) > 0 and not a.boats
-                       and not self.b.refused("a.nr", a.number))
+                       and not self.b.refused("a.nr.refused", a.number))
         need = max(0, self.p.army_size - a.units)
         if can_recruit and need > 0:
             each = self.premium[troop]
@@ -448,6 +448,10 @@ class _Bot:
                 self.o.a[a.number] = f"nr {n}"
                 return
         if a.units == 0:
+            self.o.a[a.number] = "eh 0000"
+        elif self.p.war and a.units < self.weak() and s is not None \
+                and self.b.refused("a.nr.refused", a.number):
+            # too small to fight and no recruits here: save its upkeep
             self.o.a[a.number] = "eh 0000"
         elif self.excess > 0:
             # the realm cannot pay its soldiers for long: release the surplus
@@ -551,12 +555,22 @@ class _Bot:
         at_war = {k for k in enemies if dip.get(k, 5) <= 2}
         pos = a.position
         owner = self.b.owners.get(pos, 0)
-        if a.units < self.p.army_size // 4:
-            return self.go_home(a, kind, here)
+        if a.units < self.weak():
+            if self.go_home(a, kind, here):
+                return True
+            self.o.b[a.number] = "t"  # wait at home for recruits, drilling
+            return True
         if owner in at_war and pos in self.b.towns:
             self.o.b[a.number] = "o"
             return True
-        for targets in self.war_targets(enemies):
+        near = [self.plan.hex(s.at) for s in self.b.sightings if s.what == "heer"
+                and s.kingdom in enemies and self.plan.hex(s.at).distance(here) <= 1]
+        if near and self.rng.random() < 0.5:
+            # an enemy army next to us: hold the ground half the time, so that two
+            # armies chasing each other do not just swap their gemarks
+            self.o.b[a.number] = "t"
+            return True
+        for targets in self.war_targets(enemies, here):
             path = self.plan.route(kind, here, lambda h, t=targets: h in t, limit=6000)
             if path is None:
                 continue
@@ -568,6 +582,10 @@ class _Bot:
             self.o.b[a.number] = "o"
             return True
         return False
+
+    def weak(self) -> int:
+        """Below this an army of a warlike bot does not march."""
+        return max(500, self.p.army_size // 8)
 
     def go_home(self, a: ArmyView, kind: str, here: Hex) -> bool:
         """A weak army gathers at the capital to recruit."""
@@ -581,22 +599,26 @@ class _Bot:
         self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
         return True
 
-    def war_targets(self, enemies: set[int]) -> list[set[Hex]]:
-        """Target sets in order of preference: enemy settlements, enemy armies
-        seen last month, the edge of the known map near the enemy's land, its land."""
+    def war_targets(self, enemies: set[int], here: Hex) -> list[set[Hex]]:
+        """Target sets in order of preference: enemy settlements; settlements of
+        unknown owner near the enemy; enemy armies close by (seen last month); the
+        unknown interior of the enemy's land; its land. Settlements and land come
+        from the Erkundungskarte and stay put, so an army keeps its course."""
+        land = {self.plan.hex(at) for at, o in self.b.owners.items() if o in enemies}
+        seen = {self.plan.hex(s.at) for s in self.b.sightings if s.kingdom in enemies}
+        spots = land | seen
         towns = {self.plan.hex(at) for at, size in self.b.towns.items()
                  if self.b.owners.get(at, 0) in enemies and size > 0}
-        armies = {self.plan.hex(s.at) for s in self.b.sightings
-                  if s.what == "heer" and s.kingdom in enemies and s.units >= 50}
-        # settlements seen by the scouts whose owner the map does not tell
         unknown = {self.plan.hex(at) for at, size in self.b.towns.items()
                    if at not in self.b.owners and size > 0}
-        land = {self.plan.hex(at) for at, o in self.b.owners.items() if o in enemies}
-        spots = land | armies | {self.plan.hex(s.at) for s in self.b.sightings
-                                 if s.kingdom in enemies}
+        unknown = {h for h in unknown if any(h.distance(x) <= 4 for x in spots)}
+        armies = {self.plan.hex(s.at) for s in self.b.sightings
+                  if s.what == "heer" and s.kingdom in enemies and s.units >= 50
+                  and self.plan.hex(s.at).distance(here) <= 3}
+        inside = {h for h in land if self.plan.frontier(h)}
         edge = {h for h in self.plan.known if self.plan.is_land(h) and self.plan.frontier(h)
-                and any(h.distance(x) <= 3 for x in spots)}
-        out = [towns, armies, unknown, edge, land]
+                and any(h.distance(x) <= 2 for x in spots)}
+        out = [towns, unknown, armies, inside, edge, land]
         return [{h for h in t if self.plan.is_land(h)} for t in out if t]
 
     def home(self) -> Hex | None:
