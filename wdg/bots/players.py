@@ -258,29 +258,40 @@ class _Bot:
             self.o.k.append(order)
 
     def build_candidates(self) -> list[tuple[str, int]]:
+        """Kingdom orders that build, best first. A palace in every settlement of
+        100 BE or more (one more kingdom order a month, "Pro Palast ... einen
+        Befehl"); the Baumeister founds a new settlement every few months, then
+        alternates mines (income by height) and growing its largest settlement
+        (2.000 GS per 100 BE); a Kaserne in every town (recruits, defence)."""
         v = self.view
         out: list[tuple[str, int]] = []
         towns = sorted(v.settlements.values(), key=lambda s: (-s.size, str(s.at)))
-        # a palace in every settlement: one more kingdom order each month
         for s in towns:
             if s.level(Building.PALAST) == 0 and s.size >= 100:
                 out.append((f"BQ {s.at}", self.prices["Palast"]))
-        # mines on the highest own land: income by height ("Mine", economy.yaml)
         mines = self.mine_sites()
-        if mines:
-            pick = mines[v.month.ordinal % min(3, len(mines))]
-            out.append((f"BM {pick}", self.prices["Mine"]))
-        if self.p.name.startswith("Baumeister"):
-            for s in towns:
-                f = settlement_cost_factor(v.terrain_at(s.at)) if v.terrain_at(s.at) else None
-                if f and s.size < 700:
-                    out.append((f"SS {s.at} 100", 100 * self.unit_price * f))
-                    break
+        mine = (f"BM {mines[v.month.ordinal % len(mines)]}", self.prices["Mine"]) if mines \
+            else None
+        builder = self.p.name.startswith("Baumeister")
+        if builder:
+            founding = [s for s in towns if s.size < 100]
             new = self.new_town_site()
-            if new is not None:
+            if new is not None and not founding:
                 out.append((f"SS {new[0]} 100", new[1]))
-            if self.b.popularity < 60:
-                out.append((f"F+ {max(1000, len(v.owned) * 500)}", max(1000, len(v.owned) * 500)))
+            grow = None
+            for s in towns:
+                t = v.terrain_at(s.at)
+                f = settlement_cost_factor(t) if t is not None else None
+                if f and s.size < 700:
+                    grow = (f"SS {s.at} 100", 100 * self.unit_price * f)
+                    break
+            pair = [mine, grow] if v.month.ordinal % 2 else [grow, mine]
+            out += [x for x in pair if x is not None]
+            if self.b.popularity < 50:
+                gold = max(1000, len(v.owned) * 500)
+                out.append((f"F+ {gold}", gold))
+        elif mine is not None:
+            out.append(mine)
         for s in towns:
             if s.level(Building.KASERNE) == 0 and s.size >= 100:
                 out.append((f"BK {s.at}", self.prices["Kaserne"]))
@@ -561,7 +572,9 @@ class _Bot:
             self.o.b[a.number] = "t"  # wait at home for recruits, drilling
             return True
         if owner in at_war and pos in self.b.towns:
-            self.o.b[a.number] = "o"
+            repelled = any(e.army == a.number and e.kind == "militia.fight"
+                           and not e.data.get("won") for e in self.b.events)
+            self.o.b[a.number] = "x K" if repelled and self.rng.random() < 0.5 else "o"
             return True
         near = [self.plan.hex(s.at) for s in self.b.sightings if s.what == "heer"
                 and s.kingdom in enemies and self.plan.hex(s.at).distance(here) <= 1]
@@ -585,7 +598,7 @@ class _Bot:
 
     def weak(self) -> int:
         """Below this an army of a warlike bot does not march."""
-        return max(500, self.p.army_size // 8)
+        return max(300, self.p.army_size // 20)
 
     def go_home(self, a: ArmyView, kind: str, here: Hex) -> bool:
         """A weak army gathers at the capital to recruit."""
@@ -609,16 +622,18 @@ class _Bot:
         spots = land | seen
         towns = {self.plan.hex(at) for at, size in self.b.towns.items()
                  if self.b.owners.get(at, 0) in enemies and size > 0}
+        # settlements seen by the scouts whose owner the map does not tell: near the
+        # enemy first, then any (a warlord goes and looks; a hostile power attacks all)
         unknown = {self.plan.hex(at) for at, size in self.b.towns.items()
                    if at not in self.b.owners and size > 0}
-        unknown = {h for h in unknown if any(h.distance(x) <= 4 for x in spots)}
+        near = {h for h in unknown if any(h.distance(x) <= 4 for x in spots)}
         armies = {self.plan.hex(s.at) for s in self.b.sightings
                   if s.what == "heer" and s.kingdom in enemies and s.units >= 50
                   and self.plan.hex(s.at).distance(here) <= 3}
         inside = {h for h in land if self.plan.frontier(h)}
         edge = {h for h in self.plan.known if self.plan.is_land(h) and self.plan.frontier(h)
                 and any(h.distance(x) <= 2 for x in spots)}
-        out = [towns, unknown, armies, inside, edge, land]
+        out = [towns, near, armies, unknown, inside, edge, land]
         return [{h for h in t if self.plan.is_land(h)} for t in out if t]
 
     def home(self) -> Hex | None:
