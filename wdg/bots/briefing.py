@@ -55,6 +55,9 @@ class Briefing:
     """Owner of known gemarks as last seen (0 = neutral); the Erkundungskarte."""
     towns: dict[Address, int] = field(default_factory=dict)
     """Settlement size (Baueinheiten) of known foreign or neutral gemarks as last seen."""
+    surveyed: set[Address] = field(default_factory=set)
+    """Gemarks whose settlement the scouts have seen (with or without one): the
+    Erkundungskarte shows them; elsewhere a settlement may hide."""
     events: list[Event] = field(default_factory=list)
     """Last month's events of this kingdom (the lines of its result sheet)."""
 
@@ -95,8 +98,11 @@ def brief(seg: Segment, kingdom: int, events: list[Event] | None = None) -> Brie
             owner, size = int(km.owner[row, col]), int(km.settlement[row, col])
             if owner >= 0:
                 b.owners[a] = owner
+            if size >= 0:
+                b.surveyed.add(a)
             if size > 0 and a not in view.settlements:
                 b.towns[a] = size
     for a in view.owned:
         b.owners[a] = kingdom
+        b.surveyed.add(a)
     return b

@@ -81,10 +81,10 @@ PERSONALITIES: dict[str, Personality] = {
     "Baumeister": Personality("Baumeister", reserve_months=4, armies=1, army_size=1200,
                               recruit_share=0.1, troop="Krieger", build_share=0.9,
                               expand_range=300),
-    "Eroberer": Personality("Eroberer", reserve_months=3, armies=3, army_size=2500,
+    "Eroberer": Personality("Eroberer", reserve_months=3, armies=2, army_size=3000,
                             recruit_share=0.5, troop="Reiter", build_share=0.3, explore=True,
                             expand_range=1200),
-    "Kriegsherr": Personality("Kriegsherr", reserve_months=2, armies=3, army_size=8000,
+    "Kriegsherr": Personality("Kriegsherr", reserve_months=2, armies=2, army_size=8000,
                               recruit_share=0.8, troop="Reiter", build_share=0.15, war=True,
                               explore=True, expand_range=600),
 }
@@ -159,6 +159,7 @@ class _Bot:
         self.sustainable = b.income + b.treasury // SUSTAIN_MONTHS
         self.excess = running - self.sustainable if b.income else 0
         self.added_running = 0
+        self.cuts: dict[int, str] = {}
         self.claimed: set[Hex] = set()
         self.targets_taken: set[Hex] = set()
 
@@ -383,6 +384,7 @@ class _Bot:
         armies = [a for a in sorted(v.armies.values(), key=lambda x: x.number)
                   if not a.passive and a.status in ("aktiv", "aktivierend")]
         merged = self.merges(armies)
+        self.cuts = self.plan_cuts([a for a in armies if a.number not in merged])
         for a in armies:
             if a.number in merged:
                 continue
@@ -416,6 +418,29 @@ class _Bot:
                 if self.p.war or small.units < 200:
                     self.o.a[small.number] = f"eh {big.number:04d}"
                     out.add(small.number)
+        return out
+
+    def plan_cuts(self, armies: list[ArmyView]) -> dict[int, str]:
+        """When the realm cannot pay its armies for long (:attr:`excess`): first
+        disband the smallest land armies whose whole cost the surplus covers
+        (saving their upkeep too), then release soldiers of the largest."""
+        out: dict[int, str] = {}
+        excess = self.excess
+        land = sorted((a for a in armies if not a.is_fleet and a.troop is not None
+                       and a.carried_by is None and not a.boats and a.units > 0),
+                      key=lambda a: (a.units, a.number))
+        for a in land[:-1]:
+            cost = self.upkeep.get(a.troop or "", 0) + a.units * self.pay.get(a.troop or "", 0)
+            if excess <= 0 or cost > 2 * excess:
+                break
+            out[a.number] = "eh 0000"
+            excess -= cost
+        if excess > 0 and land:
+            big = land[-1]
+            per = max(1, self.pay.get(big.troop or "", 1))
+            n = min(big.units - 1, -(-excess // per))
+            if n > 0:
+                out[big.number] = f"er {n}"
         return out
 
     def disembark(self, a: ArmyView) -> None:
@@ -464,16 +489,8 @@ class _Bot:
                 and self.b.refused("a.nr.refused", a.number):
             # too small to fight and no recruits here: save its upkeep
             self.o.a[a.number] = "eh 0000"
-        elif self.excess > 0:
-            # the realm cannot pay its soldiers for long: release the surplus
-            per = max(1, self.pay.get(troop, 1))
-            n = min(a.units, -(-self.excess // per))
-            if n >= a.units:
-                self.o.a[a.number] = "eh 0000"
-                self.excess -= a.units * per + self.upkeep.get(troop, 0)
-            elif n > 0:
-                self.o.a[a.number] = f"er {n}"
-                self.excess -= n * per
+        elif a.number in self.cuts:
+            self.o.a[a.number] = self.cuts[a.number]
 
     def phase_b_land(self, a: ArmyView) -> None:
         kind = "reiter" if a.troop == "Reiter" else "krieger"
@@ -627,13 +644,17 @@ class _Bot:
         unknown = {self.plan.hex(at) for at, size in self.b.towns.items()
                    if at not in self.b.owners and size > 0}
         near = {h for h in unknown if any(h.distance(x) <= 4 for x in spots)}
-        armies = {self.plan.hex(s.at) for s in self.b.sightings
-                  if s.what == "heer" and s.kingdom in enemies and s.units >= 50
-                  and self.plan.hex(s.at).distance(here) <= 3}
+        seen_armies = {self.plan.hex(s.at) for s in self.b.sightings
+                       if s.what == "heer" and s.kingdom in enemies and s.units >= 50}
+        armies = {h for h in seen_armies if h.distance(here) <= 3}
+        # the enemy's capital hides near its land: gemarks not yet surveyed there
+        surveyed = {self.plan.hex(a) for a in self.b.surveyed}
+        search = {h for h in self.plan.known if self.plan.is_land(h) and h not in surveyed
+                  and any(h.distance(x) <= 3 for x in land)}
         inside = {h for h in land if self.plan.frontier(h)}
         edge = {h for h in self.plan.known if self.plan.is_land(h) and self.plan.frontier(h)
                 and any(h.distance(x) <= 2 for x in spots)}
-        out = [towns, near, armies, unknown, inside, edge, land]
+        out = [towns, near, armies, unknown, search, seen_armies, inside, edge, land]
         return [{h for h in t if self.plan.is_land(h)} for t in out if t]
 
     def home(self) -> Hex | None:
