@@ -98,12 +98,10 @@ def run_lab(camp: Campaign, segment: str, *, months: int = 24, bots: str | None 
     return LabResult(runs, out, summary)
 
 
-def _worker_init() -> Callable[[], None] | None:
-    """The project's pool initializer (workers die with their parent) when present."""
-    try:
-        from wdg.procs import worker_init  # type: ignore[import-not-found]
-    except ImportError:
-        return None
+def _worker_init() -> Callable[..., None]:
+    """The project's pool initializer: workers die with their parent."""
+    from wdg.procs import worker_init
+
     return worker_init
 
 
