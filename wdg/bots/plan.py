@@ -113,6 +113,10 @@ class Planner:
             if is_water(t):
                 return int(self.t.cost["boote"][t.id])
             return self.t.landing["boote"] if self.coastal(there) else None
+        if kind == "schiffe":
+            # bots sail only on water (harbours are entered by nobody's plan)
+            c = int(self.t.cost["schiffe"][t.id]) if is_water(t) else -1
+            return None if c < 0 else c
         return None
 
     def penalty(self, kind: str, there: Hex) -> int:

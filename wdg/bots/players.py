@@ -450,19 +450,37 @@ class _Bot:
             return
         here = self.plan.hex(a.position)
         if self.plan.is_land(here):
-            self.o.a[a.number] = f"vs {a.position}"
+            t = self.plan.known.get(here)
+            if t is not None and t.height <= 2:
+                self.o.a[a.number] = f"vs {a.position}"
             return
-        for _d, x in self.plan.neighbours(here):
-            t = self.plan.known.get(x)
-            if self.plan.coastal(x) and t is not None and t.height <= 2:
-                self.o.a[a.number] = f"vs {self.plan.label(x)}"
-                return
+        x = self.landing_site(here)
+        if x is not None:
+            self.o.a[a.number] = f"vs {self.plan.label(x)}"
 
     def fleet(self, a: ArmyView) -> None:
-        """Bots sail no fleets: an empty fleet (or one without ships) is
-        disbanded, a carrying one waits for its cargo to land."""
+        """Bots keep no fleets: one that carries nobody is disbanded; one that
+        carries an army at sea sails to the nearest water next to a coast where
+        its cargo can go ashore (``vs``) the month after."""
         if a.carrying is None:
             self.o.a[a.number] = "eh 0000"
+            return
+        here = self.plan.hex(a.position)
+        if not self.plan.is_water(here) or self.landing_site(here) is not None:
+            return
+        path = self.plan.route("schiffe", here, lambda h: self.plan.is_water(h)
+                               and self.landing_site(h) is not None, limit=2000)
+        steps = self.plan.month_steps("schiffe", here, path) if path else []
+        if steps:
+            self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
+
+    def landing_site(self, h: Hex) -> Hex | None:
+        """A Küstengemark of height 1-2 next to ``h`` ("(q)")."""
+        for _d, x in self.plan.neighbours(h):
+            t = self.plan.known.get(x)
+            if self.plan.coastal(x) and t is not None and t.height <= 2:
+                return x
+        return None
 
     def phase_a_land(self, a: ArmyView) -> None:
         v = self.view
