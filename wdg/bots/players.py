@@ -239,7 +239,22 @@ class _Bot:
             return at_war[:2]
         return sorted(known, key=lambda k: (known[k], k))[:1]
 
+    def attackers(self) -> set[int]:
+        """Kingdoms that fought us or declared war on us last month (the result
+        sheet's battles and messages)."""
+        out = {int(e.data["enemy_kingdom"]) for e in self.b.events
+               if e.kind == "combat.battle" and e.data.get("enemy_kingdom")}
+        out |= {int(e.data["from"]) for e in self.b.events if e.kind == "message.delivered"
+                and e.data.get("from") and "Krieg" in str(e.data.get("text", ""))}
+        return {k for k in out if k in self.view.diplomacy}
+
     def k_orders_war(self) -> None:
+        # war is answered with war: lower the status toward an attacker to 3
+        # ("Angriff auf fremde Heere möglich"), so that its armies can be fought
+        for k in sorted(self.attackers()):
+            status = self.view.diplomacy[k]
+            if status > 3 and self.k_left() > 0 and (not self.p.war or k not in self.enemies()):
+                self.o.k.append(f"DS {k} {'--' if status > 4 else '-'}")
         for k in self.enemies():
             status = self.view.diplomacy.get(k, 5)
             if status > 1 and self.k_left() > 0:
@@ -516,11 +531,13 @@ class _Bot:
             self.sail(a)
             return
         here = self.plan.hex(a.position)
+        if self.defend(a, kind, here):
+            return
         if self.p.war:
             # war first; without a known enemy, look for one before taking land
             if self.war_move(a, kind, here):
                 return
-            if not self.enemies() and self.scout(a, kind, here):
+            if (self.p.hostile or not self.enemies()) and self.scout(a, kind, here):
                 return
         if self.expand(a, kind, here):
             return
@@ -528,6 +545,27 @@ class _Bot:
             return
         owner = self.b.owners.get(a.position, 0)
         self.o.b[a.number] = "h" if owner == self.view.kingdom else "t"
+
+    def defend(self, a: ArmyView, kind: str, here: Hex) -> bool:
+        """Throw out an intruder: an army of a kingdom we are at war with (status
+        1-3) standing in our land, if we are at least as strong."""
+        dip = self.view.diplomacy
+        own = self.view.owned
+        foes = [s for s in self.b.sightings if s.what == "heer" and s.kingdom in dip
+                and dip[s.kingdom] <= 3 and s.at in own and s.units <= a.units
+                and self.plan.hex(s.at).distance(here) <= 3]
+        if not foes or a.units < self.weak():
+            return False
+        goals = {self.plan.hex(s.at) for s in foes}
+        if here in goals:
+            self.o.b[a.number] = "t"
+            return True
+        path = self.plan.route(kind, here, lambda h: h in goals, limit=400)
+        steps = self.plan.month_steps(kind, here, path) if path else []
+        if not steps:
+            return False
+        self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
+        return True
 
     def sail(self, a: ArmyView) -> None:
         here = self.plan.hex(a.position)
@@ -669,11 +707,23 @@ class _Bot:
         surveyed = {self.plan.hex(a) for a in self.b.surveyed}
         search = {h for h in self.plan.known if self.plan.is_land(h) and h not in surveyed
                   and any(h.distance(x) <= 3 for x in land)}
+        if search:
+            # a realm grows around its capital: look near the middle of its known land
+            centre = self.centre(land)
+            best = min(h.distance(centre) for h in search)
+            search = {h for h in search if h.distance(centre) <= best + 1}
         inside = {h for h in land if self.plan.frontier(h)}
         edge = {h for h in self.plan.known if self.plan.is_land(h) and self.plan.frontier(h)
                 and any(h.distance(x) <= 2 for x in spots)}
         out = [towns, near, armies, unknown, search, seen_armies, inside, edge, land]
         return [{h for h in t if self.plan.is_land(h)} for t in out if t]
+
+    def centre(self, cells: set[Hex]) -> Hex:
+        """The known cell nearest to the mean position of ``cells``."""
+        q = sum(h.q for h in cells) / len(cells)
+        r = sum(h.r for h in cells) / len(cells)
+        return min(sorted(cells), key=lambda h: (h.q - q) ** 2 + (h.r - r) ** 2
+                   + (h.q - q) * (h.r - r))
 
     def home(self) -> Hex | None:
         v = self.view
