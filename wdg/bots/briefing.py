@@ -1,13 +1,14 @@
 """What a bot knows: the kingdom's view and its last result sheet.
 
-A human ruler plans with two papers: the machine-readable view
+A human ruler plans with two papers and his notebook: the machine-readable view
 (``ansicht.yaml``, :class:`~wdg.orders.view.KingdomView`: own armies,
 settlements, gemarks, the known terrain, the diplomacy list, the general on
 offer) and the last Ergebnisblatt (the treasury and its ledger, the foreign
 armies and creatures the scouts saw, the owners and settlements the
-Erkundungskarte shows as last seen, what became of each order). A
-:class:`Briefing` holds exactly that and nothing else; a bot reads only a
-briefing (``wdg.bots.players``), never the segment.
+Erkundungskarte shows as last seen, what became of each order), and the notes he wrote on his own last sheet
+(the bot's notebook: ``# Notiz:`` comment lines, where it was last seen each
+kingdom it met). A :class:`Briefing` holds exactly that and nothing else; a
+bot reads only a briefing (``wdg.bots.players``), never the segment.
 
 :func:`brief` builds it the way the result sheet does — from the state after
 the month and the month's event log, keeping only this kingdom's events and
@@ -20,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wdg.engine.events import Event
+from wdg.errors import InvalidInputError
 from wdg.orders.view import KingdomView, build_view
 from wdg.world.address import Address
 from wdg.world.state import Segment
@@ -60,6 +62,9 @@ class Briefing:
     Erkundungskarte shows them; elsewhere a settlement may hide."""
     events: list[Event] = field(default_factory=list)
     """Last month's events of this kingdom (the lines of its result sheet)."""
+    notes: dict[int, list[Address]] = field(default_factory=dict)
+    """The bot's notebook from its own last sheet: kingdom -> gemarks where it
+    was last seen (:func:`read_notes`)."""
 
     @property
     def kingdom(self) -> int:
@@ -75,13 +80,38 @@ class Briefing:
 INCOME_LEDGERS = frozenset({"tax", "income", "conquest", "treasure"})
 
 
-def brief(seg: Segment, kingdom: int, events: list[Event] | None = None) -> Briefing:
+NOTE_PREFIX = "# Notiz: Königreich "
+
+
+def read_notes(sheet: str | None) -> dict[int, list[Address]]:
+    """The notebook lines of a sheet: ``# Notiz: Königreich 6: 303.03 302.11``."""
+    out: dict[int, list[Address]] = {}
+    for line in (sheet or "").splitlines():
+        if not line.startswith(NOTE_PREFIX):
+            continue
+        head, _, rest = line[len(NOTE_PREFIX):].partition(":")
+        if not head.strip().isdigit():
+            continue
+        spots = []
+        for word in rest.split():
+            try:
+                spots.append(Address.parse(word))
+            except InvalidInputError:
+                continue
+        out[int(head)] = spots
+    return out
+
+
+def brief(seg: Segment, kingdom: int, events: list[Event] | None = None,
+          last_sheet: str | None = None) -> Briefing:
     """The briefing of ``kingdom`` on ``seg`` (the state after the last month)
-    with that month's ``events`` (``None``: no result sheet yet)."""
+    with that month's ``events`` (``None``: no result sheet yet) and the text of
+    the kingdom's own last sheet (its notebook)."""
     view = build_view(seg, kingdom)
     k = seg.kingdoms[kingdom]
     mine = [e for e in (events or []) if e.kingdom == kingdom]
-    b = Briefing(view=view, treasury=k.treasury, popularity=k.popularity, events=mine)
+    b = Briefing(view=view, treasury=k.treasury, popularity=k.popularity, events=mine,
+                 notes=read_notes(last_sheet))
     b.income = sum(e.gold for e in mine if e.gold > 0 and e.ledger in INCOME_LEDGERS)
     b.expense = -sum(e.gold for e in mine if e.gold < 0)
     grid = seg.grid

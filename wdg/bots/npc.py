@@ -12,7 +12,8 @@ human with a new password (shown once).
 bot kingdom without a sheet in ``orders/<segment>/<YYYY-MM>/`` the bot writes
 ``k<n>.txt`` from the kingdom's briefing (its view and the last archived
 month's events, i.e. its last result sheet). From there the sheet is an
-ordinary input: parsed, checked, taken in and archived with the month, so
+ordinary input (the bot also reads its own last archived sheet, whose
+``# Notiz:`` lines are its notebook): parsed, checked, taken in and archived with the month, so
 ``wdg turn replay`` reproduces the month byte for byte. A sheet that arrived
 (a game master's correction) is never overwritten.
 """
@@ -74,6 +75,17 @@ def last_events(camp: Campaign, seg: Segment) -> list[Event] | None:
     return load_events(path, seg) if path.is_file() else None
 
 
+def last_sheet(camp: Campaign, seg: Segment, kingdom: int) -> str | None:
+    """The kingdom's sheet of the last archived month (the bot's notebook)."""
+    from wdg.engine.archive import month_dir
+
+    path = month_dir(camp, seg.name, seg.date.previous()) / "orders" / f"k{kingdom}.txt"
+    try:
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+    except UnicodeDecodeError:
+        return None
+
+
 def write_npc_sheets(camp: Campaign, seg: Segment) -> list[NpcSheet]:
     """Write the sheet of every bot kingdom of ``seg`` that has none this month."""
     out: list[NpcSheet] = []
@@ -94,8 +106,8 @@ def write_npc_sheets(camp: Campaign, seg: Segment) -> list[NpcSheet]:
             out.append(NpcSheet(n, k.bot, path, False, "das Passwort des Bots gilt nicht mehr "
                                 f"(wdg kingdom set {seg.name} {n} --bot {k.bot})"))
             continue
-        text = write_sheet(brief(seg, n, events), k.bot, rules, password=k.bot_password,
-                           seed=seg.seed)
+        text = write_sheet(brief(seg, n, events, last_sheet(camp, seg, n)), k.bot, rules,
+                           password=k.bot_password, seed=seg.seed)
         folder.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         out.append(NpcSheet(n, k.bot, path, True))

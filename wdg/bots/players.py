@@ -91,6 +91,11 @@ PERSONALITIES: dict[str, Personality] = {
 SUSTAIN_MONTHS = 12
 """The running costs a bot keeps are what last month's income and a twelfth
 of the treasury pay (a year's horizon)."""
+NOTE_PLACES = 6
+"""Places per kingdom the notebook keeps."""
+RICH = 100_000
+"""Free gold (beyond the reserve) for which an Eroberer or Kriegsherr raises
+one more army."""
 HOSTILE_SUFFIX = "+feind"
 """``Kriegsherr+feind``: the Kriegsherr at war with every kingdom it has met."""
 
@@ -160,6 +165,8 @@ class _Bot:
         self.excess = running - self.sustainable if b.income else 0
         self.added_running = 0
         self.cuts: dict[int, str] = {}
+        self._memory: dict[int, list[Hex]] | None = None
+        self.levy_towns: dict[object, int] = {}
         self.claimed: set[Hex] = set()
         self.targets_taken: set[Hex] = set()
 
@@ -197,6 +204,9 @@ class _Bot:
             if n in self.o.b:
                 lines.append(f"B: {self.o.b[n]}")
         lines += ["", "K", *self.o.k]
+        notes = self.notebook()
+        if notes:
+            lines += ["", *notes]
         for to, text in self.o.messages:
             lines += ["", f"BOTSCHAFT {to}", text, "ENDE"]
         return "\n".join(lines) + "\n"
@@ -213,31 +223,61 @@ class _Bot:
         return self.view.max_kingdom_orders() - len(self.o.k)
 
     def enemy_spots(self, k: int) -> list[Hex]:
-        """Where kingdom ``k`` is known to be: its land on the Erkundungskarte
-        and its armies on the last result sheet."""
+        """Where kingdom ``k`` is known to be: its land on the Erkundungskarte,
+        its armies on the last result sheet, and where the notebook says it was."""
         spots = [self.plan.hex(a) for a, o in self.b.owners.items() if o == k]
         spots += [self.plan.hex(s.at) for s in self.b.sightings if s.kingdom == k]
-        return spots
+        return spots + [h for h in self.remembered().get(k, []) if h not in spots]
+
+    def remembered(self) -> dict[int, list[Hex]]:
+        """The notebook's places (old places stay: they tell the direction)."""
+        if self._memory is None:
+            self._memory = {k: [self.plan.hex(a) for a in spots if self.view.on_map(a)]
+                            for k, spots in sorted(self.b.notes.items())}
+        return self._memory
+
+    def looked_at(self, h: Hex) -> bool:
+        """True if one of our armies stands on ``h`` or next to it now."""
+        return any(h.distance(self.plan.hex(a.position)) <= 1
+                   for a in self.view.armies.values() if not a.passive)
+
+    def notebook(self) -> list[str]:
+        """Where each kingdom on the list was last seen, newest first (at most
+        six places each): the ``# Notiz:`` lines of this sheet."""
+        from wdg.bots.briefing import NOTE_PREFIX
+
+        lines = []
+        for k in sorted(self.view.diplomacy):
+            now = [self.plan.hex(s.at) for s in self.b.sightings if s.kingdom == k]
+            now += sorted(self.plan.hex(a) for a, o in self.b.owners.items() if o == k)
+            spots = list(dict.fromkeys(now + self.remembered().get(k, [])))[:NOTE_PLACES]
+            if spots:
+                lines.append(f"{NOTE_PREFIX}{k}: " + " ".join(self.plan.label(h) for h in spots))
+        return lines
 
     def enemies(self) -> list[int]:
-        """Kingdoms this bot makes war on: met ones (on the diplomacy list) whose
-        land or armies it has seen; those it is already at war with (status
-        1-3) first, else the nearest; every met one for a hostile power."""
+        """Kingdoms this bot makes war on. The diplomacy status is its memory:
+        every kingdom it holds at 1-3 is at war with it (the nearest known two);
+        otherwise it picks the nearest kingdom it has met (on the list) and seen
+        (land on the Erkundungskarte or an army on the last sheet). A hostile
+        power is at war with every kingdom on its list."""
         dip = self.view.diplomacy
         if not self.p.war or not dip:
             return []
         home = self.home()
-        known: dict[int, int] = {}
+        far = 1 << 20
+        dist: dict[int, int] = {}
         for k in sorted(dip):
             spots = self.enemy_spots(k)
-            if spots:
-                known[k] = min(home.distance(x) for x in spots) if home is not None else 0
+            dist[k] = min(home.distance(x) for x in spots) if spots and home is not None \
+                else (0 if spots else far)
         if self.p.hostile:
-            return sorted(known, key=lambda k: (known[k], k))
-        at_war = sorted((k for k in known if dip[k] <= 3), key=lambda k: (known[k], k))
+            return sorted(dip, key=lambda k: (dist[k], k))
+        at_war = sorted((k for k in dip if dip[k] <= 3), key=lambda k: (dist[k], k))
         if at_war:
             return at_war[:2]
-        return sorted(known, key=lambda k: (known[k], k))[:1]
+        known = sorted((k for k in dip if dist[k] < far), key=lambda k: (dist[k], k))
+        return known[:1]
 
     def attackers(self) -> set[int]:
         """Kingdoms that fought us or declared war on us last month (the result
@@ -344,8 +384,12 @@ class _Bot:
         return [a for a in self.view.armies.values() if not a.is_fleet and a.troop is not None]
 
     def wanted_armies(self) -> int:
+        """More armies while the treasury holds much more than the reserve
+        (gold in the treasury wins no land), at most two more."""
         active = [a for a in self.land_armies() if not a.passive]
-        return self.p.armies - len(active)
+        extra = 0 if self.p.name.startswith("Baumeister") else \
+            min(2, max(0, self.free) // RICH)
+        return self.p.armies + extra - len(active)
 
     def town_with(self, building: Building) -> list[str]:
         return [str(s.at) for s in sorted(self.view.settlements.values(),
@@ -370,7 +414,9 @@ class _Bot:
             if self.afford(self.activation[troop] + first, self.upkeep[troop]):
                 self.free += first  # only reserved for next month's levy
                 self.o.a[a.number] = f"nh {towns[0]}"
-                want -= 1
+                # one new army a month: next month it alone recruits in that town
+                # (armies recruit in ascending number, "Die Rüstung" (d))
+                break
 
     def hire(self, passive: list[ArmyView]) -> int | None:
         offer = self.view.offer
@@ -400,6 +446,12 @@ class _Bot:
                   if not a.passive and a.status in ("aktiv", "aktivierend")]
         merged = self.merges(armies)
         self.cuts = self.plan_cuts([a for a in armies if a.number not in merged])
+        # an empty army recruits first in its town: the others leave it the
+        # militia this month (armies recruit in ascending number, "(d)")
+        self.levy_towns: dict[object, int] = {}
+        for a in armies:
+            if a.units == 0 and not a.is_fleet and a.number not in merged:
+                self.levy_towns.setdefault(a.position, a.number)
         for a in armies:
             if a.number in merged:
                 continue
@@ -412,6 +464,8 @@ class _Bot:
             self.phase_a_land(a)
             if a.number in self.o.a and self.o.a[a.number].startswith("eh"):
                 continue
+            if a.units == 0:
+                continue  # recruiting its first soldiers: it stays in town
             self.phase_b_land(a)
 
     def merges(self, armies: list[ArmyView]) -> set[int]:
@@ -502,7 +556,8 @@ class _Bot:
         troop = a.troop or "Krieger"
         s = v.settlements.get(a.position)
         can_recruit = (s is not None and s.level(Building.KASERNE) > 0 and not a.boats
-                       and not self.b.refused("a.nr.refused", a.number))
+                       and not self.b.refused("a.nr.refused", a.number)
+                       and self.levy_towns.get(a.position, a.number) == a.number)
         need = max(0, self.p.army_size - a.units)
         if can_recruit and need > 0:
             each = self.premium[troop]
@@ -692,7 +747,8 @@ class _Bot:
         from the Erkundungskarte and stay put, so an army keeps its course."""
         land = {self.plan.hex(at) for at, o in self.b.owners.items() if o in enemies}
         seen = {self.plan.hex(s.at) for s in self.b.sightings if s.kingdom in enemies}
-        spots = land | seen
+        spots = land | seen | {h for k, hs in self.remembered().items() if k in enemies
+                               for h in hs}
         towns = {self.plan.hex(at) for at, size in self.b.towns.items()
                  if self.b.owners.get(at, 0) in enemies and size > 0}
         # settlements seen by the scouts whose owner the map does not tell: near the
@@ -703,6 +759,9 @@ class _Bot:
         seen_armies = {self.plan.hex(s.at) for s in self.b.sightings
                        if s.what == "heer" and s.kingdom in enemies and s.units >= 50}
         armies = {h for h in seen_armies if h.distance(here) <= 3}
+        # where the notebook says the enemy was, unless we stand there now
+        memory = {h for k, hs in self.remembered().items() if k in enemies for h in hs
+                  if not self.looked_at(h)}
         # the enemy's capital hides near its land: gemarks not yet surveyed there
         surveyed = {self.plan.hex(a) for a in self.b.surveyed}
         search = {h for h in self.plan.known if self.plan.is_land(h) and h not in surveyed
@@ -715,8 +774,16 @@ class _Bot:
         inside = {h for h in land if self.plan.frontier(h)}
         edge = {h for h in self.plan.known if self.plan.is_land(h) and self.plan.frontier(h)
                 and any(h.distance(x) <= 2 for x in spots)}
-        out = [towns, near, armies, unknown, search, seen_armies, inside, edge, land]
-        return [{h for h in t if self.plan.is_land(h)} for t in out if t]
+        return [t for _name, t in self.named_targets(towns, near, armies, unknown, search,
+                                                     seen_armies, memory, inside, edge, land)]
+
+    def named_targets(self, *sets: set[Hex]) -> list[tuple[str, set[Hex]]]:
+        names = ("towns", "near", "armies", "unknown", "search", "seen_armies", "memory",
+                 "inside", "edge", "land")
+        self.last_targets = [(n, {h for h in t if self.plan.is_land(h)})
+                             for n, t in zip(names, sets, strict=True)]
+        self.last_targets = [(n, t) for n, t in self.last_targets if t]
+        return self.last_targets
 
     def centre(self, cells: set[Hex]) -> Hex:
         """The known cell nearest to the mean position of ``cells``."""

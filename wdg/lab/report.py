@@ -55,7 +55,7 @@ def figures(run: CampaignRun) -> dict[str, Any]:
             "losses": _losses(months, k),
         }
     builders = {k: v for k, v in per_kingdom.items() if str(v["bot"]).startswith("Baumeister")}
-    costs_last = {k: r.costs for k, r in last.items()}
+    upkeep_last = {k: r.upkeep for k, r in last.items()}
     return {
         "label": run.label,
         "rules": str(run.rules_dir),
@@ -71,7 +71,8 @@ def figures(run: CampaignRun) -> dict[str, Any]:
         "gemarks_conquered": sum(r.conquests for m in months for r in m.kingdoms.values()),
         "baumeister_income": {k: [v["income_first"], v["income_last"]] for k, v in builders.items()},
         "empty_army_upkeep": sum(r.empty_upkeep for m in months for r in m.kingdoms.values()),
-        "broke_at_end": sorted(k for k, r in last.items() if r.treasury < costs_last[k]),
+        # cannot pay next month's pay and upkeep (at last month's rate)
+        "broke_at_end": sorted(k for k, r in last.items() if r.treasury < upkeep_last[k]),
         "conservation_errors": [e for m in months for e in m.conservation_errors],
         "replay_failures": list(run.replay_failures),
         "kingdoms": per_kingdom,

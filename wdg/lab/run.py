@@ -134,6 +134,7 @@ def run_campaign(source: Campaign, segment: str, *, months: int, bots: dict[int,
     run = CampaignRun(label or rules_path.name, segment, rules_path, directory, dict(bots),
                       names={k: v.name for k, v in seg.kingdoms.items()})
     events: list[Event] | None = None
+    sheets: dict[int, str] = {}
     for i in range(months):
         date = seg.date
         if progress is not None:
@@ -144,8 +145,10 @@ def run_campaign(source: Campaign, segment: str, *, months: int, bots: dict[int,
             kd = seg.kingdoms.get(k)
             if kd is None or kd.retired or kd.city_state or kd.player is None:
                 continue
-            text = write_sheet(brief(seg, k, events), who, rules, password=lab_password(k),
-                               seed=seed)
+            last = sheets.get(k)
+            text = write_sheet(brief(seg, k, events, last), who, rules,
+                               password=lab_password(k), seed=seed)
+            sheets[k] = text
             (orders / f"k{k}.txt").write_text(text, encoding="utf-8")
         before = snapshot(seg)
         result = run_month(camp, segment, force=True, outputs={})
