@@ -95,3 +95,25 @@ def test_no_order_costs_more_than_the_treasury_holds(demo) -> None:
         k_lines = text.split("\nK\n", 1)[1].splitlines()
         assert not [x for x in k_lines if x.split()[:1] and x.split()[0] in
                     ("BM", "BK", "BQ", "BH", "SS", "F+")], text
+
+
+def test_the_notebook_on_the_sheet_remembers_where_a_kingdom_was_seen(demo) -> None:
+    """A player keeps notes; the bot's are ``# Notiz:`` lines on its own sheet,
+    comments the parser ignores, read back with the next month's briefing."""
+    from wdg.bots import Sighting
+    from wdg.bots.briefing import read_notes
+    from wdg.world.address import Address
+
+    b = brief(demo, 3)
+    other = min(b.view.diplomacy)
+    spot = next(a for a in sorted(b.view.known, key=str) if a not in b.view.owned)
+    b.sightings = [Sighting(spot, "heer", 101, other, 800, "Krieger")]
+    text = write_sheet(b, "Kriegsherr", RULES, password="x", seed=1)
+    assert f"# Notiz: Königreich {other}: {spot}" in text
+    assert read_notes(text)[other][0] == spot
+    sheet = parse_sheet(text.encode("utf-8"))
+    assert not [d for d in sheet.diagnostics if d.severity is Severity.ERROR]
+    later = brief(demo, 3, None, text)
+    assert later.notes[other] == [spot]
+    assert read_notes("# Notiz: Königreich x: 101.01\n# Notiz: Königreich 4: 999.99 101.01") \
+        == {4: [Address.parse("101.01")]}
