@@ -174,6 +174,11 @@ def _html(runs: list[CampaignRun], figs: list[dict[str, Any]], images: list[Path
             ("conservation_errors", "Erhaltungsfehler (Gold, Soldaten)"),
             ("replay_failures", "Wiederholungsfehler")]
     for key, label in keys:
+        if key == "baumeister_income":
+            cells = "".join("<td>" + e("; ".join(f"Reich {k}: {_gs(a)} → {_gs(b)}" for k, (a, b)
+                                                 in f[key].items()) or "–") + "</td>" for f in figs)
+            rows.append(f"<tr><th>{e(label)}</th>{cells}</tr>")
+            continue
         cells = "".join(f"<td>{e(_fmt(f[key]))}</td>" for f in figs)
         rows.append(f"<tr><th>{e(label)}</th>{cells}</tr>")
     head = "".join(f"<th>{e(f['label'])}</th>" for f in figs)
@@ -181,8 +186,9 @@ def _html(runs: list[CampaignRun], figs: list[dict[str, Any]], images: list[Path
     for f in figs:
         body = "".join(
             f"<tr><td>{k}</td><td>{e(v['name'])}</td><td>{e(v['bot'])}</td>"
-            f"<td>{v['treasury']:,}</td><td>{v['income_first']:,} → {v['income_last']:,}</td>"
-            f"<td>{v['soldiers']:,}</td><td>{v['gemarks']}</td><td>{v['settlements']}</td>"
+            f"<td>{_gs(v['treasury'])}</td><td>{_gs(v['income_first'])} → "
+            f"{_gs(v['income_last'])}</td>"
+            f"<td>{_gs(v['soldiers'])}</td><td>{v['gemarks']}</td><td>{v['settlements']}</td>"
             f"<td>{v['battles']} ({v['battles_won']})</td><td>{v['towns_won']}/{v['towns_lost']}</td>"
             f"<td>{e(_fmt(v['losses']))}</td></tr>" for k, v in f["kingdoms"].items())
         tables.append(f"<h3>{e(f['label'])}: Reiche nach {f['months']} Monden</h3><table>"
@@ -204,6 +210,11 @@ def _html(runs: list[CampaignRun], figs: list[dict[str, Any]], images: list[Path
         + "".join(tables) + imgs
         + "<p>Tabellen: <a href=\"metrics.csv\">metrics.csv</a>, "
           "<a href=\"summary.yaml\">summary.yaml</a>.</p></body></html>\n")
+
+
+def _gs(n: int) -> str:
+    """German digit grouping: 58.000."""
+    return f"{int(n):,}".replace(",", ".")
 
 
 def _fmt(v: Any) -> str:
