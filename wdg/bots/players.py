@@ -91,6 +91,8 @@ PERSONALITIES: dict[str, Personality] = {
 SUSTAIN_MONTHS = 12
 """The running costs a bot keeps are what last month's income and a twelfth
 of the treasury pay (a year's horizon)."""
+FESTIVAL_BELOW = 60
+"""The Baumeister holds festivals while the ruler's popularity is below this."""
 NOTE_PLACES = 6
 """Places per kingdom the notebook keeps."""
 RICH = 100_000
@@ -343,14 +345,18 @@ class _Bot:
                     break
             pair = [mine, grow] if v.month.ordinal % 2 else [grow, mine]
             out += [x for x in pair if x is not None]
-            if self.b.popularity < 50:
-                gold = max(1000, len(v.owned) * 500)
-                out.append((f"F+ {gold}", gold))
+            if self.b.popularity < FESTIVAL_BELOW:
+                # two points of popularity (festival.gold_per_point_per_gemark: 100 GS
+                # per gemark and point); taxes and militia grow with it
+                gold = max(1000, len(v.owned) * 200)
+                festival = (f"F+ {gold}", gold)
         elif mine is not None:
             out.append(mine)
         for s in towns:
             if s.level(Building.KASERNE) == 0 and s.size >= 100:
                 out.append((f"BK {s.at}", self.prices["Kaserne"]))
+        if builder and self.b.popularity < FESTIVAL_BELOW:
+            out.append(festival)  # the cheapest order last: when no building is affordable
         return out
 
     def mine_sites(self) -> list[str]:
