@@ -77,3 +77,17 @@ def test_a_bad_rules_directory_is_a_clear_error(camp, tmp_path) -> None:
     res = runner.invoke(app, ["lab", "canura", "--months", "1", "--rules", str(tmp_path),
                               "-C", str(camp)])
     assert res.exit_code != 0 and "no rules directory" in str(res.exception)
+
+
+def test_without_matplotlib_the_lab_draws_its_own_svg_and_says_so(camp, tmp_path,
+                                                                  monkeypatch) -> None:
+    import wdg.lab.report as report
+
+    monkeypatch.setattr(report, "have_matplotlib", lambda: False)
+    out = tmp_path / "rep"
+    res = runner.invoke(app, ["lab", "canura", "--months", "1", "--no-replay", "-o", str(out),
+                              "-C", str(camp)])
+    assert res.exit_code == 0, res.output
+    assert (out / "plots" / "soldiers.svg").is_file()
+    assert not list((out / "plots").glob("*.png"))
+    assert "matplotlib ist nicht installiert" in (out / "index.html").read_text(encoding="utf-8")
