@@ -75,3 +75,11 @@ def test_an_unknown_bot_is_refused_and_nothing_changes(camp) -> None:
                               "-C", str(camp)])
     assert res.exit_code != 0 and "Baumeister" in str(res.exception)
     assert (camp / "worlds" / "canura" / "kingdoms.yaml").read_bytes() == before
+
+
+def test_a_new_password_for_a_bot_kingdom_stops_its_bot_with_a_notice(camp) -> None:
+    _wdg("kingdom", "set-password", "canura", "9", "-C", str(camp))
+    out = _wdg("turn", "run", "canura", "--force", "--no-render", "-q", "--dry-run",
+               "-C", str(camp))
+    assert "das Passwort des Bots gilt nicht mehr" in out
+    assert not (camp / "orders" / "canura" / "0412-04" / "k9.txt").exists()
