@@ -48,7 +48,7 @@ from wdg.bots.plan import Planner
 from wdg.errors import InvalidInputError
 from wdg.orders.view import ArmyView
 from wdg.rules import Rules
-from wdg.world.hexgrid import Direction, Hex
+from wdg.world.hexgrid import Hex
 from wdg.world.state import Building
 from wdg.world.terrain import Component, has, is_water, settlement_cost_factor
 
