@@ -54,6 +54,7 @@ COMMAND_MODULES = (
     "kingdom",
     "export",
     "games",
+    "lab",
     "demo",
 )
 

@@ -28,11 +28,12 @@ from pathlib import Path
 
 import typer
 
+from wdg.bots.npc import write_npc_sheets
 from wdg.campaign import PACKAGE_ROOT, Campaign
+from wdg.commands.common import locked
 from wdg.commands.map import write_map
 from wdg.engine.turn import replay_month, run_month
 from wdg.errors import StateError
-from wdg.commands.common import locked
 from wdg.orders.demo import demo_verdicts
 from wdg.orders.intake import import_mailbox
 from wdg.reports.archived import archive_writers, render_month
@@ -77,6 +78,9 @@ def run_demo(out: Path) -> Campaign:
     seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
     typer.echo(render_status(seg), nl=False)
     typer.echo(f"Karte geschrieben: {write_map(camp, DEMO_SEGMENT)}\n")
+    for s in write_npc_sheets(camp, seg):
+        typer.echo(f"Bot {s.bot} spielt Königreich {s.kingdom}: "
+                   + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
     typer.echo(demo_verdicts(camp, DEMO_SEGMENT, seg.date.key))
     box = camp.root / "orders" / DEMO_SEGMENT / "examples" / "posteingang.mbox"
     if box.is_file():
