@@ -251,4 +251,4 @@ def test_sigkill_at_a_sample_of_file_operations_loses_nothing(base, tmp_path, co
     """Issue #21: SIGKILL (no cleanup runs at all) at every 5th file operation:
     the next command completes a committed save or cleans an uncommitted one."""
     count, _, _ = _reference(base, tmp_path, command)
-    _sweep(base, tmp_path, command, ("kill",), list(range(1, count + 1, 5)) + [count])
+    _sweep(base, tmp_path, command, ("kill",), sorted({*range(1, count + 1, 5), count}))
