@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from wdg.games.base import CHANCE
-from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, YES
+from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE, YES
 from wdg.games.empires_of_middle_earth.common import DRAWING, END, START
 
 if TYPE_CHECKING:
@@ -72,7 +72,10 @@ def action_text(s: EmpiresState, a: int) -> str:
     if s.pend is not None:
         return _pending_text(s, a)
     if s.phase == DRAWING:
-        return {NO: "stop drawing", DRAW: "draw from the deck"}.get(a) or f"take {name(a - k.take)}"
+        if s.taking:
+            return f"take {name(a - k.take)}"
+        return {NO: "stop drawing", DRAW: "draw from the deck",
+                TAKE: "take from the discard pile"}.get(a) or f"action {a}"
     if s.phase == END:
         return f"discard {name(a - k.final)}"
     return _main_text(s, a)
