@@ -178,6 +178,16 @@ class LordsState(State):
                 pts[o] += 3 if altar[h] else 2 if civ[h] else 1
         return [float(p) for p in pts]
 
+    def end_info(self) -> dict[str, float | str]:
+        """How the game ended, for batch statistics: the cause, the rounds of
+        the people phase, hexes held and counters on the board, and the cards
+        each player still held (5.1: the sudden end only with the last seven)."""
+        held = [sum(h) for h in self.hands]
+        return {"end": self.ended_by or "not over", "rounds": float(self.round),
+                "hexes_held": float(sum(1 for o in self.owner if o >= 0)),
+                "counters": float(sum(self.count)), "cards_left_max": float(max(held)),
+                "no_counter_placed": float(sum(self.count) == 0)}
+
     def tiebreak_key(self, player: int) -> tuple[float, int, int]:
         """4.2: points, then hexes, then counters on the board."""
         hexes = counters = 0
