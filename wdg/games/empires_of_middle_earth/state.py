@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from wdg.games.base import CHANCE, TERMINAL, GameError, State
 from wdg.games.empires_of_middle_earth.campaign import Battle, CampaignMixin
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE
@@ -450,6 +452,52 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
             return unit * (3 + 2 * (k - 3))
         return unit * k
 
+    # ----------------------------------------------------------- imperfect information
+    def observation_string(self, player: int) -> str:
+        """The position as ``player`` sees it: the other players' hands only
+        as a number of cards; the deck only by its size (the discard pile,
+        the tables, gold and every roll are open)."""
+        from wdg.games.empires_of_middle_earth.text import state_text
+        return state_text(self, viewer=player)
+
+    def _public_cards(self) -> set[int]:
+        """Hand cards that everybody has seen: those of a pending roll."""
+        pend = self.pend
+        out: set[int] = set()
+        if isinstance(pend, Roll):
+            out.update((pend.char, pend.target))
+        return out
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> EmpiresState:
+        """A determinisation for ``player``: the deck and the other players'
+        hands (except cards shown in a pending roll) shuffled and dealt again,
+        every hand keeping its size."""
+        s = self.clone()
+        shown = self._public_cards()
+        others = [q for q in range(self.g.num_players) if q != player]
+        hidden = {q: [c for c in self.hands[q] if c not in shown] for q in others}
+        pool = sorted(self.deck + [c for q in others for c in hidden[q]])
+        order = [pool[int(i)] for i in rng.permutation(len(pool))]
+        at = 0
+        for q in others:
+            k = len(hidden[q])
+            new = order[at:at + k]
+            at += k
+            s.hands[q] = [c for c in self.hands[q] if c in shown] + new
+            for c in new:
+                s.where[c], s.owner[c] = HAND, q
+        s.deck = sorted(order[at:])
+        for c in s.deck:
+            s.where[c], s.owner[c] = DECK, -1
+        s._legal = None
+        return s
+
+    def public_action_string(self, action: int, viewer: int) -> str:
+        """A card drawn from the deck by another player is not named."""
+        if self.actor == CHANCE and self.phase == DRAW_CARD and self.player != viewer:
+            return f"P{self.player} draws a card from the deck"
+        return self.action_to_string(action)
+
     def action_to_string(self, action: int) -> str:
         """A readable name of ``action`` in this state."""
         from wdg.games.empires_of_middle_earth.text import action_text
@@ -458,4 +506,14 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
     def __str__(self) -> str:
         from wdg.games.empires_of_middle_earth.text import state_text
         return state_text(self)
+
+    def board_text(self) -> str:
+        """The regions and the armies in them, then the players' tables."""
+        from wdg.games.empires_of_middle_earth.text import board_text
+        return board_text(self)
+
+    def board_svg(self) -> str:
+        """The map of regions with the armies (an SVG document)."""
+        from wdg.games.empires_of_middle_earth.svg import board_svg
+        return board_svg(self)
 

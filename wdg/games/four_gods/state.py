@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from wdg.games.base import CHANCE, EVALUATE_CHANCE_LIMIT, TERMINAL, GameError, State, score_margin
 from wdg.games.four_gods import rules
 from wdg.games.four_gods.text import describe, render
@@ -147,6 +149,65 @@ class FourGodsState(State):
 
     def __str__(self) -> str:
         return render(self)
+
+    def board_text(self) -> str:
+        """The world as terrain letters with the cell names of the actions."""
+        from wdg.games.four_gods.text import board_text
+        return board_text(self)
+
+    def board_svg(self) -> str:
+        """The world as an SVG picture."""
+        from wdg.games.four_gods.svg import board_svg
+        return board_svg(self)
+
+    # ------------------------------------------------------------ imperfect information
+    def _hidden_gods_of(self, viewer: int) -> list[int]:
+        """Players whose gods ``viewer`` does not know (hidden gods only)."""
+        if not self.game.hidden_gods:
+            return []
+        return [q for q in range(self.game.num_players) if q != viewer and self.gods[q]]
+
+    def observation_string(self, player: int) -> str:
+        """The position as ``player`` sees it: the bag only by its size; with
+        hidden gods ("Verdeckte Götter") the other players' gods unknown."""
+        hidden = self._hidden_gods_of(player)
+        lines = render(self).splitlines()
+        out = []
+        for line in lines:
+            if line.startswith("bag "):
+                line = f"bag {len(self.bag)} tiles"
+            for q in hidden:
+                if line.startswith(f"player {q} gods "):
+                    rest = line.split(" destroyed ", 1)[1]
+                    line = f"player {q} gods ? destroyed {rest}"
+            out.append(line)
+        return "\n".join(out)
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> FourGodsState:
+        """A determinisation for ``player``: with hidden gods the other
+        players' gods are dealt again among them (the bag's order is chance
+        anyway: every draw is sampled when it happens)."""
+        s = self.clone()
+        hidden = self._hidden_gods_of(player)
+        if hidden:
+            pool = sorted(g for q in hidden for g in self.gods[q])
+            order = [pool[int(i)] for i in rng.permutation(len(pool))]
+            at = 0
+            for q in hidden:
+                k = len(self.gods[q])
+                s.gods[q] = order[at:at + k]
+                for g in s.gods[q]:
+                    s.owner[g] = q
+                at += k
+            s._legal = None
+            s._scored = []
+        return s
+
+    def public_action_string(self, action: int, viewer: int) -> str:
+        """A hidden god dealt to another player is not named."""
+        if self.phase == "deal" and self.deal_next % self.game.num_players != viewer:
+            return f"deal a god to player {self.deal_next % self.game.num_players}"
+        return self.action_to_string(action)
 
     # ------------------------------------------------------------ scoring
     def breakdown(self) -> Breakdown:

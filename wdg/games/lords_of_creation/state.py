@@ -236,7 +236,13 @@ class LordsState(State):
             return f"gezogen: {TERRAIN_NAMES[action - A.TERRAIN_DRAWN]}"
         if ph == DICE and A.DICE <= action < A.DICE + 216:
             a1, a2, d = A.dice_of(action)
-            return f"Würfel Angreifer {a1}+{a2}, Verteidiger {d}"
+            same = self.terrain[self.src] == self.terrain[self.dst]
+            need = SAME_TERRAIN_HIT if same else OTHER_TERRAIN_HIT
+            hit = "Treffer" if a1 + a2 >= need else "kein Treffer"
+            back = "Verteidiger trifft" if d > a1 and d > a2 else "Verteidiger trifft nicht"
+            double = "; Pasch: Zugende" if a1 == a2 else ""
+            return (f"Angriff Feld {self.src} auf Feld {self.dst}: {a1}+{a2} (nötig {need}) gegen "
+                    f"{d}: {hit}, {back}{double}")
         if ph == CREATE and action == A.DRAW:
             return "Geländemarker ziehen"
         if ph == CREATE and A.KEPT <= action < A.CARD:
@@ -269,6 +275,65 @@ class LordsState(State):
     def __str__(self) -> str:
         """The whole position: phase, players (hands, supply, kept markers,
         chosen cards), bag, deck, and the board row by row."""
+        return self._text(None)
+
+    def observation_string(self, player: int) -> str:
+        """The position as ``player`` sees it: the other players' hands only
+        as a number of cards, a card chosen face down by another player as
+        ``verdeckt`` until all are revealed; the deck only by its size."""
+        return self._text(player)
+
+    def _hidden_chosen(self, q: int, viewer: int | None) -> bool:
+        return (viewer is not None and q != viewer and self.phase == CHOOSE
+                and self.chosen[q] >= 0)
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> LordsState:
+        """A determinisation for ``player``: the cards he cannot see (the
+        deck, the other hands, cards others chose face down this round) are
+        shuffled and dealt again, every hand keeping its size."""
+        s = self.clone()
+        pool: list[int] = []
+        for c, k in enumerate(self.deck):
+            pool.extend([c] * k)
+        others = [q for q in range(self.n) if q != player]
+        for q in others:
+            for c, k in enumerate(self.hands[q]):
+                pool.extend([c] * k)
+            if self._hidden_chosen(q, player):
+                pool.append(self.chosen[q])
+        pool.sort()
+        order = [pool[int(i)] for i in rng.permutation(len(pool))]
+        at = 0
+        for q in others:
+            size = sum(self.hands[q])
+            hand = [0] * NUM_CARD_TYPES
+            for c in order[at:at + size]:
+                hand[c] += 1
+            at += size
+            s.hands[q] = hand
+            if self._hidden_chosen(q, player):
+                s.chosen[q] = order[at]
+                at += 1
+        deck = [0] * len(self.deck)
+        for c in order[at:]:
+            deck[c] += 1
+        s.deck = deck
+        s._legal = None
+        return s
+
+    def public_action_string(self, action: int, viewer: int) -> str:
+        """Cards dealt to another player and cards chosen face down by
+        another player are not named."""
+        ph = self.phase
+        if ph in (DEAL, REFILL) and A.CARD_DRAWN <= action < A.CARD_DRAWN + NUM_CARD_TYPES:
+            who = sum(sum(h) for h in self.hands) % self.n if ph == DEAL else self.refill_next
+            if who != viewer:
+                return f"Spieler {who} zieht eine Karte"
+        if ph == CHOOSE and self.to_move != viewer:
+            return f"Spieler {self.to_move} wählt verdeckt eine Karte"
+        return self.action_to_string(action)
+
+    def _text(self, viewer: int | None) -> str:
         lines = [f"Phase: {PHASE_NAMES[self.phase]}; Runde {self.round}; am Zug: {self.to_move}; "
                  f"Zug von: {self.turn_player}"]
         if self.phase == OVER:
@@ -279,10 +344,14 @@ class LordsState(State):
         if self.queue:
             lines.append(f"Reihenfolge: {self.queue!r}")
         for p in range(self.n):
-            hand = ",".join(f"{card_name(c)}x{k}" if k > 1 else card_name(c)
-                            for c, k in enumerate(self.hands[p]) if k)
+            if viewer is None or p == viewer:
+                hand = ",".join(f"{card_name(c)}x{k}" if k > 1 else card_name(c)
+                                for c, k in enumerate(self.hands[p]) if k)
+            else:
+                hand = f"{sum(self.hands[p])} Karten"
             kept = ",".join(TERRAIN_NAMES[t] for t in range(7) for _ in range(self.kept[p][t]))
-            chosen = card_name(self.chosen[p]) if self.chosen[p] >= 0 else "-"
+            chosen = ("verdeckt" if self._hidden_chosen(p, viewer)
+                      else card_name(self.chosen[p]) if self.chosen[p] >= 0 else "-")
             lines.append(f"Spieler {p}: Vorrat {self.supply[p]}; erste Zivilisation "
                          f"{'erfolgt' if self.ever_civ[p] else 'frei'}; gewählt {chosen}; "
                          f"zurückgehalten [{kept}]; Hand [{hand}]")
@@ -290,6 +359,36 @@ class LordsState(State):
                      + f"; Stapel: {sum(self.deck)}")
         lines.extend(self.board_lines())
         return "\n".join(lines)
+
+    def board_text(self) -> str:
+        """The board with the hex numbers the actions use ("Feld 64"): per hex
+        ``number:terrain`` and, when held, owner, side (b barbarisch,
+        z zivilisiert, A Altar) and counters; then the players."""
+        lines = [f"Runde {self.round}, am Zug {self.to_move}" +
+                 (f", Ende: {self.ended_by}" if self.phase == OVER else "")]
+        rows = geometry(self.radius).rows
+        width = max(len(r) for r in rows)
+        for row in rows:
+            cells = []
+            for h in row:
+                t = self.terrain[h]
+                code = TERRAIN_CODES[t] if t >= 0 else "."
+                o = self.owner[h]
+                body = f"{h:>2}:{code}"
+                body += (f"{o}{'A' if self.altar[h] else 'z' if self.civ[h] else 'b'}{self.count[h]}"
+                         if o >= 0 else "")
+                cells.append(f"{body:<9}")
+            lines.append((" " * (5 * (width - len(row))) + " ".join(cells)).rstrip())
+        lines.append("Gelände: " + ", ".join(f"{c} {n}" for c, n in zip(TERRAIN_CODES, TERRAIN_NAMES)))
+        for p in range(self.n):
+            lines.append(f"Spieler {p}: {self.scores()[p]:.0f} Punkte, Vorrat {self.supply[p]}, "
+                         f"Karten {sum(self.hands[p])}")
+        return "\n".join(lines)
+
+    def board_svg(self) -> str:
+        """The hex board as an SVG picture."""
+        from wdg.games.lords_of_creation.svg import board_svg
+        return board_svg(self)
 
     def board_lines(self) -> list[str]:
         """The board: per hex terrain letter, owner, side (b barbarisch,
