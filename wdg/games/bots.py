@@ -63,6 +63,11 @@ def greedy_bot(state: State, rng: np.random.Generator) -> int:
     return ties[int(rng.integers(len(ties)))]
 
 
+def one_move_values(state: State, acts: list[int], player: int) -> list[float]:
+    """Greedy's one-move value of each action (through compound moves)."""
+    return [_value_after(state, a, player, 0) for a in acts]
+
+
 def _value_after(state: State, action: int, player: int, depth: int) -> float:
     child = state.clone()
     child.apply_action(action)

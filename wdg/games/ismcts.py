@@ -17,7 +17,8 @@ one shared tree, keyed by the actions from the decision point:
 - **backpropagation** of the value of the player who made each choice.
 
 Chance outcomes are sampled with the bot's generator and the tree branches on
-them. The final choice is the most visited root action (ties by mean value,
+them. At the decision point only the actions greedy's one-move look rates best
+are searched (:data:`ROOT_SHARE`). The final choice is the most visited root action (ties by mean value,
 then by the generator). Everything random comes from the generator given to
 the bot, so games are reproducible.
 """
@@ -32,8 +33,21 @@ from wdg.games.base import CHANCE, State
 
 UCB_C = 0.7
 """Exploration constant of UCB1 (values lie in [0, 1])."""
-ROLLOUT_DEPTH = 24
-"""Random decisions (chance outcomes not counted) after the tree before valuing."""
+ROLLOUT_DEPTH = 2
+"""Random decisions (chance outcomes not counted) after the tree before valuing.
+Short: the games' evaluations are better guides than long random play."""
+ROOT_SHARE = 4
+"""At the decision point only the ``max(2, budget // ROOT_SHARE)`` actions that
+greedy's one-move look rates best are searched (all of them when there are
+fewer): a budget smaller than the number of actions still compares the
+promising ones more than once."""
+
+
+STREAK_LIMIT = 60
+"""After this many decisions in a row by the bot's seat (nobody else, no
+chance in between) it plays uniformly random actions until someone else
+acts: a search that finds "keep moving" as good as "end the turn" (Lords of
+Creation's free moves) would otherwise never end its turn."""
 
 
 class _Node:
@@ -56,13 +70,32 @@ class ISMCTSBot:
         self.c = c
         self.simulations = 0
         """Simulations run so far (for benchmarks)."""
+        self.decisions = 0
+        """Searched decisions so far (for benchmarks)."""
+        self.seat = -1
+        """Set by the game loop."""
+        self.streak = 0
+
+    def inform(self, state: State, player: int, action: int) -> None:
+        """Count the decisions in a row of this bot's seat."""
+        self.streak = self.streak + 1 if player == self.seat and player >= 0 else 0
 
     def __call__(self, state: State, rng: np.random.Generator) -> int:
         player = state.current_player()
         acts = state.legal_actions()
         if len(acts) == 1:
             return acts[0]
+        if self.streak >= STREAK_LIMIT:
+            return acts[int(rng.integers(len(acts)))]
+        self.decisions += 1
         root = _Node()
+        keep = max(2, self.budget // ROOT_SHARE)
+        self.allowed: set[int] | None = None
+        if len(acts) > keep:
+            from wdg.games.bots import one_move_values
+            values = one_move_values(state, acts, player)
+            ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
+            self.allowed = {acts[i] for i in ranked[:keep]}
         for _ in range(self.budget):
             self._simulate(root, state.resample_from_infostate(player, rng), rng)
         self.simulations += self.budget
@@ -89,6 +122,8 @@ class ISMCTSBot:
                 node = child
                 continue
             legal = s.legal_actions()
+            if node is root and self.allowed is not None:
+                legal = [a for a in legal if a in self.allowed] or legal
             children = node.children
             untried = []
             for a in legal:
