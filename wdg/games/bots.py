@@ -33,9 +33,9 @@ Bot = Callable[[State, np.random.Generator], int]
 
 COMPOUND_DEPTH_LIMIT = 6
 """Sub-decisions greedy follows within one compound move at most."""
-LOOKAHEAD_SAMPLES = 3
+LOOKAHEAD_SAMPLES = 2
 """Chance outcomes greedy samples at a large chance node when it looks ahead."""
-LOOKAHEAD_ACTIONS = 40
+LOOKAHEAD_ACTIONS = 24
 """Greedy's second look considers at most this many actions per branch."""
 MCTS_DEFAULT_BUDGET = 100
 """Simulations per decision of ``mcts`` without a budget."""

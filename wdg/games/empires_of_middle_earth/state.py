@@ -30,6 +30,17 @@ if TYPE_CHECKING:
 
 _P_ABOVE = [sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > need) / 36 for need in range(13)]
 """The chance that 2d6 is higher than ``need`` (0..12)."""
+_TWO_D6 = [(x, (6 - abs(x - 7)) / 36.0) for x in range(2, 13)]
+
+
+def _chance_above(need: int) -> float:
+    """P(2d6 > need)."""
+    return 1.0 if need < 2 else 0.0 if need >= 12 else _P_ABOVE[need]
+
+
+def _chance_below(margin: int) -> float:
+    """P(2d6 < margin): the defender's dice stay under the intriguer's lead."""
+    return sum(p for y, p in _TWO_D6 if y < margin)
 
 
 class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
@@ -425,6 +436,8 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
             w = [self.worth(q) for q in range(self.g.num_players)]
             w[self.player] += gain
             return w[player] - max(w[q] for q in range(len(w)) if q != player)
+        if isinstance(self.pend, Roll) and self.pend.stage in ("bribe", "roll"):
+            return self._roll_value(player)
         if self.actor == CHANCE and self.pend is not None:
             total = 0.0
             for a, prob in self.chance_outcomes():
@@ -433,6 +446,47 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
                 total += prob * child._worth_margin(player)
             return total
         return self._worth_margin(player)
+
+    def roll_chance(self) -> float:
+        """The chance that the pending influence roll succeeds, with the
+        bribes so far: 2d6 (for an intrigue against the defender's 2d6) not
+        rolled yet, or the dice already on the table."""
+        r = self.pend
+        assert isinstance(r, Roll)
+        if r.kind == "mobilise":
+            if r.post:
+                return 1.0 if r.a + r.points > r.need else 0.0
+            return _chance_above(r.need - r.points)
+        if r.post:
+            return 1.0 if r.base + r.a + r.points > r.need + r.b else 0.0
+        if r.a:  # the intriguer's dice lie, the defender's not yet
+            return _chance_below(r.base + r.a + r.points - r.need)
+        return sum(p * _chance_below(r.base + x + r.points - r.need) for x, p in _TWO_D6)
+
+    def _roll_value(self, player: int) -> float:
+        """Expected worth margin of a pending influence roll (no cloning)."""
+        r = self.pend
+        assert isinstance(r, Roll)
+        n = self.g.num_players
+        w = [self.worth(q) for q in range(n)]
+        ok, bad = list(w), list(w)
+        o = self.owner[r.char]
+        cards = self.g.cards
+        if r.kind == "mobilise":
+            chars = [c for c in self.table[o] if cards[c].kind == "character"]
+            hv = self._hand_worth(r.target, chars)
+            ok[o] += 10.0 + cards[r.target].strength - hv
+            bad[o] -= hv
+        else:
+            d = self.owner[r.target]
+            gain = 2.0 + sum(10.0 + cards[a].strength for a in self.armies_of(r.target))
+            ok[o] += gain
+            ok[d] -= gain
+        p = self.roll_chance()
+
+        def margin(v: list[float]) -> float:
+            return v[player] - max(v[q] for q in range(n) if q != player)
+        return p * margin(ok) + (1.0 - p) * margin(bad)
 
     def bribe_range(self, p: int, post: bool, spent: int) -> int:
         """Most points p can bribe now (gold, optional surcharge and cap)."""

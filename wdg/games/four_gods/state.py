@@ -266,7 +266,8 @@ class FourGodsState(State):
         return margin + self._growth()
 
     def _growth(self) -> float:
-        laid = sum(1 for t in self.world.tiles if t is not None)
+        tiles = self.world.tiles
+        laid = len(tiles) - tiles.count(None)
         drawn = self.game.tileset.num_tiles - len(self.bag) + (self.draws_left if self.phase == "draw" else 0)
         return GROWTH * (laid + 0.5 * drawn)
 
