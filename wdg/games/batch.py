@@ -7,8 +7,8 @@ statistics are the same whatever runs them:
 
 - ``jobs=1``: in this process;
 - ``jobs=N``: a local :class:`~concurrent.futures.ProcessPoolExecutor` of N
-  workers (with the project's worker initializer, when present, so workers
-  die with their parent);
+  workers, started with :func:`wdg.procs.worker_init` (they die with their
+  parent);
 - ``scheduler=ADDRESS``: a Dask cluster, through
   ``distributed.Client(ADDRESS).get_executor(pure=False)`` (``pure=False``:
   two equal chunks are still two tasks). Dask is the optional extra
@@ -30,6 +30,7 @@ import numpy as np
 
 from wdg.games.base import CHANCE, Game, GameError, load_game
 from wdg.games.records import play
+from wdg.procs import worker_init
 
 CHUNK = 25
 """Games per task sent to a worker."""
@@ -95,15 +96,6 @@ def play_chunk(name: str, params: dict[str, Any],
 _play_chunk = play_chunk  # the old private name
 
 
-def _worker_init() -> Callable[[], None] | None:
-    """The project's pool initializer (workers die with their parent), if present."""
-    try:
-        from wdg.procs import worker_init  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return worker_init  # type: ignore[no-any-return]
-
-
 def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     """An Executor on the Dask scheduler at ``address`` and a function that
     closes the client; GameError when Dask is missing or unreachable."""
@@ -146,7 +138,7 @@ def run_batch(name: str, params: dict[str, Any], bots: list[str], games: int, se
         if executor is None and scheduler is not None:
             executor, close = dask_executor(scheduler)
         elif executor is None:
-            executor = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init())
+            executor = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init)
             close = executor.shutdown
         try:
             futures = [executor.submit(play_chunk, name, params, chunk) for chunk in chunks]
