@@ -178,18 +178,18 @@ GREEDY_GAMES = [
     # params, bots, seed, number of actions, sha256 of the actions (first 16
     # hex digits), final scores; recorded with greedy's look-ahead where it is
     # blind and the 4 Gods growth term (issue 19)
-    ({"players": 4}, ["greedy", "random", "greedy", "random"], 1, 510, "4f065259475ce391",
-     [79.0, 22.0, 80.0, 46.0]),
+    ({"players": 4}, ["greedy", "random", "greedy", "random"], 1, 502, "b7f53408d745f1b8",
+     [53.0, 21.0, 105.0, 19.0]),
     ({"players": 4}, ["greedy"] * 4, 1, 364, "d2e0ea07b3c32d38",
      [65.0, 79.0, 65.0, 24.0]),
     ({"players": 4}, ["greedy"] * 4, 2, 375, "2f6194457bed5578",
      [65.0, 31.0, 61.0, 94.0]),
     ({"players": 2}, ["greedy", "greedy"], 1, 339, "f6a701ab2dec7eb7",
      [33.0, 77.0]),
-    ({"players": 3, "gods": "hidden"}, ["greedy", "random", "greedy"], 4, 409, "78fae52b620fc3ea",
-     [66.0, 49.0, 79.0]),
-    ({"players": 2, "two_player_gods": 2}, ["random", "greedy"], 5, 516, "8b698c6e30120e99",
-     [62.0, 118.0]),
+    ({"players": 3, "gods": "hidden"}, ["greedy", "random", "greedy"], 4, 406, "6ccb22f9316fd4cf",
+     [59.0, 28.0, 111.0]),
+    ({"players": 2, "two_player_gods": 2}, ["random", "greedy"], 5, 477, "383842801eb9487a",
+     [68.0, 85.0]),
 ]
 
 

@@ -150,11 +150,16 @@ class State(ABC):
         return score_margin(self, player)
 
     def sample_chance(self, rng: np.random.Generator) -> int:
-        """Draw a chance outcome with the given generator."""
+        """Draw a chance outcome with the given generator (one uniform number,
+        walked along the outcomes' probabilities)."""
         outcomes = self.chance_outcomes()
-        probs = np.array([p for _, p in outcomes], dtype=float)
-        i = int(rng.choice(len(outcomes), p=probs / probs.sum()))
-        return outcomes[i][0]
+        x = float(rng.random()) * sum(p for _, p in outcomes)
+        acc = 0.0
+        for a, p in outcomes:
+            acc += p
+            if x < acc:
+                return a
+        return outcomes[-1][0]
 
 
 class Game(ABC):
@@ -266,7 +271,7 @@ def random_action(state: State, rng: np.random.Generator) -> int:
     if state.current_player() == CHANCE:
         return state.sample_chance(rng)
     acts = state.legal_actions()
-    return acts[int(rng.integers(len(acts)))]
+    return acts[min(len(acts) - 1, int(rng.random() * len(acts)))]
 
 
 def random_playout(game: Game, seed: int, max_actions: int = 1_000_000) -> tuple[State, list[int]]:

@@ -42,9 +42,9 @@ MCTS_DEFAULT_BUDGET = 100
 
 
 def random_bot(state: State, rng: np.random.Generator) -> int:
-    """A uniformly random legal action."""
+    """A uniformly random legal action (one uniform number from ``rng``)."""
     acts = state.legal_actions()
-    return acts[int(rng.integers(len(acts)))]
+    return acts[min(len(acts) - 1, int(rng.random() * len(acts)))]
 
 
 def greedy_bot(state: State, rng: np.random.Generator) -> int:

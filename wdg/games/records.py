@@ -87,18 +87,20 @@ def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> t
     state = game.new_initial_state()
     record = GameRecord(game.name, dict(game.params), seed, list(bots))
     acts = record.actions
-    while not state.is_terminal():
+    append, apply, current, over = acts.append, state.apply_action, state.current_player, state.is_terminal
+    while not over():
         if len(acts) >= MAX_ACTIONS:
             raise GameError(f"{game.name}: no end after {MAX_ACTIONS} actions (seed {seed})")
-        p = state.current_player()
+        p = current()
         if p == CHANCE:
             a = state.sample_chance(chance_rng)
         else:
             a = funcs[p](state, seat_rngs[p])
-        for w in watchers:
-            w.inform(state, p, a)  # type: ignore[attr-defined]
-        acts.append((p, a, state.action_to_string(a) if with_text else ""))
-        state.apply_action(a)
+        if watchers:
+            for w in watchers:
+                w.inform(state, p, a)  # type: ignore[attr-defined]
+        append((p, a, state.action_to_string(a) if with_text else ""))
+        apply(a)
     record.scores = [float(x) for x in state.scores()]
     record.returns = [float(x) for x in state.returns()]
     return state, record

@@ -130,11 +130,19 @@ class FourGodsState(State):
             self._legal = sorted(set(rules.legal(self)))
         return list(self._legal)
 
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """Every chance outcome (a tile from the bag, a god, the start
+        player) is equally likely: one uniform number picks it."""
+        acts = self._legal if self._legal is not None else self.legal_actions()
+        return acts[min(len(acts) - 1, int(rng.random() * len(acts)))]
+
     def apply_action(self, action: int) -> None:
         """Apply a legal action; :class:`GameError` for anything else."""
         if self.phase == "over":
             raise GameError(f"action {action!r}: the game is over")
-        legal = self.legal_actions()
+        if self._legal is None:
+            self._legal = sorted(set(rules.legal(self)))
+        legal = self._legal
         if action not in legal:
             raise GameError(f"illegal action {action!r} in phase {self.phase!r} "
                             f"for player {self.player}; {len(legal)} legal actions")

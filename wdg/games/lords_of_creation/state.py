@@ -423,10 +423,12 @@ class LordsState(State):
     def _legal_create(self) -> list[int]:
         out = [A.DRAW] if any(self.bag) else []
         kept = self.kept[self.to_move]
-        empties = [h for h in range(self.size) if self.terrain[h] < 0]
-        for t in range(7):
-            if kept[t]:
-                out.extend(A.KEPT + t * 100 + h for h in empties)
+        if any(kept):
+            empties = [h for h, t in enumerate(self.terrain) if t < 0]
+            for t in range(7):
+                if kept[t]:
+                    base = A.KEPT + t * 100
+                    out += [base + h for h in empties]
         return out
 
     def _legal_create_draw(self) -> list[int]:
@@ -434,7 +436,8 @@ class LordsState(State):
 
     def _legal_create_place(self) -> list[int]:
         out = [A.KEEP] if sum(self.kept[self.to_move]) < MAX_KEPT else []
-        out.extend(A.HEX + h for h in range(self.size) if self.terrain[h] < 0)
+        base = A.HEX
+        out += [base + h for h, t in enumerate(self.terrain) if t < 0]
         return out
 
     def _legal_choose(self) -> list[int]:
@@ -454,17 +457,32 @@ class LordsState(State):
 
     def _legal_act(self) -> list[int]:
         out = [A.END]
-        if self._move_pairs():
+        if self._move_pairs(first=True):
             out.append(A.MENU_MOVE)
-        if self._attack_pairs():
+        if self._attack_pairs(first=True):
             out.append(A.MENU_ATTACK)
-        if self._civilise_hexes():
+        if self._can_civilise():
             out.append(A.MENU_CIVILISE)
         if self._altar_hexes():
             out.append(A.MENU_ALTAR)
         return out
 
-    def _move_pairs(self) -> list[int]:
+    def _can_civilise(self) -> bool:
+        """Whether :meth:`_civilise_hexes` is not empty (without listing them)."""
+        if self.civ_done:
+            return False
+        owner, civ, adj = self.owner, self.civ, self.adjacent
+        free = not self.ever_civ[self.turn_player]
+        for h in range(self.size):
+            if owner[h] >= 0 and not civ[h]:
+                if free:
+                    return True
+                for x in adj[h]:
+                    if civ[x]:
+                        return True
+        return False
+
+    def _move_pairs(self, first: bool = False) -> list[int]:
         """3.6: a stack steps to an adjacent hex of its terrain (Inseln also
         across one See hex), never leaving its hex empty; barbarians onto empty
         or own barbarian hexes, civilised people only onto own civilised hexes."""
@@ -479,9 +497,11 @@ class LordsState(State):
                     ob = owner[b]
                     if (ob == p and civ[b]) if ca else (ob == -1 or (ob == p and not civ[b])):
                         out.append(A.PAIR + a * 100 + b)
+                        if first:
+                            return out
         return out
 
-    def _attack_pairs(self) -> list[int]:
+    def _attack_pairs(self, first: bool = False) -> list[int]:
         """3.7: at least two barbarians attack a neighbouring hex of another
         player; Insel barbarians also across one See hex."""
         assert self.world is not None
@@ -493,6 +513,8 @@ class LordsState(State):
                 for b in targets[a]:
                     if owner[b] >= 0 and owner[b] != p:
                         out.append(A.PAIR + a * 100 + b)
+                        if first:
+                            return out
         return out
 
     def _civilise_hexes(self) -> list[int]:
