@@ -35,9 +35,13 @@ POSITIONS: dict[str, tuple[float, float]] = {
 WIDTH, HEIGHT = 920, 720
 
 
+TOP = 30
+"""Room for the title above the map."""
+
+
 def _layout(names: tuple[str, ...]) -> list[tuple[float, float]]:
     if all(n in POSITIONS for n in names):
-        return [POSITIONS[n] for n in names]
+        return [(POSITIONS[n][0], POSITIONS[n][1] + TOP) for n in names]
     k = len(names)
     return [(WIDTH / 2 + 300 * math.cos(2 * math.pi * i / k),
              HEIGHT / 2 + 300 * math.sin(2 * math.pi * i / k)) for i in range(k)]
@@ -47,9 +51,10 @@ def board_svg(s: EmpiresState) -> str:
     """The position as an SVG document."""
     me, cards = s.g.map, s.g.cards
     pos = _layout(me.regions)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT + 40}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT + 40}" font-family="sans-serif">',
-           f'<rect width="{WIDTH}" height="{HEIGHT + 40}" fill="#f4efe1"/>']
+    h = HEIGHT + TOP + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" '
+           f'viewBox="0 0 {WIDTH} {h}" font-family="sans-serif">',
+           f'<rect width="{WIDTH}" height="{h}" fill="#f4efe1"/>']
     for r, nbs in enumerate(me.adjacent):
         for q in nbs:
             if q > r:
@@ -79,11 +84,11 @@ def board_svg(s: EmpiresState) -> str:
     free = armies.get(-1, [])
     legend = [f"P{p}: {int(s.scores()[p])} Heere, Gold {s.gold[p]}" for p in range(s.g.num_players)]
     for i, text in enumerate(legend):
-        out.append(f'<rect x="{10 + i * 150}" y="{HEIGHT + 12}" width="12" height="12" '
+        out.append(f'<rect x="{10 + i * 150}" y="{HEIGHT + TOP + 12}" width="12" height="12" '
                    f'fill="{PLAYER_COLOURS[i % len(PLAYER_COLOURS)]}"/>'
-                   f'<text x="{26 + i * 150}" y="{HEIGHT + 23}" font-size="12">{escape(text)}</text>')
+                   f'<text x="{26 + i * 150}" y="{HEIGHT + TOP + 23}" font-size="12">{escape(text)}</text>')
     if free:
-        out.append(f'<text x="10" y="{HEIGHT}" font-size="11">ohne Region: '
+        out.append(f'<text x="10" y="{HEIGHT + TOP}" font-size="11">ohne Region: '
                    + escape(", ".join(f"P{s.owner[a]} {cards[a].name}" for a in free)) + '</text>')
     out.append(f'<text x="10" y="16" font-size="13">Runde {s.rounds}, am Zug P{s.player}, '
                f'Stapel {len(s.deck)}</text>')

@@ -24,7 +24,7 @@ def board_svg(s: St) -> str:
     """The world as an SVG document."""
     ts = s.game.tileset
     sub = CELL / 3
-    w, h = MARGIN + ts.cols * CELL + 10, MARGIN + ts.rows * CELL + 60
+    w, h = MARGIN + ts.cols * CELL + 10, MARGIN + ts.rows * CELL + 76
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
            f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="sans-serif">',
            f'<rect width="{w:.0f}" height="{h:.0f}" fill="#fbf8ef"/>']
@@ -67,9 +67,9 @@ def board_svg(s: St) -> str:
     y = MARGIN + ts.rows * CELL + 20
     for p in range(s.game.num_players):
         gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
-        out.append(f'<text x="{MARGIN + p * 140}" y="{y}" font-size="11">Spieler {p}: {escape(gods)} '
-                   f'{pts[p]:.0f}</text>')
-    out.append(f'<text x="{MARGIN}" y="{y + 18}" font-size="11">Zug {s.turn}, Beutel {len(s.bag)}'
+        out.append(f'<text x="{MARGIN + (p % 2) * 260}" y="{y + (p // 2) * 16}" font-size="11">'
+                   f'Spieler {p}: {escape(gods)}, {pts[p]:.0f} Punkte</text>')
+    out.append(f'<text x="{MARGIN}" y="{y + 36}" font-size="11">Zug {s.turn}, Beutel {len(s.bag)}'
                f'{", Ende: " + escape(s.end_reason) if s.end_reason else ""}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -41,8 +41,9 @@ def board_svg(s: LordsState) -> str:
         title = TERRAIN_NAMES[t] if t >= 0 else "leer"
         out.append(f'<polygon points="{pts}" fill="{fill}" stroke="#555" stroke-width="1">'
                    f'<title>Feld {i}: {escape(title)}</title></polygon>')
+        ink = "#fff" if t in (2, 4, 5) else "#222"  # light numbers on Wald, See, Berge
         out.append(f'<text x="{x:.1f}" y="{y - SIZE * 0.45:.1f}" font-size="9" text-anchor="middle" '
-                   f'fill="#222">{i}</text>')
+                   f'fill="{ink}">{i}</text>')
         o = s.owner[i]
         if o >= 0:
             col = PLAYER_FILL[o % len(PLAYER_FILL)]
