@@ -37,7 +37,7 @@ def test_the_overview_warns_of_missing_sheets_armies_without_general_and_empty_t
     assert "Heer 0101 von Königreich 1 steht ohne Feldherrn" in text
     assert "Reichsschatz nur 500 GS" in text
     assert len(o.events) == len(events)
-    assert any(k == "chance" for _, l in o.events for k, _ in l.details)  # the GM sees all
+    assert any(k == "Siegchance" for _, l in o.events for k, _ in l.details)  # the GM sees all
 
 
 def test_a_month_renders_every_file_the_same_way_twice_and_with_a_pool(tmp_path, month, settings):

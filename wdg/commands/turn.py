@@ -15,7 +15,7 @@ from wdg.engine import archive, history, turn
 from wdg.errors import StateError
 from wdg.reports.archived import archive_writers, render_month
 from wdg.world.calendar import MonthDate
-from wdg.world.deadline import deadline_for, normalise, set_deadline
+from wdg.world.deadline import deadline_for, normalise, set_deadline, stored_problem
 from wdg.world.deadline import when as when_text
 
 sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
@@ -65,7 +65,7 @@ def run(
         with locked(camp, segment) as seg:
             set_deadline(seg, next_deadline)
             save(camp, seg)
-        typer.echo(f"Eintreffschluss für {seg.date.short()}: {seg.settings.deadline} Uhr")
+        typer.echo(f"Eintreffschluß für {seg.date.short()}: {seg.settings.deadline} Uhr")
     if render and not dry_run:
         files = render_month(camp, segment, result.date, progress=not quiet)
         typer.echo(f"{len(files)} Berichte in {camp.reports_dir(segment, result.date)}")
@@ -114,13 +114,15 @@ def deadline(
     if when is None:
         seg = load(camp, segment)
         d = deadline_for(seg, seg.date)
-        typer.echo(f"{segment} {seg.date.key}: Eintreffschluss "
+        typer.echo(f"{segment} {seg.date.key}: Eintreffschluß "
                    + (f"{when_text(d)} ({seg.settings.timezone})" if d else "nicht gesetzt"))
+        if (problem := stored_problem(seg)) is not None:
+            typer.echo(f"Warnung: {problem}", err=True)
         return
     with locked(camp, segment) as seg:
         value = set_deadline(seg, when, tz=tz)
         save(camp, seg)
-    typer.echo(f"{segment} {seg.date.key}: Eintreffschluss {value} ({seg.settings.timezone})")
+    typer.echo(f"{segment} {seg.date.key}: Eintreffschluß {value} ({seg.settings.timezone})")
 
 
 @sub.command("status")
@@ -131,10 +133,12 @@ def status(
     """Before the run: the month, the deadline, which kingdoms sent valid sheets,
     which are missing or refused (exactly as the run would take them in)."""
     camp = open_campaign(campaign)
-    load(camp, segment)
+    seg = load(camp, segment)
     st = history.month_status(camp, segment)
     typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
-    typer.echo(f"Eintreffschluss: {st.deadline}")
+    typer.echo(f"Eintreffschluß: {st.deadline}")
+    if (problem := stored_problem(seg)) is not None:
+        typer.echo(f"Warnung: {problem}")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
     for k, why in sorted(st.refused.items()):
