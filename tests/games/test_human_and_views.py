@@ -132,7 +132,7 @@ def _record_with(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
     (lambda d: d["params"].update(players="four"), "'players' must be a whole number"),
     (lambda d: d.update(scores="high"), "'scores'"),
     (lambda d: d.update(returns=[1, "x"]), "'returns'"),
-    (lambda d: d["params"].update(tiles="/nonexistent/tiles.yaml"), "bad parameters"),
+    (lambda d: d["params"].update(tiles="/nonexistent/tiles.yaml"), "cannot be read"),
     (lambda d: d.update(game="lords_of_creation", params={"players": 2, "board_radius": "x"}), "board_radius"),
     (lambda d: d.update(seed="seven"), "'seed'"),
     (lambda d: d.update(bots="random"), "'bots'"),
