@@ -55,6 +55,8 @@ class HumanPlayer:
                 w(f"  ({len(self.news) - 40} earlier actions not shown)\n")
             self.news = []
         w(state.observation_string(seat) + "\n")
+        if hasattr(state, "board_text"):  # the board with the numbering of the actions
+            w(state.board_text(seat) + "\n")
         w(f"Scores: {state.scores()}\nYour legal actions:\n")
         for i, a in enumerate(acts, 1):
             w(f"  {i:>3}) {state.action_to_string(a)}\n")

@@ -561,8 +561,9 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         from wdg.games.empires_of_middle_earth.text import state_text
         return state_text(self)
 
-    def board_text(self) -> str:
-        """The regions and the armies in them, then the players' tables."""
+    def board_text(self, viewer: int | None = None) -> str:
+        """The regions and the armies in them, then the players' tables
+        (public information only: hands by their size; ``viewer`` changes nothing)."""
         from wdg.games.empires_of_middle_earth.text import board_text
         return board_text(self)
 

@@ -158,10 +158,11 @@ class FourGodsState(State):
     def __str__(self) -> str:
         return render(self)
 
-    def board_text(self) -> str:
-        """The world as terrain letters with the cell names of the actions."""
+    def board_text(self, viewer: int | None = None) -> str:
+        """The world as terrain letters with the cell names of the actions
+        (for a ``viewer``: hidden gods of the others as ``?``)."""
         from wdg.games.four_gods.text import board_text
-        return board_text(self)
+        return board_text(self, viewer)
 
     def board_svg(self) -> str:
         """The world as an SVG picture."""

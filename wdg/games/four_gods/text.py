@@ -104,7 +104,7 @@ def tile_terrain(s: St, tile: int, orient: int = 0) -> str:
     return side_text(orient_grid(s.game.tileset.sides[tile], orient))
 
 
-def board_text(s: St) -> str:
+def board_text(s: St, viewer: int | None = None) -> str:
     """The world as terrain: every cell as its 3 x 3 terrains (M Meer,
     E Ebene, W Wald, G Gebirge), ``( )`` a city with its god's initial,
     ``·`` an empty cell, ``+`` an empty cell where a tile may go now; a
@@ -148,6 +148,8 @@ def board_text(s: St) -> str:
     for p in range(s.game.num_players):
         row = ", ".join(f"{i}:{tile_terrain(s, t, 4 * side)}" for i, (t, side) in enumerate(s.rows[p]))
         gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
+        if viewer is not None and p in s._hidden_gods_of(viewer):
+            gods = "?"
         lines.append(f"Spieler {p}: Götter {gods}; zerstörte Städte {s.destroyed[p]}; "
                      f"Ablagereihe [{row}]")
     if s.prophets:

@@ -360,10 +360,12 @@ class LordsState(State):
         lines.extend(self.board_lines())
         return "\n".join(lines)
 
-    def board_text(self) -> str:
+    def board_text(self, viewer: int | None = None) -> str:
         """The board with the hex numbers the actions use ("Feld 64"): per hex
         ``number:terrain`` and, when held, owner, side (b barbarisch,
-        z zivilisiert, A Altar) and counters; then the players."""
+        z zivilisiert, A Altar) and counters; then the players. Public
+        information only (hands as a number of cards), so ``viewer`` changes
+        nothing."""
         lines = [f"Runde {self.round}, am Zug {self.to_move}" +
                  (f", Ende: {self.ended_by}" if self.phase == OVER else "")]
         rows = geometry(self.radius).rows
