@@ -54,13 +54,20 @@ def greedy_bot(state: State, rng: np.random.Generator) -> int:
     acts = state.legal_actions()
     if len(acts) == 1:
         return acts[0]
+    values = greedy_values(state, acts, player, rng)
+    best = max(values)
+    ties = [a for a, v in zip(acts, values) if v >= best - 1e-12]
+    return ties[int(rng.integers(len(ties)))]
+
+
+def greedy_values(state: State, acts: list[int], player: int, rng: np.random.Generator) -> list[float]:
+    """Greedy's value of each action: one move ahead (through compound
+    moves); where all are equal, with ``player``'s best next decision."""
     values = [_value_after(state, a, player, 0) for a in acts]
     best = max(values)
     if min(values) >= best - 1e-12:  # blind: look one decision further
         values = [_second_look(state, a, player, rng) for a in acts]
-        best = max(values)
-    ties = [a for a, v in zip(acts, values) if v >= best - 1e-12]
-    return ties[int(rng.integers(len(ties)))]
+    return values
 
 
 def one_move_values(state: State, acts: list[int], player: int) -> list[float]:

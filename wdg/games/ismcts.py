@@ -17,8 +17,9 @@ one shared tree, keyed by the actions from the decision point:
 - **backpropagation** of the value of the player who made each choice.
 
 Chance outcomes are sampled with the bot's generator and the tree branches on
-them. At the decision point only the actions greedy's one-move look rates best
-are searched (:data:`ROOT_SHARE`). The final choice is the most visited root action (ties by mean value,
+them. At the decision point only the actions greedy rates best are searched
+(:data:`ROOT_SHARE`), with a progressive bias toward greedy's values
+(:data:`PRIOR_WEIGHT`). The final choice is the most visited root action (ties by mean value,
 then by the generator). Everything random comes from the generator given to
 the bot, so games are reproducible.
 """
@@ -33,9 +34,9 @@ from wdg.games.base import CHANCE, State
 
 UCB_C = 0.7
 """Exploration constant of UCB1 (values lie in [0, 1])."""
-ROLLOUT_DEPTH = 2
+ROLLOUT_DEPTH = 0
 """Random decisions (chance outcomes not counted) after the tree before valuing.
-Short: the games' evaluations are better guides than long random play."""
+None by default: the games' evaluations are better guides than random play."""
 ROOT_SHARE = 4
 """At the decision point only the ``max(2, budget // ROOT_SHARE)`` actions that
 greedy's one-move look rates best are searched (all of them when there are
@@ -43,6 +44,11 @@ fewer): a budget smaller than the number of actions still compares the
 promising ones more than once."""
 
 
+PRIOR_WEIGHT = 1.0
+"""Progressive bias at the decision point: an action's greedy value, scaled
+to [0, 1] among the actions, adds ``PRIOR_WEIGHT * prior / visits`` to its
+UCB score — with a small budget the search follows greedy's judgement, with
+a larger one its own results take over."""
 STREAK_LIMIT = 60
 """After this many decisions in a row by the bot's seat (nobody else, no
 chance in between) it plays uniformly random actions until someone else
@@ -75,6 +81,8 @@ class ISMCTSBot:
         self.seat = -1
         """Set by the game loop."""
         self.streak = 0
+        self.allowed: set[int] | None = None
+        self.prior: dict[int, float] = {}
 
     def inform(self, state: State, player: int, action: int) -> None:
         """Count the decisions in a row of this bot's seat."""
@@ -90,20 +98,19 @@ class ISMCTSBot:
         self.decisions += 1
         root = _Node()
         keep = max(2, self.budget // ROOT_SHARE)
-        self.allowed: set[int] | None = None
-        if len(acts) > keep:
-            from wdg.games.bots import one_move_values
-            values = one_move_values(state, acts, player)
-            ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
-            self.allowed = {acts[i] for i in ranked[:keep]}
+        from wdg.games.bots import greedy_values
+        values = greedy_values(state, acts, player, rng)
+        ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
+        self.allowed = {acts[i] for i in ranked[:keep]} if len(acts) > keep else None
+        lo, hi = min(values), max(values)
+        self.prior = {a: (v - lo) / (hi - lo) if hi > lo else 0.0 for a, v in zip(acts, values)}
         for _ in range(self.budget):
             self._simulate(root, state.resample_from_infostate(player, rng), rng)
         self.simulations += self.budget
-        best_visits = max(ch.visits for ch in root.children.values())
-        top = [(ch.value / ch.visits, a) for a, ch in root.children.items()
-               if ch.visits == best_visits and a in acts]
-        best_value = max(v for v, _ in top)
-        ties = sorted(a for v, a in top if v >= best_value - 1e-12)
+        scored = [(ch.visits, ch.value / ch.visits + PRIOR_WEIGHT * self.prior.get(a, 0.0) / ch.visits, a)
+                  for a, ch in root.children.items() if ch.visits and a in acts]
+        best = max((n, v) for n, v, _ in scored)
+        ties = sorted(a for n, v, a in scored if n == best[0] and v >= best[1] - 1e-12)
         return ties[int(rng.integers(len(ties)))]
 
     def _simulate(self, root: _Node, s: State, rng: np.random.Generator) -> None:
@@ -139,9 +146,12 @@ class ISMCTSBot:
                 expanded = True
             else:
                 best, a, child = -1.0, legal[0], children[legal[0]]
+                prior = self.prior if node is root else None
                 for b in legal:
                     ch = children[b]
                     u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if prior is not None:  # progressive bias toward greedy's choice
+                        u += PRIOR_WEIGHT * prior.get(b, 0.0) / ch.visits
                     if u > best:
                         best, a, child = u, b, ch
             s.apply_action(a)
