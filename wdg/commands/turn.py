@@ -30,6 +30,16 @@ def _progress_printer() -> turn.Progress:
     return show
 
 
+def _npc_sheets(camp, segment: str) -> None:  # noqa: ANN001
+    """Bot kingdoms without a sheet get one written by their bot (docs/bots.md)."""
+    from wdg.bots.npc import write_npc_sheets
+
+    with locked(camp, segment) as seg:
+        for s in write_npc_sheets(camp, seg):
+            typer.echo(f"Bot {s.bot} (Königreich {s.kingdom}): "
+                       + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
+
+
 @sub.command("run")
 def run(
     segment: str = typer.Argument(..., help="Segment name."),
@@ -50,6 +60,7 @@ def run(
     camp = open_campaign(campaign)
     if next_deadline is not None:
         normalise(next_deadline)  # a bad date stops the run before it starts
+    _npc_sheets(camp, segment)
     result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
                             progress=None if quiet else _progress_printer(),
                             outputs=archive_writers(camp.templates_dir, camp.rules_dir))
@@ -141,6 +152,8 @@ def status(
         typer.echo(f"Warnung: {problem}")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
+    if st.bots:
+        typer.echo(f"Spielzüge der Bots (schreibt 'wdg turn run'): {', '.join(map(str, st.bots))}")
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
