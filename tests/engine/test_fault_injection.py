@@ -237,7 +237,7 @@ def _sweep(base: Path, scratch: Path, command: str, modes: tuple[str, ...],
     return summary
 
 
-@pytest.mark.parametrize("command", ["turn run", "kingdom add", "turn undo"])
+@pytest.mark.parametrize("command", ["turn run", "kingdom add", "orders import", "turn undo"])
 def test_a_fault_at_any_file_operation_loses_nothing(base, tmp_path, command):
     """Issue #21: Ctrl-C or a full disk before any file operation of the command
     leaves the old state or the new one, never neither; the archive is intact."""

@@ -86,6 +86,9 @@ class MailResult:
     notes: list[str] = field(default_factory=list)
     outside: int = 0
     in_force: str = ""
+    original: dict | None = None
+    """For a mail already stored: its receipt (what the first import decided),
+    so that an import interrupted before the confirmation answers as it would have."""
     quarantined: Path | None = None
     received_text: str = field(default="", repr=False)
     """The sheet as received (before the text policy), for the confirmation."""
@@ -385,10 +388,12 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
     text = clean_text(text)
     sha = _sha(text)
     mail_id = r.message_id or mail_sha
-    for _, rec in _receipts(folder, n):
+    for rpath, rec in _receipts(folder, n):
         if rec.get("mail") == mail_id and rec.get("part", 0) == part:
             r.status, r.reason = DUPLICATE, "diese Mail ist schon erfaßt"
             r.in_force = _describe(folder / f"k{n}.receipt.yaml")
+            r.original = rec
+            r.stored = rpath.with_name(rpath.name.replace(".receipt.yaml", ".txt"))
             return
         if "mail" not in rec and (rec.get("sha256") == sha or
                                   (r.message_id and rec.get("message_id") == r.message_id)):
@@ -398,10 +403,18 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
     receipt = {"kingdom": n, "sender": r.sender, "date": r.date.isoformat() if r.date else None,
                "arrival": r.arrival.isoformat() if r.arrival else None,
                "arrival_from_mailbox": delivered,
-               "message_id": r.message_id, "mail": mail_id, "part": part, "sha256": sha}
+               "message_id": r.message_id, "mail": mail_id, "part": part, "sha256": sha,
+               "raw": mail_sha}
     folder.mkdir(parents=True, exist_ok=True)
     current, cur_receipt = folder / f"k{n}.txt", folder / f"k{n}.receipt.yaml"
     replaced = folder / "replaced"
+    if current.is_file() and not cur_receipt.is_file() and _sha_file(current) == sha:
+        # This very sheet was stored by an import interrupted before its receipt:
+        # complete it (the sheet is not a hand-placed one to be replaced).
+        r.status, r.stored = ACCEPTED, current
+        _write_new(cur_receipt, _receipt_text({**receipt, "status": ACCEPTED, "reason": r.reason}))
+        r.in_force = _describe(cur_receipt)
+        return
     if current.is_file() or cur_receipt.is_file():
         old = {}
         if cur_receipt.is_file():
@@ -414,19 +427,20 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
         old_arrival = _iso(old.get("arrival")) if old.get("arrival_from_mailbox") else None
         if delivered and old_arrival is not None and r.arrival is not None \
                 and r.arrival < old_arrival:
-            _write(replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text, receipt)
             r.status, r.stored = REPLACED_OLDER, replaced / f"k{n}.{i}.txt"
             r.reason = "früher eingetroffen als der schon gespeicherte Spielzug; aufbewahrt, " \
                        "gilt nicht"
             r.in_force = _describe(cur_receipt)
+            _write(replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
+                   {**receipt, "status": r.status, "reason": r.reason, "in_force": r.in_force})
             return
         if current.is_file():
             current.rename(replaced / f"k{n}.{i}.txt")
         if cur_receipt.is_file():
             cur_receipt.rename(replaced / f"k{n}.{i}.receipt.yaml")
         r.reason = f"ersetzt den früheren Spielzug (aufbewahrt als replaced/k{n}.{i}.txt)"
-    _write(current, cur_receipt, text, receipt)
     r.status, r.stored = ACCEPTED, current
+    _write(current, cur_receipt, text, {**receipt, "status": ACCEPTED, "reason": r.reason})
     r.in_force = _describe(cur_receipt)
 
 
@@ -451,12 +465,31 @@ def _describe(receipt: Path) -> str:
 
 
 def _write(sheet: Path, receipt: Path, text: str, data: dict) -> None:
+    """Store a sheet, then its receipt — each complete or not at all (a scratch
+    file renamed into place). The receipt comes last: a sheet without one is
+    completed by the next import of the same mail (see :func:`_store`)."""
     for p in (sheet, receipt):
         if p.exists():  # never overwrite: a numbered file is never reused
             raise FileExistsError(p)
-    sheet.write_text(text, encoding="utf-8")
-    receipt.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False),
-                       encoding="utf-8")
+    _write_new(sheet, text.encode("utf-8"))
+    _write_new(receipt, _receipt_text(data))
+
+
+def _receipt_text(data: dict) -> bytes:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _sha_file(path: Path) -> str:
+    try:
+        return _sha(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _quarantine(folder: Path, raw: bytes, r: MailResult) -> Path:
@@ -481,6 +514,13 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     path = outbox / name
     if path.is_file():
         return path
+    if (r.status == DUPLICATE and r.original and r.original.get("status")
+            and r.original.get("raw") == hashlib.sha256(raw).hexdigest()):
+        # These very bytes were stored by an import that stopped before answering
+        # (a re-sent copy differs in its headers): answer as that import would have.
+        r.status = str(r.original["status"])
+        r.reason = str(r.original.get("reason", ""))
+        r.in_force = str(r.original.get("in_force", r.in_force))
     verdict = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
         verdict = _verdict(r.received_text or r.stored.read_text(encoding="utf-8"), seg,
@@ -498,7 +538,7 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
             del out["In-Reply-To"]
     out.set_content(visible(body))
     outbox.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(bytes(out))
+    _write_new(path, bytes(out))
     return path
 
 
