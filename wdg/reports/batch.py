@@ -81,11 +81,15 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
     out = [_write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
-    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after))
+    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after), print=False)
     out.append(_write(d / f"{SHEET}.html", html))
     if inp.pdf:
         from wdg.reports.pdf import html_to_pdf  # WeasyPrint: ~1 s to import, only when needed
-        pdf, _ = html_to_pdf(html, r.dirs)
+        # The printed sheet sets the long lists (orders, armies) as fixed-width
+        # lines: the same content, at a fraction of WeasyPrint's table cost.
+        printed = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after),
+                         print=True)
+        pdf, _ = html_to_pdf(printed, r.dirs)
         out.append(_write(d / f"{SHEET}.pdf", pdf))
     out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
     out.append(_write(d / FORM, render_template(inp.seg_after, kingdom)))
