@@ -75,11 +75,22 @@ _register()
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``wdg`` console script."""
+    from wdg.fsio import describe_os_error
+    from wdg.procs import Terminated, install_signal_handlers
+
+    install_signal_handlers()
     try:
         app(args=argv, standalone_mode=True)
     except WdgError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        typer.echo("abgebrochen", err=True)
+        typer.echo("abgebrochen (Strg-C); Gespeichertes ist unverändert oder vollständig", err=True)
         sys.exit(130)
+    except Terminated as exc:
+        typer.echo(f"abgebrochen (Signal {exc.signum}); Gespeichertes ist unverändert oder "
+                   "vollständig", err=True)
+        sys.exit(128 + exc.signum)
+    except OSError as exc:
+        typer.echo(f"Fehler: {describe_os_error(exc)}", err=True)
+        sys.exit(1)

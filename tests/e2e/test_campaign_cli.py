@@ -30,6 +30,8 @@ import pytest
 import yaml
 from aiosmtpd.controller import Controller
 
+from wdg.engine.archive import segment_lock
+
 ROOT = Path(__file__).resolve().parents[2]
 SEG = "myworld"
 M1, M2 = "0412-04", "0412-05"
@@ -436,11 +438,9 @@ def test_9_bad_input_is_one_clear_line_and_changes_nothing(wdg):
         assert "armies.yaml" in msg and "units" in msg and "viele" in msg
     armies.write_text(good, encoding="utf-8")
 
-    lock = wdg.root / "worlds" / SEG / ".lock"
-    lock.write_text("4242\n", encoding="utf-8")
-    for args in (("turn", "run", SEG, "--force"), ("turn", "undo", SEG),
-                 ("kingdom", "set-password", SEG, "1"),
-                 ("orders", "import", SEG, "eingang.mbox")):
-        assert "locked by process 4242" in wdg.fails(*args)
-    lock.unlink()
+    with segment_lock(wdg.root / "worlds" / SEG):  # another command is working on it
+        for args in (("turn", "run", SEG, "--force"), ("turn", "undo", SEG),
+                     ("kingdom", "set-password", SEG, "1"),
+                     ("orders", "import", SEG, "eingang.mbox")):
+            assert f"locked by process {os.getpid()}" in wdg.fails(*args)
     assert "keine Befunde" in wdg("segment", "check", SEG).stdout

@@ -154,11 +154,18 @@ def test_undo_restores_the_state_and_a_rerun_equals_the_first_run(camp):
     before = tree_bytes(camp.segment_dir(NAME))
     run_month(camp, NAME)
     first = tree_bytes(camp.root / "worlds")
+    archived = {k: v for k, v in first.items() if k.startswith(f"{NAME}/turns/0412-04/")}
     assert undo_month(camp, NAME) == APRIL
-    assert tree_bytes(camp.segment_dir(NAME)) == before
+    after = tree_bytes(camp.segment_dir(NAME))
+    kept = {k: v for k, v in after.items() if k.startswith("turns/.undone/")}
+    assert {k: v for k, v in after.items() if k not in kept} == before
+    # nothing is deleted: the undone month is kept byte for byte under turns/.undone/
+    assert kept == {k.replace(f"{NAME}/turns/0412-04/", "turns/.undone/0412-04.1/"): v
+                    for k, v in archived.items()}
     assert (camp.orders_dir(NAME, APRIL) / "k1.txt").is_file()
     run_month(camp, NAME)
-    assert tree_bytes(camp.root / "worlds") == first
+    again = tree_bytes(camp.root / "worlds")
+    assert {k: v for k, v in again.items() if "/turns/.undone/" not in k} == first
 
 
 def test_undo_then_a_corrected_sheet_changes_the_month(camp):
@@ -178,9 +185,9 @@ def test_undo_without_an_archived_month_fails(tmp_path):
 
 
 def test_a_second_run_is_refused_while_the_lock_is_held(camp):
-    """A lock file (O_EXCL, holding the pid) keeps two runs apart."""
+    """The lock (an flock on a file naming pid and host) keeps two runs apart."""
     with archive.segment_lock(camp.segment_dir(NAME)):
-        assert (camp.segment_dir(NAME) / archive.LOCK_FILE).read_text().strip() == \
+        assert (camp.segment_dir(NAME) / archive.LOCK_FILE).read_text().split()[0] == \
             str(os.getpid())
         with pytest.raises(StateError, match="locked"):
             run_month(camp, NAME)

@@ -4,6 +4,7 @@ for bad input, and no change to the segment when a request is refused."""
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 
 from wdg.cli import app
 from wdg.commands.demo import copy_demo
+from wdg.engine.archive import segment_lock
 from wdg.engine.turn import run_month
 from wdg.errors import StateError
 from wdg.world.factory import add_army, add_kingdom, add_settlement, small_segment
@@ -92,13 +94,12 @@ def test_changes_between_months_wait_for_a_running_month(tmp_path, args):
     camp = _campaign(tmp_path)
     (camp / "leer.mbox").write_bytes(b"")
     lock = camp / "worlds" / "test" / ".lock"
-    lock.write_text("4242\n", encoding="utf-8")
     args = [a.format(camp=camp) for a in args]
-    before = _tree(camp)
-    r = CliRunner().invoke(app, [*args, "-C", str(camp)])
-    assert r.exit_code != 0 and "locked by process 4242" in str(r.exception)
-    assert _tree(camp) == before
-    lock.unlink()
+    with segment_lock(camp / "worlds" / "test"):  # the run holding the lock
+        before = _tree(camp)
+        r = CliRunner().invoke(app, [*args, "-C", str(camp)])
+        assert r.exit_code != 0 and f"locked by process {os.getpid()}" in str(r.exception)
+        assert _tree(camp) == before
     r = CliRunner().invoke(app, [*args, "-C", str(camp)])
     assert r.exit_code == 0, r.output
     assert not lock.exists()

@@ -14,20 +14,24 @@
 - ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
   month), ``events.yaml`` and ``outputs/...``.
 
-Commit: the month's folder is prepared under ``turns/.staging-<YYYY-MM>`` and
-renamed into place; then the new state is saved (atomically, by
-:func:`wdg.world.storage.save_segment`) — that save is the commit point. A
-month folder whose month is still the segment's current month is the
-leftover of an interrupted commit and is removed by :func:`recover`. A lock
-file ``worlds/<segment>/.lock`` (created with O_EXCL, holding the pid) keeps
-two runs apart.
+Commit: the month's folder is prepared under ``turns/.staging-<YYYY-MM>``;
+then :func:`wdg.world.storage.save_segment` writes the new state beside the
+old one and commits both with one journal — the rename of the staging folder
+to ``turns/<YYYY-MM>`` is part of that commit. An archived month is never
+moved, renamed or deleted afterwards (``wdg turn undo`` moves the last one to
+``turns/.undone/`` under its own commit). The lock ``worlds/<segment>/.lock``
+(an ``flock``, naming its holder) keeps two commands apart; taking it
+completes or cleans up whatever a crash interrupted (docs/storage.md).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
+import socket
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,14 +46,19 @@ import yaml
 from wdg.campaign import Campaign
 from wdg.engine.turn import InjectedFailure, MonthResult
 from wdg.errors import StateError
+from wdg.fsio import fsync_dir
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Segment
-from wdg.world.storage import FILES, save_segment
+from wdg.world.storage import FILES, JOURNAL, recover_store, save_segment, write_segment_files
 
 LOCK_FILE = ".lock"
 TURNS = "turns"
+UNDONE = ".undone"
+"""``turns/.undone/<M>.<n>/``: months taken back by ``wdg turn undo`` (kept, not deleted)."""
+ABANDONED = ".abandoned"
+"""``turns/.abandoned/``: month folders an older wdg left behind an interrupted commit."""
 
 OutputWriter = Callable[[MonthResult, Path], None]
 """``writer(result, directory)`` writes an output's files into ``directory``."""
@@ -77,22 +86,94 @@ def registered_outputs() -> dict[str, OutputWriter]:
 
 # --- lock ------------------------------------------------------------------------------
 
+def _notice(message: str) -> None:
+    """A one-line notice to the game master (stderr), e.g. a lock taken over."""
+    sys.stderr.write(f"Hinweis: {message}\n")
+    sys.stderr.flush()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, belongs to someone else
+        return True
+    return True
+
+
+def _holder(text: str) -> tuple[int | None, str]:
+    parts = text.split()
+    pid = int(parts[0]) if parts and parts[0].isdigit() else None
+    host = parts[1] if len(parts) > 1 else ""
+    return pid, host
+
+
 @contextmanager
 def segment_lock(segment_dir: Path) -> Iterator[Path]:
-    """Hold ``worlds/<segment>/.lock`` for the block; a second holder is refused."""
+    """Hold ``worlds/<segment>/.lock`` for the block; a second holder is refused.
+
+    The lock is an ``flock`` on that file (the kernel releases it when the
+    holder dies, however it dies) and the file names the holder (``pid host``)
+    for the message. A lock file left by a process that is gone (same host) is
+    taken over with a one-line notice; a lock of a process on another host is
+    refused (we cannot see whether it still runs). On taking the lock, a save
+    or a month's commit interrupted by a crash is completed or cleaned up
+    (:func:`wdg.world.storage.recover_store`, :func:`recover_archive`)."""
     path = segment_dir / LOCK_FILE
+    host = socket.gethostname()
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_fd(fd) or "?"
+            os.close(fd)
+            raise StateError(f"segment {segment_dir.name!r} is locked by process {holder} "
+                             f"({path}): another wdg command is working on it; wait for it "
+                             "to finish") from None
+        except OSError:  # a file system without flock: fall back to the file alone
+            os.close(fd)
+            raise
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the file was removed by its holder meanwhile: take the new one
     try:
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-    except FileExistsError:
-        holder = path.read_text(encoding="utf-8", errors="replace").strip() or "?"
-        raise StateError(f"segment {segment_dir.name!r} is locked by process {holder} "
-                         f"({path}); if no run is going on, remove that file") from None
-    try:
-        os.write(fd, f"{os.getpid()}\n".encode())
-        os.close(fd)
+        previous = _read_fd(fd)
+        if previous:
+            pid, other = _holder(previous)
+            if other and other != host:
+                raise StateError(f"segment {segment_dir.name!r} is locked by process {pid} on "
+                                 f"host {other} ({path}); if no wdg command runs there, remove "
+                                 "that file")
+            if pid is not None and pid != os.getpid() and _pid_alive(pid) and not other:
+                # an old-format lock (no host) of a live process: respect it
+                raise StateError(f"segment {segment_dir.name!r} is locked by process {pid} "
+                                 f"({path}); if no run is going on, remove that file")
+            _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
+                    "(der Prozess läuft nicht mehr) / took over the lock of a process that "
+                    "is gone")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {host}\n".encode(), 0)
+        for note in recover_store(segment_dir) + recover_archive(segment_dir):
+            _notice(note)
         yield path
     finally:
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        finally:
+            os.close(fd)  # releases the flock
+
+
+def _read_fd(fd: int) -> str:
+    try:
+        return os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
 
 
 # --- plain data and hashes ----------------------------------------------------------------
@@ -142,7 +223,7 @@ def write_outputs(result: MonthResult, directory: Path,
     """Write every output of the month into ``directory`` (``state/``,
     ``events.yaml``, ``outputs/<name>/`` of ``writers``, default the registered
     ones) and return their hashes."""
-    save_segment(result.state, directory / "state")
+    write_segment_files(result.state, directory / "state")
     dump_yaml(events_data(result), directory / "events.yaml")
     chosen = registered_outputs() if writers is None else dict(sorted(writers.items()))
     for name, writer in chosen.items():
@@ -169,45 +250,86 @@ def month_dir(camp: Campaign, segment: str, month: MonthDate) -> Path:
 # --- commit and recovery --------------------------------------------------------------------
 
 def recover(camp: Campaign, seg: Segment) -> list[str]:
-    """Remove leftovers of an interrupted commit (staging folders, and a month
-    folder of the segment's current month); returns what was removed."""
-    turns = camp.archive_dir(seg.name)
-    removed = []
-    if turns.is_dir():
-        for p in sorted(turns.glob(".staging-*")) + [turns / seg.date.key]:
-            if p.exists():
-                shutil.rmtree(p)
-                removed.append(p.name)
-    return removed
+    """Clean up after an interrupted commit (see :func:`recover_archive`; the
+    segment's lock already does this when it is taken)."""
+    return recover_archive(camp.segment_dir(seg.name))
+
+
+def recover_archive(segment_dir: Path) -> list[str]:
+    """Leftovers of an interrupted month in ``turns/`` (call after
+    :func:`wdg.world.storage.recover_store`, holding the lock): a staging
+    folder ``.staging-<M>`` was never committed and only holds files that run
+    wrote, so it is removed. A month folder of the segment's current month
+    cannot come from this version's commit (its rename is part of the commit);
+    one left by an older version is moved to ``turns/.abandoned/`` — never
+    deleted. Returns one notice per action."""
+    turns = segment_dir / TURNS
+    notices: list[str] = []
+    if not turns.is_dir() or (segment_dir / JOURNAL).exists():
+        return notices
+    for p in sorted(turns.glob(".staging-*")):
+        if p.is_dir():
+            shutil.rmtree(p)
+            notices.append(f"{p}: removed the staged archive of a month that was not committed")
+    try:
+        head = safe_load_file(segment_dir / "segment.yaml")
+        current = str(head.get("date")) if isinstance(head, dict) else None
+    except Exception:  # a broken segment.yaml is reported by the load that follows
+        current = None
+    if current and (turns / current).is_dir():
+        target = _free_name(turns / ABANDONED, current)
+        target.parent.mkdir(exist_ok=True)
+        os.replace(turns / current, target)
+        fsync_dir(turns)
+        notices.append(f"{turns / current}: archive folder of the month not yet run (left by an "
+                       f"interrupted commit of an older wdg) moved to {target}")
+    return notices
+
+
+def _free_name(directory: Path, stem: str) -> Path:
+    n = 1
+    while (directory / f"{stem}.{n}").exists():
+        n += 1
+    return directory / f"{stem}.{n}"
 
 
 def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
            fail_at: str | None = None,
            writers: dict[str, OutputWriter] | None = None) -> dict[str, str]:
-    """Archive the month and install the new state (the commit point).
+    """Archive the month and install the new state: one commit.
 
-    ``fail_at`` (test hook): ``"staged"`` fails after the month's folder is
-    prepared, ``"archived"`` after it is renamed into place, before the state
-    is saved.
+    The month's folder is written completely into ``turns/.staging-<M>/`` and
+    flushed; then :func:`wdg.world.storage.save_segment` writes the new state
+    and commits both with one journal (the rename of the staging folder to
+    ``turns/<M>`` is part of it). Before the journal exists nothing visible has
+    changed; after it, the next start completes the commit.
+
+    ``fail_at`` (test hook): ``"staged"`` and ``"archived"`` fail after the
+    month's folder is prepared, right before the save that commits it.
     """
     seg_dir = camp.segment_dir(result.state.name)
     turns = seg_dir / TURNS
     turns.mkdir(exist_ok=True)
-    staging = turns / f".staging-{result.date.key}"
-    if staging.exists():
+    key = result.date.key
+    if (turns / key).exists():
+        raise StateError(f"the archive already holds {key} ({turns / key}); undo it first "
+                         "('wdg turn undo') or check the segment's date")
+    staging = turns / f".staging-{key}"
+    if staging.exists():  # an uncommitted leftover (we hold the lock): only fresh files
         shutil.rmtree(staging)
     staging.mkdir()
     try:
         manifest = _stage(seg_dir, staging, result, rules_dir, writers)
         if fail_at == "staged":
             raise InjectedFailure("injected failure after staging the archive")
-        os.replace(staging, turns / result.date.key)
+        if fail_at == "archived":
+            raise InjectedFailure("injected failure before saving the new state")
+        save_segment(result.state, seg_dir,
+                     renames=((f"{TURNS}/{staging.name}", f"{TURNS}/{key}"),))
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        if not (seg_dir / JOURNAL).exists() and not (turns / key).exists():
+            shutil.rmtree(staging, ignore_errors=True)  # not committed: our own fresh files
         raise
-    if fail_at == "archived":
-        raise InjectedFailure("injected failure before saving the new state")
-    save_segment(result.state, seg_dir)
     result.committed, result.manifest = True, manifest
     return manifest
 
@@ -243,21 +365,22 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
 # --- undo --------------------------------------------------------------------------------
 
 def undo_month(camp: Campaign, segment: str) -> MonthDate:
-    """Restore the state before the last committed month and drop its archive
-    folder; the month's sheets stay in ``orders/`` for a corrected re-run.
+    """Restore the state before the last committed month; its archive folder
+    moves to ``turns/.undone/<YYYY-MM>.<n>/`` under the same commit (nothing is
+    deleted) and the month's sheets stay in ``orders/`` for a corrected re-run.
     Returns the month undone."""
     from wdg.world.storage import load_segment
 
     seg_dir = camp.segment_dir(segment)
     with segment_lock(seg_dir):
         seg = load_segment(seg_dir)
-        recover(camp, seg)
         last = seg.date.previous()
         mdir = month_dir(camp, segment, last)
         if not (mdir / "state-before").is_dir():
             raise StateError(f"segment {segment!r}: no archived month {last.key} to undo")
-        save_segment(load_segment(mdir / "state-before"), seg_dir)
-        shutil.rmtree(mdir)
+        keep = _free_name(seg_dir / TURNS / UNDONE, last.key)
+        save_segment(load_segment(mdir / "state-before"), seg_dir,
+                     renames=((f"{TURNS}/{last.key}", keep.relative_to(seg_dir).as_posix()),))
     return last
 
 

@@ -10,7 +10,8 @@ the event log, the sheets, the game master's sheet) and writes
 - ``goetterbotschaft.{txt,html,pdf}`` and ``overview.{txt,html}``.
 
 File names come from ids only. Kingdoms are rendered by a process pool over
-``jobs`` workers (``jobs=1``: in this process) with a progress bar on stderr.
+``jobs`` workers (``jobs=1``: in this process) with a progress bar on stderr;
+the workers die with the parent (:mod:`wdg.procs`).
 :func:`render_month` reads an archived month of a campaign and calls it.
 Same inputs, same bytes: nothing depends on the clock, the worker count or
 the order in which workers finish.
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from wdg.engine.events import Event
 from wdg.orders.model import Sheet
 from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
+from wdg.procs import process_pool, stopping_pool
 from wdg.reports.build import build_kingdom_report
 from wdg.reports.exploration import exploration_pages, overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
@@ -177,8 +178,9 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
             files += render_kingdom(inp, k, renderer)
             bar.step()
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(inp,)) as pool:
+        # Workers die with this process (SIGKILL included) and are killed when
+        # it gives up (Ctrl-C, SIGTERM, an error): none writes after that.
+        with stopping_pool(process_pool(jobs, _init_worker, (inp,))) as pool:
             for got in pool.map(_work, kingdoms):
                 files += got
                 bar.step()

@@ -11,19 +11,27 @@ Files of a segment directory:
 
 Records go through the type-driven :mod:`wdg.world.codec`; every load
 validates and every problem is a :class:`~wdg.errors.DataError` naming the
-file, the key path (or line) and what was expected. Saving is atomic per
-directory: everything is written into a temporary sibling directory which
-is then renamed into place; anything else in the old directory (the
-``turns/`` archive, a README) is moved over unchanged.
+file, the key path (or line) and what was expected.
+
+Saving is crash-safe without ever moving the directory or anything in it
+that storage does not own: the new files are written and flushed into a
+generation directory ``.gen-<token>/`` inside the segment directory, the
+small journal ``.commit`` appears with one atomic ``os.replace`` (the commit
+point), then the files are moved into place and the journal removed. A
+process that dies anywhere leaves the old state (no journal) or the new one
+(journal: :func:`recover_store` or the next load completes it). The
+``turns/`` archive and anything else in the directory is never touched.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import os
-import shutil
-import tempfile
+import secrets
+import signal
+import threading
 import typing
 import zipfile
 from pathlib import Path
@@ -33,6 +41,7 @@ import numpy as np
 import yaml
 
 from wdg.errors import DataError
+from wdg.fsio import fsync_dir, fsync_tree, replace_durable
 from wdg.rules import safe_load_file
 from wdg.world import mapfile
 from wdg.world.address import Grid
@@ -69,6 +78,14 @@ WORLD_FILE = "world.yaml"
 LAYERS_FILE = "layers.npz"
 FILES = (SEGMENT_FILE, MAP_FILE, KINGDOMS_FILE, ARMIES_FILE, WORLD_FILE, LAYERS_FILE)
 """The files storage owns; everything else in a segment directory is kept."""
+JOURNAL = ".commit"
+"""The commit journal: its atomic appearance commits a save (docs/storage.md)."""
+JOURNAL_TMP = ".commit.tmp"
+GENERATION_PREFIX = ".gen-"
+"""A save's new files are written into ``.gen-<token>/`` beside the live ones."""
+TURNS_DIR = "turns"
+JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg command that locks\n"
+                "# the segment moves its files into place (docs/storage.md). Do not edit.\n")
 
 # Segment fields written by hand below; any other field (appended later) is
 # stored generically: arrays in layers.npz, the rest under ``extra:`` in segment.yaml.
@@ -81,38 +98,240 @@ _BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
 
 # --- public API --------------------------------------------------------------------
 
-def save_segment(seg: Segment, path: Path) -> None:
-    """Write ``seg`` to the directory ``path`` atomically (created if missing)."""
+def save_segment(seg: Segment, path: Path, *,
+                 renames: tuple[tuple[str, str], ...] = ()) -> None:
+    """Write ``seg`` to the segment directory ``path`` (created if missing),
+    crash-safe (docs/storage.md, "Saving: the commit protocol").
+
+    The new files are written completely into a fresh generation directory
+    ``path/.gen-<token>/`` and flushed; one atomic ``os.replace`` of the small
+    journal ``path/.commit`` then commits them; the files are moved into place
+    and the journal removed (:func:`roll_forward`, which the next start repeats
+    if we die in between). ``renames`` (pairs of paths relative to ``path``,
+    e.g. the archive's staged month folder to its final name) are carried out
+    under the same commit. Nothing else in ``path`` is touched: the ``turns/``
+    archive is never moved, renamed or deleted by a save, and ``path`` itself
+    is never renamed (it may be a mount point).
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-", dir=path.parent))
+    path.mkdir(parents=True, exist_ok=True)
+    if (path / JOURNAL).exists():
+        roll_forward(path)
+    gen = path / f"{GENERATION_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+    gen.mkdir()
+    journal_tmp = path / JOURNAL_TMP
     try:
-        _write_all(seg, tmp)
-        _swap_into_place(tmp, path)
+        _write_all(seg, gen)
+        fsync_tree(gen)
+        for src, _dst in renames:  # what the commit renames must be on disk before it
+            if (path / src).exists():
+                fsync_tree(path / src)
+                fsync_dir((path / src).parent)
+        journal = {"generation": gen.name, "files": list(FILES),
+                   "renames": [[src, dst] for src, dst in renames]}
+        replace_durable(journal_tmp, path / JOURNAL,
+                        (JOURNAL_HEAD + json.dumps(journal, indent=1) + "\n").encode("utf-8"))
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        # Not committed: remove exactly what this call wrote (never anything else).
+        _remove_generation(gen)
+        journal_tmp.unlink(missing_ok=True)
         raise
+    # Committed: the rest only finishes what the journal says (repeatable).
+    with _signals_held():
+        roll_forward(path)
+
+
+def write_segment_files(seg: Segment, directory: Path) -> None:
+    """Write a segment's files into a fresh directory (no journal: for a
+    directory that is itself part of a larger staged commit, e.g. the archive's
+    ``state/``)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    _write_all(seg, directory)
+
+
+def roll_forward(path: Path) -> bool:
+    """Complete a committed save whose journal ``path/.commit`` is still there
+    (idempotent: every step checks whether it is already done). Returns True
+    if there was a journal."""
+    journal = _read_journal(path)
+    if journal is None:
+        return False
+    gen = path / journal["generation"]
+    for src, dst in journal["renames"]:
+        s, d = path / src, path / dst
+        if s.exists() and not d.exists():
+            d.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(s, d)
+            fsync_dir(d.parent)
+            fsync_dir(s.parent)
+    for name in journal["files"]:
+        if (gen / name).exists():
+            os.replace(gen / name, path / name)
+    fsync_dir(path)
+    (path / JOURNAL).unlink()
+    fsync_dir(path)
+    _remove_generation(gen)
+    return True
+
+
+def recover_store(path: Path) -> list[str]:
+    """Bring a segment directory into a clean state after a crash (call it
+    holding the segment's lock): complete a committed save (journal present),
+    remove the leftovers of uncommitted ones (``.gen-*`` directories with only
+    segment files in them, ``.commit.tmp``). Returns one notice per action."""
+    path = Path(path)
+    notices = []
+    if not path.is_dir():
+        return notices
+    if roll_forward(path):
+        notices.append(f"{path}: completed a save that was interrupted after its commit point")
+    if (path / JOURNAL_TMP).exists():
+        (path / JOURNAL_TMP).unlink()
+        notices.append(f"{path}: removed {JOURNAL_TMP} of an uncommitted save")
+    for gen in sorted(path.glob(f"{GENERATION_PREFIX}*")):
+        if gen.is_dir():
+            left = _remove_generation(gen)
+            notices.append(f"{path}: removed {gen.name} of an uncommitted save"
+                           + (f" (kept unknown files in it: {', '.join(left)})" if left else ""))
+    return notices
+
+
+def leftovers(path: Path) -> list[str]:
+    """What in and beside a segment directory looks like the rest of an
+    interrupted save (for ``wdg segment check``): a journal, generation
+    directories, and hidden ``.<segment>.new-*``/``.old-*`` siblings left by
+    wdg versions before the commit protocol."""
+    path = Path(path)
+    found = []
+    if (path / JOURNAL).exists():
+        found.append(f"{path / JOURNAL}: a committed save not yet completed "
+                     "(completed by the next command that locks the segment)")
+    if (path / JOURNAL_TMP).exists():
+        found.append(f"{path / JOURNAL_TMP}: the journal of an uncommitted save")
+    found += [f"{g}: files of an uncommitted save" for g in sorted(path.glob(f"{GENERATION_PREFIX}*"))]
+    if path.parent.is_dir():
+        for p in sorted(path.parent.glob(f".{path.name}.*")):
+            holds = " (holds an archive turns/)" if (p / TURNS_DIR).is_dir() else ""
+            found.append(f"{p}: left by an interrupted save of an older wdg version{holds}; "
+                         "compare with the segment and remove it by hand when nothing in it "
+                         "is needed")
+    return found
+
+
+def _remove_generation(gen: Path) -> list[str]:
+    """Delete the segment files an uncommitted save wrote into ``gen`` and the
+    directory if it is then empty; anything else in it is kept and returned."""
+    if not gen.is_dir():
+        return []
+    kept = []
+    for entry in sorted(gen.iterdir()):
+        if entry.name in FILES and entry.is_file() and not entry.is_symlink():
+            entry.unlink(missing_ok=True)
+        else:
+            kept.append(entry.name)
+    if not kept:
+        try:
+            gen.rmdir()
+        except OSError:
+            pass
+    return kept
+
+
+def _read_journal(path: Path) -> dict[str, Any] | None:
+    jpath = path / JOURNAL
+    try:
+        text = jpath.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    try:
+        data = json.loads(body)
+        gen = data["generation"]
+        files = [str(f) for f in data["files"]]
+        renames = [(str(a), str(b)) for a, b in data.get("renames", [])]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise DataError(str(jpath), None, f"an unreadable journal ({exc})",
+                        "the journal of a committed save; do not edit it — restore it or "
+                        "ask for help") from None
+    ok_name = isinstance(gen, str) and gen.startswith(GENERATION_PREFIX) and "/" not in gen
+    safe = all(n in FILES for n in files) and all(
+        not Path(p).is_absolute() and ".." not in Path(p).parts for pair in renames for p in pair)
+    if not ok_name or not safe:
+        raise DataError(str(jpath), None, "a journal naming paths outside the segment",
+                        "a journal written by wdg")
+    return {"generation": gen, "files": files, "renames": renames}
+
+
+class _signals_held:
+    """Hold SIGINT/SIGTERM/SIGHUP for the few renames after the commit point
+    (they are delivered right after), so Ctrl-C does not leave the journal
+    for the next start to finish. Only in the main thread."""
+
+    _SIGS = tuple(s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP"))
+                  if s is not None)
+
+    def __enter__(self) -> None:
+        self.active = (threading.current_thread() is threading.main_thread()
+                       and hasattr(signal, "pthread_sigmask"))
+        if self.active:
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, self._SIGS)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.active:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
 
 
 def load_segment(path: Path) -> Segment:
-    """Read and validate the segment in directory ``path``."""
+    """Read and validate the segment in directory ``path``.
+
+    A save committed but not yet completed (journal present, e.g. after a
+    crash, or another process finishing its save right now) is read as it
+    will be: its new files from the generation directory. Loading never
+    changes anything on disk."""
     path = Path(path)
     if not path.is_dir():
         raise DataError(str(path), None, "no such directory", "a segment directory "
                         "(worlds/<segment>/ with segment.yaml, map.txt, ...)")
-    head = _load_yaml_mapping(path / SEGMENT_FILE)
-    with _in_file(path / SEGMENT_FILE):
+    for attempt in range(3):
+        pending = (path / JOURNAL).exists()
+        try:
+            return _load_files(_file_map(path))
+        except (DataError, FileNotFoundError):
+            # A concurrent save moved a file between our look and our read: read again.
+            if attempt < 2 and (pending or (path / JOURNAL).exists()):
+                continue
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _file_map(path: Path) -> dict[str, Path]:
+    """Where each segment file is to be read: beside the journal's generation
+    while a committed save is pending, else in ``path``."""
+    files = {name: path / name for name in FILES}
+    journal = _read_journal(path)
+    if journal is not None:
+        gen = path / journal["generation"]
+        for name in journal["files"]:
+            if (gen / name).is_file():
+                files[name] = gen / name
+    return files
+
+
+def _load_files(files: dict[str, Path]) -> Segment:
+    seg_file = files[SEGMENT_FILE]
+    head = _load_yaml_mapping(seg_file)
+    with _in_file(seg_file):
         grid, meta = _decode_head(head)
     layers = empty_layers(grid)
-    layers["terrain"] = mapfile.read_map(path / MAP_FILE, grid)
+    layers["terrain"] = mapfile.read_map(files[MAP_FILE], grid)
     seg = Segment(grid=grid, **meta, **layers)
-    with _in_file(path / SEGMENT_FILE):
+    with _in_file(seg_file):
         seg.settings = decode(head.get("settings", {}), Settings, "settings", grid)
-    _read_kingdoms(seg, path / KINGDOMS_FILE)
-    _read_armies(seg, path / ARMIES_FILE)
-    _read_world(seg, path / WORLD_FILE)
-    _read_layers(seg, path / LAYERS_FILE)
-    with _in_file(path / SEGMENT_FILE):
+    _read_kingdoms(seg, files[KINGDOMS_FILE])
+    _read_armies(seg, files[ARMIES_FILE])
+    _read_world(seg, files[WORLD_FILE])
+    _read_layers(seg, files[LAYERS_FILE])
+    with _in_file(seg_file):
         _read_extra_fields(seg, head.get("extra", {}))
     return seg
 
@@ -190,22 +409,6 @@ def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, buf.getvalue())
-
-
-def _swap_into_place(tmp: Path, path: Path) -> None:
-    """Rename ``tmp`` to ``path``; entries of an existing ``path`` that storage
-    does not own (``turns/``, READMEs) move into the new directory first."""
-    if not path.exists():
-        os.replace(tmp, path)
-        return
-    for entry in sorted(path.iterdir()):
-        if entry.name not in FILES:
-            os.replace(entry, tmp / entry.name)
-    old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=path.parent))
-    old.rmdir()
-    os.replace(path, old)
-    os.replace(tmp, path)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def _extra_fields(seg: Segment) -> dict[str, dict[str, Any]]:

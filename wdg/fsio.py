@@ -1,0 +1,106 @@
+"""Durable file operations and clear messages for the file system's failures.
+
+The store (:mod:`wdg.world.storage`) and the archive (:mod:`wdg.engine.archive`)
+make everything they write durable before the one ``os.replace`` that commits
+it: files are fsynced, then their directory (so the new names survive a power
+loss too). :func:`describe_os_error` turns an ``OSError`` (disk full,
+permission denied, read-only file system, a missing directory ...) into the
+one-line message the command line prints instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+
+def fsync_file(path: Path) -> None:
+    """Flush one file's data to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a directory's entries (new names, renames, removals) to the disk."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - directories cannot be opened here (not POSIX)
+        return
+    try:
+        os.fsync(fd)
+    except OSError as exc:  # some file systems refuse fsync on directories
+        if exc.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP):
+            raise
+    finally:
+        os.close(fd)
+
+
+def fsync_tree(root: Path) -> None:
+    """Flush every file and directory under ``root`` (and ``root`` itself)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in filenames:
+            fsync_file(Path(dirpath) / name)
+        fsync_dir(Path(dirpath))
+
+
+def write_durable(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new file ``path`` and flush it (the caller fsyncs the
+    directory once for all files it wrote)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def replace_durable(src: Path, dst: Path, data: bytes) -> None:
+    """Write ``data`` to the scratch file ``src``, flush it, and put it in place
+    of ``dst`` with one atomic rename (then flush the directory)."""
+    write_durable(src, data)
+    os.replace(src, dst)
+    fsync_dir(dst.parent)
+
+
+_HINTS = {
+    errno.ENOSPC: ("kein Platz mehr auf dem Datenträger / no space left on device",
+                   "free disk space, then run the command again"),
+    getattr(errno, "EDQUOT", -1): ("Speicherkontingent erschöpft / disk quota exceeded",
+                                   "free space within your quota, then run the command again"),
+    errno.EACCES: ("keine Berechtigung / permission denied",
+                   "give your user write permission there (or run as its owner)"),
+    errno.EPERM: ("nicht erlaubt / operation not permitted",
+                  "check the owner and permissions of that path"),
+    errno.EROFS: ("schreibgeschütztes Dateisystem / read-only file system",
+                  "mount it writable or copy the campaign to a writable place"),
+    errno.ENOENT: ("nicht gefunden / no such file or directory",
+                   "check the path (and --campaign); create the missing directory"),
+    errno.ENOTDIR: ("kein Verzeichnis / not a directory",
+                    "a file stands where a directory is expected; move it away"),
+    errno.EISDIR: ("ist ein Verzeichnis / is a directory",
+                   "a directory stands where a file is expected; move it away"),
+    errno.EIO: ("Ein-/Ausgabefehler / input/output error",
+                "the disk or network share failed: check it before going on"),
+    errno.EBUSY: ("belegt / device or resource busy",
+                  "another program holds that path; try again when it is free"),
+    errno.EMFILE: ("zu viele offene Dateien / too many open files",
+                   "raise the limit (ulimit -n) and run the command again"),
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for the user: what failed, where, what to do; stored data is intact."""
+    what, todo = _HINTS.get(exc.errno or 0, (exc.strerror or str(exc), "fix the cause and run "
+                                             "the command again"))
+    where = exc.filename if exc.filename is not None else "?"
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    return (f"{what}: {where} — {todo}. Saved segment and archive are intact "
+            "(an interrupted change was not committed, or is completed on the next start).")
