@@ -264,8 +264,9 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     borders: list[str] = []
     outline: dict[str, list[str]] = {}    # stroke colour -> territory edges
     foreign: list[str] = []
-    texts: list[str] = []
+    texts: list[tuple[float, float, str, str, float]] = []
     marks: list[str] = []
+    mark_texts: list[tuple[float, float, str, str, float]] = []
     used_terrain: set[int] = set()
     free: dict[tuple[int, int], list[tuple[int, float, float, float]]] = {}
 
@@ -319,7 +320,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
                     borders.append(seg_d)
             gem = f"{(r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1:02d}"
             gy = y - s * 0.42
-            texts.append(f'<text x="{x:.1f}" y="{gy:.1f}" class="{"g d" if dark else "g"}">{gem}</text>')
+            texts.append((x, gy, gem, "g d" if dark else "g", s * 0.42))
             out_boxes.append(("gemark", *_text_box(x, gy, gem, s * 0.42)))
             settled = lay.settlement[r, c] > 0
             if settled:
@@ -328,7 +329,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
                 marks.append(f'<rect x="{x - q:.1f}" y="{y - s * 0.2 - q:.1f}" width="{2 * q:.1f}" '
                              f'height="{2 * q:.1f}" fill="#111" stroke="#fff" stroke-width="0.5"/>')
                 out_boxes.append(("settlement", x - q, y - s * 0.2 - q, x + q, y - s * 0.2 + q))
-            got = _markers(lay, (r, c), x, y, s, drawn, out_boxes)
+            got = _markers(lay, (r, c), x, y, s, drawn, out_boxes, mark_texts)
             marks += got
             mine = lay.own is not None and own == lay.own
             owned_any = lay.own is None and own > 0
@@ -347,7 +348,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
         _, x, y, _ = min(cands, key=lambda t: (t[0], (t[1] - mx) ** 2 + (t[2] - my) ** 2, t[1], t[2]))
         label = f"{100 * (br + 1) + bc + 1:03d}"
         py = y + s * 0.32
-        prov_labels.append(f'<text x="{x:.1f}" y="{py:.1f}" class="p">{label}</text>')
+        prov_labels.append((x, py, label, "p", s * 0.55))
         out_boxes.append(("province", *_text_box(x, py, label, s * 0.55)))
     legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s, drawn)
     height = map_h + legend_h
@@ -365,12 +366,12 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
         f'<rect width="{s * 0.22:.1f}" height="{s * 0.5:.1f}" fill="#ffffff" fill-opacity="0.75"/>'
         "</pattern>"
         "<style>"
-        f".g{{font-family:DejaVu Sans,sans-serif;font-size:{s * 0.42:.1f}px;fill:#111;text-anchor:middle}}"
+        f".g{{font-family:DejaVu Sans,sans-serif;font-size:{s * 0.42:.1f}px;fill:#111}}"
         ".g.d{fill:#fff}"
         f".p{{font-family:DejaVu Sans,sans-serif;font-size:{s * 0.55:.1f}px;font-weight:bold;"
-        "fill:#000;text-anchor:middle}"
+        "fill:#000}"
         f".m{{font-family:DejaVu Sans,sans-serif;font-size:{s * 0.27:.1f}px;font-weight:bold;"
-        "fill:#fff;text-anchor:middle}"
+        "fill:#fff}"
         f".m.s{{fill:{SIGHTED_COLOUR}}}"
         "</style></defs>",
     ]
@@ -392,9 +393,31 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     for colour in sorted(outline):
         parts.append(f'<path d="{"".join(outline[colour])}" fill="none" stroke="{colour}" '
                      f'stroke-width="{s * 0.2:.1f}" stroke-linecap="round" class="territory"/>')
-    parts += ['<g class="labels">', *prov_labels, *texts, "</g>",
-              '<g class="marks">', *marks, "</g>", legend, "</svg>"]
+    parts += ['<g class="labels">', *_row_texts(prov_labels + texts), "</g>",
+              '<g class="marks">', *marks, *_row_texts(mark_texts), "</g>", legend, "</svg>"]
     return "\n".join(parts) + "\n"
+
+
+def _row_texts(items: list[tuple[float, float, str, str, float]]) -> list[str]:
+    """Centred short labels ``(x, baseline y, text, class, font size)`` as one
+    ``<text>`` per baseline and class, every character placed by its own x
+    (SVG's x list): WeasyPrint draws one text object per element, and a map's
+    hundreds of two-digit numbers as hundreds of elements cost it more time
+    and bytes than the rest of the page."""
+    rows: dict[tuple[float, str], list[tuple[float, str, float]]] = {}
+    for x, y, text, cls, size in items:
+        rows.setdefault((round(y, 1), cls), []).append((x, text, size))
+    out = []
+    for (y, cls), got in sorted(rows.items()):
+        xs: list[str] = []
+        chars = []
+        for x, text, size in sorted(got):
+            adv = DIGIT_EM * size
+            left = x - len(text) * adv / 2
+            xs += [f"{left + i * adv:.1f}" for i in range(len(text))]
+            chars.append(text)
+        out.append(f'<text x="{" ".join(xs)}" y="{y:.1f}" class="{cls}">{escape("".join(chars))}</text>')
+    return out
 
 
 def _font(size: float, fill: str, *, bold: bool = False, opacity: float = 1.0,
@@ -412,7 +435,8 @@ MARKER_H = 0.3
 
 
 def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
-             drawn: set[str], boxes: list[tuple[str, float, float, float, float]]) -> list[str]:
+             drawn: set[str], boxes: list[tuple[str, float, float, float, float]],
+             texts: list[tuple[float, float, str, str, float]]) -> list[str]:
     """Own armies (blue boxes with white numbers), sighted foreign armies (white
     boxes framed red, red numbers) and creatures (purple discs with F) in the
     lower half of the hex, below its number and settlement; at most two, the
@@ -431,7 +455,7 @@ def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
         if kind == "creature":
             out.append(f'<circle cx="{x:.1f}" cy="{yy + h / 2:.1f}" r="{h / 2:.1f}" '
                        f'fill="{CREATURE_COLOUR}"/>')
-            out.append(f'<text x="{x:.1f}" y="{base:.1f}" class="m">F</text>')
+            texts.append((x, base, "F", "m", s * 0.27))
             boxes.append(("marker", x - h / 2, yy, x + h / 2, yy + h))
             continue
         wid = s * (0.12 + 0.18 * len(label))
@@ -444,7 +468,7 @@ def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
             box, cls = f'fill="{ARMY_COLOUR}"', "m"
         out.append(f'<rect x="{x - wid / 2:.1f}" y="{yy:.1f}" width="{wid:.1f}" height="{h:.1f}" '
                    f'rx="{s * 0.06:.1f}" {box}/>')
-        out.append(f'<text x="{x:.1f}" y="{base:.1f}" class="{cls}">{escape(label)}</text>')
+        texts.append((x, base, label, cls, s * 0.27))
         boxes.append(("marker", x - wid / 2, yy, x + wid / 2, yy + h))
     return out
 
