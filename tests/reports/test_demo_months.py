@@ -35,7 +35,7 @@ def demo(tmp_path_factory) -> Path:
             for k, text in generate_sheets(seg, np.random.default_rng(i)).items():
                 (out / f"k{k}.txt").write_text(text, encoding="utf-8")
         run_month(camp, DEMO_SEGMENT, force=True,
-                  outputs=archive_writers(camp.templates_dir, camp.rules_dir))
+                  outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False))
     return camp.archive_dir(DEMO_SEGMENT)
 
 

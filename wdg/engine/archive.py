@@ -426,6 +426,8 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     result = resolve_from_inputs(seg, read_order_files(mdir / "orders"), rules)
     if result.entropy != list(seed["entropy"]):
         return ReplayReport(date, 0, "seed.yaml")
+    if seed.get("next_deadline"):  # set by the run before the month was archived
+        result.set_next_deadline(str(seed["next_deadline"]))
     available = {**registered_outputs(), **(writers or {})}
     archived = sorted({k.split("/")[1] for k in manifest if k.startswith("outputs/")})
     for name in archived:

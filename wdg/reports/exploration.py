@@ -172,7 +172,7 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
         scale = min(scale, MAP_WIDTH_MM / width, MAP_HEIGHT_MM / height)
     pages = []
     for t, box in todo:
-        boxes: list[tuple[str, float, float, float, float]] = []
+        boxes: list[tuple[str, float, float, float, float, str]] = []
         svg = render_svg(seg, lay, box, s, t, boxes=boxes, mm_per_unit=scale)
         pages.append(MapPage(t, svg, boxes))
     return pages
@@ -236,7 +236,7 @@ def _text_box(x: float, y: float, text: str, size: float) -> tuple[float, float,
 
 
 def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: float,
-               title: str, *, boxes: list[tuple[str, float, float, float, float]] | None = None,
+               title: str, *, boxes: list[tuple[str, float, float, float, float, str]] | None = None,
                mm_per_unit: float | None = None) -> str:
     """One map page as a standalone SVG document (deterministic text).
 
@@ -251,7 +251,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     drawn: set[str] = set()  # the symbols on this page, for the legend
     width = w * (ncols + 0.5) + 2 * margin
     map_h = 1.5 * s * (nrows - 1) + 2 * s + 2 * margin
-    out_boxes: list[tuple[str, float, float, float, float]] = [] if boxes is None else boxes
+    out_boxes: list[tuple[str, float, float, float, float, str]] = [] if boxes is None else boxes
     grid_rows, grid_cols = seg.grid.shape
 
     def centre(r: int, c: int) -> tuple[float, float]:
@@ -321,14 +321,14 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
             gem = f"{(r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1:02d}"
             gy = y - s * 0.42
             texts.append((x, gy, gem, "g d" if dark else "g", s * 0.42))
-            out_boxes.append(("gemark", *_text_box(x, gy, gem, s * 0.42)))
+            out_boxes.append(("gemark", *_text_box(x, gy, gem, s * 0.42), gem))
             settled = lay.settlement[r, c] > 0
             if settled:
                 drawn.add("settlement")
                 q = s * 0.15
                 marks.append(f'<rect x="{x - q:.1f}" y="{y - s * 0.2 - q:.1f}" width="{2 * q:.1f}" '
                              f'height="{2 * q:.1f}" fill="#111" stroke="#fff" stroke-width="0.5"/>')
-                out_boxes.append(("settlement", x - q, y - s * 0.2 - q, x + q, y - s * 0.2 + q))
+                out_boxes.append(("settlement", x - q, y - s * 0.2 - q, x + q, y - s * 0.2 + q, ""))
             got = _markers(lay, (r, c), x, y, s, drawn, out_boxes, mark_texts)
             marks += got
             mine = lay.own is not None and own == lay.own
@@ -349,7 +349,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
         label = f"{100 * (br + 1) + bc + 1:03d}"
         py = y + s * 0.32
         prov_labels.append((x, py, label, "p", s * 0.55))
-        out_boxes.append(("province", *_text_box(x, py, label, s * 0.55)))
+        out_boxes.append(("province", *_text_box(x, py, label, s * 0.55), label))
     legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s, drawn)
     height = map_h + legend_h
     size = ""
@@ -435,7 +435,7 @@ MARKER_H = 0.3
 
 
 def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
-             drawn: set[str], boxes: list[tuple[str, float, float, float, float]],
+             drawn: set[str], boxes: list[tuple[str, float, float, float, float, str]],
              texts: list[tuple[float, float, str, str, float]]) -> list[str]:
     """Own armies (blue boxes with white numbers), sighted foreign armies (white
     boxes framed red, red numbers) and creatures (purple discs with F) in the
@@ -456,7 +456,7 @@ def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
             out.append(f'<circle cx="{x:.1f}" cy="{yy + h / 2:.1f}" r="{h / 2:.1f}" '
                        f'fill="{CREATURE_COLOUR}"/>')
             texts.append((x, base, "F", "m", s * 0.27))
-            boxes.append(("marker", x - h / 2, yy, x + h / 2, yy + h))
+            boxes.append(("marker", x - h / 2, yy, x + h / 2, yy + h, "F"))
             continue
         wid = s * (0.12 + 0.18 * len(label))
         if kind == "sighted":
@@ -469,7 +469,7 @@ def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
         out.append(f'<rect x="{x - wid / 2:.1f}" y="{yy:.1f}" width="{wid:.1f}" height="{h:.1f}" '
                    f'rx="{s * 0.06:.1f}" {box}/>')
         texts.append((x, base, label, cls, s * 0.27))
-        boxes.append(("marker", x - wid / 2, yy, x + wid / 2, yy + h))
+        boxes.append(("marker", x - wid / 2, yy, x + wid / 2, yy + h, label))
     return out
 
 

@@ -184,14 +184,14 @@ class MessageRow:
 class MapPage:
     """One page of a map: a title and an SVG document.
 
-    ``boxes`` are the drawn labels and markers as ``(kind, x0, y0, x1, y1)``
-    in the SVG's units (kinds ``gemark``, ``province``, ``settlement``,
+    ``boxes`` are the drawn labels and markers as ``(kind, x0, y0, x1, y1,
+    text)`` in the SVG's units (kinds ``gemark``, ``province``, ``settlement``,
     ``marker``): the map builder's own account of where it put them, so that
     a test can prove no gemark number is covered."""
 
     title: str
     svg: str
-    boxes: list[tuple[str, float, float, float, float]] = field(default_factory=list)
+    boxes: list[tuple[str, float, float, float, float, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
