@@ -375,13 +375,14 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     capital = wdg.capitals[3]
     sheet.write_text(sheet.read_text(encoding="utf-8").replace(f"SS {capital} 50", f"SS {capital} 20"),
                      encoding="utf-8")
-    wdg("turn", "run", SEG, "-q", "--no-render")  # PDFs were rendered once, in step 5
-    wdg("reports", "render", SEG, M1, "--no-pdf")
+    wdg("turn", "run", SEG, "-q")  # renders into the archive and delivers, PDFs included
+    wdg("reports", "render", SEG, M1, "--no-pdf")  # the month again from its own archive
     second = tree(wdg.archive())
     changed = sorted(name for name in first.keys() | second.keys() if first.get(name) != second.get(name))
     assert [n for n in changed if not n.startswith("state/")] == [
         "events.yaml", "manifest.yaml", "orders/k3.txt",
         "outputs/reports/k3/ansicht.yaml", "outputs/reports/k3/ergebnis.html",
+        "outputs/reports/k3/ergebnis.pdf",
         "outputs/reports/k3/ergebnis.txt", "outputs/reports/overview.html",
         "outputs/reports/overview.txt"]
     # the state after differs where a smaller settlement project shows: kingdom 3's

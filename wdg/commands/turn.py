@@ -48,12 +48,15 @@ class _Display:
         self.n += 1
         self.last = STAGES.get(name, name)
         self.t0 = time.perf_counter()
-        typer.echo(f"[{self.n}/{len(STAGES)}] {self.last} ...", err=True, nl=not self.tty)
+        if self.tty:
+            typer.echo(f"[{self.n}/{len(STAGES)}] {self.last} ...", err=True, nl=False)
 
     def _done(self) -> None:
-        if self.last is not None and self.tty:
-            typer.echo(f"\r[{self.n}/{len(STAGES)}] {self.last}: "
-                       f"{time.perf_counter() - self.t0:.1f} s{' ' * 30}", err=True)
+        """The finished stage with its time (a log line when not on a terminal)."""
+        if self.last is not None:
+            typer.echo(f"{chr(13) if self.tty else ''}[{self.n}/{len(STAGES)}] {self.last}: "
+                       f"{time.perf_counter() - self.t0:.1f} s{' ' * 30 if self.tty else ''}",
+                       err=True)
         self.last = None
 
     def step(self, name: str, i: int, n: int) -> None:
@@ -64,9 +67,14 @@ class _Display:
             else f"\r[{self.n}/{len(STAGES)}] {self.last}{' ' * 40}"
         typer.echo(text, nl=False, err=True)
 
-    def close(self) -> None:
-        if not self.quiet:
+    def close(self, ok: bool = True) -> None:
+        """End the display: the last stage's time, or (failed) just a clean line."""
+        if self.quiet:
+            return
+        if ok:
             self._done()
+        elif self.tty and self.last is not None:
+            typer.echo("\r" + " " * 70 + "\r", err=True, nl=False)
 
 
 @sub.command("run")
@@ -103,6 +111,7 @@ def run(
     outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf and render,
                               jobs=jobs or default_jobs(), progress=not quiet) \
         if not dry_run else {}
+    ok = False
     try:
         result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
                                 progress=show.step, outputs=outputs,
@@ -111,8 +120,9 @@ def run(
         if render and not dry_run:
             show.stage("deliver")
             files = deliver(camp, segment, result.date)
+        ok = True
     finally:
-        show.close()
+        show.close(ok)
     kinds: dict[str, int] = {}
     for e in result.log:
         kinds[e.kind.split(".")[0]] = kinds.get(e.kind.split(".")[0], 0) + 1
