@@ -4,6 +4,7 @@ both; an old month is rendered again from its own state and kingdom list."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 from pathlib import Path
 
@@ -25,8 +26,16 @@ def _wdg(root: Path, *args: str, code: int = 0) -> str:
 
 
 def _tree(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    """name -> sha256 of the content (an archived ``name.gz`` as ``name``, decompressed)."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            rel = p.relative_to(root).as_posix()
+            data = p.read_bytes()
+            if rel.endswith(".gz"):
+                rel, data = rel[:-3], gzip.decompress(data)
+            out[rel] = hashlib.sha256(data).hexdigest()
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +57,12 @@ def test_every_delivered_report_is_the_archived_file_byte_for_byte_with_the_dead
     assert delivered == archived
     sheets = [n for n in delivered if n.endswith("/ergebnis.txt")]
     assert len(sheets) >= 5 and any(n.endswith("/ergebnis.pdf") for n in delivered)
+    # stored once: the PDFs are the archive's files (hard links), the rest compressed
+    pdf = camp.root / "reports" / DEMO_SEGMENT / M1 / "k1" / "ergebnis.pdf"
+    assert pdf.samefile(_archived(camp) / "k1" / "ergebnis.pdf")
+    assert not (_archived(camp) / "k1" / "ergebnis.txt").exists()
     for name in sheets + [n.replace(".txt", ".html") for n in sheets]:
-        text = (_archived(camp) / name).read_text(encoding="utf-8")
+        text = gzip.decompress((_archived(camp) / f"{name}.gz").read_bytes()).decode("utf-8")
         assert DEADLINE in text, name  # the real deadline, not "wie angekündigt"
         assert "wie vom Segmentleiter angekündigt" not in text, name
     # the manifest lists every report, PDFs included, and a replay renders them again

@@ -153,10 +153,14 @@ def replay(
     mdir = archive.month_dir(camp, segment, date)
     manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {}) \
         if (mdir / "manifest.yaml").is_file() else {}
+    # render as the month was archived: with PDFs or not, compressed or not (older months)
     with_pdf = any(name.endswith(".pdf") for name in manifest)
+    compressed = any(name.startswith("outputs/reports/") and name.endswith(".gz")
+                     for name in manifest)
     report = turn.replay_month(camp, segment, month,
                                outputs=archive_writers(camp.templates_dir, mdir / "rules",
-                                                       pdf=with_pdf, jobs=jobs or default_jobs()))
+                                                       pdf=with_pdf, jobs=jobs or default_jobs(),
+                                                       compress=compressed))
     first = report.first_difference
     if report.ok:
         delivered = check_delivered(camp, segment, date, manifest)
@@ -230,18 +234,22 @@ def status(
 @sub.command("list")
 def list_(
     segment: str = typer.Argument(..., help="Segment name."),
+    verify: bool = typer.Option(False, "--verify", help="Check every archived file's SHA-256 "
+                                "against the manifest (reads the whole archive) instead of "
+                                "its size from the month's index."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Every archived month with seed, kingdom order, sheets and whether its
-    stored outputs still match the manifest's hashes."""
+    stored files are complete (from each month's index: sizes; --verify: hashes)."""
     camp = open_campaign(campaign)
     load(camp, segment)
-    months = history.list_months(camp, segment)
+    months = history.list_months(camp, segment, verify=verify)
     if not months:
         typer.echo(f"{segment}: noch kein Mond archiviert")
         return
+    good = "Hashes ok" if verify else "Dateien vollständig"
     for m in months:
-        ok = "Hashes ok" if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
+        ok = good if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
         typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
                    f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
                    f"{m.events} Ereignisse  {ok}")

@@ -59,11 +59,12 @@ def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
 
 
 def load_events(path: Path, seg: Segment) -> list[Event]:
-    """The event log of an archived month."""
-    data = safe_load_file(path) or []
-    if not isinstance(data, list):
-        raise StateError(f"{path}: expected a list of events")
-    return [event_from_dict(d, seg) for d in data]
+    """The event log of an archived month (``path``: its folder, or its event
+    file as before)."""
+    from wdg.engine.archive import read_events_data
+
+    return [event_from_dict(d, seg) for d in read_events_data(path if path.is_dir()
+                                                               else path.parent)]
 
 
 OUTPUTS_DIR = "outputs"
@@ -92,6 +93,55 @@ def _link_or_copy(src: Path, dst: Path) -> None:
     os.replace(tmp, dst)
 
 
+COMPRESSED = ".gz"
+STORED_AS_IS = (".pdf",)
+"""Archived reports stored as they are (already compressed); every other
+report is stored gzip-compressed (``name.gz``) and delivered decompressed."""
+
+
+def compress_tree(directory: Path) -> None:
+    """Store every report under ``directory`` but the PDFs as ``name.gz``
+    (deterministic gzip), so a month's text and HTML take a seventh of the space."""
+    from wdg.engine.archive import gzip_bytes
+
+    for p in sorted(directory.rglob("*")):
+        if p.is_file() and p.suffix not in STORED_AS_IS and p.suffix != COMPRESSED:
+            p.with_name(p.name + COMPRESSED).write_bytes(gzip_bytes(p.read_bytes()))
+            p.unlink()
+
+
+def _logical(rel: Path) -> Path:
+    """The delivered name of an archived report (without ``.gz``)."""
+    return rel.with_name(rel.name[:-len(COMPRESSED)]) if rel.name.endswith(COMPRESSED) else rel
+
+
+def _put(src: Path, dst: Path) -> None:
+    """Deliver one archived report: a hard link for a file stored as it is,
+    the decompressed bytes for a compressed one (atomically replacing ``dst``)."""
+    if not src.name.endswith(COMPRESSED):
+        _link_or_copy(src, dst)
+        return
+    import gzip
+
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    data = gzip.decompress(src.read_bytes())
+    if dst.is_file() and dst.stat().st_size == len(data) and dst.read_bytes() == data:
+        return
+    tmp = dst.with_name(f".{dst.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, dst)
+
+
+def archived_bytes(archived: Path, rel: Path | str) -> bytes | None:
+    """The content of the archived report ``rel`` (as delivered), or ``None``."""
+    from wdg.engine.archive import read_archived
+
+    try:
+        return read_archived(archived / rel)
+    except FileNotFoundError:
+        return None
+
+
 def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
     """Build ``reports/<segment>/<YYYY-MM>/`` from the archived month's
     ``outputs/reports/``; returns the delivered files, sorted. Files there that
@@ -106,10 +156,10 @@ def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
     files = []
     for p in sorted(src.rglob("*")):
         if p.is_file():
-            dst = out / p.relative_to(src)
-            _link_or_copy(p, dst)
+            dst = out / _logical(p.relative_to(src))
+            _put(p, dst)
             files.append(dst)
-    return files
+    return sorted(files)
 
 
 def check_delivered(camp: Campaign, segment: str, month: MonthDate,
@@ -117,13 +167,20 @@ def check_delivered(camp: Campaign, segment: str, month: MonthDate,
     """The first delivered report (``reports/<segment>/<YYYY-MM>/...``) whose
     bytes differ from the archive's manifest, or ``None``. A report that was
     never delivered (or removed) is not a difference."""
+    from wdg.engine.archive import month_dir
+
     out = camp.reports_dir(segment, month)
+    archived = archived_reports(month_dir(camp, segment, month))
     prefix = f"{OUTPUTS_DIR}/{OUTPUT_NAME}/"
-    for name, digest in sorted(manifest.items()):
+    for name in sorted(manifest):
         if not name.startswith(prefix):
             continue
-        p = out / name[len(prefix):]
-        if p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() != digest:
+        rel = _logical(Path(name[len(prefix):]))
+        p = out / rel
+        if not p.is_file():
+            continue
+        want = archived_bytes(archived, rel)
+        if want is None or hashlib.sha256(p.read_bytes()).digest() != hashlib.sha256(want).digest():
             return p.relative_to(camp.root).as_posix()
     return None
 
@@ -147,11 +204,11 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
                                                                            dict, object, Path]:
     """``(state after, events, sheets, game master's sheet, rules folder)`` of
     an archived month, all from the month's own folder."""
-    from wdg.engine.archive import month_dir, read_order_files
+    from wdg.engine.archive import events_file, month_dir, read_order_files
     from wdg.engine.intake import take_in
 
     mdir = month_dir(camp, segment, date)
-    if not (mdir / "events.yaml").is_file() or not (mdir / "state-before").is_dir():
+    if not events_file(mdir).is_file() or not (mdir / "state-before").is_dir():
         raise StateError(f"segment {segment!r}: no archived month {date.key} in {mdir}; "
                          "run it first with 'wdg turn run'")
     if (mdir / "state").is_dir():
@@ -164,7 +221,7 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
                              f"(the segment stands at {after.date.key})")
     intake = take_in(load_segment(mdir / "state-before"), read_order_files(mdir / "orders"))
     rules = mdir / "rules" if (mdir / "rules" / "reports.yaml").is_file() else camp.rules_dir
-    return after, load_events(mdir / "events.yaml", after), intake.sheets, intake.gm_sheet, rules
+    return after, load_events(mdir, after), intake.sheets, intake.gm_sheet, rules
 
 
 def render_month(campaign: Campaign | str | Path | None, segment: str, month: MonthDate | str, *,
@@ -189,12 +246,13 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
                              settings=load_report_settings(rules), pdf=pdf, progress=progress)
         for p in got:
             rel = p.relative_to(tmp)
-            old = archived / rel
+            old = archived_bytes(archived, rel)
             dst = out / rel
-            if old.is_file() and old.read_bytes() == p.read_bytes():
-                _link_or_copy(old, dst)
+            if old is not None and old == p.read_bytes():
+                stored = archived / rel
+                _put(stored if stored.is_file() else stored.with_name(rel.name + COMPRESSED), dst)
             else:
-                if old.is_file():
+                if old is not None:
                     result.differing.append(rel.as_posix())
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(p, dst)
@@ -204,7 +262,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
 
 
 def archive_writers(templates: Path | None = None, rules_dir: Path | None = None, *,
-                    pdf: bool = True, jobs: int = 1, progress: bool = False) -> dict[str, Any]:
+                    pdf: bool = True, jobs: int = 1, progress: bool = False,
+                    compress: bool = True) -> dict[str, Any]:
     """Every report of the month as an output of the archived month:
     ``{"reports": writer}`` for :func:`wdg.engine.turn.run_month` and
     ``replay_month`` (``outputs=``). The writer renders the result sheets (with
@@ -217,5 +276,7 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
                        getattr(result, "gm_sheet", None), directory, jobs=jobs,
                        templates=templates, settings=load_report_settings(rules_dir), pdf=pdf,
                        progress=progress)
+        if compress:
+            compress_tree(directory)
 
     return {OUTPUT_NAME: write}
