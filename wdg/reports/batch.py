@@ -110,7 +110,12 @@ def render_common(inp: MonthInput, renderer: Renderer | None = None) -> list[Pat
         from wdg.reports.pdf import html_to_pdf
         out.append(_write(inp.out_dir / f"{GAZETTE}.pdf", html_to_pdf(html, r.dirs)[0]))
     o = build_overview(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.seg_before)
-    o.maps = overview_pages(inp.seg_after, inp.settings)
+    # The overview's maps are files beside it, referenced from the HTML (not
+    # inlined: at stress size they would make it many megabytes).
+    for i, page in enumerate(overview_pages(inp.seg_after, inp.settings), start=1):
+        name = f"{OVERVIEW}-karte-{i}.svg"
+        out.append(_write(inp.out_dir / name, page.svg))
+        o.map_files.append((page.title, name))
     out.append(_write(inp.out_dir / f"{OVERVIEW}.txt", r.text("overview.txt.j2", o=o)))
     out.append(_write(inp.out_dir / f"{OVERVIEW}.html",
                       r.html("overview.html.j2", o=o, doc_date=date)))
