@@ -169,7 +169,7 @@ def month_events(camp: Campaign, segment: str, month: MonthDate | str,
     return events
 
 
-def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
+def export_history(camp: Campaign, segment: str, month: str | None = None) -> dict[str, Any]:
     """The whole history of a segment as one JSON-ready document: per archived
     month its seed, kingdom order, sheets (text, passwords replaced by
     ``******``), game master's sheet, events and manifest; and a summary of the
@@ -178,7 +178,13 @@ def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
 
     seg = load_segment(camp.segment_dir(segment))
     months = []
-    for d in _month_dirs(camp, segment):
+    dirs = _month_dirs(camp, segment)
+    if month is not None:
+        key = MonthDate.parse(month).key
+        dirs = [d for d in dirs if d.name == key]
+        if not dirs:
+            raise StateError(f"month {key} of {segment!r} is not archived")
+    for d in dirs:
         orders = d / "orders"
         months.append({
             "month": d.name,

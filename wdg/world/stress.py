@@ -80,13 +80,21 @@ STRESS = StressSize(prov_cols=20, prov_rows=9, kingdoms=60, city_states=4,
 """The full stress size of the benchmark issue."""
 
 
+MAX_KINGDOMS = 99
+"""Kingdoms and city states together: army numbers are kingdom * 100 + n, four digits."""
+
+
 def stress_size(scale: float = 1.0) -> StressSize:
-    """:data:`STRESS` scaled by area: 1, 0.5 and 0.25 (or anything in between)."""
-    if not 0.05 <= scale <= 1.0:
-        raise InvalidInputError(f"stress scale must be between 0.05 and 1, got {scale!r}")
+    """:data:`STRESS` scaled by area: 0.25, 0.5, 1, and 2 or 4 for the benchmark's size
+    curve (anything from 0.05 to 4). Kingdoms are capped at 99 (army numbers
+    have four digits: kingdom * 100 + n), so at 2x and 4x the map and the
+    neutral land grow, the kingdoms do not beyond 99."""
+    if not 0.05 <= scale <= 4.0:
+        raise InvalidInputError(f"stress scale must be between 0.05 and 4, got {scale!r}")
     s = STRESS
+    cities = max(1, round(s.city_states * scale))
     return StressSize(max(2, round(s.prov_cols * scale)), s.prov_rows,
-                      max(2, round(s.kingdoms * scale)), max(1, round(s.city_states * scale)),
+                      min(MAX_KINGDOMS - cities, max(2, round(s.kingdoms * scale))), cities,
                       s.armies_per_kingdom, s.active_per_kingdom,
                       max(1, round(s.creatures * scale)))
 
