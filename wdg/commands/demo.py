@@ -75,8 +75,9 @@ def run_demo(out: Path) -> Campaign:
     typer.echo(f"Karte geschrieben: {write_map(camp, DEMO_SEGMENT)}\n")
     typer.echo(demo_verdicts(camp, DEMO_SEGMENT, seg.date.key))
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
-    result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(camp.templates_dir,
-                                                                   camp.rules_dir, jobs=default_jobs()))
+    result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(
+        camp.templates_dir, camp.rules_dir, jobs=default_jobs(),
+        archive_dir=camp.archive_dir(DEMO_SEGMENT)))
     sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"
     mdir = camp.archive_dir(DEMO_SEGMENT) / result.date.key
     typer.echo(f"  Spielzüge verwendet: {sheets}; {len(result.log)} Ereignisse; Archiv: {mdir}")
@@ -89,7 +90,8 @@ def run_demo(out: Path) -> Campaign:
     typer.echo(f"    Übersicht des Segmentleiters: {rdir}/overview.html (auch .txt)")
     report = replay_month(camp, DEMO_SEGMENT, result.date,
                           outputs=archive_writers(camp.templates_dir, mdir / "rules",
-                                                  jobs=default_jobs()))
+                                                  jobs=default_jobs(),
+                                                  archive_dir=camp.archive_dir(DEMO_SEGMENT)))
     if not report.ok:
         raise StateError(f"replay of {result.date.key} differs: {report.first_difference}")
     typer.echo(f"  Wiederholung von {result.date.key}: alle Ausgaben byte-gleich\n")

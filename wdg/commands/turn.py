@@ -6,6 +6,7 @@ module; each parses its flags, makes one library call and prints.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -15,7 +16,7 @@ import typer
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import archive, history, turn
 from wdg.errors import InvalidInputError, StateError
-from wdg.reports.archived import archive_writers, check_delivered, deliver
+from wdg.reports.archived import archive_writers, archived_bytes, check_delivered, deliver
 from wdg.reports.batch import default_jobs
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
@@ -109,7 +110,8 @@ def run(
     # Text, HTML, views and forms are always archived (replay verifies them);
     # the PDFs unless --no-pdf or --no-render; --no-render delivers nothing.
     outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf and render,
-                              jobs=jobs or default_jobs(), progress=not quiet) \
+                              jobs=jobs or default_jobs(), progress=not quiet,
+                              archive_dir=camp.archive_dir(segment)) \
         if not dry_run else {}
     ok = False
     try:
@@ -160,7 +162,8 @@ def replay(
     report = turn.replay_month(camp, segment, month,
                                outputs=archive_writers(camp.templates_dir, mdir / "rules",
                                                        pdf=with_pdf, jobs=jobs or default_jobs(),
-                                                       compress=compressed))
+                                                       compress=compressed,
+                                                       archive_dir=camp.archive_dir(segment)))
     first = report.first_difference
     if report.ok:
         delivered = check_delivered(camp, segment, date, manifest)
@@ -262,11 +265,29 @@ def show(
     segment: str = typer.Argument(..., help="Segment name."),
     month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
     kingdom: int = typer.Option(None, "--kingdom", "-k", help="Only the events of this kingdom."),
+    fmt: str = typer.Option("text", "--format", "-f", help="'text': the events; 'json': the "
+                            "kingdom's report of the month (bericht.json, docs/report-schema.json; "
+                            "needs --kingdom)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """The events of an archived month (of one kingdom with --kingdom)."""
+    """The events of an archived month (of one kingdom with --kingdom), or with
+    --format json the kingdom's whole report of that month."""
     camp = open_campaign(campaign)
     seg = load(camp, segment)
+    if fmt not in ("text", "json"):
+        raise InvalidInputError(f"unknown format {fmt!r}; expected 'text' or 'json'")
+    if fmt == "json":
+        if kingdom is None:
+            raise InvalidInputError("--format json shows one kingdom's report: give --kingdom")
+        date = MonthDate.parse(month)
+        src = archive.month_dir(camp, segment, date) / "outputs" / "reports"
+        data = archived_bytes(src, Path(f"k{kingdom}") / "bericht.json")
+        if data is None:
+            raise StateError(f"segment {segment!r}: the archived month {date.key} holds no report "
+                             f"of kingdom {kingdom} (months archived before the JSON report "
+                             f"have none; 'wdg reports render {segment} {date.key}' renders it)")
+        typer.echo(json.dumps(json.loads(data), ensure_ascii=False, sort_keys=True, indent=1))
+        return
     if kingdom is not None and kingdom not in seg.kingdoms:
         raise StateError(f"kingdom {kingdom} does not exist in segment {segment!r}; "
                          f"kingdoms are {sorted(seg.kingdoms)}")

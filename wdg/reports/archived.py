@@ -200,6 +200,26 @@ class Rendered:
         return iter(self.files)
 
 
+def previous_reports(archive_dir: Path | None, month: MonthDate) -> dict[int, dict]:
+    """Each kingdom's JSON report of the month before ``month`` from the archive
+    (``{}`` when that month is not archived or has none)."""
+    import json
+
+    if archive_dir is None:
+        return {}
+    src = archived_reports(archive_dir / month.previous().key)
+    out: dict[int, dict] = {}
+    if not src.is_dir():
+        return out
+    from wdg.reports.jsonreport import FILE
+
+    for d in sorted(src.glob("k*")):
+        data = archived_bytes(src, Path(d.name) / FILE)
+        if data is not None and d.name[1:].isdigit():
+            out[int(d.name[1:])] = json.loads(data)
+    return out
+
+
 def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment, list[Event],
                                                                            dict, object, Path]:
     """``(state after, events, sheets, game master's sheet, rules folder)`` of
@@ -243,7 +263,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
     with tempfile.TemporaryDirectory(prefix=f".render-{date.key}-", dir=out.parent) as tmp:
         got = render_reports(None, after, events, sheets, gm_sheet, Path(tmp),
                              jobs=jobs or default_jobs(), templates=camp.templates_dir,
-                             settings=load_report_settings(rules), pdf=pdf, progress=progress)
+                             settings=load_report_settings(rules), pdf=pdf, progress=progress,
+                             previous=previous_reports(camp.archive_dir(segment), date))
         for p in got:
             rel = p.relative_to(tmp)
             old = archived_bytes(archived, rel)
@@ -263,7 +284,7 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
 
 def archive_writers(templates: Path | None = None, rules_dir: Path | None = None, *,
                     pdf: bool = True, jobs: int = 1, progress: bool = False,
-                    compress: bool = True) -> dict[str, Any]:
+                    compress: bool = True, archive_dir: Path | None = None) -> dict[str, Any]:
     """Every report of the month as an output of the archived month:
     ``{"reports": writer}`` for :func:`wdg.engine.turn.run_month` and
     ``replay_month`` (``outputs=``). The writer renders the result sheets (with
@@ -275,7 +296,7 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
         render_reports(None, result.state, list(result.log), result.sheets,
                        getattr(result, "gm_sheet", None), directory, jobs=jobs,
                        templates=templates, settings=load_report_settings(rules_dir), pdf=pdf,
-                       progress=progress)
+                       progress=progress, previous=previous_reports(archive_dir, result.date))
         if compress:
             compress_tree(directory)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ from wdg.procs import process_pool, stopping_pool
 from wdg.reports.build import build_kingdom_report
 from wdg.reports.exploration import exploration_pages, overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
+from wdg.reports.jsonreport import FILE as JSON_FILE
+from wdg.reports.jsonreport import build_json, dumps
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings, load_report_settings
 from wdg.world.state import Segment
@@ -57,6 +59,8 @@ class MonthInput:
     templates: Path | None
     settings: ReportSettings
     pdf: bool = True
+    previous: dict[int, dict] = field(default_factory=dict)
+    """Each kingdom's JSON report of the previous month (for "changes since last month")."""
 
 
 def report_kingdoms(seg: Segment) -> list[int]:
@@ -79,9 +83,12 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     report = build_kingdom_report(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
                                   inp.settings, seg_before=inp.seg_before)
     report.maps = exploration_pages(inp.seg_after, kingdom, inp.events, inp.settings)
+    doc = build_json(report, inp.seg_after, kingdom, inp.previous.get(kingdom))
+    report.changes = doc["changes"]
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
-    out = [_write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
+    _write(d / JSON_FILE, dumps(doc))
+    out = [d / JSON_FILE, _write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
     html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after), print=False)
     out.append(_write(d / f"{SHEET}.html", html))
     if inp.pdf:
@@ -92,8 +99,9 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
                          print=True)
         pdf, _ = html_to_pdf(printed, r.dirs)
         out.append(_write(d / f"{SHEET}.pdf", pdf))
-    out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
-    out.append(_write(d / FORM, render_template(inp.seg_after, kingdom)))
+    view = build_view(inp.seg_after, kingdom)  # once, for the view file and the form
+    out.append(_write(d / VIEW, view_to_yaml(view)))
+    out.append(_write(d / FORM, render_template(inp.seg_after, kingdom, view=view)))
     return out
 
 
@@ -169,10 +177,13 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    sheets: dict[int, Sheet], gm_sheet: object | None, out_dir: Path, *,
                    jobs: int = 1, templates: Path | None = None,
                    settings: ReportSettings | None = None, pdf: bool = True,
-                   progress: bool = False) -> list[Path]:
-    """Render every report of a month into ``out_dir``; returns the files, sorted."""
+                   progress: bool = False,
+                   previous: dict[int, dict] | None = None) -> list[Path]:
+    """Render every report of a month into ``out_dir``; returns the files, sorted.
+    ``previous``: each kingdom's JSON report of the month before (for the
+    changes since then; none in a segment's first month)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
-                     templates, settings or load_report_settings(), pdf)
+                     templates, settings or load_report_settings(), pdf, dict(previous or {}))
     kingdoms = report_kingdoms(seg_after)
     bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
     files: list[Path] = []

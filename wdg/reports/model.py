@@ -218,6 +218,8 @@ class KingdomReport:
     notes: list[str]
     events: list[Line]
     maps: list[MapPage] = field(default_factory=list)
+    changes: dict = field(default_factory=dict)
+    """Changes since the previous month's report (:func:`wdg.reports.jsonreport.changes`)."""
 
 
 # --- helpers ---------------------------------------------------------------------------
