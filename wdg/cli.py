@@ -35,6 +35,7 @@ COMMAND_MODULES = (
     "kingdom",
     "export",
     "games",
+    "lab",
     "demo",
 )
 

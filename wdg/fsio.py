@@ -10,8 +10,11 @@ one-line message the command line prints instead of a traceback.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import errno
 import os
+import sys
 from pathlib import Path
 
 
@@ -39,8 +42,32 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _syncfs_function() -> object | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.syncfs
+    except (OSError, AttributeError):  # pragma: no cover
+        return None
+
+
+_SYNCFS = _syncfs_function()
+
+
 def fsync_tree(root: Path) -> None:
-    """Flush every file and directory under ``root`` (and ``root`` itself)."""
+    """Flush every file and directory under ``root`` (and ``root`` itself).
+
+    On Linux one ``syncfs`` of ``root``'s file system does it at once (an
+    fsync per file costs a journal commit each: hundreds for a big month);
+    elsewhere, or if it fails, every file and directory is fsynced."""
+    if _SYNCFS is not None:
+        fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            if _SYNCFS(fd) == 0:  # type: ignore[operator]
+                return
+        finally:
+            os.close(fd)
     for dirpath, dirnames, filenames in os.walk(root):
         for name in filenames:
             fsync_file(Path(dirpath) / name)

@@ -210,7 +210,7 @@ def test_4_the_mailbox_import_keeps_exactly_the_right_sheets(wdg):
     rows = {ln.split()[0]: ln for ln in table.splitlines() if "@example.org" in ln}
     assert "angenommen" in rows["eins@example.org"] and "angenommen" in rows["zwei@example.org"]
     assert "ersetzt den früheren Spielzug" in table
-    assert "Eintreffschluss" in rows["ulf@example.org"]
+    assert "Eintreffschluß" in rows["ulf@example.org"]
     assert "falsches Passwort" in rows["dieb@example.org"]
     assert "nur HTML" in rows["html@example.org"]
     assert "Gültige Spielzüge: 1, 2, 3" in table and "Fehlende Spielzüge: 6" in table

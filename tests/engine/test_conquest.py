@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from monthkit import month
+from monthkit import RULES, month
 
 
 
@@ -132,7 +132,7 @@ def test_the_treasury_share_moves_with_a_conquered_settlement():
     add_settlement(seg, (2, 2), 150, kingdom=2)
     add_settlement(seg, (5, 5), 150, kingdom=2)
     add_settlement(seg, (6, 5), 150, kingdom=2)
-    assert treasury_share(seg, 2) == 30_000
+    assert treasury_share(seg, 2, RULES) == 30_000
     add_army(seg, 1, 1, (2, 2), units=50_000)
     m = month(seg)
     m.claims.append(Claim(1, 1, at(seg, (2, 2)), "okkupation"))

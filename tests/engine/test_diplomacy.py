@@ -184,7 +184,7 @@ def test_friends_receive_automatic_reports():
     own(seg, 1, (0, 0), (1, 0), (2, 0))
     add_army(seg, 1, 1, (0, 0), units=700)
     m = month(seg)
-    m.emit(Event("tax.income", kingdom=1, gold=4000, ledger="tax"))
+    m.emit(Event("tax.gemarks", kingdom=1, gold=4000, ledger="tax"))
     diplomacy_reports(m)
     reports = {e.kingdom: e.data for e in m.log.of_kind("diplomacy.report")}
     assert set(reports) == {2, 3}

@@ -109,9 +109,9 @@ def test_the_treasury_is_spread_evenly_over_the_settlements():
     seg = world(treasury=90_001)
     for a in ("101.17", "101.18", "101.20"):
         add_settlement(seg, a, 100, kingdom=1)
-    assert treasury_share(seg, 1) == 30_000
+    assert treasury_share(seg, 1, RULES) == 30_000
     seg2 = world(treasury=5000)
-    assert treasury_share(seg2, 1) == 0
+    assert treasury_share(seg2, 1, RULES) == 0
 
 
 def _fleet(seg, order=None, harbour=False, durability_=50):

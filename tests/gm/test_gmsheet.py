@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wdg.engine.economy import general_offers
 from wdg.engine.gamemaster import apply_gm_sheet
 from wdg.engine.month import Month
 from wdg.orders import gmsheet as g
@@ -55,7 +56,7 @@ def test_every_command_parses_to_its_typed_form():
         "EREIGNIS Ein strenger Winter\n"
         "DIPLOMATIE 1 2\n"
         "NOTIZ 1\nDein Bote kam zu spät.\nENDE\n"
-        "ANKÜNDIGUNG\nDer nächste Eintreffschluss ist der 3.\nENDE\n"
+        "ANKÜNDIGUNG\nDer nächste Eintreffschluß ist der 3.\nENDE\n"
         "RATSCHLAG\nErkundet, bevor ihr marschiert.\nENDE\n"
     )
     assert sheet.diagnostics == []
@@ -135,10 +136,14 @@ def test_placing_and_removing_a_creature_and_a_treasure():
     assert seg.creatures == {}
 
 
-def test_a_general_offered_by_the_game_master_replaces_the_offer():
-    """Der Feldherr (a): offers are communicated by the game master."""
+def test_a_general_offered_by_the_game_master_replaces_the_end_of_month_draw():
+    """Der Feldherr (a): offers are communicated by the game master; his offer takes
+    the place of the month's draw (step 88), so it is next month's offer."""
     seg = _seg()
-    _run(seg, "FELDHERR 2 Schiffe 55 8000 NAME \"Kapitän Lorn\"\n")
+    m = _run(seg, "FELDHERR 2 Schiffe 55 8000 NAME \"Kapitän Lorn\"\n")
+    assert seg.kingdoms[2].offer is None  # not before the end of the month
+    m.kingdom_order = [1, 2]
+    general_offers(m)
     offer = seg.kingdoms[2].offer
     assert offer.price == 8000 and offer.general.troop is TroopType.SCHIFFE
     assert offer.general.name == "Kapitän Lorn"

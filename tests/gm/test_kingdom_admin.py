@@ -44,6 +44,18 @@ def test_a_new_kingdom_gets_a_free_start_a_settlement_and_armies():
     assert sum(a.is_active for a in mine) == 1 and len(mine) == 3
 
 
+def test_a_hundredth_kingdom_is_refused_with_the_reason_and_nothing_changes():
+    """An army's number has four digits, kingdom x 100 + 1..99 (docs/storage.md, the
+    generator's caps): kingdom number 100 cannot exist, and ``wdg kingdom add`` says so
+    instead of writing five-digit army numbers."""
+    seg = _seg()
+    add_kingdom(seg, 99, city_state=True)
+    before = (dict(seg.kingdoms), dict(seg.armies), seg.owner.copy())
+    with pytest.raises(WdgError, match="at most 99 kingdoms"):
+        admin.add_new_kingdom(seg, name="Zuviel", ruler="Z", email="z@example.org")
+    assert (seg.kingdoms, seg.armies) == before[:2] and (seg.owner == before[2]).all()
+
+
 def test_a_new_kingdom_on_owned_gemarks_is_refused():
     seg = _seg()
     with pytest.raises(WdgError, match="already belongs to kingdom 1"):

@@ -51,4 +51,41 @@ def test_import_without_deadline_option_uses_the_month_s_deadline(world, tmp_pat
     assert not (folder / "k3.txt").exists()  # sent 13:05, after the deadline
     assert (folder / "k1.txt").exists()
     r = CliRunner().invoke(app, ["turn", "status", "test", "-C", str(tmp_path)])
-    assert "Eintreffschluss: 1.5.2024, 13:00 Uhr" in r.output
+    assert "Eintreffschluß: 1.5.2024, 13:00 Uhr" in r.output
+
+
+def test_a_game_year_deadline_is_refused_before_the_month_is_committed(world, tmp_path):
+    """"bis zu dem von ihm angegebenen Datum (EINTREFFSCHLUSS)": the deadline is a real
+    date. ``--next-deadline "0412-06-03 13:00"`` (a game-year date written like the
+    month key) stops ``wdg turn run`` before anything is resolved or stored, with a
+    message saying what was expected; the segment stays in its month."""
+    save_segment(world, tmp_path / "worlds" / "test")
+    before = world.date.key
+    r = CliRunner().invoke(app, ["turn", "run", "test", "-q", "--force", "--next-deadline",
+                                 "0412-06-03 13:00", "-C", str(tmp_path)])
+    assert r.exit_code != 0 and isinstance(r.exception, WdgError)  # main() prints it
+    assert "0412-06-03 13:00" in str(r.exception) and "YYYY-MM-DD" in str(r.exception)
+    assert not (tmp_path / "worlds" / "test" / "turns" / before).exists()
+    seg = load_segment(tmp_path / "worlds" / "test")
+    assert seg.date.key == before and seg.settings.deadline in ("", None)
+    with pytest.raises(WdgError, match="game year"):
+        normalise("0412-06-03")
+
+
+def test_a_stored_deadline_that_cannot_be_read_never_makes_a_command_crash(world, tmp_path):
+    """"EINTREFFSCHLUSS": a stored deadline written badly (by hand, or by an older
+    version: ``412-06-03 13:00``) counts as not set — ``wdg turn status`` and ``wdg
+    turn deadline`` show it with a warning instead of failing, the result sheets
+    print the fallback line, and a new deadline can be set."""
+    world.settings.deadline, world.settings.deadline_month = "412-06-03 13:00", world.date.key
+    save_segment(world, tmp_path / "worlds" / "test")
+    for args in (["turn", "status", "test"], ["turn", "deadline", "test"]):
+        r = CliRunner().invoke(app, [*args, "-C", str(tmp_path)])
+        assert r.exit_code == 0, r.output
+        assert "412-06-03 13:00" in r.output and "wdg turn deadline" in r.output
+    assert deadline_for(world, world.date) is None
+    assert "wie vom Segmentleiter angekündigt" in describe(world, world.date)
+    r = CliRunner().invoke(app, ["turn", "deadline", "test", "2026-12-03", "-C", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(app, ["turn", "status", "test", "-C", str(tmp_path)])
+    assert "3.12.2026, 13:00 Uhr" in r.output and "Warnung: the stored" not in r.output

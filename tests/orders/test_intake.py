@@ -74,7 +74,7 @@ def test_mbox_import_stores_valid_sheets_and_rejects_the_rest(world, tmp_path):
     folder = camp.orders_dir("test", world.date)
     by_id = {r.message_id: r for r in report.results}
     assert by_id["<3@x>"].reason == "falsches Passwort"
-    assert by_id["<4@x>"].reason.startswith("nach dem Eintreffschluss")
+    assert by_id["<4@x>"].reason.startswith("nach dem Eintreffschluß")
     assert by_id["<6@x>"].reason.startswith("nur HTML")
     assert report.valid == [1, 4] and report.missing == [2, 3]
     # the later sheet of kingdom 1 replaced the earlier, which is kept

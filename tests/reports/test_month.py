@@ -40,7 +40,7 @@ def test_the_overview_warns_of_missing_sheets_armies_without_general_and_empty_t
     assert sum(n for _, n in o.kinds) == len(events)
     from wdg.reports.gazette import ROUTINE_PREFIXES
     assert len(o.events) == sum(1 for e in events if not e.kind.startswith(ROUTINE_PREFIXES))
-    assert any(k == "chance" for _, l in o.events for k, _ in l.details)  # the GM sees all
+    assert any(k == "Siegchance" for _, l in o.events for k, _ in l.details)  # the GM sees all
 
 
 def test_a_month_renders_every_file_the_same_way_twice_and_with_a_pool(tmp_path, month, settings):

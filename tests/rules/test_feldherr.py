@@ -66,3 +66,35 @@ def test_the_general_suffers_no_losses_when_his_army_moves():
     rate = RULES.int("movement", "losses", "Vulkan")
     assert a.position == at(seg, (1, 0)) and a.units == 100 - rate
     assert a.general is not None and a.general.experience == 25
+
+
+def test_a_game_masters_offer_leaves_this_months_offer_hireable_and_is_hired_next_month():
+    """"b) ... Dieser Befehl wirbt genau den Feldherren an, der sich im Mond zuvor dem
+    Herrscher angeboten hatte"; "a) ... Dieses Angebot wird dem Herrscher vom
+    Segmentleiter jeweils automatisch mitgeteilt." The game master's ``FELDHERR`` in
+    the month a kingdom hires its offer must neither swap the general it saw last
+    month nor be wiped by the end-of-month draw: kingdom 2 hires Hagen for 21.750 GS
+    (not the game master's "Teuer" for 90.000), kingdom 1 gets the game master's
+    offer on this month's sheet and hires it the month after."""
+    from wdg.orders import gmsheet
+
+    seg = small_segment(["T. T. T."], date=MonthDate(412, 7))
+    add_kingdom(seg, 1, treasury=200_000)
+    add_kingdom(seg, 2, treasury=200_000)
+    add_army(seg, 101, 1, None, troop=None)
+    add_army(seg, 201, 2, None, troop=None)
+    seg.kingdoms[2].offer = GeneralOffer(General("Hagen", TroopType.KRIEGER, 30), 21_750)
+    gm = gmsheet.parse_gm_sheet('FELDHERR 1 Reiter 40 3000 NAME "Orlan"\n'
+                                'FELDHERR 2 Krieger 90 90000 NAME "Teuer"\n')
+
+    r = resolve_month(seg, sheets(seg, a={201: HireGeneral()}), RULES, gm_sheet=gm)
+    assert seg.armies[201].general.name == "Hagen"
+    assert [e.gold for e in r.log.of_kind("a.nf")] == [-21_750]
+    assert seg.kingdoms[1].offer.general.name == "Orlan"  # not wiped by the draw
+    assert seg.kingdoms[2].offer.general.name == "Teuer"  # next month's offer
+    shown = [e.why for e in r.log.of_kind("gm.general_offer") if e.kingdom == 1]
+    assert shown and "Orlan" in shown[0] and "3.000 GS" in shown[0]
+
+    r = resolve_month(seg, sheets(seg, a={101: HireGeneral()}), RULES)
+    assert seg.armies[101].general.name == "Orlan"
+    assert [e.gold for e in r.log.of_kind("a.nf")] == [-3000]

@@ -130,3 +130,65 @@ def test_demo_copies_the_campaign_prints_status_and_writes_the_map(tmp_path: Pat
     assert (out / "reports" / "canura" / "map.svg").is_file()
     assert "Dormit" in result.output
     shutil.rmtree(out)
+
+
+def test_segment_new_names_the_range_not_the_format_when_the_size_is_too_large() -> None:
+    """Addresses (docs/addresses.md): a province number has three digits, 100 x row +
+    column — ``120x9`` and ``4x12`` are well-formed but too large, and the message says
+    so and why; ``4-3`` is a format error."""
+    for text, found in (("120x9", "120 columns"), ("4x12", "12 rows")):
+        code, err = _cli(["segment", "new", "x", "--provinces", text, "-C", "/nonexistent"])
+        assert code == 1 and "Traceback" not in err
+        assert found in err and "too large" in err and "1..99 columns" in err
+        assert "1..9 rows" in err and "three digits" in err
+    code, err = _cli(["segment", "new", "x", "--provinces", "4-3", "-C", "/nonexistent"])
+    assert code == 1 and "expected COLUMNSxROWS" in err
+
+
+def test_segment_new_help_states_the_caps_and_their_reason() -> None:
+    """The generator's caps (99 kingdoms, 99 armies per kingdom, 99x9 provinces) are
+    stated in ``--help`` with their reason (the four-digit army number, the three-digit
+    province number), and a request beyond them says the same."""
+    text = " ".join(runner.invoke(app, ["segment", "new", "--help"], terminal_width=200)
+                    .output.split())
+    assert "at most 99 (army numbers have four digits" in text.replace("│ ", "")
+    assert "99x9" in text and "--scale" in text
+    code, err = _cli(["segment", "new", "x", "--kingdoms", "120", "-C", "/nonexistent"])
+    assert code == 1 and "1..99" in err and "four digits" in err
+
+
+def test_the_stress_preset_refuses_size_options_and_scales_past_1x(tmp_path: Path) -> None:
+    """``--preset stress`` sets its own size: ``--provinces`` with it is refused with a
+    pointer to ``--scale``; ``--scale`` without the preset is refused; ``--scale``
+    grows the preset's map past 1x (here a small one to stay fast, then the sizes of 2x)."""
+    from wdg.world.stress import stress_size
+
+    r = runner.invoke(app, ["segment", "new", "s", "--preset", "stress", "--provinces", "30x9",
+                            "-C", str(tmp_path)])
+    assert r.exit_code != 0 and "--provinces" in str(r.exception)
+    assert "--scale" in str(r.exception)
+    assert not (tmp_path / "worlds" / "s").exists()
+    r = runner.invoke(app, ["segment", "new", "s", "--scale", "2", "-C", str(tmp_path)])
+    assert r.exit_code != 0 and "--preset stress" in str(r.exception)
+    r = runner.invoke(app, ["segment", "new", "s", "--preset", "stress", "--scale", "0.05",
+                            "--seed", "3", "--start", "0413-02", "-C", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    from wdg.world.storage import load_segment
+    assert load_segment(tmp_path / "worlds" / "s").date.key == "0413-02"  # --start applies
+    assert stress_size(2).prov_cols == 40 and stress_size(2).kingdoms + stress_size(2).city_states == 99
+    assert stress_size(4.95).prov_cols == 99
+    r = runner.invoke(app, ["segment", "new", "t", "--preset", "stress", "--scale", "5",
+                            "-C", str(tmp_path)])
+    assert r.exit_code != 0 and "4.95" in str(r.exception)
+
+
+@pytest.mark.slow
+def test_the_stress_preset_at_twice_the_size_has_a_wider_map_and_99_realms() -> None:
+    """``--scale 2``: 40 x 9 provinces, 93 kingdoms and 6 city states (99, the cap of the
+    four-digit army numbers), 60 armies per kingdom, every realm placed."""
+    from wdg.world.stress import stress_segment
+
+    seg, passwords = stress_segment(2.0)
+    assert (seg.grid.prov_cols, seg.grid.prov_rows) == (40, 9)
+    assert len(seg.kingdoms) == 99 and len(passwords) == 93
+    assert max(seg.armies) // 100 == 93 and len(seg.armies) == 93 * 60

@@ -30,6 +30,7 @@ from wdg.commands.map import write_map
 from wdg.engine.turn import replay_month, run_month
 from wdg.errors import StateError
 from wdg.orders.demo import demo_verdicts
+from wdg.bots.npc import write_npc_sheets
 from wdg.reports.archived import archive_writers, deliver
 from wdg.reports.batch import default_jobs
 from wdg.reports.status import render_status
@@ -73,6 +74,9 @@ def run_demo(out: Path) -> Campaign:
     seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
     typer.echo(render_status(seg), nl=False)
     typer.echo(f"Karte geschrieben: {write_map(camp, DEMO_SEGMENT)}\n")
+    for s in write_npc_sheets(camp, seg):
+        typer.echo(f"Bot {s.bot} spielt Königreich {s.kingdom}: "
+                   + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
     typer.echo(demo_verdicts(camp, DEMO_SEGMENT, seg.date.key))
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
     result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(

@@ -43,6 +43,7 @@ def list_(segment: str = typer.Argument(..., help="Segment name."),
     seg = load(open_campaign(campaign), segment)
     for n, k in sorted(seg.kingdoms.items()):
         kind = "Stadtstaat" if k.city_state else ("ausgeschieden" if k.retired else "Königreich")
+        kind += f" (Bot {k.bot})" if k.bot else ""
         p = k.player
         typer.echo(f"{n:3d}  {k.name:<20} {k.ruler:<20} {p.email if p else '-':<28} "
                    f"{p.contact.value if p else '-':<7} {kind}")
@@ -59,6 +60,8 @@ def show(segment: str = typer.Argument(..., help="Segment name."),
     typer.echo(f"  Herrscher: {k.ruler}")
     if k.player:
         typer.echo(f"  Spieler: {k.player.name} <{k.player.email}>, Kontakt {k.player.contact.value}")
+    if k.bot:
+        typer.echo(f"  Bot: {k.bot}")
     typer.echo(f"  Reichsschatz: {k.treasury} GS, Beliebtheit {k.popularity}")
     typer.echo(f"  Gemarken: {int((seg.owner == kingdom).sum())}")
     for h, nm in sorted(seg.settlement_names.items()):
@@ -92,13 +95,26 @@ def set_(segment: str = typer.Argument(..., help="Segment name."),
          contact: str = typer.Option(None, "--contact", help="New contact status: offen or geheim."),
          ruler: str = typer.Option(None, "--ruler", help="New ruler's name."),
          name: str = typer.Option(None, "--name", help="New kingdom name."),
+         bot: str = typer.Option(None, "--bot", help="Hand the kingdom to a bot (Baumeister, "
+                                 "Eroberer, Kriegsherr, Kriegsherr+feind; docs/bots.md); "
+                                 "'' gives it back to a human with a new password."),
          campaign: Path | None = campaign_option()) -> None:
-    """Change a player's e-mail or contact status, or the ruler's or kingdom's name."""
+    """Change a player's e-mail or contact status, the ruler's or kingdom's name, or
+    hand the kingdom to a bot."""
+    from wdg.bots.npc import set_bot
+
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
         k = admin.set_player(seg, kingdom, email=email, contact=contact, ruler=ruler, name=name)
+        plain = set_bot(seg, kingdom, bot)[1] if bot is not None else None
         save(camp, seg)
     typer.echo(f"Königreich {k.number} ({k.name}) geändert")
+    if bot is not None and k.bot:
+        typer.echo(f"Das Königreich wird vom Bot {k.bot} gespielt; 'wdg turn run' schreibt "
+                   "seinen Spielzug, wenn keiner eingegangen ist.")
+    elif bot is not None:
+        typer.echo(f"Das Königreich spielt wieder ein Mensch; neues Passwort (nur jetzt "
+                   f"sichtbar): {plain}")
 
 
 @sub.command("retire")

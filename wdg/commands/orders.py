@@ -13,7 +13,7 @@ from wdg.orders.demo import check_file
 from wdg.orders.intake import MAX_BYTES, import_mailbox, parse_deadline
 from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
-from wdg.world.deadline import deadline_for
+from wdg.world.deadline import deadline_for, stored_problem
 
 sub = typer.Typer(help="Order sheets: check, template, view, import from a mailbox.",
                   no_args_is_help=True)
@@ -87,8 +87,10 @@ def import_cmd(
     with locked(camp, segment) as seg:  # not while a run takes the month's sheets in
         dl = parse_deadline(deadline, tz or seg.settings.timezone) if deadline \
             else deadline_for(seg, seg.date)
+        if dl is None and (problem := stored_problem(seg)) is not None:
+            typer.echo(f"Warnung: {problem}", err=True)
         if dl is None:
-            typer.echo("Warnung: kein Eintreffschluss gesetzt ('wdg turn deadline' oder "
+            typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
     typer.echo(report.table(), nl=False)

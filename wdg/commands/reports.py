@@ -65,6 +65,11 @@ def send(
         return
     rep = send_outbox(mdir / OUTBOX, config, resend_changed=resend_changed)
     typer.echo(f"versandt: {len(rep.sent)}, schon früher versandt: {len(rep.skipped)}")
+    for name, answer in sorted(rep.refused.items()):
+        typer.echo(f"Warnung: {name} vom Server abgelehnt ({answer}); die anderen wurden "
+                   "versandt", err=True)
+    if rep.refused:
+        raise typer.Exit(1)
     for name in rep.changed:
         typer.echo(f"Warnung: {name} wurde schon versandt und hat sich seitdem geändert; "
                    "nicht erneut versandt (erneut senden: --resend-changed)", err=True)

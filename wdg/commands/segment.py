@@ -14,6 +14,7 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
+from wdg.engine.archive import segment_lock, store_findings
 from wdg.errors import InvalidInputError, StateError
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
@@ -32,27 +33,52 @@ def register(root: typer.Typer) -> None:
 
 
 def parse_provinces(text: str) -> tuple[int, int]:
-    """``4x3`` -> (4 columns, 3 rows)."""
-    m = re.fullmatch(r"\s*(\d{1,2})\s*[xX]\s*(\d)\s*", text)
+    """``4x3`` -> (4 columns, 3 rows); the format and the range are checked apart."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not m:
         raise InvalidInputError(f"--provinces {text!r}: expected COLUMNSxROWS such as '4x3'")
-    return int(m.group(1)), int(m.group(2))
+    cols, rows = int(m.group(1)), int(m.group(2))
+    if not (1 <= cols <= MAX_COLS and 1 <= rows <= MAX_ROWS):
+        raise InvalidInputError(
+            f"--provinces {text!r}: {cols} columns x {rows} rows is too "
+            f"{'large' if cols > MAX_COLS or rows > MAX_ROWS else 'small'}; expected 1..{MAX_COLS} "
+            f"columns and 1..{MAX_ROWS} rows: a province number has three digits, 100 x row + "
+            "column (101 ... 999, docs/addresses.md)")
+    return cols, rows
+
+
+MAX_COLS, MAX_ROWS = 99, 9
+"""Province numbers have three digits: 100 x block row (1-9) + block column (1-99)."""
+DEFAULTS = {"provinces": "4x3", "kingdoms": 6, "city_states": 2, "creatures": 5, "armies": 4,
+            "active": 1, "radius": 1}
+"""The size options' defaults (``None`` on the command line means: not given)."""
 
 
 @app.command("new")
 def new(
     name: str = typer.Argument(..., help="Segment name (lower-case letters, digits, - and _)."),
-    provinces: str = typer.Option("4x3", "--provinces", "-p",
-                                  help="Size in provinces of 8x6 gemarks: COLUMNSxROWS."),
-    kingdoms: int = typer.Option(6, "--kingdoms", "-k", help="Number of player kingdoms."),
+    provinces: str = typer.Option(None, "--provinces", "-p",
+                                  help="Size in provinces of 8x6 gemarks: COLUMNSxROWS, at most "
+                                  "99x9 (province numbers have three digits: 100 x row + column)."
+                                  " Default: 4x3."),
+    kingdoms: int = typer.Option(None, "--kingdoms", "-k",
+                                 help="Number of player kingdoms; with --city-states at most 99 "
+                                 "(army numbers have four digits: kingdom x 100 + 1..99). "
+                                 "Default: 6."),
     seed: int = typer.Option(None, "--seed", "-s",
                              help="Seed of the world and the campaign (default: random, printed)."),
-    city_states: int = typer.Option(2, "--city-states", help="Number of city states."),
-    creatures: int = typer.Option(5, "--creatures", help="Number of creatures (Fabelwesen)."),
-    armies: int = typer.Option(4, "--armies", help="Armies per kingdom (numbers k*100+1...)."),
-    active: int = typer.Option(1, "--active", help="How many of them start active."),
-    radius: int = typer.Option(1, "--radius",
-                               help="Starting realm: 1 = capital and its 6 neighbours, 2 = 19."),
+    city_states: int = typer.Option(None, "--city-states",
+                                    help="Number of city states. Default: 2."),
+    creatures: int = typer.Option(None, "--creatures",
+                                  help="Number of creatures (Fabelwesen). Default: 5."),
+    armies: int = typer.Option(None, "--armies",
+                               help="Armies per kingdom (numbers k*100+1...), at most 99 (the "
+                               "last two digits of the army number). Default: 4."),
+    active: int = typer.Option(None, "--active",
+                               help="How many of them start active. Default: 1."),
+    radius: int = typer.Option(None, "--radius",
+                               help="Starting realm: 1 = capital and its 6 neighbours, 2 = 19. "
+                               "Default: 1."),
     start: str = typer.Option("0412-04", "--start", help="First month to play, YYYY-MM."),
     demo_passwords: bool = typer.Option(False, "--demo-passwords",
                                         help="Fixed passwords NAME-<kingdom> (demos only!)."),
@@ -60,25 +86,47 @@ def new(
     preset: str = typer.Option(None, "--preset",
                                help="'stress': the benchmark's stress segment (20x9 provinces, "
                                "60 kingdoms, 3,000 active armies, fronts; known passwords "
-                               "NAME-<kingdom>); the size options are then ignored."),
+                               "NAME-<kingdom>, --demo-passwords is implied). It sets every size "
+                               "itself: the size options are refused with it, use --scale; "
+                               "--start and --seed apply."),
+    scale: float = typer.Option(None, "--scale",
+                                help="Only with --preset stress: its size by area, 0.05 to 4.95 "
+                                "(default 1): the map's province columns (20 x scale, at most "
+                                "99), kingdoms, city states and creatures grow with it; "
+                                "kingdoms and city states together stop at 99."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Generate a new segment into worlds/NAME/ and print the passwords once."""
     camp = open_campaign(campaign)
     target = camp.segment_dir(name)
-    if (target / SEGMENT_FILE).exists() and not force:
-        raise StateError(f"segment {name!r} already exists in {target}; use --force to replace it")
-    cols, rows = parse_provinces(provinces)
-    if seed is None:
-        seed = secrets.randbelow(2**31)
+    given = {k: v for k, v in (("provinces", provinces), ("kingdoms", kingdoms),
+                               ("city_states", city_states), ("creatures", creatures),
+                               ("armies", armies), ("active", active), ("radius", radius))
+             if v is not None}
     if preset not in (None, "stress"):
         raise InvalidInputError(f"--preset {preset!r}: expected 'stress'")
+    if preset == "stress" and given:
+        names = ", ".join("--" + k.replace("_", "-") for k in given)
+        raise InvalidInputError(f"--preset stress sets the segment's size itself; {names} cannot "
+                                "be combined with it: use --scale (e.g. --scale 2) to make it "
+                                "larger or smaller")
+    if scale is not None and preset != "stress":
+        raise InvalidInputError("--scale works only with --preset stress; for other segments "
+                                "give --provinces, --kingdoms, --armies ...")
+    opts = {**DEFAULTS, **given}
+    cols, rows = parse_provinces(str(opts["provinces"]))
+    if (target / SEGMENT_FILE).exists() and not force:
+        raise StateError(f"segment {name!r} already exists in {target}; use --force to replace it")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
     if preset == "stress":
-        seg, passwords = stress_segment(seed=seed, name=name)
+        seg, passwords = stress_segment(1.0 if scale is None else scale, seed=seed, name=name,
+                                        start=MonthDate.parse(start))
     else:
         seg, passwords = generate_segment(
-            name, cols, rows, kingdoms, seed, city_states=city_states, armies_per_kingdom=armies,
-            active_per_kingdom=active, creatures=creatures, capital_radius=radius,
+            name, cols, rows, int(opts["kingdoms"]), seed, city_states=int(opts["city_states"]),
+            armies_per_kingdom=int(opts["armies"]), active_per_kingdom=int(opts["active"]),
+            creatures=int(opts["creatures"]), capital_radius=int(opts["radius"]),
             start=MonthDate.parse(start), demo_passwords=demo_passwords)
     save_segment(seg, target)
     typer.echo(f"Segment {name} angelegt in {target} (Seed {seed}).")
@@ -105,8 +153,19 @@ def check(
     """Find what must never be (armies on impossible terrain, units without an army,
     buildings outside settlements, negative treasury, statuses outside 1-9, dangling
     references...): one line per finding, exit code 1 if there is any."""
-    seg = load(open_campaign(campaign), name)
-    findings = check_segment(seg)
+    camp = open_campaign(campaign)
+    seg_dir = camp.segment_dir(name)
+    load(camp, name)  # a clear message for a missing segment
+    try:
+        # Taking the lock completes or cleans what a crash interrupted (with a notice).
+        with segment_lock(seg_dir):
+            seg = load(camp, name)
+            disk = store_findings(seg_dir, holding_lock=True)
+    except StateError as exc:  # another command holds it: check without touching anything
+        typer.echo(f"Hinweis: {exc}", err=True)
+        seg = load(camp, name)
+        disk = store_findings(seg_dir, busy=True)
+    findings: list[object] = [*disk, *check_segment(seg)]
     for f in findings:
         typer.echo(str(f))
     if findings:

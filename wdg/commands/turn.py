@@ -20,7 +20,7 @@ from wdg.reports.archived import archive_writers, archived_bytes, check_delivere
 from wdg.reports.batch import default_jobs
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
-from wdg.world.deadline import deadline_for, normalise, set_deadline
+from wdg.world.deadline import deadline_for, normalise, set_deadline, stored_problem
 from wdg.world.deadline import when as when_text
 
 sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
@@ -78,6 +78,16 @@ class _Display:
             typer.echo("\r" + " " * 70 + "\r", err=True, nl=False)
 
 
+def _npc_sheets(camp, segment: str) -> None:  # noqa: ANN001
+    """Bot kingdoms without a sheet get one written by their bot (docs/bots.md)."""
+    from wdg.bots.npc import write_npc_sheets
+
+    with locked(camp, segment) as seg:
+        for s in write_npc_sheets(camp, seg):
+            typer.echo(f"Bot {s.bot} (Königreich {s.kingdom}): "
+                       + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
+
+
 @sub.command("run")
 def run(
     segment: str = typer.Argument(..., help="Segment name."),
@@ -106,6 +116,7 @@ def run(
         normalise(next_deadline)  # a bad date stops the run before it starts
     if jobs < 0:
         raise InvalidInputError(f"--jobs {jobs}: expected 0 (one per core) or more")
+    _npc_sheets(camp, segment)
     show = _Display(quiet)
     # Text, HTML, views and forms are always archived (replay verifies them);
     # the PDFs unless --no-pdf or --no-render; --no-render delivers nothing.
@@ -134,7 +145,7 @@ def run(
                f"{len(result.log)} Ereignisse ({summary}); Sheets: "
                f"{', '.join(sorted(result.inputs)) or 'keine'}")
     if result.next_deadline is not None and not dry_run:
-        typer.echo(f"Eintreffschluss für {result.date.next().short()}: {result.next_deadline} Uhr")
+        typer.echo(f"Eintreffschluß für {result.date.next().short()}: {result.next_deadline} Uhr")
     if files:
         typer.echo(f"{len(files)} Berichte in {camp.reports_dir(segment, result.date)} "
                    "(aus dem Archiv)")
@@ -201,13 +212,15 @@ def deadline(
     if when is None:
         seg = load(camp, segment)
         d = deadline_for(seg, seg.date)
-        typer.echo(f"{segment} {seg.date.key}: Eintreffschluss "
+        typer.echo(f"{segment} {seg.date.key}: Eintreffschluß "
                    + (f"{when_text(d)} ({seg.settings.timezone})" if d else "nicht gesetzt"))
+        if (problem := stored_problem(seg)) is not None:
+            typer.echo(f"Warnung: {problem}", err=True)
         return
     with locked(camp, segment) as seg:
         value = set_deadline(seg, when, tz=tz)
         save(camp, seg)
-    typer.echo(f"{segment} {seg.date.key}: Eintreffschluss {value} ({seg.settings.timezone})")
+    typer.echo(f"{segment} {seg.date.key}: Eintreffschluß {value} ({seg.settings.timezone})")
 
 
 @sub.command("status")
@@ -218,12 +231,16 @@ def status(
     """Before the run: the month, the deadline, which kingdoms sent valid sheets,
     which are missing or refused (exactly as the run would take them in)."""
     camp = open_campaign(campaign)
-    load(camp, segment)
+    seg = load(camp, segment)
     st = history.month_status(camp, segment)
     typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
-    typer.echo(f"Eintreffschluss: {st.deadline}")
+    typer.echo(f"Eintreffschluß: {st.deadline}")
+    if (problem := stored_problem(seg)) is not None:
+        typer.echo(f"Warnung: {problem}")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
+    if st.bots:
+        typer.echo(f"Spielzüge der Bots (schreibt 'wdg turn run'): {', '.join(map(str, st.bots))}")
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")

@@ -49,12 +49,13 @@ import yaml
 from wdg.campaign import Campaign
 from wdg.engine.turn import InjectedFailure, MonthResult
 from wdg.errors import StateError
-from wdg.fsio import fsync_dir
+from wdg.fsio import fsync_dir, fsync_tree
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Segment
-from wdg.world.storage import FILES, JOURNAL, recover_store, save_segment, write_segment_files
+from wdg.world.storage import (FILES, JOURNAL, leftovers, recover_store, save_segment,
+                               write_segment_files)
 
 LOCK_FILE = ".lock"
 TURNS = "turns"
@@ -147,21 +148,23 @@ def segment_lock(segment_dir: Path) -> Iterator[Path]:
         if same:
             break
         os.close(fd)  # the file was removed by its holder meanwhile: take the new one
+    previous = _read_fd(fd)
+    if previous:
+        pid, other = _holder(previous)
+        refusal = None
+        if other and other != host:
+            refusal = (f"segment {segment_dir.name!r} is locked by process {pid} on host {other} "
+                       f"({path}); if no wdg command runs there, remove that file")
+        elif pid is not None and pid != os.getpid() and _pid_alive(pid) and not other:
+            # an old-format lock (no host) of a live process: respect it
+            refusal = (f"segment {segment_dir.name!r} is locked by process {pid} ({path}); "
+                       "if no run is going on, remove that file")
+        if refusal:
+            os.close(fd)  # not ours: leave the file as it is
+            raise StateError(refusal)
+        _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
+                "(der Prozess läuft nicht mehr) / took over the lock of a process that is gone")
     try:
-        previous = _read_fd(fd)
-        if previous:
-            pid, other = _holder(previous)
-            if other and other != host:
-                raise StateError(f"segment {segment_dir.name!r} is locked by process {pid} on "
-                                 f"host {other} ({path}); if no wdg command runs there, remove "
-                                 "that file")
-            if pid is not None and pid != os.getpid() and _pid_alive(pid) and not other:
-                # an old-format lock (no host) of a live process: respect it
-                raise StateError(f"segment {segment_dir.name!r} is locked by process {pid} "
-                                 f"({path}); if no run is going on, remove that file")
-            _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
-                    "(der Prozess läuft nicht mehr) / took over the lock of a process that "
-                    "is gone")
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {host}\n".encode(), 0)
         for note in recover_store(segment_dir) + recover_archive(segment_dir):
@@ -179,6 +182,34 @@ def _read_fd(fd: int) -> str:
         return os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
     except OSError:
         return ""
+
+
+def store_findings(segment_dir: Path, *, holding_lock: bool = False,
+                   busy: bool = False) -> list[str]:
+    """What on disk looks like the rest of an interruption (for ``wdg segment
+    check``): a pending journal, uncommitted generations, staging folders, a
+    month folder of the month not yet run, hidden siblings of older versions,
+    a lock file of a process that is gone. ``holding_lock``: the caller holds
+    the lock (its file is not a finding); ``busy``: another command holds it
+    right now (its work in progress is not a finding either)."""
+    found = [f for f in leftovers(segment_dir) if not busy or "older wdg version" in f]
+    turns = segment_dir / TURNS
+    if turns.is_dir() and not busy:
+        found += [f"{p}: the staged archive of a month that was not committed"
+                  for p in sorted(turns.glob(".staging-*"))]
+        try:
+            head = safe_load_file(segment_dir / "segment.yaml")
+            current = str(head.get("date")) if isinstance(head, dict) else None
+        except Exception:
+            current = None
+        if current and (turns / current).is_dir():
+            found.append(f"{turns / current}: an archive folder of the month not yet run")
+    lock = segment_dir / LOCK_FILE
+    if lock.exists() and not holding_lock and not busy:
+        holder = lock.read_text(encoding="utf-8", errors="replace").strip() or "?"
+        found.append(f"{lock}: a lock of process {holder}, which is gone (taken over by the next "
+                     "command)")
+    return found
 
 
 # --- plain data and hashes ----------------------------------------------------------------
@@ -368,6 +399,8 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
         manifest = _stage(seg_dir, staging, result, rules_dir, writers)
         if fail_at == "staged":
             raise InjectedFailure("injected failure after staging the archive")
+        fsync_tree(staging)  # on disk before the commit that renames it
+        fsync_dir(turns)
         if fail_at == "archived":
             raise InjectedFailure("injected failure before saving the new state")
         save_segment(result.state, seg_dir,

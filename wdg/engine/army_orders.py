@@ -18,10 +18,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, gs, spend
+from wdg.engine.ledger import can_afford, count, gs, spend
 from wdg.engine.month import Month, step
+from wdg.engine.movement import too_few_soldiers
 from wdg.errors import InvalidInputError
 from wdg.orders.model import (
     Activate,
@@ -51,6 +53,8 @@ from wdg.world.terrain import (
 _NAMES = {HireGeneral: "nf", Activate: "nh", DismissArmy: "eh", Recruit: "nr", Release: "er",
           BuildBoats: "bb", Board: "bs", Disembark: "vs", Rename: "nn"}
 _PASSIVE_ORDERS = (HireGeneral, Activate)
+_ONE = {TroopType.SCHIFFE.value: "Schiff"}
+"""Singular of a troop type's name where it differs ("1 Schiff", "1 Krieger")."""
 
 
 @dataclass(slots=True)
@@ -201,16 +205,20 @@ def _dismiss(m: Month, army: Army, order: DismissArmy) -> None:
             return refuse(m, army, order, f"das Zielheer {order.target:04d} ist kein eigenes "
                           "aktives Heer derselben Truppengattung in derselben Gemark.")
         moved = army.units
+        over = _overloads(m, target, moved)
+        if over:
+            return refuse(m, army, order, over)
         target.morale = _blend(target.morale, target.units, army.morale, moved)
         target.units += moved
-        what = f"übergibt {moved} Rüstgüter an Heer {target.number:04d}"
+        what = f"übergibt {count(moved, 'Rüstgut', 'Rüstgüter')} an Heer {target.number:04d}"
         m.emit(Event("a.eh.joined", target.kingdom, target.number, target.position,
-                     f"Heer {army.number:04d} wird entlassen; {moved} Rüstgüter treten in "
-                     "das Heer ein.", line=order.line, data={"soldiers": moved,
+                     f"Heer {army.number:04d} wird entlassen; "
+                     f"{count(moved, 'Rüstgut tritt', 'Rüstgüter treten')} in das Heer ein.", line=order.line, data={"soldiers": moved,
                                                              "from": army.number}))
     else:
         moved = army.units
-        what = f"löst sich auf; {moved} Rüstgüter zerstreuen sich"
+        what = "löst sich auf" if not moved else \
+            f"löst sich auf; {count(moved, 'Rüstgut zerstreut', 'Rüstgüter zerstreuen')} sich"
     _to_passive(m, army)
     quit_ = bool(m.rng.random() < m.rules.num("generals", "dismissal", "quit_chance"))
     gone = ""
@@ -236,15 +244,43 @@ def _blend(morale_a: int, units_a: int, morale_b: int, units_b: int) -> int:
         round((morale_a * units_a + morale_b * units_b) / total)
 
 
+def _overloads(m: Month, target: Army, joining: int) -> str:
+    """Why ``joining`` more units would overload the ships or boats carrying
+    ``target`` ("Tragkraft von 100 Raumfaktoren"; boats: ``space.boat_capacity``),
+    or ``""``. wdg refuses the order rather than drown anyone."""
+    if target.carried_by is not None:
+        fleet = m.state.armies[target.carried_by]
+        room, what = fleet_capacity(m, fleet.units), f"die Flotte {fleet.number:04d}"
+    elif target.boats:
+        room, what = boat_capacity(m, target.boats), f"die {count(target.boats, 'Boot', 'Boote')}"
+    else:
+        return ""
+    need = space_of(m, target, target.units + joining)
+    if need <= room:
+        return ""
+    return (f"{what} des Heeres {target.number:04d} trägt nur {room} Raumfaktoren, "
+            f"mit den Rüstgütern wären es {need}.")
+
+
 def _release(m: Month, army: Army, order: Release) -> None:
-    """"(er) Rüstgüter entlassen": they scatter at once (no militia)."""
+    """"(er) Rüstgüter entlassen": they scatter at once (no militia). A fleet keeps
+    enough ships to carry the army aboard ("Tragkraft"): an order that would leave
+    too few is refused."""
     if order.count <= 0:
         return refuse(m, army, order, "die Anzahl muß größer als 0 sein.")
     n = min(order.count, army.units)
+    cargo = m.state.armies.get(army.carrying) if army.carrying is not None else None
+    if cargo is not None and cargo.troop is not None \
+            and space_of(m, cargo) > fleet_capacity(m, army.units - n):
+        spare = (fleet_capacity(m, army.units) - space_of(m, cargo)) \
+            // m.rules.int("economy", "space", "ship_capacity")
+        return refuse(m, army, order, f"die übrigen Schiffe könnten das Heer {cargo.number:04d} "
+                      f"({space_of(m, cargo)} Raumfaktoren) nicht mehr tragen; höchstens "
+                      f"{count(spare, 'Schiff kann', 'Schiffe können')} entlassen werden.")
     army.units -= n
     partial = n < order.count
-    _done(m, army, order, f"{n} Rüstgüter entlassen; sie zerstreuen sich in alle "
-          "Himmelsrichtungen." + (f" (Das Heer hatte nur {n}.)" if partial else ""),
+    _done(m, army, order, f"{count(n, 'Rüstgut', 'Rüstgüter')} entlassen; "
+          f"{'es zerstreut' if n == 1 else 'sie zerstreuen'} sich in alle Himmelsrichtungen." + (f" (Das Heer hatte nur {n}.)" if partial else ""),
           ".partial" if partial else "", units=n, soldiers=-n)
 
 
@@ -271,7 +307,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
         return refuse(m, army, order, "das Rüstvolumen dieser Siedlung ist erschöpft.")
     price = n * rules.int("economy", "premium", troop)
     if not can_afford(m, army.kingdom, price):
-        return refuse(m, army, order, f"die Werbeprämie für {n} {troop} ({gs(price)}) ist nicht "
+        return refuse(m, army, order, f"die Werbeprämie für {count(n, _ONE.get(troop, troop), troop)} ({gs(price)}) ist nicht "
                       f"im Reichsschatz ({gs(seg.kingdoms[army.kingdom].treasury)}).")
     seg.militia[r, c] -= n * per
     army.morale = _blend(army.morale, army.units, rules.int("economy", "recruit_morale"), n)
@@ -280,7 +316,8 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     note = f" (Rüstvolumen erschöpft: nur {n} von {order.count})" if partial else ""
     spend(m, army.kingdom, price, kind="a.nr.partial" if partial else "a.nr", ledger="recruit",
           army=army.number, at=h, line=order.line,
-          why=f"{n} {troop} angeworben{note}: {gs(price)}; die Miliz sinkt um {n * per}.",
+          why=f"{count(n, _ONE.get(troop, troop), troop)} angeworben{note}: {gs(price)}; die Miliz "
+          f"sinkt um {n * per}.",
           data={"units": n, "soldiers": n, "militia": n * per})
 
 
@@ -299,6 +336,9 @@ def _build_boats(m: Month, army: Army, order: BuildBoats) -> None:
         return refuse(m, army, order, "nur ein Kriegerheer kann Boote bauen.")
     if army.carried_by is not None or army.boats:
         return refuse(m, army, order, "das Heer ist bereits eingeschifft.")
+    few = too_few_soldiers(m, army, "bb")
+    if few:
+        return refuse(m, army, order, few[0].lower() + few[1:] + ".")
     t = terrain(seg.at(seg.terrain, h))
     r, c = seg.grid.index(h)
     woods = any(has(t, x) for x in (Component.WALD, Component.REGENWALD, Component.SUMPF))
@@ -312,7 +352,7 @@ def _build_boats(m: Month, army: Army, order: BuildBoats) -> None:
     boats = max(1, math.ceil(_space(m, army) / m.rules.int("economy", "space", "boat_capacity")))
     notes(m).boats[army.number] = water
     m.busy.add(army.number)
-    _done(m, army, order, f"Das Heer baut {boats} Boote in {seg.label(water)}; es schifft sich "
+    _done(m, army, order, f"Das Heer baut {count(boats, 'Boot', 'Boote')} in {seg.label(water)}; es schifft sich "
           "am Ende des Mondes ein.", boats=boats, water=seg.label(water))
 
 
@@ -334,7 +374,7 @@ def launch_boats(m: Month) -> None:
         army.boat_durability, army.position = 100, water
         n.launched.add(number)
         m.emit(Event("a.bb.launched", army.kingdom, number, water,
-                     f"Das Heer schifft sich auf {army.boats} Booten ein.",
+                     f"Das Heer schifft sich auf {count(army.boats, 'Boot', 'Booten')} ein.",
                      data={"boats": army.boats}))
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from wdg.engine.diplomacy import hostile
 from wdg.engine.events import Event
+from wdg.engine.ledger import count
 from wdg.engine.month import Month, step
 from wdg.orders.model import PhaseBOrder
 from wdg.world.hexgrid import Hex
@@ -183,7 +184,53 @@ def _drown_cargo(m: Month, fleet: Army, sunk: int, before: int) -> list[Event]:
                             "Die Flotte ist gesunken; das beförderte Heer ertrinkt")
     drowned = math.ceil(cargo.units * sunk / before)
     return lose(m, cargo, drowned, "combat.drowned",
-                f"{sunk} Schiffe versenkt; beförderte Soldaten ertrinken")
+                f"{count(sunk, 'Schiff', 'Schiffe')} versenkt; beförderte Soldaten ertrinken")
+
+
+def space_of(m: Month, army: Army, units: int | None = None) -> int:
+    """Raumfaktoren of ``units`` (default: all) of a land army ("Das Militär" (h))."""
+    assert army.troop is not None
+    n = army.units if units is None else units
+    return n * m.rules.int("economy", "space", army.troop.value)
+
+
+def fleet_capacity(m: Month, ships: int) -> int:
+    """"Ein Schiff hat eine Tragkraft von 100 Raumfaktoren": what ``ships`` carry."""
+    return ships * m.rules.int("economy", "space", "ship_capacity")
+
+
+def boat_capacity(m: Month, boats: int) -> int:
+    """What ``boats`` carry (``space.boat_capacity`` each, "Das Boot")."""
+    return boats * m.rules.int("economy", "space", "boat_capacity")
+
+
+def overload(m: Month, fleet: Army, cause: str) -> list[Event]:
+    """The fleet lost ships without a fight (desertion): what it can no longer
+    carry does not stay aboard. In a harbour (a land gemark) the carried army goes
+    ashore; on the water the soldiers beyond the Tragkraft drown, all of them with
+    the general when no ship is left ("(p) ... Fracht ... unrettbar versunken")."""
+    cargo = m.state.armies.get(fleet.carrying) if fleet.carrying is not None else None
+    if cargo is None or cargo.troop is None:
+        return []
+    room = fleet_capacity(m, fleet.units)
+    if space_of(m, cargo) <= room:
+        return []
+    at = fleet.position
+    if at is not None and not is_water(terrain(m.state.at(m.state.terrain, at))):
+        cargo.carried_by, fleet.carrying = None, None
+        return [m.emit(Event("transport.ashore", cargo.kingdom, cargo.number, at,
+                             f"{cause}: die Flotte {fleet.number:04d} kann das Heer nicht mehr "
+                             "tragen; es geht im Hafen an Land.", data={"fleet": fleet.number}))]
+    if fleet.units == 0:
+        return destroy_army(m, cargo, "transport.drowned",
+                            f"{cause}: der Flotte {fleet.number:04d} bleibt kein Schiff; das "
+                            "beförderte Heer ertrinkt mitsamt seinem Feldherrn")
+    keep = room // m.rules.int("economy", "space", cargo.troop.value)
+    ships = "das verbliebene Schiff der Flotte {0:04d} trägt" if fleet.units == 1 else \
+        "die {1} verbliebenen Schiffe der Flotte {0:04d} tragen"
+    return lose(m, cargo, cargo.units - keep, "transport.drowned",
+                f"{cause}: {ships.format(fleet.number, fleet.units)} nur {room} Raumfaktoren; "
+                "die übrigen Soldaten ertrinken", fleet=fleet.number)
 
 
 def destroy_army(m: Month, army: Army, kind: str, why: str) -> list[Event]:
@@ -234,7 +281,7 @@ def wreck_boats(m: Month, army: Army) -> list[Event]:
     boats = army.boats
     army.boats = 0
     out = [m.emit(Event("combat.boats", kingdom=army.kingdom, army=army.number, at=army.position,
-                        why=f"{boats} Boote im Kampf zerstört", data={"boats": boats}))]
+                        why=f"{count(boats, 'Boot', 'Boote')} im Kampf zerstört", data={"boats": boats}))]
     if army.position is not None and is_water(terrain(m.state.at(m.state.terrain, army.position))):
         out += destroy_army(m, army, "combat.drowned",
                             "Die Boote sind zerstört; das Heer ertrinkt auf dem Wasser")
@@ -277,9 +324,18 @@ def battle(m: Month, a: Army, b: Army) -> list[Event]:
     p = win_chance(m, sa.strength, sb.strength)
     win, lose_side = (sa, sb) if m.rng.random() < p else (sb, sa)
     w, l_ = win.army, lose_side.army
+
+    def who(x: Army) -> str:
+        return f"Heer {x.number:04d} von {seg.kingdoms[x.kingdom].name}"
+
+    # the Götterbotschaft's chronicle: one line that says who fought whom and who won
+    out.append(m.emit(Event(
+        "combat.chronicle", at=at, public=True,
+        why=f"Schlacht zwischen {who(a)} und {who(b)}: {who(w)} siegt, {who(l_)} wird "
+            "vernichtet", data={"winner": w.number, "loser": l_.number})))
     for me, other, won in ((a, b, w is a), (b, a, w is b)):
         out.append(m.emit(Event(
-            "combat.battle", kingdom=me.kingdom, army=me.number, at=at, public=me is a,
+            "combat.battle", kingdom=me.kingdom, army=me.number, at=at,
             why=(f"Kampf gegen Heer {other.number:04d} von {seg.kingdoms[other.kingdom].name}: "
                  + ("gewonnen" if won else "verloren")),
             data={"enemy": other.number, "enemy_kingdom": other.kingdom, "won": won,

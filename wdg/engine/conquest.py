@@ -36,11 +36,11 @@ from wdg.engine.combat import (
     start_position,
 )
 from wdg.engine.diplomacy import may_conquer
-from wdg.engine.economy import treasury_share
+from wdg.engine.economy import is_treasury_site, treasury_share
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, spend
+from wdg.engine.ledger import count, credit, spend
 from wdg.engine.militia import partisan_fight
-from wdg.engine.movement import carried_army, harbour_mask
+from wdg.engine.movement import carried_army, harbour_mask, too_few_soldiers
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Destroy, DestroyTarget, Occupy
 from wdg.world.hexgrid import Hex
@@ -76,6 +76,8 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
     why = _stationary_problem(m, army)
     if why is None and army.is_fleet:
         why = "Flotten können keine Gemarken erobern"
+    if why is None:
+        why = too_few_soldiers(m, army, "o")
     at = army.position
     if why is None and at is not None:
         owner = seg.at(seg.owner, at)
@@ -101,7 +103,7 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
 def destroy(m: Month, army: Army, order: Destroy) -> list[Event]:
     """``(x) Siedlung/Bauwerk zerstören <Typ>`` at the army's gemark."""
     seg = m.state
-    why = _stationary_problem(m, army)
+    why = _stationary_problem(m, army) or too_few_soldiers(m, army, "x")
     at = army.position
     target = order.target
     if why is None and at is not None:
@@ -163,11 +165,12 @@ def _tear_down(m: Month, army: Army, at: Hex, target: DestroyTarget, line: int) 
         seg.buildings[BUILDING_ORDER.index(target.building), r, c] = level - n
         return [m.emit(Event("destroy.done", kingdom=army.kingdom, army=army.number, at=at,
                              line=line, public=n == level and n > 0,
-                             why=f"{target.building.german}: {n} von {level} Baustufen zerstört",
+                             why=f"{target.building.german}: {n} von {count(level, 'Baustufe', 'Baustufen')} zerstört",
                              data={"levels": n, "left": level - n}))]
     size = seg.at(seg.settlement, at)
     owner = seg.at(seg.owner, at)
-    share = treasury_share(seg, owner) if owner in seg.kingdoms else 0
+    share = treasury_share(seg, owner, m.rules) \
+        if owner in seg.kingdoms and is_treasury_site(size, m.rules) else 0
     damage = int(army.units / 100 * float(d["settlement_units_per_100"]) * morale_factor(m, army))
     damage = min(size, damage)
     seg.settlement[r, c] = size - damage
@@ -183,8 +186,8 @@ def _tear_down(m: Month, army: Army, at: Hex, target: DestroyTarget, line: int) 
     out.insert(0, m.emit(Event(
         "destroy.done", kingdom=army.kingdom, army=army.number, at=at, line=line,
         public=damage == size and damage > 0,
-        why=(f"Siedlung zerstört ({damage} Baueinheiten)" if damage == size
-             else f"{damage} von {size} Baueinheiten der Siedlung zerstört"),
+        why=(f"Siedlung zerstört ({count(damage, 'Baueinheit', 'Baueinheiten')})" if damage == size
+             else f"{damage} von {count(size, 'Baueinheit', 'Baueinheiten')} der Siedlung zerstört"),
         data={"units": damage, "left": size - damage})))
     return out
 
@@ -220,6 +223,9 @@ def _claim_problem(m: Month, claim: Claim, taken: set[Hex]) -> str | None:
         return "Das Heer besteht nicht mehr"
     if army.is_fleet:
         return "Flotten können keine Gemarken erobern"
+    few = too_few_soldiers(m, army, "e" if claim.kind == "einnahme" else "o")
+    if few:
+        return few
     owner = seg.at(seg.owner, claim.at)
     if claim.kind == "einnahme":
         if owner != 0 or seg.at(seg.settlement, claim.at) > 0 or \
@@ -243,8 +249,8 @@ def transfer(m: Month, at: Hex, winner: int, army: int | None, line: int = 0) ->
     old = int(seg.owner[r, c])
     out: list[Event] = []
     has_settlement = seg.settlement[r, c] > 0
-    if has_settlement and old in seg.kingdoms:
-        share = treasury_share(seg, old)
+    if old in seg.kingdoms and is_treasury_site(int(seg.settlement[r, c]), m.rules):
+        share = treasury_share(seg, old, m.rules)
         if share > 0:
             out.append(spend(m, old, share, kind="conquest.treasury", ledger="conquest", at=at,
                              why="Anteil am Reichsschatz mit der Siedlung verloren"))

@@ -41,7 +41,7 @@ from wdg.engine.combat import (
     wreck_boats,
 )
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit
+from wdg.engine.ledger import count, credit
 from wdg.engine.month import Month, step
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Creature
@@ -93,7 +93,7 @@ def apply_effects(m: Month, cr: Creature, army: Army) -> list[Event]:
         n = min(army.units, int(base * float(share)))
         undead = n // m.rules.int(AREA, "undead_per_creature") if effect == "untote" else 0
         out += lose(m, army, n, "creature.effect",
-                    f"{n} Soldaten von {kind['name']} {EFFECT_NAMES[effect]}", effect=effect,
+                    f"{count(n, 'Soldat', 'Soldaten')} von {kind['name']} {EFFECT_NAMES[effect]}", effect=effect,
                     undead=undead)
         if undead:
             _new_undead(m, cr.position, undead)
@@ -106,7 +106,8 @@ def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
     at = cr.position
     m.fought.add(army.number)
     out = [m.emit(Event("creature.attack", kingdom=army.kingdom, army=army.number, at=at,
-                        public=True, why=f"{kind['name']} greift Heer {army.number:04d} an",
+                        public=True, why=f"{kind['name']} greift Heer {army.number:04d} von "
+                        f"{m.state.kingdoms[army.kingdom].name} an",
                         data={"creature": cr.id, "kind": cr.kind, "count": cr.count}))]
     out += apply_effects(m, cr, army)
     hypnotised = int(army.units * float(kind.get("effects", {}).get("hypnotisieren", 0)))
@@ -138,7 +139,8 @@ def _slain(m: Month, cr: Creature, army: Army, kind: dict[str, Any]) -> list[Eve
     seg = m.state
     del seg.creatures[cr.id]
     out = [m.emit(Event("creature.slain", kingdom=army.kingdom, army=army.number, at=cr.position,
-                        public=True, why=f"{kind['name']} von Heer {army.number:04d} besiegt",
+                        public=True, why=f"{kind['name']} von Heer {army.number:04d} von "
+                        f"{m.state.kingdoms[army.kingdom].name} besiegt",
                         data={"creature": cr.id, "kind": cr.kind}))]
     if cr.gold or cr.items:
         out.append(credit(m, army.kingdom, cr.gold, kind="creature.treasure", ledger="treasure",

@@ -329,11 +329,17 @@ def messages(m: Month) -> list[Event]:
 
 # --- automatic reports ----------------------------------------------------------
 
+TAX_KINDS = ("tax.gemarks", "tax.settlements")
+"""The events of step 82 that are "Steuereinnahmen aus den Gemarken und Siedlungen"."""
+
+
 @step("diplomacy_reports", 89)
 def diplomacy_reports(m: Month) -> list[Event]:
     """"Automatischer Bericht": status 8-9 reports the own soldiers and
-    gemarks, 9 also the month's taxes (ledger ``tax`` events) and the treasury;
-    the report goes to the other kingdom ("erhält das andere Königreich")."""
+    gemarks, 9 also the month's taxes and the treasury; the report goes to the
+    other kingdom ("erhält das andere Königreich"). Taxes are the "Steuereinnahmen
+    aus den Gemarken und Siedlungen" ("Währung und Steuern"): the gemarks' taxes and
+    the settlements' income of step 82 (a mine's yield is no tax)."""
     seg = m.state
     soldiers: dict[int, int] = {}
     for a in seg.armies.values():
@@ -343,7 +349,7 @@ def diplomacy_reports(m: Month) -> list[Event]:
     counts = np.bincount(seg.owner.ravel().clip(0), minlength=max(seg.kingdoms, default=0) + 1)
     taxes: dict[int, int] = {}
     for e in m.log:
-        if e.ledger == "tax" and e.kingdom is not None:
+        if e.kind in TAX_KINDS and e.kingdom is not None:
             taxes[e.kingdom] = taxes.get(e.kingdom, 0) + e.gold
     out: list[Event] = []
     for n in sorted(seg.kingdoms):

@@ -25,11 +25,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wdg.engine.combat import destroy_army
+from wdg.engine.combat import destroy_army, overload
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, gs, spend
+from wdg.engine.gamemaster import GM_OFFERS
+from wdg.engine.ledger import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.rules import Rules
+from wdg.world.generator import distinct_name, generals_of
 from wdg.world.hexgrid import Hex
 from wdg.world.state import (
     BUILDING_ORDER,
@@ -76,20 +78,36 @@ def remember_start(m: Month) -> EconomyStart:
 # --- small pure helpers other modules use ------------------------------------------
 
 def settlements_of(seg: Segment, kingdom: int) -> list[Hex]:
-    """The kingdom's settlements, in layer order: the treasury's sites."""
+    """The kingdom's settlements (any size), in layer order."""
     rows, cols = np.nonzero((seg.owner == kingdom) & (seg.settlement > 0))
     return [seg.grid.hex_at(int(r), int(c)) for r, c in zip(rows, cols)]
 
 
-def treasury_share(seg: Segment, kingdom: int) -> int:
-    """The part of the treasury stored in each of the kingdom's settlements.
+def is_treasury_site(size: int, rules: Rules) -> bool:
+    """True if a settlement of ``size`` Baueinheiten stores a share of the treasury:
+    a site below the rule's smallest settlement, the Flecken (100 BE), is a building
+    site, not one of the "Siedlungen" of "Der Reichsschatz" (a)
+    (``settlement.treasury_min_units``)."""
+    return size >= rules.int("economy", "settlement", "treasury_min_units")
+
+
+def treasury_sites(seg: Segment, kingdom: int, rules: Rules) -> list[Hex]:
+    """The kingdom's settlements that store the treasury, in layer order."""
+    need = rules.int("economy", "settlement", "treasury_min_units")
+    rows, cols = np.nonzero((seg.owner == kingdom) & (seg.settlement >= max(1, need)))
+    return [seg.grid.hex_at(int(r), int(c)) for r, c in zip(rows, cols)]
+
+
+def treasury_share(seg: Segment, kingdom: int, rules: Rules) -> int:
+    """The part of the treasury stored in each of the kingdom's treasury sites.
 
     "Der Reichsschatz" (a): "verteilt sich stets gleichmäßig auf alle
     Siedlungen"; (c): the conqueror of a settlement takes this share. The
     share is rounded down (the remainder stays with the kingdom); a kingdom
-    without settlements has no share to lose (0).
+    without a treasury site has no share to lose (0). Sites below the Flecken
+    hold none (:func:`is_treasury_site`).
     """
-    n = len(settlements_of(seg, kingdom))
+    n = len(treasury_sites(seg, kingdom, rules))
     return seg.kingdoms[kingdom].treasury // n if n else 0
 
 
@@ -177,10 +195,12 @@ def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
         army.general.experience -= exp_loss
     m.emit(Event("pay.shortfall", army.kingdom, army.number, army.position,
                  f"Der Reichsschatz reicht nicht: {gs(due - paid)} blieben unbezahlt. "
-                 f"{deserters} Rüstgüter desertieren und zerstreuen sich; die Moral sinkt "
+                 f"{count(deserters, 'Rüstgut desertiert und zerstreut', 'Rüstgüter desertieren und zerstreuen')} sich; die Moral sinkt "
                  f"um {morale_loss}, die Erfahrung des Feldherren um {exp_loss}.",
                  data={"unpaid": due - paid, "deserters": deserters, "soldiers": -deserters,
                        "morale_loss": morale_loss, "experience_loss": exp_loss}))
+    if army.is_fleet and deserters:
+        overload(m, army, "Schiffe desertiert")
 
 
 # --- step 80: construction ------------------------------------------------------------
@@ -220,7 +240,7 @@ def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-un
     kind = "build.done" if p.remaining == 0 else "build.progress"
     rest = "" if p.remaining == 0 else f"; {p.remaining} BE fehlen noch"
     m.emit(Event(kind, p.kingdom, None, p.position,
-                 f"Siedlungsbau: {done} Baueinheiten fertiggestellt, die Siedlung hat nun "
+                 f"Siedlungsbau: {count(done, 'Baueinheit', 'Baueinheiten')} fertiggestellt, die Siedlung hat nun "
                  f"{size} BE ({settlement_class(size, m.rules)}){rest}.",
                  data={"units": done, "size": size, "remaining": p.remaining}))
 
@@ -264,9 +284,9 @@ def taxes(m: Month) -> None:
     start = remember_start(m)
     for n in sorted(m.state.kingdoms):
         g, s, mi = tax_income(start, m.state.terrain, n, m.rules)
-        count = int((start.owner == n).sum())
+        gemarks = int((start.owner == n).sum())
         for amount, kind, ledger, why in (
-                (g, "tax.gemarks", "tax", f"Steuern aus {count} Gemarken: {gs(g)}"),
+                (g, "tax.gemarks", "tax", f"Steuern aus {count(gemarks, 'Gemark', 'Gemarken')}: {gs(g)}"),
                 (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}"),
                 (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}")):
             if amount:
@@ -281,8 +301,8 @@ def treasury_spread(m: Month) -> None:
     record each kingdom's share per settlement (the amount a conqueror takes)."""
     seg = m.state
     for n in sorted(seg.kingdoms):
-        sites = settlements_of(seg, n)
-        share = treasury_share(seg, n)
+        sites = treasury_sites(seg, n, m.rules)
+        share = treasury_share(seg, n, m.rules)
         total = gs(seg.kingdoms[n].treasury)
         if len(sites) > 1:
             why = (f"Der Reichsschatz ({total}) lagert zu gleichen Teilen in {len(sites)} "
@@ -376,7 +396,8 @@ def _boats_break(m: Month, army: Army) -> None:
     water = army.position is not None and is_water(terrain(m.state.at(m.state.terrain,
                                                                        army.position)))
     m.emit(Event("durability.boats_lost", army.kingdom, army.number, army.position,
-                 f"Die {boats} Boote sind morsch und zerfallen.", data={"boats": boats}))
+                 f"Die {count(boats, 'Boot', 'Boote')} sind morsch und zerfallen." if boats != 1
+                 else "Das Boot ist morsch und zerfällt.", data={"boats": boats}))
     if water:
         destroy_army(m, army, "durability.drowned",
                      "Ohne Boote auf dem Wasser ertrinkt das Heer mitsamt seinem Feldherrn")
@@ -387,12 +408,20 @@ def _boats_break(m: Month, army: Army) -> None:
 @step("offers", 88)
 def general_offers(m: Month) -> None:
     """"Ein Feldherr ... bietet sich stets von selbst dem Herrscher an": each
-    ruler may receive one offer for next month's ``nf``; an untaken offer lapses."""
+    ruler may receive one offer for next month's ``nf``; an untaken offer lapses.
+    A game master's ``FELDHERR`` of this month (step 15) is the offer instead of the
+    draw (the draw is still made, so other kingdoms' offers do not depend on it); its
+    event was written at step 15."""
+    pending = m.notes.get(GM_OFFERS, {})
+    assert isinstance(pending, dict)
     for n in m.kingdom_order:
         k = m.state.kingdoms[n]
         if k.city_state or k.retired or k.player is None:
             continue
-        k.offer = draw_offer(m.rng, m.rules)
+        k.offer = draw_offer(m.rng, m.rules, generals_of(m.state, n))
+        if n in pending:
+            k.offer = pending[n]
+            continue
         if k.offer is None:
             m.emit(Event("offer.none", n, why="In diesem Mond bietet sich kein Feldherr an."))
             continue
@@ -413,8 +442,10 @@ def ability_name(rules: Rules, code: str) -> str:
     return str(spec["name"]) if isinstance(spec, dict) and "name" in spec else code
 
 
-def draw_offer(rng: np.random.Generator, rules: Rules) -> GeneralOffer | None:
-    """One month's offer from generals.yaml (draws in a fixed order)."""
+def draw_offer(rng: np.random.Generator, rules: Rules,
+               taken: set[str] | frozenset[str] = frozenset()) -> GeneralOffer | None:
+    """One month's offer from generals.yaml (draws in a fixed order); a name in
+    ``taken`` (the kingdom's generals) gets an ordinal, ``Kunigunde II``."""
     o = rules.section("generals", "offers")
     if rng.random() >= float(o["chance"]):
         return None
@@ -428,7 +459,7 @@ def draw_offer(rng: np.random.Generator, rules: Rules) -> GeneralOffer | None:
         codes = sorted(rules.section("wizards", "abilities"))  # the codes `c` can carry out
         ability = codes[int(rng.integers(len(codes)))] if codes else None
     wizard = bool(rng.random() < float(o["wizard_chance"]))
-    name = str(o["names"][int(rng.integers(len(o["names"])))])
+    name = distinct_name(str(o["names"][int(rng.integers(len(o["names"])))]), taken)
     price = int(o["price_base"][troop.value]) + exp * int(o["price_per_experience"])
     if wizard:
         price *= int(o["wizard_price_factor"])

@@ -11,10 +11,15 @@ turn runner refuses to start on a sheet with errors anyway.
 from __future__ import annotations
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, spend
+from wdg.engine.ledger import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.orders import gmsheet as g
+from wdg.world.generator import distinct_name, generals_of
 from wdg.world.state import Creature, General, GeneralOffer, Treasure
+
+GM_OFFERS = "gm_offers"
+"""``Month.notes`` key: the game master's offers by kingdom, made at the end of the
+month (step 88) in place of the drawn offer."""
 
 
 @step("gamemaster", 15)
@@ -51,12 +56,21 @@ def _apply(m: Month, c: g.GmCommand) -> list[Event]:
         return [book(m, c.kingdom, abs(c.amount), kind="gm.gold", ledger="gm", why=c.reason,
                      line=c.line)]
     if isinstance(c, g.OfferGeneral):
-        gen = General(c.name or "Unbekannter Feldherr", c.troop, c.experience, c.ability, c.wizard)
-        seg.kingdoms[c.kingdom].offer = GeneralOffer(gen, c.price)
+        # The offer the kingdom saw last month stays valid for this month's `nf`; the
+        # game master's offer takes the place of the end-of-month draw (step 88), is
+        # shown on this month's sheet and can be hired next month.
+        name = distinct_name(c.name or "Unbekannter Feldherr", generals_of(seg, c.kingdom))
+        gen = General(name, c.troop, c.experience, c.ability, c.wizard)
+        pending = m.notes.setdefault(GM_OFFERS, {})
+        assert isinstance(pending, dict)
+        pending[c.kingdom] = GeneralOffer(gen, c.price)
         return [m.emit(Event("gm.general_offer", kingdom=c.kingdom, line=c.line,
-                      why=f"Ein Feldherr ({c.troop.value}) bietet sich an",
-                      data={"troop": c.troop.value, "experience": c.experience, "price": c.price,
-                            "wizard": c.wizard}))]
+                      why=f"Für den nächsten Mond bietet sich der Feldherr {gen.name} "
+                          f"({c.troop.value}, Erfahrung {c.experience}"
+                          f"{', Zauberer' if c.wizard else ''}) für eine Werbeprämie von "
+                          f"{gs(c.price)} an.",
+                      data={"name": gen.name, "troop": c.troop.value, "experience": c.experience,
+                            "price": c.price, "wizard": c.wizard}))]
     if isinstance(c, g.AddDiplomacy):
         k = seg.kingdoms[c.kingdom]
         k.diplomacy.setdefault(c.other, 5)
@@ -110,7 +124,7 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         elif c.name:
             seg.settlement_names[h] = c.name
         return [m.emit(Event("gm.settlement", at=h, line=c.line,
-                      why=f"Siedlung auf {c.size} Baueinheiten gesetzt"))]
+                      why=f"Siedlung auf {count(c.size, 'Baueinheit', 'Baueinheiten')} gesetzt"))]
     raise AssertionError(type(c))  # pragma: no cover - every command handled above
 
 

@@ -45,6 +45,9 @@ class MonthStatus:
     missing_share_limit: float = 0.5
     gm_errors: str = ""
     """Why the run would refuse the game master's sheet (empty: no errors)."""
+    bots: list[int] = field(default_factory=list)
+    """Kingdoms played by a bot without a sheet yet: ``wdg turn run`` lets the
+    bot write it (docs/bots.md), so they are not missing."""
 
     @property
     def needs_force(self) -> bool:
@@ -89,7 +92,9 @@ def month_status(camp: Campaign, segment: str) -> MonthStatus:
     for e in intake.events:
         if e.kind == "sheet.refused" and e.kingdom is not None:
             st.refused[e.kingdom] = e.why
-    st.missing = [k for k in playing if k not in intake.sheets]
+    st.bots = [k for k in playing if k not in intake.sheets and seg.kingdoms[k].bot
+               and k not in st.refused]
+    st.missing = [k for k in playing if k not in intake.sheets and k not in st.bots]
     return st
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from wdg.engine.economy import settlement_class
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, gs, spend
+from wdg.engine.ledger import can_afford, count, gs, spend
 from wdg.engine.month import Month, step
 from wdg.errors import InvalidInputError
 from wdg.orders.model import Build, ChangeDiplomacy, Festival, KingdomOrder, Settle
@@ -29,6 +29,10 @@ from wdg.world.terrain import WATER, is_land, settlement_cost_factor, terrain
 _KIND = {Building.HAFEN: ProjectKind.HAFEN, Building.KASERNE: ProjectKind.KASERNE,
          Building.PALAST: ProjectKind.PALAST, Building.MINE: ProjectKind.MINE}
 
+
+_ARTICLE = {Building.HAFEN: "der", Building.KASERNE: "die", Building.PALAST: "der",
+            Building.MINE: "die"}
+"""The definite article of each building's German name (nominative)."""
 
 def allowance(m: Month, kingdom: int) -> int:
     """Kingdom orders allowed this month: one per palace at the start of the
@@ -110,7 +114,7 @@ def _build(m: Month, kingdom: int, order: Build) -> None:
     pending = sum(1 for p in seg.constructions if p.position == h and p.kind is _KIND[b])
     cap = m.rules.int("economy", "buildings", "max_level")
     if seg.building_level(h, b) + pending >= cap:
-        return _refuse(m, kingdom, "build", order, f"der {b.german} hat schon die größte "
+        return _refuse(m, kingdom, "build", order, f"{_ARTICLE[b]} {b.german} hat schon die größte "
                        f"sinnvolle Stufe ({cap}); eine Erweiterung bringt keinen Vorteil.", h)
     price = m.rules.int("economy", "buildings", "price", b.german)
     if not can_afford(m, kingdom, price):
@@ -160,7 +164,7 @@ def _settle(m: Month, kingdom: int, order: Settle) -> None:
     target = size + sum(p.remaining for p in seg.constructions
                         if p.position == h and p.kind is ProjectKind.SETTLEMENT)
     spend(m, kingdom, price, kind="k.settle", ledger="settlement", at=h, line=order.line,
-          why=f"Bauauftrag über {order.units} Baueinheiten in {seg.label(h)} "
+          why=f"Bauauftrag über {count(order.units, 'Baueinheit', 'Baueinheiten')} in {seg.label(h)} "
               f"({t.name}, {factor * rules.int('economy', 'settlement', 'unit_price')} GS je "
               f"BE): {gs(price)}; Ziel {target} BE ({settlement_class(target, rules)}).",
           data={"units": order.units, "factor": factor, "target": target})
@@ -208,6 +212,6 @@ def _festival(m: Month, kingdom: int, order: Festival) -> None:
     old = k.popularity
     k.popularity = min(top, old + points)
     spend(m, kingdom, order.gold, kind="k.festival", ledger="festival", line=order.line,
-          why=f"Volksfeste in {gemarks} Gemarken für {gs(order.gold)}; die Beliebtheit des "
+          why=f"Volksfeste in {count(gemarks, 'Gemark', 'Gemarken')} für {gs(order.gold)}; die Beliebtheit des "
               f"Herrschers steigt von {old} auf {k.popularity}.",
           data={"popularity_old": old, "popularity": k.popularity})

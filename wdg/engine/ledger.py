@@ -56,3 +56,9 @@ def number(n: int) -> str:
 def gs(amount: int) -> str:
     """Goldsterne the German way: ``12.500 GS``."""
     return f"{number(amount)} GS"
+
+
+def count(n: int, one: str, many: str) -> str:
+    """A number with the noun in singular or plural: ``count(1, "Boot", "Boote")`` ->
+    ``1 Boot``, ``count(3, "Boot", "Boote")`` -> ``3 Boote`` (numbers the German way)."""
+    return f"{number(n)} {one if n == 1 else many}"

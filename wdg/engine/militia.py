@@ -35,6 +35,7 @@ from wdg.engine.combat import (
     winner_losses,
 )
 from wdg.engine.events import Event
+from wdg.engine.ledger import number
 from wdg.engine.month import Month, step
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
@@ -139,7 +140,7 @@ def partisan_fight(m: Month, army: Army, purpose: str,
     seg.militia[row, col] = max(0, militia - killed)
     out = [m.emit(Event(
         "militia.fight", kingdom=army.kingdom, army=army.number, at=at, line=line,
-        why=f"Partisanenkampf gegen {militia} Milizen um {purpose}: "
+        why=f"Partisanenkampf gegen {number(militia)} Milizen um {purpose}: "
             + ("gewonnen" if won else "verloren"),
         data={"militia": militia, "won": won, "militia_lost": killed,
               "chance": round(p, 3)}))]

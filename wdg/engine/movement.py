@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wdg.engine.events import Event
+from wdg.engine.ledger import count
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Conquer, Move, PhaseBOrder
 from wdg.rules import Rules
@@ -196,6 +197,21 @@ def movement(m: Month) -> None:
             move_army(ctx, army, order)
 
 
+_ORDER_NAMES = {"e": "Einnahme", "o": "Okkupation", "x": "Zerstörung", "bb": "Bootsbau"}
+
+
+def too_few_soldiers(m: Month, army: Army, code: str) -> str | None:
+    """Why ``army`` has too few soldiers for the order ``code`` (``e o x bb``), or
+    ``None``: a general with his Troß alone "ist ... zu keinen besonderen Aktionen
+    fähig" ("Das Heer"; ``actions.minimum_soldiers``)."""
+    need = m.rules.int("actions", "minimum_soldiers", code)
+    if army.units >= need:
+        return None
+    has = "keine Soldaten" if army.units == 0 else f"nur {count(army.units, 'Soldat', 'Soldaten')}"
+    return (f"Das Heer hat {has}; ein Feldherr mit seinem Troß allein ist zu keiner "
+            f"{_ORDER_NAMES.get(code, code)} fähig (mindestens {count(need, 'Soldat', 'Soldaten')})")
+
+
 def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
     """Walk one army along the order's directions until done or stopped."""
     m = ctx.m
@@ -207,6 +223,9 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
         return
     if conquer and kind == "schiffe":
         _refuse(m, army, order.line, "Flotten können keine Gemarken erobern")
+        return
+    if conquer and (few := too_few_soldiers(m, army, "e")):
+        _refuse(m, army, order.line, f"Einnahme verweigert: {few}")
         return
     w = _Walk(army, kind, conquer, order.line, path=[])
     directions = list(order.directions)
@@ -319,7 +338,7 @@ def _land(ctx: _Ctx, w: _Walk) -> None:
     """Boats on a coastal gemark: the army goes ashore, the boats stay behind."""
     army = w.army
     _emit(ctx.m, "move.landed", army, army.position, w.line,
-          f"Die Boote erreichen die Küste; das Heer schifft aus, {army.boats} Boote bleiben "
+          f"Die Boote erreichen die Küste; das Heer schifft aus, {count(army.boats, 'Boot bleibt', 'Boote bleiben')} "
           "unbrauchbar zurück", boats=army.boats)
     army.boats = 0
     army.boat_durability = 100
@@ -335,11 +354,11 @@ def _run_aground(ctx: _Ctx, w: _Walk, there: Hex) -> str:
         return "Die Flotte kann an dieser Küste nicht anlegen und dreht ab"
     cargo = carried_army(m.state, fleet)
     _emit(m, "move.shattered", fleet, there, w.line,
-          f"Die Flotte zerschellt an der Küste; {fleet.units} Schiffe gehen verloren",
+          f"Die Flotte zerschellt an der Küste; {count(fleet.units, 'Schiff geht', 'Schiffe gehen')} verloren",
           lost=fleet.units, soldiers=-fleet.units)
     if cargo is not None:
         _emit(m, "move.drowned", cargo, there, w.line,
-              f"Das Heer ertrinkt mitsamt seinem Feldherrn ({cargo.units} Rüstgüter)",
+              f"Das Heer ertrinkt mitsamt seinem Feldherrn ({count(cargo.units, 'Rüstgut', 'Rüstgüter')})",
               lost=cargo.units, soldiers=-cargo.units)
         destroy_army(cargo)
     destroy_army(fleet)
@@ -367,7 +386,7 @@ def _suffer_losses(ctx: _Ctx, army: Army, tid: int, line: int) -> None:
         return
     army.units -= lost
     _emit(ctx.m, "move.losses", army, army.position, line,
-          f"{lost} Soldaten gehen im Gelände {TERRAINS[tid].name} verloren ({rate}%)",
+          f"{count(lost, 'Soldat geht', 'Soldaten gehen')} im Gelände {TERRAINS[tid].name} verloren ({rate}%)",
           lost=lost, soldiers=-lost, rate=rate)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
-from wdg.engine.ledger import spend
+from wdg.engine.ledger import count, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.errors import WdgError
@@ -121,7 +121,7 @@ def _teleport_problem(m: Month, army: Army, target: Hex) -> str | None:
         return "Die Zielgemark liegt außerhalb des Segments"
     dist = army.position.distance(target)
     if dist > m.rules.int(AREA, "teleport_range"):
-        return f"Die Zielgemark ist {dist} Gemarken entfernt (höchstens " \
+        return f"Die Zielgemark ist {count(dist, 'Gemark', 'Gemarken')} entfernt (höchstens " \
                f"{m.rules.int(AREA, 'teleport_range')})"
     if army.carried_by is not None or army.carrying is not None or army.boats:
         return "Ein Heer mit Schiffen, Booten oder auf einer Flotte kann nicht teleportieren"
@@ -200,8 +200,12 @@ def duel(m: Month, a: Army, b: Army) -> list[Event]:
     assert w.general is not None and l_.general is not None
     names = (w.general.name, l_.general.name)
     w.general.experience = min(100, w.general.experience + r.int(AREA, "duel_experience_gain"))
-    out = [m.emit(Event("wizard.duel", kingdom=k_, army=x.number, at=x.position, public=True,
-                        why=f"Zauberduell: {names[0]} besiegt {names[1]}",
+    kname = {x.number: m.state.kingdoms[x.kingdom].name for x in (w, l_)}
+    # one line for the chronicle (the first side's), each side's on its own sheet
+    out = [m.emit(Event("wizard.duel", kingdom=k_, army=x.number, at=x.position,
+                        public=x is a,
+                        why=f"Zauberduell: {names[0]} (Heer {w.number:04d} von {kname[w.number]}) "
+                            f"besiegt {names[1]} (Heer {l_.number:04d} von {kname[l_.number]})",
                         data={"winner": w.number, "loser": l_.number, "chance": round(p, 3)}))
            for k_, x in ((a.kingdom, a), (b.kingdom, b))]
     out += destroy_army(m, l_, "wizard.fallen",

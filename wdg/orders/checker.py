@@ -27,6 +27,10 @@ E, W = m.Severity.ERROR, m.Severity.WARNING
 REFUSED = "Befehl verweigert"
 REST = "Befehl verweigert – Heer ruht (kein Phase-B-Befehl)"
 _BOAT_FORESTS = (Component.WALD, Component.REGENWALD, Component.SUMPF)
+# Fixed by the rule text, not tunable: "Ein Schiff hat eine Tragkraft von 100
+# Raumfaktoren"; "Ein Krieger hat einen Raumfaktor von 1", "eines Reiters ist 2".
+_SHIP_CAPACITY = 100
+_SPACE = {TroopType.KRIEGER.value: 1, TroopType.REITER.value: 2}
 
 
 def check_sheet(sheet: m.Sheet, view: KingdomView) -> list[m.Diagnostic]:
@@ -206,11 +210,15 @@ class _Checker:
                                    found=f"{army.number:04d} in {pos}",
                                    expected=self._places(need), consequence=REFUSED)
         elif isinstance(o, m.Release) and o.count > army.units:
-            yield m.Diagnostic(o.line, 1, W, f"das Heer hat nur {army.units} Rüstgüter",
+            yield m.Diagnostic(o.line, 1, W, f"das Heer hat nur {army.units} "
+                               f"{'Rüstgut' if army.units == 1 else 'Rüstgüter'}",
                                found=str(o.count), expected=f"höchstens {army.units}",
                                consequence=f"interpretiert als er {army.units}")
+        if isinstance(o, (m.Release, m.DismissArmy)):
+            yield from self._capacity(army, o)
         elif isinstance(o, m.BuildBoats):
             yield from self._boats(army, o)
+            yield from self._no_soldiers(army, None, o)
         elif isinstance(o, m.Board):
             yield from self._board(army, o)
         elif isinstance(o, m.Disembark):
@@ -219,6 +227,29 @@ class _Checker:
             yield m.Diagnostic(o.line, 1, E, "das Heer steht in keiner eigenen Siedlung",
                                found=str(pos), expected="ein Heer in einer eigenen Siedlung",
                                consequence=REFUSED)
+
+    def _capacity(self, army: ArmyView, o: m.Release | m.DismissArmy) -> Iterator[m.Diagnostic]:
+        """"Ein Schiff hat eine Tragkraft von 100 Raumfaktoren": ``er`` of ships and
+        ``eh`` into a carried army must leave the fleet able to carry its army (a
+        warning: the engine decides with the month's numbers and refuses)."""
+        if isinstance(o, m.Release) and army.carrying is not None:
+            fleet, cargo = army, self.view.armies.get(army.carrying)
+            ships, extra = max(0, army.units - o.count), 0
+        elif isinstance(o, m.DismissArmy) and o.target:
+            cargo = self.view.armies.get(o.target)
+            fleet = self.view.armies.get(cargo.carried_by) if cargo and cargo.carried_by else None
+            ships, extra = (fleet.units if fleet else 0), army.units
+        else:
+            return
+        if fleet is None or cargo is None or cargo.troop not in _SPACE:
+            return
+        need = (cargo.units + extra) * _SPACE[cargo.troop]
+        if need > ships * _SHIP_CAPACITY:
+            yield m.Diagnostic(o.line, 1, W, f"die Flotte {fleet.number:04d} trüge danach nur "
+                               f"{ships * _SHIP_CAPACITY} Raumfaktoren, das Heer "
+                               f"{cargo.number:04d} braucht {need}", found=str(o),
+                               expected="so viele Schiffe, wie das beförderte Heer braucht "
+                               "(100 Raumfaktoren je Schiff)", consequence=REFUSED)
 
     def _partners(self, army: ArmyView) -> str:
         ids = [f"{a.number:04d}" for a in self.view.armies.values()
@@ -295,6 +326,18 @@ class _Checker:
             yield m.Diagnostic(o.line, 1, E, "Flotten können nicht erobern, okkupieren oder "
                                "zerstören", found=str(o), expected="b, h, i, r, s, t oder c",
                                consequence=REST)
+        elif isinstance(o, (m.Occupy, m.Destroy, m.Conquer)):
+            yield from self._no_soldiers(army, a, o)
+
+    def _no_soldiers(self, army: ArmyView, a: m.PhaseAOrder | None,
+                     o: m.PhaseAOrder | m.PhaseBOrder) -> Iterator[m.Diagnostic]:
+        """"Das Heer": a general with his Troß alone "ist ... zu keinen besonderen
+        Aktionen fähig" (a warning: recruits of this month's ``nr`` may come first)."""
+        if army.units == 0 and not isinstance(a, m.Recruit):
+            yield m.Diagnostic(o.line, 1, W, "ein Heer ohne Soldaten (nur Feldherr und Troß) "
+                               "ist zu keinen besonderen Aktionen fähig", found=str(o),
+                               expected="ein Heer mit Soldaten (zuerst nr)",
+                               consequence=REFUSED)
 
     # -- K -----------------------------------------------------------------------------
 

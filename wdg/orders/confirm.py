@@ -20,7 +20,7 @@ def confirmation(status: str, reason: str, kingdom: int | None, verdict: str) ->
     if reason:
         lines.append(f"Grund: {reason}")
     if status == "abgelehnt":
-        lines += ["", "Bitte senden Sie den Spielzug vor dem Eintreffschluss erneut, als reinen "
+        lines += ["", "Bitte senden Sie den Spielzug vor dem Eintreffschluß erneut, als reinen "
                   "Text mit den Zeilen 'Segment:', 'Königreich:' und 'Passwort:'."]
     if verdict:
         lines += ["", "Prüfung Ihres Spielzugs (Meldungen stehen unter der betroffenen Zeile):",

@@ -66,7 +66,8 @@ class PlaceTreasure:
 @dataclass(frozen=True, slots=True)
 class OfferGeneral:
     """``FELDHERR <Königreich> <Krieger|Reiter|Schiffe> <Erfahrung> <Preis>
-    [ZAUBERER] [FAEHIGKEIT <Code>] [NAME "…"]`` — replaces next month's offer."""
+    [ZAUBERER] [FAEHIGKEIT <Code>] [NAME "…"]`` — the offer made at the end of this
+    month in place of the drawn one (hired next month; this month's stays valid)."""
 
     kingdom: int
     troop: TroopType

@@ -180,8 +180,8 @@ def _one(seg: Segment, folder: Path, raw: bytes, msg: EmailMessage,
         r.reason = "falsches Passwort"
         return r
     if deadline is not None and (r.date is None or r.date > deadline):
-        r.reason = "nach dem Eintreffschluss " + deadline.strftime("%d.%m.%Y %H:%M") \
-            if r.date else "Mail ohne Datum; Eintreffschluss nicht prüfbar"
+        r.reason = "nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M") \
+            if r.date else "Mail ohne Datum; Eintreffschluß nicht prüfbar"
         return r
     _store(folder, sheet.kingdom, text, r)
     return r

@@ -83,7 +83,8 @@ def render_view_template(view: KingdomView) -> str:
             what = "passiv" + (f", Feldherr {a.general.name} ({a.troop}, Erfahrung "
                                f"{a.general.experience})" if a.general else ", ohne Feldherr")
         else:
-            what = f"{a.troop or 'ohne Feldherr'}, {_gs(a.units)} Rüstgüter"
+            what = f"{a.troop or 'ohne Feldherr'}, {_gs(a.units)} " \
+                f"{'Rüstgut' if a.units == 1 else 'Rüstgüter'}"
             if a.general:
                 what += f", Feldherr {a.general.name} (Erfahrung {a.general.experience})"
             if a.carried_by:

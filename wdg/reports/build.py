@@ -323,7 +323,8 @@ def _shares(total: int, n: int) -> list[int]:
 def _transport(a: Army) -> str:
     parts = []
     if a.boats:
-        parts.append(f"in {a.boats} Booten (Haltbarkeit {a.boat_durability} %)")
+        boats = "1 Boot" if a.boats == 1 else f"{a.boats} Booten"
+        parts.append(f"in {boats} (Haltbarkeit {a.boat_durability} %)")
     if a.carried_by is not None:
         parts.append(f"an Bord von Flotte {a.carried_by:04d}")
     if a.carrying is not None:

@@ -51,6 +51,8 @@ class MailConfig:
     user: str = ""
     password_env: str = ""
     sender: str = "segmentleiter@localhost"
+    timeout: float = 30.0
+    """Seconds to wait for the server at connect and at every reply."""
 
 
 def load_mail_config(path: Path) -> MailConfig | None:
@@ -70,9 +72,12 @@ def load_mail_config(path: Path) -> MailConfig | None:
     if "password" in data:
         raise DataError(str(path), "password", "(a password)",
                         "password_env: the name of an environment variable holding it")
+    timeout = data.get("timeout", 30)
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= 600:
+        raise DataError(str(path), "timeout", timeout, "seconds to wait for the server, 1..600")
     return MailConfig(data["host"], port, starttls, str(data.get("user", "")),
                       str(data.get("password_env", "")),
-                      str(data.get("from", "segmentleiter@localhost")))
+                      str(data.get("from", "segmentleiter@localhost")), float(timeout))
 
 
 def message_id(segment: str, month_key: str, kingdom: int) -> str:
@@ -139,6 +144,8 @@ class SendReport:
     skipped: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     """Mails already sent whose file has changed since (not resent)."""
+    refused: dict[str, str] = field(default_factory=dict)
+    """Mails the server refused for good (bad recipient ...): file -> its answer."""
 
 
 def _load_sent(path: Path) -> dict[str, dict[str, Any]]:
@@ -155,9 +162,16 @@ def _save_sent(path: Path, sent: dict[str, dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-def send_outbox(box: Path, config: MailConfig, *, timeout: float = 30.0,
+def send_outbox(box: Path, config: MailConfig, *, timeout: float | None = None,
                 resend_changed: bool = False) -> SendReport:
     """Send every ``k<n>.eml`` of ``box`` not yet recorded in ``sent.yaml``.
+
+    Each mail is recorded right after the server accepted it, so a failure
+    part-way (a server that drops the connection or goes silent: ``timeout``
+    seconds, default the configuration's, at connect and at every reply) loses
+    nothing: the error says how many were sent, and the next call sends exactly
+    the rest. A mail the server refuses for good (its recipient, 5xx) is
+    reported in ``refused`` and the others go on.
 
     A mail recorded as sent whose file has changed since (the month was undone
     and run again) is reported in ``changed``; with ``resend_changed`` it is sent
@@ -165,6 +179,7 @@ def send_outbox(box: Path, config: MailConfig, *, timeout: float = 30.0,
     the player's mail program does not discard it as a duplicate)."""
     import email
 
+    wait = config.timeout if timeout is None else timeout
     record_path = box / SENT
     sent = _load_sent(record_path)
     report = SendReport()
@@ -188,19 +203,48 @@ def send_outbox(box: Path, config: MailConfig, *, timeout: float = 30.0,
         if not password:
             raise StateError(f"the SMTP password is expected in the environment variable "
                              f"{config.password_env!r}, which is empty or not set")
-    with smtplib.SMTP(config.host, config.port, timeout=timeout) as smtp:
-        if config.starttls:
-            smtp.starttls()
-        if config.user:
-            smtp.login(config.user, password)
-        for path, raw, digest in todo:
-            msg = email.message_from_bytes(raw, policy=SMTP)
-            if path.name in sent:  # a changed mail sent again: a new Message-ID
-                msg.replace_header("Message-ID", str(msg["Message-ID"]).replace("@", f".{digest[:12]}@", 1))
-                raw = msg.as_bytes()
-            to = str(msg["To"])
-            smtp.sendmail(config.sender, [to], raw)
-            sent[path.name] = {"message_id": str(msg["Message-ID"]), "to": to, "sha256": digest}
-            _save_sent(record_path, sent)
-            report.sent.append(path.name)
+    server = f"{config.host}:{config.port}"
+    stage = "connecting to"
+    try:
+        with smtplib.SMTP(config.host, config.port, timeout=wait) as smtp:
+            if config.starttls:
+                stage = "starting TLS with"
+                smtp.starttls()
+            if config.user:
+                stage = "logging in to"
+                smtp.login(config.user, password)
+            for path, raw, digest in todo:
+                msg = email.message_from_bytes(raw, policy=SMTP)
+                if path.name in sent:  # a changed mail sent again: a new Message-ID
+                    msg.replace_header("Message-ID", str(msg["Message-ID"]).replace("@", f".{digest[:12]}@", 1))
+                    raw = msg.as_bytes()
+                to = str(msg["To"])
+                stage = f"sending {path.name} to"
+                try:
+                    smtp.sendmail(config.sender, [to], raw)
+                except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError,
+                        smtplib.SMTPSenderRefused) as exc:
+                    code = getattr(exc, "smtp_code", None)
+                    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+                        code, answer = next(iter(exc.recipients.values()), (None, b""))
+                        text = answer.decode("utf-8", "replace") if isinstance(answer, bytes) else str(answer)
+                    else:
+                        text = str(getattr(exc, "smtp_error", exc))
+                    if code is not None and 500 <= int(code) < 600:
+                        report.refused[path.name] = f"{code} {text}".strip()
+                        continue  # refused for good: the others go on
+                    raise
+                sent[path.name] = {"message_id": str(msg["Message-ID"]), "to": to, "sha256": digest}
+                _save_sent(record_path, sent)
+                report.sent.append(path.name)
+    except (OSError, smtplib.SMTPException) as exc:
+        left = len(todo) - len(report.sent) - len(report.refused)
+        # smtplib reports a read timeout as "Connection unexpectedly closed: timed out"
+        silent = isinstance(exc, TimeoutError) or "timed out" in str(exc)
+        why = (f"did not answer within {wait:g} s" if silent
+               else f"failed: {type(exc).__name__}: {exc}".rstrip(": "))
+        raise StateError(
+            f"{stage} the SMTP server {server}: {why}. {len(report.sent)} mail(s) were sent in "
+            f"this call and are recorded in {record_path}; {left} not yet sent. Run "
+            "'wdg reports send' again later: it sends exactly the rest") from None
     return report

@@ -233,12 +233,33 @@ DATA_LABELS = {
     "militia": "Milizen", "militia_lost": "Milizen gefallen", "lost": "Verluste",
     "soldiers": "Soldaten", "gemarks": "Gemarken", "taxes": "Steuereinnahmen",
     "treasury": "Reichsschatz", "status": "Status", "other": "Königreich", "price": "Preis",
-    "experience": "Erfahrung", "wizard": "Zauberer", "reach": "Reichweite",
+    "experience": "Erfahrung", "wizard": "Zauberer", "reach": "Erkundung",
     "buildings": "gesehene Siedlungen und Bauwerke", "source": "Quelle", "id": "Nummer", "from": "von", "to": "an",
     "name": "Name", "email": "E-Mail", "address": "Anschrift", "count": "Anzahl",
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
     "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
     "enemy_kingdom": "gegnerisches Königreich",
+    # every other key the engine writes, so that no English key reaches a sheet or
+    # the game master's overview (tests/reports/test_german.py checks a stress month)
+    "ability": "Spezialfähigkeit", "boats": "Boote", "chance": "Siegchance",
+    "change": "Änderung", "code": "Kürzel", "creature": "Fabelwesen Nr.",
+    "deserters": "Deserteure", "destroyed": "vernichtet", "direction": "Richtung",
+    "durability": "Haltbarkeit", "effect": "Wirkung", "enemy_strength": "Stärke des Gegners",
+    "experience_loss": "Erfahrungsverlust", "factor": "Faktor", "fled": "geflohen",
+    "fleet": "Flotte", "gain": "Zuwachs", "general": "Feldherr",
+    "general_quit": "Feldherr gab auf", "left": "verbleibend", "level": "Stufe",
+    "levels": "Baustufen", "loser": "Verlierer", "militia_estimate": "geschätzte Milizen",
+    "morale": "Moral", "morale_loss": "Moralverlust", "new": "neu", "old": "bisher",
+    "owner": "Besitzer", "popularity_old": "bisherige Beliebtheit", "rate": "Verlustrate (%)",
+    "reason": "Grund", "reasons": "Gründe", "restricted": "eingeschränkt durch",
+    "settlement": "Siedlung (Baueinheiten)", "settlement_name": "Siedlungsname",
+    "settlements": "Siedlungen", "share": "Anteil je Siedlung", "size": "Baueinheiten",
+    "spent": "verbrauchte Reichweite (%)", "strength": "Stärke", "target": "Ziel",
+    "text": "Text", "total": "insgesamt", "undead": "Untote", "unpaid": "unbezahlt",
+    "water": "Wassergemark", "winner": "Sieger", "building": "Bauwerk",
+    "distance": "Entfernung", "treasure": "Schatz", "number": "Nummer", "ruler": "Herrscher",
+    "severity": "Art", "suggestion": "Vorschlag", "current": "bisher",
+    "city_state": "Stadtstaat", "sheet": "Spielzug",
 }
 
 DETAIL_KEYS: dict[str, tuple[str, ...]] = {
@@ -303,6 +324,11 @@ def _shown_keys(e: Event, settings: ReportSettings) -> frozenset[str] | None:
 def _detail_value(k: str, v: Any, seg: Segment) -> str:
     if k in KINGDOM_KEYS and isinstance(v, int) and not isinstance(v, bool) and v in seg.kingdoms:
         return f"{seg.kingdoms[v].name} ({v})"
+    if k in KINGDOM_KEYS and v == 0 and not isinstance(v, bool):
+        return "keinem Königreich (neutrale Gemark)"
+    if k == "reach" and isinstance(v, int):  # rings scouted around the army
+        return "nur die eigene Gemark" if v == 0 else \
+            f"{v} {'Gemark' if v == 1 else 'Gemarken'} weit"
     return _value(v, seg)
 
 

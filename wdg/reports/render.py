@@ -18,7 +18,9 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (BytecodeCache, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
+                    select_autoescape)
+from jinja2.bccache import Bucket
 from markupsafe import Markup
 
 from wdg.campaign import PACKAGE_ROOT
@@ -74,6 +76,28 @@ def rpad(value: Any, n: int) -> str:
     return s.rjust(n) if len(s) <= n else s[: n - 1] + "…"
 
 
+class _MemoryBytecodeCache(BytecodeCache):
+    """Compiled templates kept in memory for the process: every Renderer after
+    the first (a worker's, a replay's, a forked child's) skips compiling.
+    Jinja keys a template by its file name and checks its source's checksum, so
+    a changed template is compiled anew. One cache per environment kind: text
+    and HTML compile the same file differently (autoescape)."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        data = self.store.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+_BYTECODE = {"text": _MemoryBytecodeCache(), "html": _MemoryBytecodeCache()}
+
+
 class Renderer:
     """The Jinja2 environments (text and HTML) over the template folders."""
 
@@ -83,9 +107,10 @@ class Renderer:
         common: dict[str, Any] = dict(loader=loader, undefined=StrictUndefined,
                                       keep_trailing_newline=True, trim_blocks=True,
                                       lstrip_blocks=True, auto_reload=False)
-        self.text_env = Environment(autoescape=False, **common)
+        self.text_env = Environment(autoescape=False, bytecode_cache=_BYTECODE["text"], **common)
         self.html_env = Environment(autoescape=select_autoescape(default=True,
-                                                                 default_for_string=True), **common)
+                                                                 default_for_string=True),
+                                    bytecode_cache=_BYTECODE["html"], **common)
         for env in (self.text_env, self.html_env):
             env.filters.update(gs=gs, wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
                                zfill4=lambda v: str(v).zfill(4))

@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from wdg.errors import IllegalOrderError, InvalidInputError
-from wdg.world.generator import random_general
+from wdg.world.generator import MAX_KINGDOMS, distinct_name, generals_of, random_general
 from wdg.world.hexgrid import Hex
 from wdg.world.passwords import generate_password, hash_password
 from wdg.world.state import (
@@ -164,6 +164,11 @@ def add_new_kingdom(seg: Segment, *, name: str, ruler: str, email: str, contact:
     armies with generals. Returns the kingdom, its plain password and its capital."""
     check_email(email)
     cstat = parse_contact(contact)
+    if max(seg.kingdoms, default=0) + 1 > MAX_KINGDOMS:
+        raise IllegalOrderError(
+            f"segment {seg.name!r} already has kingdom number {max(seg.kingdoms)}; at most "
+            f"{MAX_KINGDOMS} kingdoms and city states: army numbers have four digits, "
+            "kingdom x 100 + 1..99")
     gemarks = list(at) if at else []
     for h in gemarks:
         if not seg.grid.contains(h):
@@ -198,7 +203,9 @@ def add_new_kingdom(seg: Segment, *, name: str, ruler: str, email: str, contact:
     seg.armies[base] = Army(base, number, ArmyStatus.ACTIVE, cap,
                             random_general(rng, TroopType.KRIEGER), 1000, 60)
     for i, troop in enumerate((TroopType.KRIEGER, TroopType.REITER), start=1):
-        seg.armies[base + i] = Army(base + i, number, general=random_general(rng, troop))
+        g = random_general(rng, troop)
+        g.name = distinct_name(g.name, generals_of(seg, number))
+        seg.armies[base + i] = Army(base + i, number, general=g)
     _reveal(seg, number, gemarks)
     return k, plain, cap
 

@@ -18,19 +18,33 @@ from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
 
 
+FIRST_YEAR = 1970
+"""The earliest year a deadline may have: it is a real date, never a game year
+(``0412-06-03`` is Quellmond 412 written like a month key, not a deadline)."""
+
+
 def normalise(text: str, hour: int = 13) -> str:
-    """``YYYY-MM-DD`` (the rule's 13:00) or ``YYYY-MM-DD HH:MM`` -> ``YYYY-MM-DD HH:MM``."""
+    """``YYYY-MM-DD`` (the rule's 13:00) or ``YYYY-MM-DD HH:MM`` -> ``YYYY-MM-DD HH:MM``.
+
+    Raises :class:`InvalidInputError` for anything else, including a real-looking
+    date in a game year (before :data:`FIRST_YEAR`)."""
     t = text.strip()
     for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d"):
         try:
             d = datetime.strptime(t, fmt)
         except ValueError:
             continue
+        if d.year < FIRST_YEAR:
+            raise InvalidInputError(
+                f"not a deadline: {text!r} lies in the year {d.year} — a game year? The "
+                "EINTREFFSCHLUSS is a real calendar date: expected 'YYYY-MM-DD' (13:00) or "
+                f"'YYYY-MM-DD HH:MM' from {FIRST_YEAR} on, e.g. '2026-12-03 13:00'; nothing "
+                "was changed")
         if fmt == "%Y-%m-%d":
             d = d.replace(hour=hour)
-        return d.strftime("%Y-%m-%d %H:%M")
+        return f"{d.year:04d}-{d:%m-%d %H:%M}"
     raise InvalidInputError(f"not a deadline: {text!r}; expected 'YYYY-MM-DD' (13:00) or "
-                            "'YYYY-MM-DD HH:MM'")
+                            "'YYYY-MM-DD HH:MM'; nothing was changed")
 
 
 def check_timezone(tz: str) -> str:
@@ -54,13 +68,32 @@ def set_deadline(seg: Segment, text: str, *, month: MonthDate | None = None,
     return s.deadline
 
 
-def deadline_for(seg: Segment, month: MonthDate) -> datetime | None:
-    """The deadline of ``month``'s sheets as an aware datetime, if set for it."""
+def stored_problem(seg: Segment) -> str | None:
+    """What is wrong with the stored deadline setting (an unreadable date or an
+    unknown time zone, e.g. written by hand or by an older version), or ``None``.
+    Commands show it instead of failing; the deadline then counts as not set."""
     s = seg.settings
-    if not s.deadline or s.deadline_month != month.key:
+    if not s.deadline:
+        return None
+    try:
+        if normalise(s.deadline) != s.deadline:
+            raise InvalidInputError(f"not in the form 'YYYY-MM-DD HH:MM': {s.deadline!r}")
+        check_timezone(s.timezone)
+    except InvalidInputError as exc:
+        return (f"the stored deadline {s.deadline!r} ({s.timezone}) cannot be used: {exc}; "
+                f"it counts as not set — set it again with 'wdg turn deadline {seg.name} "
+                "YYYY-MM-DD [HH:MM]'")
+    return None
+
+
+def deadline_for(seg: Segment, month: MonthDate) -> datetime | None:
+    """The deadline of ``month``'s sheets as an aware datetime, if set for it (a stored
+    setting that cannot be read counts as not set, see :func:`stored_problem`)."""
+    s = seg.settings
+    if not s.deadline or s.deadline_month != month.key or stored_problem(seg) is not None:
         return None
     naive = datetime.strptime(s.deadline, "%Y-%m-%d %H:%M")
-    return naive.replace(tzinfo=ZoneInfo(check_timezone(s.timezone)))
+    return naive.replace(tzinfo=ZoneInfo(s.timezone))
 
 
 def when(d: datetime) -> str:
@@ -69,9 +102,9 @@ def when(d: datetime) -> str:
 
 
 def describe(seg: Segment, month: MonthDate) -> str:
-    """The line for the result sheets: ``Eintreffschluss für Endex 412: 3.12.2026,
+    """The line for the result sheets: ``Eintreffschluß für Endex 412: 3.12.2026,
     13:00 Uhr``, or a notice when the game master has not set it yet."""
     d = deadline_for(seg, month)
     if d is None:
-        return f"Eintreffschluss für {month.short()}: wie vom Segmentleiter angekündigt"
-    return f"Eintreffschluss für {month.short()}: {when(d)}"
+        return f"Eintreffschluß für {month.short()}: wie vom Segmentleiter angekündigt"
+    return f"Eintreffschluß für {month.short()}: {when(d)}"

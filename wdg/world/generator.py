@@ -111,12 +111,24 @@ def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, s
     return seg, passwords
 
 
+MAX_KINGDOMS = 99
+"""Kingdoms and city states together: an army's four-digit number is kingdom x 100 +
+1..99 (``0101`` is kingdom 1's first army), so kingdom numbers stop at 99."""
+MAX_ARMIES_PER_KINGDOM = 99
+"""Armies per kingdom: the last two digits of the four-digit army number."""
+
+
 def _check(o: Options) -> None:
-    if not 1 <= o.kingdoms + o.city_states <= 99 or o.kingdoms < 0 or o.city_states < 0:
-        raise InvalidInputError(f"kingdoms + city states must be 1..99, got "
-                                f"{o.kingdoms} + {o.city_states}")
-    if not 1 <= o.armies_per_kingdom <= 99:
-        raise InvalidInputError(f"armies per kingdom must be 1..99, got {o.armies_per_kingdom}")
+    if not 1 <= o.kingdoms + o.city_states <= MAX_KINGDOMS or o.kingdoms < 0 \
+            or o.city_states < 0:
+        raise InvalidInputError(
+            f"kingdoms + city states must be 1..{MAX_KINGDOMS}, got {o.kingdoms} + "
+            f"{o.city_states}: army numbers have four digits, kingdom x 100 + 1..99, so "
+            f"there are at most {MAX_KINGDOMS} kingdom numbers")
+    if not 1 <= o.armies_per_kingdom <= MAX_ARMIES_PER_KINGDOM:
+        raise InvalidInputError(
+            f"armies per kingdom must be 1..{MAX_ARMIES_PER_KINGDOM}, got "
+            f"{o.armies_per_kingdom}: an army's number is kingdom x 100 + 1..99")
     if not 1 <= o.active_per_kingdom <= o.armies_per_kingdom:
         raise InvalidInputError(f"active armies per kingdom must be 1..{o.armies_per_kingdom}, "
                                 f"got {o.active_per_kingdom}")
@@ -235,23 +247,60 @@ def random_general(rng: np.random.Generator, troop: TroopType) -> General:
 
 _general = random_general
 
+SHIP_CAPACITY = 100
+"""Raumfaktoren a ship carries ("Das Schiff"; the rules file's ``space.ship_capacity``
+holds the same number of the rule text): the generator loads no fleet beyond it."""
+
+_ORDINALS = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+
+
+def distinct_name(name: str, taken: set[str] | frozenset[str]) -> str:
+    """``name``, or with the first free ordinal (``Kunigunde II``) when a general of
+    the same kingdom already has it: a ruler can tell his generals apart (the same
+    draws, so the same seed still gives the same world)."""
+    if name not in taken:
+        return name
+    for suffix in _ORDINALS:
+        if f"{name} {suffix}" not in taken:
+            return f"{name} {suffix}"
+    n = len(_ORDINALS) + 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"
+
+
+def generals_of(seg: Segment, kingdom: int) -> set[str]:
+    """The names of the kingdom's generals and of the one on offer."""
+    names = {a.general.name for a in seg.armies.values()
+             if a.kingdom == kingdom and a.general is not None}
+    offer = seg.kingdoms[kingdom].offer if kingdom in seg.kingdoms else None
+    return names | ({offer.general.name} if offer is not None else set())
+
 
 def _add_armies(rng: np.random.Generator, seg: Segment, k: int, o: Options) -> None:
     capital = _capital(seg, k)
     land = [seg.grid.hex_at(int(r), int(c)) for r, c in np.argwhere(seg.owner == k)]
     water = _water_near(seg, capital)
     cycle = (TroopType.KRIEGER, TroopType.REITER, TroopType.SCHIFFE, TroopType.KRIEGER)
+    taken: set[str] = set()
+
+    def general(troop: TroopType) -> General:
+        g = _general(rng, troop)
+        g.name = distinct_name(g.name, taken)
+        taken.add(g.name)
+        return g
+
     for i in range(1, o.armies_per_kingdom + 1):
         number = k * 100 + i
         if i > o.active_per_kingdom:
             troop = (TroopType.KRIEGER, TroopType.REITER, TroopType.SCHIFFE)[int(rng.integers(3))]
-            seg.armies[number] = Army(number, k, general=_general(rng, troop),
+            seg.armies[number] = Army(number, k, general=general(troop),
                                       morale=int(rng.integers(40, 61)))
             continue
         troop = TroopType.KRIEGER if i == 1 else cycle[(i - 2) % 4]
         if troop is TroopType.SCHIFFE and not water:
             troop = TroopType.REITER
-        army = Army(number, k, ArmyStatus.ACTIVE, capital, _general(rng, troop),
+        army = Army(number, k, ArmyStatus.ACTIVE, capital, general(troop),
                     morale=int(rng.integers(45, 66)))
         if i == 1:
             army.units = int(rng.integers(900, 1101))
@@ -264,10 +313,13 @@ def _add_armies(rng: np.random.Generator, seg: Segment, k: int, o: Options) -> N
             prev = seg.armies.get(number - 1)
             if i % 4 == 1 and prev is not None and prev.is_fleet and prev.carrying is None:
                 army.position, army.carried_by, prev.carrying = prev.position, prev.number, number
+                # "Ein Schiff hat eine Tragkraft von 100 Raumfaktoren" (Reiter 2 each)
+                per = 2 if troop is TroopType.REITER else 1
+                army.units = min(army.units, prev.units * SHIP_CAPACITY // per)
         seg.armies[number] = army
     king = seg.kingdoms[k]
-    king.offer = GeneralOffer(_general(rng, (TroopType.KRIEGER, TroopType.REITER,
-                                             TroopType.SCHIFFE)[int(rng.integers(3))]),
+    king.offer = GeneralOffer(general((TroopType.KRIEGER, TroopType.REITER,
+                                       TroopType.SCHIFFE)[int(rng.integers(3))]),
                               price=int(rng.integers(5, 16)) * 1000)
 
 

@@ -171,6 +171,12 @@ class Kingdom:
     offer: GeneralOffer | None = None
     """The general offered for next month's ``nf``."""
     retired: bool = False
+    bot: str = ""
+    """The bot that plays this kingdom (``wdg kingdom set --bot``, docs/bots.md):
+    a personality of :mod:`wdg.bots`; empty = a human player."""
+    bot_password: str = ""
+    """The password the bot writes on its sheets: it is the game master's own
+    player, so the game master keeps it (the player record holds its hash)."""
 
 
 @dataclass(slots=True)

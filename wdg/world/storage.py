@@ -41,7 +41,7 @@ import numpy as np
 import yaml
 
 from wdg.errors import DataError
-from wdg.fsio import fsync_dir, fsync_tree, replace_durable
+from wdg.fsio import fsync_dir, fsync_tree, write_durable
 from wdg.rules import safe_load_file
 from wdg.world import mapfile
 from wdg.world.address import Grid
@@ -108,8 +108,8 @@ def save_segment(seg: Segment, path: Path, *,
     journal ``path/.commit`` then commits them; the files are moved into place
     and the journal removed (:func:`roll_forward`, which the next start repeats
     if we die in between). ``renames`` (pairs of paths relative to ``path``,
-    e.g. the archive's staged month folder to its final name) are carried out
-    under the same commit. Nothing else in ``path`` is touched: the ``turns/``
+    e.g. the archive's staged month folder to its final name, flushed by the
+    caller) are carried out under the same commit. Nothing else in ``path`` is touched: the ``turns/``
     archive is never moved, renamed or deleted by a save, and ``path`` itself
     is never renamed (it may be a mount point).
     """
@@ -122,22 +122,22 @@ def save_segment(seg: Segment, path: Path, *,
     journal_tmp = path / JOURNAL_TMP
     try:
         _write_all(seg, gen)
-        fsync_tree(gen)
-        for src, _dst in renames:  # what the commit renames must be on disk before it
-            if (path / src).exists():
-                fsync_tree(path / src)
-                fsync_dir((path / src).parent)
+        fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
         journal = {"generation": gen.name, "files": list(FILES),
                    "renames": [[src, dst] for src, dst in renames]}
-        replace_durable(journal_tmp, path / JOURNAL,
-                        (JOURNAL_HEAD + json.dumps(journal, indent=1) + "\n").encode("utf-8"))
+        write_durable(journal_tmp,
+                      (JOURNAL_HEAD + json.dumps(journal, indent=1) + "\n").encode("utf-8"))
+        os.replace(journal_tmp, path / JOURNAL)  # the commit point
     except BaseException:
-        # Not committed: remove exactly what this call wrote (never anything else).
-        _remove_generation(gen)
-        journal_tmp.unlink(missing_ok=True)
+        if not (path / JOURNAL).exists():
+            # Not committed: remove exactly what this call wrote (never anything else).
+            _remove_generation(gen)
+            journal_tmp.unlink(missing_ok=True)
         raise
-    # Committed: the rest only finishes what the journal says (repeatable).
+    # Committed: the rest only finishes what the journal says (repeatable; if we
+    # die in it, the next command that takes the lock finishes it).
     with _signals_held():
+        fsync_dir(path)
         roll_forward(path)
 
 

@@ -24,6 +24,8 @@ same ``scale`` and ``seed`` give the same segment. ``scale`` 0.5 and 0.25
 shrink the map (columns) and the number of kingdoms, city states and
 creatures in proportion; the density (armies per kingdom, kingdoms per
 gemark) stays the same, so that the month's cost can be compared by size.
+Scales above 1 grow it the same way up to 99 kingdoms and city states (the
+army-number cap), the map further up to 99 province columns (4.95 x).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from wdg.errors import InvalidInputError
-from wdg.world.generator import generate_segment
+from wdg.world.calendar import MonthDate
+from wdg.world.generator import MAX_KINGDOMS, generate_segment
 from wdg.world.hexgrid import Hex, hex_range, line
 from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Building, Segment, TroopType
 from wdg.world.terrain import WATER
@@ -75,39 +78,51 @@ class StressSize:
         return self.kingdoms * self.active_per_kingdom
 
 
+MAX_PROVINCE_COLS = 99
+"""Province numbers have three digits (100 x block row + block column)."""
+
 STRESS = StressSize(prov_cols=20, prov_rows=9, kingdoms=60, city_states=4,
                     armies_per_kingdom=60, active_per_kingdom=50, creatures=40)
 """The full stress size of the benchmark issue."""
 
 
-MAX_KINGDOMS = 99
-"""Kingdoms and city states together: army numbers are kingdom * 100 + n, four digits."""
+MIN_SCALE = 0.05
+MAX_SCALE = MAX_PROVINCE_COLS / STRESS.prov_cols
+"""The largest scale: the map has at most 99 province columns (three-digit province
+numbers, 100 x block row + block column) and already all 9 rows, so 20 columns
+grow to at most 99 (4.95 x)."""
 
 
 def stress_size(scale: float = 1.0) -> StressSize:
-    """:data:`STRESS` scaled by area: 0.25, 0.5, 1, and 2 or 4 for the benchmark's size
-    curve (anything from 0.05 to 4). Kingdoms are capped at 99 (army numbers
-    have four digits: kingdom * 100 + n), so at 2x and 4x the map and the
-    neutral land grow, the kingdoms do not beyond 99."""
-    if not 0.05 <= scale <= 4.0:
-        raise InvalidInputError(f"stress scale must be between 0.05 and 4, got {scale!r}")
+    """:data:`STRESS` scaled by area (map columns, kingdoms, city states, creatures):
+    1, 0.5 and 0.25 for the benchmark, up to :data:`MAX_SCALE` for bigger tests.
+    Kingdoms and city states together stop at 99 (four-digit army numbers,
+    ``generator.MAX_KINGDOMS``): beyond about 1.55 x the map grows but not the number
+    of kingdoms, so the realms lie farther apart (armies per kingdom stay 60)."""
+    if not MIN_SCALE <= scale <= MAX_SCALE:
+        raise InvalidInputError(f"stress scale must be between {MIN_SCALE} and {MAX_SCALE:g} "
+                                f"(the map has at most {MAX_PROVINCE_COLS} province columns), "
+                                f"got {scale!r}")
     s = STRESS
-    cities = max(1, round(s.city_states * scale))
-    return StressSize(max(2, round(s.prov_cols * scale)), s.prov_rows,
-                      min(MAX_KINGDOMS - cities, max(2, round(s.kingdoms * scale))), cities,
-                      s.armies_per_kingdom, s.active_per_kingdom,
+    kingdoms, cities = max(2, round(s.kingdoms * scale)), max(1, round(s.city_states * scale))
+    if kingdoms + cities > MAX_KINGDOMS:  # keep the share of city states at the cap
+        cities = round(MAX_KINGDOMS * s.city_states / (s.kingdoms + s.city_states))
+        kingdoms = MAX_KINGDOMS - cities
+    return StressSize(min(MAX_PROVINCE_COLS, max(2, round(s.prov_cols * scale))), s.prov_rows,
+                      kingdoms, cities, s.armies_per_kingdom, s.active_per_kingdom,
                       max(1, round(s.creatures * scale)))
 
 
-def stress_segment(scale: float = 1.0, seed: int = STRESS_SEED,
-                   name: str = "stress") -> tuple[Segment, dict[int, str]]:
-    """The stress segment and its kingdoms' (known) passwords."""
+def stress_segment(scale: float = 1.0, seed: int = STRESS_SEED, name: str = "stress",
+                   start: MonthDate | None = None) -> tuple[Segment, dict[int, str]]:
+    """The stress segment and its kingdoms' (known) passwords; ``start`` is the first
+    month to play (default: the generator's)."""
     size = stress_size(scale)
     seg, passwords = generate_segment(
         name, size.prov_cols, size.prov_rows, size.kingdoms, seed,
         city_states=size.city_states, armies_per_kingdom=size.armies_per_kingdom,
         active_per_kingdom=size.active_per_kingdom, creatures=size.creatures,
-        capital_radius=2, demo_passwords=True)
+        capital_radius=2, demo_passwords=True, **({"start": start} if start else {}))
     rng = np.random.default_rng([seed, 1])
     pairs = _make_hostile(seg, rng)
     used: set[int] = set()
