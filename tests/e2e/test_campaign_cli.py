@@ -384,7 +384,8 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     changed = sorted(name for name in first.keys() | second.keys() if first.get(name) != second.get(name))
     assert [n for n in changed if not n.startswith("state/")] == [
         "events.yaml.gz", "manifest.yaml", "orders/k3.txt",
-        "outputs/reports/k3/ansicht.yaml.gz", "outputs/reports/k3/ergebnis.html.gz",
+        "outputs/reports/k3/ansicht.yaml.gz", "outputs/reports/k3/bericht.json.gz",
+        "outputs/reports/k3/ergebnis.html.gz",
         "outputs/reports/k3/ergebnis.pdf",
         "outputs/reports/k3/ergebnis.txt.gz", "outputs/reports/overview.html.gz",
         "outputs/reports/overview.txt.gz", "summary.yaml"]

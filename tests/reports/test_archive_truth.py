@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.reports.archived import render_month
+from wdg.world.storage import load_segment
+from wdg.world.terrain import WATER
 
 M1 = "0412-04"
 DEADLINE = "3.12.2026, 13:00 Uhr"
@@ -88,8 +90,12 @@ def test_replay_names_a_delivered_report_that_was_changed(camp):
 
 def test_an_old_month_is_rendered_again_identically_after_kingdoms_change(camp):
     archived = _tree(_archived(camp))
+    seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
+    free = next(seg.grid.label(h) for h in seg.grid.hexes()
+                if seg.at(seg.owner, h) == 0 and seg.at(seg.terrain, h) not in WATER
+                and not seg.at(seg.settlement, h))
     _wdg(camp.root, "kingdom", "add", DEMO_SEGMENT, "--name", "Neuland", "--ruler", "Nova",
-         "--email", "neu@example.org")
+         "--email", "neu@example.org", "--at", free)
     _wdg(camp.root, "kingdom", "retire", DEMO_SEGMENT, "2")
     got = render_month(camp, DEMO_SEGMENT, M1, jobs=2)
     assert got.differing == []

@@ -19,6 +19,7 @@ the order in which workers finish.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings, load_report_settings
 from wdg.world.state import Segment
 
+POOL_FROM = 20
+"""Text and HTML only: kingdoms from which the pool pays (its start costs ~0.3 s)."""
 SHEET = "ergebnis"
 VIEW = "ansicht.yaml"
 FORM = "spielzug.txt"
@@ -188,6 +191,10 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
     bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
     files: list[Path] = []
     jobs = max(1, min(jobs, len(kingdoms) or 1))
+    if not pdf and len(kingdoms) < POOL_FROM:
+        jobs = 1  # text and HTML of a few kingdoms: a pool costs more than it saves
+    if multiprocessing.current_process().daemon:
+        jobs = 1  # a daemonic process (e.g. a pool worker itself) may not have children
     if jobs == 1:
         renderer = Renderer(templates)
         for k in kingdoms:
