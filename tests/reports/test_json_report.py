@@ -117,3 +117,14 @@ def test_the_schema_validates_every_kingdom_report_of_the_stress_preset():
         assert doc["version"] == REPORT_VERSION
         assert check(doc, SCHEMA) == [], k
         assert doc["known_map"] and doc["report"]["armies"]
+
+
+def test_the_second_month_stores_its_state_before_once(demo):
+    """Each file stored once: the state before month 2 is the state after month 1
+    (hard links), as are unchanged rules files."""
+    turns = demo.archive_dir(DEMO_SEGMENT)
+    linked = [p.name for p in (turns / "0412-05" / "state-before").iterdir()
+              if p.samefile(turns / "0412-04" / "state" / p.name)]
+    assert "armies.yaml" in linked and "kingdoms.yaml" in linked
+    assert (turns / "0412-05" / "rules" / "economy.yaml").samefile(
+        turns / "0412-04" / "rules" / "economy.yaml")

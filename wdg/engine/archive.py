@@ -413,13 +413,30 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     return manifest
 
 
+def _store_once(src: Path, dst: Path, same_as: Path) -> None:
+    """Copy ``src`` to ``dst``, or hard-link ``dst`` to the archived ``same_as``
+    when it holds the same bytes (archived files are never changed)."""
+    try:
+        if same_as.is_file() and same_as.stat().st_size == src.stat().st_size \
+                and same_as.read_bytes() == src.read_bytes():
+            os.link(same_as, dst)
+            return
+    except OSError:
+        pass
+    shutil.copy2(src, dst)
+
+
 def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
            writers: dict[str, OutputWriter] | None) -> dict[str, str]:
     before = staging / "state-before"
     before.mkdir()
+    # Stored once: a file equal to the previous month's archived one (the state
+    # after last month is this month's state before; the rules rarely change)
+    # is a hard link to it, not a second copy.
+    previous = seg_dir / TURNS / result.date.previous().key
     for name in FILES:
         if (seg_dir / name).is_file():
-            shutil.copy2(seg_dir / name, before / name)
+            _store_once(seg_dir / name, before / name, previous / "state" / name)
     orders = staging / "orders"
     orders.mkdir()
     for name, data in sorted(result.inputs.items()):
@@ -427,7 +444,7 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     rules = staging / "rules"
     rules.mkdir()
     for p in sorted(rules_dir.glob("*.yaml")):
-        shutil.copy2(p, rules / p.name)
+        _store_once(p, rules / p.name, previous / "rules" / p.name)
     dump_yaml(result.seed_record(), staging / "seed.yaml")
     out = staging / ".out"
     manifest = write_outputs(result, out, writers)
