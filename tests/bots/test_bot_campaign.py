@@ -5,7 +5,6 @@ byte for byte, and something happens (docs/lab.md)."""
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from wdg.campaign import Campaign
 from wdg.engine.archive import read_events_data
