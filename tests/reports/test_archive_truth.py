@@ -104,3 +104,11 @@ def test_an_old_month_is_rendered_again_identically_after_kingdoms_change(camp):
     assert (delivered / "k2" / "ergebnis.pdf").is_file()
     out = _wdg(camp.root, "reports", "render", DEMO_SEGMENT, M1)
     assert "alle identisch mit dem Archiv" in out
+
+
+def test_the_goetterbotschaft_names_the_deadline_too(camp):
+    import gzip as _gz
+
+    for name in ("goetterbotschaft.txt", "goetterbotschaft.html"):
+        text = _gz.decompress((_archived(camp) / f"{name}.gz").read_bytes()).decode("utf-8")
+        assert DEADLINE in text, name

@@ -78,6 +78,8 @@ class Gazette:
     chronicle: list[Line]
     calendar: list[CalendarMonth]
     season_event: str
+    deadline: str = ""
+    """The EINTREFFSCHLUSS line of the next month's sheets (as on the result sheets)."""
 
 
 def build_gazette(seg_after: Segment, events: list[Event], sheets: dict[int, Sheet],
@@ -95,7 +97,10 @@ def build_gazette(seg_after: Segment, events: list[Event], sheets: dict[int, She
                 texts.setdefault(c.kind, []).append(c.text)
     titles = dict(BULLETIN_TITLES)
     bulletins = [BulletinSection(k, titles.get(k, k.capitalize()), v) for k, v in texts.items() if v]
+    from wdg.world.deadline import describe as describe_deadline
+
     return Gazette(
+        deadline=describe_deadline(seg_after, seg_after.date),
         segment=seg_after.name, segment_title=seg_after.title, month_key=month.key,
         month_long=month.long(), next_month_long=seg_after.date.long(), year=month.year,
         bulletins=bulletins,
