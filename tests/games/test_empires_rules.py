@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from wdg.games.base import CHANCE, GameError, load_game
-from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, YES
+from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE, YES
 from wdg.games.empires_of_middle_earth.common import DISCARD, HAND, OUT, PLAY
 from wdg.games.empires_of_middle_earth.state import EmpiresState
 
@@ -98,6 +98,7 @@ def test_any_card_of_the_open_discard_pile_may_be_taken_instead() -> None:
     s.deck.remove(c)
     s.where[c] = DISCARD
     s.discard.append(c)
+    s.apply_action(TAKE)  # then which card of the open pile
     s.apply_action(s.g.codes.take + c)
     assert c in s.hands[0] and not s.discard
 
@@ -154,10 +155,11 @@ def test_other_armies_need_2d6_above_their_number_plus_distance_and_edition_pena
     to_hand(s, "Dunlendings", 0)
     main_phase(s)
     s.apply_action(mob(s, "Theoden", "Knights of Dol Amroth"))
-    assert s.pend.need == 8 + 3
+    number = s.g.cards[cid(s, "Knights of Dol Amroth")].influence  # the number on the card
+    assert s.pend.need == number + 3
     s.pend = None
     s.apply_action(mob(s, "Eomer", "Dunlendings"))
-    assert s.pend.need == 8 + 3 + 5
+    assert s.pend.need == s.g.cards[cid(s, "Dunlendings")].influence + 3 + 5
 
 
 def test_a_failed_mobilisation_discards_the_army_and_a_second_one_at_home_is_rolled() -> None:
@@ -170,8 +172,9 @@ def test_a_failed_mobilisation_discards_the_army_and_a_second_one_at_home_is_rol
     s.mobilised[riders] = True  # mobilised once before, later discarded
     main_phase(s)
     s.apply_action(mob(s, "Eomer", "Riders of Rohan"))
-    assert s.pend.need == 9 and s.current_player() == CHANCE
-    s.apply_action(9)  # 9 is not above 9
+    number = s.g.cards[riders].influence
+    assert s.pend.need == number and s.current_player() == CHANCE
+    s.apply_action(number)  # not above the number
     assert s.where[riders] == DISCARD and riders in s.discard
 
 

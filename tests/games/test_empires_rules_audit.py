@@ -4,7 +4,7 @@ does not yet show (the audit in ``docs/games-rules-coverage.md``)."""
 from __future__ import annotations
 
 from wdg.games.base import CHANCE
-from wdg.games.empires_of_middle_earth.codes import DRAW, NO, YES
+from wdg.games.empires_of_middle_earth.codes import DRAW, NO, TAKE, YES
 from wdg.games.empires_of_middle_earth.common import DISCARD, HAND, PLAY
 from wdg.games.empires_of_middle_earth.state import EmpiresState
 
@@ -105,10 +105,11 @@ def test_only_the_first_influence_attempt_on_an_army_is_automatic_at_home() -> N
     assert s.where[riders] == DISCARD
     s._begin_turn(1)
     to_table(s, "Theoden", 1)  # at the Riders' home site
+    s.apply_action(TAKE)  # then which card of the open pile
     s.apply_action(s.g.codes.take + riders)
     s.apply_action(NO)
     s.apply_action(mob(s, "Theoden", "Riders of Rohan"))
-    assert s.pend is not None and s.pend.need == 9  # rolled, not automatic
+    assert s.pend is not None and s.pend.need == s.g.cards[riders].influence  # rolled, not automatic
     fresh = new_state()
     to_table(fresh, "Theoden", 0)
     to_hand(fresh, "Riders of Rohan", 0)
@@ -141,6 +142,7 @@ def test_a_failed_army_may_be_taken_from_the_discard_pile_and_tried_again() -> N
     t = new_state()
     to_table(t, "Eomer", 0)
     knights = discard_pile(t, "Knights of Dol Amroth")
+    t.apply_action(TAKE)  # then which card of the open pile
     t.apply_action(t.g.codes.take + knights)
     assert t.where[knights] == HAND
     t.apply_action(NO)
@@ -234,5 +236,6 @@ def test_the_draw_phase_offers_the_deck_and_every_discarded_card() -> None:
     Abwurfstapel nehmen." Both sources are offered side by side."""
     s = new_state()
     a, b = discard_pile(s, "Legolas"), discard_pile(s, "Kili")
-    assert s.legal_actions() == sorted([NO, DRAW, s.g.codes.take + a, s.g.codes.take + b])
-    assert YES not in s.legal_actions()
+    assert s.legal_actions() == [NO, DRAW, TAKE]  # deck or pile, then which card
+    s.apply_action(TAKE)
+    assert s.legal_actions() == sorted([s.g.codes.take + a, s.g.codes.take + b])

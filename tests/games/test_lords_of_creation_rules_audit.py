@@ -194,16 +194,30 @@ def test_an_altar_is_not_destroyed_by_a_hit_while_people_remain_under_it() -> No
     assert s.scores()[1] == 3.0
 
 
-def test_the_end_by_identical_cards_applies_from_the_first_round_with_full_knowledge() -> None:
-    """5.1 and 4.: with every card dealt at the start nothing is left to draw,
-    so two identical cards at the very first reveal end the game — unless the
-    sudden end is switched off ("kann man das zufallsende ignorieren")."""
+def test_with_full_knowledge_the_end_by_identical_cards_waits_for_the_last_seven_cards() -> None:
+    """5.1: "Will man das mögliche Zufallsende beibehalten, muß man unbedingt
+    genau darauf achten, sobald alle Spieler ihre letzten sieben Karten auf
+    der Hand haben" and 4.: identical cards end the game only when nothing is
+    left to draw, "d. h. alle Spieler haben ihre letzten sieben Karten auf
+    der Hand". With every card dealt at the start, two identical cards at the
+    first reveal (twenty cards in each hand) do not end the game; with seven
+    cards in every hand they do — unless the sudden end is switched off."""
     for sudden in (True, False):
         s = game(full_knowledge=True, sudden_end=sudden, board_radius=2).new_initial_state()
         while s.phase != CHOOSE:  # the deal gives both players the same cards
             acts = [a for a in s.legal_actions() if a != A.KEEP]
             s.apply_action(acts[0])
-        assert s.round == 1 and s.hands[0] == s.hands[1]
+        assert s.round == 1 and s.hands[0] == s.hands[1] and sum(s.hands[0]) > 7
+        late = s.clone()
         c = s.legal_actions()[0]
         do(s, c, c)
-        assert (s.phase == OVER) == sudden
+        assert s.phase != OVER  # far more than seven cards in hand: the game goes on
+        for p in (0, 1):  # the same position with the last seven cards in every hand
+            while sum(late.hands[p]) > 7:
+                k = max(range(len(late.hands[p])), key=lambda x: late.hands[p][x])
+                late.hands[p][k] -= 1
+        late._legal = None
+        assert late.hands[0] == late.hands[1]
+        c = late.legal_actions()[0]
+        do(late, c, c)
+        assert (late.phase == OVER) == sudden

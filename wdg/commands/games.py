@@ -10,7 +10,7 @@ from typing import Any
 import typer
 import yaml
 
-from wdg.games.base import GameError, load_game, registered_games
+from wdg.games.base import CHANCE, GameError, load_game, registered_games
 from wdg.games.batch import run_batch
 from wdg.games.bots import parse_bots
 from wdg.games.records import load_record, play, replay
@@ -23,13 +23,25 @@ games_app = typer.Typer(
 )
 
 
-def _params(players: int, param: list[str]) -> dict[str, Any]:
-    params: dict[str, Any] = {"players": players}
+def _params(players: int | None, param: list[str]) -> dict[str, Any]:
+    """Game parameters from ``-n`` and ``--param KEY=VALUE``; a ``players``
+    given both ways must agree."""
+    params: dict[str, Any] = {}
     for item in param:
         key, sep, value = item.partition("=")
-        if not sep or not key:
+        if not sep or not key.strip():
             raise GameError(f"bad --param {item!r}; expected KEY=VALUE (value in YAML, e.g. true, 4)")
-        params[key.strip()] = yaml.safe_load(value)
+        try:
+            params[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise GameError(f"bad --param {item!r}: the value is not YAML "
+                            f"({str(exc).splitlines()[0]})") from None
+    if players is not None:
+        if "players" in params and params["players"] != players:
+            raise GameError(f"-n/--players {players} and --param players={params['players']!r} "
+                            f"disagree; give the number of players once")
+        params["players"] = players
+    params.setdefault("players", 4)
     return params
 
 
@@ -48,44 +60,114 @@ def list_games() -> None:
 @games_app.command("play")
 def play_game(
     name: str = typer.Argument(..., help="Game name (see `wdg games list`)."),
-    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
+    players: int = typer.Option(None, "--players", "-n", help="Number of players (default 4)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of chance and bots."),
     bots: str = typer.Option("random", "--bots", "-b",
-                             help="Comma-separated bot per seat (random, greedy), repeated cyclically."),
+                             help="Comma-separated bot per seat (random, greedy, mcts, mcts:N, human), "
+                             "repeated cyclically."),
     record: Path = typer.Option(None, "--record", "-o",
                                 help="Record file to write (default: NAME-SEED.yaml)."),
     param: list[str] = typer.Option([], "--param", "-p", help=PARAM_HELP),
 ) -> None:
-    """Play one game, write its record, print the final position and scores."""
+    """Play one game, write its record, print the final position and scores.
+    With ``--bots human,...`` the human seats are asked at the terminal: the
+    board, what happened since, and the legal actions numbered from 1."""
     game = load_game(name, **_params(players, param))
     state, rec = play(game, parse_bots(bots, game.num_players), seed)
     path = record or Path(f"{name}-{seed}.yaml")
     rec.write(path)
-    typer.echo(str(state))
+    typer.echo(_board(state))
     typer.echo(f"scores: {rec.scores}\nreturns: {rec.returns}\n"
                f"{len(rec.actions)} actions; record written to {path}")
+
+
+def _board(state: Any) -> str:
+    """The readable board of a position (the game's ``board_text`` if it has one)."""
+    return state.board_text() if hasattr(state, "board_text") else str(state)
 
 
 @games_app.command("replay")
 def replay_record(
     record: Path = typer.Argument(..., help="A game record written by `wdg games play`."),
+    step: bool = typer.Option(False, "--step",
+                              help="Walk the record move by move: each action and the board after "
+                              "it; Enter for the next, q to stop (no pause when input ends)."),
 ) -> None:
     """Re-play a record step by step (naming the first illegal action) and re-score it."""
     rec = load_record(record)
-    state = replay(rec, str(record))
-    typer.echo(str(state))
+    if not step:
+        state = replay(rec, str(record))
+        typer.echo(_board(state))
+        typer.echo(f"scores: {state.scores()}\nreturns: {state.returns()}\n"
+                   f"{len(rec.actions)} actions replayed: the record is valid")
+        return
+    pause = [True]
+
+    class _Stop(Exception):
+        pass
+
+    def show(i: int, state: Any, player: int, action: int) -> None:
+        who = "chance" if player == CHANCE else f"player {player}"
+        typer.echo(f"--- step {i + 1}/{len(rec.actions)}: {who}: {state.action_to_string(action)}")
+        after = state.clone()
+        after.apply_action(action)
+        if player != CHANCE or after.current_player() != CHANCE:
+            typer.echo(_board(after))
+        if pause[0]:
+            typer.echo("[Enter: next, q: stop] ", nl=False)
+            line = sys.stdin.readline()
+            if not line:
+                pause[0] = False
+            elif line.strip().lower() in ("q", "quit"):
+                raise _Stop
+
+    try:
+        state = replay(rec, str(record), on_step=show)
+    except _Stop:
+        typer.echo("stopped")
+        return
     typer.echo(f"scores: {state.scores()}\nreturns: {state.returns()}\n"
                f"{len(rec.actions)} actions replayed: the record is valid")
+
+
+@games_app.command("show")
+def show_position(
+    record: Path = typer.Argument(..., help="A game record written by `wdg games play`."),
+    at: int = typer.Option(None, "--at", help="The position after this many actions "
+                           "(default: the end of the record)."),
+    out: Path = typer.Option(None, "--out", "-o",
+                             help="Write the board as SVG (a file ending in .svg) instead of text."),
+) -> None:
+    """Show the board of a recorded game at one moment, as text (the numbering
+    the actions use) or as an SVG picture."""
+    rec = load_record(record)
+    if out is not None and out.suffix.lower() != ".svg":
+        raise GameError(f"-o {out}: only SVG boards are written; give a file name ending in .svg")
+    state = replay(rec, str(record), upto=len(rec.actions) if at is None else at)
+    n = len(rec.actions) if at is None else at
+    if out is None:
+        typer.echo(f"{rec.game} after {n} of {len(rec.actions)} actions")
+        typer.echo(_board(state))
+        return
+    if not hasattr(state, "board_svg"):
+        raise GameError(f"{rec.game} has no SVG board")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(state.board_svg(), encoding="utf-8")
+    typer.echo(f"board after {n} of {len(rec.actions)} actions written to {out}")
 
 
 @games_app.command("batch")
 def batch(
     name: str = typer.Argument(..., help="Game name (see `wdg games list`)."),
     games: int = typer.Option(1000, "--games", "-g", help="Number of games."),
-    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
+    players: int = typer.Option(None, "--players", "-n", help="Number of players (default 4)."),
     bots: str = typer.Option("random", "--bots", "-b",
-                             help="Comma-separated bots, repeated cyclically over the seats."),
+                             help="Comma-separated bots (random, greedy, mcts, mcts:N), repeated "
+                             "cyclically over the seats."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (results do not depend on it)."),
+    scheduler: str = typer.Option(None, "--scheduler",
+                                  help="Run on the Dask cluster at this address (tcp://host:8786); "
+                                  "needs the extra wdg[cluster]. Results equal a local run."),
     seed: int = typer.Option(0, "--seed", "-s", help="Master seed; game i uses SeedSequence(seed).spawn()[i]."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
                                 help="Rotate the bots over the seats from game to game."),
@@ -98,12 +180,16 @@ def batch(
     params = _params(players, param)
     game = load_game(name, **params)
     seat_names = parse_bots(bots, game.num_players)
+    if "human" in seat_names:
+        raise GameError("a batch cannot have a human player; use `wdg games play --bots human,...`")
     show = sys.stderr.isatty()
     if show:
         with typer.progressbar(length=games, label=f"{name}", file=sys.stderr) as bar:
-            results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate, bar.update)
+            results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate, bar.update,
+                                scheduler=scheduler)
     else:
-        results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate)
+        results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate,
+                            scheduler=scheduler)
     summary = summarize(results, {"game": name, "params": game.params, "seed": seed,
                                   "bot_order": seat_names, "rotate": rotate})
     typer.echo(to_text(summary))

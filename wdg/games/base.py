@@ -92,6 +92,40 @@ class State(ABC):
     def __hash__(self) -> int:
         return hash(str(self))
 
+    # ------------------------------------------------ imperfect information
+    def observation_string(self, player: int) -> str:
+        """The position as ``player`` sees it: everything public plus
+        ``player``'s own secrets, nothing hidden from him (opponents' hands,
+        the order or contents of a face-down deck or bag, choices made face
+        down by others). Two states that differ only in what ``player``
+        cannot see give the same string. Default: perfect information,
+        ``str(self)``."""
+        return str(self)
+
+    def information_state_string(self, player: int) -> str:
+        """What ``player`` knows at this point. The games keep all past
+        public events in the position (played cards, discard piles, the
+        board), so this is the observation; a game with forgetful
+        observations overrides it."""
+        return self.observation_string(player)
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> State:
+        """A determinisation for search: a full state that ``player`` cannot
+        tell apart from this one, its hidden parts (opponents' hands, cards
+        chosen face down, the deck's order) drawn with ``rng`` from what
+        ``player`` does not see. It depends only on
+        :meth:`observation_string`-visible facts and ``rng``, so a bot that
+        searches these samples cannot read a hidden hand. Default: perfect
+        information, a clone."""
+        return self.clone()
+
+    def public_action_string(self, action: int, viewer: int) -> str:
+        """How ``action`` (about to be applied here) looks to ``viewer``: the
+        text of :meth:`action_to_string`, except where it would reveal what
+        ``viewer`` cannot see (a card drawn into another player's hand, a
+        card chosen face down). Default: perfect information."""
+        return self.action_to_string(action)
+
     def in_compound_action(self) -> bool:
         """True while the current player is between the sub-decisions of one
         compound move (e.g. "move", then from/to, then how many). The greedy
@@ -116,11 +150,16 @@ class State(ABC):
         return score_margin(self, player)
 
     def sample_chance(self, rng: np.random.Generator) -> int:
-        """Draw a chance outcome with the given generator."""
+        """Draw a chance outcome with the given generator (one uniform number,
+        walked along the outcomes' probabilities)."""
         outcomes = self.chance_outcomes()
-        probs = np.array([p for _, p in outcomes], dtype=float)
-        i = int(rng.choice(len(outcomes), p=probs / probs.sum()))
-        return outcomes[i][0]
+        x = float(rng.random()) * sum(p for _, p in outcomes)
+        acc = 0.0
+        for a, p in outcomes:
+            acc += p
+            if x < acc:
+                return a
+        return outcomes[-1][0]
 
 
 class Game(ABC):
@@ -130,6 +169,10 @@ class Game(ABC):
     """Registry name, e.g. ``"lords_of_creation"``."""
     min_players: int = 2
     max_players: int = 2
+    value_scale: float = 5.0
+    """A score margin of this size counts as a clear lead when search bots
+    turn :meth:`State.evaluate` into a value in [0, 1] (a logistic curve:
+    margin 0 -> 0.5, ``value_scale`` -> 0.73)."""
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, Any] = {**self.default_params(), **params}
@@ -140,6 +183,9 @@ class Game(ABC):
                 f"expected some of {sorted(self.default_params())!r}"
             )
         n = self.params.get("players")
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
+            raise GameError(f"{self.name}: parameter 'players' must be a whole number "
+                            f"{self.min_players}..{self.max_players}, got {n!r}")
         if n is not None and not (self.min_players <= int(n) <= self.max_players):
             raise GameError(
                 f"{self.name} is played by {self.min_players}..{self.max_players} players, got {n!r}"
@@ -190,7 +236,16 @@ def load_game(name: str, **params: Any) -> Game:
         raise GameError(
             f"unknown game {name!r}; expected one of {sorted(_REGISTRY)!r}"
         ) from None
-    return factory(**params)
+    if any(not isinstance(k, str) for k in params):
+        raise GameError(f"{name}: parameter names must be words, got {sorted(map(repr, params))}")
+    try:
+        return factory(**params)
+    except GameError:
+        raise
+    except (TypeError, ValueError, KeyError, OSError, AttributeError) as exc:
+        # a parameter of the wrong type deep inside a game's set-up
+        raise GameError(f"{name}: bad parameters {params!r}: "
+                        f"{type(exc).__name__}: {exc}".replace("\n", " ")) from exc
 
 
 def _import_all() -> None:
@@ -216,7 +271,7 @@ def random_action(state: State, rng: np.random.Generator) -> int:
     if state.current_player() == CHANCE:
         return state.sample_chance(rng)
     acts = state.legal_actions()
-    return acts[int(rng.integers(len(acts)))]
+    return acts[min(len(acts) - 1, int(rng.random() * len(acts)))]
 
 
 def random_playout(game: Game, seed: int, max_actions: int = 1_000_000) -> tuple[State, list[int]]:

@@ -1,10 +1,24 @@
-"""Bots: a bot is a function ``(state, rng) -> action`` for the player to move.
+"""Bots: a bot is a callable ``(state, rng) -> action`` for the player to move.
 
-``random`` picks uniformly among the legal actions; ``greedy`` looks one move
-ahead and takes the action whose result :meth:`State.evaluate` rates best for
-itself (ties broken by the generator). Where a game splits one move into
-sub-decisions (:meth:`State.in_compound_action`), greedy looks through them
-to the completed move. Both work for every registered game.
+- ``random`` picks uniformly among the legal actions.
+- ``greedy`` looks one move ahead and takes the action whose result
+  :meth:`State.evaluate` rates best for itself (ties broken by the
+  generator). Where a game splits one move into sub-decisions
+  (:meth:`State.in_compound_action`), greedy looks through them to the
+  completed move. Where it is blind — every action rates the same — it looks
+  one decision further: after each action (a large chance node is sampled a
+  few times) it takes the best of its own next decision, so "draw a card"
+  is worth what the best use of a likely card is worth.
+- ``mcts`` / ``mcts:N`` is an information-set Monte-Carlo tree search
+  (:mod:`wdg.games.ismcts`) with a budget of ``N`` simulations per decision
+  (default :data:`MCTS_DEFAULT_BUDGET`). It only ever searches
+  determinisations drawn by :meth:`State.resample_from_infostate`, so it
+  cannot read hidden hands.
+- ``human`` asks at the terminal (:mod:`wdg.games.human`).
+
+A bot may have a method ``inform(state, player, action)``; the game loop calls
+it before every action is applied (the human player uses it to show what
+happened since his last decision).
 """
 
 from __future__ import annotations
@@ -19,24 +33,46 @@ Bot = Callable[[State, np.random.Generator], int]
 
 COMPOUND_DEPTH_LIMIT = 6
 """Sub-decisions greedy follows within one compound move at most."""
+LOOKAHEAD_SAMPLES = 2
+"""Chance outcomes greedy samples at a large chance node when it looks ahead."""
+LOOKAHEAD_ACTIONS = 24
+"""Greedy's second look considers at most this many actions per branch."""
+MCTS_DEFAULT_BUDGET = 100
+"""Simulations per decision of ``mcts`` without a budget."""
 
 
 def random_bot(state: State, rng: np.random.Generator) -> int:
-    """A uniformly random legal action."""
+    """A uniformly random legal action (one uniform number from ``rng``)."""
     acts = state.legal_actions()
-    return acts[int(rng.integers(len(acts)))]
+    return acts[min(len(acts) - 1, int(rng.random() * len(acts)))]
 
 
 def greedy_bot(state: State, rng: np.random.Generator) -> int:
-    """The action with the best one-move-ahead evaluation; ties by ``rng``."""
+    """The action with the best one-move-ahead evaluation; where all rate the
+    same, the best with one more own decision; remaining ties by ``rng``."""
     player = state.current_player()
     acts = state.legal_actions()
     if len(acts) == 1:
         return acts[0]
-    values = [_value_after(state, a, player, 0) for a in acts]
+    values = greedy_values(state, acts, player, rng)
     best = max(values)
     ties = [a for a, v in zip(acts, values) if v >= best - 1e-12]
     return ties[int(rng.integers(len(ties)))]
+
+
+def greedy_values(state: State, acts: list[int], player: int, rng: np.random.Generator) -> list[float]:
+    """Greedy's value of each action: one move ahead (through compound
+    moves); where all are equal, with ``player``'s best next decision."""
+    values = [_value_after(state, a, player, 0) for a in acts]
+    best = max(values)
+    if min(values) >= best - 1e-12:  # blind: look one decision further
+        values = [_second_look(state, a, player, rng) for a in acts]
+    return values
+
+
+def one_move_values(state: State, acts: list[int], player: int) -> list[float]:
+    """Greedy's one-move value of each action (through compound moves)."""
+    return [_value_after(state, a, player, 0) for a in acts]
 
 
 def _value_after(state: State, action: int, player: int, depth: int) -> float:
@@ -50,15 +86,57 @@ def _value_after(state: State, action: int, player: int, depth: int) -> float:
     return child.evaluate(player)
 
 
+def _second_look(state: State, action: int, player: int, rng: np.random.Generator) -> float:
+    """The value of ``action`` followed by ``player``'s best next decision
+    (after a few sampled chance outcomes, when chance comes first)."""
+    child = state.clone()
+    child.apply_action(action)
+    if child.current_player() == CHANCE:
+        total = 0.0
+        for _ in range(LOOKAHEAD_SAMPLES):
+            s = child.clone()
+            s.apply_action(s.sample_chance(rng))
+            total += _best_next(s, player, rng)
+        return total / LOOKAHEAD_SAMPLES
+    return _best_next(child, player, rng)
+
+
+def _best_next(state: State, player: int, rng: np.random.Generator) -> float:
+    if state.current_player() != player:
+        return state.evaluate(player)
+    acts = state.legal_actions()
+    if len(acts) > LOOKAHEAD_ACTIONS:
+        acts = [acts[int(i)] for i in rng.choice(len(acts), LOOKAHEAD_ACTIONS, replace=False)]
+    return max(_value_after(state, a, player, 0) for a in acts)
+
+
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+BOT_NAMES = ("random", "greedy", "mcts", "mcts:N", "human")
+"""What ``--bots`` accepts."""
 
 
 def get_bot(name: str) -> Bot:
-    """The bot called ``name``."""
-    try:
+    """The bot called ``name`` (``random``, ``greedy``, ``mcts``, ``mcts:N``, ``human``).
+    Stateful bots (``mcts``, ``human``) are made fresh for every call."""
+    if name in BOTS:
         return BOTS[name]
-    except KeyError:
-        raise GameError(f"unknown bot {name!r}; expected one of {sorted(BOTS)!r}") from None
+    base, sep, arg = name.partition(":")
+    if base == "mcts":
+        budget = MCTS_DEFAULT_BUDGET
+        if sep:
+            try:
+                budget = int(arg)
+            except ValueError:
+                budget = 0
+            if budget < 1:
+                raise GameError(f"bad bot {name!r}: the budget after 'mcts:' must be a whole "
+                                f"number of simulations >= 1, e.g. mcts:200")
+        from wdg.games.ismcts import ISMCTSBot
+        return ISMCTSBot(budget)
+    if name == "human":
+        from wdg.games.human import HumanPlayer
+        return HumanPlayer()
+    raise GameError(f"unknown bot {name!r}; expected one of {list(BOT_NAMES)!r}")
 
 
 def parse_bots(spec: str, players: int) -> list[str]:
@@ -70,7 +148,8 @@ def parse_bots(spec: str, players: int) -> list[str]:
     if len(names) > players:
         raise GameError(f"{len(names)} bots {names!r} for {players} players; expected at most {players}")
     for name in names:
-        get_bot(name)
+        if name != "human":
+            get_bot(name)
     return [names[i % len(names)] for i in range(players)]
 
 

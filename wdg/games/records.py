@@ -18,6 +18,7 @@ illegal action, and re-scores it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,20 +77,30 @@ def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> t
     if len(bots) != game.num_players:
         raise GameError(f"{len(bots)} bots {bots!r} for {game.num_players} players")
     funcs = [get_bot(b) for b in bots]
+    watchers = []
+    for seat, f in enumerate(funcs):
+        if hasattr(f, "seat"):
+            f.seat = seat  # type: ignore[attr-defined]
+        if hasattr(f, "inform") and f not in watchers:
+            watchers.append(f)
     chance_rng, seat_rngs = game_rngs(seed, game.num_players)
     state = game.new_initial_state()
     record = GameRecord(game.name, dict(game.params), seed, list(bots))
     acts = record.actions
-    while not state.is_terminal():
+    append, apply, current, over = acts.append, state.apply_action, state.current_player, state.is_terminal
+    while not over():
         if len(acts) >= MAX_ACTIONS:
             raise GameError(f"{game.name}: no end after {MAX_ACTIONS} actions (seed {seed})")
-        p = state.current_player()
+        p = current()
         if p == CHANCE:
             a = state.sample_chance(chance_rng)
         else:
             a = funcs[p](state, seat_rngs[p])
-        acts.append((p, a, state.action_to_string(a) if with_text else ""))
-        state.apply_action(a)
+        if watchers:
+            for w in watchers:
+                w.inform(state, p, a)  # type: ignore[attr-defined]
+        append((p, a, state.action_to_string(a) if with_text else ""))
+        apply(a)
     record.scores = [float(x) for x in state.scores()]
     record.returns = [float(x) for x in state.returns()]
     return state, record
@@ -106,22 +117,47 @@ def load_record(path: Path) -> GameRecord:
     for key, typ in (("game", str), ("params", dict), ("actions", list)):
         if not isinstance(raw.get(key), typ):
             raise DataError(str(path), key, raw.get(key), f"a {typ.__name__}")
+    if not isinstance(raw.get("seed"), (int, type(None))) or isinstance(raw.get("seed"), bool):
+        raise DataError(str(path), "seed", raw.get("seed"), "a whole number or nothing")
+    bots = raw.get("bots")
+    if bots is not None and (not isinstance(bots, list) or not all(isinstance(b, str) for b in bots)):
+        raise DataError(str(path), "bots", bots, "a list of bot names")
+    for key in ("scores", "returns"):
+        val = raw.get(key)
+        if val is not None and (not isinstance(val, list) or not all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) for x in val)):
+            raise DataError(str(path), key, val, "a list of numbers, one per player")
+    if any(not isinstance(k, str) for k in raw["params"]):
+        raise DataError(str(path), "params", raw["params"], "a mapping of parameter names to values")
     actions = []
     for i, entry in enumerate(raw["actions"]):
         if (not isinstance(entry, list) or len(entry) not in (2, 3)
-                or not all(isinstance(x, int) for x in entry[:2])):
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry[:2])):
             raise DataError(str(path), f"actions[{i}]", entry, "[player, action, text]")
         actions.append((entry[0], entry[1], str(entry[2]) if len(entry) == 3 else ""))
     return GameRecord(raw["game"], raw["params"], raw.get("seed"), list(raw.get("bots") or []),
                       actions, raw.get("scores"), raw.get("returns"))
 
 
-def replay(record: GameRecord, source: str = "<record>") -> State:
+def replay(record: GameRecord, source: str = "<record>", *, upto: int | None = None,
+           on_step: Callable[[int, State, int, int], None] | None = None) -> State:
     """Re-play ``record`` step by step; GameError names the first illegal step
-    and any disagreement with the recorded scores or returns."""
-    game = load_game(record.game, **record.params)
+    and any disagreement with the recorded scores or returns.
+
+    ``upto``: stop after that many actions and return the position there
+    (no end-of-game checks). ``on_step(i, state, player, action)`` is called
+    before action ``i`` is applied to ``state``."""
+    try:
+        game = load_game(record.game, **record.params)
+    except GameError as exc:
+        raise GameError(f"{source}: {exc}") from exc
+    if upto is not None and not 0 <= upto <= len(record.actions):
+        raise GameError(f"{source}: --at {upto} is outside the record, which has "
+                        f"{len(record.actions)} actions (0..{len(record.actions)})")
     state = game.new_initial_state()
     for i, (player, action, text) in enumerate(record.actions):
+        if upto is not None and i >= upto:
+            return state
         where = f"{source}: step {i} ({action!r} {text!r})"
         if state.is_terminal():
             raise GameError(f"{where}: the game is already over")
@@ -129,11 +165,18 @@ def replay(record: GameRecord, source: str = "<record>") -> State:
             raise GameError(f"{where}: recorded for player {player}, but {state.current_player()} is to move")
         if action not in state.legal_actions():
             raise GameError(f"{where}: illegal here; legal are {state.legal_actions()[:20]!r}")
+        if on_step is not None:
+            on_step(i, state, player, action)
         state.apply_action(action)
+    if upto is not None:
+        return state
     if not state.is_terminal():
         raise GameError(f"{source}: the record ends after {len(record.actions)} actions before the game is over")
     for name, got in (("scores", state.scores()), ("returns", state.returns())):
         want = getattr(record, name)
+        if want is not None and len(want) != len(got):
+            raise GameError(f"{source}: recorded {name} {want!r} have {len(want)} entries "
+                            f"for {len(got)} players")
         if want is not None and [float(x) for x in want] != [float(x) for x in got]:
             raise GameError(f"{source}: recorded {name} {want!r}, but the replay gives {list(got)!r}")
     return state

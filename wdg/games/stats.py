@@ -69,15 +69,33 @@ def summarize(results: list[GameSummary], meta: dict[str, Any]) -> dict[str, Any
             sc.append(r.scores[s])
             by_seat[s] = (g + 1, w + r.returns[s], sc)
     shared = sum(1 for r in results if max(r.returns) < 1.0)
+    full = sum(1 for r in results if n > 1 and min(r.returns) > 0.0)
     return {
         **meta,
         "games": len(results),
         "bots": {b: _group(*by_bot[b]) for b in sorted(by_bot)},
         "seats": {str(s): _group(*by_seat[s]) for s in range(n)},
         "shared_wins": shared,
+        "full_ties": full,
+        "ending": _endings(results),
         "length": {"actions": distribution([r.actions for r in results]),
                    "decisions": distribution([r.decisions for r in results])},
     }
+
+
+def _endings(results: list[GameSummary]) -> dict[str, Any]:
+    """How the games ended (the games' ``end_info``): the count of each
+    ``end`` cause and the mean of every numeric figure."""
+    causes: dict[str, int] = {}
+    figures: dict[str, list[float]] = {}
+    for r in results:
+        for key, value in r.info:
+            if key == "end":
+                causes[str(value)] = causes.get(str(value), 0) + 1
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                figures.setdefault(key, []).append(float(value))
+    return {"causes": dict(sorted(causes.items())),
+            "means": {k: float(np.mean(v)) for k, v in sorted(figures.items())}}
 
 
 CSV_FIELDS = ("group", "name", "games", "wins", "win_rate", "ci95_low", "ci95_high",
@@ -110,7 +128,12 @@ def _fmt(x: float) -> str:
 def to_text(summary: dict[str, Any]) -> str:
     """A readable table of the statistics."""
     lines = [f"{summary.get('game', '')}: {summary['games']} games, "
-             f"{summary['shared_wins']} shared wins"]
+             f"{summary['shared_wins']} shared wins, {summary.get('full_ties', 0)} full ties"]
+    ending = summary.get("ending") or {}
+    if ending.get("causes"):
+        lines.append("ended by: " + ", ".join(f"{k} {v}" for k, v in ending["causes"].items()))
+    if ending.get("means"):
+        lines.append("at the end (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in ending["means"].items()))
     for group, title in (("bots", "bot"), ("seats", "seat")):
         lines.append(f"{title:>8} {'games':>7} {'win rate':>9} {'95% CI':>17} "
                      f"{'score mean':>11} {'sd':>6} {'median':>7} {'min':>5} {'max':>5}")

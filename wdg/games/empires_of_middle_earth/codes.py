@@ -8,7 +8,9 @@ outcomes are numbered on their own (a 2d6 sum, a die face, a card id).
 
 from __future__ import annotations
 
-NO, YES, DRAW = 0, 1, 2
+NO, YES, DRAW, TAKE = 0, 1, 2, 3
+"""``TAKE`` opens the choice of a card from the open discard pile (then
+``take + c``): one decision "deck or discard pile", a second "which card"."""
 BRIBE_MAX = 99
 """Largest bribe (in points) one player can offer in one decision."""
 

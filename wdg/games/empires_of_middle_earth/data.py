@@ -1,7 +1,7 @@
 """Deck, region map and site table of Empires of Middle-earth.
 
 The deck (``data/deck.yaml``) and the map (``data/regions.yaml``) are plain
-YAML read with ``yaml.safe_load``; every card is checked and turned into a
+YAML read with the safe loader (libyaml's when present); every card is checked and turned into a
 frozen :class:`Card`. A game master may pass his own files in the same
 format (game parameters ``deck_file`` and ``map_file``). Distances between
 regions (in regions, the unit of the rule's penalties) are precomputed once
@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""The safe YAML loader, libyaml's (C) when installed."""
 
 from wdg.games.base import GameError
 
@@ -104,7 +107,7 @@ def _bfs(adjacent: tuple[tuple[int, ...], ...], start: int) -> list[int]:
 def _load_yaml(path: str) -> Any:
     try:
         with open(resolve_data_path(path), encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+            return yaml.load(fh, Loader=_LOADER)
     except OSError as exc:
         raise GameError(f"cannot read {path!r}: {exc.strerror}") from None
     except yaml.YAMLError as exc:

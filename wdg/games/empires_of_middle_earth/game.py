@@ -21,6 +21,8 @@ class EmpiresGame(Game):
     name = "empires_of_middle_earth"
     min_players = 2
     max_players = 6
+    value_scale = 10.0
+    """One army (worth 10 in :meth:`EmpiresState.worth`) is a clear lead."""
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from wdg.games.base import CHANCE, TERMINAL, GameError, State
 from wdg.games.empires_of_middle_earth.campaign import Battle, CampaignMixin
-from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO
+from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE
 from wdg.games.empires_of_middle_earth.common import (
     DECK, DISCARD, DRAW_CARD, DRAWING, END, HAND, INFLUENCE_LIMIT, MAIN, OVER, PLAY, START)
 from wdg.games.empires_of_middle_earth.main_phase import MainMixin
@@ -24,6 +26,21 @@ from wdg.games.empires_of_middle_earth.rolls import Roll, RollMixin
 if TYPE_CHECKING:
     from wdg.games.empires_of_middle_earth.game import EmpiresGame
 
+
+
+_P_ABOVE = [sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > need) / 36 for need in range(13)]
+"""The chance that 2d6 is higher than ``need`` (0..12)."""
+_TWO_D6 = [(x, (6 - abs(x - 7)) / 36.0) for x in range(2, 13)]
+
+
+def _chance_above(need: int) -> float:
+    """P(2d6 > need)."""
+    return 1.0 if need < 2 else 0.0 if need >= 12 else _P_ABOVE[need]
+
+
+def _chance_below(margin: int) -> float:
+    """P(2d6 < margin): the defender's dice stay under the intriguer's lead."""
+    return sum(p for y, p in _TWO_D6 if y < margin)
 
 
 class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
@@ -53,12 +70,17 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         self.phase = START
         self.actor = CHANCE
         self.drawn = 0
+        self.taking = False
+        """Between TAKE and the choice of the discard card."""
         self.pend: Roll | Battle | None = None
         self.sieges: list[tuple[int, int, tuple[int, ...], int]] = []
         self.turn = 0
         self._legal: list[int] | None = None
         self.waive = False
         self.note = ""
+        self.ended_by = ""
+        self.deck_draws = 0
+        self.discard_takes = 0
 
     # ----------------------------------------------------------- framework API
     def current_player(self) -> int:
@@ -247,22 +269,34 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         return 0 if self.drawn < 2 else 2 ** (self.drawn - 1)
 
     def _draw_actions(self) -> list[int]:
+        if self.taking:
+            take = self.g.codes.take
+            return sorted(take + c for c in self.discard)
         if self.gold[self.player] < self.draw_cost():
             return [NO]
         acts = [NO, DRAW] if self.deck else [NO]
-        take = self.g.codes.take
-        return acts + sorted(take + c for c in self.discard)
+        return acts + [TAKE] if self.discard else acts
+
+    def in_compound_action(self) -> bool:
+        """True between "take from the discard pile" and the choice of the card."""
+        return self.taking and self.pend is None
 
     def _apply_draw(self, action: int) -> None:
         p = self.player
         if action == NO:
             self._enter_main()
             return
+        if action == TAKE:
+            self.taking = True
+            return
         self.gold[p] -= self.draw_cost()
         self.drawn += 1
         if action == DRAW:
+            self.deck_draws += 1
             self.phase, self.actor = DRAW_CARD, CHANCE
             return
+        self.discard_takes += 1
+        self.taking = False
         c = action - self.g.codes.take
         self.discard.remove(c)
         self.where[c], self.owner[c] = HAND, p
@@ -302,6 +336,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
             self.rounds += 1
         limit = self.g.params["max_rounds"]
         if not self.deck or (limit and self.rounds >= limit):
+            self.ended_by = "deck exhausted" if not self.deck else "round cap"
             self.phase, self.actor = OVER, TERMINAL
             return
         self._begin_turn(nxt)
@@ -315,6 +350,13 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
             self.phase, self.actor = END, p
 
     # ----------------------------------------------------------- results
+    def end_info(self) -> dict[str, float | str]:
+        """How the game ended, for batch statistics: the cause, the rounds
+        played, the armies on the table, deck draws and discard takes."""
+        return {"end": self.ended_by or "not over", "rounds": float(self.rounds),
+                "armies": float(sum(self._count(p)[0] for p in range(self.g.num_players))),
+                "deck_draws": float(self.deck_draws), "discard_takes": float(self.discard_takes)}
+
     def scores(self) -> list[float]:
         """Armies held by each player (the rule's measure of an empire)."""
         return [float(self._count(p)[0]) for p in range(self.g.num_players)]
@@ -337,6 +379,115 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         winners = [p for p in range(n) if keys[p] == best]
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
 
+    # ----------------------------------------------------------- bots' view
+    def worth(self, p: int) -> float:
+        """A bot's measure of player p's empire and prospects: an army on the
+        table 10 plus its strength; a character on the table 2, in hand 1; an
+        army in hand 6 times the chance that p's best character on the table
+        mobilises it (1 at its home site on the first attempt, else the 2d6
+        roll); other cards 0.5; gold 0.1 each."""
+        cards = self.g.cards
+        v = 0.1 * self.gold[p]
+        chars = []
+        for c in self.table[p]:
+            k = cards[c]
+            if k.kind == "character":
+                v += 2.0
+                chars.append(c)
+            else:
+                v += 10.0 + k.strength
+        for c in self.hands[p]:
+            v += self._hand_worth(c, chars)
+        return v
+
+    def _hand_worth(self, c: int, chars: list[int]) -> float:
+        k = self.g.cards[c]
+        if k.kind == "army":
+            return 6.0 * max((self.mobilise_chance(x, c) for x in chars), default=0.1)
+        return 1.0 if k.kind == "character" else 0.5
+
+    def mobilise_chance(self, c: int, a: int) -> float:
+        """The chance that character c mobilises army a without bribes (2.2)."""
+        cards, me = self.g.cards, self.g.map
+        army = cards[a]
+        if not army.homes:
+            return 0.1
+        sites = self.sites_of(c)
+        if not self.mobilised[a] and army.homes[0] in sites:
+            return 1.0
+        need = army.influence + min(me.dist[me.site_region[s]][army.region] for s in sites)
+        if army.edition != cards[c].edition:
+            need += 5
+        return _P_ABOVE[need] if 0 <= need < len(_P_ABOVE) else 0.0
+
+    def _worth_margin(self, player: int) -> float:
+        w = [self.worth(q) for q in range(self.g.num_players)]
+        return w[player] - max(w[q] for q in range(len(w)) if q != player)
+
+    def evaluate(self, player: int) -> float:
+        """The margin of :meth:`worth` over the best other player; at a card
+        draw from the deck the mean over the deck's cards (without cloning),
+        at a roll the expectation over its outcomes; at the end the armies."""
+        if self.phase == OVER:
+            return super().evaluate(player) * 10.0
+        if self.actor == CHANCE and self.phase == DRAW_CARD and self.deck:
+            chars = [c for c in self.table[self.player] if self.g.cards[c].kind == "character"]
+            gain = sum(self._hand_worth(c, chars) for c in self.deck) / len(self.deck)
+            w = [self.worth(q) for q in range(self.g.num_players)]
+            w[self.player] += gain
+            return w[player] - max(w[q] for q in range(len(w)) if q != player)
+        if isinstance(self.pend, Roll) and self.pend.stage in ("bribe", "roll"):
+            return self._roll_value(player)
+        if self.actor == CHANCE and self.pend is not None:
+            total = 0.0
+            for a, prob in self.chance_outcomes():
+                child = self.clone()
+                child.apply_action(a)
+                total += prob * child._worth_margin(player)
+            return total
+        return self._worth_margin(player)
+
+    def roll_chance(self) -> float:
+        """The chance that the pending influence roll succeeds, with the
+        bribes so far: 2d6 (for an intrigue against the defender's 2d6) not
+        rolled yet, or the dice already on the table."""
+        r = self.pend
+        assert isinstance(r, Roll)
+        if r.kind == "mobilise":
+            if r.post:
+                return 1.0 if r.a + r.points > r.need else 0.0
+            return _chance_above(r.need - r.points)
+        if r.post:
+            return 1.0 if r.base + r.a + r.points > r.need + r.b else 0.0
+        if r.a:  # the intriguer's dice lie, the defender's not yet
+            return _chance_below(r.base + r.a + r.points - r.need)
+        return sum(p * _chance_below(r.base + x + r.points - r.need) for x, p in _TWO_D6)
+
+    def _roll_value(self, player: int) -> float:
+        """Expected worth margin of a pending influence roll (no cloning)."""
+        r = self.pend
+        assert isinstance(r, Roll)
+        n = self.g.num_players
+        w = [self.worth(q) for q in range(n)]
+        ok, bad = list(w), list(w)
+        o = self.owner[r.char]
+        cards = self.g.cards
+        if r.kind == "mobilise":
+            chars = [c for c in self.table[o] if cards[c].kind == "character"]
+            hv = self._hand_worth(r.target, chars)
+            ok[o] += 10.0 + cards[r.target].strength - hv
+            bad[o] -= hv
+        else:
+            d = self.owner[r.target]
+            gain = 2.0 + sum(10.0 + cards[a].strength for a in self.armies_of(r.target))
+            ok[o] += gain
+            ok[d] -= gain
+        p = self.roll_chance()
+
+        def margin(v: list[float]) -> float:
+            return v[player] - max(v[q] for q in range(n) if q != player)
+        return p * margin(ok) + (1.0 - p) * margin(bad)
+
     def bribe_range(self, p: int, post: bool, spent: int) -> int:
         """Most points p can bribe now (gold, optional surcharge and cap)."""
         cap = BRIBE_MAX
@@ -355,6 +506,52 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
             return unit * (3 + 2 * (k - 3))
         return unit * k
 
+    # ----------------------------------------------------------- imperfect information
+    def observation_string(self, player: int) -> str:
+        """The position as ``player`` sees it: the other players' hands only
+        as a number of cards; the deck only by its size (the discard pile,
+        the tables, gold and every roll are open)."""
+        from wdg.games.empires_of_middle_earth.text import state_text
+        return state_text(self, viewer=player)
+
+    def _public_cards(self) -> set[int]:
+        """Hand cards that everybody has seen: those of a pending roll."""
+        pend = self.pend
+        out: set[int] = set()
+        if isinstance(pend, Roll):
+            out.update((pend.char, pend.target))
+        return out
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> EmpiresState:
+        """A determinisation for ``player``: the deck and the other players'
+        hands (except cards shown in a pending roll) shuffled and dealt again,
+        every hand keeping its size."""
+        s = self.clone()
+        shown = self._public_cards()
+        others = [q for q in range(self.g.num_players) if q != player]
+        hidden = {q: [c for c in self.hands[q] if c not in shown] for q in others}
+        pool = sorted(self.deck + [c for q in others for c in hidden[q]])
+        order = [pool[int(i)] for i in rng.permutation(len(pool))]
+        at = 0
+        for q in others:
+            k = len(hidden[q])
+            new = order[at:at + k]
+            at += k
+            s.hands[q] = [c for c in self.hands[q] if c in shown] + new
+            for c in new:
+                s.where[c], s.owner[c] = HAND, q
+        s.deck = sorted(order[at:])
+        for c in s.deck:
+            s.where[c], s.owner[c] = DECK, -1
+        s._legal = None
+        return s
+
+    def public_action_string(self, action: int, viewer: int) -> str:
+        """A card drawn from the deck by another player is not named."""
+        if self.actor == CHANCE and self.phase == DRAW_CARD and self.player != viewer:
+            return f"P{self.player} draws a card from the deck"
+        return self.action_to_string(action)
+
     def action_to_string(self, action: int) -> str:
         """A readable name of ``action`` in this state."""
         from wdg.games.empires_of_middle_earth.text import action_text
@@ -363,4 +560,15 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
     def __str__(self) -> str:
         from wdg.games.empires_of_middle_earth.text import state_text
         return state_text(self)
+
+    def board_text(self, viewer: int | None = None) -> str:
+        """The regions and the armies in them, then the players' tables
+        (public information only: hands by their size; ``viewer`` changes nothing)."""
+        from wdg.games.empires_of_middle_earth.text import board_text
+        return board_text(self)
+
+    def board_svg(self) -> str:
+        """The map of regions with the armies (an SVG document)."""
+        from wdg.games.empires_of_middle_earth.svg import board_svg
+        return board_svg(self)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from wdg.games.base import CHANCE
-from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, YES
+from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE, YES
 from wdg.games.empires_of_middle_earth.common import DRAWING, END, START
 
 if TYPE_CHECKING:
@@ -28,14 +28,18 @@ def _table_text(s: EmpiresState, p: int) -> str:
     return " | ".join(parts)
 
 
-def state_text(s: EmpiresState) -> str:
-    """The full position, a few lines."""
+def state_text(s: EmpiresState, viewer: int | None = None) -> str:
+    """The full position, a few lines; for a ``viewer`` the other players'
+    hands only as a number of cards."""
     cards = s.g.cards
     lines = [f"round {s.rounds} turn {s.turn} first P{s.first} player P{s.player} phase {s.phase} "
              f"drawn {s.drawn} deck {len(s.deck)} waive {s.waive}",
              "discard: " + ", ".join(cards[c].name for c in s.discard)]
     for p in range(s.g.num_players):
-        hand = ", ".join(cards[c].name for c in sorted(s.hands[p]))
+        if viewer is None or viewer == p:
+            hand = ", ".join(cards[c].name for c in sorted(s.hands[p]))
+        else:
+            hand = f"{len(s.hands[p])} cards"
         lines.append(f"P{p} gold {s.gold[p]} hand [{hand}]")
         lines.append(f"P{p} table {_table_text(s, p)}")
     seen = [cards[c].name for c in range(len(cards)) if s.mobilised[c] and s.where[c] != 3]
@@ -52,11 +56,69 @@ def state_text(s: EmpiresState) -> str:
 
 
 def _chance_text(s: EmpiresState, a: int) -> str:
-    if s.pend is not None:
-        return f"2d6 = {a}" if type(s.pend).__name__ == "Roll" else f"die {a}"
+    """A chance outcome with what it means: the dice of a roll against the
+    number it must beat, a battle die and whether it hits."""
+    pend = s.pend
+    if pend is not None:
+        if type(pend).__name__ == "Roll":
+            name = s.card_name
+            if pend.kind == "intrigue" and pend.a == 0:
+                return (f"Intrige {name(pend.char)} gegen {name(pend.target)}: 2W6 = {a} "
+                        f"(+ freier Einfluss {pend.base}{pend.points:+d} Bestechung, "
+                        f"gegen {pend.need} + 2W6 des Verteidigers)")
+            if pend.kind == "intrigue":
+                total, other = pend.base + pend.a + pend.points, pend.need + a
+                return (f"Verteidiger 2W6 = {a}: {pend.base}+{pend.a}{pend.points:+d} = {total} gegen "
+                        f"{pend.need}+{a} = {other}: {'Erfolg' if total > other else 'misslungen'}"
+                        f" (vor Bestechung nach dem Wurf)")
+            total = a + pend.points
+            return (f"Mobilmachung {name(pend.target)} durch {name(pend.char)}: 2W6 = {a}"
+                    f"{pend.points:+d} = {total} gegen {pend.need}: "
+                    f"{'Erfolg' if total > pend.need else 'misslungen'} (vor Bestechung nach dem Wurf)")
+        queue = getattr(pend, "queue", None)
+        if queue:
+            x = queue[0]
+            val = pend.val[x]
+            side = "Angreifer" if x in pend.att else "Verteidiger"
+            return (f"Würfel {a} für {side} {s.card_name(x)} (Kampfwert {val}): "
+                    f"{'Treffer' if a <= val else 'daneben'}")
+        return f"Würfel {a}"
     if s.phase == START:
         return f"start player P{a}"
     return f"draw {s.card_name(a)}"
+
+
+def board_text(s: EmpiresState) -> str:
+    """The board: every region with its number (as in the map file), the
+    armies in it (owner, strength, lord) and the sieges; then each player's
+    gold, cards in hand and characters."""
+    me, cards = s.g.map, s.g.cards
+    by_region: dict[int, list[str]] = {}
+    for p in range(s.g.num_players):
+        for a in s.table[p]:
+            if cards[a].kind != "character":
+                r = s.region[a]
+                lord = cards[s.lord[a]].name if s.lord[a] >= 0 else "-"
+                by_region.setdefault(r, []).append(
+                    f"P{p} {cards[a].name} ({cards[a].strength}, {'hero' if cards[a].edition == 0 else 'minion'}, "
+                    f"Fürst {lord})")
+    lines = [f"Runde {s.rounds}, Spieler am Zug P{s.player}, Stapel {len(s.deck)} Karten, "
+             f"Abwurf {len(s.discard)}"]
+    for r, name in enumerate(me.regions):
+        if r in by_region:
+            lines.append(f"[{r:2d}] {name}{' (Gebirge)' if me.mountain[r] else ''}: "
+                         + "; ".join(by_region[r]))
+    if -1 in by_region:
+        lines.append("[--] ohne Region: " + "; ".join(by_region[-1]))
+    if not by_region:
+        lines.append("(noch keine Heere)")
+    for owner, t, armies, _ in s.sieges:
+        lines.append(f"Belagerung durch P{owner}: {cards[t].name} von "
+                     + ", ".join(cards[a].name for a in armies))
+    for p in range(s.g.num_players):
+        lines.append(f"P{p}: Gold {s.gold[p]}, Hand {len(s.hands[p])}, Heere {int(s.scores()[p])}; "
+                     f"{_table_text(s, p)}")
+    return "\n".join(lines)
 
 
 def _pair(s: EmpiresState, a: int, base: int, verb: str) -> str:
@@ -72,7 +134,10 @@ def action_text(s: EmpiresState, a: int) -> str:
     if s.pend is not None:
         return _pending_text(s, a)
     if s.phase == DRAWING:
-        return {NO: "stop drawing", DRAW: "draw from the deck"}.get(a) or f"take {name(a - k.take)}"
+        if s.taking:
+            return f"take {name(a - k.take)}"
+        return {NO: "stop drawing", DRAW: "draw from the deck",
+                TAKE: "take from the discard pile"}.get(a) or f"action {a}"
     if s.phase == END:
         return f"discard {name(a - k.final)}"
     return _main_text(s, a)

@@ -32,6 +32,8 @@ class FourGodsGame(Game):
     name = "four_gods"
     min_players = 2
     max_players = 4
+    value_scale = 15.0
+    """Scores run to 50-100 points; a lead of 15 is a clear one."""
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)

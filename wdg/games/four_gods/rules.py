@@ -26,7 +26,8 @@ def legal(s: St) -> Iterator[int]:
     if s.phase == "start":
         return (lay.start + p for p in range(s.game.num_players))
     if s.phase == "draw":
-        return (lay.draw_tile + t for t in s.bag)
+        first = lay.draw_tile
+        return iter([first + t for t in s.bag])
     if s.phase == "prophet":
         return _prophet_actions(s, optional=True)
     if s.phase == "city":
@@ -55,10 +56,12 @@ def _main_actions(s: St) -> Iterator[int]:
                 yield lay.reserve + 2 * h
                 yield lay.reserve + 2 * h + 1
     if free:
+        flip, take = lay.flip, lay.take
         for q, row in enumerate(s.rows):
+            base = q * MAX_ROW
             for i in range(len(row)):
-                yield lay.flip + q * MAX_ROW + i
-                yield lay.take + q * MAX_ROW + i
+                yield flip + base + i
+                yield take + base + i
     if len(s.gods[p]) < s.gods_per_player() and not s.game.hidden_gods:
         yield from (lay.god + g for g in range(4) if s.owner[g] < 0)
     if s.gods[p] and s.cities_left > 0 and _prophet_available(s):

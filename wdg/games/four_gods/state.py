@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from wdg.games.base import CHANCE, EVALUATE_CHANCE_LIMIT, TERMINAL, GameError, State, score_margin
 from wdg.games.four_gods import rules
 from wdg.games.four_gods.text import describe, render
@@ -26,6 +28,11 @@ Scoring = tuple[Breakdown, tuple[tuple[int, ...], ...], tuple[float, ...]]
 
 SCORE_NEUTRAL = frozenset({"start", "end", "draw", "draw_tile", "reserve", "flip", "take", "ret", "skip"})
 """Kinds of action that change nothing the score is computed from."""
+
+
+GROWTH = 0.004
+"""A bot's reward per tile laid (half per tile drawn); 100 tiles stay below
+one point of score."""
 
 
 class FourGodsState(State):
@@ -105,6 +112,17 @@ class FourGodsState(State):
         """Size of a reserve row (10 / 13 / 20 for 4 / 3 / 2 players)."""
         return self.game.row_capacity
 
+    def end_info(self) -> dict[str, float | str]:
+        """How the game ended, for batch statistics: the cause, the share of
+        the world's cells holding a tile or a city, tiles left in the bag,
+        cities built, turns played."""
+        w = self.world
+        cells = len(w.tiles)
+        filled = sum(1 for c, t in enumerate(w.tiles) if t is not None or c in w.cities)
+        return {"end": self.end_reason or "not over", "fill": filled / cells,
+                "bag_left": float(len(self.bag)), "cities": float(len(w.cities)),
+                "turns": float(self.turn)}
+
     # ------------------------------------------------------------ actions
     def legal_actions(self) -> list[int]:
         """Sorted legal actions (cached until the next action)."""
@@ -112,11 +130,19 @@ class FourGodsState(State):
             self._legal = sorted(set(rules.legal(self)))
         return list(self._legal)
 
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """Every chance outcome (a tile from the bag, a god, the start
+        player) is equally likely: one uniform number picks it."""
+        acts = self._legal if self._legal is not None else self.legal_actions()
+        return acts[min(len(acts) - 1, int(rng.random() * len(acts)))]
+
     def apply_action(self, action: int) -> None:
         """Apply a legal action; :class:`GameError` for anything else."""
         if self.phase == "over":
             raise GameError(f"action {action!r}: the game is over")
-        legal = self.legal_actions()
+        if self._legal is None:
+            self._legal = sorted(set(rules.legal(self)))
+        legal = self._legal
         if action not in legal:
             raise GameError(f"illegal action {action!r} in phase {self.phase!r} "
                             f"for player {self.player}; {len(legal)} legal actions")
@@ -131,6 +157,66 @@ class FourGodsState(State):
 
     def __str__(self) -> str:
         return render(self)
+
+    def board_text(self, viewer: int | None = None) -> str:
+        """The world as terrain letters with the cell names of the actions
+        (for a ``viewer``: hidden gods of the others as ``?``)."""
+        from wdg.games.four_gods.text import board_text
+        return board_text(self, viewer)
+
+    def board_svg(self) -> str:
+        """The world as an SVG picture."""
+        from wdg.games.four_gods.svg import board_svg
+        return board_svg(self)
+
+    # ------------------------------------------------------------ imperfect information
+    def _hidden_gods_of(self, viewer: int) -> list[int]:
+        """Players whose gods ``viewer`` does not know (hidden gods only)."""
+        if not self.game.hidden_gods:
+            return []
+        return [q for q in range(self.game.num_players) if q != viewer and self.gods[q]]
+
+    def observation_string(self, player: int) -> str:
+        """The position as ``player`` sees it: the bag only by its size; with
+        hidden gods ("Verdeckte Götter") the other players' gods unknown."""
+        hidden = self._hidden_gods_of(player)
+        lines = render(self).splitlines()
+        out = []
+        for line in lines:
+            if line.startswith("bag "):
+                line = f"bag {len(self.bag)} tiles"
+            for q in hidden:
+                if line.startswith(f"player {q} gods "):
+                    rest = line.split(" destroyed ", 1)[1]
+                    line = f"player {q} gods ? destroyed {rest}"
+            out.append(line)
+        return "\n".join(out)
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> FourGodsState:
+        """A determinisation for ``player``: with hidden gods the other
+        players' gods are dealt again among them (the bag's order is chance
+        anyway: every draw is sampled when it happens)."""
+        s = self.clone()
+        hidden = self._hidden_gods_of(player)
+        if hidden:
+            pool = sorted(g for q in hidden for g in self.gods[q])
+            order = [pool[int(i)] for i in rng.permutation(len(pool))]
+            at = 0
+            for q in hidden:
+                k = len(self.gods[q])
+                s.gods[q] = order[at:at + k]
+                for g in s.gods[q]:
+                    s.owner[g] = q
+                at += k
+            s._legal = None
+            s._scored = []
+        return s
+
+    def public_action_string(self, action: int, viewer: int) -> str:
+        """A hidden god dealt to another player is not named."""
+        if self.phase == "deal" and self.deal_next % self.game.num_players != viewer:
+            return f"deal a god to player {self.deal_next % self.game.num_players}"
+        return self.action_to_string(action)
 
     # ------------------------------------------------------------ scoring
     def breakdown(self) -> Breakdown:
@@ -168,20 +254,31 @@ class FourGodsState(State):
         return list(self._scoring()[2])
 
     def evaluate(self, player: int) -> float:
-        """:meth:`State.evaluate`, the same number computed without playing
-        out the chance outcomes where none of them can change the score
-        (drawing a tile, picking the start player): the expectation over
-        them is summed exactly as the default does, from one margin."""
+        """Own points minus the best other's (:meth:`State.evaluate`), plus a
+        small reward for a growing world that no score difference can
+        outweigh (:data:`GROWTH` per tile laid, half that per tile out of
+        the bag): among moves of equal margin a bot builds rather than
+        turning tiles in the rows, as players do ("nur in sehr seltenen
+        Fällen" does everyone pass). At a draw (or the start-player draw)
+        the expectation is summed from one margin: no tile drawn can change
+        the score."""
         if self.phase in ("draw", "start"):
             outcomes = self.chance_outcomes()
             margin = score_margin(self, player)
-            if len(outcomes) > EVALUATE_CHANCE_LIMIT:
-                return margin
-            total = 0.0
-            for _, prob in outcomes:
-                total += prob * margin
-            return total
-        return super().evaluate(player)
+            if len(outcomes) <= EVALUATE_CHANCE_LIMIT:
+                total = 0.0
+                for _, prob in outcomes:
+                    total += prob * margin
+                margin = total
+        else:
+            margin = super().evaluate(player)
+        return margin + self._growth()
+
+    def _growth(self) -> float:
+        tiles = self.world.tiles
+        laid = len(tiles) - tiles.count(None)
+        drawn = self.game.tileset.num_tiles - len(self.bag) + (self.draws_left if self.phase == "draw" else 0)
+        return GROWTH * (laid + 0.5 * drawn)
 
     def returns(self) -> list[float]:
         """1 shared among the leaders (with two gods per player: lower god

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from wdg.games.four_gods.tiles import GOD_NAMES, TERRAIN_NAMES
+from wdg.games.four_gods.tiles import GOD_NAMES, TERRAIN_NAMES, TERRAINS, orient_grid, side_text
 
 if TYPE_CHECKING:
     from wdg.games.four_gods.state import FourGodsState as St
@@ -29,7 +29,7 @@ def describe(s: St, a: int) -> str:
     if kind == "start":
         return f"start player {args[0]}"
     if kind == "draw_tile":
-        return f"draw tile {args[0]}"
+        return f"draw tile {args[0]} ({tile_terrain(s, args[0], 0)} | {tile_terrain(s, args[0], 4)})"
     if kind == "end":
         return "end turn"
     if kind == "draw":
@@ -37,7 +37,9 @@ def describe(s: St, a: int) -> str:
     if kind == "place":
         h, c, o = args
         verb = "destroy city at" if c in s.world.cities else "at"
-        return f"place hand {h} tile {s.hands[h]} {orient_name(o)} {verb} {cell_name(s, c)}"
+        t = s.hands[h]
+        return (f"place hand {h} tile {t} ({tile_terrain(s, t, o) if t is not None else '?'}) "
+                f"{orient_name(o)} {verb} {cell_name(s, c)}")
     if kind == "reserve":
         h, side = args
         return f"reserve hand {h} tile {s.hands[h]} side {'AB'[side]}"
@@ -95,3 +97,64 @@ def render(s: St) -> str:
         lines.append(f"player {p} gods {gods} destroyed {s.destroyed[p]} row [{row}]")
     return "\n".join(lines)
 
+
+
+def tile_terrain(s: St, tile: int, orient: int = 0) -> str:
+    """A tile's terrains in one orientation, rows joined by ``/`` (e.g. ``MMW/MMW/WWW``)."""
+    return side_text(orient_grid(s.game.tileset.sides[tile], orient))
+
+
+def board_text(s: St, viewer: int | None = None) -> str:
+    """The world as terrain: every cell as its 3 x 3 terrains (M Meer,
+    E Ebene, W Wald, G Gebirge), ``( )`` a city with its god's initial,
+    ``·`` an empty cell, ``+`` an empty cell where a tile may go now; a
+    prophet shows as ``*`` in the area it stands on (and is listed below). Columns A.. and rows
+    1.. name cells as the actions do ("at C4"). Then hands, rows and gods."""
+    ts = s.game.tileset
+    prophet_at: dict[tuple[int, int, int], str] = {}
+    for c, (g, (_, k)) in s.prophets.items():
+        o = s.world.tiles[c]
+        if o is None:
+            continue
+        cells = [(rr, cc) for rr in range(3) for cc in range(3) if o.region_of[rr][cc] == k]
+        rr, cc = cells[len(cells) // 2]
+        prophet_at[(c, rr, cc)] = "*"
+    head = "    " + " ".join(f" {chr(ord('A') + col)}  " for col in range(ts.cols))
+    lines = [f"Zug {s.turn}, Spieler {s.player} am Zug, Beutel {len(s.bag)} Plättchen, "
+             f"Städte übrig {s.cities_left}" + (f", Ende: {s.end_reason}" if s.end_reason else ""),
+             head]
+    for r in range(ts.rows):
+        for rr in range(3):
+            parts = []
+            for col in range(ts.cols):
+                c = r * ts.cols + col
+                o = s.world.tiles[c]
+                if o is not None:
+                    parts.append("".join(prophet_at.get((c, rr, cc), TERRAINS[o.grid[rr][cc]])
+                                         for cc in range(3)))
+                elif c in s.world.cities:
+                    god = s.world.cities[c]
+                    parts.append(f"({GOD_NAMES[god][0]})" if rr == 1 else "( )")
+                else:
+                    parts.append(" + " if rr == 1 and c in s.world.frontier else " · " if rr == 1 else "   ")
+            label = f"{r + 1:>3} " if rr == 1 else "    "
+            lines.append(label + "  ".join(parts))
+        lines.append("")
+    for h in (0, 1):
+        if s.hands[h] is not None:
+            t = s.hands[h]
+            lines.append(f"Hand {h}: Plättchen {t} Seite A {tile_terrain(s, t, 0)}, "
+                         f"Seite B {tile_terrain(s, t, 4)}")
+    for p in range(s.game.num_players):
+        row = ", ".join(f"{i}:{tile_terrain(s, t, 4 * side)}" for i, (t, side) in enumerate(s.rows[p]))
+        gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
+        if viewer is not None and p in s._hidden_gods_of(viewer):
+            gods = "?"
+        lines.append(f"Spieler {p}: Götter {gods}; zerstörte Städte {s.destroyed[p]}; "
+                     f"Ablagereihe [{row}]")
+    if s.prophets:
+        lines.append("Propheten: " + ", ".join(
+            f"{cell_name(s, c)} {GOD_NAMES[g]} ({TERRAIN_NAMES[s.world.tiles[c].region_terrain[k]]})"
+            for c, (g, (_, k)) in sorted(s.prophets.items()) if s.world.tiles[c] is not None))
+    lines.append("Propheten im Vorrat: " + ", ".join(f"{GOD_NAMES[g]} {s.supply[g]}" for g in range(4)))
+    return "\n".join(lines)

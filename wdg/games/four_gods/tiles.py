@@ -145,7 +145,14 @@ def build_tileset(rows: int, cols: int, cities: int, sides: list[tuple[Grid, Gri
 def load_tileset(path: Path | None = None) -> TileSet:
     """Read the tile set (default: the shipped ``tiles.yaml``)."""
     path = path or Path(__file__).with_name("tiles.yaml")
-    data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+    try:
+        data: Any = yaml.load(path.read_text(encoding="utf-8"),
+                              Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except OSError as exc:
+        raise GameError(f"tiles file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise GameError(f"tiles file {str(path)!r} is not valid YAML: "
+                        f"{str(exc).splitlines()[0]}") from None
     try:
         rows, cols = int(data["frame"]["rows"]), int(data["frame"]["columns"])
         cities = int(data["cities"])

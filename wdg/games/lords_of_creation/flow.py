@@ -139,7 +139,7 @@ def _reveal(s: LordsState) -> None:
     n = s.n
     deck_total = sum(s.deck)
     exhausted = deck_total < n
-    if exhausted and s.game.params["sudden_end"] and len(set(s.chosen)) < n:
+    if exhausted and s.game.params["sudden_end"] and len(set(s.chosen)) < n and _last_seven(s):
         _finish(s, "gleiche Karten bei leerem Stapel")
         return
     keys = {p: (card_value(s.chosen[p]), TIE_RANK[card_terrain(s.chosen[p])]) for p in range(n)}
@@ -156,6 +156,16 @@ def _reveal(s: LordsState) -> None:
         s.phase = REFILL
         s.to_move = CHANCE
         s.refill_next = 0
+
+
+def _last_seven(s: LordsState) -> bool:
+    """4.1 and 5.1: the end by identical cards applies once "alle Spieler
+    ihre letzten sieben Karten auf der Hand haben". With normal dealing that
+    is the moment the deck cannot refill; with 5.1 (all cards dealt, the deck
+    empty from the start) only once every player held at most seven cards
+    when choosing (the card just chosen counts)."""
+    hand = s.game.components.hand_size
+    return all(sum(s.hands[p]) + 1 <= hand for p in range(s.n))
 
 
 def _refill(s: LordsState, action: int) -> None:

@@ -29,6 +29,9 @@ class LordsOfCreation(Game):
         super().__init__(**params)
         self.components: Components = load_components()
         radius = self.params["board_radius"]
+        if radius is not None and (not isinstance(radius, int) or isinstance(radius, bool)):
+            raise GameError(f"lords_of_creation: board_radius must be a whole number 2..5 "
+                            f"(or empty for the component file's), got {radius!r}")
         self.radius = int(self.components.board_radius if radius is None else radius)
         if not 2 <= self.radius <= 5:
             raise GameError(f"lords_of_creation: board_radius {radius!r} out of range; expected 2..5")

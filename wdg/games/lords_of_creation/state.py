@@ -178,6 +178,16 @@ class LordsState(State):
                 pts[o] += 3 if altar[h] else 2 if civ[h] else 1
         return [float(p) for p in pts]
 
+    def end_info(self) -> dict[str, float | str]:
+        """How the game ended, for batch statistics: the cause, the rounds of
+        the people phase, hexes held and counters on the board, and the cards
+        each player still held (5.1: the sudden end only with the last seven)."""
+        held = [sum(h) for h in self.hands]
+        return {"end": self.ended_by or "not over", "rounds": float(self.round),
+                "hexes_held": float(sum(1 for o in self.owner if o >= 0)),
+                "counters": float(sum(self.count)), "cards_left_max": float(max(held)),
+                "no_counter_placed": float(sum(self.count) == 0)}
+
     def tiebreak_key(self, player: int) -> tuple[float, int, int]:
         """4.2: points, then hexes, then counters on the board."""
         hexes = counters = 0
@@ -226,7 +236,13 @@ class LordsState(State):
             return f"gezogen: {TERRAIN_NAMES[action - A.TERRAIN_DRAWN]}"
         if ph == DICE and A.DICE <= action < A.DICE + 216:
             a1, a2, d = A.dice_of(action)
-            return f"Würfel Angreifer {a1}+{a2}, Verteidiger {d}"
+            same = self.terrain[self.src] == self.terrain[self.dst]
+            need = SAME_TERRAIN_HIT if same else OTHER_TERRAIN_HIT
+            hit = "Treffer" if a1 + a2 >= need else "kein Treffer"
+            back = "Verteidiger trifft" if d > a1 and d > a2 else "Verteidiger trifft nicht"
+            double = "; Pasch: Zugende" if a1 == a2 else ""
+            return (f"Angriff Feld {self.src} auf Feld {self.dst}: {a1}+{a2} (nötig {need}) gegen "
+                    f"{d}: {hit}, {back}{double}")
         if ph == CREATE and action == A.DRAW:
             return "Geländemarker ziehen"
         if ph == CREATE and A.KEPT <= action < A.CARD:
@@ -259,6 +275,65 @@ class LordsState(State):
     def __str__(self) -> str:
         """The whole position: phase, players (hands, supply, kept markers,
         chosen cards), bag, deck, and the board row by row."""
+        return self._text(None)
+
+    def observation_string(self, player: int) -> str:
+        """The position as ``player`` sees it: the other players' hands only
+        as a number of cards, a card chosen face down by another player as
+        ``verdeckt`` until all are revealed; the deck only by its size."""
+        return self._text(player)
+
+    def _hidden_chosen(self, q: int, viewer: int | None) -> bool:
+        return (viewer is not None and q != viewer and self.phase == CHOOSE
+                and self.chosen[q] >= 0)
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> LordsState:
+        """A determinisation for ``player``: the cards he cannot see (the
+        deck, the other hands, cards others chose face down this round) are
+        shuffled and dealt again, every hand keeping its size."""
+        s = self.clone()
+        pool: list[int] = []
+        for c, k in enumerate(self.deck):
+            pool.extend([c] * k)
+        others = [q for q in range(self.n) if q != player]
+        for q in others:
+            for c, k in enumerate(self.hands[q]):
+                pool.extend([c] * k)
+            if self._hidden_chosen(q, player):
+                pool.append(self.chosen[q])
+        pool.sort()
+        order = [pool[int(i)] for i in rng.permutation(len(pool))]
+        at = 0
+        for q in others:
+            size = sum(self.hands[q])
+            hand = [0] * NUM_CARD_TYPES
+            for c in order[at:at + size]:
+                hand[c] += 1
+            at += size
+            s.hands[q] = hand
+            if self._hidden_chosen(q, player):
+                s.chosen[q] = order[at]
+                at += 1
+        deck = [0] * len(self.deck)
+        for c in order[at:]:
+            deck[c] += 1
+        s.deck = deck
+        s._legal = None
+        return s
+
+    def public_action_string(self, action: int, viewer: int) -> str:
+        """Cards dealt to another player and cards chosen face down by
+        another player are not named."""
+        ph = self.phase
+        if ph in (DEAL, REFILL) and A.CARD_DRAWN <= action < A.CARD_DRAWN + NUM_CARD_TYPES:
+            who = sum(sum(h) for h in self.hands) % self.n if ph == DEAL else self.refill_next
+            if who != viewer:
+                return f"Spieler {who} zieht eine Karte"
+        if ph == CHOOSE and self.to_move != viewer:
+            return f"Spieler {self.to_move} wählt verdeckt eine Karte"
+        return self.action_to_string(action)
+
+    def _text(self, viewer: int | None) -> str:
         lines = [f"Phase: {PHASE_NAMES[self.phase]}; Runde {self.round}; am Zug: {self.to_move}; "
                  f"Zug von: {self.turn_player}"]
         if self.phase == OVER:
@@ -269,10 +344,14 @@ class LordsState(State):
         if self.queue:
             lines.append(f"Reihenfolge: {self.queue!r}")
         for p in range(self.n):
-            hand = ",".join(f"{card_name(c)}x{k}" if k > 1 else card_name(c)
-                            for c, k in enumerate(self.hands[p]) if k)
+            if viewer is None or p == viewer:
+                hand = ",".join(f"{card_name(c)}x{k}" if k > 1 else card_name(c)
+                                for c, k in enumerate(self.hands[p]) if k)
+            else:
+                hand = f"{sum(self.hands[p])} Karten"
             kept = ",".join(TERRAIN_NAMES[t] for t in range(7) for _ in range(self.kept[p][t]))
-            chosen = card_name(self.chosen[p]) if self.chosen[p] >= 0 else "-"
+            chosen = ("verdeckt" if self._hidden_chosen(p, viewer)
+                      else card_name(self.chosen[p]) if self.chosen[p] >= 0 else "-")
             lines.append(f"Spieler {p}: Vorrat {self.supply[p]}; erste Zivilisation "
                          f"{'erfolgt' if self.ever_civ[p] else 'frei'}; gewählt {chosen}; "
                          f"zurückgehalten [{kept}]; Hand [{hand}]")
@@ -280,6 +359,38 @@ class LordsState(State):
                      + f"; Stapel: {sum(self.deck)}")
         lines.extend(self.board_lines())
         return "\n".join(lines)
+
+    def board_text(self, viewer: int | None = None) -> str:
+        """The board with the hex numbers the actions use ("Feld 64"): per hex
+        ``number:terrain`` and, when held, owner, side (b barbarisch,
+        z zivilisiert, A Altar) and counters; then the players. Public
+        information only (hands as a number of cards), so ``viewer`` changes
+        nothing."""
+        lines = [f"Runde {self.round}, am Zug {self.to_move}" +
+                 (f", Ende: {self.ended_by}" if self.phase == OVER else "")]
+        rows = geometry(self.radius).rows
+        width = max(len(r) for r in rows)
+        for row in rows:
+            cells = []
+            for h in row:
+                t = self.terrain[h]
+                code = TERRAIN_CODES[t] if t >= 0 else "."
+                o = self.owner[h]
+                body = f"{h:>2}:{code}"
+                body += (f"{o}{'A' if self.altar[h] else 'z' if self.civ[h] else 'b'}{self.count[h]}"
+                         if o >= 0 else "")
+                cells.append(f"{body:<9}")
+            lines.append((" " * (5 * (width - len(row))) + " ".join(cells)).rstrip())
+        lines.append("Gelände: " + ", ".join(f"{c} {n}" for c, n in zip(TERRAIN_CODES, TERRAIN_NAMES)))
+        for p in range(self.n):
+            lines.append(f"Spieler {p}: {self.scores()[p]:.0f} Punkte, Vorrat {self.supply[p]}, "
+                         f"Karten {sum(self.hands[p])}")
+        return "\n".join(lines)
+
+    def board_svg(self) -> str:
+        """The hex board as an SVG picture."""
+        from wdg.games.lords_of_creation.svg import board_svg
+        return board_svg(self)
 
     def board_lines(self) -> list[str]:
         """The board: per hex terrain letter, owner, side (b barbarisch,
@@ -314,10 +425,12 @@ class LordsState(State):
     def _legal_create(self) -> list[int]:
         out = [A.DRAW] if any(self.bag) else []
         kept = self.kept[self.to_move]
-        empties = [h for h in range(self.size) if self.terrain[h] < 0]
-        for t in range(7):
-            if kept[t]:
-                out.extend(A.KEPT + t * 100 + h for h in empties)
+        if any(kept):
+            empties = [h for h, t in enumerate(self.terrain) if t < 0]
+            for t in range(7):
+                if kept[t]:
+                    base = A.KEPT + t * 100
+                    out += [base + h for h in empties]
         return out
 
     def _legal_create_draw(self) -> list[int]:
@@ -325,7 +438,8 @@ class LordsState(State):
 
     def _legal_create_place(self) -> list[int]:
         out = [A.KEEP] if sum(self.kept[self.to_move]) < MAX_KEPT else []
-        out.extend(A.HEX + h for h in range(self.size) if self.terrain[h] < 0)
+        base = A.HEX
+        out += [base + h for h, t in enumerate(self.terrain) if t < 0]
         return out
 
     def _legal_choose(self) -> list[int]:
@@ -345,17 +459,32 @@ class LordsState(State):
 
     def _legal_act(self) -> list[int]:
         out = [A.END]
-        if self._move_pairs():
+        if self._move_pairs(first=True):
             out.append(A.MENU_MOVE)
-        if self._attack_pairs():
+        if self._attack_pairs(first=True):
             out.append(A.MENU_ATTACK)
-        if self._civilise_hexes():
+        if self._can_civilise():
             out.append(A.MENU_CIVILISE)
         if self._altar_hexes():
             out.append(A.MENU_ALTAR)
         return out
 
-    def _move_pairs(self) -> list[int]:
+    def _can_civilise(self) -> bool:
+        """Whether :meth:`_civilise_hexes` is not empty (without listing them)."""
+        if self.civ_done:
+            return False
+        owner, civ, adj = self.owner, self.civ, self.adjacent
+        free = not self.ever_civ[self.turn_player]
+        for h in range(self.size):
+            if owner[h] >= 0 and not civ[h]:
+                if free:
+                    return True
+                for x in adj[h]:
+                    if civ[x]:
+                        return True
+        return False
+
+    def _move_pairs(self, first: bool = False) -> list[int]:
         """3.6: a stack steps to an adjacent hex of its terrain (Inseln also
         across one See hex), never leaving its hex empty; barbarians onto empty
         or own barbarian hexes, civilised people only onto own civilised hexes."""
@@ -370,9 +499,11 @@ class LordsState(State):
                     ob = owner[b]
                     if (ob == p and civ[b]) if ca else (ob == -1 or (ob == p and not civ[b])):
                         out.append(A.PAIR + a * 100 + b)
+                        if first:
+                            return out
         return out
 
-    def _attack_pairs(self) -> list[int]:
+    def _attack_pairs(self, first: bool = False) -> list[int]:
         """3.7: at least two barbarians attack a neighbouring hex of another
         player; Insel barbarians also across one See hex."""
         assert self.world is not None
@@ -384,6 +515,8 @@ class LordsState(State):
                 for b in targets[a]:
                     if owner[b] >= 0 and owner[b] != p:
                         out.append(A.PAIR + a * 100 + b)
+                        if first:
+                            return out
         return out
 
     def _civilise_hexes(self) -> list[int]:

@@ -1,0 +1,137 @@
+"""The observation / information-state API and the ISMCTS bot: what a player
+cannot see is hidden from the observation, and a bot that searches
+determinisations cannot read an opponent's hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wdg.games.base import CHANCE, State, load_game
+from wdg.games.bots import get_bot, random_bot
+from wdg.games.ismcts import ISMCTSBot
+from wdg.games.lords_of_creation.phases import CHOOSE
+
+
+def _advance(name: str, params: dict, seed: int, until) -> State:  # type: ignore[no-untyped-def]
+    """A seeded random game up to the first position where ``until(state)``."""
+    rng = np.random.default_rng(seed)
+    s = load_game(name, **params).new_initial_state()
+    while not until(s):
+        assert not s.is_terminal()
+        s.apply_action(s.sample_chance(rng) if s.current_player() == CHANCE else random_bot(s, rng))
+    return s
+
+
+def _empires_swap(s: State, viewer: int) -> State:
+    """The same position with one card of another player's hand exchanged
+    for a card of the face-down deck."""
+    t = s.clone()
+    q = next(p for p in range(len(t.hands)) if p != viewer and t.hands[p])
+    old, new = t.hands[q][0], t.deck[0]
+    t.hands[q][0] = new
+    t.deck[0] = old
+    t.deck.sort()
+    t.where[new], t.owner[new] = t.where[old], q
+    t.where[old], t.owner[old] = 0, -1
+    t.touch()
+    return t
+
+
+def _empires_position() -> State:
+    return _advance("empires_of_middle_earth", {"players": 3}, 5,
+                    lambda s: s.current_player() >= 0 and s.phase == "main" and s.turn >= 6
+                    and all(s.hands[p] for p in range(3) if p != s.current_player()) and s.deck)
+
+
+def test_empires_observation_hides_the_other_hands_and_the_deck() -> None:
+    """Hands are secret and the deck is face down ("verdeckter Kartenstapel"):
+    two positions that differ only in a card of another player's hand look the
+    same to the player to move, and the card's name is not in his view."""
+    s = _empires_position()
+    me = s.current_player()
+    t = _empires_swap(s, me)
+    assert str(s) != str(t)
+    assert s.observation_string(me) == t.observation_string(me)
+    other = next(p for p in range(3) if p != me and s.hands[p])
+    assert s.observation_string(other) != t.observation_string(other)  # his own hand he sees
+    hidden = s.card_name(s.hands[other][0])
+    own_and_open = {s.card_name(c) for c in s.hands[me] + s.discard + [x for p in range(3) for x in s.table[p]]}
+    if hidden not in own_and_open:
+        assert hidden not in s.observation_string(me)
+
+
+@pytest.mark.parametrize("budget", [8, 30])
+def test_a_search_bot_cannot_read_an_opponents_hand(budget: int) -> None:
+    """The ISMCTS bot only searches determinisations drawn from what its
+    player sees: for two positions that differ only in an opponent's hidden
+    card it makes exactly the same choice with the same generator."""
+    s = _empires_position()
+    me = s.current_player()
+    t = _empires_swap(s, me)
+    choices = []
+    for pos in (s, t):
+        bot = ISMCTSBot(budget)
+        choices.append(bot(pos, np.random.default_rng(7)))
+    assert choices[0] == choices[1]
+    assert choices[0] in s.legal_actions()
+
+
+def test_determinisations_keep_what_the_player_sees_and_reshuffle_the_rest() -> None:
+    """A determinisation keeps the player's own hand, every hand size, the
+    open discard pile and tables; the hidden cards are re-dealt."""
+    s = _empires_position()
+    me = s.current_player()
+    rng = np.random.default_rng(3)
+    seen_other_hands = set()
+    for _ in range(8):
+        d = s.resample_from_infostate(me, rng)
+        assert d.observation_string(me) == s.observation_string(me)
+        assert sorted(d.hands[me]) == sorted(s.hands[me])
+        assert [len(h) for h in d.hands] == [len(h) for h in s.hands]
+        assert sorted(d.deck + [c for p in range(3) if p != me for c in d.hands[p]]) == \
+            sorted(s.deck + [c for p in range(3) if p != me for c in s.hands[p]])
+        seen_other_hands.add(tuple(tuple(sorted(d.hands[p])) for p in range(3) if p != me))
+        assert d.legal_actions() == s.legal_actions()
+    assert len(seen_other_hands) > 1
+
+
+def test_lords_of_creation_hides_hands_deck_and_cards_chosen_face_down() -> None:
+    """3.2: every player lays a card face down; hands are not shown ("ohne sie
+    den Mitspielern zu zeigen"). The second chooser sees that the first has
+    chosen, not what; other hands appear as a number of cards."""
+    s = _advance("lords_of_creation", {"players": 3}, 2,
+                 lambda s: s.phase == CHOOSE and s.current_player() == 1)
+    view = s.observation_string(1)
+    assert "gewählt verdeckt" in view
+    assert f"Hand [{sum(s.hands[0])} Karten]" in view
+    t = s.resample_from_infostate(1, np.random.default_rng(1))
+    assert t.hands[1] == s.hands[1] and sum(t.hands[0]) == sum(s.hands[0])
+    assert t.observation_string(1) == view
+    assert s.public_action_string(s.legal_actions()[0], 0) == "Spieler 1 wählt verdeckt eine Karte"
+
+
+def test_four_gods_hidden_gods_are_hidden_from_the_others() -> None:
+    """"Verdeckte Götter": until the scoring nobody knows which god another
+    player embodies."""
+    s = _advance("four_gods", {"players": 3, "gods": "hidden"}, 1,
+                 lambda s: s.phase == "main")
+    view = s.observation_string(0)
+    assert "player 1 gods ?" in view and "player 2 gods ?" in view
+    assert "player 0 gods ?" not in view
+    rng = np.random.default_rng(0)
+    dealt = {tuple(s.resample_from_infostate(0, rng).gods[1]) for _ in range(12)}
+    assert len(dealt) == 2  # the two gods the others may have
+    assert all(s.resample_from_infostate(0, rng).gods[0] == s.gods[0] for _ in range(3))
+
+
+@pytest.mark.parametrize("name", ["lords_of_creation", "four_gods", "empires_of_middle_earth"])
+def test_mcts_plays_legal_moves_within_its_budget(name: str) -> None:
+    """``mcts:N`` runs N simulations per searched decision and always answers
+    with a legal action; the same generator gives the same choice."""
+    s = _advance(name, {"players": 2}, 4, lambda s: s.current_player() >= 0 and len(s.legal_actions()) > 3)
+    bot = get_bot("mcts:12")
+    assert isinstance(bot, ISMCTSBot)
+    a = bot(s, np.random.default_rng(1))
+    assert a in s.legal_actions() and bot.simulations == 12
+    assert ISMCTSBot(12)(s, np.random.default_rng(1)) == a
