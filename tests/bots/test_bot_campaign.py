@@ -5,9 +5,9 @@ byte for byte, and something happens (docs/lab.md)."""
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from wdg.campaign import Campaign
+from wdg.engine.archive import read_events_data
 from wdg.lab.metrics import measure, snapshot
 from wdg.lab.run import assign_bots, run_campaign
 from wdg.world.generator import generate_segment
@@ -33,7 +33,7 @@ def test_a_twelve_month_bot_campaign_conserves_gold_and_soldiers_and_replays(tmp
     assert run.replay_failures == []
     turns = tmp_path / "lab" / "worlds" / "klein" / "turns"
     for mdir in sorted(turns.iterdir()):
-        events = yaml.safe_load((mdir / "events.yaml").read_text(encoding="utf-8"))
+        events = read_events_data(mdir)
         bad = [e for e in events if e["kind"] in ("sheet.missing", "sheet.refused")
                or (e["kind"] == "sheet.diagnostic" and e["data"]["severity"] == "Fehler")]
         assert bad == [], (mdir.name, bad)

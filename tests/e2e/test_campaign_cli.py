@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import gzip
 import hashlib
 import json
 import mailbox
@@ -346,17 +347,19 @@ def test_6_reports_are_mailed_once_to_every_player(wdg, smtp):
 
 def test_7_replay_detects_a_tampered_archive_and_the_history_is_readable(wdg):
     assert "Dateien identisch" in wdg("turn", "replay", SEG, M1).stdout
-    stored = wdg.archive() / "outputs" / "reports" / "k2" / "ergebnis.txt"
+    stored = wdg.archive() / "outputs" / "reports" / "k2" / "ergebnis.txt.gz"
     original = stored.read_bytes()
-    stored.write_bytes(original.replace(b"Ersatz", b"Betrug"))
+    stored.write_bytes(gzip.compress(gzip.decompress(original).replace(b"Ersatz", b"Betrug")))
     bad = wdg("turn", "replay", SEG, M1, code=1)
-    assert "outputs/reports/k2/ergebnis.txt" in bad.stderr
-    assert "outputs/reports/k2/ergebnis.txt" in wdg("turn", "list", SEG, code=1).stdout
+    assert "outputs/reports/k2/ergebnis.txt.gz" in bad.stderr
+    assert "outputs/reports/k2/ergebnis.txt.gz" in wdg("turn", "list", SEG, "--verify",
+                                                       code=1).stdout
     stored.write_bytes(original)
     wdg("turn", "replay", SEG, M1)
 
     listing = wdg("turn", "list", SEG).stdout
-    assert listing.startswith(M1) and "Hashes ok" in listing and "sl.txt" in listing
+    assert listing.startswith(M1) and "Dateien vollständig" in listing and "sl.txt" in listing
+    assert "Hashes ok" in wdg("turn", "list", SEG, "--verify").stdout
     shown = wdg("turn", "show", SEG, M1, "--kingdom", "2").stdout.splitlines()
     assert shown and all(ln.startswith("K2") for ln in shown)
     assert any("gm.note" in ln for ln in shown)
@@ -375,15 +378,17 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     capital = wdg.capitals[3]
     sheet.write_text(sheet.read_text(encoding="utf-8").replace(f"SS {capital} 50", f"SS {capital} 20"),
                      encoding="utf-8")
-    wdg("turn", "run", SEG, "-q", "--no-render")  # PDFs were rendered once, in step 5
-    wdg("reports", "render", SEG, M1, "--no-pdf")
+    wdg("turn", "run", SEG, "-q")  # renders into the archive and delivers, PDFs included
+    wdg("reports", "render", SEG, M1, "--no-pdf")  # the month again from its own archive
     second = tree(wdg.archive())
     changed = sorted(name for name in first.keys() | second.keys() if first.get(name) != second.get(name))
     assert [n for n in changed if not n.startswith("state/")] == [
-        "events.yaml", "manifest.yaml", "orders/k3.txt",
-        "outputs/reports/k3/ansicht.yaml", "outputs/reports/k3/ergebnis.html",
-        "outputs/reports/k3/ergebnis.txt", "outputs/reports/overview.html",
-        "outputs/reports/overview.txt"]
+        "events.yaml.gz", "manifest.yaml", "orders/k3.txt",
+        "outputs/reports/k3/ansicht.yaml.gz", "outputs/reports/k3/bericht.json.gz",
+        "outputs/reports/k3/ergebnis.html.gz",
+        "outputs/reports/k3/ergebnis.pdf",
+        "outputs/reports/k3/ergebnis.txt.gz", "outputs/reports/overview.html.gz",
+        "outputs/reports/overview.txt.gz", "summary.yaml"]
     # the state after differs where a smaller settlement project shows: kingdom 3's
     # treasury, its settlement and project, and the militia (its cap grows with
     # the settlement); the map file, the armies and the segment header do not

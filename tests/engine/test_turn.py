@@ -32,10 +32,10 @@ def test_a_month_is_resolved_committed_and_archived(camp):
     assert seg.date == APRIL.next() and result.committed
     mdir = camp.archive_dir(NAME) / "0412-04"
     for name in ("state-before/segment.yaml", "orders/k1.txt", "orders/k2.txt", "seed.yaml",
-                 "events.yaml", "manifest.yaml", "rules/economy.yaml"):
+                 "events.yaml.gz", "manifest.yaml", "summary.yaml", "rules/economy.yaml"):
         assert (mdir / name).is_file(), name
     manifest = yaml.safe_load((mdir / "manifest.yaml").read_text())["files"]
-    assert "events.yaml" in manifest and "state/armies.yaml" in manifest
+    assert "events.yaml.gz" in manifest and "state/armies.yaml" in manifest
     assert seg.armies[101].units == 1000
     assert not (camp.segment_dir(NAME) / archive.LOCK_FILE).exists()
 
@@ -120,16 +120,16 @@ def test_replay_names_the_first_differing_file(camp):
     sheet.write_text(sheet.read_text(encoding="utf-8").replace("nr 200", "nr 300"),
                      encoding="utf-8")
     report = replay_month(camp, NAME, "0412-04")
-    assert not report.ok and report.first_difference in ("events.yaml", "state/armies.yaml")
+    assert not report.ok and report.first_difference in ("events.yaml.gz", "state/armies.yaml")
 
 
 def test_replay_names_an_archived_output_changed_by_hand(camp):
     """The replay reproduces the manifest, but the stored copy was edited: named, not passed."""
     run_month(camp, NAME)
-    stored = camp.archive_dir(NAME) / "0412-04" / "events.yaml"
+    stored = camp.archive_dir(NAME) / "0412-04" / "events.yaml.gz"
     stored.write_bytes(stored.read_bytes() + b"# edited\n")
     report = replay_month(camp, NAME, "0412-04")
-    assert not report.ok and report.first_difference.startswith("events.yaml (archivierte Datei")
+    assert not report.ok and report.first_difference.startswith("events.yaml.gz (archivierte Datei")
 
 
 @pytest.mark.parametrize("step", [s.name for s in registered_steps()] + list(COMMIT_POINTS))

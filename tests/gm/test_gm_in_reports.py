@@ -26,7 +26,7 @@ ENDE
 def month(tmp_path_factory):
     camp = copy_demo(tmp_path_factory.mktemp("gmrep") / "demo")
     (camp.root / "orders" / "canura" / "0412-04" / "sl.txt").write_text(SL, encoding="utf-8")
-    result = run_month(camp, "canura", outputs=archive_writers(camp.templates_dir, camp.rules_dir))
+    result = run_month(camp, "canura", outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False))
     render_month(camp, "canura", result.date, pdf=False, jobs=1)
     return camp, result
 
@@ -57,6 +57,6 @@ def test_the_month_with_the_gm_sheet_replays_byte_identically(month):
     camp, result = month
     mdir = camp.archive_dir("canura") / result.date.key
     report = replay_month(camp, "canura", result.date,
-                          outputs=archive_writers(camp.templates_dir, mdir / "rules"))
+                          outputs=archive_writers(camp.templates_dir, mdir / "rules", pdf=False))
     assert report.ok, report.first_difference
     assert report.checked > 20

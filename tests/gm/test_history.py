@@ -73,11 +73,20 @@ def test_list_shows_the_archived_month_with_verified_hashes(ran):
 def test_list_notices_a_tampered_archive(tmp_path):
     camp = copy_demo(tmp_path / "demo")
     run_month(camp, "canura")
-    ev = camp.archive_dir("canura") / "0412-04" / "events.yaml"
-    ev.write_text(ev.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    ev = camp.archive_dir("canura") / "0412-04" / "events.yaml.gz"
+    ev.write_bytes(ev.read_bytes() + b"# edited\n")
+    (m,) = history.list_months(camp, "canura")  # from the index: sizes
+    assert not m.verified and m.first_mismatch == "events.yaml.gz"
+    # an edit that keeps the size is found by the full check
+    ev.write_bytes(ev.read_bytes()[:-9])
+    data = bytearray(ev.read_bytes())
+    data[-1] ^= 1
+    ev.write_bytes(bytes(data))
     (m,) = history.list_months(camp, "canura")
-    assert not m.verified and m.first_mismatch == "events.yaml"
-    r = CliRunner().invoke(app, ["turn", "list", "canura", "-C", str(camp.root)])
+    assert m.verified
+    (m,) = history.list_months(camp, "canura", verify=True)
+    assert not m.verified and m.first_mismatch == "events.yaml.gz"
+    r = CliRunner().invoke(app, ["turn", "list", "canura", "--verify", "-C", str(camp.root)])
     assert r.exit_code == 1 and "ABWEICHUNG" in r.output
 
 

@@ -15,7 +15,7 @@ from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
 from wdg.orders.demo import check_file
 from wdg.orders.generate import generate_sheets
-from wdg.reports.archived import archive_writers
+from wdg.reports.archived import archive_writers, deliver
 from wdg.world.storage import load_segment
 
 MONTHS = 3
@@ -34,13 +34,14 @@ def demo(tmp_path_factory) -> Path:
             out.mkdir(parents=True, exist_ok=True)
             for k, text in generate_sheets(seg, np.random.default_rng(i)).items():
                 (out / f"k{k}.txt").write_text(text, encoding="utf-8")
-        run_month(camp, DEMO_SEGMENT, force=True,
-                  outputs=archive_writers(camp.templates_dir, camp.rules_dir))
-    return camp.archive_dir(DEMO_SEGMENT)
+        result = run_month(camp, DEMO_SEGMENT, force=True,
+                           outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False))
+        deliver(camp, DEMO_SEGMENT, result.date)  # the sheets as the players get them
+    return camp.root / "reports" / DEMO_SEGMENT
 
 
-def _sheets(archive: Path) -> list[Path]:
-    found = sorted(archive.glob("*/outputs/reports/k*/ergebnis.txt"))
+def _sheets(delivered: Path) -> list[Path]:
+    found = sorted(delivered.glob("*/k*/ergebnis.txt"))
     assert len(found) >= MONTHS * 6
     return found
 
@@ -81,7 +82,7 @@ def test_every_army_of_the_form_is_on_the_sheet_and_the_form_checks_without_erro
         armies = re.findall(r"^Heer (\d{4}) ", form, re.M)
         assert armies, f
         for n in armies:
-            assert re.search(rf"^Heer {n}  ", text, re.M), (f, n)
+            assert re.search(rf"^{n} ", text, re.M), (f, n)
         filled = tmp_path / "form.txt"
         filled.write_text(form.replace("Passwort: ", "Passwort: x", 1), encoding="utf-8")
         out, errors = check_file(filled, view=f.parent / "ansicht.yaml", campaign=None, fmt="text")

@@ -18,6 +18,12 @@ def _svg(month, settings) -> str:
     return "\n".join(p.svg for p in exploration_pages(after, 1, events, settings))
 
 
+def _labels(month, settings, kind: str) -> set[str]:
+    _, after, events, _ = month
+    return {b[5] for p in exploration_pages(after, 1, events, settings) for b in p.boxes
+            if b[0] == kind}
+
+
 def _legend(svg: str) -> str:
     return svg[svg.index('class="legend"'):]
 
@@ -25,12 +31,15 @@ def _legend(svg: str) -> str:
 def test_every_own_army_on_the_map_and_every_sighting_is_drawn_and_distinct(month, settings):
     _, after, _, _ = month
     svg = _svg(month, settings)
-    body = svg[:svg.index('class="legend"')]
+    markers = _labels(month, settings, "marker")
     for n, a in after.armies.items():
         if a.kingdom == 1 and a.status is not ArmyStatus.PASSIVE:
-            assert f">{n:04d}</text>" in body
-    assert ">0201</text>" in body  # the sighted foreign army, with its number
-    assert ">F</text>" in body  # the sighted creature
+            assert f"{n:04d}" in markers
+    assert "0201" in markers  # the sighted foreign army, with its number
+    assert "F" in markers  # the sighted creature
+    body = svg[:svg.index('class="legend"')]
+    for label in markers:  # each drawn as text (labels of a row share one element)
+        assert label in body
     legend = _legend(svg)
     assert "eigenes Heer" in legend and "fremdes Heer, gesichtet" in legend
     assert "Fabelwesen, gesichtet" in legend
@@ -69,3 +78,61 @@ def test_every_army_number_and_province_number_reaches_the_pdf_map_page(tmp_path
         if a.kingdom == 1 and a.status is not ArmyStatus.PASSIVE:
             assert f"{n:04d}" in last
     assert "101" in last
+
+
+def _overlap(a, b) -> bool:
+    return a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+
+
+def _covered(pages) -> list[tuple[str, str, str]]:
+    """Every (page, gemark number, covering label) where a drawn box overlaps a
+    gemark number's box."""
+    bad = []
+    for p in pages:
+        numbers = [b for b in p.boxes if b[0] == "gemark"]
+        others = [b for b in p.boxes if b[0] != "gemark"]
+        for g in numbers:
+            for o in others + [n for n in numbers if n is not g]:
+                if _overlap(g, o):
+                    bad.append((p.title, g[5], f"{o[0]} {o[5]}"))
+    return bad
+
+
+def test_no_gemark_number_on_any_demo_map_is_covered_by_another_drawn_element(tmp_path, settings):
+    from wdg.commands.demo import DEMO_SEGMENT, copy_demo
+    from wdg.engine.turn import run_month
+    from wdg.reports.batch import report_kingdoms
+
+    camp = copy_demo(tmp_path / "c")
+    result = run_month(camp, DEMO_SEGMENT)
+    seg, events = result.state, list(result.log)
+    checked = 0
+    for k in report_kingdoms(seg):
+        pages = exploration_pages(seg, k, events, settings)
+        assert pages and all(p.boxes for p in pages)
+        assert _covered(pages) == []
+        checked += sum(1 for p in pages for b in p.boxes if b[0] == "gemark")
+    assert checked > 100
+
+
+def test_province_numbers_never_sit_on_own_land(tmp_path, settings):
+    from wdg.commands.demo import DEMO_SEGMENT, copy_demo
+    from wdg.engine.turn import run_month
+    from wdg.reports.batch import report_kingdoms
+
+    camp = copy_demo(tmp_path / "c")
+    seg = run_month(camp, DEMO_SEGMENT).state
+    labels = 0
+    for k in report_kingdoms(seg):
+        for p in exploration_pages(seg, k, [], settings):
+            for b in p.boxes:
+                if b[0] != "province":
+                    continue
+                # the hex it sits on: the gemark number right above it, same centre
+                g = [g for g in p.boxes if g[0] == "gemark"
+                     and abs((g[1] + g[3]) - (b[1] + b[3])) < 0.2 and 0 < b[2] - g[4] < 5]
+                assert len(g) == 1, b
+                where = seg.grid.parse(f"{b[5]}.{g[0][5]}")
+                assert seg.owner[seg.grid.index(where)] != k, (k, b[5], g[0][5])
+                labels += 1
+    assert labels > 0

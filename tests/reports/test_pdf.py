@@ -28,7 +28,7 @@ def test_the_pdf_sheet_has_the_kingdom_umlauts_the_map_page_and_every_army(tmp_p
     for n in (101, 103, 104):
         assert f"{n:04d}" in text
     assert {p.name for p in files} == {"ergebnis.txt", "ergebnis.html", "ergebnis.pdf",
-                                       "ansicht.yaml", "spielzug.txt"}
+                                       "ansicht.yaml", "spielzug.txt", "bericht.json"}
 
 
 def test_the_same_html_gives_the_same_pdf_bytes():

@@ -100,7 +100,7 @@ def test_player_text_is_never_run_as_a_template(month, settings):
     before, after, events, sheets = month
     r = build_kingdom_report(after, events, sheets[1], 1, settings)
     text = Renderer().text("ergebnisblatt.txt.j2", r=r)
-    html = Renderer().html("ergebnisblatt.html.j2", r=r, doc_date="0412-04-01")
+    html = Renderer().html("ergebnisblatt.html.j2", r=r, doc_date="0412-04-01", print=False)
     assert "{{ 7*7 }}" in text and "49" not in text.replace("1.049", "")
     assert "{{ hoheit }}" in html
     assert "&lt;b&gt;Fürchtet&lt;/b&gt;" in html and "<b>Fürchtet" not in html

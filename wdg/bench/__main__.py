@@ -1,8 +1,9 @@
 """``python -m wdg.bench [--quick] [--only NAME] [--out PATH]``.
 
 Runs every benchmark (or only one group: ``segment``, ``storage``,
-``sheets``, ``month``, ``scaling``, ``memory``, ``reports``, ``adversarial``, ``games`` or a
-game's name), prints a table and writes the results file (default
+``sheets``, ``month``, ``scaling``, ``memory``, ``cli`` (the month through
+``wdg turn run``), ``reports`` (per-document rates on a cut, not in the default
+run), ``adversarial``, ``games`` or a game's name), prints a table and writes the results file (default
 ``bench/results.json`` in the checkout). ``--quick`` uses fewer and smaller
 runs (for trying it out; the committed results come from a full run).
 """
@@ -15,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from wdg.bench import adversarial, games, reports, segment
+from wdg.bench import adversarial, cli, games, reports, segment
 from wdg.bench.harness import Results, machine, table, write_results
 from wdg.campaign import PACKAGE_ROOT
 
@@ -39,11 +40,13 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         if args.only is None or args.only in SEGMENT_PARTS:
             segment.run_all(work, res, args.quick, args.only)
-        if args.only in (None, "reports"):
+        if args.only in (None, "cli"):
+            cli.run_all(work, res, args.quick)
+        if args.only == "reports":  # the old per-document rates on a cut (not in the default run)
             reports.run_all(work, res, args.quick)
         if args.only in (None, "adversarial"):
             adversarial.run_all(work, res, args.quick)
-        if args.only is None or args.only not in SEGMENT_PARTS | {"reports", "adversarial"}:
+        if args.only is None or args.only not in SEGMENT_PARTS | {"reports", "adversarial", "cli"}:
             games.run_all(res, args.quick, args.only)
     res.meta["wall_s"] = round(time.perf_counter() - t0, 1)
     res.meta["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]

@@ -68,11 +68,11 @@ class NpcSheet:
 
 def last_events(camp: Campaign, seg: Segment) -> list[Event] | None:
     """The event log of the last archived month (the last result sheets), if any."""
-    from wdg.engine.archive import month_dir
+    from wdg.engine.archive import events_file, month_dir
     from wdg.reports.archived import load_events
 
-    path = month_dir(camp, seg.name, seg.date.previous()) / "events.yaml"
-    return load_events(path, seg) if path.is_file() else None
+    mdir = month_dir(camp, seg.name, seg.date.previous())
+    return load_events(mdir, seg) if events_file(mdir).is_file() else None
 
 
 def last_sheet(camp: Campaign, seg: Segment, kingdom: int) -> str | None:

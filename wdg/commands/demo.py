@@ -36,7 +36,8 @@ from wdg.engine.turn import replay_month, run_month
 from wdg.errors import StateError
 from wdg.orders.demo import demo_verdicts
 from wdg.orders.intake import import_mailbox
-from wdg.reports.archived import archive_writers, render_month
+from wdg.reports.archived import archive_writers, deliver
+from wdg.reports.batch import default_jobs
 from wdg.reports.status import render_status
 from wdg.world.storage import load_segment
 
@@ -89,11 +90,13 @@ def run_demo(out: Path) -> Campaign:
             report = import_mailbox(camp, locked_seg, box)
         typer.echo(report.table())
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
-    result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(camp.templates_dir, camp.rules_dir))
+    result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(
+        camp.templates_dir, camp.rules_dir, jobs=default_jobs(),
+        archive_dir=camp.archive_dir(DEMO_SEGMENT)))
     sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"
     mdir = camp.archive_dir(DEMO_SEGMENT) / result.date.key
     typer.echo(f"  Spielzüge verwendet: {sheets}; {len(result.log)} Ereignisse; Archiv: {mdir}")
-    files = render_month(camp, DEMO_SEGMENT, result.date)
+    files = deliver(camp, DEMO_SEGMENT, result.date)
     rdir = camp.reports_dir(DEMO_SEGMENT, result.date)
     typer.echo(f"  {len(files)} Berichte geschrieben nach {rdir}:")
     for k in sorted(result.sheets):
@@ -101,7 +104,9 @@ def run_demo(out: Path) -> Campaign:
     typer.echo(f"    Götterbotschaft: {rdir}/goetterbotschaft.pdf (auch .html, .txt)")
     typer.echo(f"    Übersicht des Segmentleiters: {rdir}/overview.html (auch .txt)")
     report = replay_month(camp, DEMO_SEGMENT, result.date,
-                          outputs=archive_writers(camp.templates_dir, mdir / "rules"))
+                          outputs=archive_writers(camp.templates_dir, mdir / "rules",
+                                                  jobs=default_jobs(),
+                                                  archive_dir=camp.archive_dir(DEMO_SEGMENT)))
     if not report.ok:
         raise StateError(f"replay of {result.date.key} differs: {report.first_difference}")
     typer.echo(f"  Wiederholung von {result.date.key}: alle Ausgaben byte-gleich\n")

@@ -20,6 +20,8 @@ def register(app: typer.Typer) -> None:
         segment: str = typer.Argument(..., help="Segment name."),
         fmt: str = typer.Option("json", "--format", "-f", help="Output format (json)."),
         out: Path = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
+        month: str = typer.Option(None, "--month", "-m", help="Only this archived month "
+                                  "(YYYY-MM); its cost does not grow with the archive."),
         campaign: Path | None = campaign_option(),
     ) -> None:
         """The whole history of a segment (every archived month with seed, sheets,
@@ -28,7 +30,7 @@ def register(app: typer.Typer) -> None:
             raise InvalidInputError(f"unknown format {fmt!r}; expected 'json'")
         camp = open_campaign(campaign)
         load(camp, segment)
-        text = json.dumps(export_history(camp, segment), ensure_ascii=False, indent=1,
+        text = json.dumps(export_history(camp, segment, month), ensure_ascii=False, indent=1,
                           sort_keys=True) + "\n"
         if out is None:
             typer.echo(text, nl=False)

@@ -22,14 +22,19 @@ def render(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Render every report of an archived month into reports/<segment>/<YYYY-MM>/."""
+    """Render every report of an archived month again — from that month's own archived
+    state, events, sheets and rules — into reports/<segment>/<YYYY-MM>/; files equal to
+    the archived ones are delivered from the archive, differing ones are listed."""
     from wdg.reports.archived import render_month
 
     camp = open_campaign(campaign)
     date = MonthDate.parse(month) if month else load(camp, segment).date.previous()
-    files = render_month(camp, segment, date, jobs=jobs or None, pdf=not no_pdf,
-                         progress=not quiet)
-    typer.echo(f"{len(files)} Dateien geschrieben in {camp.reports_dir(segment, date)}")
+    got = render_month(camp, segment, date, jobs=jobs or None, pdf=not no_pdf,
+                       progress=not quiet)
+    typer.echo(f"{len(got)} Dateien in {camp.reports_dir(segment, date)}; "
+               + ("alle identisch mit dem Archiv" if not got.differing else
+                  f"{len(got.differing)} abweichend vom Archiv (neu gerendert): "
+                  + ", ".join(got.differing[:10]) + (" ..." if len(got.differing) > 10 else "")))
 
 
 @sub.command("send")

@@ -6,14 +6,19 @@ module; each parses its flags, makes one library call and prints.
 
 from __future__ import annotations
 
+import json
+import sys
+import time
 from pathlib import Path
 
 import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import archive, history, turn
-from wdg.errors import StateError
-from wdg.reports.archived import archive_writers, render_month
+from wdg.errors import InvalidInputError, StateError
+from wdg.reports.archived import archive_writers, archived_bytes, check_delivered, deliver
+from wdg.reports.batch import default_jobs
+from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.deadline import deadline_for, normalise, set_deadline, stored_problem
 from wdg.world.deadline import when as when_text
@@ -22,12 +27,55 @@ sub = typer.Typer(help="The month: its status, run it, replay it from the archiv
                   "the archive's history.", no_args_is_help=True)
 
 
-def _progress_printer() -> turn.Progress:
-    """A one-line progress display on stderr (steps of the month)."""
-    def show(name: str, i: int, n: int) -> None:
-        text = f"\r[{i}/{n}] {name:<20}" if name else f"\r[{n}/{n}] fertig{' ' * 16}\n"
+STAGES = {"intake": "Spielzüge einlesen", "month": "Mond auswerten",
+          "archive": "Berichte rendern und archivieren", "deliver": "Berichte ausliefern"}
+
+
+class _Display:
+    """The run's stages and the month's steps on stderr: redrawn in place on a
+    terminal, one line per stage otherwise; nothing with ``--quiet``."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.n = 0
+        self.t0 = time.perf_counter()
+        self.last: str | None = None
+
+    def stage(self, name: str) -> None:
+        if self.quiet:
+            return
+        self._done()
+        self.n += 1
+        self.last = STAGES.get(name, name)
+        self.t0 = time.perf_counter()
+        if self.tty:
+            typer.echo(f"[{self.n}/{len(STAGES)}] {self.last} ...", err=True, nl=False)
+
+    def _done(self) -> None:
+        """The finished stage with its time (a log line when not on a terminal)."""
+        if self.last is not None:
+            typer.echo(f"{chr(13) if self.tty else ''}[{self.n}/{len(STAGES)}] {self.last}: "
+                       f"{time.perf_counter() - self.t0:.1f} s{' ' * 30 if self.tty else ''}",
+                       err=True)
+        self.last = None
+
+    def step(self, name: str, i: int, n: int) -> None:
+        """The month's steps (the runner's progress callback)."""
+        if self.quiet or not self.tty:
+            return
+        text = f"\r[{self.n}/{len(STAGES)}] {self.last}: Schritt {i + 1}/{n} {name:<24}" if name \
+            else f"\r[{self.n}/{len(STAGES)}] {self.last}{' ' * 40}"
         typer.echo(text, nl=False, err=True)
-    return show
+
+    def close(self, ok: bool = True) -> None:
+        """End the display: the last stage's time, or (failed) just a clean line."""
+        if self.quiet:
+            return
+        if ok:
+            self._done()
+        elif self.tty and self.last is not None:
+            typer.echo("\r" + " " * 70 + "\r", err=True, nl=False)
 
 
 def _npc_sheets(camp, segment: str) -> None:  # noqa: ANN001
@@ -47,23 +95,47 @@ def run(
     force: bool = typer.Option(False, "--force", help="Run even if many sheets are missing."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
     render: bool = typer.Option(True, "--render/--no-render",
-                                help="Render the result sheets, the Götterbotschaft and the "
-                                "overview (text, HTML, PDF) into reports/<segment>/<YYYY-MM>/."),
+                                help="Render the PDFs too and deliver the reports from the "
+                                "archive into reports/<segment>/<YYYY-MM>/ (--no-render: the "
+                                "archive gets text, HTML, views and forms only; nothing is "
+                                "delivered)."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="With the PDFs (default) or text, "
+                             "HTML, views and order forms only."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes for the reports "
+                             "(0 = one per core)."),
     next_deadline: str = typer.Option(None, "--next-deadline",
                                       help="EINTREFFSCHLUSS for the next month's sheets, "
                                       "'YYYY-MM-DD' (13:00) or 'YYYY-MM-DD HH:MM'; printed on "
                                       "the result sheets."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Resolve the segment's current month from orders/<segment>/<YYYY-MM>/, commit it
-    with its archive, and render the reports."""
+    """Resolve the segment's current month from orders/<segment>/<YYYY-MM>/, render its
+    reports into the archive, commit it, and deliver the reports from the archive."""
     camp = open_campaign(campaign)
     if next_deadline is not None:
         normalise(next_deadline)  # a bad date stops the run before it starts
+    if jobs < 0:
+        raise InvalidInputError(f"--jobs {jobs}: expected 0 (one per core) or more")
     _npc_sheets(camp, segment)
-    result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
-                            progress=None if quiet else _progress_printer(),
-                            outputs=archive_writers(camp.templates_dir, camp.rules_dir))
+    show = _Display(quiet)
+    # Text, HTML, views and forms are always archived (replay verifies them);
+    # the PDFs unless --no-pdf or --no-render; --no-render delivers nothing.
+    outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf and render,
+                              jobs=jobs or default_jobs(), progress=not quiet,
+                              archive_dir=camp.archive_dir(segment)) \
+        if not dry_run else {}
+    ok = False
+    try:
+        result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
+                                progress=show.step, outputs=outputs,
+                                next_deadline=next_deadline, stage=show.stage)
+        files = []
+        if render and not dry_run:
+            show.stage("deliver")
+            files = deliver(camp, segment, result.date)
+        ok = True
+    finally:
+        show.close(ok)
     kinds: dict[str, int] = {}
     for e in result.log:
         kinds[e.kind.split(".")[0]] = kinds.get(e.kind.split(".")[0], 0) + 1
@@ -72,31 +144,46 @@ def run(
     typer.echo(f"{segment} {result.date.key} ({result.date.short()}) {state}: "
                f"{len(result.log)} Ereignisse ({summary}); Sheets: "
                f"{', '.join(sorted(result.inputs)) or 'keine'}")
-    if next_deadline is not None and not dry_run:
-        with locked(camp, segment) as seg:
-            set_deadline(seg, next_deadline)
-            save(camp, seg)
-        typer.echo(f"Eintreffschluß für {seg.date.short()}: {seg.settings.deadline} Uhr")
-    if render and not dry_run:
-        files = render_month(camp, segment, result.date, progress=not quiet)
-        typer.echo(f"{len(files)} Berichte in {camp.reports_dir(segment, result.date)}")
+    if result.next_deadline is not None and not dry_run:
+        typer.echo(f"Eintreffschluß für {result.date.next().short()}: {result.next_deadline} Uhr")
+    if files:
+        typer.echo(f"{len(files)} Berichte in {camp.reports_dir(segment, result.date)} "
+                   "(aus dem Archiv)")
 
 
 @sub.command("replay")
 def replay(
     segment: str = typer.Argument(..., help="Segment name."),
     month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes for the reports "
+                             "(0 = one per core)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Re-run an archived month and verify every output byte against its manifest."""
+    """Re-run an archived month and verify every output byte against its manifest,
+    and the delivered reports (reports/<segment>/<YYYY-MM>/) against the archive."""
     camp = open_campaign(campaign)
-    rules = archive.month_dir(camp, segment, MonthDate.parse(month)) / "rules"
+    date = MonthDate.parse(month)
+    mdir = archive.month_dir(camp, segment, date)
+    manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {}) \
+        if (mdir / "manifest.yaml").is_file() else {}
+    # render as the month was archived: with PDFs or not, compressed or not (older months)
+    with_pdf = any(name.endswith(".pdf") for name in manifest)
+    compressed = any(name.startswith("outputs/reports/") and name.endswith(".gz")
+                     for name in manifest)
     report = turn.replay_month(camp, segment, month,
-                               outputs=archive_writers(camp.templates_dir, rules))
+                               outputs=archive_writers(camp.templates_dir, mdir / "rules",
+                                                       pdf=with_pdf, jobs=jobs or default_jobs(),
+                                                       compress=compressed,
+                                                       archive_dir=camp.archive_dir(segment)))
+    first = report.first_difference
     if report.ok:
+        delivered = check_delivered(camp, segment, date, manifest)
+        if delivered is not None:
+            first = f"{delivered} (ausgelieferte Datei weicht vom Archiv ab)"
+    if first is None:
         typer.echo(f"{segment} {report.month.key}: {report.checked} Dateien identisch")
         return
-    typer.echo(f"{segment} {report.month.key}: Abweichung in {report.first_difference}", err=True)
+    typer.echo(f"{segment} {report.month.key}: Abweichung in {first}", err=True)
     raise typer.Exit(1)
 
 
@@ -167,18 +254,22 @@ def status(
 @sub.command("list")
 def list_(
     segment: str = typer.Argument(..., help="Segment name."),
+    verify: bool = typer.Option(False, "--verify", help="Check every archived file's SHA-256 "
+                                "against the manifest (reads the whole archive) instead of "
+                                "its size from the month's index."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Every archived month with seed, kingdom order, sheets and whether its
-    stored outputs still match the manifest's hashes."""
+    stored files are complete (from each month's index: sizes; --verify: hashes)."""
     camp = open_campaign(campaign)
     load(camp, segment)
-    months = history.list_months(camp, segment)
+    months = history.list_months(camp, segment, verify=verify)
     if not months:
         typer.echo(f"{segment}: noch kein Mond archiviert")
         return
+    good = "Hashes ok" if verify else "Dateien vollständig"
     for m in months:
-        ok = "Hashes ok" if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
+        ok = good if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
         typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
                    f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
                    f"{m.events} Ereignisse  {ok}")
@@ -191,11 +282,29 @@ def show(
     segment: str = typer.Argument(..., help="Segment name."),
     month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
     kingdom: int = typer.Option(None, "--kingdom", "-k", help="Only the events of this kingdom."),
+    fmt: str = typer.Option("text", "--format", "-f", help="'text': the events; 'json': the "
+                            "kingdom's report of the month (bericht.json, docs/report-schema.json; "
+                            "needs --kingdom)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """The events of an archived month (of one kingdom with --kingdom)."""
+    """The events of an archived month (of one kingdom with --kingdom), or with
+    --format json the kingdom's whole report of that month."""
     camp = open_campaign(campaign)
     seg = load(camp, segment)
+    if fmt not in ("text", "json"):
+        raise InvalidInputError(f"unknown format {fmt!r}; expected 'text' or 'json'")
+    if fmt == "json":
+        if kingdom is None:
+            raise InvalidInputError("--format json shows one kingdom's report: give --kingdom")
+        date = MonthDate.parse(month)
+        src = archive.month_dir(camp, segment, date) / "outputs" / "reports"
+        data = archived_bytes(src, Path(f"k{kingdom}") / "bericht.json")
+        if data is None:
+            raise StateError(f"segment {segment!r}: the archived month {date.key} holds no report "
+                             f"of kingdom {kingdom} (months archived before the JSON report "
+                             f"have none; 'wdg reports render {segment} {date.key}' renders it)")
+        typer.echo(json.dumps(json.loads(data), ensure_ascii=False, sort_keys=True, indent=1))
+        return
     if kingdom is not None and kingdom not in seg.kingdoms:
         raise StateError(f"kingdom {kingdom} does not exist in segment {segment!r}; "
                          f"kingdoms are {sorted(seg.kingdoms)}")

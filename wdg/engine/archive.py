@@ -6,13 +6,15 @@
 - ``orders/``        every sheet read (``k<n>.txt``, the game master's ``sl.txt``),
 - ``rules/``         the rules files the month was resolved with,
 - ``seed.yaml``      the generator's seed and the kingdoms' drawn order,
-- ``events.yaml``    the event log,
+- ``events.yaml.gz`` the event log (gzip; months archived earlier: ``events.yaml``),
 - ``state/``         the segment's files as they stood after the month (the
   live segment may change afterwards through the game master's tools),
 - ``outputs/<name>/`` files of the month's outputs (the writers passed to
   :func:`commit`, e.g. the result sheets; or those of :func:`register_output`),
 - ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
-  month), ``events.yaml`` and ``outputs/...``.
+  month), ``events.yaml.gz`` and ``outputs/...``,
+- ``summary.yaml``   the month's index entry (seed, order, sheets, event counts,
+  every manifest file's size) read by ``wdg turn list``.
 
 Commit: the month's folder is prepared under ``turns/.staging-<YYYY-MM>``;
 then :func:`wdg.world.storage.save_segment` writes the new state beside the
@@ -27,6 +29,7 @@ completes or cleans up whatever a crash interrupted (docs/storage.md).
 from __future__ import annotations
 
 import fcntl
+import gzip
 import hashlib
 import os
 import shutil
@@ -67,8 +70,10 @@ _OUTPUTS: dict[str, OutputWriter] = {}
 
 try:
     _Dumper: type = yaml.CSafeDumper  # type: ignore[attr-defined]
+    _Loader: type = yaml.CSafeLoader  # type: ignore[attr-defined]
 except AttributeError:  # pragma: no cover
     _Dumper = yaml.SafeDumper
+    _Loader = yaml.SafeLoader
 
 
 def register_output(name: str, writer: OutputWriter) -> None:
@@ -249,13 +254,54 @@ def hash_tree(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+EVENTS = "events.yaml.gz"
+"""The month's event log: YAML, gzip-compressed (deterministic: no time, no name)."""
+LEGACY_EVENTS = "events.yaml"
+"""The event log of months archived before it was compressed."""
+SUMMARY = "summary.yaml"
+"""The month's index entry: seed, order, sheets, event counts and every manifest
+file's size, so ``wdg turn list`` reads a few hundred bytes per month."""
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """Deterministic gzip (no timestamp, no file name, level 9)."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def read_archived(path: Path) -> bytes:
+    """The bytes of an archived file, stored as ``path`` or compressed as ``path.gz``."""
+    if path.is_file():
+        return gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    gz = path.with_name(path.name + ".gz")
+    if gz.is_file():
+        return gzip.decompress(gz.read_bytes())
+    raise FileNotFoundError(path)
+
+
+def events_file(month_dir: Path) -> Path:
+    """The event log file of an archived month (compressed or, older, plain)."""
+    return month_dir / (EVENTS if (month_dir / EVENTS).is_file() else LEGACY_EVENTS)
+
+
+def read_events_data(month_dir: Path) -> list[dict[str, Any]]:
+    """The plain event log of an archived month."""
+    data = yaml.load(read_archived(events_file(month_dir)), Loader=_Loader) or []
+    if not isinstance(data, list):
+        raise StateError(f"{events_file(month_dir)}: expected a list of events")
+    return data
+
+
 def write_outputs(result: MonthResult, directory: Path,
-                  writers: dict[str, OutputWriter] | None = None) -> dict[str, str]:
-    """Write every output of the month into ``directory`` (``state/``,
-    ``events.yaml``, ``outputs/<name>/`` of ``writers``, default the registered
-    ones) and return their hashes."""
+                  writers: dict[str, OutputWriter] | None = None, *,
+                  events_name: str = EVENTS) -> dict[str, str]:
+    """Write every output of the month into ``directory`` (``state/``, the
+    event log ``events.yaml.gz``, ``outputs/<name>/`` of ``writers``, default
+    the registered ones) and return their hashes."""
     write_segment_files(result.state, directory / "state")
-    dump_yaml(events_data(result), directory / "events.yaml")
+    text = yaml.dump(events_data(result), Dumper=_Dumper, allow_unicode=True, sort_keys=False,
+                     default_flow_style=False, width=100).encode("utf-8")
+    (directory / events_name).write_bytes(gzip_bytes(text) if events_name.endswith(".gz")
+                                          else text)
     chosen = registered_outputs() if writers is None else dict(sorted(writers.items()))
     for name, writer in chosen.items():
         d = directory / "outputs" / name
@@ -367,13 +413,30 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     return manifest
 
 
+def _store_once(src: Path, dst: Path, same_as: Path) -> None:
+    """Copy ``src`` to ``dst``, or hard-link ``dst`` to the archived ``same_as``
+    when it holds the same bytes (archived files are never changed)."""
+    try:
+        if same_as.is_file() and same_as.stat().st_size == src.stat().st_size \
+                and same_as.read_bytes() == src.read_bytes():
+            os.link(same_as, dst)
+            return
+    except OSError:
+        pass
+    shutil.copy2(src, dst)
+
+
 def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
            writers: dict[str, OutputWriter] | None) -> dict[str, str]:
     before = staging / "state-before"
     before.mkdir()
+    # Stored once: a file equal to the previous month's archived one (the state
+    # after last month is this month's state before; the rules rarely change)
+    # is a hard link to it, not a second copy.
+    previous = seg_dir / TURNS / result.date.previous().key
     for name in FILES:
         if (seg_dir / name).is_file():
-            shutil.copy2(seg_dir / name, before / name)
+            _store_once(seg_dir / name, before / name, previous / "state" / name)
     orders = staging / "orders"
     orders.mkdir()
     for name, data in sorted(result.inputs.items()):
@@ -381,17 +444,25 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     rules = staging / "rules"
     rules.mkdir()
     for p in sorted(rules_dir.glob("*.yaml")):
-        shutil.copy2(p, rules / p.name)
+        _store_once(p, rules / p.name, previous / "rules" / p.name)
     dump_yaml(result.seed_record(), staging / "seed.yaml")
     out = staging / ".out"
     manifest = write_outputs(result, out, writers)
-    os.replace(out / "events.yaml", staging / "events.yaml")
+    os.replace(out / EVENTS, staging / EVENTS)
     os.replace(out / "state", staging / "state")
     if (out / "outputs").exists():
         os.replace(out / "outputs", staging / "outputs")
     shutil.rmtree(out)
     dump_yaml({"segment": result.state.name, "month": result.date.key, "files": manifest},
               staging / "manifest.yaml")
+    by_kingdom: dict[int, int] = {}
+    for e in result.log:
+        if e.kingdom is not None:
+            by_kingdom[int(e.kingdom)] = by_kingdom.get(int(e.kingdom), 0) + 1
+    dump_yaml({**result.seed_record(), "sheets": sorted(result.inputs),
+               "events": len(result.log), "events_by_kingdom": dict(sorted(by_kingdom.items())),
+               "sizes": {name: (staging / name).stat().st_size for name in manifest}},
+              staging / SUMMARY)
     return manifest
 
 
@@ -459,13 +530,17 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     result = resolve_from_inputs(seg, read_order_files(mdir / "orders"), rules)
     if result.entropy != list(seed["entropy"]):
         return ReplayReport(date, 0, "seed.yaml")
+    if seed.get("next_deadline"):  # set by the run before the month was archived
+        result.set_next_deadline(str(seed["next_deadline"]))
     available = {**registered_outputs(), **(writers or {})}
     archived = sorted({k.split("/")[1] for k in manifest if k.startswith("outputs/")})
     for name in archived:
         if name not in available:
             return ReplayReport(date, len(manifest), f"outputs/{name}/ (no writer to regenerate it)")
+    events_name = LEGACY_EVENTS if LEGACY_EVENTS in manifest else EVENTS
     with tempfile.TemporaryDirectory(prefix="wdg-replay-") as tmp:
-        got = write_outputs(result, Path(tmp), {n: available[n] for n in archived})
+        got = write_outputs(result, Path(tmp), {n: available[n] for n in archived},
+                            events_name=events_name)
     for name in sorted(set(manifest) | set(got)):
         if manifest.get(name) != got.get(name):
             return ReplayReport(date, len(manifest), name)

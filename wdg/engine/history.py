@@ -120,13 +120,35 @@ def _verify(month_dir: Path) -> str | None:
     return None
 
 
-def list_months(camp: Campaign, segment: str) -> list[ArchivedMonth]:
-    """Every archived month, oldest first, with a hash check of its outputs."""
+def _check_sizes(month_dir: Path, sizes: dict[str, int]) -> str | None:
+    """The first file of the month's index that is missing or changed its size."""
+    for name, size in sorted(sizes.items()):
+        p = month_dir / name
+        if not p.is_file() or p.stat().st_size != size:
+            return name
+    return None
+
+
+def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[ArchivedMonth]:
+    """Every archived month, oldest first. A month with an index
+    (``summary.yaml``) is read from it and its files checked by size (a few
+    hundred bytes per month, whatever the month's size); ``verify`` (or a month
+    without an index) checks every file's SHA-256 against the manifest."""
+    from wdg.engine.archive import SUMMARY, read_events_data
+
     dirs = _month_dirs(camp, segment)
     out = []
     for d in dirs:
+        summary = safe_load_file(d / SUMMARY) if (d / SUMMARY).is_file() else None
+        if isinstance(summary, dict):
+            mismatch = _verify(d) if verify else _check_sizes(d, summary.get("sizes") or {})
+            out.append(ArchivedMonth(
+                MonthDate.parse(d.name), list(summary.get("entropy") or []),
+                list(summary.get("kingdom_order") or []), list(summary.get("sheets") or []),
+                int(summary.get("events") or 0), mismatch is None, mismatch))
+            continue
         seed = safe_load_file(d / "seed.yaml") or {}
-        events = safe_load_file(d / "events.yaml") or []
+        events = read_events_data(d)
         mismatch = _verify(d)
         out.append(ArchivedMonth(
             MonthDate.parse(d.name), list(seed.get("entropy") or []),
@@ -139,32 +161,42 @@ def list_months(camp: Campaign, segment: str) -> list[ArchivedMonth]:
 def month_events(camp: Campaign, segment: str, month: MonthDate | str,
                  kingdom: int | None = None) -> list[dict[str, Any]]:
     """The events of an archived month (of one kingdom if given)."""
+    from wdg.engine.archive import events_file, read_events_data
+
     date = MonthDate.parse(month) if isinstance(month, str) else month
     d = camp.archive_dir(segment) / date.key
-    if not (d / "events.yaml").is_file():
+    if not events_file(d).is_file():
         have = ", ".join(p.name for p in _month_dirs(camp, segment)) or "none"
         raise StateError(f"month {date.key} of {segment!r} is not archived (archived: {have})")
-    events = safe_load_file(d / "events.yaml") or []
+    events = read_events_data(d)
     if kingdom is not None:
         events = [e for e in events if e.get("kingdom") == kingdom]
     return events
 
 
-def export_history(camp: Campaign, segment: str) -> dict[str, Any]:
+def export_history(camp: Campaign, segment: str, month: str | None = None) -> dict[str, Any]:
     """The whole history of a segment as one JSON-ready document: per archived
     month its seed, kingdom order, sheets (text, passwords replaced by
     ``******``), game master's sheet, events and manifest; and a summary of the
     current state."""
+    from wdg.engine.archive import read_events_data
+
     seg = load_segment(camp.segment_dir(segment))
     months = []
-    for d in _month_dirs(camp, segment):
+    dirs = _month_dirs(camp, segment)
+    if month is not None:
+        key = MonthDate.parse(month).key
+        dirs = [d for d in dirs if d.name == key]
+        if not dirs:
+            raise StateError(f"month {key} of {segment!r} is not archived")
+    for d in dirs:
         orders = d / "orders"
         months.append({
             "month": d.name,
             "seed": safe_load_file(d / "seed.yaml"),
             "sheets": {p.name: redact_passwords(decode(p.read_bytes()))
                        for p in sorted(orders.glob("*.txt"))} if orders.is_dir() else {},
-            "events": safe_load_file(d / "events.yaml") or [],
+            "events": read_events_data(d),
             "manifest": (safe_load_file(d / "manifest.yaml") or {}).get("files", {}),
         })
     current = {

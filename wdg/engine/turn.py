@@ -50,11 +50,29 @@ class MonthResult:
     committed: bool = False
     manifest: dict[str, str] = field(default_factory=dict)
     """Output file -> sha256 (filled by the archive)."""
+    gm_sheet: object | None = None
+    """The game master's sheet of the month (``sl.txt``), if one was used."""
+    next_deadline: str | None = None
+    """The EINTREFFSCHLUSS set for the next month's sheets by this run (``wdg turn
+    run --next-deadline``): already in ``state``, recorded in ``seed.yaml`` so
+    that a replay sets it too and the result sheets name it."""
 
     def seed_record(self) -> dict[str, Any]:
         """What ``seed.yaml`` holds."""
-        return {"segment": self.state.name, "month": self.date.key,
-                "entropy": list(self.entropy), "kingdom_order": list(self.kingdom_order)}
+        rec: dict[str, Any] = {"segment": self.state.name, "month": self.date.key,
+                               "entropy": list(self.entropy),
+                               "kingdom_order": list(self.kingdom_order)}
+        if self.next_deadline is not None:
+            rec["next_deadline"] = self.next_deadline
+        return rec
+
+    def set_next_deadline(self, when: str) -> str:
+        """Set the deadline of the next month's sheets in the new state (before
+        the month is archived, so the archived sheets are the ones sent)."""
+        from wdg.world.deadline import set_deadline
+
+        self.next_deadline = set_deadline(self.state, when)
+        return self.next_deadline
 
 
 def month_entropy(seg: Segment) -> list[int]:
@@ -104,7 +122,8 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
         progress("", len(steps), len(steps))
     seg.date = date.next()
     return MonthResult(state=seg, log=m.log, date=date, entropy=entropy,
-                       kingdom_order=list(m.kingdom_order), sheets=dict(sheets))
+                       kingdom_order=list(m.kingdom_order), sheets=dict(sheets),
+                       gm_sheet=gm_sheet)
 
 
 COMMIT_POINTS = ("staged", "archived")
@@ -117,7 +136,14 @@ def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
     """Take in the month's sheet files (:mod:`wdg.engine.intake`) and resolve it."""
     from wdg.engine.intake import take_in
 
-    intake = take_in(seg, files)
+    return resolve_intake(seg, take_in(seg, files), rules, progress=progress,
+                          fail_after_step=fail_after_step)
+
+
+def resolve_intake(seg: Segment, intake: Any, rules: Rules, *,
+                   progress: Progress | None = None,
+                   fail_after_step: str | None = None) -> MonthResult:
+    """Resolve the month from sheets already taken in (:class:`wdg.engine.intake.Intake`)."""
     result = resolve_month(seg, intake.sheets, rules, pre_events=intake.events,
                            gm_sheet=intake.gm_sheet, progress=progress,
                            fail_after_step=fail_after_step)
@@ -127,12 +153,18 @@ def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
 
 def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
               fail_after_step: str | None = None, force: bool = False,
-              progress: Progress | None = None, outputs: dict[str, Any] | None = None) -> MonthResult:
+              progress: Progress | None = None, outputs: dict[str, Any] | None = None,
+              next_deadline: str | None = None,
+              stage: Callable[[str], None] | None = None) -> MonthResult:
     """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
     and commit it with its archive (unless ``dry_run``).
 
     ``campaign`` is a :class:`wdg.campaign.Campaign` or a path. More missing
-    sheets than ``settings.missing_sheet_share`` need ``force``.
+    sheets than ``settings.missing_sheet_share`` need ``force``. The sheets
+    are taken in (parsed, checked, passwords verified) once. ``next_deadline``
+    sets the next month's EINTREFFSCHLUSS in the new state before anything is
+    archived. ``stage(name)`` is called as each stage begins (``intake``,
+    ``month``, ``archive``), for a progress display.
     ``fail_after_step`` names a step or a commit point (:data:`COMMIT_POINTS`)
     after which to fail on purpose (atomicity tests).
     """
@@ -157,8 +189,11 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
                              f"{shown}{more}; see 'wdg segment check {segment}'")
         if not dry_run:
             archive.recover(camp, seg)
+        if stage is not None:
+            stage("intake")
         files = archive.read_order_files(camp.orders_dir(segment, seg.date))
-        missing = [e for e in take_in(seg, files).events if e.kind == "sheet.missing"]
+        intake = take_in(seg, files)
+        missing = [e for e in intake.events if e.kind == "sheet.missing"]
         playing = [k for k in seg.kingdoms.values()
                    if not k.city_state and not k.retired and k.player is not None]
         if not force and playing and len(missing) / len(playing) > seg.settings.missing_sheet_share:
@@ -167,9 +202,14 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
                              "use --force to run the month anyway")
         rules = Rules.load(camp.rules_dir)
         in_steps = fail_after_step if fail_after_step not in COMMIT_POINTS else None
-        result = resolve_from_inputs(seg, files, rules, progress=progress,
-                                     fail_after_step=in_steps)
+        if stage is not None:
+            stage("month")
+        result = resolve_intake(seg, intake, rules, progress=progress, fail_after_step=in_steps)
+        if next_deadline is not None:
+            result.set_next_deadline(next_deadline)
         if not dry_run:
+            if stage is not None:
+                stage("archive")
             point = fail_after_step if fail_after_step in COMMIT_POINTS else None
             archive.commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs)
     return result

@@ -47,14 +47,15 @@ def _gs(n: int) -> str:
     return f"{n:,}".replace(",", ".")
 
 
-def render_template(seg: Segment, kingdom: int) -> str:
+def render_template(seg: Segment, kingdom: int, view: KingdomView | None = None) -> str:
     """The order form of ``kingdom`` for the segment's next month (city states
-    and retired kingdoms have no player and get none)."""
+    and retired kingdoms have no player and get none); ``view``: the kingdom's
+    view if already built."""
     k = seg.kingdoms.get(kingdom)
     if k is not None and (k.city_state or k.retired or k.player is None):
         raise IllegalOrderError(
             f"kingdom {kingdom} ({k.name}) is a city state or has retired: no player, no order form")
-    return render_view_template(build_view(seg, kingdom))
+    return render_view_template(view if view is not None else build_view(seg, kingdom))
 
 
 def render_view_template(view: KingdomView) -> str:

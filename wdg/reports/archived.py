@@ -1,23 +1,33 @@
-"""Reports of an archived month: :func:`render_month`, and the archive output.
+"""Reports of a month: rendered once into the archive, delivered from it.
 
-``worlds/<segment>/turns/<YYYY-MM>/`` holds ``state-before/``, ``orders/``,
-``rules/`` and ``events.yaml`` (:mod:`wdg.engine.archive`); the state after
-the month is the next month's ``state-before/`` or, for the last month, the
-segment's current state. :func:`render_month` reads them and renders every
-report into ``reports/<segment>/<YYYY-MM>/``.
+``wdg turn run`` passes :func:`archive_writers` to the month's commit: every
+report of the month — result sheets (text, HTML, PDF), kingdom views, order
+forms, the Götterbotschaft and the overview — is rendered once, by a pool of
+workers, into the staging folder's ``outputs/reports/`` before the commit
+point, and so enters the manifest. After the commit :func:`deliver` builds
+``reports/<segment>/<YYYY-MM>/`` from the archive (hard links where the file
+system allows, else copies): the files players get are the archived bytes,
+and ``wdg turn replay`` re-renders the month and compares them byte for byte
+(:func:`check_delivered` also checks the delivered copies).
 
-:func:`register_archive_output` adds the reports to every month's archive
-(``outputs/reports/``): the text and HTML sheets, the kingdom views and the
-order forms, the Götterbotschaft and the overview, so that ``wdg turn
-replay`` verifies them byte for byte. The PDFs are made from exactly that
-HTML and are deterministic too (tested), but are left out of the archive to
-keep the month's commit fast. The archive's writer gets no state before the
-month, so there the treasury's opening balance is computed from the ledger
-(:func:`wdg.reports.build.treasury`).
+:func:`render_month` (``wdg reports render``) renders an archived month
+again from that month's own archived state after it (``state/``), its event
+log, sheets and rules — never from later state — and delivers: files equal to
+the archived ones are delivered from the archive, files that differ (e.g.
+after a template change) are written as rendered and listed.
+
+The archive's writer gets no state before the month, so the treasury's
+opening balance is computed from the ledger (:func:`wdg.reports.build.treasury`);
+:func:`render_month` does the same, so both give the same bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,52 +59,245 @@ def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
 
 
 def load_events(path: Path, seg: Segment) -> list[Event]:
-    """The event log of an archived month."""
-    data = safe_load_file(path) or []
-    if not isinstance(data, list):
-        raise StateError(f"{path}: expected a list of events")
-    return [event_from_dict(d, seg) for d in data]
+    """The event log of an archived month (``path``: its folder, or its event
+    file as before)."""
+    from wdg.engine.archive import read_events_data
+
+    return [event_from_dict(d, seg) for d in read_events_data(path if path.is_dir()
+                                                               else path.parent)]
 
 
-def render_month(campaign: Campaign | str | Path | None, segment: str, month: MonthDate | str, *,
-                 jobs: int | None = None, pdf: bool = True, progress: bool = False) -> list[Path]:
-    """Render every report of an archived month into ``reports/<segment>/<YYYY-MM>/``."""
-    from wdg.engine.archive import month_dir, read_order_files
+OUTPUTS_DIR = "outputs"
+
+
+def archived_reports(mdir: Path) -> Path:
+    """The folder of an archived month's reports (``outputs/reports/``)."""
+    return mdir / OUTPUTS_DIR / OUTPUT_NAME
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """Put ``src``'s bytes at ``dst`` (a hard link when possible), replacing
+    ``dst`` atomically; ``src`` is never touched."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if dst.exists() and os.path.samefile(src, dst):
+            return
+    except OSError:
+        pass
+    tmp = dst.with_name(f".{dst.name}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
+COMPRESSED = ".gz"
+STORED_AS_IS = (".pdf",)
+"""Archived reports stored as they are (already compressed); every other
+report is stored gzip-compressed (``name.gz``) and delivered decompressed."""
+
+
+def compress_tree(directory: Path) -> None:
+    """Store every report under ``directory`` but the PDFs as ``name.gz``
+    (deterministic gzip), so a month's text and HTML take a seventh of the space."""
+    from wdg.engine.archive import gzip_bytes
+
+    for p in sorted(directory.rglob("*")):
+        if p.is_file() and p.suffix not in STORED_AS_IS and p.suffix != COMPRESSED:
+            p.with_name(p.name + COMPRESSED).write_bytes(gzip_bytes(p.read_bytes()))
+            p.unlink()
+
+
+def _logical(rel: Path) -> Path:
+    """The delivered name of an archived report (without ``.gz``)."""
+    return rel.with_name(rel.name[:-len(COMPRESSED)]) if rel.name.endswith(COMPRESSED) else rel
+
+
+def _put(src: Path, dst: Path) -> None:
+    """Deliver one archived report: a hard link for a file stored as it is,
+    the decompressed bytes for a compressed one (atomically replacing ``dst``)."""
+    if not src.name.endswith(COMPRESSED):
+        _link_or_copy(src, dst)
+        return
+    import gzip
+
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    data = gzip.decompress(src.read_bytes())
+    if dst.is_file() and dst.stat().st_size == len(data) and dst.read_bytes() == data:
+        return
+    tmp = dst.with_name(f".{dst.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, dst)
+
+
+def archived_bytes(archived: Path, rel: Path | str) -> bytes | None:
+    """The content of the archived report ``rel`` (as delivered), or ``None``."""
+    from wdg.engine.archive import read_archived
+
+    try:
+        return read_archived(archived / rel)
+    except FileNotFoundError:
+        return None
+
+
+def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
+    """Build ``reports/<segment>/<YYYY-MM>/`` from the archived month's
+    ``outputs/reports/``; returns the delivered files, sorted. Files there that
+    are not reports of the archive (the mail outbox) are left alone."""
+    from wdg.engine.archive import month_dir
+
+    src = archived_reports(month_dir(camp, segment, month))
+    if not src.is_dir():
+        raise StateError(f"segment {segment!r}: the archived month {month.key} holds no reports "
+                         f"({src}); render them with 'wdg reports render {segment} {month.key}'")
+    out = camp.reports_dir(segment, month)
+    files = []
+    for p in sorted(src.rglob("*")):
+        if p.is_file():
+            dst = out / _logical(p.relative_to(src))
+            _put(p, dst)
+            files.append(dst)
+    return sorted(files)
+
+
+def check_delivered(camp: Campaign, segment: str, month: MonthDate,
+                    manifest: dict[str, str]) -> str | None:
+    """The first delivered report (``reports/<segment>/<YYYY-MM>/...``) whose
+    bytes differ from the archive's manifest, or ``None``. A report that was
+    never delivered (or removed) is not a difference."""
+    from wdg.engine.archive import month_dir
+
+    out = camp.reports_dir(segment, month)
+    archived = archived_reports(month_dir(camp, segment, month))
+    prefix = f"{OUTPUTS_DIR}/{OUTPUT_NAME}/"
+    for name in sorted(manifest):
+        if not name.startswith(prefix):
+            continue
+        rel = _logical(Path(name[len(prefix):]))
+        p = out / rel
+        if not p.is_file():
+            continue
+        want = archived_bytes(archived, rel)
+        if want is None or hashlib.sha256(p.read_bytes()).digest() != hashlib.sha256(want).digest():
+            return p.relative_to(camp.root).as_posix()
+    return None
+
+
+@dataclass(slots=True)
+class Rendered:
+    """What :func:`render_month` wrote: every file, and those that differ from
+    the archived month's reports (empty when all equal them)."""
+
+    files: list[Path] = field(default_factory=list)
+    differing: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.files)
+
+
+def previous_reports(archive_dir: Path | None, month: MonthDate) -> dict[int, dict]:
+    """Each kingdom's JSON report of the month before ``month`` from the archive
+    (``{}`` when that month is not archived or has none)."""
+    import json
+
+    if archive_dir is None:
+        return {}
+    src = archived_reports(archive_dir / month.previous().key)
+    out: dict[int, dict] = {}
+    if not src.is_dir():
+        return out
+    from wdg.reports.jsonreport import FILE
+
+    for d in sorted(src.glob("k*")):
+        data = archived_bytes(src, Path(d.name) / FILE)
+        if data is not None and d.name[1:].isdigit():
+            out[int(d.name[1:])] = json.loads(data)
+    return out
+
+
+def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment, list[Event],
+                                                                           dict, object, Path]:
+    """``(state after, events, sheets, game master's sheet, rules folder)`` of
+    an archived month, all from the month's own folder."""
+    from wdg.engine.archive import events_file, month_dir, read_order_files
     from wdg.engine.intake import take_in
 
-    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
-    date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
-    if not (mdir / "events.yaml").is_file() or not (mdir / "state-before").is_dir():
+    if not events_file(mdir).is_file() or not (mdir / "state-before").is_dir():
         raise StateError(f"segment {segment!r}: no archived month {date.key} in {mdir}; "
                          "run it first with 'wdg turn run'")
-    before = load_segment(mdir / "state-before")
-    nxt = month_dir(camp, segment, date.next()) / "state-before"
-    if nxt.is_dir():
-        after = load_segment(nxt)
-    else:
-        after = load_segment(camp.segment_dir(segment))
+    if (mdir / "state").is_dir():
+        after = load_segment(mdir / "state")  # the month's own state after it
+    else:  # archives written before the state after the month was kept
+        nxt = month_dir(camp, segment, date.next()) / "state-before"
+        after = load_segment(nxt if nxt.is_dir() else camp.segment_dir(segment))
         if after.date != date.next():
             raise StateError(f"segment {segment!r}: the state after {date.key} is not archived "
                              f"(the segment stands at {after.date.key})")
     intake = take_in(load_segment(mdir / "state-before"), read_order_files(mdir / "orders"))
     rules = mdir / "rules" if (mdir / "rules" / "reports.yaml").is_file() else camp.rules_dir
-    return render_reports(before, after, load_events(mdir / "events.yaml", after), intake.sheets,
-                          intake.gm_sheet, camp.reports_dir(segment, date),
-                          jobs=jobs or default_jobs(), templates=camp.templates_dir,
-                          settings=load_report_settings(rules), pdf=pdf, progress=progress)
+    return after, load_events(mdir, after), intake.sheets, intake.gm_sheet, rules
 
 
-def archive_writers(templates: Path | None = None,
-                    rules_dir: Path | None = None) -> dict[str, Any]:
-    """The reports (text, HTML, views, order forms — not the PDFs, to keep the
-    commit fast) as an output of the archived month: ``{"reports": writer}``
-    for :func:`wdg.engine.turn.run_month` and ``replay_month`` (``outputs=``),
-    so that a replay verifies the result sheets byte for byte too."""
+def render_month(campaign: Campaign | str | Path | None, segment: str, month: MonthDate | str, *,
+                 jobs: int | None = None, pdf: bool = True, progress: bool = False) -> Rendered:
+    """Render every report of an archived month again, from the month's own
+    archived state, events, sheets and rules, and deliver them into
+    ``reports/<segment>/<YYYY-MM>/``: files equal to the archived ones come
+    from the archive, the others are written as rendered (and listed in
+    ``differing``)."""
+    from wdg.engine.archive import month_dir
+
+    camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    date = MonthDate.parse(month) if isinstance(month, str) else month
+    after, events, sheets, gm_sheet, rules = month_inputs(camp, segment, date)
+    archived = archived_reports(month_dir(camp, segment, date))
+    out = camp.reports_dir(segment, date)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    result = Rendered()
+    with tempfile.TemporaryDirectory(prefix=f".render-{date.key}-", dir=out.parent) as tmp:
+        got = render_reports(None, after, events, sheets, gm_sheet, Path(tmp),
+                             jobs=jobs or default_jobs(), templates=camp.templates_dir,
+                             settings=load_report_settings(rules), pdf=pdf, progress=progress,
+                             previous=previous_reports(camp.archive_dir(segment), date))
+        for p in got:
+            rel = p.relative_to(tmp)
+            old = archived_bytes(archived, rel)
+            dst = out / rel
+            if old is not None and old == p.read_bytes():
+                stored = archived / rel
+                _put(stored if stored.is_file() else stored.with_name(rel.name + COMPRESSED), dst)
+            else:
+                if old is not None:
+                    result.differing.append(rel.as_posix())
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(p, dst)
+            result.files.append(dst)
+    result.files.sort()
+    return result
+
+
+def archive_writers(templates: Path | None = None, rules_dir: Path | None = None, *,
+                    pdf: bool = True, jobs: int = 1, progress: bool = False,
+                    compress: bool = True, archive_dir: Path | None = None) -> dict[str, Any]:
+    """Every report of the month as an output of the archived month:
+    ``{"reports": writer}`` for :func:`wdg.engine.turn.run_month` and
+    ``replay_month`` (``outputs=``). The writer renders the result sheets (with
+    their PDFs unless ``pdf`` is false), views, order forms, Götterbotschaft
+    and overview over ``jobs`` workers into the staging folder, so they are
+    archived before the commit point and a replay verifies them byte for byte."""
 
     def write(result: Any, directory: Path) -> None:
-        render_reports(None, result.state, list(result.log), result.sheets, None, directory,
-                       jobs=1, templates=templates, settings=load_report_settings(rules_dir),
-                       pdf=False)
+        render_reports(None, result.state, list(result.log), result.sheets,
+                       getattr(result, "gm_sheet", None), directory, jobs=jobs,
+                       templates=templates, settings=load_report_settings(rules_dir), pdf=pdf,
+                       progress=progress, previous=previous_reports(archive_dir, result.date))
+        if compress:
+            compress_tree(directory)
 
     return {OUTPUT_NAME: write}

@@ -19,9 +19,10 @@ the order in which workers finish.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,14 @@ from wdg.procs import process_pool, stopping_pool
 from wdg.reports.build import build_kingdom_report
 from wdg.reports.exploration import exploration_pages, overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
+from wdg.reports.jsonreport import FILE as JSON_FILE
+from wdg.reports.jsonreport import build_json, dumps
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings, load_report_settings
 from wdg.world.state import Segment
 
+POOL_FROM = 20
+"""Text and HTML only: kingdoms from which the pool pays (its start costs ~0.3 s)."""
 SHEET = "ergebnis"
 VIEW = "ansicht.yaml"
 FORM = "spielzug.txt"
@@ -57,6 +62,8 @@ class MonthInput:
     templates: Path | None
     settings: ReportSettings
     pdf: bool = True
+    previous: dict[int, dict] = field(default_factory=dict)
+    """Each kingdom's JSON report of the previous month (for "changes since last month")."""
 
 
 def report_kingdoms(seg: Segment) -> list[int]:
@@ -79,17 +86,25 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     report = build_kingdom_report(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
                                   inp.settings, seg_before=inp.seg_before)
     report.maps = exploration_pages(inp.seg_after, kingdom, inp.events, inp.settings)
+    doc = build_json(report, inp.seg_after, kingdom, inp.previous.get(kingdom))
+    report.changes = doc["changes"]
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
-    out = [_write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
-    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after))
+    _write(d / JSON_FILE, dumps(doc))
+    out = [d / JSON_FILE, _write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
+    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after), print=False)
     out.append(_write(d / f"{SHEET}.html", html))
     if inp.pdf:
         from wdg.reports.pdf import html_to_pdf  # WeasyPrint: ~1 s to import, only when needed
-        pdf, _ = html_to_pdf(html, r.dirs)
+        # The printed sheet sets the long lists (orders, armies) as fixed-width
+        # lines: the same content, at a fraction of WeasyPrint's table cost.
+        printed = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after),
+                         print=True)
+        pdf, _ = html_to_pdf(printed, r.dirs)
         out.append(_write(d / f"{SHEET}.pdf", pdf))
-    out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
-    out.append(_write(d / FORM, render_template(inp.seg_after, kingdom)))
+    view = build_view(inp.seg_after, kingdom)  # once, for the view file and the form
+    out.append(_write(d / VIEW, view_to_yaml(view)))
+    out.append(_write(d / FORM, render_template(inp.seg_after, kingdom, view=view)))
     return out
 
 
@@ -106,7 +121,12 @@ def render_common(inp: MonthInput, renderer: Renderer | None = None) -> list[Pat
         from wdg.reports.pdf import html_to_pdf
         out.append(_write(inp.out_dir / f"{GAZETTE}.pdf", html_to_pdf(html, r.dirs)[0]))
     o = build_overview(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.seg_before)
-    o.maps = overview_pages(inp.seg_after, inp.settings)
+    # The overview's maps are files beside it, referenced from the HTML (not
+    # inlined: at stress size they would make it many megabytes).
+    for i, page in enumerate(overview_pages(inp.seg_after, inp.settings), start=1):
+        name = f"{OVERVIEW}-karte-{i}.svg"
+        out.append(_write(inp.out_dir / name, page.svg))
+        o.map_files.append((page.title, name))
     out.append(_write(inp.out_dir / f"{OVERVIEW}.txt", r.text("overview.txt.j2", o=o)))
     out.append(_write(inp.out_dir / f"{OVERVIEW}.html",
                       r.html("overview.html.j2", o=o, doc_date=date)))
@@ -160,14 +180,21 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    sheets: dict[int, Sheet], gm_sheet: object | None, out_dir: Path, *,
                    jobs: int = 1, templates: Path | None = None,
                    settings: ReportSettings | None = None, pdf: bool = True,
-                   progress: bool = False) -> list[Path]:
-    """Render every report of a month into ``out_dir``; returns the files, sorted."""
+                   progress: bool = False,
+                   previous: dict[int, dict] | None = None) -> list[Path]:
+    """Render every report of a month into ``out_dir``; returns the files, sorted.
+    ``previous``: each kingdom's JSON report of the month before (for the
+    changes since then; none in a segment's first month)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
-                     templates, settings or load_report_settings(), pdf)
+                     templates, settings or load_report_settings(), pdf, dict(previous or {}))
     kingdoms = report_kingdoms(seg_after)
     bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
     files: list[Path] = []
     jobs = max(1, min(jobs, len(kingdoms) or 1))
+    if not pdf and len(kingdoms) < POOL_FROM:
+        jobs = 1  # text and HTML of a few kingdoms: a pool costs more than it saves
+    if multiprocessing.current_process().daemon:
+        jobs = 1  # a daemonic process (e.g. a pool worker itself) may not have children
     if jobs == 1:
         renderer = Renderer(templates)
         for k in kingdoms:

@@ -46,6 +46,8 @@ from wdg.world.deadline import describe as describe_deadline
 SIGHTING_PREFIXES = ("recon.", "sighting", "scout")
 BATTLE_PREFIXES = ("combat.", "militia.", "partisan")
 OFFER_PREFIXES = ("offer.", "gm.general_offer")
+NO_ORDER_SECTION = "ohne Befehl"
+"""The section of the one row listing the armies that had no order and rested."""
 
 
 def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, season: str) -> Header:
@@ -85,7 +87,8 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
     armies = _armies(seg_after, kingdom, seen, settings)
     army_numbers = {a.number for a in armies}
-    sightings = lines([e for e in seen if e.army not in army_numbers])
+    sightings = _grouped_recon(seg_after, [e for e in seen if e.army in army_numbers], settings) \
+        + lines([e for e in seen if e.army not in army_numbers])
     battles = _with_army(lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES))))
     offers = lines(claim(lambda e: e.kind.startswith(OFFER_PREFIXES)))
     offer = seg_after.kingdoms[kingdom].offer
@@ -114,6 +117,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         if len(mine_booked) > 1 or (texts and not texts[0].startswith(row.label)
                                     and id(mine_booked[0]) in booked_ids):
             row.items = [Booking(row.label, t, e.gold) for t, e in zip(texts, mine_booked)]
+            row.items = _grouped_bookings(seg_after, row.items, mine_booked)
     return KingdomReport(
         header=header(seg_after, kingdom, month.key, month.long(), month.season),
         has_sheet=sheet is not None,
@@ -134,6 +138,36 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         notes=notes,
         events=rest,
     )
+
+
+_ARMY_IN_TEXT = re.compile(r"\s*(?:des Heeres|der Flotte|Heer|Flotte)\s+(\d{4})\b")
+GROUP_BOOKINGS_FROM = 5
+"""A category with this many single bookings of armies lists them per troop type."""
+
+
+def _grouped_bookings(seg: Segment, items: list[Booking], evs: list[Event]) -> list[Booking]:
+    """Many bookings of single armies (pay, upkeep) as one line per kind and
+    troop type, naming the armies compactly: "Besoldung, Krieger: 12 Heere
+    (0101, 0102, ...)"; other bookings stay as they are."""
+    if len(items) < GROUP_BOOKINGS_FROM:
+        return items
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    out: list[Booking] = []
+    for b, e in zip(items, evs):
+        m = _ARMY_IN_TEXT.search(b.text)
+        if e.army is None or m is None:
+            out.append(b)
+            continue
+        what = _ARMY_IN_TEXT.sub("", b.text).strip() or b.label
+        a = seg.armies.get(e.army)
+        troop = a.troop.value if a is not None and a.troop is not None else "ohne Gattung"
+        groups.setdefault((what, troop), []).append((e.army, b.amount))
+    for (what, troop), got in groups.items():
+        nums = ", ".join(f"{n:04d}" for n, _ in sorted(got))
+        word = "Heer" if len(got) == 1 else "Heere"
+        out.append(Booking(what, f"{what}, {troop}: {len(got)} {word} ({nums})",
+                           sum(a for _, a in got)))
+    return out
 
 
 _AMOUNT_TAIL = re.compile(r"\s*[:(]\s*-?[\d.]+ GS\)?\.?$")
@@ -181,8 +215,15 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
     order_lines = {line for line, _, _ in sheet_orders(sheet)}
     rows = sheet_orders(sheet) + [h for h in heads if h[0] not in order_lines
                                   and (by_line.get(h[0]) or diags.get(h[0]))]
+    resting: list[tuple[int, str]] = []
+    head_lines = {h[0] for h in heads}
     for line, section, text in sorted(rows, key=lambda r: r[0]):
         evs = by_line.get(line, [])
+        if line in head_lines and line not in order_lines and not diags.get(line) and evs \
+                and all(e.kind == "action.rest" for e in evs):
+            used.update(id(e) for e in evs)
+            resting.append((line, section))
+            continue
         used.update(id(e) for e in evs)
         status = outcome_of([e.kind for e in evs])
         label = STATUS_TEXT[status]
@@ -190,6 +231,12 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
             label = "interpretiert als:"
         out.append(OrderOutcome(line, section, text, status, label,
                                 _order_notes(seg, evs, kingdom, settings), diags.get(line, [])))
+    if resting:
+        names = ", ".join(sec.replace("Heer ", "") for _, sec in resting)
+        word = "Heer" if len(resting) == 1 else "Heere"
+        out.append(OrderOutcome(resting[0][0], NO_ORDER_SECTION, f"{word} {names}", "done",
+                                "ruhte" if len(resting) == 1 else "ruhten", [], []))
+        out.sort(key=lambda o: o.line)
     return out
 
 
@@ -301,7 +348,29 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             general=g.name if g else "", experience=g.experience if g else None,
             transport=_transport(a),
             durability=f"{a.durability} %" if a.is_fleet else "",
-            seen=[event_line(e, seg, settings) for e in seen if e.army == n]))
+            seen=[]))
+    return out
+
+
+def _grouped_recon(seg: Segment, seen: list[Event], settings: ReportSettings) -> list[Line]:
+    """The armies' Phase E reports, one line per thing seen (several armies
+    seeing the same settlements give one line naming them all), in the order
+    of the first army that saw it."""
+    Key = tuple[str, tuple[tuple[str, str], ...]]
+    who: dict[Key, list[tuple[int, str]]] = {}
+    texts: dict[Key, list[str]] = {}
+    for e in sorted(seen, key=lambda e: (e.army or 0, e.line)):
+        line = event_line(e, seg, settings)
+        key = (line.kind, tuple(line.details))
+        who.setdefault(key, []).append((e.army or 0, line.where))
+        if line.text not in texts.setdefault(key, []):
+            texts[key].append(line.text)
+    out = []
+    for key, armies in who.items():
+        names = ", ".join(f"{n:04d}" + (f" ({w})" if w else "") for n, w in armies)
+        out.append(Line(key[0], "; ".join(texts[key]),
+                        where=("Heer " if len(armies) == 1 else "Heere ") + names,
+                        army=None, details=list(key[1])))
     return out
 
 

@@ -149,7 +149,7 @@ def overview_pages(seg: Segment, settings: ReportSettings) -> list[MapPage]:
 def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
            skip_unknown: bool) -> list[MapPage]:
     wins = _windows(seg, settings)
-    pages = []
+    todo = []
     for br, bc, nr, nc in wins:
         r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
         sub = lay.terrain[r0:r0 + nr * PROVINCE_ROWS, c0:c0 + nc * PROVINCE_COLS]
@@ -161,8 +161,36 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
         first = 100 * (br + 1) + bc + 1
         last = 100 * (br + nr) + bc + nc
         t = title if len(wins) == 1 else f"{title}, Provinzen {first:03d}–{last:03d}"
-        pages.append(MapPage(t, render_svg(seg, lay, box, settings.hex_size, t)))
+        todo.append((t, box))
+    # One scale on every page of a map: the largest window fits the page,
+    # the others are drawn at the same scale (never enlarged beyond MAX_HEX_MM).
+    s = settings.hex_size
+    scale = MAX_HEX_MM / (SQRT3 * s)
+    for _, (_, _, nrows, ncols) in todo:
+        width = SQRT3 * s * (ncols + 0.5) + 2 * s
+        height = 1.5 * s * (nrows - 1) + 4 * s + width * LEGEND_SHARE
+        scale = min(scale, MAP_WIDTH_MM / width, MAP_HEIGHT_MM / height)
+    pages = []
+    for t, box in todo:
+        boxes: list[tuple[str, float, float, float, float, str]] = []
+        svg = render_svg(seg, lay, box, s, t, boxes=boxes, mm_per_unit=scale)
+        pages.append(MapPage(t, svg, boxes))
     return pages
+
+
+MAP_WIDTH_MM = 188.0
+"""Printed width available to a map (A4 less the map page's margins)."""
+MAP_HEIGHT_MM = 255.0
+"""Printed height available to a map with its legend (below the page's heading)."""
+MAX_HEX_MM = 14.0
+"""The widest a hex is ever printed (a small realm's map is not blown up)."""
+LEGEND_SHARE = 0.33
+"""The legend's height as a share of the map's width (at most 16 entries in two columns)."""
+DIGIT_EM = 0.636
+"""Advance of a DejaVu Sans digit in em (digits are tabular)."""
+DIGIT_ASCENT = 0.73
+"""Height of a DejaVu Sans digit above the baseline, in em."""
+HATCH_ID = "older"
 
 
 def _known_box(known: np.ndarray, r0: int, c0: int,
@@ -186,103 +214,210 @@ def _pts(points: list[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
+def _hexpath(x: float, y: float, s: float) -> str:
+    """One closed hexagon as path data."""
+    c = _corners(x, y, s)
+    return "M" + "L".join(f"{a:.1f},{b:.1f}" for a, b in c) + "Z"
+
+
+def _dark(colour: str) -> bool:
+    """True for a fill on which dark text is hard to read (relative luminance < 0.2)."""
+    def lin(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) < 0.2
+
+
+def _text_box(x: float, y: float, text: str, size: float) -> tuple[float, float, float, float]:
+    """The box of a centred digit text at baseline ``y``."""
+    half = len(text) * DIGIT_EM * size / 2
+    return (x - half, y - DIGIT_ASCENT * size, x + half, y)
+
+
 def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: float,
-               title: str) -> str:
-    """One map page as a standalone SVG document (deterministic text)."""
+               title: str, *, boxes: list[tuple[str, float, float, float, float, str]] | None = None,
+               mm_per_unit: float | None = None) -> str:
+    """One map page as a standalone SVG document (deterministic text).
+
+    Terrain is drawn as one path per colour, older knowledge hatched over it,
+    territory as its outline; every gemark number sits in the top of its hex,
+    the settlement square below it and at most two markers in the lower half
+    (the second one "+n" when more are there), so nothing covers a number.
+    ``boxes`` (if given) receives every label's and marker's box."""
     r0, c0, nrows, ncols = window
     w = SQRT3 * s
     margin = s
     drawn: set[str] = set()  # the symbols on this page, for the legend
     width = w * (ncols + 0.5) + 2 * margin
     map_h = 1.5 * s * (nrows - 1) + 2 * s + 2 * margin
+    out_boxes: list[tuple[str, float, float, float, float, str]] = [] if boxes is None else boxes
+    grid_rows, grid_cols = seg.grid.shape
 
     def centre(r: int, c: int) -> tuple[float, float]:
         return (margin + w * (c - c0 + 0.5 * (r & 1)) + w / 2, margin + s + 1.5 * s * (r - r0))
 
-    cells, borders, texts, marks = [], [], [], []
+    fills: dict[str, list[str]] = {}      # colour -> hexagons (full size)
+    inner: dict[str, list[str]] = {}      # colour -> inner hexagons of composite types
+    older: list[str] = []
+    unknown: list[str] = []
+    borders: list[str] = []
+    outline: dict[str, list[str]] = {}    # stroke colour -> territory edges
+    foreign: list[str] = []
+    texts: list[tuple[float, float, str, str, float]] = []
+    marks: list[str] = []
+    mark_texts: list[tuple[float, float, str, str, float]] = []
     used_terrain: set[int] = set()
+    free: dict[tuple[int, int], list[tuple[int, float, float, float]]] = {}
+
+    def owner_at(r: int, c: int) -> int:
+        if 0 <= r < grid_rows and 0 <= c < grid_cols:
+            return int(lay.owner[r, c])
+        return -1
+
     for r in range(r0, r0 + nrows):
         for c in range(c0, c0 + ncols):
             x, y = centre(r, c)
             tid = int(lay.terrain[r, c])
-            corners = _corners(x, y, s)
+            hp = _hexpath(x, y, s)
+            dark = False
             if tid == UNKNOWN_TERRAIN:
                 drawn.add("unknown")
-                cells.append(f'<polygon points="{_pts(corners)}" fill="{UNKNOWN_FILL}" '
-                             'stroke="#d8d8d0" stroke-width="0.3"/>')
+                unknown.append(hp)
             else:
                 used_terrain.add(tid)
                 t = TERRAINS[tid]
-                op = "" if lay.fresh[r, c] else ' fill-opacity="0.45"'
-                if not lay.fresh[r, c]:
-                    drawn.add("pale")
+                fills.setdefault(t.rim or t.fill, []).append(hp)
                 if t.rim:
-                    cells.append(f'<polygon points="{_pts(corners)}" fill="{t.rim}"{op} '
-                                 'stroke="#777" stroke-width="0.3"/>')
-                    cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.68))}" '
-                                 f'fill="{t.fill}"{op}/>')
-                else:
-                    cells.append(f'<polygon points="{_pts(corners)}" fill="{t.fill}"{op} '
-                                 'stroke="#777" stroke-width="0.3"/>')
+                    inner.setdefault(t.fill, []).append(_hexpath(x, y, s * 0.68))
+                dark = _dark(t.rim or t.fill)
+                if not lay.fresh[r, c]:
+                    drawn.add("older")
+                    older.append(hp)
+            corners = _corners(x, y, s)
             own = int(lay.owner[r, c])
-            if own > 0 and (lay.own is None or own == lay.own):
-                colour = OWN_COLOUR if lay.own is not None else KINGDOM_COLOURS[own % len(KINGDOM_COLOURS)]
-                cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.86))}" fill="none" '
-                             f'stroke="{colour}" stroke-width="{s * 0.16:.1f}"/>')
-                drawn.add("own")
-            elif own > 0:
-                drawn.add("foreign")
-                cells.append(f'<polygon points="{_pts(_corners(x, y, s * 0.86))}" fill="none" '
-                             f'stroke="{FOREIGN_COLOUR}" stroke-width="{s * 0.08:.1f}" '
-                             'stroke-dasharray="1.5,1"/>')
-            gem = (r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1
-            texts += _halo_text(x, y - s * 0.45, f"{gem:02d}", s * 0.45, "#111", halo=s * 0.12)
-            if lay.settlement[r, c] > 0:
-                drawn.add("settlement")
-                q = s * 0.18
-                marks.append(f'<rect x="{x - q:.1f}" y="{y - s * 0.22 - q:.1f}" width="{2 * q:.1f}" '
-                             f'height="{2 * q:.1f}" fill="#111" stroke="#fff" stroke-width="0.5"/>')
-            for k, (dr, dc) in enumerate(_NB_ODD if r & 1 else _NB_EVEN):
+            nbs = _NB_ODD if r & 1 else _NB_EVEN
+            for k, (dr, dc) in enumerate(nbs):
                 nr_, nc_ = r + dr, c + dc
+                (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
+                seg_d = f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}"
+                if own > 0 and owner_at(nr_, nc_) != own:
+                    if lay.own is None:
+                        outline.setdefault(KINGDOM_COLOURS[own % len(KINGDOM_COLOURS)], []).append(seg_d)
+                        drawn.add("own")
+                    elif own == lay.own:
+                        outline.setdefault(OWN_COLOUR, []).append(seg_d)
+                        drawn.add("own")
+                    else:
+                        foreign.append(seg_d)
+                        drawn.add("foreign")
                 inside = r0 <= nr_ < r0 + nrows and c0 <= nc_ < c0 + ncols
                 if inside and (nr_, nc_) < (r, c):
                     continue
                 other = (nr_ // PROVINCE_ROWS, nc_ // PROVINCE_COLS)
-                outside = not (0 <= nr_ < seg.grid.shape[0] and 0 <= nc_ < seg.grid.shape[1])
+                outside = not (0 <= nr_ < grid_rows and 0 <= nc_ < grid_cols)
                 if outside or other != (r // PROVINCE_ROWS, c // PROVINCE_COLS):
-                    (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
-                    borders.append(f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}")
-            marks += _markers(lay, (r, c), x, y, s, drawn, lay.settlement[r, c] > 0)
+                    borders.append(seg_d)
+            gem = f"{(r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1:02d}"
+            gy = y - s * 0.42
+            texts.append((x, gy, gem, "g d" if dark else "g", s * 0.42))
+            out_boxes.append(("gemark", *_text_box(x, gy, gem, s * 0.42), gem))
+            settled = lay.settlement[r, c] > 0
+            if settled:
+                drawn.add("settlement")
+                q = s * 0.15
+                marks.append(f'<rect x="{x - q:.1f}" y="{y - s * 0.2 - q:.1f}" width="{2 * q:.1f}" '
+                             f'height="{2 * q:.1f}" fill="#111" stroke="#fff" stroke-width="0.5"/>')
+                out_boxes.append(("settlement", x - q, y - s * 0.2 - q, x + q, y - s * 0.2 + q, ""))
+            got = _markers(lay, (r, c), x, y, s, drawn, out_boxes, mark_texts)
+            marks += got
+            mine = lay.own is not None and own == lay.own
+            owned_any = lay.own is None and own > 0
+            if not got and not settled and not mine and not owned_any:
+                water = tid == UNKNOWN_TERRAIN or TERRAINS[tid].height == 0
+                free.setdefault((r // PROVINCE_ROWS, c // PROVINCE_COLS), []).append(
+                    (0 if water else 1, x, y, 0.0))
     prov_labels = []
-    for br in range(r0 // PROVINCE_ROWS, (r0 + nrows - 1) // PROVINCE_ROWS + 1):
-        for bc in range(c0 // PROVINCE_COLS, (c0 + ncols - 1) // PROVINCE_COLS + 1):
-            # the label in the middle of the province's part on this page, as
-            # large as that part allows
-            ra = max(r0, br * PROVINCE_ROWS)
-            rb = min(r0 + nrows, (br + 1) * PROVINCE_ROWS)
-            ca = max(c0, bc * PROVINCE_COLS)
-            cb = min(c0 + ncols, (bc + 1) * PROVINCE_COLS)
-            fs = min(s * 1.5, (cb - ca) * w / 2.4, (rb - ra) * s * 0.9)
-            if fs < s * 0.8:
-                continue
-            x = margin + w * ((ca + cb) / 2 - c0) + w / 4
-            y = margin + s + 1.5 * s * ((ra + rb - 1) / 2 - r0) + fs * 0.36
-            prov_labels += _halo_text(x, y, f"{100 * (br + 1) + bc + 1:03d}", fs, "#000",
-                                      bold=True, opacity=0.5, halo=fs * 0.12)
+    for (br, bc), cands in sorted(free.items()):
+        # the province number on a free hex (water or unknown first, never own
+        # land, never a hex with a settlement or a marker), nearest the middle
+        ra, rb = br * PROVINCE_ROWS, (br + 1) * PROVINCE_ROWS
+        ca, cb = bc * PROVINCE_COLS, (bc + 1) * PROVINCE_COLS
+        mx = margin + w * ((ca + cb) / 2 - c0) + w / 4
+        my = margin + s + 1.5 * s * ((ra + rb - 1) / 2 - r0)
+        _, x, y, _ = min(cands, key=lambda t: (t[0], (t[1] - mx) ** 2 + (t[2] - my) ** 2, t[1], t[2]))
+        label = f"{100 * (br + 1) + bc + 1:03d}"
+        py = y + s * 0.32
+        prov_labels.append((x, py, label, "p", s * 0.55))
+        out_boxes.append(("province", *_text_box(x, py, label, s * 0.55), label))
     legend, legend_h = _legend(sorted(used_terrain), lay, margin, map_h, width, s, drawn)
     height = map_h + legend_h
-    return "\n".join([
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.1f} {height:.1f}" '
-        f'width="{width:.1f}" height="{height:.1f}" role="img" aria-label={quoteattr(title)}>',
+    size = ""
+    if mm_per_unit is not None:
+        size = f' width="{width * mm_per_unit:.1f}mm" height="{height * mm_per_unit:.1f}mm"'
+    else:
+        size = f' width="{width:.1f}" height="{height:.1f}"'
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.1f} {height:.1f}"{size} '
+        f'role="img" aria-label={quoteattr(title)}>',
         f"<title>{escape(title)}</title>",
-        '<g class="cells">', *cells, "</g>",
-        f'<path d="{"".join(borders)}" fill="none" stroke="#111" stroke-width="{s * 0.14:.1f}" '
-        'stroke-linecap="round"/>',
-        '<g class="labels">', *prov_labels, *texts, "</g>",
-        '<g class="marks">', *marks, "</g>",
-        legend,
-        "</svg>",
-    ]) + "\n"
+        f'<defs><pattern id="{HATCH_ID}" width="{s * 0.5:.1f}" height="{s * 0.5:.1f}" '
+        f'patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+        f'<rect width="{s * 0.22:.1f}" height="{s * 0.5:.1f}" fill="#ffffff" fill-opacity="0.75"/>'
+        "</pattern>"
+        "<style>"
+        f".g{{font-family:DejaVu Sans,sans-serif;font-size:{s * 0.42:.1f}px;fill:#111}}"
+        ".g.d{fill:#fff}"
+        f".p{{font-family:DejaVu Sans,sans-serif;font-size:{s * 0.55:.1f}px;font-weight:bold;"
+        "fill:#000}"
+        f".m{{font-family:DejaVu Sans,sans-serif;font-size:{s * 0.27:.1f}px;font-weight:bold;"
+        "fill:#fff}"
+        f".m.s{{fill:{SIGHTED_COLOUR}}}"
+        "</style></defs>",
+    ]
+    if unknown:
+        parts.append(f'<path d="{"".join(unknown)}" fill="{UNKNOWN_FILL}" stroke="#d8d8d0" '
+                     'stroke-width="0.3"/>')
+    for colour in sorted(fills):
+        parts.append(f'<path d="{"".join(fills[colour])}" fill="{colour}" stroke="#777" '
+                     'stroke-width="0.3"/>')
+    for colour in sorted(inner):
+        parts.append(f'<path d="{"".join(inner[colour])}" fill="{colour}"/>')
+    if older:
+        parts.append(f'<path d="{"".join(older)}" fill="url(#{HATCH_ID})" class="older"/>')
+    parts.append(f'<path d="{"".join(borders)}" fill="none" stroke="#111" '
+                 f'stroke-width="{s * 0.14:.1f}" stroke-linecap="round"/>')
+    if foreign:
+        parts.append(f'<path d="{"".join(foreign)}" fill="none" stroke="{FOREIGN_COLOUR}" '
+                     f'stroke-width="{s * 0.1:.1f}" stroke-dasharray="1.5,1" class="foreign"/>')
+    for colour in sorted(outline):
+        parts.append(f'<path d="{"".join(outline[colour])}" fill="none" stroke="{colour}" '
+                     f'stroke-width="{s * 0.2:.1f}" stroke-linecap="round" class="territory"/>')
+    parts += ['<g class="labels">', *_row_texts(prov_labels + texts), "</g>",
+              '<g class="marks">', *marks, *_row_texts(mark_texts), "</g>", legend, "</svg>"]
+    return "\n".join(parts) + "\n"
+
+
+def _row_texts(items: list[tuple[float, float, str, str, float]]) -> list[str]:
+    """Centred short labels ``(x, baseline y, text, class, font size)`` as one
+    ``<text>`` per baseline and class, every character placed by its own x
+    (SVG's x list): WeasyPrint draws one text object per element, and a map's
+    hundreds of two-digit numbers as hundreds of elements cost it more time
+    and bytes than the rest of the page."""
+    rows: dict[tuple[float, str], list[tuple[float, str, float]]] = {}
+    for x, y, text, cls, size in items:
+        rows.setdefault((round(y, 1), cls), []).append((x, text, size))
+    out = []
+    for (y, cls), got in sorted(rows.items()):
+        xs: list[str] = []
+        chars = []
+        for x, text, size in sorted(got):
+            adv = DIGIT_EM * size
+            left = x - len(text) * adv / 2
+            xs += [f"{left + i * adv:.1f}" for i in range(len(text))]
+            chars.append(text)
+        out.append(f'<text x="{" ".join(xs)}" y="{y:.1f}" class="{cls}">{escape("".join(chars))}</text>')
+    return out
 
 
 def _font(size: float, fill: str, *, bold: bool = False, opacity: float = 1.0,
@@ -295,55 +430,46 @@ def _font(size: float, fill: str, *, bold: bool = False, opacity: float = 1.0,
             + (f' fill-opacity="{opacity}"' if opacity < 1 else ""))
 
 
-def _halo_text(x: float, y: float, text: str, size: float, fill: str, *, bold: bool = False,
-               opacity: float = 1.0, halo: float = 0.0) -> list[str]:
-    """A text over a white halo of ``halo`` units (drawn as a stroked copy first:
-    WeasyPrint knows no ``paint-order``), readable over dark terrain."""
-    out = []
-    if halo:
-        out.append(f'<text x="{x:.1f}" y="{y:.1f}" {_font(size, "none", bold=bold)} '
-                   f'stroke="#ffffff" stroke-opacity="0.6" stroke-width="{halo:.1f}" '
-                   f'stroke-linejoin="round">{text}</text>')
-    out.append(f'<text x="{x:.1f}" y="{y:.1f}" {_font(size, fill, bold=bold, opacity=opacity)}>'
-               f'{text}</text>')
-    return out
+MARKER_H = 0.3
+"""Height of an army marker in hex sizes; two fit below the settlement square."""
 
 
 def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
-             drawn: set[str], settled: bool) -> list[str]:
+             drawn: set[str], boxes: list[tuple[str, float, float, float, float, str]],
+             texts: list[tuple[float, float, str, str, float]]) -> list[str]:
     """Own armies (blue boxes with white numbers), sighted foreign armies (white
-    boxes framed red, red numbers) and creatures (purple discs with F), stacked
-    below the settlement square; at most three, the last one "+n" beyond."""
+    boxes framed red, red numbers) and creatures (purple discs with F) in the
+    lower half of the hex, below its number and settlement; at most two, the
+    second one "+n" when more are there (the armies are listed on the sheet)."""
     stack: list[tuple[str, str]] = [("army", f"{n:04d}") for n in lay.armies.get(cell, [])]
     stack += [("sighted", v) for v in lay.sighted.get(cell, [])]
     stack += [("creature", "F") for _ in lay.creatures.get(cell, [])]
-    if len(stack) > 3:
-        stack = stack[:2] + [("more", f"+{len(stack) - 2}")]
-    h, gap = s * 0.46, s * 0.04
-    total = len(stack) * h + (len(stack) - 1) * gap
-    top = y + s * 0.02 if settled else y + s * 0.1 - total / 2
+    if len(stack) > 2:
+        stack = stack[:1] + [("more", f"+{len(stack) - 1}")]
+    h, gap = s * MARKER_H, s * 0.04
     out: list[str] = []
     for i, (kind, label) in enumerate(stack):
         drawn.add(kind)
-        yy = top + i * (h + gap)
-        base = yy + h * 0.78
-        wid = s * (0.3 + 0.27 * len(label))
+        yy = y + i * (h + gap)
+        base = yy + h * 0.8
         if kind == "creature":
             out.append(f'<circle cx="{x:.1f}" cy="{yy + h / 2:.1f}" r="{h / 2:.1f}" '
                        f'fill="{CREATURE_COLOUR}"/>')
-            out.append(f'<text x="{x:.1f}" y="{base:.1f}" {_font(s * 0.4, "#fff", bold=True)}>F</text>')
+            texts.append((x, base, "F", "m", s * 0.27))
+            boxes.append(("marker", x - h / 2, yy, x + h / 2, yy + h, "F"))
             continue
+        wid = s * (0.12 + 0.18 * len(label))
         if kind == "sighted":
-            box = f'fill="#ffffff" stroke="{SIGHTED_COLOUR}" stroke-width="{s * 0.1:.1f}"'
-            ink = SIGHTED_COLOUR
+            box = f'fill="#ffffff" stroke="{SIGHTED_COLOUR}" stroke-width="{s * 0.06:.1f}"'
+            cls = "m s"
         elif kind == "more":
-            box, ink = 'fill="#555555"', "#fff"
+            box, cls = 'fill="#555555"', "m"
         else:
-            box, ink = f'fill="{ARMY_COLOUR}"', "#fff"
+            box, cls = f'fill="{ARMY_COLOUR}"', "m"
         out.append(f'<rect x="{x - wid / 2:.1f}" y="{yy:.1f}" width="{wid:.1f}" height="{h:.1f}" '
-                   f'rx="{s * 0.08:.1f}" {box}/>')
-        out.append(f'<text x="{x:.1f}" y="{base:.1f}" {_font(s * 0.4, ink, bold=True)}>'
-                   f'{escape(label)}</text>')
+                   f'rx="{s * 0.06:.1f}" {box}/>')
+        texts.append((x, base, label, cls, s * 0.27))
+        boxes.append(("marker", x - wid / 2, yy, x + wid / 2, yy + h, label))
     return out
 
 
@@ -364,9 +490,11 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
     if "unknown" in drawn:
         items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="{UNKNOWN_FILL}" stroke="#aaa" '
                       'stroke-width="0.3"/>', "unbekannt"))
-    if "pale" in drawn:
-        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="#7cc36a" fill-opacity="0.45" '
-                      'stroke="#777" stroke-width="0.3"/>', "blass: früher erkundet"))
+    if "older" in drawn:
+        items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="#7cc36a" stroke="#777" '
+                      f'stroke-width="0.3"/><rect width="{u:.1f}" height="{u:.1f}" '
+                      f'fill="url(#{HATCH_ID})"/>', "schraffiert: früher erkundet, "
+                      "nicht in diesem Mond gesehen"))
     if "own" in drawn:
         if lay.own is not None:
             items.append((f'<rect width="{u:.1f}" height="{u:.1f}" fill="none" stroke="{OWN_COLOUR}" '
@@ -398,7 +526,7 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
                   f'<text x="{u / 2:.1f}" y="{u * 0.75:.1f}" {_font(u * 0.6, "#111")}>07</text>',
                   "Gemark (Nummer in der Provinz)"))
     items.append((f'<path d="M0,{u / 2:.1f}H{u:.1f}" stroke="#111" stroke-width="{s * 0.14:.1f}"/>',
-                  "Provinzgrenze, große Zahl: Provinz"))
+                  "Provinzgrenze; fette Zahl: Provinz (auf Wasser oder freiem Land)"))
     L, T = _font(s * 0.6, "#111", anchor="start"), _font(s * 0.8, "#111", bold=True, anchor="start")
     per_row = 2
     col_w = (width - 2 * x0) / per_row

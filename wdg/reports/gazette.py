@@ -78,6 +78,8 @@ class Gazette:
     chronicle: list[Line]
     calendar: list[CalendarMonth]
     season_event: str
+    deadline: str = ""
+    """The EINTREFFSCHLUSS line of the next month's sheets (as on the result sheets)."""
 
 
 def build_gazette(seg_after: Segment, events: list[Event], sheets: dict[int, Sheet],
@@ -95,7 +97,10 @@ def build_gazette(seg_after: Segment, events: list[Event], sheets: dict[int, She
                 texts.setdefault(c.kind, []).append(c.text)
     titles = dict(BULLETIN_TITLES)
     bulletins = [BulletinSection(k, titles.get(k, k.capitalize()), v) for k, v in texts.items() if v]
+    from wdg.world.deadline import describe as describe_deadline
+
     return Gazette(
+        deadline=describe_deadline(seg_after, seg_after.date),
         segment=seg_after.name, segment_title=seg_after.title, month_key=month.key,
         month_long=month.long(), next_month_long=seg_after.date.long(), year=month.year,
         bulletins=bulletins,
@@ -164,8 +169,24 @@ class Overview:
     warnings: list[str]
     details: list[KingdomDetail]
     events: list[tuple[str, Line]]
-    """``(kingdom label, event)`` for every event of the month in log order."""
+    """``(kingdom label, event)`` for every event of the month in log order but
+    the routine ones (:data:`ROUTINE_PREFIXES`, counted in ``kinds``)."""
     maps: list[MapPage] = field(default_factory=list)
+    kinds: list[tuple[str, int]] = field(default_factory=list)
+    """Every event kind of the month with its count."""
+    map_files: list[tuple[str, str]] = field(default_factory=list)
+    """``(title, file name)`` of the overview's map pages, written beside it."""
+    colours: list[KingdomColour] = field(default_factory=list)
+    """The colour key of the maps: every kingdom with land and its rim colour."""
+
+
+@dataclass(slots=True)
+class KingdomColour:
+    """One entry of the overview map's colour key."""
+
+    number: int
+    name: str
+    colour: str
 
 
 def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sheet],
@@ -211,5 +232,20 @@ def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sh
     def who(e: Event) -> str:
         return f"{e.kingdom}" if e.kingdom is not None else "–"
 
+    kinds: dict[str, int] = {}
+    for e in events:
+        kinds[e.kind] = kinds.get(e.kind, 0) + 1
+    shown = [(who(e), event_line(e, seg_after, gm_settings)) for e in events
+             if not e.kind.startswith(ROUTINE_PREFIXES)]
+    from wdg.reports.exploration import KINGDOM_COLOURS
+
+    colours = [KingdomColour(k, seg_after.kingdoms[k].name, KINGDOM_COLOURS[k % len(KINGDOM_COLOURS)])
+               for k in sorted(seg_after.kingdoms) if gemarks.get(k, 0) > 0]
     return Overview(seg_after.name, seg_after.title, month.key, month.long(), rows, warnings,
-                    details, [(who(e), event_line(e, seg_after, gm_settings)) for e in events])
+                    details, shown, kinds=sorted(kinds.items()), colours=colours)
+
+
+ROUTINE_PREFIXES = ("pay.", "recon.", "move.", "tax.", "durability.", "action.", "a.", "k.",
+                    "treasury.")
+"""Event kinds the overview counts but does not list one by one (every player
+finds them on his sheet; ``wdg turn show SEG MONTH`` lists them all)."""

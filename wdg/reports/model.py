@@ -182,10 +182,16 @@ class MessageRow:
 
 @dataclass(slots=True)
 class MapPage:
-    """One page of a map: a title and an SVG document."""
+    """One page of a map: a title and an SVG document.
+
+    ``boxes`` are the drawn labels and markers as ``(kind, x0, y0, x1, y1,
+    text)`` in the SVG's units (kinds ``gemark``, ``province``, ``settlement``,
+    ``marker``): the map builder's own account of where it put them, so that
+    a test can prove no gemark number is covered."""
 
     title: str
     svg: str
+    boxes: list[tuple[str, float, float, float, float, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -212,6 +218,8 @@ class KingdomReport:
     notes: list[str]
     events: list[Line]
     maps: list[MapPage] = field(default_factory=list)
+    changes: dict = field(default_factory=dict)
+    """Changes since the previous month's report (:func:`wdg.reports.jsonreport.changes`)."""
 
 
 # --- helpers ---------------------------------------------------------------------------

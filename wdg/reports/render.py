@@ -57,6 +57,14 @@ def wrap(text: Any, width: int = WIDTH, indent: int = 0, first: str = "") -> str
     return "\n".join(out)
 
 
+def hang(text: Any, width: int = WIDTH, indent: int = 4) -> str:
+    """Wrap ``text`` to ``width`` columns, the first line as it is, the
+    continuation lines indented by ``indent`` spaces."""
+    lines = textwrap.wrap(str(text), width=width, subsequent_indent=" " * indent,
+                          break_long_words=True, break_on_hyphens=False, drop_whitespace=True)
+    return "\n".join(lines)
+
+
 def pad(value: Any, n: int) -> str:
     """Left-justify to ``n`` columns, cutting with ``…`` when longer."""
     s = str(value)
@@ -117,7 +125,8 @@ class Renderer:
                                                                  default_for_string=True),
                                     bytecode_cache=_BYTECODE["html"], **common)
         for env in (self.text_env, self.html_env):
-            env.filters.update(gs=gs, wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg)
+            env.filters.update(gs=gs, wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
+                               zfill4=lambda v: str(v).zfill(4))
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH
 

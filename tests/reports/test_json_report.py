@@ -1,0 +1,130 @@
+"""The machine-readable report (k<n>/bericht.json, issue 20): its schema in
+docs/ validates every kingdom's report of the stress preset, the demo's first
+two months match golden files, and ``wdg turn show --format json`` prints it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from tests.reports.schema_check import check
+from wdg.campaign import PACKAGE_ROOT
+from wdg.cli import app
+from wdg.commands.demo import DEMO_SEGMENT, copy_demo
+from wdg.engine.turn import run_month
+from wdg.orders.generate import generate_sheets
+from wdg.reports.archived import archive_writers
+from wdg.reports.jsonreport import REPORT_VERSION
+from wdg.world.storage import load_segment
+
+SCHEMA = json.loads((PACKAGE_ROOT / "docs" / "report-schema.json").read_text(encoding="utf-8"))
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The demo campaign after its first two months (month 2 from seeded sheets)."""
+    camp = copy_demo(tmp_path_factory.mktemp("json") / "c")
+    for i in range(2):
+        if i:
+            seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
+            out = camp.root / "orders" / DEMO_SEGMENT / seg.date.key
+            out.mkdir(parents=True, exist_ok=True)
+            for k, text in generate_sheets(seg, np.random.default_rng(7)).items():
+                (out / f"k{k}.txt").write_text(text, encoding="utf-8")
+        run_month(camp, DEMO_SEGMENT, force=True,
+                  outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False,
+                                          archive_dir=camp.archive_dir(DEMO_SEGMENT)))
+    return camp
+
+
+def _show(camp, month: str, kingdom: int) -> dict:
+    r = CliRunner().invoke(app, ["turn", "show", DEMO_SEGMENT, month, "--kingdom", str(kingdom),
+                                 "--format", "json", "-C", str(camp.root)])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+@pytest.mark.parametrize("month", ["0412-04", "0412-05"])
+def test_the_demo_reports_of_the_first_two_months_match_their_golden_files(demo, month):
+    """Regenerate with WDG_REGEN_GOLDEN=1 after a deliberate change."""
+    for k in (1, 3):
+        doc = _show(demo, month, k)
+        assert check(doc, SCHEMA) == []
+        golden = GOLDEN / f"bericht-{month}-k{k}.json"
+        text = json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+        if os.environ.get("WDG_REGEN_GOLDEN"):
+            golden.write_text(text, encoding="utf-8")
+        assert text == golden.read_text(encoding="utf-8")
+
+
+def test_the_second_month_tells_what_changed_since_the_first(demo):
+    first, second = _show(demo, "0412-04", 1), _show(demo, "0412-05", 1)
+    assert first["changes"] == {"first_month": True}
+    c = second["changes"]
+    assert c["first_month"] is False
+    assert c["treasury"]["before"] == first["report"]["treasury"]["after"]
+    assert c["treasury"]["after"] == second["report"]["treasury"]["after"]
+    text = (demo.archive_dir(DEMO_SEGMENT) / "0412-05" / "outputs" / "reports" / "k1"
+            / "ergebnis.txt.gz")
+    import gzip
+    sheet = gzip.decompress(text.read_bytes()).decode("utf-8")
+    assert "Seit dem Vormonat: Reichsschatz" in sheet  # at the top, before the orders
+    assert sheet.index("Seit dem Vormonat") < sheet.index("BEFEHLE UND IHRE AUSFÜHRUNG")
+
+
+def test_every_number_on_the_sheet_head_comes_from_the_report(demo):
+    doc = _show(demo, "0412-04", 1)
+    import gzip
+    sheet = gzip.decompress((demo.archive_dir(DEMO_SEGMENT) / "0412-04" / "outputs" / "reports"
+                             / "k1" / "ergebnis.txt.gz").read_bytes()).decode("utf-8")
+    h = doc["report"]["header"]
+    for value in (h["kingdom_name"], h["ruler"], h["month_long"], h["deadline"]):
+        assert value in sheet
+    for a in doc["report"]["armies"]:
+        assert f"{a['number']:04d}" in sheet
+    after = f"{doc['report']['treasury']['after']:,}".replace(",", ".")
+    assert after in sheet
+
+
+@pytest.mark.slow
+def test_the_schema_validates_every_kingdom_report_of_the_stress_preset():
+    from wdg.engine.intake import take_in
+    from wdg.engine.turn import resolve_month
+    from wdg.reports.batch import report_kingdoms
+    from wdg.reports.build import build_kingdom_report
+    from wdg.reports.jsonreport import build_json
+    from wdg.reports.settings import load_report_settings
+    from wdg.rules import Rules
+    from wdg.world.stress import STRESS_SEED, stress_segment
+
+    seg, passwords = stress_segment(1.0)
+    texts = generate_sheets(seg, np.random.default_rng([STRESS_SEED, 2]), passwords)
+    intake = take_in(seg, {f"k{k}.txt": t.encode("utf-8") for k, t in texts.items()})
+    result = resolve_month(seg, intake.sheets, Rules.load(PACKAGE_ROOT / "worlds" / "rules"),
+                           pre_events=intake.events)
+    settings = load_report_settings()
+    kingdoms = report_kingdoms(result.state)
+    assert len(kingdoms) == 60
+    for k in kingdoms:
+        rep = build_kingdom_report(result.state, list(result.log), intake.sheets.get(k), k, settings)
+        doc = json.loads(json.dumps(build_json(rep, result.state, k, None)))
+        assert doc["version"] == REPORT_VERSION
+        assert check(doc, SCHEMA) == [], k
+        assert doc["known_map"] and doc["report"]["armies"]
+
+
+def test_the_second_month_stores_its_state_before_once(demo):
+    """Each file stored once: the state before month 2 is the state after month 1
+    (hard links), as are unchanged rules files."""
+    turns = demo.archive_dir(DEMO_SEGMENT)
+    linked = [p.name for p in (turns / "0412-05" / "state-before").iterdir()
+              if p.samefile(turns / "0412-04" / "state" / p.name)]
+    assert "armies.yaml" in linked and "kingdoms.yaml" in linked
+    assert (turns / "0412-05" / "rules" / "economy.yaml").samefile(
+        turns / "0412-04" / "rules" / "economy.yaml")

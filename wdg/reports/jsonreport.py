@@ -1,0 +1,110 @@
+"""The machine-readable report of a kingdom and month (``k<n>/bericht.json``).
+
+One versioned JSON document per kingdom and month, serialised from the same
+report model the text, HTML and PDF sheets are rendered from
+(:class:`wdg.reports.model.KingdomReport`), plus the kingdom's whole known
+map (every gemark it knows: terrain, owner and settlement as last seen, the
+month it was seen) and the changes since the previous month's report
+(treasury, soldiers per army, gemarks gained and lost, new diplomatic
+contacts). Its schema is ``docs/report-schema.json``
+(:data:`REPORT_VERSION`); a client (like Magellan for Eressea's CR) reads it
+instead of parsing the text sheet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import numpy as np
+
+from wdg.reports.model import KingdomReport
+from wdg.world.calendar import MonthDate
+from wdg.world.state import UNKNOWN_TERRAIN, Segment
+from wdg.world.terrain import TERRAINS
+
+REPORT_VERSION = 1
+FILE = "bericht.json"
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.name not in ("maps", "changes")}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def known_map(seg: Segment, kingdom: int) -> list[dict[str, Any]]:
+    """Every gemark the kingdom knows (its own land always, as it is now)."""
+    km = seg.known.get(kingdom)
+    mine = seg.owner == kingdom
+    if km is not None:
+        known = (km.terrain != UNKNOWN_TERRAIN) | mine
+    else:
+        known = mine
+    rows, cols = np.nonzero(known)
+    out = []
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        h = seg.grid.hex_at(r, c)
+        if mine[r, c]:
+            ter, owner, settle = int(seg.terrain[r, c]), kingdom, int(seg.settlement[r, c])
+            seen = seg.date.previous()
+        else:
+            ter, owner, settle = int(km.terrain[r, c]), int(km.owner[r, c]), int(km.settlement[r, c])
+            seen = MonthDate.from_ordinal(int(km.seen[r, c]))
+        cell: dict[str, Any] = {"gemark": seg.label(h), "terrain": TERRAINS[ter].name,
+                                "owner": owner if owner >= 0 else None,
+                                "settlement": settle if settle >= 0 else None}
+        cell["seen"] = seen.key
+        out.append(cell)
+    return out
+
+
+def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """What changed since the previous month's report (``None``: the first month)."""
+    if before is None:
+        return {"first_month": True}
+    t0 = before["report"]["treasury"]["after"]
+    t1 = now["report"]["treasury"]["after"]
+    a0 = {a["number"]: a["units"] for a in before["report"]["armies"]}
+    a1 = {a["number"]: a["units"] for a in now["report"]["armies"]}
+    soldiers = [{"army": n, "before": a0.get(n), "after": a1.get(n)}
+                for n in sorted(set(a0) | set(a1)) if a0.get(n) != a1.get(n)]
+    g0 = {g["address"] for p in before["report"]["provinces"] for g in p["gemarks"]}
+    g1 = {g["address"] for p in now["report"]["provinces"] for g in p["gemarks"]}
+    d0 = {d["kingdom"] for d in before["report"]["diplomacy"]}
+    new_contacts = [d for d in now["report"]["diplomacy"] if d["kingdom"] not in d0]
+    s0 = {(s["where"], s["text"]) for s in before["report"]["sightings"]}
+    new_sightings = [s for s in now["report"]["sightings"] if (s["where"], s["text"]) not in s0]
+    return {"first_month": False, "treasury": {"before": t0, "after": t1, "change": t1 - t0},
+            "soldiers": soldiers, "gemarks_gained": sorted(g1 - g0),
+            "gemarks_lost": sorted(g0 - g1), "new_contacts": new_contacts,
+            "new_sightings": len(new_sightings)}
+
+
+def build_json(report: KingdomReport, seg_after: Segment, kingdom: int,
+               previous: dict[str, Any] | None) -> dict[str, Any]:
+    """The JSON report (plain data) of ``kingdom`` for the month just resolved."""
+    doc: dict[str, Any] = {
+        "version": REPORT_VERSION,
+        "segment": seg_after.name,
+        "month": seg_after.date.previous().key,
+        "kingdom": kingdom,
+        "report": _plain(report),
+        "known_map": known_map(seg_after, kingdom),
+    }
+    doc["changes"] = changes(doc, previous)
+    return doc
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """Deterministic JSON text (sorted keys, UTF-8, compact: the C encoder; one
+    trailing newline)."""
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
