@@ -76,8 +76,8 @@ def archived_reports(mdir: Path) -> Path:
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:
-    """Put ``src``'s bytes at ``dst`` (a hard link when possible), replacing
-    ``dst`` atomically; ``src`` is never touched."""
+    """Put ``src``'s bytes at ``dst`` (a hard link when possible, then made
+    read-only), replacing ``dst`` atomically; ``src``'s bytes are never touched."""
     dst.parent.mkdir(parents=True, exist_ok=True)
     try:
         if dst.exists() and os.path.samefile(src, dst):
@@ -88,6 +88,10 @@ def _link_or_copy(src: Path, dst: Path) -> None:
     tmp.unlink(missing_ok=True)
     try:
         os.link(src, tmp)
+        # One file under two names: read-only, so that editing the delivered copy
+        # in place cannot change the archive (a program that saves by writing a
+        # new file and renaming it breaks the link and leaves the archive alone).
+        os.chmod(tmp, 0o444)
     except OSError:
         shutil.copyfile(src, tmp)
     os.replace(tmp, dst)
