@@ -33,6 +33,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+SUMMARY: list[str] = []
+"""One line per sweep, printed at the end of the test run (tests/conftest.py)."""
+
 _OS_FUNCS = ("open", "write", "replace", "rename", "unlink", "remove", "rmdir", "mkdir",
              "fsync", "ftruncate")
 _WRITE_FUNCS = {"write", "replace", "rename", "mkdir", "ftruncate", "fsync", "unlink", "remove",

@@ -40,6 +40,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import faultinject  # noqa: E402
 from faultinject import run_in_child, tree_digest  # noqa: E402
 
 import wdg.cli  # noqa: E402,F401 - imported before forking: children start warm
@@ -230,8 +231,9 @@ def _sweep(base: Path, scratch: Path, command: str, modes: tuple[str, ...],
     line = "; ".join(f"{m}: {s['points']} points, {s['old']} as before, {s['new']} committed"
                      + (f", {s['partial']} partly imported" if s["partial"] else "")
                      for m, s in summary.items())
-    print(f"\n[fault injection] {command}: {count} file operations; {line}; "
-          f"{len(failures)} problems")
+    text = f"[fault injection] {command}: {count} file operations; {line}; {len(failures)} problems"
+    faultinject.SUMMARY.append(text)
+    print("\n" + text)
     assert not failures, "\n".join(failures[:20])
     assert all(s["points"] == s["old"] + s["new"] + s["partial"] for s in summary.values())
     return summary
@@ -246,7 +248,7 @@ def test_a_fault_at_any_file_operation_loses_nothing(base, tmp_path, command):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", ["turn run", "turn undo"])
+@pytest.mark.parametrize("command", ["turn run", "kingdom add", "orders import", "turn undo"])
 def test_sigkill_at_a_sample_of_file_operations_loses_nothing(base, tmp_path, command):
     """Issue #21: SIGKILL (no cleanup runs at all) at every 5th file operation:
     the next command completes a committed save or cleans an uncommitted one."""

@@ -30,7 +30,7 @@ import numpy as np
 
 from wdg.games.base import CHANCE, Game, GameError, load_game
 from wdg.games.records import play
-from wdg.procs import worker_init
+from wdg.procs import kill_workers, worker_init
 
 CHUNK = 25
 """Games per task sent to a worker."""
@@ -147,6 +147,13 @@ def run_batch(name: str, params: dict[str, Any], bots: list[str], games: int, se
                 results.extend(part)
                 if progress:
                     progress(len(part))
+        except BaseException:
+            # Ctrl-C, SIGTERM, an error: our own workers stop now, not after their chunks.
+            if isinstance(executor, ProcessPoolExecutor) and close == executor.shutdown:
+                kill_workers(executor)
+                executor.shutdown(wait=False, cancel_futures=True)
+                close = None
+            raise
         finally:
             if close is not None:
                 close()

@@ -91,6 +91,14 @@ def run_lab(camp: Campaign, segment: str, *, months: int = 24, bots: str | None 
                 runs.append(f.result())
                 if progress is not None:
                     progress((i + 1) * months, len(futures) * months, runs[-1].label)
+        except BaseException:
+            if own:  # Ctrl-C, SIGTERM, an error: our workers stop writing now
+                from wdg.procs import kill_workers
+
+                kill_workers(ex)
+                ex.shutdown(wait=False, cancel_futures=True)
+                own = False
+            raise
         finally:
             if own:
                 ex.shutdown()
