@@ -12,24 +12,10 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from procwatch import alive, children, survivors  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _children(pid: int) -> set[int]:
-    out: set[int] = set()
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            out |= {int(x) for x in (task / "children").read_text().split()}
-    except OSError:
-        pass
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.mark.slow
@@ -45,16 +31,11 @@ def test_killing_a_batch_leaves_no_worker(tmp_path, sig):
     workers: set[int] = set()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and len(workers) < 2:
-        workers = {c for c in _children(proc.pid) if _alive(c)}
+        workers = {c for c in children(proc.pid) if alive(c)}
         time.sleep(0.05)
     assert proc.poll() is None and len(workers) >= 2, "the batch's pool was not seen"
     time.sleep(0.5)
     proc.send_signal(sig)
     proc.wait(timeout=60)
-    end = time.monotonic() + 10
-    while time.monotonic() < end and any(_alive(w) for w in workers):
-        time.sleep(0.05)
-    survivors = [w for w in workers if _alive(w)]
-    for w in survivors:
-        os.kill(w, signal.SIGKILL)
-    assert not survivors, f"batch workers still running after the parent died ({sig.name})"
+    left = survivors(workers)
+    assert not left, f"batch workers still running after the parent died ({sig.name})"

@@ -16,28 +16,12 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from procwatch import alive, children, survivors  # noqa: E402
+
 from wdg.commands.demo import copy_demo
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _children(pid: int) -> set[int]:
-    out: set[int] = set()
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            text = (task / "children").read_text()
-            out |= {int(x) for x in text.split()}
-    except OSError:
-        pass
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def _snapshot(d: Path) -> dict[str, tuple[int, int]]:
@@ -54,15 +38,13 @@ def test_killing_turn_run_while_it_renders_leaves_no_worker_writing(tmp_path, si
     copy_demo(camp)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "wdg", "turn", "run", "canura", "-q",
-                             "--jobs", "2", "-C", str(camp)] if _has_jobs() else
-                            [sys.executable, "-m", "wdg", "turn", "run", "canura", "-q",
-                             "-C", str(camp)],
+                             "--jobs", "2", "-C", str(camp)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     workers: set[int] = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        workers = {c for c in _children(proc.pid) if _alive(c)}
+        workers = {c for c in children(proc.pid) if alive(c)}
         if len(workers) >= 2:
             break
         time.sleep(0.05)
@@ -73,20 +55,10 @@ def test_killing_turn_run_while_it_renders_leaves_no_worker_writing(tmp_path, si
     proc.send_signal(sig)
     proc.wait(timeout=60)
     proc.stderr.close()
-    end = time.monotonic() + 10
-    while time.monotonic() < end and any(_alive(w) for w in workers):
-        time.sleep(0.05)
-    survivors = [w for w in workers if _alive(w)]
-    for w in survivors:
-        os.kill(w, signal.SIGKILL)
-    assert not survivors, f"workers still running after the parent died ({sig.name})"
+    left = survivors(workers)
+    assert not left, f"workers still running after the parent died ({sig.name})"
     reports = camp / "reports"
     first = _snapshot(reports)
     time.sleep(1.5)
     assert _snapshot(reports) == first, "report files changed after the run was killed"
 
-
-def _has_jobs() -> bool:
-    r = subprocess.run([sys.executable, "-m", "wdg", "turn", "run", "--help"],
-                       capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return "--jobs" in r.stdout
