@@ -88,14 +88,6 @@ def write_durable(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def replace_durable(src: Path, dst: Path, data: bytes) -> None:
-    """Write ``data`` to the scratch file ``src``, flush it, and put it in place
-    of ``dst`` with one atomic rename (then flush the directory)."""
-    write_durable(src, data)
-    os.replace(src, dst)
-    fsync_dir(dst.parent)
-
-
 _HINTS = {
     errno.ENOSPC: ("kein Platz mehr auf dem Datenträger / no space left on device",
                    "free disk space, then run the command again"),

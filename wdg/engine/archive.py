@@ -326,12 +326,6 @@ def month_dir(camp: Campaign, segment: str, month: MonthDate) -> Path:
 
 # --- commit and recovery --------------------------------------------------------------------
 
-def recover(camp: Campaign, seg: Segment) -> list[str]:
-    """Clean up after an interrupted commit (see :func:`recover_archive`; the
-    segment's lock already does this when it is taken)."""
-    return recover_archive(camp.segment_dir(seg.name))
-
-
 def recover_archive(segment_dir: Path) -> list[str]:
     """Leftovers of an interrupted month in ``turns/`` (call after
     :func:`wdg.world.storage.recover_store`, holding the lock): a staging

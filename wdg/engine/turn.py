@@ -187,8 +187,6 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             more = f" (and {len(findings) - 10} more)" if len(findings) > 10 else ""
             raise StateError(f"segment {segment!r} is inconsistent, the month is not run: "
                              f"{shown}{more}; see 'wdg segment check {segment}'")
-        if not dry_run:
-            archive.recover(camp, seg)
         if stage is not None:
             stage("intake")
         files = archive.read_order_files(camp.orders_dir(segment, seg.date))
