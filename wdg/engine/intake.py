@@ -46,8 +46,20 @@ def take_in(seg: Segment, files: dict[str, bytes]) -> Intake:
     out = Intake(files={n: files[n] for n in sorted(files) if is_input_file(n)})
     numbered = sorted((int(SHEET_RE.match(n).group(1)), n)  # type: ignore[union-attr]
                       for n in out.files if SHEET_RE.match(n))
+    # The password checks (PBKDF2, deliberately slow, and releasing the GIL)
+    # run on every core; everything else, and the events' order, stays as if
+    # the sheets were taken in one after the other.
+    heads: list[tuple[int, str, Sheet | None, list[Event]]] = []
     for number, name in numbered:
-        sheet = _one(seg, number, name, out.files[name], out.events)
+        events: list[Event] = []
+        heads.append((number, name, _head(seg, number, name, out.files[name], events), events))
+    hashes = [(h[2].password, seg.kingdoms[h[0]].player.password_hash)  # type: ignore[union-attr]
+              for h in heads if h[2] is not None]
+    ok = iter(_verify_all(hashes))
+    for number, name, sheet, events in heads:
+        if sheet is not None:
+            sheet = _finish(seg, number, name, sheet, next(ok), events)
+        out.events += events
         if sheet is not None:
             out.sheets[number] = sheet
     if GM_SHEET in out.files:
@@ -65,7 +77,26 @@ def _refused(events: list[Event], kingdom: int | None, name: str, reason: str) -
                         data={"file": name}))
 
 
-def _one(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) -> Sheet | None:
+def _verify_all(pairs: list[tuple[str, str]]) -> list[bool]:
+    """:func:`verify_password` of each ``(password, stored hash)``, on every core."""
+    if len(pairs) < 4:
+        return [verify_password(p, h) for p, h in pairs]
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return [verify_password(p, h) for p, h in pairs]
+    with ThreadPoolExecutor(max_workers=min(cores, 8)) as pool:
+        return list(pool.map(lambda ph: verify_password(*ph), pairs))
+
+
+def _head(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) -> Sheet | None:
+    """The sheet parsed, if its file name, header, segment and month fit (else
+    ``None`` and a refusal event); the password is not checked yet."""
     k = seg.kingdoms.get(number)
     if k is None or k.player is None or k.city_state or k.retired:
         _refused(events, None, name, f"kein spielendes Königreich {number} in diesem Segment.")
@@ -82,7 +113,14 @@ def _one(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) 
         _refused(events, number, name, f"der Spielzug ist für den Mond {sheet.month.short()}, "
                  f"ausgewertet wird {seg.date.short()}.")
         return None
-    if not verify_password(sheet.password, k.player.password_hash):
+    return sheet
+
+
+def _finish(seg: Segment, number: int, name: str, sheet: Sheet, password_ok: bool,
+            events: list[Event]) -> Sheet | None:
+    """The sheet checked against the kingdom's view, or ``None`` (refused) when
+    its password is wrong."""
+    if not password_ok:
         _refused(events, number, name, "das Passwort ist falsch.")
         return None
     diagnostics, sheet = _check(seg, number, sheet)

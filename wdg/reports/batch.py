@@ -22,6 +22,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,8 +153,14 @@ def _init_worker(inp: MonthInput) -> None:
     _WORKER["renderer"] = Renderer(inp.templates)
 
 
-def _work(kingdom: int) -> list[Path]:
-    return render_kingdom(_WORKER["inp"], kingdom, _WORKER["renderer"])
+COMMON = 0
+"""The pool's task for the Götterbotschaft and the overview (no kingdom has number 0)."""
+
+
+def _work(task: int) -> list[Path]:
+    if task == COMMON:
+        return render_common(_WORKER["inp"], _WORKER["renderer"])
+    return render_kingdom(_WORKER["inp"], task, _WORKER["renderer"])
 
 
 class Progress:
@@ -181,10 +188,13 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    jobs: int = 1, templates: Path | None = None,
                    settings: ReportSettings | None = None, pdf: bool = True,
                    progress: bool = False,
-                   previous: dict[int, dict] | None = None) -> list[Path]:
+                   previous: dict[int, dict] | None = None,
+                   beside: Callable[[], None] | None = None) -> list[Path]:
     """Render every report of a month into ``out_dir``; returns the files, sorted.
     ``previous``: each kingdom's JSON report of the month before (for the
-    changes since then; none in a segment's first month)."""
+    changes since then; none in a segment's first month). ``beside``: other
+    work of the caller, done in this process while the workers render (after
+    the rendering when there are no workers)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
                      templates, settings or load_report_settings(), pdf, dict(previous or {}))
     kingdoms = report_kingdoms(seg_after)
@@ -200,15 +210,22 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         for k in kingdoms:
             files += render_kingdom(inp, k, renderer)
             bar.step()
+        files += render_common(inp, renderer)
+        bar.step()
+        if beside is not None:
+            beside()
     else:
         # Workers die with this process (SIGKILL included) and are killed when
         # it gives up (Ctrl-C, SIGTERM, an error): none writes after that.
+        # The Götterbotschaft and the overview (the largest single task) go
+        # first, so that they run beside the kingdoms, not after them.
         with stopping_pool(process_pool(jobs, _init_worker, (inp,))) as pool:
-            for got in pool.map(_work, kingdoms):
+            results = pool.map(_work, [COMMON, *kingdoms])  # every task submitted
+            if beside is not None:
+                beside()
+            for got in results:
                 files += got
                 bar.step()
-    files += render_common(inp)
-    bar.step()
     return sorted(files)
 
 
