@@ -99,19 +99,14 @@ def _link_or_copy(src: Path, dst: Path) -> None:
 
 COMPRESSED = ".gz"
 STORED_AS_IS = (".pdf",)
-"""Archived reports stored as they are (already compressed, delivered as hard
-links); every other report is stored in the folder's pack
-(:data:`wdg.engine.archive.PACK`, one xz-compressed tar) and delivered unpacked."""
+"""Reports that months archived with gzip-compressed reports stored as they
+are. Since the pack, every report of a month, PDFs included, is stored in the
+month's pack (:data:`wdg.engine.archive.PACK`, one xz-compressed tar: the
+PDFs repeat each other's streams, which the solid compression stores once) and
+delivered unpacked."""
 PACKED, GZIP, PLAIN = "pack", "gzip", "plain"
 """How an archived month stores its text reports: in one pack (since issue 16's
 archive work), each as ``name.gz`` (months archived before), as they are (older)."""
-
-
-def pack_tree(directory: Path) -> None:
-    """Store every report under ``directory`` but the PDFs in one pack."""
-    from wdg.engine.archive import write_pack
-
-    write_pack(directory, keep=lambda p: p.suffix in STORED_AS_IS)
 
 
 def storage_of(mdir: Path, manifest: dict[str, str]) -> str:
@@ -371,14 +366,32 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
         raise ValueError(f"unknown report storage {storage!r}")
 
     def write(result: Any, directory: Path, beside: Any = None) -> None:
-        render_reports(None, result.state, list(result.log), result.sheets,
-                       getattr(result, "gm_sheet", None), directory, jobs=jobs,
-                       templates=templates, settings=load_report_settings(rules_dir), pdf=pdf,
-                       progress=progress, previous=previous_reports(archive_dir, result.date),
-                       beside=beside)
-        if storage == PACKED:
-            pack_tree(directory)
-        elif storage == GZIP:
+        from wdg.engine.archive import PackWriter
+
+        packers: list[PackWriter] = []
+
+        def collect(files: list[Path]) -> None:
+            # packed (compressed) as each task's files come in, beside the workers;
+            # the pack is opened only then (after the workers were started)
+            if not packers:
+                packers.append(PackWriter(directory))
+            for p in sorted(files):
+                packers[0].add_file(p)
+
+        try:
+            render_reports(None, result.state, list(result.log), result.sheets,
+                           getattr(result, "gm_sheet", None), directory, jobs=jobs,
+                           templates=templates, settings=load_report_settings(rules_dir),
+                           pdf=pdf, progress=progress,
+                           previous=previous_reports(archive_dir, result.date),
+                           beside=beside, collect=collect if storage == PACKED else None)
+        except BaseException:
+            for packer in packers:
+                packer.abort()
+            raise
+        for packer in packers:
+            packer.close()
+        if storage == GZIP:
             compress_tree(directory)
 
     write.works_beside = True  # type: ignore[attr-defined]

@@ -189,12 +189,15 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    settings: ReportSettings | None = None, pdf: bool = True,
                    progress: bool = False,
                    previous: dict[int, dict] | None = None,
-                   beside: Callable[[], None] | None = None) -> list[Path]:
+                   beside: Callable[[], None] | None = None,
+                   collect: Callable[[list[Path]], None] | None = None) -> list[Path]:
     """Render every report of a month into ``out_dir``; returns the files, sorted.
     ``previous``: each kingdom's JSON report of the month before (for the
     changes since then; none in a segment's first month). ``beside``: other
     work of the caller, done in this process while the workers render (after
-    the rendering when there are no workers)."""
+    the rendering when there are no workers). ``collect(files)`` receives each
+    task's files as it is done, always in the same order (the Götterbotschaft
+    and overview, then the kingdoms by number), whatever the number of workers."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
                      templates, settings or load_report_settings(), pdf, dict(previous or {}))
     kingdoms = report_kingdoms(seg_after)
@@ -207,11 +210,13 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         jobs = 1  # a daemonic process (e.g. a pool worker itself) may not have children
     if jobs == 1:
         renderer = Renderer(templates)
-        for k in kingdoms:
-            files += render_kingdom(inp, k, renderer)
+        for task in [COMMON, *kingdoms]:
+            got = render_common(inp, renderer) if task == COMMON \
+                else render_kingdom(inp, task, renderer)
+            if collect is not None:
+                collect(got)
+            files += got
             bar.step()
-        files += render_common(inp, renderer)
-        bar.step()
         if beside is not None:
             beside()
     else:
@@ -224,6 +229,8 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
             if beside is not None:
                 beside()
             for got in results:
+                if collect is not None:
+                    collect(got)
                 files += got
                 bar.step()
     return sorted(files)
