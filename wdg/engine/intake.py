@@ -12,8 +12,13 @@ sheet gets ``sheet.missing`` (its armies rest, no K orders).
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from wdg.engine.events import Event
 from wdg.errors import StateError
@@ -47,21 +52,32 @@ def take_in(seg: Segment, files: dict[str, bytes]) -> Intake:
     numbered = sorted((int(SHEET_RE.match(n).group(1)), n)  # type: ignore[union-attr]
                       for n in out.files if SHEET_RE.match(n))
     # The password checks (PBKDF2, deliberately slow, and releasing the GIL)
-    # run on every core; everything else, and the events' order, stays as if
-    # the sheets were taken in one after the other.
-    heads: list[tuple[int, str, Sheet | None, list[Event]]] = []
-    for number, name in numbered:
-        events: list[Event] = []
-        heads.append((number, name, _head(seg, number, name, out.files[name], events), events))
-    hashes = [(h[2].password, seg.kingdoms[h[0]].player.password_hash)  # type: ignore[union-attr]
-              for h in heads if h[2] is not None]
-    ok = iter(_verify_all(hashes))
-    for number, name, sheet, events in heads:
-        if sheet is not None:
-            sheet = _finish(seg, number, name, sheet, next(ok), events)
-        out.events += events
-        if sheet is not None:
-            out.sheets[number] = sheet
+    # run in threads on every core while this thread parses and checks the
+    # sheets; the events' order stays as if the sheets were taken in one
+    # after the other.
+    with _password_pool(len(numbered)) as pool:
+        heads = []
+        for number, name in numbered:
+            events: list[Event] = []
+            sheet = _head(seg, number, name, out.files[name], events)
+            ok: Any = None
+            if sheet is not None:
+                stored = seg.kingdoms[number].player.password_hash  # type: ignore[union-attr]
+                ok = pool.submit(verify_password, sheet.password, stored) if pool is not None \
+                    else verify_password(sheet.password, stored)
+            heads.append((number, name, sheet, events, ok))
+        for number, name, sheet, events, ok in heads:
+            if sheet is not None:
+                if isinstance(ok, Future):
+                    checked = _check(seg, number, sheet)  # beside the hashing threads
+                    good = ok.result()
+                else:
+                    good = bool(ok)
+                    checked = _check(seg, number, sheet) if good else ([], sheet)
+                sheet = _finish(number, name, good, events, checked)
+            out.events += events
+            if sheet is not None:
+                out.sheets[number] = sheet
     if GM_SHEET in out.files:
         out.gm_sheet = _gm(seg, out.files[GM_SHEET])
     for n in sorted(seg.kingdoms):
@@ -77,21 +93,18 @@ def _refused(events: list[Event], kingdom: int | None, name: str, reason: str) -
                         data={"file": name}))
 
 
-def _verify_all(pairs: list[tuple[str, str]]) -> list[bool]:
-    """:func:`verify_password` of each ``(password, stored hash)``, on every core."""
-    if len(pairs) < 4:
-        return [verify_password(p, h) for p, h in pairs]
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
+@contextmanager
+def _password_pool(sheets: int) -> Iterator[ThreadPoolExecutor | None]:
+    """Threads for the password checks (``None``: check them one after the other)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         cores = os.cpu_count() or 1
-    if cores < 2:
-        return [verify_password(p, h) for p, h in pairs]
+    if sheets < 4 or cores < 2:
+        yield None
+        return
     with ThreadPoolExecutor(max_workers=min(cores, 8)) as pool:
-        return list(pool.map(lambda ph: verify_password(*ph), pairs))
+        yield pool
 
 
 def _head(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) -> Sheet | None:
@@ -116,14 +129,15 @@ def _head(seg: Segment, number: int, name: str, raw: bytes, events: list[Event])
     return sheet
 
 
-def _finish(seg: Segment, number: int, name: str, sheet: Sheet, password_ok: bool,
-            events: list[Event]) -> Sheet | None:
-    """The sheet checked against the kingdom's view, or ``None`` (refused) when
-    its password is wrong."""
+def _finish(number: int, name: str, password_ok: bool, events: list[Event],
+            checked: tuple[list[Diagnostic], Sheet]) -> Sheet | None:
+    """The sheet as checked against the kingdom's view (``checked``: the
+    messages and the sheet from :func:`_check`), or ``None`` (refused) when its
+    password is wrong."""
     if not password_ok:
         _refused(events, number, name, "das Passwort ist falsch.")
         return None
-    diagnostics, sheet = _check(seg, number, sheet)
+    diagnostics, sheet = checked
     for d in diagnostics:
         events.append(_diagnostic_event(number, d))
     return sheet
