@@ -2,19 +2,22 @@
 
 ``worlds/<segment>/turns/<YYYY-MM>/`` holds
 
-- ``state-before/``  the segment's files as they stood before the month,
+- ``state-before/``  the segment's files as they stood before the month (text
+  files gzip-compressed as ``name.gz``, see :func:`store_state`),
 - ``orders/``        every sheet read (``k<n>.txt``, the game master's ``sl.txt``),
 - ``rules/``         the rules files the month was resolved with,
 - ``seed.yaml``      the generator's seed and the kingdoms' drawn order,
-- ``events.yaml.gz`` the event log (gzip; months archived earlier: ``events.yaml``),
+- ``events.jsonl.xz`` the event log (JSON Lines, xz; months archived earlier:
+  ``events.yaml.gz`` or ``events.yaml``),
 - ``state/``         the segment's files as they stood after the month (the
   live segment may change afterwards through the game master's tools),
 - ``outputs/<name>/`` files of the month's outputs (the writers passed to
   :func:`commit`, e.g. the result sheets; or those of :func:`register_output`),
 - ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
-  month), ``events.yaml.gz`` and ``outputs/...``,
+  month), ``events.jsonl.xz`` and ``outputs/...`` — of each file's content,
+  whether it is stored as it is, as ``name.gz`` or in a pack (:data:`PACK`),
 - ``summary.yaml``   the month's index entry (seed, order, sheets, event counts,
-  every manifest file's size) read by ``wdg turn list``.
+  every stored file's size) read by ``wdg turn list``.
 
 Commit: the month's folder is prepared under ``turns/.staging-<YYYY-MM>``;
 then :func:`wdg.world.storage.save_segment` writes the new state beside the
@@ -522,7 +525,7 @@ def write_outputs(result: MonthResult, directory: Path,
                   writers: dict[str, OutputWriter] | None = None, *,
                   events_name: str = EVENTS) -> dict[str, str]:
     """Write every output of the month into ``directory`` (``state/``, the
-    event log ``events.yaml.gz``, ``outputs/<name>/`` of ``writers``, default
+    event log ``events.jsonl.xz``, ``outputs/<name>/`` of ``writers``, default
     the registered ones) and return their hashes."""
     done = []
 

@@ -46,7 +46,7 @@ OUTPUT_NAME = "reports"
 
 
 def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
-    """An event from its plain form in ``events.yaml`` (addresses back to hexes)."""
+    """An event from its plain form in the event log (addresses back to hexes)."""
     at = d.get("at")
     if isinstance(at, str):
         at = seg.grid.parse(at)
