@@ -679,7 +679,7 @@ def store_state(files: dict[str, bytes], directory: Path, previous: Path | None 
                     if src.is_file():
                         os.link(src, directory / stored)
                         continue
-            except OSError:
+            except (OSError, StateError):  # none there, damaged, or no hard links here
                 pass
         (directory / stored).write_bytes(gzip_bytes(data, GZ_LEVEL) if stored != name else data)
 
