@@ -1,0 +1,794 @@
+"""The forecast: what a kingdom's orders would do, on what the kingdom knows.
+
+One planning module over a kingdom's view (ARCHITECTURE.md, "Reports"): the
+checker's ``wdg orders check --forecast``, ``wdg orders simulate``, the import's
+confirmation ("Vorschau"), the bots' planner and the HTML order editor all call
+it. It reads only a :class:`~wdg.orders.view.KingdomView` (the kingdom's own
+armies and settlements, its treasury and popularity, the known map with the
+owners as last seen) and the parsed sheet — never the segment: foreign armies
+the kingdom has not seen, other kingdoms' orders and the month's dice are
+unknown to it, so every result is "voraussichtlich".
+
+It runs the month's steps in the engine's order ("Besoldung und Unterhalt",
+K orders, Phase A, Phase B movement, taxes at the end of the month) with the
+engine's own rules: the step rule of :func:`wdg.engine.movement.step_verdict`,
+the tables of ``worlds/rules/movement.yaml`` and ``economy.yaml``, the tax
+function :func:`wdg.engine.economy.tax_income`. Random events are not rolled:
+the chance of getting lost ((e)) and of a fleet shattering ((k)) are given
+as percentages, the path assumes the army keeps its way.
+
+Public API (plain data, JSON-serialisable through ``to_dict``):
+
+- :func:`forecast` ``(view, sheet, rules) -> Forecast``: per army the path,
+  end, why it stops, lost chance, losses, Phase-A effects; for the kingdom the
+  gold before, every cost, the taxes, the gold after, and the refused orders.
+- :func:`forecast_text` ``(fc) -> str``: the German text (``wdg orders
+  simulate``, the confirmation's "Vorschau").
+- :func:`reach` ``(view, number, rules) -> list[dict]``: the gemarks an army
+  can reach this month on known terrain, each with its path and cost.
+- :func:`order_costs` ``(view, rules) -> dict``: the gold cost of each order type.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from wdg.engine.economy import EconomyStart, tax_income
+from wdg.engine.ledger import count, gs
+from wdg.engine.movement import (
+    LAND_KINDS,
+    Tables,
+    loss_of,
+    may_get_lost_on,
+    step_verdict,
+)
+from wdg.orders import model as m
+from wdg.orders.checker import check_sheet
+from wdg.orders.view import ArmyView, KingdomView
+from wdg.rules import Rules
+from wdg.world.address import Address
+from wdg.world.hexgrid import Direction
+from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, TroopType
+from wdg.world.terrain import (
+    TERRAINS,
+    coastal_mask,
+    is_water,
+    settlement_cost_factor,
+    terrain,
+)
+
+UNKNOWN = "T."
+"""Map code of unknown terrain (used for the layers built from the view)."""
+
+
+# --- plain data -----------------------------------------------------------------------
+
+@dataclass(slots=True)
+class PathStep:
+    """One gemark entered: its address, terrain, the percent it costs, the sum
+    spent after it, and the soldiers expected to be lost there."""
+
+    at: str
+    direction: str
+    terrain: str
+    cost: int
+    spent: int
+    losses: int = 0
+
+
+@dataclass(slots=True)
+class ArmyForecast:
+    """What one army would do this month."""
+
+    number: int
+    start: str
+    """Position at the start of the month (``000.00`` for passive armies)."""
+    troop: str | None
+    units_before: int
+    units_after: int
+    """Soldiers after Phase A and the losses on the way (fights not counted)."""
+    end: str
+    """Where it would stand at the end of the month (before fights)."""
+    status_after: str
+    kind: str = ""
+    """Mover kind (``krieger``, ``reiter``, ``boote``, ``schiffe``); empty if it does not move."""
+    phase_a: str = ""
+    phase_b: str = ""
+    effects: list[str] = field(default_factory=list)
+    """German lines: what Phase A and B would do (recruits, boats, transport ...)."""
+    path: list[PathStep] = field(default_factory=list)
+    spent: int = 0
+    """Percent of the movement budget used."""
+    stop: str = ""
+    """Why the move would end before its last direction ("" if it runs through)."""
+    remaining: list[str] = field(default_factory=list)
+    """Directions of the order not executed."""
+    lost_chance: int = 0
+    """Percent chance that the army loses its way on the move ((e)); not rolled."""
+    shatter_chance: int = 0
+    """Percent chance that a fleet steered onto land shatters ((k)); not rolled."""
+    boats: int = 0
+    carried_by: int | None = None
+    carrying: int | None = None
+
+
+@dataclass(slots=True)
+class Booking:
+    """One expected treasury change: category, German text, signed amount."""
+
+    category: str
+    """``upkeep``, ``pay``, ``general``, ``activate``, ``recruit``, ``build``,
+    ``settlement``, ``festival``, ``tax``, ``income``."""
+    text: str
+    amount: int
+    line: int = 0
+    army: int | None = None
+
+
+@dataclass(slots=True)
+class Refusal:
+    """An order the month would refuse (or only partly execute)."""
+
+    line: int
+    order: str
+    reason: str
+    """German."""
+    cause: str
+    """``gold``, ``capacity``, ``range`` or ``rule`` (the checker's verdict)."""
+    army: int | None = None
+
+
+@dataclass(slots=True)
+class Forecast:
+    """The whole forecast of one sheet."""
+
+    segment: str
+    month: str
+    kingdom: int
+    gold_before: int | None
+    """Treasury at the start of the month; ``None`` if the view does not carry it."""
+    gold_after: int | None
+    """Treasury expected at the end of the month (after taxes)."""
+    bookings: list[Booking] = field(default_factory=list)
+    armies: list[ArmyForecast] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    """German lines: what the forecast cannot know."""
+
+    @property
+    def costs(self) -> int:
+        """Sum of the expected expenses (positive)."""
+        return -sum(b.amount for b in self.bookings if b.amount < 0)
+
+    @property
+    def income(self) -> int:
+        """Sum of the expected income."""
+        return sum(b.amount for b in self.bookings if b.amount > 0)
+
+    def army(self, number: int) -> ArmyForecast | None:
+        """The forecast of one army."""
+        return next((a for a in self.armies if a.number == number), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON)."""
+        d = asdict(self)
+        d["costs"], d["income"] = self.costs, self.income
+        return d
+
+
+# --- the known map -----------------------------------------------------------------------
+
+class KnownTerrain:
+    """The view's known map as lookups for the movement rule (built once)."""
+
+    def __init__(self, view: KingdomView, rules: Rules) -> None:
+        self.view = view
+        self.grid = view.grid
+        self.t = Tables.load(rules)
+        self.month = view.month.month
+        unknown = terrain(UNKNOWN).id
+        layer = np.full(self.grid.shape, unknown, dtype=np.uint8)
+        for a, (code, _seen) in view.known.items():
+            if view.on_map(a):
+                layer[self.grid.index(self.grid.hex_of(a))] = terrain(code).id
+        self.layer = layer
+        self.coastal = coastal_mask(layer)
+        self.unknown_id = unknown
+
+    def tid(self, a: Address) -> int | None:
+        """Terrain id as known, or ``None``."""
+        seen = self.view.known.get(a)
+        return terrain(seen[0]).id if seen else None
+
+    def is_coastal(self, a: Address) -> bool:
+        return bool(self.coastal[self.grid.index(self.grid.hex_of(a))])
+
+    def harbour(self, a: Address) -> bool:
+        """An own settlement with a Hafen (foreign harbours are not known)."""
+        s = self.view.settlements.get(a)
+        return s is not None and s.level(Building.HAFEN) > 0
+
+    def own_at_start(self, a: Address) -> bool:
+        return a in self.view.owned
+
+    def foreign_owner(self, a: Address) -> int | None:
+        """The other kingdom owning ``a`` as last seen, or ``None``."""
+        if a in self.view.owned:
+            return None
+        o = self.view.owners.get(a, 0)
+        return o if o not in (0, self.view.kingdom) else None
+
+    def neighbour(self, a: Address, d: Direction) -> Address | None:
+        return self.view.neighbour(a, d)
+
+
+def mover_kind_of(army: ArmyView) -> str:
+    """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``, as
+    :func:`wdg.engine.movement.mover_kind`."""
+    if army.troop == TroopType.SCHIFFE.value:
+        return "schiffe"
+    if army.boats > 0:
+        return "boote"
+    return "reiter" if army.troop == TroopType.REITER.value else "krieger"
+
+
+@dataclass(slots=True)
+class _Walk:
+    """A simulated move on the known map."""
+
+    path: list[PathStep] = field(default_factory=list)
+    end: Address | None = None
+    spent: int = 0
+    stop: str = ""
+    remaining: list[str] = field(default_factory=list)
+    stay_chance: float = 1.0
+    shatter: float = 0.0
+    units: int = 0
+    kind: str = ""
+    landed: bool = False
+
+
+def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Direction, ...],
+         units: int = 0) -> _Walk:
+    """Follow ``directions`` from ``start`` with the engine's step rule until the
+    move ends; the path assumes the army keeps its way (the chance that it does
+    not is ``1 - stay_chance``). An unknown gemark ends the forecast of the move."""
+    w = _Walk(end=start, units=units, kind=kind)
+    here = start
+    for i, d in enumerate(directions):
+        here_tid = km.tid(here)
+        if here_tid is None:
+            w.stop = f"Die Gemark {here} ist Ihnen unbekannt; weiter reicht die Vorschau nicht"
+            w.remaining = [x.value for x in directions[i:]]
+            break
+        if w.kind in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
+            w.stay_chance *= 1.0 - km.t.get_lost_chance
+        there = km.neighbour(here, d)
+        reason = None
+        made = False
+        if there is None:
+            reason = "Der Rand der Welt ist erreicht"
+        elif (tid := km.tid(there)) is None:
+            reason = (f"Die Gemark {there} ist Ihnen unbekannt; ob und wie das Heer sie betritt, "
+                      "kann die Vorschau nicht sagen")
+        else:
+            v = step_verdict(km.t, w.kind, here_tid, tid, km.month, coastal=km.is_coastal(there),
+                             harbour=km.harbour(there), spent=w.spent)
+            if v.aground:
+                w.shatter = km.t.shatter_chance
+                reason = (f"{v.reason}: die Flotte zerschellt mit {round(100 * w.shatter)} % "
+                          "Wahrscheinlichkeit (mit dem beförderten Heer), sonst dreht sie ab")
+            elif v.reason is not None:
+                reason = v.reason
+            else:
+                made = True
+                w.spent += v.cost
+                lost = loss_of(km.t, w.units, tid) if w.kind in LAND_KINDS else 0
+                w.units -= lost
+                w.path.append(PathStep(str(there), d.value, TERRAINS[tid].name, v.cost, w.spent,
+                                       lost))
+                here = w.end = there
+                if v.landing:
+                    w.kind, w.landed = "krieger", True
+                    reason = "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
+                elif (owner := km.foreign_owner(there)) is not None:
+                    reason = (f"Die Bewegung wird voraussichtlich im Kontrollbereich von Reich "
+                              f"{owner} unterbrochen (es sei denn, Reich {owner} führt Sie mit "
+                              "Diplomatiestatus 7 oder höher)")
+        if reason is not None:
+            rest = directions[i + (1 if made else 0):]
+            if rest or not made:
+                w.stop = reason
+            w.remaining = [x.value for x in rest]
+            break
+    return w
+
+
+# --- the forecast ----------------------------------------------------------------------
+
+class _Run:
+    """One forecast in progress."""
+
+    def __init__(self, view: KingdomView, sheet: m.Sheet, rules: Rules) -> None:
+        self.view, self.sheet, self.rules = view, sheet, rules
+        self.km = KnownTerrain(view, rules)
+        self.gold = view.treasury
+        self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None)
+        self.diags = check_sheet(sheet, view)
+        self.bad = {d.line: d for d in self.diags if d.severity is m.Severity.ERROR}
+        self.armies: dict[int, ArmyForecast] = {}
+        self.busy: set[int] = set()
+        self.positions: dict[int, Address] = {}
+
+    # -- gold ----------------------------------------------------------------------------
+
+    def pay(self, amount: int, category: str, text: str, *, line: int = 0,
+            army: int | None = None, order: str = "", partial_ok: bool = False) -> bool:
+        """Book ``amount``; False (and a refusal) if the treasury would not hold it."""
+        if self.gold is not None and amount > self.gold and not partial_ok:
+            self.fc.refused.append(Refusal(line, order, f"der Reichsschatz "
+                                           f"(voraussichtlich {gs(self.gold)}) reicht für "
+                                           f"{gs(amount)} nicht", "gold", army))
+            return False
+        paid = amount if self.gold is None else min(amount, self.gold)
+        if paid:
+            self.fc.bookings.append(Booking(category, text, -paid, line, army))
+        if self.gold is not None:
+            self.gold -= paid
+        return True
+
+    def price(self, *keys: str) -> int:
+        return self.rules.int("economy", *keys)
+
+    # -- the month ----------------------------------------------------------------------
+
+    def run(self) -> Forecast:
+        for n, a in sorted(self.view.armies.items()):
+            status = ArmyStatus.ACTIVE.value if a.status == ArmyStatus.ACTIVATING.value \
+                else a.status
+            self.armies[n] = ArmyForecast(n, str(a.position), a.troop, a.units, a.units,
+                                          str(a.position), status, boats=a.boats,
+                                          carried_by=a.carried_by, carrying=a.carrying)
+            self.positions[n] = a.position
+        self._refusals_of_checker()
+        self._pay_and_upkeep()
+        self._kingdom_orders()
+        self._phase_a()
+        self._phase_b()
+        self._taxes()
+        self.fc.armies = [self.armies[n] for n in sorted(self.armies)]
+        self.fc.gold_after = self.gold
+        self.fc.refused.sort(key=lambda r: (r.line, r.order))
+        self.fc.unknown = _UNKNOWN_LINES[:]
+        return self.fc
+
+    def _refusals_of_checker(self) -> None:
+        for d in sorted(self.bad.values(), key=lambda x: x.line):
+            if d.line:
+                self.fc.refused.append(Refusal(d.line, d.found, d.message, "rule"))
+
+    def _pay_and_upkeep(self) -> None:
+        """"Besoldung und Unterhalt" (step 10): upkeep and pay of every active army."""
+        for n, af in sorted(self.armies.items()):
+            a = self.view.armies[n]
+            if af.status_after != ArmyStatus.ACTIVE.value or a.general is None or not a.troop:
+                continue
+            upkeep = self.price("upkeep", a.troop)
+            wages = a.units * self.price("pay", a.troop)
+            short = 0
+            for amount, cat, what in ((upkeep, "upkeep", "Unterhalt"),
+                                      (wages, "pay", "Besoldung")):
+                have = self.gold
+                self.pay(amount, cat, f"{what} des Heeres {n:04d}: {gs(amount)}", army=n,
+                         partial_ok=True)
+                if have is not None and have < amount:
+                    short += amount - have
+            if short:
+                self.fc.refused.append(Refusal(0, f"Heer {n:04d}", f"{gs(short)} Sold und "
+                                               "Unterhalt blieben unbezahlt: Rüstgüter können "
+                                               "desertieren, Moral und Erfahrung sinken",
+                                               "gold", n))
+                af.effects.append(f"Sold und Unterhalt nicht voll bezahlt ({gs(short)} fehlen)")
+
+    def _kingdom_orders(self) -> None:
+        """K orders (step 20) in sheet order up to the palace allowance."""
+        for o in self.sheet.kingdom_orders:
+            if o.line in self.bad:
+                continue
+            if isinstance(o, m.Build):
+                b = o.building
+                price = self.price("buildings", "price", b.german)
+                self.pay(price, "build", f"{b.german} in {o.at}: {gs(price)}", line=o.line,
+                         order=str(o))
+            elif isinstance(o, m.Settle):
+                t = self.view.terrain_at(o.at)
+                factor = settlement_cost_factor(t) if t is not None else None
+                lo, hi = self.price("settlement", "min_units"), self.price("settlement",
+                                                                              "max_units")
+                if factor is None or not lo <= o.units <= hi:
+                    self.fc.refused.append(Refusal(o.line, str(o), f"ein Bauauftrag umfaßt {lo} "
+                                                   f"bis {hi} Baueinheiten" if factor else
+                                                   "dort kann keine Siedlung stehen", "rule"))
+                    continue
+                price = o.units * self.price("settlement", "unit_price") * factor
+                self.pay(price, "settlement", f"Siedlungsbau in {o.at}: "
+                         f"{count(o.units, 'Baueinheit', 'Baueinheiten')}, {gs(price)}",
+                         line=o.line, order=str(o))
+            elif isinstance(o, m.Festival):
+                self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}", line=o.line,
+                         order=str(o))
+
+    def _phase_a(self) -> None:
+        """Phase A (step 30), armies in ascending number."""
+        blocks = {b.number: b for b in self.sheet.armies if b.number in self.view.armies}
+        for n in sorted(blocks):
+            b, af, a = blocks[n], self.armies[n], self.view.armies[n]
+            o = b.phase_a
+            if b.line in self.bad or o is None:
+                continue
+            af.phase_a = str(o)
+            if o.line in self.bad:
+                af.effects.append(f"{o}: verweigert ({self.bad[o.line].message})")
+                continue
+            self._phase_a_order(a, af, o)
+
+    def _phase_a_order(self, a: ArmyView, af: ArmyForecast, o: m.PhaseAOrder) -> None:
+        n = a.number
+        if isinstance(o, m.HireGeneral):
+            price = self.view.offer.price if self.view.offer else 0
+            name = self.view.offer.general.name if self.view.offer else "?"
+            if self.pay(price, "general", f"Feldherr {name} angeworben: {gs(price)}", line=o.line,
+                        army=n, order=str(o)):
+                af.effects.append(f"Feldherr {name} wird angeworben ({gs(price)})")
+        elif isinstance(o, m.Activate):
+            cost = self.price("activation", a.troop) if a.troop else 0
+            if self.pay(cost, "activate", f"Heer {n:04d} in {o.at} aktiviert: {gs(cost)}",
+                        line=o.line, army=n, order=str(o)):
+                af.status_after, af.end, af.units_after = ArmyStatus.ACTIVATING.value, \
+                    str(o.at), 0
+                af.effects.append(f"wird in {o.at} aktiviert ({gs(cost)}), aktiv ab dem "
+                                  "folgenden Mond")
+                self.positions[n] = o.at
+        elif isinstance(o, m.DismissArmy):
+            moved = af.units_after
+            if o.target and o.target in self.armies:
+                self.armies[o.target].units_after += moved
+                self.armies[o.target].effects.append(f"übernimmt {count(moved, 'Rüstgut', 'Rüstgüter')} von Heer {n:04d}")
+            af.effects.append("wird entlassen und begibt sich nach 000.00"
+                              + (f" (Rüstgüter an Heer {o.target:04d})" if o.target else ""))
+            af.status_after, af.end, af.units_after = ArmyStatus.PASSIVE.value, "000.00", 0
+            self.busy.add(n)
+        elif isinstance(o, m.Recruit):
+            self._recruit(a, af, o)
+        elif isinstance(o, m.Release):
+            k = min(o.count, af.units_after)
+            af.units_after -= k
+            af.effects.append(f"{count(k, 'Rüstgut', 'Rüstgüter')} entlassen")
+        elif isinstance(o, m.BuildBoats):
+            space = af.units_after * self.price("space", a.troop or "Krieger")
+            boats = max(1, math.ceil(space / self.price("space", "boat_capacity")))
+            water = self.view.neighbour(a.position, o.direction)
+            af.effects.append(f"baut {count(boats, 'Boot', 'Boote')} in {water} und schifft sich "
+                              "am Ende des Mondes ein (den ganzen Mond)")
+            af.boats, af.end = boats, str(water)
+            self.busy.add(n)
+        elif isinstance(o, m.Board):
+            self._board(a, af, o)
+        elif isinstance(o, m.Disembark):
+            af.effects.append(f"verläßt die Schiffe nach {o.at} (den ganzen Mond)")
+            af.end, af.carried_by = str(o.at), None
+            self.positions[n] = o.at
+            self.busy.add(n)
+        elif isinstance(o, m.Rename):
+            af.effects.append(f"die Siedlung in {a.position} soll {o.name} heißen")
+
+    def _recruit(self, a: ArmyView, af: ArmyForecast, o: m.Recruit) -> None:
+        troop = a.troop or ""
+        price = o.count * self.price("premium", troop)
+        one = "Schiff" if troop == TroopType.SCHIFFE.value else troop
+        if self.gold is not None and price > self.gold:
+            each = self.price("premium", troop)
+            self.fc.refused.append(Refusal(o.line, str(o), f"die Werbeprämie für "
+                                           f"{count(o.count, one, troop)} ({gs(price)}) ist "
+                                           f"voraussichtlich nicht im Reichsschatz "
+                                           f"({gs(self.gold)}; bezahlbar: "
+                                           f"{self.gold // each})", "gold", a.number))
+            af.effects.append(f"{o}: verweigert, zu wenig Gold")
+            return
+        self.pay(price, "recruit", f"{count(o.count, one, troop)} angeworben: {gs(price)}",
+                 line=o.line, army=a.number, order=str(o))
+        af.units_after += o.count
+        af.effects.append(f"wirbt {count(o.count, one, troop)} an ({gs(price)}), sofern das "
+                          "Rüstvolumen der Siedlung reicht")
+
+    def _board(self, a: ArmyView, af: ArmyForecast, o: m.Board) -> None:
+        fleet = self.armies.get(o.fleet)
+        space = af.units_after * self.price("space", a.troop or "Krieger")
+        room = (fleet.units_after if fleet else 0) * self.price("space", "ship_capacity")
+        if fleet is None or space > room:
+            self.fc.refused.append(Refusal(o.line, str(o), f"die Flotte {o.fleet:04d} trägt "
+                                           f"{room} Raumfaktoren, das Heer braucht {space}",
+                                           "capacity", a.number))
+            af.effects.append(f"{o}: verweigert, die Flotte ist zu klein")
+            return
+        af.effects.append(f"schifft sich auf die Flotte {o.fleet:04d} ein ({space} von {room} "
+                          "Raumfaktoren; den ganzen Mond)")
+        af.carried_by, fleet.carrying = o.fleet, a.number
+        self.busy.add(a.number)
+
+    def _phase_b(self) -> None:
+        """Phase B movement (step 40), armies in ascending number."""
+        blocks = {b.number: b for b in self.sheet.armies if b.number in self.view.armies}
+        for n in sorted(self.armies):
+            af, a = self.armies[n], self.view.armies[n]
+            b = blocks.get(n)
+            o = b.phase_b if b is not None and b.line not in self.bad else None
+            if o is not None:
+                af.phase_b = str(o)
+            if o is not None and o.line in self.bad:
+                af.effects.append(f"{o}: verweigert ({self.bad[o.line].message}); das Heer ruht")
+                continue
+            can_act = af.status_after == ArmyStatus.ACTIVE.value and a.general is not None \
+                and not a.position.is_passive and n not in self.busy
+            if isinstance(o, (m.Move, m.Conquer)) and can_act:
+                self._move(a, af, o)
+            elif o is not None and not isinstance(o, (m.Move, m.Conquer)) and can_act:
+                af.effects.append(f"{o}: bleibt in {af.end}")
+            elif o is None and can_act:
+                af.effects.append(f"ruht in {af.end}")
+        for n, af in self.armies.items():  # a carried army goes where its fleet goes
+            if af.carried_by is not None and af.carried_by in self.armies and \
+                    self.armies[af.carried_by].path:
+                af.end = self.armies[af.carried_by].end
+                af.effects.append(f"fährt mit der Flotte {af.carried_by:04d} nach {af.end}")
+
+    def _move(self, a: ArmyView, af: ArmyForecast, o: m.Move | m.Conquer) -> None:
+        conquer = isinstance(o, m.Conquer)
+        kind = mover_kind_of(a) if af.boats == a.boats else "boote"
+        if a.carried_by is not None:
+            return self._refuse_move(af, o, "Das Heer wird von einer Flotte befördert und kann "
+                                     "sich nicht selbst bewegen")
+        need = self.rules.int("actions", "minimum_soldiers", "e")
+        if conquer and af.units_after < need:
+            return self._refuse_move(af, o, f"Einnahme verweigert: das Heer hat "
+                                     f"{'keine Soldaten' if not af.units_after else count(af.units_after, 'Soldat', 'Soldaten')}"
+                                     f" (mindestens {count(need, 'Soldat', 'Soldaten')})")
+        w = walk(self.km, self.positions[a.number], kind, o.directions, af.units_after)
+        af.kind, af.path, af.spent, af.stop, af.remaining = kind, w.path, w.spent, w.stop, \
+            w.remaining
+        af.end = str(w.end)
+        af.units_after = w.units
+        af.lost_chance = round(100 * (1 - w.stay_chance))
+        af.shatter_chance = round(100 * w.shatter)
+        if w.landed:
+            af.boats = 0
+        if w.stop and w.remaining:
+            self.fc.refused.append(Refusal(o.line, str(o), f"nur {len(w.path)} von "
+                                           f"{len(o.directions)} Schritten: {w.stop}", "range",
+                                           a.number))
+        if conquer and w.path:
+            af.effects.append("nimmt die betretenen Gemarken ein: "
+                              + ", ".join(s.at for s in w.path) + " (Ausgang offen)")
+
+    def _refuse_move(self, af: ArmyForecast, o: m.Move | m.Conquer, why: str) -> None:
+        af.stop = why
+        self.fc.refused.append(Refusal(o.line, str(o), why, "rule", af.number))
+
+    def _taxes(self) -> None:
+        """Taxes at the end of the month (step 82) from the own gemarks at the start
+        of the month, with the engine's :func:`tax_income`."""
+        view, grid = self.view, self.view.grid
+        if not view.owned:
+            return
+        shape = grid.shape
+        owner = np.zeros(shape, dtype=np.int16)
+        settlement = np.zeros(shape, dtype=np.int32)
+        buildings = np.zeros((len(BUILDING_ORDER), *shape), dtype=np.int16)
+        mine = BUILDING_ORDER.index(Building.MINE)
+        for a in view.owned:
+            if view.on_map(a):
+                owner[grid.index(grid.hex_of(a))] = view.kingdom
+        for s in view.settlements.values():
+            r, c = grid.index(grid.hex_of(s.at))
+            settlement[r, c] = s.size
+            for i, b in enumerate(BUILDING_ORDER):
+                buildings[i, r, c] = s.level(b)
+        for a, lv in view.mines.items():
+            buildings[(mine, *grid.index(grid.hex_of(a)))] = lv
+        layer = self.km.layer.copy()
+        layer[layer == self.km.unknown_id] = 0
+        start = EconomyStart(owner, settlement, buildings,
+                             {view.kingdom: view.popularity if view.popularity is not None
+                              else 50})
+        g, s, mi = tax_income(start, layer, view.kingdom, self.rules)
+        for amount, cat, text in ((g, "tax", f"Steuern aus {count(len(view.owned), 'Gemark', 'Gemarken')}"),
+                                  (s, "income", "Einnahmen der Siedlungen"),
+                                  (mi, "income", "Einnahmen der Minen")):
+            if amount:
+                self.fc.bookings.append(Booking(cat, f"{text}: {gs(amount)}", amount))
+                if self.gold is not None:
+                    self.gold += amount
+
+
+_UNKNOWN_LINES = [
+    "Bewegungen, Befehle und Kämpfe anderer Königreiche und der Fabelwesen sind unbekannt; "
+    "wo ein Heer auf fremde Truppen trifft, kann es kämpfen, Verluste erleiden oder anhalten.",
+    "Würfe sind nicht ausgeführt: ob sich ein Heer verirrt, ob eine Flotte zerschellt, wer "
+    "desertiert, ist als Wahrscheinlichkeit angegeben.",
+    "Besitzer fremder Gemarken sind so angenommen, wie sie zuletzt gesehen wurden; unbekanntes "
+    "Gelände betritt die Vorschau nicht.",
+    "Das Rüstvolumen der Siedlungen (die Miliz) ist nicht genau bekannt; Anwerbungen sind in "
+    "voller Höhe angenommen.",
+    "Eroberungen, Schätze, Ereignisse und Befehle des Segmentleiters können den Reichsschatz "
+    "zusätzlich verändern.",
+]
+
+
+def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules) -> Forecast:
+    """What ``sheet`` would do this month on what ``view`` knows (see the module
+    docstring). Deterministic; never rolls a die; reads nothing but its arguments."""
+    return _Run(view, sheet, rules).run()
+
+
+# --- reach and costs for the editor ------------------------------------------------------
+
+def reach(view: KingdomView, number: int, rules: Rules) -> list[dict[str, Any]]:
+    """The gemarks army ``number`` can reach this month on known terrain (from its
+    position at the start of the month, without Phase A), cheapest path first
+    found. Each entry: ``to`` (address), ``directions`` (for ``b``/``e``),
+    ``path`` (addresses entered), ``cost`` (percent of the budget), ``stops``
+    (True if the move would end there: control area, landing) and
+    ``lost_chance`` (percent). Sorted by cost, then address. Empty for
+    passive, carried or unknown armies."""
+    a = view.armies.get(number)
+    if a is None or a.passive or a.carried_by is not None or a.general is None:
+        return []
+    km = KnownTerrain(view, rules)
+    kind = mover_kind_of(a)
+    start = a.position
+    best: dict[Address, tuple[int, float]] = {start: (0, 1.0)}
+    prev: dict[Address, tuple[Address, Direction]] = {}
+    ends: set[Address] = set()
+    heap: list[tuple[int, str, Address, str, float]] = [(0, str(start), start, kind, 1.0)]
+    while heap:
+        spent, _key, here, k, stay = heapq.heappop(heap)
+        if spent > best.get(here, (1 << 30, 0.0))[0] or here in ends:
+            continue
+        here_tid = km.tid(here)
+        if here_tid is None:
+            continue
+        if k in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
+            stay = stay * (1.0 - km.t.get_lost_chance)
+        for d in Direction:
+            there = km.neighbour(here, d)
+            if there is None or (tid := km.tid(there)) is None:
+                continue
+            v = step_verdict(km.t, k, here_tid, tid, km.month, coastal=km.is_coastal(there),
+                             harbour=km.harbour(there), spent=spent)
+            if v.reason is not None:
+                continue
+            nc = spent + v.cost
+            if nc < best.get(there, (1 << 30, 0.0))[0]:
+                best[there] = (nc, stay)
+                prev[there] = (here, d)
+                if v.landing or km.foreign_owner(there) is not None:
+                    ends.add(there)
+                else:
+                    ends.discard(there)
+                heapq.heappush(heap, (nc, str(there), there, "krieger" if v.landing else k, stay))
+    out = []
+    for to, (cost, stay) in best.items():
+        if to == start:
+            continue
+        path, dirs, x = [], [], to
+        while x != start:
+            p, d = prev[x]
+            path.append(str(x))
+            dirs.append(d.value)
+            x = p
+        out.append({"to": str(to), "directions": dirs[::-1], "path": path[::-1], "cost": cost,
+                    "stops": to in ends, "lost_chance": round(100 * (1 - stay))})
+    out.sort(key=lambda e: (e["cost"], e["to"]))
+    return out
+
+
+def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
+    """The gold cost of each order type for this kingdom now (economy.yaml):
+    ``nr`` per recruit by troop type, ``nh`` per activation by troop type, ``nf``
+    the offered general's premium (``None`` without an offer), ``B`` per building
+    code (``H K Q M``), ``SS`` per Baueinheit (to be multiplied by the terrain
+    factor 1-3, see ``SS_factor``), ``SS_factor`` per own gemark, ``F+`` the amount
+    given, ``pay``/``upkeep`` per unit and per army each month, and every other
+    order ``0``."""
+    e = "economy"
+    troops = [t.value for t in TroopType]
+    factors = {}
+    for a in sorted(view.owned, key=str):
+        t = view.terrain_at(a)
+        f = settlement_cost_factor(t) if t is not None and not is_water(t) else None
+        if f is not None:
+            factors[str(a)] = f
+    return {
+        "nr": {t: rules.int(e, "premium", t) for t in troops},
+        "nh": {t: rules.int(e, "activation", t) for t in troops},
+        "nf": view.offer.price if view.offer else None,
+        "B": {b.value: rules.int(e, "buildings", "price", b.german) for b in Building},
+        "SS": rules.int(e, "settlement", "unit_price"),
+        "SS_factor": factors,
+        "F+": "amount",
+        "pay": {t: rules.int(e, "pay", t) for t in troops},
+        "upkeep": {t: rules.int(e, "upkeep", t) for t in troops},
+        "free": ["eh", "er", "bb", "bs", "vs", "nn", "DS", "b", "e", "c", "h", "i", "o", "r",
+                 "s", "t", "x"],
+    }
+
+
+# --- text ------------------------------------------------------------------------------
+
+def forecast_text(fc: Forecast) -> str:
+    """The forecast in German, as ``wdg orders simulate`` prints it."""
+    out = [f"Vorschau für Königreich {fc.kingdom}, Segment {fc.segment}, Mond {fc.month} "
+           "(voraussichtlich; nur nach dem, was Ihr Königreich weiß)", ""]
+    out.append("Heere:")
+    for a in fc.armies:
+        out += _army_lines(a)
+    out += ["", "Reichsschatz:"]
+    if fc.gold_before is None:
+        out.append("  Anfangsbestand unbekannt (die Sicht enthält keinen Reichsschatz)")
+    else:
+        out.append(f"  zu Beginn des Mondes:        {gs(fc.gold_before):>14}")
+    for b in fc.bookings:
+        sign = "+" if b.amount > 0 else "-"
+        out.append(f"  {sign} {b.text}")
+    out.append(f"  Ausgaben voraussichtlich:    {gs(fc.costs):>14}")
+    out.append(f"  Einnahmen voraussichtlich:   {gs(fc.income):>14}")
+    if fc.gold_after is not None:
+        out.append(f"  am Ende des Mondes voraussichtlich: {gs(fc.gold_after)}")
+    out += ["", "Voraussichtlich verweigert oder nur teilweise ausgeführt:"]
+    if not fc.refused:
+        out.append("  nichts")
+    for r in fc.refused:
+        where = f"Zeile {r.line}: " if r.line else ""
+        what = f"{r.order} – " if r.order else ""
+        out.append(f"  {where}{what}{r.reason} [{_CAUSE[r.cause]}]")
+    out += ["", "Was die Vorschau nicht wissen kann:"]
+    out += [f"  - {x}" for x in fc.unknown]
+    return "\n".join(out) + "\n"
+
+
+_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "range": "Reichweite", "rule": "Regel"}
+
+
+def _army_lines(a: ArmyForecast) -> list[str]:
+    head = f"  Heer {a.number:04d} ({a.troop or 'ohne Truppengattung'}, " \
+        f"{count(a.units_before, 'Rüstgut', 'Rüstgüter')}) in {a.start}"
+    orders = " / ".join(x for x in (a.phase_a, a.phase_b) if x)
+    out = [head + (f": {orders}" if orders else "")]
+    for e in a.effects:
+        out.append(f"    {e}")
+    if a.path:
+        steps = ", ".join(f"{s.at} {s.terrain} {s.cost} %" for s in a.path)
+        out.append(f"    Weg: {steps} (zusammen {a.spent} % der Reichweite)")
+        losses = sum(s.losses for s in a.path)
+        if losses:
+            out.append(f"    Verluste im schwierigen Gelände voraussichtlich: "
+                       f"{count(losses, 'Soldat', 'Soldaten')}")
+    if a.stop:
+        out.append(f"    Halt: {a.stop}")
+    if a.lost_chance:
+        out.append(f"    Gefahr, sich zu verirren: {a.lost_chance} %")
+    if a.shatter_chance:
+        out.append(f"    Gefahr, an der Küste zu zerschellen: {a.shatter_chance} %")
+    out.append(f"    Ende des Mondes voraussichtlich in {a.end}"
+               + (f", {count(a.units_after, 'Rüstgut', 'Rüstgüter')}"
+                  if a.units_after != a.units_before else ""))
+    return out
+
+
+__all__ = ["ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep", "Refusal",
+           "forecast", "forecast_text", "mover_kind_of", "order_costs", "reach", "walk"]
