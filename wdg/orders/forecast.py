@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from wdg.engine.actions import help_gold
 from wdg.engine.economy import EconomyStart, tax_income
 from wdg.engine.ledger import count, gs
 from wdg.engine.movement import (
@@ -56,14 +57,17 @@ from wdg.world.hexgrid import Direction
 from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, TroopType
 from wdg.world.terrain import (
     TERRAINS,
+    WATER,
     coastal_mask,
     is_water,
     settlement_cost_factor,
     terrain,
 )
 
-UNKNOWN = "T."
-"""Map code of unknown terrain (used for the layers built from the view)."""
+FILL = "T."
+"""Map code put where the terrain is unknown in the layers built from the view
+(land, so an unknown gemark never makes a neighbour coastal; the walk never
+enters an unknown gemark)."""
 
 
 # --- plain data -----------------------------------------------------------------------
@@ -191,14 +195,12 @@ class KnownTerrain:
         self.grid = view.grid
         self.t = Tables.load(rules)
         self.month = view.month.month
-        unknown = terrain(UNKNOWN).id
-        layer = np.full(self.grid.shape, unknown, dtype=np.uint8)
+        layer = np.full(self.grid.shape, terrain(FILL).id, dtype=np.uint8)
         for a, (code, _seen) in view.known.items():
             if view.on_map(a):
                 layer[self.grid.index(self.grid.hex_of(a))] = terrain(code).id
         self.layer = layer
         self.coastal = coastal_mask(layer)
-        self.unknown_id = unknown
 
     def tid(self, a: Address) -> int | None:
         """Terrain id as known, or ``None``."""
@@ -288,13 +290,14 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
             else:
                 made = True
                 w.spent += v.cost
+                if v.landing:  # ashore first, then the terrain's losses (as the engine)
+                    w.kind, w.landed = "krieger", True
                 lost = loss_of(km.t, w.units, tid) if w.kind in LAND_KINDS else 0
                 w.units -= lost
                 w.path.append(PathStep(str(there), d.value, TERRAINS[tid].name, v.cost, w.spent,
                                        lost))
                 here = w.end = there
                 if v.landing:
-                    w.kind, w.landed = "krieger", True
                     reason = "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
                 elif (owner := km.foreign_owner(there)) is not None:
                     reason = (f"Die Bewegung wird voraussichtlich im Kontrollbereich von Reich "
@@ -397,14 +400,12 @@ class _Run:
 
     def _kingdom_orders(self) -> None:
         """K orders (step 20) in sheet order up to the palace allowance."""
+        ordered: dict[tuple[Address, Building], int] = {}
         for o in self.sheet.kingdom_orders:
             if o.line in self.bad:
                 continue
             if isinstance(o, m.Build):
-                b = o.building
-                price = self.price("buildings", "price", b.german)
-                self.pay(price, "build", f"{b.german} in {o.at}: {gs(price)}", line=o.line,
-                         order=str(o))
+                self._build(o, ordered)
             elif isinstance(o, m.Settle):
                 t = self.view.terrain_at(o.at)
                 factor = settlement_cost_factor(t) if t is not None else None
@@ -422,6 +423,31 @@ class _Run:
             elif isinstance(o, m.Festival):
                 self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}", line=o.line,
                          order=str(o))
+
+    def _build(self, o: m.Build, ordered: dict[tuple[Address, Building], int]) -> None:
+        """"(Bn)": one level more, up to ``buildings.max_level`` (a building ordered
+        last month is finished by now; this sheet's earlier orders count), a Hafen
+        only beside water ("Die Bauwerke")."""
+        b = o.building
+        s = self.view.settlements.get(o.at)
+        level = (s.level(b) if s is not None else self.view.mines.get(o.at, 0)
+                 if b is Building.MINE else 0) + ordered.get((o.at, b), 0)
+        cap = self.price("buildings", "max_level")
+        if level >= cap:
+            self.fc.refused.append(Refusal(o.line, str(o), f"{b.german} in {o.at} hat schon "
+                                           f"die größte sinnvolle Stufe ({cap})", "rule"))
+            return
+        if b is Building.HAFEN and not any(
+                (n := self.view.neighbour(o.at, d)) is not None
+                and (t := self.view.terrain_at(n)) is not None and is_water(t)
+                for d in Direction):
+            self.fc.refused.append(Refusal(o.line, str(o), "ein Hafen braucht eine angrenzende "
+                                           "Wassergemark", "rule"))
+            return
+        price = self.price("buildings", "price", b.german)
+        if self.pay(price, "build", f"{b.german} in {o.at}: {gs(price)}", line=o.line,
+                    order=str(o)):
+            ordered[(o.at, b)] = ordered.get((o.at, b), 0) + 1
 
     def _phase_a(self) -> None:
         """Phase A (step 30), armies in ascending number."""
@@ -537,6 +563,8 @@ class _Run:
                 and not a.position.is_passive and n not in self.busy
             if isinstance(o, (m.Move, m.Conquer)) and can_act:
                 self._move(a, af, o)
+            elif isinstance(o, m.Help) and can_act:
+                self._help(a, af)
             elif o is not None and not isinstance(o, (m.Move, m.Conquer)) and can_act:
                 af.effects.append(f"{o}: bleibt in {af.end}")
             elif o is None and can_act:
@@ -575,6 +603,21 @@ class _Run:
             af.effects.append("nimmt die betretenen Gemarken ein: "
                               + ", ".join(s.at for s in w.path) + " (Ausgang offen)")
 
+    def _help(self, a: ArmyView, af: ArmyForecast) -> None:
+        """``h`` in an own land gemark brings the harvest help's gold (step 45,
+        :func:`wdg.engine.actions.help_gold`)."""
+        tid = self.km.tid(a.position)
+        gold = 0
+        if tid is not None and not a.is_fleet and not WATER[tid] and a.position in self.view.owned:
+            gold = help_gold(af.units_after, tid, self.rules)
+        if gold:
+            self.fc.bookings.append(Booking("income", f"Ernteertrag der Hilfe des Heeres "
+                                            f"{a.number:04d}: {gs(gold)}", gold, army=a.number))
+            if self.gold is not None:
+                self.gold += gold
+        af.effects.append(f"hilft den Einwohnern in {af.end}"
+                          + (f" ({gs(gold)} Ernteertrag)" if gold else ""))
+
     def _refuse_move(self, af: ArmyForecast, o: m.Move | m.Conquer, why: str) -> None:
         af.stop = why
         self.fc.refused.append(Refusal(o.line, str(o), why, "rule", af.number))
@@ -600,12 +643,10 @@ class _Run:
                 buildings[i, r, c] = s.level(b)
         for a, lv in view.mines.items():
             buildings[(mine, *grid.index(grid.hex_of(a)))] = lv
-        layer = self.km.layer.copy()
-        layer[layer == self.km.unknown_id] = 0
         start = EconomyStart(owner, settlement, buildings,
                              {view.kingdom: view.popularity if view.popularity is not None
                               else 50})
-        g, s, mi = tax_income(start, layer, view.kingdom, self.rules)
+        g, s, mi = tax_income(start, self.km.layer, view.kingdom, self.rules)
         for amount, cat, text in ((g, "tax", f"Steuern aus {count(len(view.owned), 'Gemark', 'Gemarken')}"),
                                   (s, "income", "Einnahmen der Siedlungen"),
                                   (mi, "income", "Einnahmen der Minen")):
