@@ -114,6 +114,9 @@ def sheet_forecast(data: bytes, *, view: Path | None = None,
             raise InvalidInputError(f"no segment for the sheet (header 'Segment: "
                                     f"{sheet.segment or '?'}'); give the campaign with -C or "
                                     "the kingdom's view with --view")
+        if not sheet.kingdom:
+            raise InvalidInputError("the sheet names no kingdom (no 'Königreich:' line); a "
+                                    "game master's sheet has no forecast")
         if sheet.kingdom not in seg.kingdoms:
             raise InvalidInputError(f"the sheet names kingdom {sheet.kingdom!r}, which segment "
                                     f"{seg.name!r} does not have (header 'Königreich:')")

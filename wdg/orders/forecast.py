@@ -771,8 +771,9 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
 
 # --- text ------------------------------------------------------------------------------
 
-def forecast_text(fc: Forecast) -> str:
-    """The forecast in German, as ``wdg orders simulate`` prints it."""
+def forecast_text(fc: Forecast, limit: int | None = None) -> str:
+    """The forecast in German, as ``wdg orders simulate`` prints it; ``limit``
+    caps the list of refused orders (the confirmation of a very long sheet)."""
     out = [f"Vorschau für Königreich {fc.kingdom}, Segment {fc.segment}, Mond {fc.month} "
            "(voraussichtlich; nur nach dem, was Ihr Königreich weiß)", ""]
     out.append("Heere:")
@@ -793,10 +794,13 @@ def forecast_text(fc: Forecast) -> str:
     out += ["", "Voraussichtlich verweigert oder nur teilweise ausgeführt:"]
     if not fc.refused:
         out.append("  nichts")
-    for r in fc.refused:
+    shown = fc.refused if limit is None else fc.refused[:limit]
+    for r in shown:
         where = f"Zeile {r.line}: " if r.line else ""
         what = f"{r.order} – " if r.order else ""
         out.append(f"  {where}{what}{r.reason} [{_CAUSE[r.cause]}]")
+    if len(shown) < len(fc.refused):
+        out.append(f"  … und {len(fc.refused) - len(shown)} weitere")
     out += ["", "Was die Vorschau nicht wissen kann:"]
     out += [f"  - {x}" for x in fc.unknown]
     return "\n".join(out) + "\n"
@@ -825,6 +829,10 @@ def _army_lines(a: ArmyForecast) -> list[str]:
         out.append(f"    Gefahr, sich zu verirren: {a.lost_chance} %")
     if a.shatter_chance:
         out.append(f"    Gefahr, an der Küste zu zerschellen: {a.shatter_chance} %")
+    if a.status_after == ArmyStatus.PASSIVE.value:
+        out.append("    bleibt passiv in 000.00" if a.start == "000.00" else
+                   "    Ende des Mondes voraussichtlich passiv in 000.00")
+        return out
     out.append(f"    Ende des Mondes voraussichtlich in {a.end}"
                + (f", {count(a.units_after, 'Rüstgut', 'Rüstgüter')}"
                   if a.units_after != a.units_before else ""))
