@@ -295,3 +295,25 @@ def test_the_view_carries_treasury_popularity_mines_and_owners_through_yaml():
     assert (back.treasury, back.popularity) == (100_000, 50)
     assert back.owners == v.owners and back.owners[seg.grid.address_of(at(seg, (1, 0)))] == 2
     assert back.mines == {seg.grid.address_of(at(seg, (0, 0))): 2}
+
+
+def test_the_bots_plan_with_the_forecasts_step_rule_and_running_costs():
+    """One planning module: the bots' planner prices a step as the forecast's walk
+    does, and their budget's running costs are the forecast's pay and upkeep."""
+    from wdg.bots.briefing import brief
+    from wdg.bots.plan import Planner
+    from wdg.bots.players import _Bot, personality
+
+    seg = world("T. Tw Ts H. T.", month=5)
+    add_army(seg, 101, 1, (0, 0), troop=TroopType.REITER, units=300)
+    know_all(seg)
+    b = brief(seg, 1)
+    plan = Planner(b, RULES)
+    h = [at(seg, (c, 0)) for c in range(5)]
+    costs = [plan.step_cost("reiter", h[i], h[i + 1]) for i in range(4)]
+    assert costs == [50, None, 33, 33]  # Wald 50 %; Stromtal closed in spring (f); Hochland 33 %
+    fc = fc_of(seg, block(seg, 101, "b O O"))
+    assert [s.cost for s in fc.army(101).path] == [50]
+    bot = _Bot(b, personality("Baumeister"), RULES, np.random.default_rng(1))
+    paid = -sum(x.amount for x in fc.bookings if x.category in ("upkeep", "pay"))
+    assert bot.running_costs() == paid == 3000 + 600

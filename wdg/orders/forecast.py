@@ -27,6 +27,9 @@ Public API (plain data, JSON-serialisable through ``to_dict``):
 - :func:`reach` ``(view, number, rules) -> list[dict]``: the gemarks an army
   can reach this month on known terrain, each with its path and cost.
 - :func:`order_costs` ``(view, rules) -> dict``: the gold cost of each order type.
+- :func:`running_costs` ``(view, rules) -> dict``: army -> (upkeep, pay) due this month.
+- :func:`walk` and :class:`KnownTerrain`: one move on the known map (the bots'
+  planner and the editor's path drawing use the same step rule).
 """
 
 from __future__ import annotations
@@ -377,12 +380,8 @@ class _Run:
 
     def _pay_and_upkeep(self) -> None:
         """"Besoldung und Unterhalt" (step 10): upkeep and pay of every active army."""
-        for n, af in sorted(self.armies.items()):
-            a = self.view.armies[n]
-            if af.status_after != ArmyStatus.ACTIVE.value or a.general is None or not a.troop:
-                continue
-            upkeep = self.price("upkeep", a.troop)
-            wages = a.units * self.price("pay", a.troop)
+        for n, (upkeep, wages) in running_costs(self.view, self.rules).items():
+            af = self.armies[n]
             short = 0
             for amount, cat, what in ((upkeep, "upkeep", "Unterhalt"),
                                       (wages, "pay", "Besoldung")):
@@ -670,6 +669,21 @@ _UNKNOWN_LINES = [
 ]
 
 
+def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]:
+    """Army -> (upkeep, pay) due at the start of the month ("Besoldung und
+    Unterhalt", economy.yaml): every army active this month (an activating one
+    becomes active first) with a general, in ascending number, as the engine's
+    pay step charges it. The bots plan their budget with it."""
+    out = {}
+    for n, a in sorted(view.armies.items()):
+        if a.status not in (ArmyStatus.ACTIVE.value, ArmyStatus.ACTIVATING.value) \
+                or a.general is None or not a.troop:
+            continue
+        out[n] = (rules.int("economy", "upkeep", a.troop),
+                  a.units * rules.int("economy", "pay", a.troop))
+    return out
+
+
 def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules) -> Forecast:
     """What ``sheet`` would do this month on what ``view`` knows (see the module
     docstring). Deterministic; never rolls a die; reads nothing but its arguments."""
@@ -840,4 +854,5 @@ def _army_lines(a: ArmyForecast) -> list[str]:
 
 
 __all__ = ["ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep", "Refusal",
-           "forecast", "forecast_text", "mover_kind_of", "order_costs", "reach", "walk"]
+           "forecast", "forecast_text", "mover_kind_of", "order_costs", "reach",
+           "running_costs", "walk"]
