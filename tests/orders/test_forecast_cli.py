@@ -28,7 +28,8 @@ def test_simulate_prints_a_german_forecast_for_every_demo_sheet(k):
     for part in ("Heere:", "Reichsschatz:", "am Ende des Mondes voraussichtlich",
                  "Was die Vorschau nicht wissen kann:"):
         assert part in out
-    assert f"Heer {k}01" in out.replace(f"Heer 0{k}01", f"Heer {k}01")
+    assert f"Heer 0{k}01 (" in out
+    assert max(len(line) for line in out.splitlines()) <= 80  # as the text result sheets
 
 
 def test_simulate_as_json_is_plain_data_with_the_gold_after_the_month():

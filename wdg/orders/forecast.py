@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -565,7 +566,8 @@ class _Run:
             elif isinstance(o, m.Help) and can_act:
                 self._help(a, af)
             elif o is not None and not isinstance(o, (m.Move, m.Conquer)) and can_act:
-                af.effects.append(f"{o}: bleibt in {af.end}")
+                af.effects.append(_STAYS.get(type(o), "{o}: bleibt in {at}").format(
+                    o=o, at=af.end))
             elif o is None and can_act:
                 af.effects.append(f"ruht in {af.end}")
         for n, af in self.armies.items():  # a carried army goes where its fleet goes
@@ -655,11 +657,23 @@ class _Run:
                     self.gold += amount
 
 
+_STAYS: dict[type, str] = {
+    m.Rest: "ruht in {at}",
+    m.Train: "trainiert in {at}",
+    m.Search: "durchsucht {at} (was es findet, ist offen)",
+    m.Inform: "holt Informationen über {at} ein",
+    m.Occupy: "okkupiert {at} (der Ausgang ist offen)",
+    m.Destroy: "{o}: Zerstörung in {at} (der Ausgang ist offen)",
+    m.CharacterAction: "{o}: Charakteraktion (die Vorschau rechnet sie nicht voraus)",
+}
+"""What an army that does not move does with its Phase B order (German)."""
+
+
 _UNKNOWN_LINES = [
     "Bewegungen, Befehle und Kämpfe anderer Königreiche und der Fabelwesen sind unbekannt; "
     "wo ein Heer auf fremde Truppen trifft, kann es kämpfen, Verluste erleiden oder anhalten.",
-    "Würfe sind nicht ausgeführt: ob sich ein Heer verirrt, ob eine Flotte zerschellt, wer "
-    "desertiert, ist als Wahrscheinlichkeit angegeben.",
+    "Es wird nicht gewürfelt: ob sich ein Heer verirrt oder eine Flotte zerschellt, steht "
+    "als Wahrscheinlichkeit da; wer bei knappem Sold desertiert, ist offen.",
     "Besitzer fremder Gemarken sind so angenommen, wie sie zuletzt gesehen wurden; unbekanntes "
     "Gelände betritt die Vorschau nicht.",
     "Das Rüstvolumen der Siedlungen (die Miliz) ist nicht genau bekannt; Anwerbungen sind in "
@@ -788,7 +802,7 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
 def forecast_text(fc: Forecast, limit: int | None = None) -> str:
     """The forecast in German, as ``wdg orders simulate`` prints it; ``limit``
     caps the list of refused orders (the confirmation of a very long sheet)."""
-    out = [f"Vorschau für Königreich {fc.kingdom}, Segment {fc.segment}, Mond {fc.month} "
+    out = [f"Vorschau für Königreich {fc.kingdom}, Segment {fc.segment}, Mond {fc.month}",
            "(voraussichtlich; nur nach dem, was Ihr Königreich weiß)", ""]
     out.append("Heere:")
     for a in fc.armies:
@@ -800,7 +814,7 @@ def forecast_text(fc: Forecast, limit: int | None = None) -> str:
         out.append(f"  zu Beginn des Mondes:        {gs(fc.gold_before):>14}")
     for b in fc.bookings:
         sign = "+" if b.amount > 0 else "-"
-        out.append(f"  {sign} {b.text}")
+        out += _wrap(f"{sign} {b.text}", "  ", "    ")
     out.append(f"  Ausgaben voraussichtlich:    {gs(fc.costs):>14}")
     out.append(f"  Einnahmen voraussichtlich:   {gs(fc.income):>14}")
     if fc.gold_after is not None:
@@ -812,33 +826,44 @@ def forecast_text(fc: Forecast, limit: int | None = None) -> str:
     for r in shown:
         where = f"Zeile {r.line}: " if r.line else ""
         what = f"{r.order} – " if r.order else ""
-        out.append(f"  {where}{what}{r.reason} [{_CAUSE[r.cause]}]")
+        out += _wrap(f"{where}{what}{r.reason} [{_CAUSE[r.cause]}]", "  ", "    ")
     if len(shown) < len(fc.refused):
         out.append(f"  … und {len(fc.refused) - len(shown)} weitere")
     out += ["", "Was die Vorschau nicht wissen kann:"]
-    out += [f"  - {x}" for x in fc.unknown]
+    for x in fc.unknown:
+        out += _wrap(f"- {x}", "  ", "    ")
     return "\n".join(out) + "\n"
+
+
+WIDTH = 80
+"""Line width of the forecast text (the width of the text result sheets)."""
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    """``text`` broken into lines of at most :data:`WIDTH` characters."""
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first]
 
 
 _CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "range": "Reichweite", "rule": "Regel"}
 
 
 def _army_lines(a: ArmyForecast) -> list[str]:
-    head = f"  Heer {a.number:04d} ({a.troop or 'ohne Truppengattung'}, " \
+    head = f"Heer {a.number:04d} ({a.troop or 'ohne Truppengattung'}, " \
         f"{count(a.units_before, 'Rüstgut', 'Rüstgüter')}) in {a.start}"
     orders = " / ".join(x for x in (a.phase_a, a.phase_b) if x)
-    out = [head + (f": {orders}" if orders else "")]
+    out = _wrap(head + (f": {orders}" if orders else ""), "  ", "      ")
     for e in a.effects:
-        out.append(f"    {e}")
+        out += _wrap(e, "    ", "      ")
     if a.path:
         steps = ", ".join(f"{s.at} {s.terrain} {s.cost} %" for s in a.path)
-        out.append(f"    Weg: {steps} (zusammen {a.spent} % der Reichweite)")
+        out += _wrap(f"Weg: {steps} (zusammen {a.spent} % der Reichweite)", "    ", "      ")
         losses = sum(s.losses for s in a.path)
         if losses:
             out.append(f"    Verluste im schwierigen Gelände voraussichtlich: "
                        f"{count(losses, 'Soldat', 'Soldaten')}")
     if a.stop:
-        out.append(f"    Halt: {a.stop}")
+        out += _wrap(f"Halt: {a.stop}", "    ", "      ")
     if a.lost_chance:
         out.append(f"    Gefahr, sich zu verirren: {a.lost_chance} %")
     if a.shatter_chance:
