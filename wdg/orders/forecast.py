@@ -321,12 +321,13 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
 class _Run:
     """One forecast in progress."""
 
-    def __init__(self, view: KingdomView, sheet: m.Sheet, rules: Rules) -> None:
+    def __init__(self, view: KingdomView, sheet: m.Sheet, rules: Rules,
+                 diagnostics: list[m.Diagnostic] | None) -> None:
         self.view, self.sheet, self.rules = view, sheet, rules
         self.km = KnownTerrain(view, rules)
         self.gold = view.treasury
         self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None)
-        self.diags = check_sheet(sheet, view)
+        self.diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
         self.bad = {d.line: d for d in self.diags if d.severity is m.Severity.ERROR}
         self.armies: dict[int, ArmyForecast] = {}
         self.busy: set[int] = set()
@@ -698,10 +699,14 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
     return out
 
 
-def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules) -> Forecast:
+def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules, *,
+             diagnostics: list[m.Diagnostic] | None = None) -> Forecast:
     """What ``sheet`` would do this month on what ``view`` knows (see the module
-    docstring). Deterministic; never rolls a die; reads nothing but its arguments."""
-    return _Run(view, sheet, rules).run()
+    docstring). Orders on lines with an error of the checker are refused as the
+    month refuses them; ``diagnostics`` are the checker's when the caller has
+    them already (default: :func:`~wdg.orders.checker.check_sheet`).
+    Deterministic; never rolls a die; reads nothing but its arguments."""
+    return _Run(view, sheet, rules, diagnostics).run()
 
 
 # --- reach and costs for the editor ------------------------------------------------------
