@@ -487,7 +487,8 @@ class _Run:
             moved = af.units_after
             if o.target and o.target in self.armies:
                 self.armies[o.target].units_after += moved
-                self.armies[o.target].effects.append(f"übernimmt {count(moved, 'Rüstgut', 'Rüstgüter')} von Heer {n:04d}")
+                self.armies[o.target].effects.append(
+                    f"übernimmt {count(moved, 'Rüstgut', 'Rüstgüter')} von Heer {n:04d}")
             af.effects.append("wird entlassen und begibt sich nach 000.00"
                               + (f" (Rüstgüter an Heer {o.target:04d})" if o.target else ""))
             af.status_after, af.end, af.units_after = ArmyStatus.PASSIVE.value, "000.00", 0
@@ -517,7 +518,15 @@ class _Run:
             af.effects.append(f"die Siedlung in {a.position} soll {o.name} heißen")
 
     def _recruit(self, a: ArmyView, af: ArmyForecast, o: m.Recruit) -> None:
+        """"(nr)": the whole premium must be in the treasury; an embarked army
+        cannot recruit (as :func:`wdg.engine.army_orders._recruit`)."""
         troop = a.troop or ""
+        if a.carried_by is not None or a.boats or o.count <= 0:
+            why = "die Anzahl muß größer als 0 sein" if o.count <= 0 else \
+                "das Heer ist eingeschifft"
+            self.fc.refused.append(Refusal(o.line, str(o), why, "rule", a.number))
+            af.effects.append(f"{o}: verweigert, {why}")
+            return
         price = o.count * self.price("premium", troop)
         one = "Schiff" if troop == TroopType.SCHIFFE.value else troop
         if self.gold is not None and price > self.gold:
@@ -581,15 +590,16 @@ class _Run:
 
     def _move(self, a: ArmyView, af: ArmyForecast, o: m.Move | m.Conquer) -> None:
         conquer = isinstance(o, m.Conquer)
-        kind = mover_kind_of(a) if af.boats == a.boats else "boote"
+        kind = mover_kind_of(a)
         if a.carried_by is not None:
             return self._refuse_move(af, o, "Das Heer wird von einer Flotte befördert und kann "
                                      "sich nicht selbst bewegen")
         need = self.rules.int("actions", "minimum_soldiers", "e")
         if conquer and af.units_after < need:
-            return self._refuse_move(af, o, f"Einnahme verweigert: das Heer hat "
-                                     f"{'keine Soldaten' if not af.units_after else count(af.units_after, 'Soldat', 'Soldaten')}"
-                                     f" (mindestens {count(need, 'Soldat', 'Soldaten')})")
+            has = "keine Soldaten" if not af.units_after else \
+                f"nur {count(af.units_after, 'Soldat', 'Soldaten')}"
+            return self._refuse_move(af, o, f"Einnahme verweigert: das Heer hat {has} "
+                                     f"(mindestens {count(need, 'Soldat', 'Soldaten')})")
         w = walk(self.km, self.positions[a.number], kind, o.directions, af.units_after)
         af.kind, af.path, af.spent, af.stop, af.remaining = kind, w.path, w.spent, w.stop, \
             w.remaining
@@ -651,7 +661,8 @@ class _Run:
                              {view.kingdom: view.popularity if view.popularity is not None
                               else 50})
         g, s, mi = tax_income(start, self.km.layer, view.kingdom, self.rules)
-        for amount, cat, text in ((g, "tax", f"Steuern aus {count(len(view.owned), 'Gemark', 'Gemarken')}"),
+        gemarks = count(len(view.owned), "Gemark", "Gemarken")
+        for amount, cat, text in ((g, "tax", f"Steuern aus {gemarks}"),
                                   (s, "income", "Einnahmen der Siedlungen"),
                                   (mi, "income", "Einnahmen der Minen")):
             if amount:
