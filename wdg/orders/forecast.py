@@ -46,6 +46,7 @@ import numpy as np
 
 from wdg.engine.actions import help_gold
 from wdg.engine.economy import EconomyStart, tax_income
+from wdg.engine.kingdom_orders import festival_popularity
 from wdg.engine.ledger import count, gs
 from wdg.engine.movement import (
     LAND_KINDS,
@@ -328,6 +329,7 @@ class _Run:
         self.view, self.sheet, self.rules = view, sheet, rules
         self.km = KnownTerrain(view, rules)
         self.gold = view.treasury
+        self.popularity = view.popularity if view.popularity is not None else 50
         self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None)
         self.diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
         self.bad = {d.line: d for d in self.diags if d.severity is m.Severity.ERROR}
@@ -424,8 +426,21 @@ class _Run:
                          f"{count(o.units, 'Baueinheit', 'Baueinheiten')}, {gs(price)}",
                          line=o.line, order=str(o))
             elif isinstance(o, m.Festival):
-                self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}", line=o.line,
-                         order=str(o))
+                self._festival(o)
+
+    def _festival(self, o: m.Festival) -> None:
+        """"(F+)": the gold, and the popularity it buys
+        (:func:`wdg.engine.kingdom_orders.festival_popularity`); the taxes of this
+        month are computed from the popularity at its start."""
+        if o.gold <= 0:
+            self.fc.refused.append(Refusal(o.line, str(o), "der Betrag muß größer als 0 sein",
+                                           "rule"))
+            return
+        old = self.popularity
+        new = festival_popularity(old, o.gold, len(self.view.owned), self.rules)
+        if self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}; die Beliebtheit steigt "
+                    f"voraussichtlich von {old} auf {new}", line=o.line, order=str(o)):
+            self.popularity = new
 
     def _build(self, o: m.Build, ordered: dict[tuple[Address, Building], int]) -> None:
         """"(Bn)": one level more, up to ``buildings.max_level`` (a building ordered
