@@ -334,3 +334,15 @@ def test_plan_data_gives_an_editor_the_running_total_the_forecast_computes():
     # a Krieger: 100 % per land gemark, one step east or south-east (the map's corner)
     assert [(e["to"], e["directions"], e["cost"]) for e in data["armies"]["101"]["reach"]] == \
         [("101.02", ["O"], 100), ("101.09", ["SO"], 100)]
+
+
+def test_an_army_without_soldiers_builds_no_boats():
+    """"Das Heer": a general with his Troß alone "ist ... zu keinen besonderen
+    Aktionen fähig" (actions.yaml minimum_soldiers bb 1): the engine refuses bb,
+    and so does the forecast — the army stays on land."""
+    seg = world("Tw ~K")
+    add_army(seg, 101, 1, (0, 0), units=0)
+    know_all(seg)
+    fc = fc_of(seg, block(seg, 101, "bb O"))
+    assert fc.army(101).end == "101.01" and fc.army(101).boats == 0
+    assert [r.cause for r in fc.refused] == ["rule"]

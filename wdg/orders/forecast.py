@@ -123,6 +123,12 @@ class ArmyForecast:
     """Percent chance that the army loses its way on the move ((e)); not rolled."""
     shatter_chance: int = 0
     """Percent chance that a fleet steered onto land shatters ((k)); not rolled."""
+    unknown_ahead: bool = False
+    """True if the move would enter a gemark the kingdom has never seen: the
+    forecast ends the path before it (the month will not)."""
+    unknown_owners: list[str] = field(default_factory=list)
+    """Land gemarks of the path whose owner the kingdom has not seen (terrain seen
+    from afar): if one belongs to a foreign kingdom, the move ends there."""
     boats: int = 0
     carried_by: int | None = None
     carrying: int | None = None
@@ -225,6 +231,10 @@ class KnownTerrain:
     def own_at_start(self, a: Address) -> bool:
         return a in self.view.owned
 
+    def owner_known(self, a: Address) -> bool:
+        """True if the kingdom knows who owns ``a`` (own, or seen with its owner)."""
+        return a in self.view.owned or a in self.view.owners
+
     def foreign_owner(self, a: Address) -> int | None:
         """The other kingdom owning ``a`` as last seen, or ``None``."""
         if a in self.view.owned:
@@ -260,6 +270,8 @@ class _Walk:
     units: int = 0
     kind: str = ""
     landed: bool = False
+    unknown_ahead: bool = False
+    unknown_owners: list[str] = field(default_factory=list)
 
 
 def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Direction, ...],
@@ -274,6 +286,7 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
         if here_tid is None:
             w.stop = f"Die Gemark {here} ist Ihnen unbekannt; weiter reicht die Vorschau nicht"
             w.remaining = [x.value for x in directions[i:]]
+            w.unknown_ahead = True
             break
         if w.kind in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
             w.stay_chance *= 1.0 - km.t.get_lost_chance
@@ -285,6 +298,7 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
         elif (tid := km.tid(there)) is None:
             reason = (f"Die Gemark {there} ist Ihnen unbekannt; ob und wie das Heer sie betritt, "
                       "kann die Vorschau nicht sagen")
+            w.unknown_ahead = True
         else:
             v = step_verdict(km.t, w.kind, here_tid, tid, km.month, coastal=km.is_coastal(there),
                              harbour=km.harbour(there), spent=w.spent)
@@ -304,6 +318,8 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
                 w.path.append(PathStep(str(there), d.value, TERRAINS[tid].name, v.cost, w.spent,
                                        lost))
                 here = w.end = there
+                if not WATER[tid] and not km.owner_known(there):
+                    w.unknown_owners.append(str(there))
                 if v.landing:
                     reason = "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
                 elif (owner := km.foreign_owner(there)) is not None:
@@ -515,6 +531,13 @@ class _Run:
             af.units_after -= k
             af.effects.append(f"{count(k, 'Rüstgut', 'Rüstgüter')} entlassen")
         elif isinstance(o, m.BuildBoats):
+            need = self.rules.int("actions", "minimum_soldiers", "bb")
+            if af.units_after < need:  # "Das Heer": a general and his Troß alone
+                why = (f"das Heer hat {count(af.units_after, 'Soldat', 'Soldaten')}, zum "
+                       f"Bootsbau braucht es mindestens {count(need, 'Soldat', 'Soldaten')}")
+                self.fc.refused.append(Refusal(o.line, str(o), why, "rule", n))
+                af.effects.append(f"{o}: verweigert, {why}")
+                return
             space = af.units_after * self.price("space", a.troop or "Krieger")
             boats = max(1, math.ceil(space / self.price("space", "boat_capacity")))
             water = self.view.neighbour(a.position, o.direction)
@@ -622,6 +645,8 @@ class _Run:
         af.units_after = w.units
         af.lost_chance = round(100 * (1 - w.stay_chance))
         af.shatter_chance = round(100 * w.shatter)
+        af.unknown_ahead = w.unknown_ahead
+        af.unknown_owners = w.unknown_owners
         if w.landed:
             af.boats = 0
         if w.stop and w.remaining:
@@ -926,6 +951,9 @@ def _army_lines(a: ArmyForecast) -> list[str]:
                        f"{count(losses, 'Soldat', 'Soldaten')}")
     if a.stop:
         out += _wrap(f"Halt: {a.stop}", "    ", "      ")
+    if a.unknown_owners:
+        out += _wrap("Besitzer unbekannt: " + ", ".join(a.unknown_owners) + "; gehört eine "
+                     "davon einem fremden Reich, endet die Bewegung dort", "    ", "      ")
     if a.lost_chance:
         out.append(f"    Gefahr, sich zu verirren: {a.lost_chance} %")
     if a.shatter_chance:
