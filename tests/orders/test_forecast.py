@@ -346,3 +346,18 @@ def test_an_army_without_soldiers_builds_no_boats():
     fc = fc_of(seg, block(seg, 101, "bb O"))
     assert fc.army(101).end == "101.01" and fc.army(101).boats == 0
     assert [r.cause for r in fc.refused] == ["rule"]
+
+
+def test_a_gemark_seen_from_afar_without_its_owner_is_named_on_the_path():
+    """"Die Erkundung der Heere" (c): the ring beyond shows terrain only. A path
+    through such a gemark is forecast, and the gemark named: a foreign owner
+    would end the move there ("Der Kontrollbereich")."""
+    seg = world("T. T. T. T.")
+    add_army(seg, 101, 1, (0, 0), troop=TroopType.REITER)
+    own(seg, 2, (2, 0))
+    know_all(seg)
+    seg.known[1].owner[0, 2] = -1  # terrain known, owner not
+    fc = fc_of(seg, block(seg, 101, "b O O O"))
+    a = fc.army(101)
+    assert (a.end, a.unknown_owners) == ("101.04", ["101.03"])
+    assert "Besitzer unbekannt: " in forecast_text(fc)
