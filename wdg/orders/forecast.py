@@ -734,6 +734,8 @@ _UNKNOWN_LINES = [
     "voller Höhe angenommen.",
     "Eroberungen, Schätze, Ereignisse und Befehle des Segmentleiters können den Reichsschatz "
     "zusätzlich verändern.",
+    "Nicht berechnet sind Charakteraktionen (c) sowie die Abnutzung von Booten und Schiffen "
+    "am Ende des Mondes.",
 ]
 
 
@@ -916,7 +918,7 @@ def forecast_text(fc: Forecast, limit: int | None = None) -> str:
         out += _wrap(f"{where}{what}{r.reason} [{_CAUSE[r.cause]}]", "  ", "    ")
     if len(shown) < len(fc.refused):
         out.append(f"  … und {len(fc.refused) - len(shown)} weitere")
-    out += ["", "Was die Vorschau nicht wissen kann:"]
+    out += ["", "Was die Vorschau nicht wissen kann oder nicht berechnet:"]
     for x in fc.unknown:
         out += _wrap(f"- {x}", "  ", "    ")
     return "\n".join(out) + "\n"
