@@ -361,3 +361,13 @@ def test_a_gemark_seen_from_afar_without_its_owner_is_named_on_the_path():
     a = fc.army(101)
     assert (a.end, a.unknown_owners) == ("101.04", ["101.03"])
     assert "Besitzer unbekannt: " in forecast_text(fc)
+
+
+def test_occupation_without_soldiers_is_refused():
+    """"Das Heer": a general and his Troß alone are "zu keinen besonderen Aktionen
+    fähig" (actions.yaml minimum_soldiers o 1)."""
+    seg = world("T. T.")
+    add_army(seg, 101, 1, (0, 0), units=0)
+    know_all(seg)
+    fc = fc_of(seg, block(seg, 101, "o"))
+    assert [(r.cause, r.order) for r in fc.refused] == [("rule", "o")]

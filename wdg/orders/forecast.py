@@ -615,6 +615,13 @@ class _Run:
                 self._move(a, af, o)
             elif isinstance(o, m.Help) and can_act:
                 self._help(a, af)
+            elif isinstance(o, (m.Occupy, m.Destroy)) and can_act and \
+                    af.units_after < (need := self.rules.int(
+                        "actions", "minimum_soldiers", "o" if isinstance(o, m.Occupy) else "x")):
+                why = (f"das Heer hat {count(af.units_after, 'Soldat', 'Soldaten')}, es braucht "
+                       f"mindestens {count(need, 'Soldat', 'Soldaten')}")
+                self.fc.refused.append(Refusal(o.line, str(o), why, "rule", n))
+                af.effects.append(f"{o}: verweigert, {why}; das Heer ruht in {af.end}")
             elif o is not None and not isinstance(o, (m.Move, m.Conquer)) and can_act:
                 af.effects.append(_STAYS.get(type(o), "{o}: bleibt in {at}").format(
                     o=o, at=af.end))
