@@ -292,16 +292,20 @@
   }
   function drawPlan() {
     layers("ed-plan").forEach(function (mg) {
-      var m = mg[0], g = mg[1];
-      armies.forEach(function (a) {
-        var c = a.B.choice(), w = a.B.w || {};
-        if (!c || c.param !== "reach" || !w.reach || !w.reach[w.s.selectedIndex]) { return; }
-        var pts = [a.position].concat(w.reach[w.s.selectedIndex].path).map(function (x) { return centre(m, x); });
+      var m = mg[0], g = mg[1], ends = {};
+      armies.forEach(function (a, i) {
+        var c = a.B.choice(), w = a.B.w || {}, r = w.reach && w.s ? w.reach[w.s.selectedIndex] : null;
+        if (!c || c.param !== "reach" || !r) { return; }
+        /* each army's line a little apart, so that paths on the same gemarks all show */
+        var off = ((i % 4) - 1.5) * m.s * 0.18;
+        var pts = [a.position].concat(r.path).map(function (x) { var p = centre(m, x); return [p[0] + off, p[1] + off]; });
+        var stack = ends[r.to] = (ends[r.to] || 0) + 1;
         g.appendChild(svgEl("polyline", {points: pts.map(function (p) { return p[0].toFixed(1) + "," + p[1].toFixed(1); }).join(" "),
           stroke: a.colour, "stroke-width": m.s * 0.35, "stroke-opacity": 0.85, "stroke-dasharray": c.code === "e" ? "3,2" : "none"}));
         var end = pts[pts.length - 1];
         g.appendChild(svgEl("circle", {cx: end[0].toFixed(1), cy: end[1].toFixed(1), r: m.s * 0.35, fill: a.colour}));
-        var t = svgEl("text", {x: (end[0] + m.s * 0.45).toFixed(1), y: (end[1] - m.s * 0.3).toFixed(1), fill: a.colour});
+        var t = svgEl("text", {x: (end[0] + m.s * 0.45).toFixed(1), y: (end[1] - m.s * 0.9 + stack * m.s * 0.6).toFixed(1), fill: a.colour,
+          stroke: "#fff", "stroke-width": 1.5, "paint-order": "stroke"});
         t.textContent = n4(a.number);
         g.appendChild(t);
       });
