@@ -27,17 +27,22 @@ Public API (plain data, JSON-serialisable through ``to_dict``):
 - :func:`reach` ``(view, number, rules) -> list[dict]``: the gemarks an army
   can reach this month on known terrain, each with its path and cost.
 - :func:`order_costs` ``(view, rules) -> dict``: the gold cost of each order type.
+- :func:`running_costs` ``(view, rules) -> dict``: army -> (upkeep, pay) due this month.
+- :func:`walk` and :class:`KnownTerrain`: one move on the known map (the bots'
+  planner and the editor's path drawing use the same step rule).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from wdg.engine.actions import help_gold
 from wdg.engine.economy import EconomyStart, tax_income
 from wdg.engine.ledger import count, gs
 from wdg.engine.movement import (
@@ -56,14 +61,17 @@ from wdg.world.hexgrid import Direction
 from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, TroopType
 from wdg.world.terrain import (
     TERRAINS,
+    WATER,
     coastal_mask,
     is_water,
     settlement_cost_factor,
     terrain,
 )
 
-UNKNOWN = "T."
-"""Map code of unknown terrain (used for the layers built from the view)."""
+FILL = "T."
+"""Map code put where the terrain is unknown in the layers built from the view
+(land, so an unknown gemark never makes a neighbour coastal; the walk never
+enters an unknown gemark)."""
 
 
 # --- plain data -----------------------------------------------------------------------
@@ -191,14 +199,12 @@ class KnownTerrain:
         self.grid = view.grid
         self.t = Tables.load(rules)
         self.month = view.month.month
-        unknown = terrain(UNKNOWN).id
-        layer = np.full(self.grid.shape, unknown, dtype=np.uint8)
+        layer = np.full(self.grid.shape, terrain(FILL).id, dtype=np.uint8)
         for a, (code, _seen) in view.known.items():
             if view.on_map(a):
                 layer[self.grid.index(self.grid.hex_of(a))] = terrain(code).id
         self.layer = layer
         self.coastal = coastal_mask(layer)
-        self.unknown_id = unknown
 
     def tid(self, a: Address) -> int | None:
         """Terrain id as known, or ``None``."""
@@ -288,13 +294,14 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
             else:
                 made = True
                 w.spent += v.cost
+                if v.landing:  # ashore first, then the terrain's losses (as the engine)
+                    w.kind, w.landed = "krieger", True
                 lost = loss_of(km.t, w.units, tid) if w.kind in LAND_KINDS else 0
                 w.units -= lost
                 w.path.append(PathStep(str(there), d.value, TERRAINS[tid].name, v.cost, w.spent,
                                        lost))
                 here = w.end = there
                 if v.landing:
-                    w.kind, w.landed = "krieger", True
                     reason = "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
                 elif (owner := km.foreign_owner(there)) is not None:
                     reason = (f"Die Bewegung wird voraussichtlich im Kontrollbereich von Reich "
@@ -374,12 +381,8 @@ class _Run:
 
     def _pay_and_upkeep(self) -> None:
         """"Besoldung und Unterhalt" (step 10): upkeep and pay of every active army."""
-        for n, af in sorted(self.armies.items()):
-            a = self.view.armies[n]
-            if af.status_after != ArmyStatus.ACTIVE.value or a.general is None or not a.troop:
-                continue
-            upkeep = self.price("upkeep", a.troop)
-            wages = a.units * self.price("pay", a.troop)
+        for n, (upkeep, wages) in running_costs(self.view, self.rules).items():
+            af = self.armies[n]
             short = 0
             for amount, cat, what in ((upkeep, "upkeep", "Unterhalt"),
                                       (wages, "pay", "Besoldung")):
@@ -397,14 +400,12 @@ class _Run:
 
     def _kingdom_orders(self) -> None:
         """K orders (step 20) in sheet order up to the palace allowance."""
+        ordered: dict[tuple[Address, Building], int] = {}
         for o in self.sheet.kingdom_orders:
             if o.line in self.bad:
                 continue
             if isinstance(o, m.Build):
-                b = o.building
-                price = self.price("buildings", "price", b.german)
-                self.pay(price, "build", f"{b.german} in {o.at}: {gs(price)}", line=o.line,
-                         order=str(o))
+                self._build(o, ordered)
             elif isinstance(o, m.Settle):
                 t = self.view.terrain_at(o.at)
                 factor = settlement_cost_factor(t) if t is not None else None
@@ -422,6 +423,31 @@ class _Run:
             elif isinstance(o, m.Festival):
                 self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}", line=o.line,
                          order=str(o))
+
+    def _build(self, o: m.Build, ordered: dict[tuple[Address, Building], int]) -> None:
+        """"(Bn)": one level more, up to ``buildings.max_level`` (a building ordered
+        last month is finished by now; this sheet's earlier orders count), a Hafen
+        only beside water ("Die Bauwerke")."""
+        b = o.building
+        s = self.view.settlements.get(o.at)
+        level = (s.level(b) if s is not None else self.view.mines.get(o.at, 0)
+                 if b is Building.MINE else 0) + ordered.get((o.at, b), 0)
+        cap = self.price("buildings", "max_level")
+        if level >= cap:
+            self.fc.refused.append(Refusal(o.line, str(o), f"{b.german} in {o.at} hat schon "
+                                           f"die größte sinnvolle Stufe ({cap})", "rule"))
+            return
+        if b is Building.HAFEN and not any(
+                (n := self.view.neighbour(o.at, d)) is not None
+                and (t := self.view.terrain_at(n)) is not None and is_water(t)
+                for d in Direction):
+            self.fc.refused.append(Refusal(o.line, str(o), "ein Hafen braucht eine angrenzende "
+                                           "Wassergemark", "rule"))
+            return
+        price = self.price("buildings", "price", b.german)
+        if self.pay(price, "build", f"{b.german} in {o.at}: {gs(price)}", line=o.line,
+                    order=str(o)):
+            ordered[(o.at, b)] = ordered.get((o.at, b), 0) + 1
 
     def _phase_a(self) -> None:
         """Phase A (step 30), armies in ascending number."""
@@ -537,8 +563,11 @@ class _Run:
                 and not a.position.is_passive and n not in self.busy
             if isinstance(o, (m.Move, m.Conquer)) and can_act:
                 self._move(a, af, o)
+            elif isinstance(o, m.Help) and can_act:
+                self._help(a, af)
             elif o is not None and not isinstance(o, (m.Move, m.Conquer)) and can_act:
-                af.effects.append(f"{o}: bleibt in {af.end}")
+                af.effects.append(_STAYS.get(type(o), "{o}: bleibt in {at}").format(
+                    o=o, at=af.end))
             elif o is None and can_act:
                 af.effects.append(f"ruht in {af.end}")
         for n, af in self.armies.items():  # a carried army goes where its fleet goes
@@ -575,6 +604,21 @@ class _Run:
             af.effects.append("nimmt die betretenen Gemarken ein: "
                               + ", ".join(s.at for s in w.path) + " (Ausgang offen)")
 
+    def _help(self, a: ArmyView, af: ArmyForecast) -> None:
+        """``h`` in an own land gemark brings the harvest help's gold (step 45,
+        :func:`wdg.engine.actions.help_gold`)."""
+        tid = self.km.tid(a.position)
+        gold = 0
+        if tid is not None and not a.is_fleet and not WATER[tid] and a.position in self.view.owned:
+            gold = help_gold(af.units_after, tid, self.rules)
+        if gold:
+            self.fc.bookings.append(Booking("income", f"Ernteertrag der Hilfe des Heeres "
+                                            f"{a.number:04d}: {gs(gold)}", gold, army=a.number))
+            if self.gold is not None:
+                self.gold += gold
+        af.effects.append(f"hilft den Einwohnern in {af.end}"
+                          + (f" ({gs(gold)} Ernteertrag)" if gold else ""))
+
     def _refuse_move(self, af: ArmyForecast, o: m.Move | m.Conquer, why: str) -> None:
         af.stop = why
         self.fc.refused.append(Refusal(o.line, str(o), why, "rule", af.number))
@@ -600,12 +644,10 @@ class _Run:
                 buildings[i, r, c] = s.level(b)
         for a, lv in view.mines.items():
             buildings[(mine, *grid.index(grid.hex_of(a)))] = lv
-        layer = self.km.layer.copy()
-        layer[layer == self.km.unknown_id] = 0
         start = EconomyStart(owner, settlement, buildings,
                              {view.kingdom: view.popularity if view.popularity is not None
                               else 50})
-        g, s, mi = tax_income(start, layer, view.kingdom, self.rules)
+        g, s, mi = tax_income(start, self.km.layer, view.kingdom, self.rules)
         for amount, cat, text in ((g, "tax", f"Steuern aus {count(len(view.owned), 'Gemark', 'Gemarken')}"),
                                   (s, "income", "Einnahmen der Siedlungen"),
                                   (mi, "income", "Einnahmen der Minen")):
@@ -615,11 +657,23 @@ class _Run:
                     self.gold += amount
 
 
+_STAYS: dict[type, str] = {
+    m.Rest: "ruht in {at}",
+    m.Train: "trainiert in {at}",
+    m.Search: "durchsucht {at} (was es findet, ist offen)",
+    m.Inform: "holt Informationen über {at} ein",
+    m.Occupy: "okkupiert {at} (der Ausgang ist offen)",
+    m.Destroy: "{o}: Zerstörung in {at} (der Ausgang ist offen)",
+    m.CharacterAction: "{o}: Charakteraktion (die Vorschau rechnet sie nicht voraus)",
+}
+"""What an army that does not move does with its Phase B order (German)."""
+
+
 _UNKNOWN_LINES = [
     "Bewegungen, Befehle und Kämpfe anderer Königreiche und der Fabelwesen sind unbekannt; "
     "wo ein Heer auf fremde Truppen trifft, kann es kämpfen, Verluste erleiden oder anhalten.",
-    "Würfe sind nicht ausgeführt: ob sich ein Heer verirrt, ob eine Flotte zerschellt, wer "
-    "desertiert, ist als Wahrscheinlichkeit angegeben.",
+    "Es wird nicht gewürfelt: ob sich ein Heer verirrt oder eine Flotte zerschellt, steht "
+    "als Wahrscheinlichkeit da; wer bei knappem Sold desertiert, ist offen.",
     "Besitzer fremder Gemarken sind so angenommen, wie sie zuletzt gesehen wurden; unbekanntes "
     "Gelände betritt die Vorschau nicht.",
     "Das Rüstvolumen der Siedlungen (die Miliz) ist nicht genau bekannt; Anwerbungen sind in "
@@ -627,6 +681,21 @@ _UNKNOWN_LINES = [
     "Eroberungen, Schätze, Ereignisse und Befehle des Segmentleiters können den Reichsschatz "
     "zusätzlich verändern.",
 ]
+
+
+def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]:
+    """Army -> (upkeep, pay) due at the start of the month ("Besoldung und
+    Unterhalt", economy.yaml): every army active this month (an activating one
+    becomes active first) with a general, in ascending number, as the engine's
+    pay step charges it. The bots plan their budget with it."""
+    out = {}
+    for n, a in sorted(view.armies.items()):
+        if a.status not in (ArmyStatus.ACTIVE.value, ArmyStatus.ACTIVATING.value) \
+                or a.general is None or not a.troop:
+            continue
+        out[n] = (rules.int("economy", "upkeep", a.troop),
+                  a.units * rules.int("economy", "pay", a.troop))
+    return out
 
 
 def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules) -> Forecast:
@@ -730,9 +799,10 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
 
 # --- text ------------------------------------------------------------------------------
 
-def forecast_text(fc: Forecast) -> str:
-    """The forecast in German, as ``wdg orders simulate`` prints it."""
-    out = [f"Vorschau für Königreich {fc.kingdom}, Segment {fc.segment}, Mond {fc.month} "
+def forecast_text(fc: Forecast, limit: int | None = None) -> str:
+    """The forecast in German, as ``wdg orders simulate`` prints it; ``limit``
+    caps the list of refused orders (the confirmation of a very long sheet)."""
+    out = [f"Vorschau für Königreich {fc.kingdom}, Segment {fc.segment}, Mond {fc.month}",
            "(voraussichtlich; nur nach dem, was Ihr Königreich weiß)", ""]
     out.append("Heere:")
     for a in fc.armies:
@@ -744,7 +814,7 @@ def forecast_text(fc: Forecast) -> str:
         out.append(f"  zu Beginn des Mondes:        {gs(fc.gold_before):>14}")
     for b in fc.bookings:
         sign = "+" if b.amount > 0 else "-"
-        out.append(f"  {sign} {b.text}")
+        out += _wrap(f"{sign} {b.text}", "  ", "    ")
     out.append(f"  Ausgaben voraussichtlich:    {gs(fc.costs):>14}")
     out.append(f"  Einnahmen voraussichtlich:   {gs(fc.income):>14}")
     if fc.gold_after is not None:
@@ -752,38 +822,56 @@ def forecast_text(fc: Forecast) -> str:
     out += ["", "Voraussichtlich verweigert oder nur teilweise ausgeführt:"]
     if not fc.refused:
         out.append("  nichts")
-    for r in fc.refused:
+    shown = fc.refused if limit is None else fc.refused[:limit]
+    for r in shown:
         where = f"Zeile {r.line}: " if r.line else ""
         what = f"{r.order} – " if r.order else ""
-        out.append(f"  {where}{what}{r.reason} [{_CAUSE[r.cause]}]")
+        out += _wrap(f"{where}{what}{r.reason} [{_CAUSE[r.cause]}]", "  ", "    ")
+    if len(shown) < len(fc.refused):
+        out.append(f"  … und {len(fc.refused) - len(shown)} weitere")
     out += ["", "Was die Vorschau nicht wissen kann:"]
-    out += [f"  - {x}" for x in fc.unknown]
+    for x in fc.unknown:
+        out += _wrap(f"- {x}", "  ", "    ")
     return "\n".join(out) + "\n"
+
+
+WIDTH = 80
+"""Line width of the forecast text (the width of the text result sheets)."""
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    """``text`` broken into lines of at most :data:`WIDTH` characters."""
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first]
 
 
 _CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "range": "Reichweite", "rule": "Regel"}
 
 
 def _army_lines(a: ArmyForecast) -> list[str]:
-    head = f"  Heer {a.number:04d} ({a.troop or 'ohne Truppengattung'}, " \
+    head = f"Heer {a.number:04d} ({a.troop or 'ohne Truppengattung'}, " \
         f"{count(a.units_before, 'Rüstgut', 'Rüstgüter')}) in {a.start}"
     orders = " / ".join(x for x in (a.phase_a, a.phase_b) if x)
-    out = [head + (f": {orders}" if orders else "")]
+    out = _wrap(head + (f": {orders}" if orders else ""), "  ", "      ")
     for e in a.effects:
-        out.append(f"    {e}")
+        out += _wrap(e, "    ", "      ")
     if a.path:
         steps = ", ".join(f"{s.at} {s.terrain} {s.cost} %" for s in a.path)
-        out.append(f"    Weg: {steps} (zusammen {a.spent} % der Reichweite)")
+        out += _wrap(f"Weg: {steps} (zusammen {a.spent} % der Reichweite)", "    ", "      ")
         losses = sum(s.losses for s in a.path)
         if losses:
             out.append(f"    Verluste im schwierigen Gelände voraussichtlich: "
                        f"{count(losses, 'Soldat', 'Soldaten')}")
     if a.stop:
-        out.append(f"    Halt: {a.stop}")
+        out += _wrap(f"Halt: {a.stop}", "    ", "      ")
     if a.lost_chance:
         out.append(f"    Gefahr, sich zu verirren: {a.lost_chance} %")
     if a.shatter_chance:
         out.append(f"    Gefahr, an der Küste zu zerschellen: {a.shatter_chance} %")
+    if a.status_after == ArmyStatus.PASSIVE.value:
+        out.append("    bleibt passiv in 000.00" if a.start == "000.00" else
+                   "    Ende des Mondes voraussichtlich passiv in 000.00")
+        return out
     out.append(f"    Ende des Mondes voraussichtlich in {a.end}"
                + (f", {count(a.units_after, 'Rüstgut', 'Rüstgüter')}"
                   if a.units_after != a.units_before else ""))
@@ -791,4 +879,5 @@ def _army_lines(a: ArmyForecast) -> list[str]:
 
 
 __all__ = ["ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep", "Refusal",
-           "forecast", "forecast_text", "mover_kind_of", "order_costs", "reach", "walk"]
+           "forecast", "forecast_text", "mover_kind_of", "order_costs", "reach",
+           "running_costs", "walk"]

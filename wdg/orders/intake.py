@@ -47,13 +47,14 @@ from pathlib import Path
 import yaml
 
 from wdg.campaign import Campaign
-from wdg.errors import InvalidInputError
+from wdg.errors import InvalidInputError, WdgError
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
 from wdg.orders.render import echo
+from wdg.rules import Rules
 from wdg.textpolicy import clean_text, german_number, visible
 from wdg.world.state import Segment
 
@@ -226,6 +227,7 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
     outbox = outbox or camp.root / "outbox" / seg.name / seg.date.key
     quarantine = camp.root / "quarantine" / seg.name / seg.date.key
     report = IntakeReport(seg.name, seg.date.key)
+    rules = Rules.load(camp.rules_dir)
     for mail in read_mailbox(path):
         try:
             results = _one(seg, folder, mail, deadline, max_bytes)
@@ -237,7 +239,7 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                 r.quarantined = _quarantine(quarantine, mail.raw, r)
             try:
                 r.confirmation = _confirm(outbox, mail.raw, r, sender_address, seg,
-                                          len(results) > 1)
+                                          len(results) > 1, rules)
             except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
                 r.notes.append("Bestätigung nicht geschrieben")
             report.results.append(r)
@@ -504,7 +506,7 @@ def _quarantine(folder: Path, raw: bytes, r: MailResult) -> Path:
 
 
 def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
-             several: bool) -> Path | None:
+             several: bool, rules: Rules | None = None) -> Path | None:
     """Write the confirmation unless this mail was already answered or has
     no usable sender."""
     if not r.sender:
@@ -521,12 +523,14 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
         r.status = str(r.original["status"])
         r.reason = str(r.original.get("reason", ""))
         r.in_force = str(r.original.get("in_force", r.in_force))
-    verdict = ""
+    verdict = preview = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
-        verdict = _verdict(r.received_text or r.stored.read_text(encoding="utf-8"), seg,
-                           r.parsed if r.received_text else None)
+        text = r.received_text or r.stored.read_text(encoding="utf-8")
+        verdict = _verdict(text, seg, r.parsed if r.received_text else None)
+        if r.status != REPLACED_OLDER and rules is not None:
+            preview = _preview(text, seg, rules, r.parsed if r.received_text else None)
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
-                        outside=r.outside, notes=r.notes)
+                        outside=r.outside, notes=r.notes, preview=preview)
     out = EmailMessage()
     out["From"] = gm
     out["To"] = r.sender
@@ -540,6 +544,22 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     outbox.mkdir(parents=True, exist_ok=True)
     _write_new(path, bytes(out))
     return path
+
+
+def _preview(text: str, seg: Segment, rules: Rules, sheet: object = None) -> str:
+    """The forecast of the sheet in force (:func:`wdg.orders.forecast.forecast` on the
+    kingdom's view), for the confirmation's "Vorschau"; one line if none can be made."""
+    from wdg.orders.forecast import forecast, forecast_text
+    from wdg.orders.view import build_view
+
+    sheet = sheet if sheet is not None else parse_sheet(text)
+    if sheet.kingdom not in seg.kingdoms:  # type: ignore[attr-defined]
+        return ""
+    try:
+        fc = forecast(build_view(seg, sheet.kingdom), sheet, rules)  # type: ignore[arg-type,attr-defined]
+    except WdgError as exc:
+        return f"Keine Vorschau möglich: {exc}\n"
+    return forecast_text(fc, limit=VERDICT_MESSAGES)
 
 
 VERDICT_LINES = 1000
