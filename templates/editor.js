@@ -85,7 +85,7 @@
     } else if (c.param === "reach") {
       var r = this.army.reach.filter(function (x) { return !c.targets || c.targets.indexOf(x.to) >= 0; });
       w.s = select(r.map(function (x) {
-        return [x.to, x.to + " · " + x.dirs.join(" ") + " · " + x.cost + " %" +
+        return [x.to, x.to + " · " + x.dirs + " · " + x.cost + " %" +
           (x.stops ? " · hält dort" : "") + (x.lost ? " · verirrt sich zu " + x.lost + " %" : "")];
       }));
       w.s.setAttribute("aria-label", "Ziel");
@@ -136,7 +136,7 @@
         return v ? [c.code + " " + v, 0] : ["", 0];
       case "reach":
         v = w.reach[w.s.selectedIndex];
-        return v ? [c.code + " " + v.dirs.join(" "), 0] : ["", 0];
+        return v ? [c.code + " " + v.dirs, 0] : ["", 0];
       case "settle":
         v = intOf(w.n, c.min, c.max);
         return v === null ? ["", 0] :
@@ -270,10 +270,25 @@
   }
 
   /* -- the map: planned paths and the focused army's reach */
-  function centre(m, addr) {
-    var p = addr.split("."), prov = +p[0], g = +p[1] - 1, s = m.s, w = Math.sqrt(3) * s;
-    var r = (Math.floor(prov / 100) - 1) * 6 + Math.floor(g / 8), c = (prov % 100 - 1) * 8 + g % 8;
-    return [s + w * (c - m.c0 + 0.5 * (r & 1)) + w / 2, 2 * s + 1.5 * s * (r - m.r0)];
+  /* a gemark's row and column (province blocks of 8 x 6, docs/addresses.md),
+     its neighbour in a direction (odd rows shifted right), its centre on a map */
+  function cell(addr) {
+    var p = addr.split("."), prov = +p[0], g = +p[1] - 1;
+    return [(Math.floor(prov / 100) - 1) * 6 + Math.floor(g / 8), (prov % 100 - 1) * 8 + g % 8];
+  }
+  var STEP = {NW: [-1, -1, 0], NO: [-1, 0, 1], W: [0, -1, -1], O: [0, 1, 1], SW: [1, -1, 0], SO: [1, 0, 1]};
+  function path(from, dirs) {
+    var rc = cell(from), out = [rc];
+    dirs.split(" ").forEach(function (d) {
+      var s = STEP[d], odd = rc[0] & 1;
+      rc = [rc[0] + s[0], rc[1] + (s[0] ? (odd ? s[2] : s[1]) : s[1])];
+      out.push(rc);
+    });
+    return out;
+  }
+  function centre(m, rc) {
+    var s = m.s, w = Math.sqrt(3) * s;
+    return [s + w * (rc[1] - m.c0 + 0.5 * (rc[0] & 1)) + w / 2, 2 * s + 1.5 * s * (rc[0] - m.r0)];
   }
   function layers(cls) {
     var svgs = document.querySelectorAll(".mappage .map svg"), got = [];
@@ -298,7 +313,7 @@
         if (!c || c.param !== "reach" || !r) { return; }
         /* each army's line a little apart, so that paths on the same gemarks all show */
         var off = ((i % 4) - 1.5) * m.s * 0.18;
-        var pts = [a.position].concat(r.path).map(function (x) { var p = centre(m, x); return [p[0] + off, p[1] + off]; });
+        var pts = path(a.position, r.dirs).map(function (x) { var p = centre(m, x); return [p[0] + off, p[1] + off]; });
         var stack = ends[r.to] = (ends[r.to] || 0) + 1;
         g.appendChild(svgEl("polyline", {points: pts.map(function (p) { return p[0].toFixed(1) + "," + p[1].toFixed(1); }).join(" "),
           stroke: a.colour, "stroke-width": m.s * 0.35, "stroke-opacity": 0.85, "stroke-dasharray": c.code === "e" ? "3,2" : "none"}));
@@ -316,7 +331,7 @@
       var m = mg[0], g = mg[1];
       if (!focus) { return; }
       focus.reach.forEach(function (x) {
-        var p = centre(m, x.to), dot = svgEl("circle", {cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: m.s * 0.22, "class": "ed-reach"});
+        var p = centre(m, cell(x.to)), dot = svgEl("circle", {cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: m.s * 0.22, "class": "ed-reach"});
         var tip = svgEl("title", {});
         tip.textContent = "Heer " + n4(focus.number) + " erreicht " + x.to + " (" + x.cost + " %)";
         dot.appendChild(tip);

@@ -102,15 +102,29 @@ def _pick(root: Path) -> tuple[Path, dict, list[dict]]:
         data = _editor_data(sheet.read_text(encoding="utf-8"))
         movers = [a for a in data["choices"]["armies"] if len(a["reach"]) >= 2 and a["a"]]
         if len(movers) >= 2 and data["choices"]["kingdom"]["orders"]:
-            far = sum(max(len(r["path"]) for r in a["reach"]) for a in movers[:2])
+            far = sum(max(len(r["dirs"].split()) for r in a["reach"]) for a in movers[:2])
             found.append((-far, str(sheet), sheet, data, movers[:2]))
     assert found, "no demo kingdom with two armies in reach of gemarks"
     return min(found)[2:]
 
 
+def _centre(root: Path, m: dict, address: str, index: int) -> tuple[float, float]:
+    """Where the editor draws the end of the path of the ``index``-th army to
+    ``address``: the hexagon's centre on the map page (as
+    :func:`wdg.reports.exploration.render_svg` places it), moved by the army's offset."""
+    from wdg.world.storage import load_segment
+
+    grid = load_segment(root / "worlds" / DEMO_SEGMENT).grid
+    row, col = grid.index(grid.parse(address))
+    s, w = m["s"], 3 ** 0.5 * m["s"]
+    off = ((index % 4) - 1.5) * s * 0.18
+    return (s + w * (col - m["c0"] + 0.5 * (row & 1)) + w / 2 + off,
+            2 * s + 1.5 * s * (row - m["r0"]) + off)
+
+
 def _longest(reach: list[dict]) -> dict:
     """The reachable gemark with the longest path (then the dearest, the first address)."""
-    return min(reach, key=lambda r: (-len(r["path"]), -r["cost"], r["to"]))
+    return min(reach, key=lambda r: (-len(r["dirs"].split()), -r["cost"], r["to"]))
 
 
 def test_orders_given_by_clicking_in_the_sheet_pass_the_check_with_no_error(demo, tmp_path):
@@ -154,6 +168,8 @@ def test_orders_given_by_clicking_in_the_sheet_pass_the_check_with_no_error(demo
 
         text = drv.find_element(By.ID, "ed-text").get_attribute("value")
         plan = drv.find_elements(By.CSS_SELECTOR, ".mappage svg g.ed-plan polyline")
+        ends = [(float(c.get_attribute("cx")), float(c.get_attribute("cy"))) for c in
+                drv.find_elements(By.CSS_SELECTOR, ".mappage svg g.ed-plan circle")]
         gold = drv.find_element(By.CSS_SELECTOR, ".ed-gold").text
         mail = drv.find_element(By.ID, "ed-mail").get_attribute("href")
         svg = drv.find_element(By.CSS_SELECTOR, ".mappage .map svg")
@@ -178,13 +194,19 @@ def test_orders_given_by_clicking_in_the_sheet_pass_the_check_with_no_error(demo
     lines = text.splitlines()
     k1 = lines.index(f"Heer {n1} {first['position']}")
     assert lines[k1 + 1].startswith("A: " + first["a"][0]["code"] + " "), lines[k1:k1 + 3]
-    assert lines[k1 + 2] == "B: b " + " ".join(far1["dirs"])
+    assert lines[k1 + 2] == "B: b " + far1["dirs"]
     k2 = lines.index(f"Heer {n2} {second['position']}")
-    assert lines[k2 + 1] == "B: b " + " ".join(far2["dirs"])
+    assert lines[k2 + 1] == "B: b " + far2["dirs"]
     korder = lines[lines.index("K: Königreichbefehle") + 1]
     assert korder.startswith(data["choices"]["kingdom"]["orders"][0]["code"] + " ")
     assert "- ENDE" in lines and "- Heer 0101 304.25" in lines and "- K" in lines, lines
     assert len(plan) == 2 and "GS" in gold
+    # each path ends on its target's hexagon (the page's geometry, drawn a little apart)
+    order = [a["number"] for a in data["choices"]["armies"]]
+    want = [_centre(demo, data["maps"][0], r["to"], order.index(a["number"]))
+            for a, r in ((first, far1), (second, far2))]
+    for (x, y), (wx, wy) in zip(sorted(ends), sorted(want)):
+        assert abs(x - wx) < 0.2 and abs(y - wy) < 0.2, (ends, want)
     assert mail.startswith(f"mailto:{ADDRESS}?subject=") and "body=" in mail
 
     form = tmp_path / "spielzug.txt"

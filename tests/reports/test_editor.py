@@ -48,7 +48,7 @@ def _values(c: dict, army: dict | None) -> list[str]:
     if p == "diplomacy":
         return [f"{code} {o['kingdom']} {s}" for o in c["options"] for s in o["steps"]]
     assert p == "reach" and army is not None
-    return [f"{code} {' '.join(r['dirs'])}" for r in army["reach"]
+    return [f"{code} {r['dirs']}" for r in army["reach"]
             if "targets" not in c or r["to"] in c["targets"]]
 
 
@@ -177,7 +177,7 @@ def test_the_editor_data_names_the_armies_reach_and_the_kingdom_orders(tmp_path,
     assert set(armies) == {101, 103, 104}
     assert armies[104]["passive"] and armies[104]["b"] == []
     assert armies[101]["reach"], "army 0101 reaches no gemark"
-    assert all({"to", "dirs", "path", "cost"} <= set(r) for r in armies[101]["reach"])
+    assert all({"to", "dirs", "cost"} <= set(r) for r in armies[101]["reach"])
     k = data["choices"]["kingdom"]
     assert k["limit"] == 1 and {"BK", "F+"} <= {o["code"] for o in k["orders"]}
     assert data["maps"] and data["maps"][0]["s"] > 0
@@ -192,10 +192,10 @@ def test_an_enemy_army_the_kingdom_cannot_see_on_its_path_changes_nothing_in_the
     before, after, events, sheets = month
     clean = _render(tmp_path / "a", month, settings)
     data = json.loads(DATA.search(clean).group(1))
-    path = max((r for a in data["choices"]["armies"] for r in a["reach"]),
-               key=lambda r: len(r["path"]))
+    army = next(a for a in data["choices"]["armies"] if a["reach"])
+    step = army["reach"][0]["to"]  # the first gemark of a path of army 0101
     after = copy.deepcopy(after)
-    spy = add_army(after, 9876, 2, path["path"][0], troop=TroopType.REITER, units=4321)
+    spy = add_army(after, 9876, 2, step, troop=TroopType.REITER, units=4321)
     spy.general.name = "Spähhauptmann Zzyzx"
     page = _render(tmp_path / "b", (before, after, events, sheets), settings)
     assert page == clean

@@ -77,10 +77,21 @@ def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, An
         out["reach"] = []
         return out
     out["a"] = _phase_a(view, km, costs, a)
-    out["reach"] = [{"to": r["to"], "dirs": r["directions"], "path": r["path"],
-                     "cost": r["cost"], "stops": r["stops"], "lost": r["lost_chance"]}
-                    for r in reach(view, a.number, rules)]
+    out["reach"] = [_target(r) for r in reach(view, a.number, rules, km)]
     out["b"] = _phase_b(view, km, a, out["reach"], foreign)
+    return out
+
+
+def _target(r: dict[str, Any]) -> dict[str, Any]:
+    """A reachable gemark as the editor needs it: the address, the directions
+    of the path (its gemarks follow from them), the share of the month's
+    movement it costs, and only when they apply the stop and the chance to
+    get lost."""
+    out: dict[str, Any] = {"to": r["to"], "dirs": " ".join(r["directions"]), "cost": r["cost"]}
+    if r["stops"]:
+        out["stops"] = True
+    if r["lost_chance"]:
+        out["lost"] = r["lost_chance"]
     return out
 
 

@@ -706,18 +706,20 @@ def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules) -> Forecast:
 
 # --- reach and costs for the editor ------------------------------------------------------
 
-def reach(view: KingdomView, number: int, rules: Rules) -> list[dict[str, Any]]:
+def reach(view: KingdomView, number: int, rules: Rules,
+          known: KnownTerrain | None = None) -> list[dict[str, Any]]:
     """The gemarks army ``number`` can reach this month on known terrain (from its
     position at the start of the month, without Phase A), cheapest path first
     found. Each entry: ``to`` (address), ``directions`` (for ``b``/``e``),
     ``path`` (addresses entered), ``cost`` (percent of the budget), ``stops``
     (True if the move would end there: control area, landing) and
     ``lost_chance`` (percent). Sorted by cost, then address. Empty for
-    passive, carried or unknown armies."""
+    passive, carried or unknown armies. ``known``: the view's
+    :class:`KnownTerrain` when the caller asks for many armies (built once)."""
     a = view.armies.get(number)
     if a is None or a.passive or a.carried_by is not None or a.general is None:
         return []
-    km = KnownTerrain(view, rules)
+    km = known if known is not None else KnownTerrain(view, rules)
     kind = mover_kind_of(a)
     start = a.position
     best: dict[Address, tuple[int, float]] = {start: (0, 1.0)}
