@@ -223,7 +223,7 @@
       "# " + oneLine(D.month_long + ", Königreich " + D.kingdom + " (" + D.name + ")"),
       "Segment: " + D.segment, "Königreich: " + D.kingdom,
       "Passwort: " + oneLine(pw.value).trim(), "Mond: " + D.month, "", "H: Heeresbefehle"];
-    var cost = 0, fixed = 0, pay = C.costs.pay, upkeep = C.costs.upkeep;
+    var cost = 0, fixed = 0;
     armies.forEach(function (a) {
       var ta = a.A.text(), whole = a.A.choice() && a.A.choice().whole;
       a.B.sel.disabled = !!whole;
@@ -234,7 +234,7 @@
       if (tb[0]) { L.push("B: " + tb[0]); }
       a.A.cost.textContent = ta[1] ? gs(ta[1]) + " GS" : "";
       cost += ta[1];
-      if (!a.passive && a.troop) { fixed += a.units * (pay[a.troop] || 0) + (upkeep[a.troop] || 0); }
+      fixed += a.running;
     });
     L.push("", "K: Königreichbefehle");
     var usedDs = {};

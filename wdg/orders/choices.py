@@ -21,8 +21,9 @@ the kingdom may order next month — every choice one the checker
   that keep the status within 1..9, ``F+``;
 - the recipients of messages (the diplomacy list).
 
-The gold each order costs comes from the forecast's
-:func:`wdg.orders.forecast.order_costs`: one planning module, not a copy.
+The gold each order costs and each army's pay and upkeep come from the
+forecast's :func:`wdg.orders.forecast.order_costs` and
+:func:`~wdg.orders.forecast.running_costs`: one planning module, not a copy.
 Everything is plain data (JSON) with addresses as strings; the editor's
 JavaScript only shows it and writes the sheet text.
 """
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wdg.orders.forecast import KnownTerrain, order_costs, reach
+from wdg.orders.forecast import KnownTerrain, order_costs, reach, running_costs
 from wdg.orders.params import NAME_MAX, SETTLE_MAX, SETTLE_MIN
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
@@ -54,13 +55,14 @@ def order_choices(view: KingdomView, rules: Rules,
     ``x`` may be ordered."""
     km = KnownTerrain(view, rules)
     costs = order_costs(view, rules)
-    return {
-        "armies": [_army(view, km, rules, costs, a, foreign_settlements)
-                   for a in sorted(view.armies.values(), key=lambda x: x.number)],
-        "kingdom": _kingdom(view, rules, costs),
-        "recipients": sorted(view.diplomacy),
-        "costs": {"pay": costs["pay"], "upkeep": costs["upkeep"]},
-    }
+    running = running_costs(view, rules)
+    armies = []
+    for a in sorted(view.armies.values(), key=lambda x: x.number):
+        got = _army(view, km, rules, costs, a, foreign_settlements)
+        got["running"] = sum(running.get(a.number, (0, 0)))
+        armies.append(got)
+    return {"armies": armies, "kingdom": _kingdom(view, rules, costs),
+            "recipients": sorted(view.diplomacy)}
 
 
 def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
