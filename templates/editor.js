@@ -354,7 +354,7 @@
   }
 
   /* -- start */
-  pw = el("input", {type: "password", id: "ed-pw", autocomplete: "off", size: 20});
+  pw = el("input", {type: "password", id: "ed-pw", autocomplete: "off", size: 20, "aria-label": "Passwort"});
   goldBox = el("p", {"class": "ed-gold", "aria-live": "polite"});
   form.appendChild(el("p", {"class": "ed-hint", text: "Nur Befehle, die Ihre Heere und Ihr Reich nach Ihrem Wissensstand geben können; Wege und Kosten sind eine Vorschau. Der Text unten entsteht aus dieser Auswahl."}));
   form.appendChild(row("Passwort", [pw]));
