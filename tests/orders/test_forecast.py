@@ -13,7 +13,7 @@ import pytest
 from tests.engine._phase_b_world import RULES, month_of
 from wdg.engine.movement import movement
 from wdg.orders import model as m
-from wdg.orders.forecast import forecast, forecast_text, order_costs, reach
+from wdg.orders.forecast import forecast, forecast_text, order_costs, plan_data, reach
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view, view_from_dict, view_to_dict
 from wdg.world.calendar import MonthDate
@@ -317,3 +317,22 @@ def test_the_bots_plan_with_the_forecasts_step_rule_and_running_costs():
     bot = _Bot(b, personality("Baumeister"), RULES, np.random.default_rng(1))
     paid = -sum(x.amount for x in fc.bookings if x.category in ("upkeep", "pay"))
     assert bot.running_costs() == paid == 3000 + 600
+
+
+def test_plan_data_gives_an_editor_the_running_total_the_forecast_computes():
+    """The editor's running gold total from plan_data (treasury - running costs -
+    order costs + income) equals the forecast of the sheet it writes: here one
+    recruit order (nr 100: 10 GS each, economy.yaml premium)."""
+    seg = world("T. T. T.", treasury=50_000)
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1})
+    add_army(seg, 101, 1, (0, 0), units=500)
+    know_all(seg)
+    data = plan_data(build_view(seg, 1), RULES)
+    json.dumps(data)
+    total = data["treasury"] - data["armies"]["101"]["running"] \
+        - 100 * data["costs"]["nr"]["Krieger"] + data["income"]
+    fc = fc_of(seg, block(seg, 101, "nr 100"))
+    assert total == fc.gold_after == 50_000 - 1_500 - 1_000 + 600 + 2_000
+    # a Krieger: 100 % per land gemark, one step east or south-east (the map's corner)
+    assert [(e["to"], e["directions"], e["cost"]) for e in data["armies"]["101"]["reach"]] == \
+        [("101.02", ["O"], 100), ("101.09", ["SO"], 100)]

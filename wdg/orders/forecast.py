@@ -28,6 +28,8 @@ Public API (plain data, JSON-serialisable through ``to_dict``):
   can reach this month on known terrain, each with its path and cost.
 - :func:`order_costs` ``(view, rules) -> dict``: the gold cost of each order type.
 - :func:`running_costs` ``(view, rules) -> dict``: army -> (upkeep, pay) due this month.
+- :func:`plan_data` ``(view, rules) -> dict``: all of the above an offline
+  order editor needs (treasury, running costs, income, reach, order costs).
 - :func:`walk` and :class:`KnownTerrain`: one move on the known map (the bots'
   planner and the editor's path drawing use the same step rule).
 """
@@ -321,12 +323,13 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
 class _Run:
     """One forecast in progress."""
 
-    def __init__(self, view: KingdomView, sheet: m.Sheet, rules: Rules) -> None:
+    def __init__(self, view: KingdomView, sheet: m.Sheet, rules: Rules,
+                 diagnostics: list[m.Diagnostic] | None) -> None:
         self.view, self.sheet, self.rules = view, sheet, rules
         self.km = KnownTerrain(view, rules)
         self.gold = view.treasury
         self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None)
-        self.diags = check_sheet(sheet, view)
+        self.diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
         self.bad = {d.line: d for d in self.diags if d.severity is m.Severity.ERROR}
         self.armies: dict[int, ArmyForecast] = {}
         self.busy: set[int] = set()
@@ -698,10 +701,14 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
     return out
 
 
-def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules) -> Forecast:
+def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules, *,
+             diagnostics: list[m.Diagnostic] | None = None) -> Forecast:
     """What ``sheet`` would do this month on what ``view`` knows (see the module
-    docstring). Deterministic; never rolls a die; reads nothing but its arguments."""
-    return _Run(view, sheet, rules).run()
+    docstring). Orders on lines with an error of the checker are refused as the
+    month refuses them; ``diagnostics`` are the checker's when the caller has
+    them already (default: :func:`~wdg.orders.checker.check_sheet`).
+    Deterministic; never rolls a die; reads nothing but its arguments."""
+    return _Run(view, sheet, rules, diagnostics).run()
 
 
 # --- reach and costs for the editor ------------------------------------------------------
@@ -799,6 +806,33 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
     }
 
 
+def plan_data(view: KingdomView, rules: Rules) -> dict[str, Any]:
+    """Everything an order editor needs to plan offline, as plain data (JSON): the
+    treasury at the start of the month, each army's ``running`` costs (upkeep +
+    pay, :func:`running_costs`) and its ``reach`` (:func:`reach`), the expected
+    ``income`` at the end of the month (taxes, settlements, mines: the forecast
+    of a sheet without orders), the gold ``after`` such a sheet, and the
+    ``costs`` of each order type (:func:`order_costs`). A running gold total is
+    ``treasury - running - order costs + income``; the text the editor writes
+    is then checked and forecast by :func:`forecast` like any sheet."""
+    idle = forecast(view, m.Sheet(segment=view.segment, kingdom=view.kingdom), rules)
+    running = running_costs(view, rules)
+    km = KnownTerrain(view, rules)
+    return {
+        "segment": view.segment,
+        "month": view.month.key,
+        "kingdom": view.kingdom,
+        "treasury": view.treasury,
+        "income": idle.income,
+        "after_without_orders": idle.gold_after,
+        "armies": {str(n): {"running": sum(running.get(n, (0, 0))),
+                            "kind": "" if a.passive else mover_kind_of(a),
+                            "reach": reach(view, n, rules, km)}
+                   for n, a in sorted(view.armies.items())},
+        "costs": order_costs(view, rules),
+    }
+
+
 # --- text ------------------------------------------------------------------------------
 
 def forecast_text(fc: Forecast, limit: int | None = None) -> str:
@@ -881,5 +915,5 @@ def _army_lines(a: ArmyForecast) -> list[str]:
 
 
 __all__ = ["ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep", "Refusal",
-           "forecast", "forecast_text", "mover_kind_of", "order_costs", "reach",
+           "forecast", "forecast_text", "mover_kind_of", "order_costs", "plan_data", "reach",
            "running_costs", "walk"]

@@ -39,6 +39,7 @@ import mailbox
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -525,10 +526,14 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
         r.in_force = str(r.original.get("in_force", r.in_force))
     verdict = preview = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
+        from wdg.orders.demo import sheet_verdict
+
         text = r.received_text or r.stored.read_text(encoding="utf-8")
-        verdict = _verdict(text, seg, r.parsed if r.received_text else None)
+        sheet = r.parsed if r.received_text and r.parsed is not None else parse_sheet(text)
+        diags = sheet_verdict(sheet, seg)  # type: ignore[arg-type]
+        verdict = _verdict(text, diags)
         if r.status != REPLACED_OLDER and rules is not None:
-            preview = _preview(text, seg, rules, r.parsed if r.received_text else None)
+            preview = _preview(sheet, seg, rules, diags)
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
                         outside=r.outside, notes=r.notes, preview=preview)
     out = EmailMessage()
@@ -546,17 +551,17 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     return path
 
 
-def _preview(text: str, seg: Segment, rules: Rules, sheet: object = None) -> str:
+def _preview(sheet: Any, seg: Segment, rules: Rules, diags: list[Any]) -> str:
     """The forecast of the sheet in force (:func:`wdg.orders.forecast.forecast` on the
-    kingdom's view), for the confirmation's "Vorschau"; one line if none can be made."""
+    kingdom's view, with the verdict's diagnostics), for the confirmation's
+    "Vorschau"; one line if none can be made."""
     from wdg.orders.forecast import forecast, forecast_text
     from wdg.orders.view import build_view
 
-    sheet = sheet if sheet is not None else parse_sheet(text)
-    if sheet.kingdom not in seg.kingdoms:  # type: ignore[attr-defined]
+    if sheet.kingdom not in seg.kingdoms:
         return ""
     try:
-        fc = forecast(build_view(seg, sheet.kingdom), sheet, rules)  # type: ignore[arg-type,attr-defined]
+        fc = forecast(build_view(seg, sheet.kingdom), sheet, rules, diagnostics=diags)
     except WdgError as exc:
         return f"Keine Vorschau möglich: {exc}\n"
     return forecast_text(fc, limit=VERDICT_MESSAGES)
@@ -568,16 +573,14 @@ VERDICT_MESSAGES = 500
 """Most messages a confirmation repeats."""
 
 
-def _verdict(text: str, seg: Segment, sheet: object = None) -> str:
-    """The checker's verdict on a sheet as received (with the text policy's
-    warnings), as the player reads it: the sheet with each message under its
-    line; for a very long sheet only the lines that carry a message."""
-    from wdg.orders.demo import sheet_verdict
+def _verdict(text: str, diags: list[Any]) -> str:
+    """The checker's verdict on a sheet as received (``diags``: the import's
+    refusals, the checker's and the text policy's messages), as the player reads
+    it: the sheet with each message under its line; for a very long sheet only
+    the lines that carry a message."""
     from wdg.orders.render import format_diagnostic, summary
 
-    sheet = sheet if sheet is not None else parse_sheet(text)
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
-    diags = sheet_verdict(sheet, seg)  # type: ignore[arg-type]
     lines = split_lines(shown)
     if len(lines) <= VERDICT_LINES and len(diags) <= VERDICT_MESSAGES:
         return echo(shown, diags)
