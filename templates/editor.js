@@ -26,6 +26,7 @@
     return e;
   }
   function gs(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "."); }
+  function minus(n) { return n < 0 ? "−" + gs(-n) : gs(n); }
   function n4(n) { return ("000" + n).slice(-4); }
   function oneLine(s) { return String(s).replace(/[\r\n\u2028\u2029]+/g, " "); }
   function select(options, id) {
@@ -256,10 +257,12 @@
       L.push("ENDE");
     });
     out.value = L.join("\n") + "\n";
-    var left = D.treasury - fixed - cost;
-    goldBox.textContent = "Reichsschatz " + gs(D.treasury) + " GS − Sold und Unterhalt etwa " +
-      gs(fixed) + " GS − Befehle " + gs(cost) + " GS = " + (left < 0 ? "−" + gs(-left) : gs(left)) +
-      " GS (voraussichtlich, vor den Steuern am Ende des Mondes)";
+    /* what the orders may spend: the treasury less pay, upkeep and the orders;
+       the month's income comes only at its end */
+    var left = C.treasury - fixed - cost, end = left + C.income;
+    goldBox.textContent = "Reichsschatz " + gs(C.treasury) + " GS − Sold und Unterhalt " +
+      gs(fixed) + " GS − Befehle " + gs(cost) + " GS = " + minus(left) + " GS; mit den Einnahmen am Ende des Mondes (" +
+      gs(C.income) + " GS) voraussichtlich " + minus(end) + " GS" + (left < 0 ? ". Es fehlt Gold: Befehle werden verweigert." : "");
     goldBox.className = "ed-gold" + (left < 0 ? " ed-short" : "");
     note.textContent = pw.value.trim() ? "" : "Bitte das Passwort eintragen.";
     if (mail) {

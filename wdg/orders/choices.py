@@ -10,7 +10,7 @@ the kingdom may order next month — every choice one the checker
   water neighbours of a wooded or swampy coast; ``bs`` onto an own empty
   fleet in an own harbour; ``vs`` onto the fleet's harbour or an adjacent
   coast; ``nn`` in an own settlement) and the Phase B orders (``b`` and ``e``
-  to the gemarks in reach on known terrain, from the forecast's
+  to the gemarks in reach on known terrain, the forecast's
   :func:`wdg.orders.forecast.reach`; ``o`` and ``x`` off the own land; ``c``
   with the general's ability; ``t h i s r``);
 - per passive army ``nf`` (when a general offers himself) and ``nh`` in the
@@ -21,9 +21,9 @@ the kingdom may order next month — every choice one the checker
   that keep the status within 1..9, ``F+``;
 - the recipients of messages (the diplomacy list).
 
-The gold each order costs and each army's pay and upkeep come from the
-forecast's :func:`wdg.orders.forecast.order_costs` and
-:func:`~wdg.orders.forecast.running_costs`: one planning module, not a copy.
+Reach, the gold each order costs, each army's pay and upkeep and the
+expected income come from the forecast's :func:`wdg.orders.forecast.plan_data`:
+one planning module, not a copy.
 Everything is plain data (JSON) with addresses as strings; the editor's
 JavaScript only shows it and writes the sheet text.
 """
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wdg.orders.forecast import KnownTerrain, order_costs, reach, running_costs
+from wdg.orders.forecast import KnownTerrain, plan_data
 from wdg.orders.params import NAME_MAX, SETTLE_MAX, SETTLE_MIN
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
@@ -54,19 +54,21 @@ def order_choices(view: KingdomView, rules: Rules,
     settlements of others the kingdom knows (the report's known map), where
     ``x`` may be ordered."""
     km = KnownTerrain(view, rules)
-    costs = order_costs(view, rules)
-    running = running_costs(view, rules)
+    plan = plan_data(view, rules)
+    costs = plan["costs"]
     armies = []
     for a in sorted(view.armies.values(), key=lambda x: x.number):
-        got = _army(view, km, rules, costs, a, foreign_settlements)
-        got["running"] = sum(running.get(a.number, (0, 0)))
+        p = plan["armies"][str(a.number)]
+        got = _army(view, km, costs, a, p["reach"], foreign_settlements)
+        got["running"] = p["running"]
         armies.append(got)
     return {"armies": armies, "kingdom": _kingdom(view, rules, costs),
-            "recipients": sorted(view.diplomacy)}
+            "recipients": sorted(view.diplomacy), "treasury": plan["treasury"],
+            "income": plan["income"]}
 
 
-def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
-          a: ArmyView, foreign: frozenset[str]) -> dict[str, Any]:
+def _army(view: KingdomView, km: KnownTerrain, costs: dict[str, Any], a: ArmyView,
+          reach: list[dict[str, Any]], foreign: frozenset[str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "number": a.number, "position": str(a.position), "passive": a.passive,
         "troop": a.troop or "", "units": a.units, "fleet": a.is_fleet,
@@ -79,7 +81,7 @@ def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, An
         out["reach"] = []
         return out
     out["a"] = _phase_a(view, km, costs, a)
-    out["reach"] = [_target(r) for r in reach(view, a.number, rules, km)]
+    out["reach"] = [_target(r) for r in reach]
     out["b"] = _phase_b(view, km, a, out["reach"], foreign)
     return out
 

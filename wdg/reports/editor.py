@@ -5,9 +5,10 @@ shows next month's order sheet as a form with legal choices only and writes
 the sheet's text. It runs from the file alone: everything it needs is one
 JSON document inside the page (``<script type="application/json">``), built
 here from what the kingdom's own result sheet already holds — the report
-model's header and treasury, the kingdom view (:func:`wdg.orders.view.build_view`:
+model's header and map pages, the kingdom view (:func:`wdg.orders.view.build_view`:
 own armies, settlements, palaces, diplomacy list, known map) and the
-forecast's reach and costs through :func:`wdg.orders.choices.order_choices`.
+forecast's treasury, reach, costs and income through
+:func:`wdg.orders.choices.order_choices`.
 Nothing of the segment beyond the kingdom's view enters it.
 
 Same inputs, same bytes: keys sorted, no clock. :func:`script_json` makes the
@@ -58,7 +59,6 @@ def editor_data(report: KingdomReport, view: KingdomView, known_map: list[dict[s
         "month": view.month.short(),
         "month_long": view.month.long(),
         "deadline": h.deadline,
-        "treasury": report.treasury.after,
         "address": orders_address,
         "maps": [{"r0": p.origin[0], "c0": p.origin[1], "s": p.origin[2]} for p in report.maps],
         "limits": {"name": lim.settlement_name_length, "line": lim.message_line_length,
