@@ -49,7 +49,7 @@
   /* -- one order: a select of the legal codes and the widget of its parameter */
   function Order(list, army, part) {
     this.list = list; this.army = army; this.part = part;
-    var opts = [["", part === "K" ? "– kein Befehl –" : "– kein Befehl –"]];
+    var opts = [["", "– kein Befehl –"]];
     list.forEach(function (c, i) { opts.push([String(i), c.code + " – " + c.label]); });
     this.sel = select(opts);
     this.sel.setAttribute("aria-label", part === "K" ? "Königreichbefehl" : "Phase " + part);
@@ -207,7 +207,7 @@
   }
   function messageLines(text) {
     var lines = [];
-    text.replace(/\r\n?/g, "\n").split("\n").forEach(function (l) {
+    text.replace(/\r\n?|[\u2028\u2029]/g, "\n").split("\n").forEach(function (l) {
       for (l = safeLine(l); l.length > D.limits.line; l = l.slice(D.limits.line)) {
         lines.push(l.slice(0, D.limits.line));
       }
@@ -225,15 +225,22 @@
       "Segment: " + D.segment, "Königreich: " + D.kingdom,
       "Passwort: " + oneLine(pw.value).trim(), "Mond: " + D.month, "", "H: Heeresbefehle"];
     var cost = 0, fixed = 0;
+    var hired = false;
     armies.forEach(function (a) {
       var ta = a.A.text(), whole = a.A.choice() && a.A.choice().whole;
+      a.A.cost.className = "ed-cost";
+      if (ta[0] === "nf") {  /* one general is on offer: one army can hire him */
+        if (hired) { ta = ["", 0]; a.A.cost.className = "ed-bad"; }
+        hired = true;
+      }
       a.B.sel.disabled = !!whole;
       if (whole && a.B.sel.value !== "") { a.B.sel.value = ""; a.B.build(); }
       var tb = a.B.text();
       L.push("", "Heer " + n4(a.number) + " " + a.position);
       if (ta[0]) { L.push("A: " + ta[0]); }
       if (tb[0]) { L.push("B: " + tb[0]); }
-      a.A.cost.textContent = ta[1] ? gs(ta[1]) + " GS" : "";
+      a.A.cost.textContent = a.A.cost.className === "ed-bad" ? "der Feldherr wird schon von einem anderen Heer angeworben" :
+        ta[1] ? gs(ta[1]) + " GS" : "";
       cost += ta[1];
       fixed += a.running;
     });
