@@ -8,7 +8,8 @@ map) and one kingdom order, writes a message whose lines look like sheet
 structure, takes the text the editor produced and runs ``wdg orders check``
 on it: 0 errors. No request leaves the file. A screenshot of the map with
 the planned paths is written (``WDG_EDITOR_SCREENSHOT=path`` keeps it, as
-for ``docs/editor-map.png``).
+for ``docs/editor-map.png``). With JavaScript switched off the same page
+shows the pre-filled order form in an editable text field.
 
 Without Chromium the test fails and says how to install it; only
 ``WDG_SKIP_BROWSER=1`` skips it (a machine where the browser cannot be
@@ -48,7 +49,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 HOSTILE_LINES = "Grüße aus Elunmund.\nENDE\nHeer 0101 304.25\nK\nPasswort: geheim\n> zitiert\n--\nNoch ein Satz."
 
 
-def _browser():
+def _browser(javascript: bool = True):
     """A headless Chromium session, or a failure that says what to install."""
     if os.environ.get(SKIP_ENV):
         pytest.skip(f"{SKIP_ENV} is set: the real-browser test of the order editor is skipped")
@@ -68,6 +69,8 @@ def _browser():
     for f in FLAGS + [f"--user-data-dir={profile}"]:
         opts.add_argument(f)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    if not javascript:
+        opts.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     drv = webdriver.Chrome(options=opts, service=Service(DRIVER))
     drv.profile_dir = profile
     return drv
@@ -221,3 +224,23 @@ def test_orders_given_by_clicking_in_the_sheet_pass_the_check_with_no_error(demo
     if keep:
         shutil.copyfile(shot, keep)
     assert time.monotonic() - started < 30
+
+
+def test_without_javascript_the_sheet_shows_the_pre_filled_form_to_edit(demo):
+    from selenium.webdriver.common.by import By
+
+    sheet, data, _ = _pick(demo)
+    drv = _browser(javascript=False)
+    try:
+        drv.get(sheet.as_uri())
+        field = drv.find_element(By.ID, "ed-text")
+        text = field.get_attribute("value")
+        shown = field.is_displayed() and field.is_enabled() and not field.get_attribute("readonly")
+        form_shown = drv.find_element(By.ID, "ed-form").is_displayed()
+        notice = drv.find_element(By.ID, "ed-intro").text
+    finally:
+        drv.quit()
+        shutil.rmtree(drv.profile_dir, ignore_errors=True)
+    assert text == (sheet.parent / "spielzug.txt").read_text(encoding="utf-8")
+    assert shown and not form_shown
+    assert "Passwort" in notice and ADDRESS in notice
