@@ -99,7 +99,8 @@
       p.appendChild(w.s); p.appendChild(w.n); p.appendChild(document.createTextNode(" BE"));
     } else if (c.param === "diplomacy") {
       w.s = select(c.options.map(function (o) {
-        return [String(o.kingdom), "Königreich " + o.kingdom + " (Status " + o.status + ")"];
+        var name = D.names[o.kingdom] ? oneLine(D.names[o.kingdom]) + ", " : "";
+        return [String(o.kingdom), "Königreich " + o.kingdom + " (" + name + "Status " + o.status + ")"];
       }));
       w.d = el("select", {"aria-label": "Änderung"});
       var steps = function () {
@@ -180,7 +181,9 @@
       "aria-label": kind === "B" ? "Text der Botschaft" : "Text der Bekanntmachung"})};
     var kids = [el("legend", {text: kind === "B" ? "Botschaft" : "Bekanntmachung"})];
     if (kind === "B") {
-      t.to = select(C.recipients.map(function (r) { return [String(r), "an Königreich " + r]; }));
+      t.to = select(C.recipients.map(function (r) {
+        return [String(r), "an " + (D.names[r] ? oneLine(D.names[r]) + " (" + r + ")" : "Königreich " + r)];
+      }));
       t.to.setAttribute("aria-label", "Empfänger");
       kids.push(row("Empfänger", [t.to]));
     }

@@ -153,6 +153,7 @@ def test_a_hostile_kingdom_and_general_name_stay_inert_in_the_page(tmp_path, mon
     after = copy.deepcopy(after)
     after.kingdoms[1].name = HOSTILE
     after.armies[101].general.name = HOSTILE
+    after.kingdoms[2].name = HOSTILE  # on kingdom 1's diplomacy list: a message recipient
     page = _render(tmp_path, (before, after, events, sheets), settings)
     assert "<script>alert(1)" not in page and "<!--" not in page.split("<body", 1)[1]
     assert page.count("<script") == 2 and page.count("</script>") == 2  # the data and the code
@@ -161,6 +162,7 @@ def test_a_hostile_kingdom_and_general_name_stay_inert_in_the_page(tmp_path, mon
     data = json.loads(raw)
     assert data["name"] == HOSTILE.replace("\u2028", "") or data["name"] == HOSTILE
     assert any(a["general"] == data["name"] for a in data["choices"]["armies"])
+    assert data["names"]["2"] == data["name"]
 
 
 def test_script_json_escapes_what_could_end_the_element():

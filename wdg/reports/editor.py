@@ -66,6 +66,7 @@ def editor_data(report: KingdomReport, view: KingdomView, known_map: list[dict[s
         "offer": None if view.offer is None else {"name": view.offer.general.name,
                                                   "price": view.offer.price},
         "choices": order_choices(view, rules, foreign),
+        "names": {str(d.kingdom): d.name for d in report.diplomacy},
     }
 
 
