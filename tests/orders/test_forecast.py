@@ -20,6 +20,7 @@ from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own, small_segment
 from wdg.world.hexgrid import Direction
 from wdg.world.state import BUILDING_ORDER, Building, TroopType
+from wdg.world.terrain import terrain
 
 HEAD = "Segment: test\nKönigreich: 1\nPasswort: x\n"
 
@@ -64,7 +65,7 @@ def test_the_forecast_walks_like_the_engine_on_a_fully_known_map(seed):
     warriors, riders, boats and fleets, any season, foreign gemarks on the way
     (owner's status toward the mover 6 or less). Where the engine's dice made an
     army lose its way or a fleet shatter, the forecast gave that chance (> 0)
-    and the case is skipped: the forecast assumes the army keeps its way."""
+    and nothing more is compared: the forecast assumes the army keeps its way."""
     rng = np.random.default_rng(seed)
     pool = LAND * 2 + SEA
     rows = [" ".join(rng.choice(pool, 8)) for _ in range(6)]
@@ -73,13 +74,10 @@ def test_the_forecast_walks_like_the_engine_on_a_fully_known_map(seed):
     for _ in range(3):
         own(seg, 2, (int(rng.integers(8)), int(rng.integers(6))))
     kind = ["krieger", "reiter", "boote", "schiffe"][seed % 4]
-    water = [(c, r) for r in range(1, 5) for c in range(1, 7) if rows[r].split()[c] in SEA]
-    land = [(c, r) for r in range(1, 5) for c in range(1, 7) if rows[r].split()[c] not in SEA]
-    spots = water if kind in ("boote", "schiffe") else land
-    if not spots:
-        pytest.skip("no place for this mover on this map")
-    start = spots[int(rng.integers(len(spots)))]
-    seg.owner[seg.grid.index(at(seg, start))] = 0
+    start = (int(rng.integers(1, 7)), int(rng.integers(1, 5)))
+    r, c = seg.grid.index(at(seg, start))
+    seg.terrain[r, c] = terrain("~K" if kind in ("boote", "schiffe") else "T.").id
+    seg.owner[r, c] = 0
     troop = {"reiter": TroopType.REITER, "schiffe": TroopType.SCHIFFE}.get(kind,
                                                                           TroopType.KRIEGER)
     a = add_army(seg, 101, 1, start, troop=troop, units=int(rng.integers(1, 900)))

@@ -5,10 +5,11 @@ terrain (unknown gemarks are never entered), the owners as last seen, the
 month. Each step is decided by the engine's own step rule
 (:func:`wdg.engine.movement.step_verdict`, shared with the forecast
 :mod:`wdg.orders.forecast`), which reads the movement percentages of
-``worlds/rules/movement.yaml`` (the rule's table: Krieger 100 % everywhere on land, Reiter 33/50/100 %,
-boats and ships on water), the height rule ("immer nur Gemarken der direkt
-darüber- oder darunterliegende Höhenstufe"), the seasonal closures ("(f)-(h)")
-and the stop in foreign territory ("(c)", "Der Kontrollbereich").
+``worlds/rules/movement.yaml`` (the rule's table: Krieger 100 % everywhere on
+land, Reiter 33/50/100 %, boats and ships on water), the height rule ("immer
+nur Gemarken der direkt darüber- oder darunterliegende Höhenstufe"), the
+seasonal closures ("(f)-(h)") and the stop in foreign territory ("(c)", "Der
+Kontrollbereich").
 
 :meth:`Planner.route` is a Dijkstra search whose cost is the percent of the
 movement budget spent, with penalties for what the rule makes costly or

@@ -505,6 +505,6 @@ def _emit(m: Month, kind: str, army: Army, at: Hex | None, line: int, why: str,
                  data=dict(data)))
 
 
-__all__ = ["StepVerdict", "Tables", "carried_army", "control_stop", "loss_of",
-           "may_get_lost_on", "step_height", "step_verdict", "destroy_army", "harbour_mask", "may_stand",
-           "mover_kind", "movement", "phase_b_armies", "phase_b_orders"]
+__all__ = ["StepVerdict", "Tables", "carried_army", "control_stop", "destroy_army",
+           "harbour_mask", "loss_of", "may_get_lost_on", "may_stand", "mover_kind", "movement",
+           "phase_b_armies", "phase_b_orders", "step_height", "step_verdict"]

@@ -107,7 +107,8 @@ def sheet_forecast(data: bytes, *, view: Path | None = None,
     sheet = parse_sheet(data)
     if view is not None:
         kv = load_view(view)
-        rules_dir = campaign.rules_dir if campaign is not None else PACKAGE_ROOT / "worlds" / "rules"
+        rules_dir = campaign.rules_dir if campaign is not None \
+            else PACKAGE_ROOT / "worlds" / "rules"
     else:
         seg = _segment_of(sheet, campaign) if campaign is not None else None
         if seg is None:

@@ -46,6 +46,7 @@ import numpy as np
 
 from wdg.engine.actions import help_gold
 from wdg.engine.economy import EconomyStart, tax_income
+from wdg.engine.kingdom_orders import festival_popularity
 from wdg.engine.ledger import count, gs
 from wdg.engine.movement import (
     LAND_KINDS,
@@ -328,6 +329,7 @@ class _Run:
         self.view, self.sheet, self.rules = view, sheet, rules
         self.km = KnownTerrain(view, rules)
         self.gold = view.treasury
+        self.popularity = view.popularity if view.popularity is not None else 50
         self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None)
         self.diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
         self.bad = {d.line: d for d in self.diags if d.severity is m.Severity.ERROR}
@@ -424,8 +426,21 @@ class _Run:
                          f"{count(o.units, 'Baueinheit', 'Baueinheiten')}, {gs(price)}",
                          line=o.line, order=str(o))
             elif isinstance(o, m.Festival):
-                self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}", line=o.line,
-                         order=str(o))
+                self._festival(o)
+
+    def _festival(self, o: m.Festival) -> None:
+        """"(F+)": the gold, and the popularity it buys
+        (:func:`wdg.engine.kingdom_orders.festival_popularity`); the taxes of this
+        month are computed from the popularity at its start."""
+        if o.gold <= 0:
+            self.fc.refused.append(Refusal(o.line, str(o), "der Betrag muß größer als 0 sein",
+                                           "rule"))
+            return
+        old = self.popularity
+        new = festival_popularity(old, o.gold, len(self.view.owned), self.rules)
+        if self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}; die Beliebtheit steigt "
+                    f"voraussichtlich von {old} auf {new}", line=o.line, order=str(o)):
+            self.popularity = new
 
     def _build(self, o: m.Build, ordered: dict[tuple[Address, Building], int]) -> None:
         """"(Bn)": one level more, up to ``buildings.max_level`` (a building ordered
@@ -487,7 +502,8 @@ class _Run:
             moved = af.units_after
             if o.target and o.target in self.armies:
                 self.armies[o.target].units_after += moved
-                self.armies[o.target].effects.append(f"übernimmt {count(moved, 'Rüstgut', 'Rüstgüter')} von Heer {n:04d}")
+                self.armies[o.target].effects.append(
+                    f"übernimmt {count(moved, 'Rüstgut', 'Rüstgüter')} von Heer {n:04d}")
             af.effects.append("wird entlassen und begibt sich nach 000.00"
                               + (f" (Rüstgüter an Heer {o.target:04d})" if o.target else ""))
             af.status_after, af.end, af.units_after = ArmyStatus.PASSIVE.value, "000.00", 0
@@ -517,7 +533,15 @@ class _Run:
             af.effects.append(f"die Siedlung in {a.position} soll {o.name} heißen")
 
     def _recruit(self, a: ArmyView, af: ArmyForecast, o: m.Recruit) -> None:
+        """"(nr)": the whole premium must be in the treasury; an embarked army
+        cannot recruit (as :func:`wdg.engine.army_orders._recruit`)."""
         troop = a.troop or ""
+        if a.carried_by is not None or a.boats or o.count <= 0:
+            why = "die Anzahl muß größer als 0 sein" if o.count <= 0 else \
+                "das Heer ist eingeschifft"
+            self.fc.refused.append(Refusal(o.line, str(o), why, "rule", a.number))
+            af.effects.append(f"{o}: verweigert, {why}")
+            return
         price = o.count * self.price("premium", troop)
         one = "Schiff" if troop == TroopType.SCHIFFE.value else troop
         if self.gold is not None and price > self.gold:
@@ -581,15 +605,16 @@ class _Run:
 
     def _move(self, a: ArmyView, af: ArmyForecast, o: m.Move | m.Conquer) -> None:
         conquer = isinstance(o, m.Conquer)
-        kind = mover_kind_of(a) if af.boats == a.boats else "boote"
+        kind = mover_kind_of(a)
         if a.carried_by is not None:
             return self._refuse_move(af, o, "Das Heer wird von einer Flotte befördert und kann "
                                      "sich nicht selbst bewegen")
         need = self.rules.int("actions", "minimum_soldiers", "e")
         if conquer and af.units_after < need:
-            return self._refuse_move(af, o, f"Einnahme verweigert: das Heer hat "
-                                     f"{'keine Soldaten' if not af.units_after else count(af.units_after, 'Soldat', 'Soldaten')}"
-                                     f" (mindestens {count(need, 'Soldat', 'Soldaten')})")
+            has = "keine Soldaten" if not af.units_after else \
+                f"nur {count(af.units_after, 'Soldat', 'Soldaten')}"
+            return self._refuse_move(af, o, f"Einnahme verweigert: das Heer hat {has} "
+                                     f"(mindestens {count(need, 'Soldat', 'Soldaten')})")
         w = walk(self.km, self.positions[a.number], kind, o.directions, af.units_after)
         af.kind, af.path, af.spent, af.stop, af.remaining = kind, w.path, w.spent, w.stop, \
             w.remaining
@@ -651,7 +676,8 @@ class _Run:
                              {view.kingdom: view.popularity if view.popularity is not None
                               else 50})
         g, s, mi = tax_income(start, self.km.layer, view.kingdom, self.rules)
-        for amount, cat, text in ((g, "tax", f"Steuern aus {count(len(view.owned), 'Gemark', 'Gemarken')}"),
+        gemarks = count(len(view.owned), "Gemark", "Gemarken")
+        for amount, cat, text in ((g, "tax", f"Steuern aus {gemarks}"),
                                   (s, "income", "Einnahmen der Siedlungen"),
                                   (mi, "income", "Einnahmen der Minen")):
             if amount:
