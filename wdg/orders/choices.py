@@ -231,7 +231,8 @@ def _kingdom(view: KingdomView, rules: Rules, costs: dict[str, Any]) -> dict[str
         orders.append({"code": "BM", "param": "choice", "options": mines,
                        "cost": costs["B"][Building.MINE.value], "label": "Mine bauen in"})
     factors = {str(a): settlement_cost_factor(t) for a in view.owned
-               if (t := view.terrain_at(a)) is not None and settlement_cost_factor(t) is not None}
+               if (t := view.terrain_at(a)) is not None and is_land(t)
+               and settlement_cost_factor(t) is not None}
     if factors:
         orders.append({"code": "SS", "param": "settle", "options": sorted(factors),
                        "factor": dict(sorted(factors.items())), "each": costs["SS"],
