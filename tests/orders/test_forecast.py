@@ -334,3 +334,40 @@ def test_plan_data_gives_an_editor_the_running_total_the_forecast_computes():
     # a Krieger: 100 % per land gemark, one step east or south-east (the map's corner)
     assert [(e["to"], e["directions"], e["cost"]) for e in data["armies"]["101"]["reach"]] == \
         [("101.02", ["O"], 100), ("101.09", ["SO"], 100)]
+
+
+def test_an_army_without_soldiers_builds_no_boats():
+    """"Das Heer": a general with his Troß alone "ist ... zu keinen besonderen
+    Aktionen fähig" (actions.yaml minimum_soldiers bb 1): the engine refuses bb,
+    and so does the forecast — the army stays on land."""
+    seg = world("Tw ~K")
+    add_army(seg, 101, 1, (0, 0), units=0)
+    know_all(seg)
+    fc = fc_of(seg, block(seg, 101, "bb O"))
+    assert fc.army(101).end == "101.01" and fc.army(101).boats == 0
+    assert [r.cause for r in fc.refused] == ["rule"]
+
+
+def test_a_gemark_seen_from_afar_without_its_owner_is_named_on_the_path():
+    """"Die Erkundung der Heere" (c): the ring beyond shows terrain only. A path
+    through such a gemark is forecast, and the gemark named: a foreign owner
+    would end the move there ("Der Kontrollbereich")."""
+    seg = world("T. T. T. T.")
+    add_army(seg, 101, 1, (0, 0), troop=TroopType.REITER)
+    own(seg, 2, (2, 0))
+    know_all(seg)
+    seg.known[1].owner[0, 2] = -1  # terrain known, owner not
+    fc = fc_of(seg, block(seg, 101, "b O O O"))
+    a = fc.army(101)
+    assert (a.end, a.unknown_owners) == ("101.04", ["101.03"])
+    assert "Besitzer unbekannt: " in forecast_text(fc)
+
+
+def test_occupation_without_soldiers_is_refused():
+    """"Das Heer": a general and his Troß alone are "zu keinen besonderen Aktionen
+    fähig" (actions.yaml minimum_soldiers o 1)."""
+    seg = world("T. T.")
+    add_army(seg, 101, 1, (0, 0), units=0)
+    know_all(seg)
+    fc = fc_of(seg, block(seg, 101, "o"))
+    assert [(r.cause, r.order) for r in fc.refused] == [("rule", "o")]

@@ -26,7 +26,7 @@ def test_simulate_prints_a_german_forecast_for_every_demo_sheet(k):
     out = res.output
     assert out.startswith(f"Vorschau für Königreich {k}, Segment canura, Mond 0412-04")
     for part in ("Heere:", "Reichsschatz:", "am Ende des Mondes voraussichtlich",
-                 "Was die Vorschau nicht wissen kann:"):
+                 "Was die Vorschau nicht wissen kann oder nicht berechnet:"):
         assert part in out
     assert f"Heer 0{k}01 (" in out
     assert max(len(line) for line in out.splitlines()) <= 80  # as the text result sheets

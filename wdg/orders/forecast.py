@@ -123,6 +123,12 @@ class ArmyForecast:
     """Percent chance that the army loses its way on the move ((e)); not rolled."""
     shatter_chance: int = 0
     """Percent chance that a fleet steered onto land shatters ((k)); not rolled."""
+    unknown_ahead: bool = False
+    """True if the move would enter a gemark the kingdom has never seen: the
+    forecast ends the path before it (the month will not)."""
+    unknown_owners: list[str] = field(default_factory=list)
+    """Land gemarks of the path whose owner the kingdom has not seen (terrain seen
+    from afar): if one belongs to a foreign kingdom, the move ends there."""
     boats: int = 0
     carried_by: int | None = None
     carrying: int | None = None
@@ -226,6 +232,10 @@ class KnownTerrain:
     def own_at_start(self, a: Address) -> bool:
         return a in self.view.owned
 
+    def owner_known(self, a: Address) -> bool:
+        """True if the kingdom knows who owns ``a`` (own, or seen with its owner)."""
+        return a in self.view.owned or a in self.view.owners
+
     def foreign_owner(self, a: Address) -> int | None:
         """The other kingdom owning ``a`` as last seen, or ``None``."""
         if a in self.view.owned:
@@ -265,6 +275,8 @@ class _Walk:
     units: int = 0
     kind: str = ""
     landed: bool = False
+    unknown_ahead: bool = False
+    unknown_owners: list[str] = field(default_factory=list)
 
 
 def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Direction, ...],
@@ -279,6 +291,7 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
         if here_tid is None:
             w.stop = f"Die Gemark {here} ist Ihnen unbekannt; weiter reicht die Vorschau nicht"
             w.remaining = [x.value for x in directions[i:]]
+            w.unknown_ahead = True
             break
         if w.kind in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
             w.stay_chance *= 1.0 - km.t.get_lost_chance
@@ -290,6 +303,7 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
         elif (tid := km.tid(there)) is None:
             reason = (f"Die Gemark {there} ist Ihnen unbekannt; ob und wie das Heer sie betritt, "
                       "kann die Vorschau nicht sagen")
+            w.unknown_ahead = True
         else:
             v = step_verdict(km.t, w.kind, here_tid, tid, km.month, coastal=km.is_coastal(there),
                              harbour=km.harbour(there), spent=w.spent)
@@ -309,6 +323,8 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
                 w.path.append(PathStep(str(there), d.value, TERRAINS[tid].name, v.cost, w.spent,
                                        lost))
                 here = w.end = there
+                if not WATER[tid] and not km.owner_known(there):
+                    w.unknown_owners.append(str(there))
                 if v.landing:
                     reason = "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
                 elif (owner := km.foreign_owner(there)) is not None:
@@ -520,6 +536,13 @@ class _Run:
             af.units_after -= k
             af.effects.append(f"{count(k, 'Rüstgut', 'Rüstgüter')} entlassen")
         elif isinstance(o, m.BuildBoats):
+            need = self.rules.int("actions", "minimum_soldiers", "bb")
+            if af.units_after < need:  # "Das Heer": a general and his Troß alone
+                why = (f"das Heer hat {count(af.units_after, 'Soldat', 'Soldaten')}, zum "
+                       f"Bootsbau braucht es mindestens {count(need, 'Soldat', 'Soldaten')}")
+                self.fc.refused.append(Refusal(o.line, str(o), why, "rule", n))
+                af.effects.append(f"{o}: verweigert, {why}")
+                return
             space = af.units_after * self.price("space", a.troop or "Krieger")
             boats = max(1, math.ceil(space / self.price("space", "boat_capacity")))
             water = self.view.neighbour(a.position, o.direction)
@@ -597,6 +620,13 @@ class _Run:
                 self._move(a, af, o)
             elif isinstance(o, m.Help) and can_act:
                 self._help(a, af)
+            elif isinstance(o, (m.Occupy, m.Destroy)) and can_act and \
+                    af.units_after < (need := self.rules.int(
+                        "actions", "minimum_soldiers", "o" if isinstance(o, m.Occupy) else "x")):
+                why = (f"das Heer hat {count(af.units_after, 'Soldat', 'Soldaten')}, es braucht "
+                       f"mindestens {count(need, 'Soldat', 'Soldaten')}")
+                self.fc.refused.append(Refusal(o.line, str(o), why, "rule", n))
+                af.effects.append(f"{o}: verweigert, {why}; das Heer ruht in {af.end}")
             elif o is not None and not isinstance(o, (m.Move, m.Conquer)) and can_act:
                 af.effects.append(_STAYS.get(type(o), "{o}: bleibt in {at}").format(
                     o=o, at=af.end))
@@ -627,6 +657,8 @@ class _Run:
         af.units_after = w.units
         af.lost_chance = round(100 * (1 - w.stay_chance))
         af.shatter_chance = round(100 * w.shatter)
+        af.unknown_ahead = w.unknown_ahead
+        af.unknown_owners = w.unknown_owners
         if w.landed:
             af.boats = 0
         if w.stop and w.remaining:
@@ -714,6 +746,8 @@ _UNKNOWN_LINES = [
     "voller Höhe angenommen.",
     "Eroberungen, Schätze, Ereignisse und Befehle des Segmentleiters können den Reichsschatz "
     "zusätzlich verändern.",
+    "Nicht berechnet sind Charakteraktionen (c) sowie die Abnutzung von Booten und Schiffen "
+    "am Ende des Mondes.",
 ]
 
 
@@ -896,7 +930,7 @@ def forecast_text(fc: Forecast, limit: int | None = None) -> str:
         out += _wrap(f"{where}{what}{r.reason} [{_CAUSE[r.cause]}]", "  ", "    ")
     if len(shown) < len(fc.refused):
         out.append(f"  … und {len(fc.refused) - len(shown)} weitere")
-    out += ["", "Was die Vorschau nicht wissen kann:"]
+    out += ["", "Was die Vorschau nicht wissen kann oder nicht berechnet:"]
     for x in fc.unknown:
         out += _wrap(f"- {x}", "  ", "    ")
     return "\n".join(out) + "\n"
@@ -931,6 +965,9 @@ def _army_lines(a: ArmyForecast) -> list[str]:
                        f"{count(losses, 'Soldat', 'Soldaten')}")
     if a.stop:
         out += _wrap(f"Halt: {a.stop}", "    ", "      ")
+    if a.unknown_owners:
+        out += _wrap("Besitzer unbekannt: " + ", ".join(a.unknown_owners) + "; gehört eine "
+                     "davon einem fremden Reich, endet die Bewegung dort", "    ", "      ")
     if a.lost_chance:
         out.append(f"    Gefahr, sich zu verirren: {a.lost_chance} %")
     if a.shatter_chance:
