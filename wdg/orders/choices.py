@@ -6,8 +6,8 @@ the kingdom may order next month — every choice one the checker
 
 - per active army the Phase A orders its place allows (``nr`` in an own
   settlement with Kaserne, fleets with Hafen; ``er``; ``eh`` into an own army
-  of the same troop type on the same gemark or ``0000``; ``bb`` towards the
-  water neighbours of a wooded or swampy coast; ``bs`` onto an own empty
+  of the same troop type on the same gemark or ``0000``; ``bb`` (with
+  soldiers) towards the water neighbours of a wooded or swampy coast; ``bs`` onto an own empty
   fleet in an own harbour; ``vs`` onto the fleet's harbour or an adjacent
   coast; ``nn`` in an own settlement) and the Phase B orders (``b`` and ``e``
   to the gemarks in reach on known terrain, the forecast's
@@ -152,8 +152,8 @@ def _phase_a(view: KingdomView, km: KnownTerrain, costs: dict[str, Any],
         out.append({"code": "eh", "param": "choice", "options": partners, "whole": True,
                     "label": "Heer entlassen (in Heer)"})
     t = view.terrain_at(pos)
-    if a.troop == TroopType.KRIEGER.value and t is not None and km.is_coastal(pos) \
-            and any(has(t, c) for c in _BOAT_FORESTS):
+    if a.troop == TroopType.KRIEGER.value and a.units > 0 and t is not None \
+            and km.is_coastal(pos) and any(has(t, c) for c in _BOAT_FORESTS):
         dirs = [d.value for d in Direction
                 if (x := view.neighbour(pos, d)) is not None
                 and (tx := view.terrain_at(x)) is not None and is_water(tx)]
