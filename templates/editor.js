@@ -228,13 +228,14 @@
       "Segment: " + D.segment, "Königreich: " + D.kingdom,
       "Passwort: " + oneLine(pw.value).trim(), "Mond: " + D.month, "", "H: Heeresbefehle"];
     var cost = 0, fixed = 0;
-    var hired = false;
+    var taken = {};
     armies.forEach(function (a) {
       var ta = a.A.text(), whole = a.A.choice() && a.A.choice().whole;
       a.A.cost.className = "ed-cost";
-      if (ta[0] === "nf") {  /* one general is on offer: one army can hire him */
-        if (hired) { ta = ["", 0]; a.A.cost.className = "ed-bad"; }
-        hired = true;
+      /* one general is on offer, a fleet carries one army: the first order counts */
+      if (ta[0] === "nf" || /^bs /.test(ta[0])) {
+        if (taken[ta[0]]) { ta = ["", 0]; a.A.cost.className = "ed-bad"; }
+        taken[ta[0]] = true;
       }
       a.B.sel.disabled = !!whole;
       if (whole && a.B.sel.value !== "") { a.B.sel.value = ""; a.B.build(); }
@@ -242,7 +243,7 @@
       L.push("", "Heer " + n4(a.number) + " " + a.position);
       if (ta[0]) { L.push("A: " + ta[0]); }
       if (tb[0]) { L.push("B: " + tb[0]); }
-      a.A.cost.textContent = a.A.cost.className === "ed-bad" ? "der Feldherr wird schon von einem anderen Heer angeworben" :
+      a.A.cost.textContent = a.A.cost.className === "ed-bad" ? "schon einem anderen Heer befohlen" :
         ta[1] ? gs(ta[1]) + " GS" : "";
       cost += ta[1];
       fixed += a.running;

@@ -15,6 +15,7 @@ import pytest
 from wdg.campaign import PACKAGE_ROOT
 from wdg.orders.checker import check_sheet
 from wdg.orders.choices import order_choices
+from wdg.orders.forecast import forecast
 from wdg.orders.model import Severity
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import KingdomView, build_view
@@ -62,19 +63,29 @@ def _sheet(view: KingdomView, armies: dict[int, list[str]], k: list[str]) -> str
 
 
 def _errors(view: KingdomView, text: str) -> list[str]:
-    return [f"{d.line}: {d.message} ({d.found})" for d in check_sheet(parse_sheet(text), view)
-            if d.severity is Severity.ERROR]
+    """The checker's errors, and every refusal the forecast expects for a
+    reason other than gold (the treasury is the player's to plan)."""
+    sheet = parse_sheet(text)
+    out = [f"{d.line}: {d.message} ({d.found})" for d in check_sheet(sheet, view)
+           if d.severity is Severity.ERROR]
+    return out + [f"{r.line}: {r.order}: {r.reason} ({r.cause})"
+                  for r in forecast(view, sheet, shipped_rules()).refused if r.cause != "gold"]
 
 
 def _every_choice_is_legal(view: KingdomView, limit: int | None = None) -> int:
     """Each choice of the editor on a sheet (one order per army and phase, many
-    armies per sheet): the checker finds no error. Returns the orders checked."""
+    armies per sheet): the checker finds no error and the forecast refuses
+    nothing but for gold. Returns the orders checked."""
     ch = order_choices(view, shipped_rules())
     rounds: dict[int, list[list[str]]] = {}
+    alone: list[tuple[int, str]] = []  # boarding: two armies may not board one fleet
     for army in ch["armies"]:
         blocks = rounds.setdefault(army["number"], [])
         for c in army["a"]:
             for v in _values(c, army)[:limit]:
+                if c["code"] == "bs":
+                    alone.append((army["number"], f"A: {v}"))
+                    continue
                 blocks.append([f"A: {v}"] + ([] if c.get("whole") or not army["b"] else ["B: r"]))
         for c in army["b"]:
             blocks += [[f"B: {v}"] for v in _values(c, army)[:limit]]
@@ -83,6 +94,9 @@ def _every_choice_is_legal(view: KingdomView, limit: int | None = None) -> int:
         got = {a: b[i] for a, b in rounds.items() if i < len(b)}
         assert not _errors(view, _sheet(view, got, [])), got
         n += len(got)
+    for number, order in alone:
+        assert not _errors(view, _sheet(view, {number: [order]}, [])), (number, order)
+        n += 1
     for c in ch["kingdom"]["orders"]:
         for v in _values(c, None)[:limit]:
             assert not _errors(view, _sheet(view, {}, [v])), v

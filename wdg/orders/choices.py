@@ -8,7 +8,7 @@ the kingdom may order next month — every choice one the checker
   settlement with Kaserne, fleets with Hafen; ``er``; ``eh`` into an own army
   of the same troop type on the same gemark or ``0000``; ``bb`` (with
   soldiers) towards the water neighbours of a wooded or swampy coast; ``bs`` onto an own empty
-  fleet in an own harbour; ``vs`` onto the fleet's harbour or an adjacent
+  fleet in an own harbour that can carry the army; ``vs`` onto the fleet's harbour or an adjacent
   coast; ``nn`` in an own settlement) and the Phase B orders (``b`` and ``e``
   to the gemarks in reach on known terrain, the forecast's
   :func:`wdg.orders.forecast.reach`; ``o`` and ``x`` off the own land; ``c``
@@ -16,7 +16,7 @@ the kingdom may order next month — every choice one the checker
 - per passive army ``nf`` (when a general offers himself) and ``nh`` in the
   own settlements with Kaserne (fleets: Hafen);
 - the kingdom orders its palaces allow: ``BH BK BQ`` in own settlements below
-  the highest building level, ``BM`` on own land, ``SS`` where a settlement
+  the highest building level (``BH`` beside water), ``BM`` on own land, ``SS`` where a settlement
   may be built, ``DS`` for each kingdom of the diplomacy list with the changes
   that keep the status within 1..9, ``F+``;
 - the recipients of messages (the diplomacy list).
@@ -59,7 +59,7 @@ def order_choices(view: KingdomView, rules: Rules,
     armies = []
     for a in sorted(view.armies.values(), key=lambda x: x.number):
         p = plan["armies"][str(a.number)]
-        got = _army(view, km, costs, a, p["reach"], foreign_settlements)
+        got = _army(view, km, rules, costs, a, p["reach"], foreign_settlements)
         got["running"] = p["running"]
         armies.append(got)
     return {"armies": armies, "kingdom": _kingdom(view, rules, costs),
@@ -67,8 +67,8 @@ def order_choices(view: KingdomView, rules: Rules,
             "income": plan["income"]}
 
 
-def _army(view: KingdomView, km: KnownTerrain, costs: dict[str, Any], a: ArmyView,
-          reach: list[dict[str, Any]], foreign: frozenset[str]) -> dict[str, Any]:
+def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
+          a: ArmyView, reach: list[dict[str, Any]], foreign: frozenset[str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "number": a.number, "position": str(a.position), "passive": a.passive,
         "troop": a.troop or "", "units": a.units, "fleet": a.is_fleet,
@@ -80,7 +80,7 @@ def _army(view: KingdomView, km: KnownTerrain, costs: dict[str, Any], a: ArmyVie
         out["b"] = []
         out["reach"] = []
         return out
-    out["a"] = _phase_a(view, km, costs, a)
+    out["a"] = _phase_a(view, km, rules, costs, a)
     out["reach"] = [_target(r) for r in reach]
     out["b"] = _phase_b(view, km, a, out["reach"], foreign)
     return out
@@ -119,7 +119,7 @@ def _passive(view: KingdomView, costs: dict[str, Any], a: ArmyView) -> list[dict
     return out
 
 
-def _phase_a(view: KingdomView, km: KnownTerrain, costs: dict[str, Any],
+def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
              a: ArmyView) -> list[dict[str, Any]]:
     pos = a.position
     own = view.settlements.get(pos) if pos in view.owned else None
@@ -162,8 +162,11 @@ def _phase_a(view: KingdomView, km: KnownTerrain, costs: dict[str, Any],
                         "label": "Boote bauen, Richtung"})
     if not a.is_fleet and own is not None and own.level(Building.HAFEN) > 0 \
             and t is not None and ship_step_ok(t.height):
+        space = a.units * rules.int("economy", "space", a.troop or TroopType.KRIEGER.value)
+        room = rules.int("economy", "space", "ship_capacity")
         fleets = [f"{f.number:04d}" for f in sorted(view.armies.values(), key=lambda x: x.number)
-                  if f.is_fleet and f.position == pos and f.carrying is None and not f.passive]
+                  if f.is_fleet and f.position == pos and f.carrying is None and not f.passive
+                  and f.units * room >= space]
         if fleets:
             out.append({"code": "bs", "param": "choice", "options": fleets, "whole": True,
                         "label": "Schiffe betreten (Flotte)"})
@@ -221,7 +224,8 @@ def _kingdom(view: KingdomView, rules: Rules, costs: dict[str, Any]) -> dict[str
     orders: list[dict[str, Any]] = []
     for code, b in (("BH", Building.HAFEN), ("BK", Building.KASERNE), ("BQ", Building.PALAST)):
         places = sorted(str(s.at) for s in view.settlements.values()
-                        if s.at in view.owned and s.level(b) < top)
+                        if s.at in view.owned and s.level(b) < top
+                        and (b is not Building.HAFEN or _by_water(view, s.at)))
         if places:
             orders.append({"code": code, "param": "choice", "options": places,
                            "cost": costs["B"][b.value], "label": f"{b.german} bauen in"})
@@ -249,6 +253,12 @@ def _kingdom(view: KingdomView, rules: Rules, costs: dict[str, Any]) -> dict[str
     orders.append({"code": "F+", "param": "gold", "min": 1, "max": 10_000_000,
                    "label": "Volksfest veranstalten für"})
     return {"limit": view.max_kingdom_orders(), "palaces": view.palaces, "orders": orders}
+
+
+def _by_water(view: KingdomView, a: Address) -> bool:
+    """A known water gemark borders ``a`` (a Hafen needs one)."""
+    return any((x := view.neighbour(a, d)) is not None and (t := view.terrain_at(x)) is not None
+               and is_water(t) for d in Direction)
 
 
 def _mine_level(view: KingdomView, a: Address) -> int:
