@@ -98,7 +98,7 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     out = [d / JSON_FILE, _write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
     view = build_view(inp.seg_after, kingdom)  # once, for the view file, the form and the editor
     form = render_template(inp.seg_after, kingdom, view=view)
-    editor = editor_context(report, view, doc["known_map"], form, inp.rules or shipped_rules(),
+    editor = editor_context(doc, view, report.maps, form, inp.rules or shipped_rules(),
                             inp.settings.orders_address)
     html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after), print=False,
                   editor=editor)
@@ -197,7 +197,7 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
     month's rules files (default: the shipped ones)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
                      templates, settings or load_report_settings(), pdf, dict(previous or {}),
-                     Rules.load(Path(rules_dir)) if rules_dir is not None else None)
+                     rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None)
     kingdoms = report_kingdoms(seg_after)
     bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
     files: list[Path] = []
