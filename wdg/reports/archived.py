@@ -329,7 +329,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
         got = render_reports(None, after, events, sheets, gm_sheet, Path(tmp),
                              jobs=jobs or default_jobs(), templates=camp.templates_dir,
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
-                             previous=previous_reports(camp.archive_dir(segment), date))
+                             previous=previous_reports(camp.archive_dir(segment), date),
+                             rules_dir=rules)
         for p in got:
             rel = p.relative_to(tmp)
             old = archived_bytes(archived, rel)
@@ -384,7 +385,8 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
                            templates=templates, settings=load_report_settings(rules_dir),
                            pdf=pdf, progress=progress,
                            previous=previous_reports(archive_dir, result.date),
-                           beside=beside, collect=collect if storage == PACKED else None)
+                           rules_dir=rules_dir, beside=beside,
+                           collect=collect if storage == PACKED else None)
         except BaseException:
             for packer in packers:
                 packer.abort()
