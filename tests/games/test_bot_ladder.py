@@ -5,6 +5,8 @@ games)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from wdg.games.ladder import pairings, run_ladder
@@ -36,3 +38,32 @@ def test_search_beats_greedy_and_greedy_beats_random(game: str) -> None:
     assert (high.upper, high.lower) == (mcts, "greedy")
     assert high.upper_wins > high.lower_wins
     assert low.upper_wins + low.lower_wins == pytest.approx(games)
+
+
+def test_ladder_cli_rows_are_the_batches_they_name(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``games batch --ladder``: each row is the plain batch of its printed
+    command (upper bot first, seed SEED+k, seats rotated), with its 95 %
+    Wilson interval; a ladder of one bot is an error."""
+    from typer.testing import CliRunner
+
+    from wdg.cli import app
+    from wdg.games.batch import run_batch
+    from wdg.games.stats import wilson
+
+    runner = CliRunner()
+    out = tmp_path / "ladder.json"
+    res = runner.invoke(app, ["games", "batch", "lords_of_creation", "-n", "2", "--ladder",
+                              "--bots", "random,greedy", "--games", "6", "--seed", "40",
+                              "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    (row,) = data["pairings"]
+    assert (row["upper"], row["lower"], row["seed"]) == ("greedy", "random", 40)
+    plain = run_batch("lords_of_creation", {"players": 2}, ["greedy", "random"], 6, 40)
+    wins = sum(r.returns[r.bots.index("greedy")] for r in plain)
+    assert {r.bots for r in plain} == {("greedy", "random"), ("random", "greedy")}
+    assert row["upper_win_rate"] == pytest.approx(wins / 6)
+    assert row["upper_ci95"] == pytest.approx(list(wilson(wins, 6)))
+    assert "wdg games batch lords_of_creation -n 2 --bots greedy,random --games 6 --seed 40" in res.output
+    bad = runner.invoke(app, ["games", "batch", "four_gods", "-n", "2", "--ladder", "--bots", "greedy"])
+    assert bad.exit_code != 0 and "at least two bots" in str(bad.exception)
