@@ -119,12 +119,14 @@ class ISMCTSBot:
         if self.streak >= STREAK_LIMIT:
             return acts[int(rng.integers(len(acts)))]
         self.decisions += 1
-        self.scale = _scale_of(state) * SCALE_FACTOR
-        self.players = len(state.scores())
+        # The true position is read only through its legal actions and its
+        # determinisations; greedy's judgement too is taken on one, so the
+        # hidden cards cannot reach the search through the evaluation.
+        first = state.resample_from_infostate(player, rng)
+        self.scale = _scale_of(first) * SCALE_FACTOR
+        self.players = len(first.scores())
         from wdg.games.bots import greedy_values
-        # greedy's judgement on a determinisation: the true position's hidden
-        # cards must not reach the search through the evaluation
-        values = greedy_values(state.resample_from_infostate(player, rng), acts, player, rng)
+        values = greedy_values(first, acts, player, rng)
         keep = max(1, min(ROOT_CANDIDATES, self.budget // 4))
         ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
         if len(acts) > keep:
