@@ -20,19 +20,23 @@ one shared tree, keyed by the player to act and his action:
 - **chance** outcomes are sampled with the bot's generator and not
   branched on ("open loop"): the subtree below a draw from a bag of a
   hundred tiles is shared by all of them, so it learns something;
-- **rollout** of ``ROLLOUT_DEPTH`` decisions with a cheap greedy policy
-  (the best of ``ROLLOUT_SAMPLES`` sampled actions by the one-move
-  evaluation), then the position is valued for every player: the returns
-  at the end of a game, else a logistic of :meth:`State.evaluate` with the
-  game's ``value_scale`` — so every value lies in [0, 1], the scale UCB1's
-  constant is meant for;
+- **rollout** of ``rollout_depth`` decisions (none by default: the
+  games' evaluations guide better than short rollouts did in trials) with
+  a cheap greedy policy (the best of ``ROLLOUT_SAMPLES`` sampled actions by
+  the one-move evaluation); then the position is valued for every player:
+  the returns at the end of a game, else
+  ``σ((v_leaf - v_root) / value_scale)`` with ``v`` =
+  :meth:`State.search_value` — the change since the decision point, in the
+  same determinisation (so the worth of a hidden hand cancels out), in
+  [0, 1], the range UCB1's constant is meant for;
 - **backpropagation** of the value of the player who made each choice.
 
 At the decision point only the :data:`ROOT_CANDIDATES` actions that greedy
-rates best are searched, greedy's values computed on a determinisation (not
-on the true position, whose hidden cards the evaluation would read); the
-final choice is the most visited of them (ties by mean value, then by the
-generator). Everything random comes from the generator given to the bot, so
+rates best are searched, with a progressive bias (:data:`PRIOR`) toward
+greedy's values — computed on a determinisation: the true position is read
+only through its legal actions and its determinisations, never evaluated
+(its hidden cards would reach the search). The final choice is the most
+visited of them (ties by mean value with the bias, then greedy's order). Everything random comes from the generator given to the bot, so
 games are reproducible.
 """
 
@@ -62,10 +66,13 @@ ROLLOUT_DEPTH = 0
 valuing (chance outcomes not counted)."""
 ROLLOUT_SAMPLES = 4
 """Actions the rollout policy rates per decision."""
-SCALE_FACTOR = 1.0
-CHANCE_LEAF = False
 PRIOR = 1.0
-COMPOUND = False
+"""Progressive bias at the decision point: ``PRIOR * prior / visits`` is
+added to an action's UCB score and to its mean when the choice is made;
+prior is 1 for greedy's best action and falls by the action's shortfall
+against it in units of the game's ``value_scale`` (0 below one unit). With a
+small budget the search follows greedy's judgement, with a larger one its
+own results take over."""
 STREAK_LIMIT = 60
 """After this many decisions in a row by the bot's seat (nobody else, no
 chance in between) it plays uniformly random actions until someone else
@@ -123,11 +130,11 @@ class ISMCTSBot:
         # determinisations; greedy's judgement too is taken on one, so the
         # hidden cards cannot reach the search through the evaluation.
         first = state.resample_from_infostate(player, rng)
-        self.scale = _scale_of(first) * SCALE_FACTOR
+        self.scale = _scale_of(first)
         self.players = len(first.scores())
         from wdg.games.bots import greedy_values
         values = greedy_values(first, acts, player, rng)
-        keep = max(1, min(ROOT_CANDIDATES, self.budget // 4))
+        keep = max(2, min(ROOT_CANDIDATES, self.budget // 4))
         ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
         if len(acts) > keep:
             self.allowed = {acts[i] for i in ranked[:keep]}
@@ -153,8 +160,6 @@ class ISMCTSBot:
         while not s.is_terminal():
             p = s.current_player()
             if p == CHANCE:
-                if CHANCE_LEAF and path:
-                    break
                 s.apply_action(s.sample_chance(rng))
                 continue
             legal = s.legal_actions()
@@ -210,13 +215,9 @@ class ISMCTSBot:
             acts = [acts[int(i)] for i in rng.choice(len(acts), k, replace=False)]
         best, choice = -math.inf, acts[0]
         for a in acts:
-            if COMPOUND:
-                from wdg.games.bots import _value_after
-                v = _value_after(s, a, player, 4)
-            else:
-                t = s.clone()
-                t.apply_action(a)
-                v = t.evaluate(player)
+            t = s.clone()
+            t.apply_action(a)
+            v = t.evaluate(player)
             if v > best:
                 best, choice = v, a
         return choice
