@@ -111,8 +111,9 @@ class ISMCTSBot:
         self.scale = 5.0
         self.players = 2
         self.rank: dict[int, int] = {}
-        self.prior: dict[int, float] = {}
         """Greedy's rank of each action at the decision point."""
+        self.prior: dict[int, float] = {}
+        """The progressive bias of each action at the decision point (:data:`PRIOR`)."""
 
     def inform(self, state: State, player: int, action: int) -> None:
         """Count the decisions in a row of this bot's seat."""
