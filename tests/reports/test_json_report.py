@@ -128,3 +128,25 @@ def test_the_second_month_stores_its_state_before_once(demo):
     assert "armies.yaml" in linked and "kingdoms.yaml" in linked
     assert (turns / "0412-05" / "rules" / "economy.yaml").samefile(
         turns / "0412-04" / "rules" / "economy.yaml")
+
+
+@pytest.mark.parametrize("month", ["0412-04", "0412-05"])
+def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alone(demo, month):
+    """Every kingdom's text and HTML sheet and order form of the demo, as
+    archived, equals what its archived bericht.json renders to (one model)."""
+    import gzip
+
+    from wdg.reports.render import Renderer
+    from wdg.reports.settings import load_report_settings
+    from wdg.reports.sheet import render_sheets
+
+    out = demo.archive_dir(DEMO_SEGMENT) / month / "outputs" / "reports"
+    settings = load_report_settings(demo.rules_dir)
+    folders = sorted(out.glob("k*"))
+    assert len(folders) >= 6
+    for folder in folders:
+        doc = json.loads(gzip.decompress((folder / "bericht.json.gz").read_bytes()))
+        for name, text in render_sheets(doc, Renderer(demo.templates_dir), settings,
+                                        pdf=False).items():
+            archived = gzip.decompress((folder / f"{name}.gz").read_bytes()).decode("utf-8")
+            assert text == archived, (folder.name, name)

@@ -26,10 +26,13 @@ from wdg.reports.model import (
     KingdomReport,
     LedgerRow,
     Line,
+    Marker,
     MessageRow,
+    OfferRow,
     OrderOutcome,
     Province,
     SettlementRow,
+    Totals,
     Treasury,
     _answers,
     _diagnostic_texts,
@@ -38,7 +41,7 @@ from wdg.reports.model import (
     sheet_orders,
 )
 from wdg.reports.settings import ReportSettings
-from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Segment
+from wdg.world.state import BUILDING_ORDER, UNKNOWN_TERRAIN, Army, ArmyStatus, Building, Segment
 from wdg.world.terrain import terrain
 from wdg.world.deadline import describe as describe_deadline
 
@@ -56,8 +59,17 @@ def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, se
     st = seg_after.settings
     nxt = seg_after.date
     deadline = describe_deadline(seg_after, nxt)
+    palaces = _palaces(seg_after, kingdom)
     return Header(seg_after.name, seg_after.title, kingdom, kd.name, kd.ruler, month_key,
-                  month_long, season, nxt.long(), deadline)
+                  month_long, season, nxt.long(), deadline, nxt.key, palaces,
+                  max(1, min(10, palaces)))
+
+
+def _palaces(seg: Segment, kingdom: int) -> int:
+    """Own settlements with a palace ("Pro Palast und Mond ... einen Befehl")."""
+    i = BUILDING_ORDER.index(Building.PALAST)
+    mine = (seg.owner == kingdom) & (seg.settlement > 0)
+    return int(((seg.buildings[i] > 0) & mine).sum())
 
 
 def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet | None,
@@ -85,7 +97,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     booked_ids = {id(e) for e in booked}  # the bookings no order of the sheet explains
     bookings = [Booking(settings.ledger_label(e.ledger), _booking_text(e), e.gold) for e in booked]
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
-    armies = _armies(seg_after, kingdom, seen, settings)
+    armies = _armies(seg_after, kingdom, seen, settings, events)
     army_numbers = {a.number for a in armies}
     sightings = _grouped_recon(seg_after, [e for e in seen if e.army in army_numbers], settings) \
         + lines([e for e in seen if e.army not in army_numbers])
@@ -98,6 +110,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                            details=[("Gattung", g.troop.value), ("Erfahrung", str(g.experience)),
                                     ("Preis", f"{offer.price:,} GS".replace(",", "."))]
                            + ([("Zauberer", "ja")] if g.wizard else [])))
+    markers = _markers(seg_after, kingdom, events, settings)
     auto = lines(claim(lambda e: e.kind == "diplomacy.report"))
     messages = [MessageRow(e.data.get("from"), _kname(seg_after, e.data.get("from")),
                            str(e.data.get("text", "")))
@@ -137,7 +150,60 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         contacts=contacts,
         notes=notes,
         events=rest,
+        totals=Totals(gemarks=sum(len(p.gemarks) for p in provinces),
+                      settlements=len(settlements), armies=len(armies),
+                      active_armies=sum(1 for a in armies if a.status != "passiv"),
+                      soldiers=sum(a.units for a in armies),
+                      tax_value=sum(g.tax for p in provinces for g in p.gemarks),
+                      income=ledger.income, expense=ledger.expense, treasury=ledger.after,
+                      popularity=seg_after.kingdoms[kingdom].popularity),
+        offer=_offer(seg_after, kingdom),
+        markers=markers,
     )
+
+
+def _offer(seg: Segment, kingdom: int) -> OfferRow | None:
+    o = seg.kingdoms[kingdom].offer
+    if o is None:
+        return None
+    g = o.general
+    return OfferRow(g.name, g.troop.value, g.experience, g.wizard, g.ability, o.price)
+
+
+def _markers(seg: Segment, kingdom: int, events: list[Event],
+             settings: ReportSettings) -> list[Marker]:
+    """What the kingdom's map marks besides its own armies: foreign armies and
+    creatures its armies sighted this month, and every creature the
+    Götterbotschaft's chronicle names at a gemark the kingdom knows (so that
+    what the chronicle tells is on the map)."""
+    grid = seg.grid
+    km = seg.known.get(kingdom)
+    out: list[Marker] = []
+    seen: set[tuple[str, str, str]] = set()
+
+    def add(kind: str, h, label: str) -> None:  # type: ignore[no-untyped-def]
+        m = Marker(kind, grid.label(h), label)
+        if (m.kind, m.gemark, m.label) not in seen:
+            seen.add((m.kind, m.gemark, m.label))
+            out.append(m)
+
+    for e in events:
+        if e.at is None or not grid.contains(e.at):
+            continue
+        if e.kingdom == kingdom and e.kind.startswith(("recon.sighting", "sighting")):
+            what = str(e.data.get("what", ""))
+            ident = e.data.get("id")
+            if what.startswith(("fabel", "creature")):
+                add("creature", e.at, "F")
+            else:
+                add("army", e.at, f"{ident:04d}" if isinstance(ident, int) else "?")
+        elif e.kind.startswith("creature.") and e.kind != "creature.slain" \
+                and settings.in_chronicle(e.kind, e.public):
+            r, c = grid.index(e.at)
+            known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
+            if known:
+                add("creature", e.at, "F")
+    return out
 
 
 _ARMY_IN_TEXT = re.compile(r"\s*(?:des Heeres|der Flotte|Heer|Flotte)\s+(\d{4})\b")
@@ -333,7 +399,8 @@ def _transport(a: Army) -> str:
 
 
 def _armies(seg: Segment, kingdom: int, seen: list[Event],
-            settings: ReportSettings) -> list[ArmyRow]:
+            settings: ReportSettings, events: list[Event] = ()) -> list[ArmyRow]:  # type: ignore[assignment]
+    morale = _morale_events(list(events), kingdom)
     out = []
     for n in sorted(seg.armies):
         a = seg.armies[n]
@@ -348,7 +415,30 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             general=g.name if g else "", experience=g.experience if g else None,
             transport=_transport(a),
             durability=f"{a.durability} %" if a.is_fleet else "",
-            seen=[]))
+            seen=[], carried_by=a.carried_by, carrying=a.carrying,
+            troop_type=a.troop.value if a.troop else None,
+            morale_events=[_morale_text(e) for e in morale.get(n, [])]))
+    return out
+
+
+MORALE_KINDS = ("a.eh.joined", "a.nr", "action.training", "pay.shortfall", "combat.", "militia.",
+                "partisan", "wizard.", "k.za")
+"""Kinds of the events that change an army's morale (the engine: joining and
+recruiting blend it, training raises it, an unpaid wage and a battle change it,
+a spell sets it); the sheet names them beside a morale change."""
+
+
+def _morale_text(e: Event) -> str:
+    text = e.why or e.kind
+    return text.rstrip(".")
+
+
+def _morale_events(events: list[Event], kingdom: int) -> dict[int, list[Event]]:
+    out: dict[int, list[Event]] = defaultdict(list)
+    for e in events:
+        if e.kingdom == kingdom and e.army is not None and e.kind.startswith(MORALE_KINDS) \
+                and not e.kind.endswith("chronicle"):
+            out[e.army].append(e)
     return out
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from wdg.engine.events import Event
 from wdg.reports.model import MapPage
 from wdg.reports.settings import ReportSettings
-from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS
+from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS, Grid
 from wdg.world.state import UNKNOWN_TERRAIN, ArmyStatus, Segment
 from wdg.world.terrain import TERRAINS
 
@@ -64,48 +64,6 @@ class _Layer:
     creatures: dict[tuple[int, int], list[str]] = field(default_factory=dict)
 
 
-def _kingdom_layer(seg: Segment, kingdom: int, events: list[Event]) -> _Layer:
-    grid = seg.grid
-    ordinal = seg.date.previous().ordinal
-    km = seg.known.get(kingdom)
-    mine = seg.owner == kingdom
-    if km is not None:
-        ter = km.terrain.copy()
-        fresh = km.seen >= ordinal
-        owner = km.owner.astype(np.int32)
-        settle = km.settlement.astype(np.int32)
-    else:
-        ter = np.full(grid.shape, UNKNOWN_TERRAIN, dtype=np.uint8)
-        fresh = np.zeros(grid.shape, dtype=bool)
-        owner = np.full(grid.shape, -1, dtype=np.int32)
-        settle = np.full(grid.shape, -1, dtype=np.int32)
-    # The own realm is always known as it is now.
-    ter[mine] = seg.terrain[mine]
-    fresh = fresh | mine
-    owner = np.where(mine, kingdom, np.where(owner == kingdom, 0, owner))
-    settle = np.where(mine, seg.settlement, settle)
-    lay = _Layer(ter, fresh, owner, settle, kingdom)
-    for n in sorted(seg.armies):
-        a = seg.armies[n]
-        if a.kingdom == kingdom and a.position is not None and a.status is not ArmyStatus.PASSIVE \
-                and grid.contains(a.position):
-            lay.armies.setdefault(grid.index(a.position), []).append(n)
-    for e in events:
-        if e.kingdom != kingdom or e.at is None or not grid.contains(e.at):
-            continue
-        if not e.kind.startswith(("recon.sighting", "sighting")):
-            continue
-        cell = grid.index(e.at)
-        what = str(e.data.get("what", ""))
-        ident = e.data.get("id")
-        if what.startswith("fabel") or what.startswith("creature"):
-            lay.creatures.setdefault(cell, []).append("F")
-        else:
-            label = f"{ident:04d}" if isinstance(ident, int) else "?"
-            lay.sighted.setdefault(cell, []).append(label)
-    return lay
-
-
 def _full_layer(seg: Segment) -> _Layer:
     lay = _Layer(seg.terrain.copy(), np.ones(seg.grid.shape, dtype=bool),
                  seg.owner.astype(np.int32), seg.settlement.astype(np.int32), None)
@@ -121,10 +79,9 @@ def _full_layer(seg: Segment) -> _Layer:
     return lay
 
 
-def _windows(seg: Segment, settings: ReportSettings) -> list[tuple[int, int, int, int]]:
+def _windows(g: Grid, settings: ReportSettings) -> list[tuple[int, int, int, int]]:
     """Province windows ``(first block row, first block col, rows, cols)`` of the pages."""
     pc, pr = settings.page_provinces
-    g = seg.grid
     out = []
     for br in range(0, g.prov_rows, pr):
         for bc in range(0, g.prov_cols, pc):
@@ -134,21 +91,81 @@ def _windows(seg: Segment, settings: ReportSettings) -> list[tuple[int, int, int
 
 def exploration_pages(seg: Segment, kingdom: int, events: list[Event],
                       settings: ReportSettings) -> list[MapPage]:
-    """The kingdom's exploration map, one page per province window it knows."""
-    lay = _kingdom_layer(seg, kingdom, events)
-    kd = seg.kingdoms[kingdom]
-    return _pages(seg, lay, settings, f"Erkundungskarte {kd.name} ({kingdom})", skip_unknown=True)
+    """The kingdom's exploration map, one page per province window it knows:
+    drawn from its report model (:func:`report_pages`), as on the sheet."""
+    from wdg.reports.build import build_kingdom_report
+    from wdg.reports.jsonreport import build_json
+
+    rep = build_kingdom_report(seg, events, None, kingdom, settings)
+    return report_pages(build_json(rep, seg, kingdom, None), settings)
+
+
+def report_grid(doc: dict) -> Grid:
+    """The segment's grid as the report names it."""
+    return Grid(int(doc["grid"]["prov_cols"]), int(doc["grid"]["prov_rows"]))
+
+
+def _report_layer(grid: Grid, doc: dict) -> _Layer:
+    """What a kingdom's map shows, read from its report model (``bericht.json``):
+    the known map, the own armies and the markers."""
+    kingdom = int(doc["kingdom"])
+    ter = np.full(grid.shape, UNKNOWN_TERRAIN, dtype=np.uint8)
+    fresh = np.zeros(grid.shape, dtype=bool)
+    owner = np.full(grid.shape, -1, dtype=np.int32)
+    settle = np.full(grid.shape, -1, dtype=np.int32)
+    by_name = {t.name: i for i, t in enumerate(TERRAINS)}
+    month = doc["month"]
+    owned = {g["address"] for p in doc["report"]["provinces"] for g in p["gemarks"]}
+    for cell in doc["known_map"]:
+        r, c = grid.index(grid.parse(cell["gemark"]))
+        ter[r, c] = by_name[cell["terrain"]]
+        fresh[r, c] = cell["seen"] >= month
+        o = cell["owner"]
+        # land the kingdom lost is drawn as neutral until seen again
+        owner[r, c] = kingdom if cell["gemark"] in owned else (-1 if o is None else
+                                                                (0 if o == kingdom else o))
+        settle[r, c] = -1 if cell["settlement"] is None else cell["settlement"]
+    lay = _Layer(ter, fresh, owner, settle, kingdom)
+    for a in doc["report"]["armies"]:
+        if a["status"] == "passiv":
+            continue
+        h = _parse(grid, a["position"])
+        if h is not None:
+            lay.armies.setdefault(grid.index(h), []).append(int(a["number"]))
+    for m in doc["report"]["markers"]:
+        h = _parse(grid, m["gemark"])
+        if h is None:
+            continue
+        target = lay.creatures if m["kind"] == "creature" else lay.sighted
+        target.setdefault(grid.index(h), []).append(m["label"])
+    return lay
+
+
+def _parse(grid: Grid, address: str):  # type: ignore[no-untyped-def]
+    try:
+        h = grid.parse(address)
+    except Exception:  # 000.00 and the like: no place on the map
+        return None
+    return h if grid.contains(h) else None
+
+
+def report_pages(doc: dict, settings: ReportSettings) -> list[MapPage]:
+    """A kingdom's exploration map drawn from its report model alone."""
+    grid = report_grid(doc)
+    h = doc["report"]["header"]
+    return _pages(grid, _report_layer(grid, doc), settings,
+                  f"Erkundungskarte {h['kingdom_name']} ({h['kingdom']})", skip_unknown=True)
 
 
 def overview_pages(seg: Segment, settings: ReportSettings) -> list[MapPage]:
     """The game master's map of everything."""
-    return _pages(seg, _full_layer(seg), settings, f"Segment {seg.title or seg.name}",
+    return _pages(seg.grid, _full_layer(seg), settings, f"Segment {seg.title or seg.name}",
                   skip_unknown=False)
 
 
-def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
+def _pages(grid: Grid, lay: _Layer, settings: ReportSettings, title: str, *,
            skip_unknown: bool) -> list[MapPage]:
-    wins = _windows(seg, settings)
+    wins = _windows(grid, settings)
     todo = []
     for br, bc, nr, nc in wins:
         r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
@@ -173,7 +190,7 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
     pages = []
     for t, box in todo:
         boxes: list[tuple[str, float, float, float, float, str]] = []
-        svg = render_svg(seg, lay, box, s, t, boxes=boxes, mm_per_unit=scale)
+        svg = render_svg(grid, lay, box, s, t, boxes=boxes, mm_per_unit=scale)
         pages.append(MapPage(t, svg, boxes))
     return pages
 
@@ -235,7 +252,7 @@ def _text_box(x: float, y: float, text: str, size: float) -> tuple[float, float,
     return (x - half, y - DIGIT_ASCENT * size, x + half, y)
 
 
-def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: float,
+def render_svg(grid: Grid, lay: _Layer, window: tuple[int, int, int, int], s: float,
                title: str, *, boxes: list[tuple[str, float, float, float, float, str]] | None = None,
                mm_per_unit: float | None = None) -> str:
     """One map page as a standalone SVG document (deterministic text).
@@ -252,7 +269,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     width = w * (ncols + 0.5) + 2 * margin
     map_h = 1.5 * s * (nrows - 1) + 2 * s + 2 * margin
     out_boxes: list[tuple[str, float, float, float, float, str]] = [] if boxes is None else boxes
-    grid_rows, grid_cols = seg.grid.shape
+    grid_rows, grid_cols = grid.shape
 
     def centre(r: int, c: int) -> tuple[float, float]:
         return (margin + w * (c - c0 + 0.5 * (r & 1)) + w / 2, margin + s + 1.5 * s * (r - r0))

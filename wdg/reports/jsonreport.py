@@ -6,7 +6,8 @@ report model the text, HTML and PDF sheets are rendered from
 map (every gemark it knows: terrain, owner and settlement as last seen, the
 month it was seen) and the changes since the previous month's report
 (treasury, soldiers per army, gemarks gained and lost, new diplomatic
-contacts). Its schema is ``docs/report-schema.json``
+contacts). The sheets (text, HTML, PDF), the map and the order form are
+rendered from this document alone (:mod:`wdg.reports.sheet`). Its schema is ``docs/report-schema.json``
 (:data:`REPORT_VERSION`); a client (like Magellan for Eressea's CR) reads it
 instead of parsing the text sheet.
 """
@@ -24,14 +25,13 @@ from wdg.world.calendar import MonthDate
 from wdg.world.state import UNKNOWN_TERRAIN, Segment
 from wdg.world.terrain import TERRAINS
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 FILE = "bericht.json"
 
 
 def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if f.name not in ("maps", "changes")}
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
@@ -97,11 +97,17 @@ def build_json(report: KingdomReport, seg_after: Segment, kingdom: int,
         "segment": seg_after.name,
         "month": seg_after.date.previous().key,
         "kingdom": kingdom,
+        "grid": {"prov_cols": seg_after.grid.prov_cols, "prov_rows": seg_after.grid.prov_rows},
         "report": _plain(report),
         "known_map": known_map(seg_after, kingdom),
     }
     doc["changes"] = changes(doc, previous)
     return doc
+
+
+def loads(text: str) -> dict[str, Any]:
+    """The report document back from its JSON text."""
+    return json.loads(text)
 
 
 def dumps(doc: dict[str, Any]) -> str:

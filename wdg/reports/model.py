@@ -41,6 +41,12 @@ class Header:
     season: str
     next_month_long: str
     deadline: str
+    next_month_key: str = ""
+    """The month the order form is for (``YYYY-MM``)."""
+    palaces: int = 0
+    """Own settlements with a palace (one kingdom order each)."""
+    max_kingdom_orders: int = 1
+    """Kingdom orders allowed next month ("Pro Palast ... maximal 10 und minimal 1")."""
 
 
 @dataclass(slots=True)
@@ -105,14 +111,6 @@ class Treasury:
     bookings: list[Booking] = field(default_factory=list)
     """The single bookings not already shown with an order (text and amount)."""
 
-    @property
-    def income_rows(self) -> list[LedgerRow]:
-        return [r for r in self.rows if r.income]
-
-    @property
-    def expense_rows(self) -> list[LedgerRow]:
-        return [r for r in self.rows if r.expense]
-
 
 @dataclass(slots=True)
 class GemarkRow:
@@ -159,6 +157,14 @@ class ArmyRow:
     transport: str
     durability: str
     seen: list[Line] = field(default_factory=list)
+    carried_by: int | None = None
+    """The fleet carrying this army (for the order form)."""
+    carrying: int | None = None
+    """The army this fleet carries (for the order form)."""
+    troop_type: str | None = None
+    """The troop type proper (``None`` without a general: no type)."""
+    morale_events: list[str] = field(default_factory=list)
+    """This month's events of the army that changed its morale (their texts)."""
 
 
 @dataclass(slots=True)
@@ -178,6 +184,46 @@ class MessageRow:
     sender: int | None
     sender_name: str
     text: str
+
+
+@dataclass(slots=True)
+class OfferRow:
+    """The general offering himself for next month (the order form names him)."""
+
+    name: str
+    troop: str
+    experience: int
+    wizard: bool
+    ability: str | None
+    price: int
+
+
+@dataclass(slots=True)
+class Totals:
+    """The kingdom in figures: the sums the sheet prints under "Das Reich in Zahlen"."""
+
+    gemarks: int
+    settlements: int
+    armies: int
+    active_armies: int
+    soldiers: int
+    tax_value: int
+    """Sum of the own gemarks' tax values ("Steuerwert")."""
+    income: int
+    expense: int
+    treasury: int
+    popularity: int
+    """The ruler's popularity with the people, 0..100 ("Beliebtheit")."""
+
+
+@dataclass(slots=True)
+class Marker:
+    """Something the map marks at a gemark besides own armies: a foreign army
+    sighted (``army``) or a creature (``creature``), with its label."""
+
+    kind: str
+    gemark: str
+    label: str
 
 
 @dataclass(slots=True)
@@ -217,9 +263,10 @@ class KingdomReport:
     contacts: list[Line]
     notes: list[str]
     events: list[Line]
-    maps: list[MapPage] = field(default_factory=list)
-    changes: dict = field(default_factory=dict)
-    """Changes since the previous month's report (:func:`wdg.reports.jsonreport.changes`)."""
+    totals: Totals | None = None
+    offer: OfferRow | None = None
+    markers: list[Marker] = field(default_factory=list)
+    """Foreign armies and creatures the map marks (own armies come from ``armies``)."""
 
 
 # --- helpers ---------------------------------------------------------------------------
