@@ -74,7 +74,7 @@ def test_the_second_month_tells_what_changed_since_the_first(demo):
             / "ergebnis.txt.gz")
     import gzip
     sheet = gzip.decompress(text.read_bytes()).decode("utf-8")
-    assert "Seit dem Vormonat: Reichsschatz" in sheet  # at the top, before the orders
+    assert "Seit dem Vormonat: Der Reichsschatz " in sheet  # at the top, before the orders
     assert sheet.index("Seit dem Vormonat") < sheet.index("BEFEHLE UND IHRE AUSFÜHRUNG")
 
 

@@ -48,7 +48,7 @@ def test_orders_get_their_outcome_from_the_events_of_their_line(month, settings)
     assert status["b O O"] == "done"
     assert status["DS 2 --"] == "refused"
     assert status["r"] == "none"          # no event answered it: "keine Rückmeldung"
-    assert status["an Königreich 2"] == "done"  # delivered, logged under the recipient
+    assert status["an Borhold (2)"] == "done"  # delivered, logged under the recipient
     refused = next(o for o in r.orders if o.status == "refused")
     assert "nicht unter 1" in refused.notes[0].text
 

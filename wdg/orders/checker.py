@@ -361,7 +361,7 @@ class _Checker:
                 yield m.Diagnostic(o.line, 1, E, f"zu viele Königreichbefehle: erlaubt sind "
                                    f"{limit} (ein Befehl je Palast, mindestens 1, höchstens 10)",
                                    found=f"{i + 1}. Befehl: {o}",
-                                   expected=f"höchstens {limit} Befehle",
+                                   expected=f"höchstens {limit} Befehl{'' if limit == 1 else 'e'}",
                                    consequence=REFUSED)
                 continue
             if isinstance(o, m.Build):

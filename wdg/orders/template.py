@@ -112,7 +112,7 @@ def render_view_template(view: KingdomView, deadline: str = "") -> str:
         g = view.offer.general
         extra = (", Zauberer" if g.wizard else "") + (f", Fähigkeit {g.ability}" if g.ability else "")
         out += _comment(f"Angebot: Feldherr {g.name} ({g.troop}, Erfahrung {g.experience}{extra}) "
-                        f"für {_gs(view.offer.price)} GS - mit nf in Phase A eines passiven "
+                        f"für {_gs(view.offer.price)}\u00a0GS - mit nf in Phase A eines passiven "
                         "Heeres anwerben.", "  ")
     dip = ", ".join(f"{k}: {v}" for k, v in sorted(view.diplomacy.items())) or "keine"
     out += [

@@ -37,6 +37,8 @@ from wdg.reports.model import (
     _answers,
     _diagnostic_texts,
     event_line,
+    money,
+    pct,
     outcome_of,
     sheet_orders,
 )
@@ -108,7 +110,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         g = offer.general
         offers.append(Line("state.offer", f"Für den nächsten Mond bietet sich der Feldherr {g.name} an",
                            details=[("Gattung", g.troop.value), ("Erfahrung", str(g.experience)),
-                                    ("Preis", f"{offer.price:,} GS".replace(",", "."))]
+                                    ("Preis", money(offer.price))]
                            + ([("Zauberer", "ja")] if g.wizard else [])))
     markers = _markers(seg_after, kingdom, events, settings)
     auto = lines(claim(lambda e: e.kind == "diplomacy.report"))
@@ -127,8 +129,9 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         texts = [_booking_text(e) for e in mine_booked]
         # several bookings: each one; a single one only when its text tells more
         # than the category's name (a game master's reason, an income's source)
-        if len(mine_booked) > 1 or (texts and not texts[0].startswith(row.label)
-                                    and id(mine_booked[0]) in booked_ids):
+        # (an army's upkeep or pay names the army: "Unterhalt des Heeres 0101")
+        if len(mine_booked) > 1 or (texts and id(mine_booked[0]) in booked_ids and (
+                mine_booked[0].army is not None or not texts[0].startswith(row.label))):
             row.items = [Booking(row.label, t, e.gold) for t, e in zip(texts, mine_booked)]
             row.items = _grouped_bookings(seg_after, row.items, mine_booked)
     return KingdomReport(
@@ -206,7 +209,7 @@ def _markers(seg: Segment, kingdom: int, events: list[Event],
     return out
 
 
-_ARMY_IN_TEXT = re.compile(r"\s*(?:des Heeres|der Flotte|Heer|Flotte)\s+(\d{4})\b")
+_ARMY_IN_TEXT = re.compile(r"\s*\(?(?:des Heeres|der Flotte|Heer|Flotte)\s+(\d{4})\b\)?")
 GROUP_BOOKINGS_FROM = 5
 """A category with this many single bookings of armies lists them per troop type."""
 
@@ -236,13 +239,21 @@ def _grouped_bookings(seg: Segment, items: list[Booking], evs: list[Event]) -> l
     return out
 
 
-_AMOUNT_TAIL = re.compile(r"\s*[:(]\s*-?[\d.]+ GS\)?\.?$")
+_AMOUNT_TAIL = re.compile(r"\s*[:(]\s*-?[\d.]+[\s\u00a0]GS\)?\.?$")
+BOOKING_WIDTH = 38
+"""A ledger line's text fits beside its amount; a longer text is cut at its first colon."""
 
 
 def _booking_text(e: Event) -> str:
-    """A booking's text without the amount at its end (the column shows it)."""
+    """A booking's text without the amount at its end (the column shows it),
+    short enough for the ledger's line, naming its army."""
     text = e.why or e.kind
-    return _AMOUNT_TAIL.sub("", text) or text
+    text = _AMOUNT_TAIL.sub("", text) or text
+    if len(text) > BOOKING_WIDTH and ":" in text:
+        text = text.split(":", 1)[0]
+    if e.army is not None and f"{e.army:04d}" not in text:
+        text += f" (Heer {e.army:04d})"
+    return text
 
 
 def _with_army(items: list[Line]) -> list[Line]:
@@ -278,8 +289,9 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
     out = []
     # Army block heads (number and position) may be answered too (a.position ...).
     heads = [(b.line, f"Heer {b.number:04d}", f"{b.position} (kein Befehl)") for b in sheet.armies]
+    names = {k: kd.name for k, kd in seg.kingdoms.items()}
     order_lines = {line for line, _, _ in sheet_orders(sheet)}
-    rows = sheet_orders(sheet) + [h for h in heads if h[0] not in order_lines
+    rows = sheet_orders(sheet, names) + [h for h in heads if h[0] not in order_lines
                                   and (by_line.get(h[0]) or diags.get(h[0]))]
     resting: list[tuple[int, str]] = []
     head_lines = {h[0] for h in heads}
@@ -390,7 +402,7 @@ def _transport(a: Army) -> str:
     parts = []
     if a.boats:
         boats = "1 Boot" if a.boats == 1 else f"{a.boats} Booten"
-        parts.append(f"in {boats} (Haltbarkeit {a.boat_durability} %)")
+        parts.append(f"in {boats} (Haltbarkeit {pct(a.boat_durability)})")
     if a.carried_by is not None:
         parts.append(f"an Bord von Flotte {a.carried_by:04d}")
     if a.carrying is not None:
@@ -414,7 +426,7 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             troop=a.troop.value if a.troop else "ohne Feldherrn", units=a.units, morale=a.morale,
             general=g.name if g else "", experience=g.experience if g else None,
             transport=_transport(a),
-            durability=f"{a.durability} %" if a.is_fleet else "",
+            durability=pct(a.durability) if a.is_fleet else "",
             seen=[], carried_by=a.carried_by, carrying=a.carrying,
             troop_type=a.troop.value if a.troop else None,
             morale_events=[_morale_text(e) for e in morale.get(n, [])]))

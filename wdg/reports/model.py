@@ -297,11 +297,11 @@ DATA_LABELS = {
     "general_quit": "Feldherr gab auf", "left": "verbleibend", "level": "Stufe",
     "levels": "Baustufen", "loser": "Verlierer", "militia_estimate": "geschätzte Milizen",
     "morale": "Moral", "morale_loss": "Moralverlust", "new": "neu", "old": "bisher",
-    "owner": "Besitzer", "popularity_old": "bisherige Beliebtheit", "rate": "Verlustrate (%)",
+    "owner": "Besitzer", "popularity_old": "bisherige Beliebtheit", "rate": "Verlustrate",
     "reason": "Grund", "reasons": "Gründe", "restricted": "eingeschränkt durch",
     "settlement": "Siedlung (Baueinheiten)", "settlement_name": "Siedlungsname",
     "settlements": "Siedlungen", "share": "Anteil je Siedlung", "size": "Baueinheiten",
-    "spent": "verbrauchte Reichweite (%)", "strength": "Stärke", "target": "Ziel",
+    "spent": "verbrauchte Reichweite", "strength": "Stärke", "target": "Ziel",
     "text": "Text", "total": "insgesamt", "undead": "Untote", "unpaid": "unbezahlt",
     "water": "Wassergemark", "winner": "Sieger", "building": "Bauwerk",
     "distance": "Entfernung", "treasure": "Schatz", "number": "Nummer", "ruler": "Herrscher",
@@ -343,6 +343,37 @@ def gs(amount: int) -> str:
     return sign + f"{abs(int(amount)):,}".replace(",", ".")
 
 
+NBSP = "\u00a0"
+"""Between a number and its unit (``1.000 GS``, ``3 %``): never broken apart."""
+
+
+def money(amount: int) -> str:
+    """An amount of Goldsterne: ``250.000 GS`` (one format on every sheet)."""
+    return f"{gs(amount)}{NBSP}GS"
+
+
+def signed_money(amount: int) -> str:
+    """A change of Goldsterne with its sign: ``+1.000 GS``, ``−1.000 GS``."""
+    return ("+" if amount >= 0 else "−") + money(abs(amount))
+
+
+def pct(value: int) -> str:
+    """A percentage: ``3 %``."""
+    return f"{value}{NBSP}%"
+
+
+def count(n: int, one: str, many: str) -> str:
+    """A number with its noun in the singular or plural: ``1 Befehl``, ``3 Befehle``."""
+    return f"{gs(n)} {one if n == 1 else many}"
+
+
+SECTION_NUMBERS = {"orders": 1, "treasury": 2, "territory": 3, "armies": 4, "battles": 5,
+                   "offers": 6, "diplomacy": 7, "messages": 8, "contacts": 9, "notes": 10,
+                   "events": 11}
+"""The sheet's section numbers, the same for every kingdom (a section without
+content is left out, its number is not given to the next one)."""
+
+
 def _value(v: Any, seg: Segment) -> str:
     if isinstance(v, bool):
         return "ja" if v else "nein"
@@ -368,7 +399,18 @@ def _shown_keys(e: Event, settings: ReportSettings) -> frozenset[str] | None:
     return frozenset(DETAIL_KEYS[best]) if best is not None else frozenset()
 
 
+MONEY_KEYS = frozenset({"treasury", "taxes", "gold", "price", "cost"})
+"""Data keys holding Goldsterne: shown as ``1.000 GS``."""
+PERCENT_KEYS = frozenset({"rate", "spent", "chance", "durability"})
+"""Data keys holding a percentage: shown as ``3 %``."""
+
+
 def _detail_value(k: str, v: Any, seg: Segment) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        if k in MONEY_KEYS:
+            return money(v)
+        if k in PERCENT_KEYS:
+            return pct(v)
     if k in KINGDOM_KEYS and isinstance(v, int) and not isinstance(v, bool) and v in seg.kingdoms:
         return f"{seg.kingdoms[v].name} ({v})"
     if k in KINGDOM_KEYS and v == 0 and not isinstance(v, bool):
@@ -423,8 +465,9 @@ def _answers(e: Event, kingdom: int) -> bool:
     return not any(e.kind.startswith(p) for p in NOT_ANSWERS)
 
 
-def sheet_orders(sheet: Sheet) -> list[tuple[int, str, str]]:
-    """``(line, section, order text)`` of every order of a sheet, in sheet order."""
+def sheet_orders(sheet: Sheet, names: dict[int, str] | None = None) -> list[tuple[int, str, str]]:
+    """``(line, section, order text)`` of every order of a sheet, in sheet order;
+    ``names``: kingdom names, so that a message names its recipient."""
     out: list[tuple[int, str, str]] = []
     for b in sheet.armies:
         if b.phase_a is not None:
@@ -434,7 +477,9 @@ def sheet_orders(sheet: Sheet) -> list[tuple[int, str, str]]:
     for o in sheet.kingdom_orders:
         out.append((o.line, "K", str(o)))
     for msg in sheet.messages:
-        out.append((msg.line, "Botschaft", f"an Königreich {msg.to}"))
+        to = f"an {names[msg.to]} ({msg.to})" if names and msg.to in names else \
+            f"an Königreich {msg.to}"
+        out.append((msg.line, "Botschaft", to))
     for ann in sheet.announcements:
         out.append((ann.line, "Bekanntmachung", _first_words(ann.text)))
     return out
