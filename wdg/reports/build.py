@@ -200,7 +200,7 @@ def _markers(seg: Segment, kingdom: int, events: list[Event],
                 add("creature", e.at, "F")
             else:
                 add("army", e.at, f"{ident:04d}" if isinstance(ident, int) else "?")
-        elif e.kind.startswith("creature.") and e.kind != "creature.slain" \
+        elif e.kind.startswith(("creature.", "gm.creature_placed")) and e.kind != "creature.slain" \
                 and settings.in_chronicle(e.kind, e.public):
             r, c = grid.index(e.at)
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
