@@ -102,7 +102,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     armies = _armies(seg_after, kingdom, seen, settings, events)
     army_numbers = {a.number for a in armies}
     sightings = _grouped_recon(seg_after, [e for e in seen if e.army in army_numbers], settings) \
-        + lines([e for e in seen if e.army not in army_numbers])
+        + _by_place(lines([e for e in seen if e.army not in army_numbers]))
     battles = _with_army(lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES))))
     offers = lines(claim(lambda e: e.kind.startswith(OFFER_PREFIXES)))
     offer = seg_after.kingdoms[kingdom].offer
@@ -119,7 +119,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                 for e in claim(lambda e: e.kind == "message.delivered")]
     contacts = lines(claim(lambda e: e.kind.startswith("contact.")))
     notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
-    rest = _with_army(lines([e for e in mine if id(e) not in used]))
+    rest = _same_text(_with_army(lines([e for e in mine if id(e) not in used])))
 
     provinces, settlements, militia = _territory(seg_after, kingdom, settings)
     ledger = treasury(seg_after, events, kingdom, settings, seg_before)
@@ -451,6 +451,43 @@ def _morale_events(events: list[Event], kingdom: int) -> dict[int, list[Event]]:
         if e.kingdom == kingdom and e.army is not None and e.kind.startswith(MORALE_KINDS) \
                 and not e.kind.endswith("chronicle"):
             out[e.army].append(e)
+    return out
+
+
+def _same_text(items: list[Line]) -> list[Line]:
+    """Events of several armies with the same text and data as one line naming
+    the armies ("Heere 0108 (318.17), 0112 (317.24): Die Flotte ruht nicht; ..."),
+    in the order of the first."""
+    out: list[Line] = []
+    first: dict[tuple, Line] = {}
+    for l in items:
+        key = (l.kind, l.text, tuple(map(tuple, l.details)))
+        if not l.where.startswith("Heer "):
+            out.append(l)
+        elif key in first:
+            g = first[key]
+            g.where = ("Heere " + g.where[len("Heer "):] if g.where.startswith("Heer ") else g.where) \
+                + ", " + l.where[len("Heer "):]
+        else:
+            first[key] = Line(l.kind, l.text, l.where, l.army, list(l.details))
+            out.append(first[key])
+    return out
+
+
+def _by_place(items: list[Line]) -> list[Line]:
+    """Sightings without details at one gemark as one line ("318.27: Heer 4701
+    von ...: etwa 3.440; Heer 4705 von ...: genau 20"), in the order of the first."""
+    out: list[Line] = []
+    at: dict[tuple[str, str], Line] = {}
+    for l in items:
+        key = (l.kind, l.where)
+        if l.details or not l.where:
+            out.append(l)
+        elif key in at:
+            at[key].text += "; " + l.text
+        else:
+            at[key] = Line(l.kind, l.text, l.where, l.army, [])
+            out.append(at[key])
     return out
 
 

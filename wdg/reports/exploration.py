@@ -163,9 +163,31 @@ def overview_pages(seg: Segment, settings: ReportSettings) -> list[MapPage]:
                   skip_unknown=False)
 
 
+def _fit(box: tuple[int, int, int, int], s: float) -> float:
+    """The scale (mm per SVG unit) at which ``box`` with its legend fits a page."""
+    _, _, nrows, ncols = box
+    width = SQRT3 * s * (ncols + 0.5) + 2 * s
+    height = 1.5 * s * (nrows - 1) + 4 * s + width * LEGEND_SHARE
+    return min(MAX_HEX_MM / (SQRT3 * s), MAP_WIDTH_MM / width, MAP_HEIGHT_MM / height)
+
+
 def _pages(grid: Grid, lay: _Layer, settings: ReportSettings, title: str, *,
            skip_unknown: bool) -> list[MapPage]:
+    """The pages of a map. A kingdom's map (``skip_unknown``) is one page of
+    everything it knows when that fits with hexes at least
+    :data:`MIN_HEX_MM` wide; a bigger realm gets an overview page of all it
+    knows and detail pages of province windows, all detail pages at one scale."""
+    s = settings.hex_size
     wins = _windows(grid, settings)
+    if skip_unknown:
+        known = lay.terrain != UNKNOWN_TERRAIN
+        if not known.any():
+            return []
+        whole = _known_box(known, 0, 0)
+        scale = _fit(whole, s)
+        if scale * SQRT3 * s >= MIN_HEX_MM or len(wins) == 1:
+            return [_page(grid, lay, whole, s, title, scale)]
+        overview = _page(grid, lay, whole, s, f"{title}, Übersicht", scale)
     todo = []
     for br, bc, nr, nc in wins:
         r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
@@ -179,22 +201,24 @@ def _pages(grid: Grid, lay: _Layer, settings: ReportSettings, title: str, *,
         last = 100 * (br + nr) + bc + nc
         t = title if len(wins) == 1 else f"{title}, Provinzen {first:03d}–{last:03d}"
         todo.append((t, box))
-    # One scale on every page of a map: the largest window fits the page,
+    # One scale on every detail page of a map: the largest window fits the page,
     # the others are drawn at the same scale (never enlarged beyond MAX_HEX_MM).
-    s = settings.hex_size
-    scale = MAX_HEX_MM / (SQRT3 * s)
-    for _, (_, _, nrows, ncols) in todo:
-        width = SQRT3 * s * (ncols + 0.5) + 2 * s
-        height = 1.5 * s * (nrows - 1) + 4 * s + width * LEGEND_SHARE
-        scale = min(scale, MAP_WIDTH_MM / width, MAP_HEIGHT_MM / height)
-    pages = []
-    for t, box in todo:
-        boxes: list[tuple[str, float, float, float, float, str]] = []
-        svg = render_svg(grid, lay, box, s, t, boxes=boxes, mm_per_unit=scale)
-        pages.append(MapPage(t, svg, boxes))
-    return pages
+    scale = min((_fit(box, s) for _, box in todo), default=_fit((0, 0, 1, 1), s))
+    pages = [_page(grid, lay, box, s, t, scale) for t, box in todo]
+    return ([overview] if skip_unknown else []) + pages
 
 
+def _page(grid: Grid, lay: _Layer, box: tuple[int, int, int, int], s: float, title: str,
+          scale: float) -> MapPage:
+    boxes: list[tuple[str, float, float, float, float, str]] = []
+    svg = render_svg(grid, lay, box, s, title, boxes=boxes, mm_per_unit=scale)
+    return MapPage(title, svg, boxes)
+
+
+MIN_HEX_MM = 7.0
+"""A kingdom's whole known map is one page when its hexes can be printed at
+least this wide (two-digit gemark numbers stay legible); else an overview page
+and detail pages."""
 MAP_WIDTH_MM = 188.0
 """Printed width available to a map (A4 less the map page's margins)."""
 MAP_HEIGHT_MM = 255.0

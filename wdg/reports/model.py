@@ -438,12 +438,15 @@ def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
 
 def outcome_of(kinds: list[str]) -> str:
     """The status of an order from the kinds of the events answering it. A move
-    that stopped early (``move.stopped``) was carried out in part when the army
-    moved at all, else refused."""
+    that stopped early (``move.stopped``) or an order that failed
+    (``conquest.failed``) was carried out in part when the army moved at all,
+    else refused."""
     parts = [set(k.split(".")) for k in kinds]
     if any({"refused", "held"} & p for p in parts):
         return "refused"
-    if any("stopped" in p for p in parts):
+    if any({"stopped", "failed"} & p for p in parts):
+        # a move that stopped early or an order that failed after moving (a
+        # conquest into a gemark already taken) was carried out in part
         return "partial" if any("moved" in p for p in parts) else "refused"
     if any("partial" in p for p in parts):
         return "partial"

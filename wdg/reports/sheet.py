@@ -27,6 +27,10 @@ from wdg.world.address import Address
 from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
 
+PRINT_WIDTH = 100
+"""Columns of the printed sheet's fixed-width lines: 100 characters of DejaVu
+Sans Mono at 8.2 pt are 174 mm, within the A4 page's 182 mm (the text sheet
+keeps 80 columns for mail)."""
 SHEET = "ergebnis"
 FORM = "spielzug.txt"
 
@@ -85,7 +89,9 @@ def render_sheets(doc: dict[str, Any], renderer: Renderer, settings: ReportSetti
         from wdg.reports.pdf import html_to_pdf  # WeasyPrint: ~1 s to import, only when needed
         # The printed sheet sets the long lists (orders, armies) as fixed-width
         # lines: the same content, at a fraction of WeasyPrint's table cost.
-        printed = r.html("ergebnisblatt.html.j2", doc_date=doc_date(doc), print=True, **values)
+        # The printed page holds PRINT_WIDTH columns of DejaVu Sans Mono.
+        printed = r.html("ergebnisblatt.html.j2", doc_date=doc_date(doc), print=True,
+                         WIDTH=PRINT_WIDTH, **values)
         out[f"{SHEET}.pdf"] = html_to_pdf(printed, r.dirs)[0]
     out[FORM] = render_view_template(form_view(doc), deadline=report["header"]["deadline"])
     return out
