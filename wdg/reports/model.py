@@ -238,6 +238,8 @@ class MapPage:
     title: str
     svg: str
     boxes: list[tuple[str, float, float, float, float, str]] = field(default_factory=list)
+    inline: bool = False
+    """Printed on the last text page, scaled into its free space (not on a page of its own)."""
 
 
 @dataclass(slots=True)

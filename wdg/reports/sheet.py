@@ -12,6 +12,7 @@ byte for byte (``tests/reports/test_one_model.py``).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wdg.engine.events import Event
@@ -21,6 +22,7 @@ from wdg.orders.view import ArmyView, GeneralView, KingdomView, OfferView
 from wdg.reports.build import build_kingdom_report
 from wdg.reports.exploration import report_pages
 from wdg.reports.jsonreport import build_json, dumps, loads
+from wdg.reports.model import MapPage
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings
 from wdg.world.address import Address
@@ -75,6 +77,92 @@ def form_view(doc: dict[str, Any]) -> KingdomView:
     return view
 
 
+def printed_html(doc: dict[str, Any], renderer: Renderer, settings: ReportSettings,
+                 maps: list | None = None) -> str:
+    """The HTML the PDF is made from. The printed sheet sets the long lists
+    (orders, ledger, armies) as fixed-width lines of :data:`PRINT_WIDTH`
+    columns: the same content, at a fraction of WeasyPrint's table cost."""
+    return renderer.html("ergebnisblatt.html.j2", doc_date=doc_date(doc), print=True,
+                         WIDTH=PRINT_WIDTH, r=doc["report"], changes=doc["changes"],
+                         maps=report_pages(doc, settings) if maps is None else maps)
+
+
+FILL_BEFORE_MAP = 0.5
+"""A last text page filled less than this gets the first map in its free space
+(scaled down to fit) instead of the map starting a page of its own."""
+MAP_HEADING_MM = 14.0
+"""Room the map's heading and its space above take on the text page."""
+_SIZE = re.compile(r'^(<svg [^>]*?) width="([\d.]+)mm" height="([\d.]+)mm"')
+
+
+def page_fill(page: Any) -> tuple[float, float]:
+    """How far down a laid-out WeasyPrint page's content reaches (share of its
+    content height; the running head and page number are not content) and its
+    content height in mm."""
+    box = page._page_box
+    top, bottom = box.content_box_y(), box.content_box_y()
+    for child in box.children:
+        if type(child).__name__ == "MarginBox":
+            continue
+        for b in child.descendants():
+            kind = type(b).__name__
+            if kind == "LineBox" or "Replaced" in kind:
+                bottom = max(bottom, b.position_y + b.margin_height())
+    return (bottom - top) / box.height, box.height * 25.4 / 96
+
+
+def _first_map_page(document: Any) -> int | None:
+    for i, page in enumerate(document.pages):
+        for b in page._page_box.descendants():
+            el = getattr(b, "element", None)
+            if el is not None and el.tag == "section" and "mappage" in (el.get("class") or ""):
+                return i
+    return None
+
+
+def _shrunk(page: MapPage, height_mm: float) -> MapPage | None:
+    """The map page drawn at most ``height_mm`` high, printed inline; ``None``
+    if its SVG has no printed size."""
+    m = _SIZE.match(page.svg)
+    if m is None:
+        return None
+    w, h = float(m.group(2)), float(m.group(3))
+    f = min(1.0, height_mm / h)
+    svg = f'{m.group(1)} width="{w * f:.1f}mm" height="{h * f:.1f}mm"' + page.svg[m.end():]
+    return MapPage(page.title, svg, page.boxes, inline=True)
+
+
+def printed_pdf(doc: dict[str, Any], renderer: Renderer, settings: ReportSettings,
+                maps: list[MapPage]) -> bytes:
+    """The printed sheet (PDF bytes) of :func:`printed_document`."""
+    from wdg.reports.pdf import document_to_pdf  # WeasyPrint: ~1 s to import, only when needed
+
+    return document_to_pdf(printed_document(doc, renderer, settings, maps))
+
+
+def printed_document(doc: dict[str, Any], renderer: Renderer, settings: ReportSettings,
+                     maps: list[MapPage] | None = None) -> Any:
+    """The printed sheet laid out (a WeasyPrint document). Laid out once; when
+    its last text page before the map is less than half full, the first map
+    is scaled into that page's free space (laid out a second time), so no page
+    carries only a couple of lines."""
+    from wdg.reports.pdf import html_to_document
+
+    maps = report_pages(doc, settings) if maps is None else maps
+
+    document = html_to_document(printed_html(doc, renderer, settings, maps), renderer.dirs)
+    first = _first_map_page(document)
+    if first:
+        fill, height_mm = page_fill(document.pages[first - 1])
+        if fill < FILL_BEFORE_MAP:
+            inline = _shrunk(maps[0], (1 - fill) * height_mm - MAP_HEADING_MM)
+            if inline is not None:
+                maps = [inline] + list(maps[1:])
+                document = html_to_document(printed_html(doc, renderer, settings, maps),
+                                            renderer.dirs)
+    return document
+
+
 def render_sheets(doc: dict[str, Any], renderer: Renderer, settings: ReportSettings, *,
                   pdf: bool = True) -> dict[str, str | bytes]:
     """Every file of a kingdom's folder but the report itself, by file name,
@@ -86,12 +174,6 @@ def render_sheets(doc: dict[str, Any], renderer: Renderer, settings: ReportSetti
     out[f"{SHEET}.html"] = r.html("ergebnisblatt.html.j2", doc_date=doc_date(doc), print=False,
                                   **values)
     if pdf:
-        from wdg.reports.pdf import html_to_pdf  # WeasyPrint: ~1 s to import, only when needed
-        # The printed sheet sets the long lists (orders, armies) as fixed-width
-        # lines: the same content, at a fraction of WeasyPrint's table cost.
-        # The printed page holds PRINT_WIDTH columns of DejaVu Sans Mono.
-        printed = r.html("ergebnisblatt.html.j2", doc_date=doc_date(doc), print=True,
-                         WIDTH=PRINT_WIDTH, **values)
-        out[f"{SHEET}.pdf"] = html_to_pdf(printed, r.dirs)[0]
+        out[f"{SHEET}.pdf"] = printed_pdf(doc, r, settings, values["maps"])
     out[FORM] = render_view_template(form_view(doc), deadline=report["header"]["deadline"])
     return out
