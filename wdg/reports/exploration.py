@@ -225,10 +225,12 @@ MAP_HEIGHT_MM = 255.0
 """Printed height available to a map with its legend (below the page's heading)."""
 MAX_HEX_MM = 14.0
 """The widest a hex is ever printed (a small realm's map is not blown up)."""
-LEGEND_SHARE = 0.33
-"""The legend's height as a share of the map's width (at most 16 entries in two columns)."""
+LEGEND_SHARE = 0.37
+"""The legend's height as a share of the map's width (about 18 entries in two columns, long ones on a row of their own)."""
 DIGIT_EM = 0.636
 """Advance of a DejaVu Sans digit in em (digits are tabular)."""
+TEXT_EM = 0.58
+"""Average advance of a DejaVu Sans letter in em (for the legend's columns)."""
 DIGIT_ASCENT = 0.73
 """Height of a DejaVu Sans digit above the baseline, in em."""
 HATCH_ID = "older"
@@ -571,13 +573,20 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
     L, T = _font(s * 0.6, "#111", anchor="start"), _font(s * 0.8, "#111", bold=True, anchor="start")
     per_row = 2
     col_w = (width - 2 * x0) / per_row
-    rows = (len(items) + per_row - 1) // per_row
     out = [f'<g class="legend" transform="translate({x0:.1f},{y0:.1f})">',
            f'<text x="0" y="{s * 0.8:.1f}" {T}>Legende</text>']
-    for i, (sw, label) in enumerate(items):
-        cx = (i % per_row) * col_w
-        cy = s * 1.2 + (i // per_row) * s * 1.0
+    row, col = 0, 0
+    for sw, label in items:
+        # a label wider than its column takes a row of its own (never cut at the edge)
+        wide = u + s * 0.4 + len(label) * s * 0.6 * TEXT_EM > col_w
+        if wide and col:
+            row, col = row + 1, 0
+        cx, cy = col * col_w, s * 1.2 + row * s * 1.0
         out.append(f'<g transform="translate({cx:.1f},{cy:.1f})">{sw}'
                    f'<text x="{u + s * 0.4:.1f}" y="{u * 0.85:.1f}" {L}>{escape(label)}</text></g>')
+        col = per_row if wide else col + 1
+        if col >= per_row:
+            row, col = row + 1, 0
+    rows = row + (1 if col else 0)
     out.append("</g>")
     return "\n".join(out), s * 1.8 + rows * s * 1.0
