@@ -70,6 +70,8 @@ def test_the_second_month_tells_what_changed_since_the_first(demo):
     assert c["first_month"] is False
     assert c["treasury"]["before"] == first["report"]["treasury"]["after"]
     assert c["treasury"]["after"] == second["report"]["treasury"]["after"]
+    assert c["popularity"] == {"before": first["report"]["totals"]["popularity"],
+                               "after": second["report"]["totals"]["popularity"]}
     text = (demo.archive_dir(DEMO_SEGMENT) / "0412-05" / "outputs" / "reports" / "k1"
             / "ergebnis.txt.gz")
     import gzip

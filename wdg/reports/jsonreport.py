@@ -81,6 +81,9 @@ def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any
     morale = [{"army": a["number"], "before": m0[a["number"]], "after": a["morale"]}
               for a in now["report"]["armies"]
               if a["number"] in m0 and m0[a["number"]] != a["morale"]]
+    p0 = (before["report"].get("totals") or {}).get("popularity")  # (version 1 has no totals)
+    p1 = (now["report"].get("totals") or {}).get("popularity")
+    popularity = {"before": p0, "after": p1}
     g0 = {g["address"] for p in before["report"]["provinces"] for g in p["gemarks"]}
     g1 = {g["address"] for p in now["report"]["provinces"] for g in p["gemarks"]}
     d0 = {d["kingdom"] for d in before["report"]["diplomacy"]}
@@ -88,7 +91,7 @@ def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any
     s0 = {(s["where"], s["text"]) for s in before["report"]["sightings"]}
     new_sightings = [s for s in now["report"]["sightings"] if (s["where"], s["text"]) not in s0]
     return {"first_month": False, "treasury": {"before": t0, "after": t1, "change": t1 - t0},
-            "soldiers": soldiers, "morale": morale, "gemarks_gained": sorted(g1 - g0),
+            "soldiers": soldiers, "morale": morale, "popularity": popularity, "gemarks_gained": sorted(g1 - g0),
             "gemarks_lost": sorted(g0 - g1), "new_contacts": new_contacts,
             "new_sightings": len(new_sightings)}
 
