@@ -133,7 +133,8 @@ def test_the_second_month_stores_its_state_before_once(demo):
 
 
 @pytest.mark.parametrize("month", ["0412-04", "0412-05"])
-def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alone(demo, month):
+def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alone(demo, month,
+                                                                                   tmp_path):
     """Every kingdom's text and HTML sheet and order form of the demo, as
     archived, equals what its archived bericht.json renders to (one model)."""
     import gzip
@@ -146,9 +147,16 @@ def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alo
     settings = load_report_settings(demo.rules_dir)
     folders = sorted(out.glob("k*"))
     assert len(folders) >= 6
+    from wdg.orders.view import load_view
+    from wdg.rules import Rules
+
+    rules = Rules.load(demo.rules_dir) if demo.rules_dir.is_dir() else None
     for folder in folders:
         doc = json.loads(gzip.decompress((folder / "bericht.json.gz").read_bytes()))
+        view_file = tmp_path / f"{month}-{folder.name}-ansicht.yaml"
+        view_file.write_bytes(gzip.decompress((folder / "ansicht.yaml.gz").read_bytes()))
         for name, text in render_sheets(doc, Renderer(demo.templates_dir), settings,
-                                        pdf=False).items():
+                                        pdf=False, view=load_view(view_file),
+                                        rules=rules).items():
             archived = gzip.decompress((folder / f"{name}.gz").read_bytes()).decode("utf-8")
             assert text == archived, (folder.name, name)

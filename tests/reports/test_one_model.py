@@ -38,8 +38,12 @@ def _pdf_text(pdf: bytes) -> str:
 
 def test_rendering_again_from_the_report_file_gives_every_file_byte_for_byte(rendered):
     folder, settings = rendered
+    from wdg.orders.view import load_view
+
     doc = loads((folder / "bericht.json").read_text(encoding="utf-8"))
-    again = render_sheets(doc, Renderer(), settings, pdf=True)
+    # the HTML's order editor also reads the kingdom view, as the player's tools do
+    again = render_sheets(doc, Renderer(), settings, pdf=True,
+                          view=load_view(folder / "ansicht.yaml"))
     assert set(again) == {"ergebnis.txt", "ergebnis.html", "ergebnis.pdf", "spielzug.txt"}
     for name, data in again.items():
         want = (folder / name).read_bytes()

@@ -36,6 +36,7 @@ from wdg.reports.jsonreport import FILE as JSON_FILE
 from wdg.reports.sheet import FORM, SHEET, render_sheets, report_model  # noqa: F401 (names of the files)
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings, load_report_settings
+from wdg.rules import Rules
 from wdg.world.state import Segment
 
 POOL_FROM = 20
@@ -60,6 +61,8 @@ class MonthInput:
     pdf: bool = True
     previous: dict[int, dict] = field(default_factory=dict)
     """Each kingdom's JSON report of the previous month (for "changes since last month")."""
+    rules: Rules | None = None
+    """The month's rules (the order editor's reach and costs); ``None``: the shipped ones."""
 
 
 def report_kingdoms(seg: Segment) -> list[int]:
@@ -85,10 +88,13 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
     out = [_write(d / JSON_FILE, text)]
-    # Everything the player reads is rendered from the report as its file holds it.
-    for name, data in render_sheets(doc, r, inp.settings, pdf=inp.pdf).items():
+    view = build_view(inp.seg_after, kingdom)  # the view file and the order editor's data
+    # Everything the player reads is rendered from the report as its file holds it
+    # (the order editor also reads the kingdom view, as the player's own tools do).
+    for name, data in render_sheets(doc, r, inp.settings, pdf=inp.pdf, view=view,
+                                    rules=inp.rules).items():
         out.append(_write(d / name, data))
-    out.append(_write(d / VIEW, view_to_yaml(build_view(inp.seg_after, kingdom))))
+    out.append(_write(d / VIEW, view_to_yaml(view)))
     return out
 
 
@@ -165,12 +171,15 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    jobs: int = 1, templates: Path | None = None,
                    settings: ReportSettings | None = None, pdf: bool = True,
                    progress: bool = False,
-                   previous: dict[int, dict] | None = None) -> list[Path]:
+                   previous: dict[int, dict] | None = None,
+                   rules_dir: Path | None = None) -> list[Path]:
     """Render every report of a month into ``out_dir``; returns the files, sorted.
     ``previous``: each kingdom's JSON report of the month before (for the
-    changes since then; none in a segment's first month)."""
+    changes since then; none in a segment's first month); ``rules_dir``: the
+    month's rules files (default: the shipped ones)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
-                     templates, settings or load_report_settings(), pdf, dict(previous or {}))
+                     templates, settings or load_report_settings(), pdf, dict(previous or {}),
+                     rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None)
     kingdoms = report_kingdoms(seg_after)
     bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
     files: list[Path] = []

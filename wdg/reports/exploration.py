@@ -212,7 +212,7 @@ def _page(grid: Grid, lay: _Layer, box: tuple[int, int, int, int], s: float, tit
           scale: float) -> MapPage:
     boxes: list[tuple[str, float, float, float, float, str]] = []
     svg = render_svg(grid, lay, box, s, title, boxes=boxes, mm_per_unit=scale)
-    return MapPage(title, svg, boxes)
+    return MapPage(title, svg, boxes, origin=(int(box[0]), int(box[1]), s))
 
 
 MIN_HEX_MM = 7.0

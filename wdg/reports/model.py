@@ -240,6 +240,9 @@ class MapPage:
     boxes: list[tuple[str, float, float, float, float, str]] = field(default_factory=list)
     inline: bool = False
     """Printed on the last text page, scaled into its free space (not on a page of its own)."""
+    origin: tuple[int, int, float] = (0, 0, 0.0)
+    """``(first row, first column, hex radius)`` of the drawn window: where a
+    gemark's centre lies in the SVG's units (the order editor draws on it)."""
 
 
 @dataclass(slots=True)

@@ -129,7 +129,7 @@ def _shrunk(page: MapPage, height_mm: float) -> MapPage | None:
     w, h = float(m.group(2)), float(m.group(3))
     f = min(1.0, height_mm / h)
     svg = f'{m.group(1)} width="{w * f:.1f}mm" height="{h * f:.1f}mm"' + page.svg[m.end():]
-    return MapPage(page.title, svg, page.boxes, inline=True)
+    return MapPage(page.title, svg, page.boxes, inline=True, origin=page.origin)
 
 
 def printed_pdf(doc: dict[str, Any], renderer: Renderer, settings: ReportSettings,
@@ -164,16 +164,25 @@ def printed_document(doc: dict[str, Any], renderer: Renderer, settings: ReportSe
 
 
 def render_sheets(doc: dict[str, Any], renderer: Renderer, settings: ReportSettings, *,
-                  pdf: bool = True) -> dict[str, str | bytes]:
-    """Every file of a kingdom's folder but the report itself, by file name,
-    rendered from the report document ``doc``."""
+                  pdf: bool = True, view: KingdomView | None = None,
+                  rules: Any = None) -> dict[str, str | bytes]:
+    """Every file of a kingdom's folder but the report and the view, by file
+    name, rendered from the report document ``doc``; with the kingdom's
+    ``view`` (``ansicht.yaml``) the HTML sheet carries the order editor."""
     r = renderer
     report = doc["report"]
     values = dict(r=report, changes=doc["changes"], maps=report_pages(doc, settings))
     out: dict[str, str | bytes] = {f"{SHEET}.txt": r.text("ergebnisblatt.txt.j2", **values)}
+    form = render_view_template(form_view(doc), deadline=report["header"]["deadline"])
+    extra: dict[str, Any] = {}
+    if view is not None:
+        from wdg.reports.editor import editor_context, shipped_rules
+
+        extra["editor"] = editor_context(doc, view, values["maps"], form,
+                                         rules or shipped_rules(), settings.orders_address)
     out[f"{SHEET}.html"] = r.html("ergebnisblatt.html.j2", doc_date=doc_date(doc), print=False,
-                                  **values)
+                                  **values, **extra)
     if pdf:
         out[f"{SHEET}.pdf"] = printed_pdf(doc, r, settings, values["maps"])
-    out[FORM] = render_view_template(form_view(doc), deadline=report["header"]["deadline"])
+    out[FORM] = form
     return out
