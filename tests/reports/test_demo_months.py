@@ -62,10 +62,10 @@ def test_the_treasury_reads_like_an_account_book_and_adds_up(demo):
     for f in _sheets(demo):
         text = f.read_text(encoding="utf-8")
         book = text[text.index("2. REICHSSCHATZ"):text.index("3. REICHSGEBIET")]
-        before = _gs(re.search(r"Beginn des Mondes +([\d.]+) GS", book).group(1))
-        after = _gs(re.search(r"Ende des Mondes +([\d.]+) GS", book).group(1))
-        income = _gs(re.search(r"Summe der Einnahmen +\+ ([\d.]+) GS", book).group(1))
-        expense = _gs(re.search(r"Summe der Ausgaben +- ([\d.]+) GS", book).group(1))
+        before = _gs(re.search(r"Beginn des Mondes +([\d.]+)\u00a0GS", book).group(1))
+        after = _gs(re.search(r"Ende des Mondes +([\d.]+)\u00a0GS", book).group(1))
+        income = _gs(re.search(r"Summe der Einnahmen +\+ ([\d.]+)\u00a0GS", book).group(1))
+        expense = _gs(re.search(r"Summe der Ausgaben +- ([\d.]+)\u00a0GS", book).group(1))
         assert before + income - expense == after, f
         for part, total in (("Einnahmen\n", income), ("Ausgaben\n", expense)):
             body = book[book.index(part):]
@@ -82,8 +82,46 @@ def test_every_army_of_the_form_is_on_the_sheet_and_the_form_checks_without_erro
         armies = re.findall(r"^Heer (\d{4}) ", form, re.M)
         assert armies, f
         for n in armies:
-            assert re.search(rf"^{n} ", text, re.M), (f, n)
+            assert re.search(rf"\b{n}\b", text[text.index("4. HEERE"):]), (f, n)
         filled = tmp_path / "form.txt"
         filled.write_text(form.replace("Passwort: ", "Passwort: x", 1), encoding="utf-8")
         out, errors = check_file(filled, view=f.parent / "ansicht.yaml", campaign=None, fmt="text")
         assert errors == 0, out
+
+
+WRONG_FORMATS = {
+    "a thousand without its dot": re.compile(r"(?<![\d.,])\d{4,}[\s\u00a0]?(?:GS|BE)\b|etwa \d{4,}"),
+    "GS not after a non-breaking space": re.compile(r"\d(?: |)GS\b"),
+    "% not after a non-breaking space": re.compile(r"\d(?: |)%"),
+    "an arrow instead of words": re.compile(r"\s->\s|→"),
+    "a kingdom's number without its name": re.compile(r"\bKönigreich \d+\b(?![:)]| \()"),
+    "one with a plural": re.compile(r"(?<![\d.])\b1 (?:Befehle|Gemarken|Heere|Boote|Rüstgüter)\b"),
+    "an empty count": re.compile(r"ohne Feldherrn: 0\b"),
+}
+
+
+def _player_text(p: Path) -> str:
+    text = p.read_text(encoding="utf-8")
+    if p.suffix == ".html":
+        import html
+
+        text = re.sub(r"<style.*?</style>|<svg.*?</svg>", " ", text, flags=re.S)
+        text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    return text
+
+
+def test_numbers_percentages_and_kingdoms_are_written_one_way_in_every_player_output(demo):
+    """Issue 20: "1.000 GS" and "3 %" (non-breaking space) everywhere, never
+    "1000 GS" or "(3%)"; changes in words, not "5 -> 6"; a kingdom by its name;
+    "1 Befehl", not "1 Befehle" — in every sheet, form and Götterbotschaft of
+    the demo's months, text and HTML."""
+    files = [p for p in sorted(demo.rglob("*")) if p.suffix in (".txt", ".html")
+             and "outbox" not in p.parts and not p.name.startswith("overview")]
+    assert len(files) >= MONTHS * 20
+    bad = []
+    for p in files:
+        text = _player_text(p)
+        for what, rx in WRONG_FORMATS.items():
+            bad += [f"{p.relative_to(demo)}: {what}: {text[max(0, m.start() - 30):m.end() + 10]!r}"
+                    for m in rx.finditer(text)]
+    assert bad == []

@@ -153,10 +153,13 @@ def test_the_printed_sheet_has_no_editor(month, settings):
     from wdg.reports.render import Renderer
     from wdg.reports.build import build_kingdom_report
 
+    from wdg.reports.sheet import PRINT_WIDTH, report_model
+
     before, after, events, sheets = month
-    report = build_kingdom_report(after, events, sheets[1], 1, settings, seg_before=before)
-    printed = Renderer().html("ergebnisblatt.html.j2", r=report, doc_date="0412-04-01",
-                              print=True, editor={"data": {}, "json": "", "form": ""})
+    _, doc = report_model(after, events, sheets[1], 1, settings, seg_before=before)
+    printed = Renderer().html("ergebnisblatt.html.j2", r=doc["report"], changes=doc["changes"],
+                              maps=[], doc_date="0412-04-01", print=True, WIDTH=PRINT_WIDTH,
+                              editor={"data": {}, "json": "", "form": ""})
     assert "ed-data" not in printed and "editor.js" not in printed and "<textarea" not in printed
     css = (SHIPPED_TEMPLATES / "editor.css").read_text(encoding="utf-8")
     assert "@media print { .editor, .ed-plan { display: none" in css

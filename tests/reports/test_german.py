@@ -149,7 +149,8 @@ def test_the_chronicle_says_who_fought_whom_and_who_won():
     text = shown[0].why
     k1, k2 = seg.kingdoms[1].name, seg.kingdoms[2].name
     assert f"Heer 0101 von {k1}" in text and f"Heer 0201 von {k2}" in text
-    assert "siegt" in text and "vernichtet" in text
+    assert f"Heer 0101 von {k1} griff Heer 0201 von {k2}" in text
+    assert "gewann" in text and "vernichtet" in text
 
 
 NEW_SPELLING = re.compile(

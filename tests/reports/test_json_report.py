@@ -70,9 +70,11 @@ def test_the_second_month_tells_what_changed_since_the_first(demo):
     assert c["first_month"] is False
     assert c["treasury"]["before"] == first["report"]["treasury"]["after"]
     assert c["treasury"]["after"] == second["report"]["treasury"]["after"]
+    assert c["popularity"] == {"before": first["report"]["totals"]["popularity"],
+                               "after": second["report"]["totals"]["popularity"]}
     sheet = archived_bytes(demo.archive_dir(DEMO_SEGMENT) / "0412-05" / "outputs" / "reports",
                            "k1/ergebnis.txt").decode("utf-8")
-    assert "Seit dem Vormonat: Reichsschatz" in sheet  # at the top, before the orders
+    assert "Seit dem Vormonat: Der Reichsschatz " in sheet  # at the top, before the orders
     assert sheet.index("Seit dem Vormonat") < sheet.index("BEFEHLE UND IHRE AUSFÜHRUNG")
 
 
@@ -125,3 +127,33 @@ def test_the_second_month_stores_its_state_before_once(demo):
     assert "armies.yaml.gz" in linked and "kingdoms.yaml.gz" in linked
     assert (turns / "0412-05" / "rules" / "economy.yaml").samefile(
         turns / "0412-04" / "rules" / "economy.yaml")
+
+
+@pytest.mark.parametrize("month", ["0412-04", "0412-05"])
+def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alone(demo, month,
+                                                                                   tmp_path):
+    """Every kingdom's text and HTML sheet and order form of the demo, as
+    archived, equals what its archived bericht.json renders to (one model)."""
+    import gzip
+
+    from wdg.reports.render import Renderer
+    from wdg.reports.settings import load_report_settings
+    from wdg.reports.sheet import render_sheets
+
+    out = demo.archive_dir(DEMO_SEGMENT) / month / "outputs" / "reports"
+    settings = load_report_settings(demo.rules_dir)
+    folders = sorted(out.glob("k*"))
+    assert len(folders) >= 6
+    from wdg.orders.view import load_view
+    from wdg.rules import Rules
+
+    rules = Rules.load(demo.rules_dir) if demo.rules_dir.is_dir() else None
+    for folder in folders:
+        doc = json.loads(gzip.decompress((folder / "bericht.json.gz").read_bytes()))
+        view_file = tmp_path / f"{month}-{folder.name}-ansicht.yaml"
+        view_file.write_bytes(gzip.decompress((folder / "ansicht.yaml.gz").read_bytes()))
+        for name, text in render_sheets(doc, Renderer(demo.templates_dir), settings,
+                                        pdf=False, view=load_view(view_file),
+                                        rules=rules).items():
+            archived = gzip.decompress((folder / f"{name}.gz").read_bytes()).decode("utf-8")
+            assert text == archived, (folder.name, name)

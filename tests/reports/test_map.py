@@ -136,3 +136,66 @@ def test_province_numbers_never_sit_on_own_land(tmp_path, settings):
                 assert seg.owner[seg.grid.index(where)] != k, (k, b[5], g[0][5])
                 labels += 1
     assert labels > 0
+
+
+def test_a_creature_the_chronicle_names_at_a_gemark_the_kingdom_knows_is_on_its_map(month, settings):
+    """Issue 20: the chronicle announced a creature at 101.45, a gemark kingdom 1
+    knew, and its map did not show it. Now every creature the chronicle names
+    at a known gemark is marked there; one at an unknown gemark is not."""
+    from wdg.engine.events import Event
+    from wdg.reports.build import build_kingdom_report
+    from wdg.world.state import UNKNOWN_TERRAIN
+
+    _, after, events, _ = month
+    quiet = [e for e in events if not e.kind.startswith("recon.")]
+    km = after.known[1]
+    own = after.grid.parse("101.12")
+    unknown = next(after.grid.hex_at(r, c) for r in range(after.grid.rows)
+                   for c in range(after.grid.cols)
+                   if km.terrain[r, c] == UNKNOWN_TERRAIN and after.owner[r, c] != 1)
+    seen = next(after.grid.hex_at(r, c) for r in range(after.grid.rows)
+                for c in range(after.grid.cols)
+                if km.terrain[r, c] != UNKNOWN_TERRAIN and after.owner[r, c] != 1)
+    told = [Event("creature.sighted", 1, at=own, public=True,
+                  why="Ein Drache wurde im Reichsgebiet von Arkonia gesichtet"),
+            Event("gm.creature_placed", at=seen, public=True,
+                  why="Ein Fabelwesen wurde gesichtet: Die Brüder vom Hügel (Troll)"),
+            Event("gm.creature_placed", at=unknown, public=True,
+                  why="Ein Fabelwesen wurde gesichtet: Troll")]
+    assert all(settings.in_chronicle(e.kind, e.public) for e in told)
+    rep = build_kingdom_report(after, quiet + told, None, 1, settings)
+    assert [(m.kind, m.gemark) for m in rep.markers] == [("creature", "101.12"),
+                                                         ("creature", after.label(seen))]
+    boxes = [b for p in exploration_pages(after, 1, quiet + told, settings) for b in p.boxes]
+    assert "F" in {b[5] for b in boxes if b[0] == "marker"}
+    assert "F" not in {b[5] for p in exploration_pages(after, 1, quiet, settings)
+                       for b in p.boxes if b[0] == "marker"}
+
+
+def test_a_realm_too_big_for_one_page_gets_an_overview_and_detail_pages_at_one_scale(settings):
+    """A kingdom knowing gemarks far apart: one overview page of all it knows,
+    then detail pages of province windows, every detail page at the same scale
+    (printed mm per map unit); a realm that fits is one page."""
+    import re
+
+    from wdg.reports.exploration import report_pages
+
+    def doc(cells):
+        return {"kingdom": 1, "month": "0412-04", "grid": {"prov_cols": 12, "prov_rows": 6},
+                "known_map": [{"gemark": g, "terrain": "Tiefland", "owner": 0, "settlement": 0,
+                               "seen": "0412-04"} for g in cells],
+                "report": {"header": {"kingdom_name": "Weitland", "kingdom": 1},
+                           "provinces": [], "armies": [], "markers": []}}
+
+    def mm_per_unit(svg):
+        m = re.match(r'<svg [^>]*viewBox="0 0 ([\d.]+) [\d.]+" width="([\d.]+)mm"', svg)
+        return float(m.group(2)) / float(m.group(1))
+
+    small = report_pages(doc(["101.01", "101.02", "102.01"]), settings)
+    assert [p.title for p in small] == ["Erkundungskarte Weitland (1)"]
+    big = report_pages(doc(["101.01", "112.48", "601.01", "612.48", "305.20"]), settings)
+    assert big[0].title == "Erkundungskarte Weitland (1), Übersicht"
+    details = big[1:]
+    assert len(details) >= 2 and all("Provinzen" in p.title for p in details)
+    scales = [mm_per_unit(p.svg) for p in details]
+    assert max(scales) - min(scales) < 0.001 * max(scales)  # (sizes printed to 0.1 mm)

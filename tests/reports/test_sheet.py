@@ -9,6 +9,13 @@ from pathlib import Path
 from wdg.engine.events import Event
 from wdg.reports.build import build_kingdom_report, treasury
 from wdg.reports.render import Renderer
+from wdg.reports.sheet import render_sheets, report_model
+
+
+def _sheets(after, events, sheet, kingdom, settings, renderer=None, **kw):
+    """The text and HTML sheets as rendered from the kingdom's report model."""
+    _, doc = report_model(after, events, sheet, kingdom, settings, **kw)
+    return render_sheets(doc, renderer or Renderer(), settings, pdf=False)
 
 GOLDEN = Path(__file__).parent / "golden" / "ergebnis-k1.txt"
 
@@ -41,7 +48,7 @@ def test_orders_get_their_outcome_from_the_events_of_their_line(month, settings)
     assert status["b O O"] == "done"
     assert status["DS 2 --"] == "refused"
     assert status["r"] == "none"          # no event answered it: "keine Rückmeldung"
-    assert status["an Königreich 2"] == "done"  # delivered, logged under the recipient
+    assert status["an Borhold (2)"] == "done"  # delivered, logged under the recipient
     refused = next(o for o in r.orders if o.status == "refused")
     assert "nicht unter 1" in refused.notes[0].text
 
@@ -87,8 +94,7 @@ def test_settlements_share_the_treasury_equally_to_the_last_goldstern(month, set
 def test_the_text_sheet_matches_the_golden_file_and_fits_80_columns(month, settings):
     """Regenerate with WDG_REGEN_GOLDEN=1 after a deliberate change."""
     before, after, events, sheets = month
-    r = build_kingdom_report(after, events, sheets[1], 1, settings, seg_before=before)
-    text = Renderer().text("ergebnisblatt.txt.j2", r=r)
+    text = _sheets(after, events, sheets[1], 1, settings, seg_before=before)["ergebnis.txt"]
     assert all(len(line) <= 80 for line in text.splitlines())
     if os.environ.get("WDG_REGEN_GOLDEN"):
         GOLDEN.parent.mkdir(exist_ok=True)
@@ -98,9 +104,8 @@ def test_the_text_sheet_matches_the_golden_file_and_fits_80_columns(month, setti
 
 def test_player_text_is_never_run_as_a_template(month, settings):
     before, after, events, sheets = month
-    r = build_kingdom_report(after, events, sheets[1], 1, settings)
-    text = Renderer().text("ergebnisblatt.txt.j2", r=r)
-    html = Renderer().html("ergebnisblatt.html.j2", r=r, doc_date="0412-04-01", print=False)
+    got = _sheets(after, events, sheets[1], 1, settings)
+    text, html = got["ergebnis.txt"], got["ergebnis.html"]
     assert "{{ 7*7 }}" in text and "49" not in text.replace("1.049", "")
     assert "{{ hoheit }}" in html
     assert "&lt;b&gt;Fürchtet&lt;/b&gt;" in html and "<b>Fürchtet" not in html
@@ -111,9 +116,9 @@ def test_a_template_in_the_campaign_overrides_the_shipped_one(tmp_path, month, s
     before, after, events, sheets = month
     (tmp_path / "ergebnisblatt.txt.j2").write_text("EIGENES BLATT {{ r.header.kingdom_name }}\n",
                                                    encoding="utf-8")
-    r = build_kingdom_report(after, events, sheets[1], 1, settings)
-    assert Renderer(tmp_path).text("ergebnisblatt.txt.j2", r=r) == "EIGENES BLATT Arkonia\n"
-    assert "ERGEBNISBLATT" in Renderer(None).text("ergebnisblatt.txt.j2", r=r)
+    own = _sheets(after, events, sheets[1], 1, settings, Renderer(tmp_path))
+    assert own["ergebnis.txt"] == "EIGENES BLATT Arkonia\n"
+    assert "ERGEBNISBLATT" in _sheets(after, events, sheets[1], 1, settings)["ergebnis.txt"]
 
 
 def test_an_event_without_text_shows_its_kind(month, settings):

@@ -93,7 +93,7 @@ def test_a_game_masters_offer_leaves_this_months_offer_hireable_and_is_hired_nex
     assert seg.kingdoms[1].offer.general.name == "Orlan"  # not wiped by the draw
     assert seg.kingdoms[2].offer.general.name == "Teuer"  # next month's offer
     shown = [e.why for e in r.log.of_kind("gm.general_offer") if e.kingdom == 1]
-    assert shown and "Orlan" in shown[0] and "3.000 GS" in shown[0]
+    assert shown and "Orlan" in shown[0] and "3.000\u00a0GS" in shown[0]
 
     r = resolve_month(seg, sheets(seg, a={101: HireGeneral()}), RULES)
     assert seg.armies[101].general.name == "Orlan"

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, number
+from wdg.engine.ledger import credit, gs, number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import phase_b_armies, phase_b_orders
 from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
@@ -177,7 +177,7 @@ def help_people(ctx: _Ctx, army: Army, line: int) -> None:
         popularity = kingdom.popularity - before
     m.emit(Event("action.help", kingdom=army.kingdom, army=army.number, at=here, line=line,
                  gold=gold, ledger="income" if gold else "",
-                 why=f"Das Heer hilft den Einwohnern: {gold} GS Ernteertrag, Beliebtheit "
+                 why=f"Das Heer hilft den Einwohnern: {gs(gold)} Ernteertrag, Beliebtheit "
                      f"+{popularity}; die Miliz wächst am Ende des Mondes schneller nach",
                  data={"gold": gold, "popularity": popularity}))
 
@@ -241,7 +241,7 @@ def _take(ctx: _Ctx, army: Army, treasure: Treasure, line: int) -> None:
     del m.state.treasures[treasure.id]
     if treasure.item:
         army.items.append(treasure.item)
-    what = " und ".join(x for x in (f"{treasure.gold} GS" if treasure.gold else "",
+    what = " und ".join(x for x in (gs(treasure.gold) if treasure.gold else "",
                                     treasure.item) if x) or "nichts von Wert"
     credit(m, army.kingdom, treasure.gold, kind="action.search.found",
            ledger="treasure" if treasure.gold else "", army=army.number, at=treasure.position,

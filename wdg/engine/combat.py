@@ -328,16 +328,17 @@ def battle(m: Month, a: Army, b: Army) -> list[Event]:
     def who(x: Army) -> str:
         return f"Heer {x.number:04d} von {seg.kingdoms[x.kingdom].name}"
 
-    # the Götterbotschaft's chronicle: one line that says who fought whom and who won
+    # the Götterbotschaft's chronicle and both sheets: one sentence that says
+    # who attacked whom where and who won ("a" chose "b" as its opponent)
+    told = (f"{who(a)} griff {who(b)} in {seg.label(at)} an: {seg.kingdoms[w.kingdom].name} "
+            f"gewann, Heer {l_.number:04d} wurde vernichtet")
     out.append(m.emit(Event(
         "combat.chronicle", at=at, public=True,
-        why=f"Schlacht zwischen {who(a)} und {who(b)}: {who(w)} siegt, {who(l_)} wird "
-            "vernichtet", data={"winner": w.number, "loser": l_.number})))
+        why=told, data={"winner": w.number, "loser": l_.number})))
     for me, other, won in ((a, b, w is a), (b, a, w is b)):
         out.append(m.emit(Event(
             "combat.battle", kingdom=me.kingdom, army=me.number, at=at,
-            why=(f"Kampf gegen Heer {other.number:04d} von {seg.kingdoms[other.kingdom].name}: "
-                 + ("gewonnen" if won else "verloren")),
+            why=told,
             data={"enemy": other.number, "enemy_kingdom": other.kingdom, "won": won,
                   "strength": round(sa.strength if me is a else sb.strength, 1),
                   "enemy_strength": round(sb.strength if me is a else sa.strength, 1),

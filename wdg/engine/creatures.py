@@ -93,11 +93,22 @@ def apply_effects(m: Month, cr: Creature, army: Army) -> list[Event]:
         n = min(army.units, int(base * float(share)))
         undead = n // m.rules.int(AREA, "undead_per_creature") if effect == "untote" else 0
         out += lose(m, army, n, "creature.effect",
-                    f"{count(n, 'Soldat', 'Soldaten')} von {kind['name']} {EFFECT_NAMES[effect]}", effect=effect,
+                    f"{count(n, 'Soldat', 'Soldaten')} von {said(kind, 'dative')} {EFFECT_NAMES[effect]}", effect=effect,
                     undead=undead)
         if undead:
             _new_undead(m, cr.position, undead)
     return out
+
+
+def said(kind: dict[str, Any], case: str = "subject") -> str:
+    """The kind's German form (``creatures.yaml``: subject, accusative, dative;
+    default its name) for texts that say who did what to whom."""
+    return str(kind.get(case) or kind["name"])
+
+
+def verb(kind: dict[str, Any], one: str, many: str) -> str:
+    """The verb agreeing with the kind: "Ein Drache griff", "Untote griffen"."""
+    return many if kind.get("plural") else one
 
 
 def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
@@ -106,8 +117,9 @@ def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
     at = cr.position
     m.fought.add(army.number)
     out = [m.emit(Event("creature.attack", kingdom=army.kingdom, army=army.number, at=at,
-                        public=True, why=f"{kind['name']} greift Heer {army.number:04d} von "
-                        f"{m.state.kingdoms[army.kingdom].name} an",
+                        public=True, why=f"{said(kind)} {verb(kind, 'griff', 'griffen')} Heer "
+                        f"{army.number:04d} von {m.state.kingdoms[army.kingdom].name} in "
+                        f"{m.state.label(at)} an",
                         data={"creature": cr.id, "kind": cr.kind, "count": cr.count}))]
     out += apply_effects(m, cr, army)
     hypnotised = int(army.units * float(kind.get("effects", {}).get("hypnotisieren", 0)))
@@ -119,14 +131,15 @@ def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
                                      m.rules.num("combat", "winner_loss_factor") * sa / max(sc, 1e-9))))
         cr.count = max(1, cr.count - n)
         out += destroy_army(m, army, "creature.won",
-                            f"Von {kind['name']} geschlagen; der Feldherr fällt")
+                            f"Von {said(kind, 'dative')} geschlagen; der Feldherr fällt")
         return out
     out += lose(m, army, winner_losses(m, fighters, sa, sc), "combat.losses",
-                f"Verluste im Kampf gegen {kind['name']}")
+                f"Verluste im Kampf gegen {said(kind, 'accusative')}")
     adjust(m, army, True)
     if m.rng.random() < float(kind["evasion"]):
         out.append(m.emit(Event("creature.evaded", kingdom=army.kingdom, army=army.number, at=at,
-                                why=f"{kind['name']} entzieht sich dem Kampf",
+                                why=f"{said(kind)} {verb(kind, 'entzieht', 'entziehen')} sich "
+                                    "dem Kampf",
                                 data={"creature": cr.id})))
         _step_away(m, cr, kind)
     else:
@@ -139,8 +152,9 @@ def _slain(m: Month, cr: Creature, army: Army, kind: dict[str, Any]) -> list[Eve
     seg = m.state
     del seg.creatures[cr.id]
     out = [m.emit(Event("creature.slain", kingdom=army.kingdom, army=army.number, at=cr.position,
-                        public=True, why=f"{kind['name']} von Heer {army.number:04d} von "
-                        f"{m.state.kingdoms[army.kingdom].name} besiegt",
+                        public=True, why=f"Heer {army.number:04d} von "
+                        f"{m.state.kingdoms[army.kingdom].name} besiegte {said(kind, 'accusative')} "
+                        f"in {seg.label(cr.position)}",
                         data={"creature": cr.id, "kind": cr.kind}))]
     if cr.gold or cr.items:
         out.append(credit(m, army.kingdom, cr.gold, kind="creature.treasure", ledger="treasure",
@@ -210,7 +224,8 @@ def creature_moves(m: Month) -> list[Event]:
                     or not w.general.wizard or w.position != cr.position:
                 out.append(m.emit(Event("creature.wild", at=cr.position,
                                         kingdom=w.kingdom if w else None, army=cr.tamed_by,
-                                        why=f"{kind['name']} ist nicht mehr zahm")))
+                                        why=f"{said(kind)} {verb(kind, 'ist', 'sind')} nicht "
+                                            "mehr zahm")))
                 cr.tamed_by = None
             continue
         if not kind["aggressive"]:
@@ -226,5 +241,7 @@ def creature_moves(m: Month) -> list[Event]:
             if owner in seg.kingdoms:
                 out.append(m.emit(Event("creature.sighted", kingdom=owner, at=cr.position,
                                         public=True,
-                                        why=f"{kind['name']} im Reichsgebiet gesichtet")))
+                                        why=f"{said(kind)} {verb(kind, 'wurde', 'wurden')} im "
+                                            f"Reichsgebiet von {seg.kingdoms[owner].name} "
+                                            "gesichtet")))
     return out

@@ -335,7 +335,7 @@ def durability(m: Month) -> None:
             loss = min(a.boat_durability, rules.int("economy", "durability", "boat_loss"))
             a.boat_durability -= loss
             m.emit(Event("durability.boats", a.kingdom, n, a.position,
-                         f"Die Haltbarkeit der Boote sinkt auf {a.boat_durability} %.",
+                         f"Die Haltbarkeit der Boote sinkt auf {a.boat_durability}\u00a0%.",
                          data={"durability": a.boat_durability}))
             if a.boat_durability <= rules.int("economy", "durability", "sinks_at"):
                 _boats_break(m, a)
@@ -368,7 +368,7 @@ def _fleet_durability(m: Month, a: Army, resting: bool, rules: Rules) -> None:
     top = rules.int("economy", "durability", "fleet_max")
     a.durability = max(0, min(top, a.durability + change))
     m.emit(Event("durability.fleet", a.kingdom, a.number, a.position,
-                 f"Die Flotte {what}; ihre Haltbarkeit beträgt nun {a.durability} %.",
+                 f"Die Flotte {what}; ihre Haltbarkeit beträgt nun {a.durability}\u00a0%.",
                  data={"durability": a.durability, "change": change}))
     if a.durability <= rules.int("economy", "durability", "sinks_at"):
         _fleet_sinks(m, a, in_harbour)

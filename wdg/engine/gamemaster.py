@@ -97,7 +97,8 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         cid = max(seg.creatures, default=0) + 1
         seg.creatures[cid] = Creature(cid, c.kind, h, c.count, None, c.gold, [], c.name)
         return [m.emit(Event("gm.creature_placed", at=h, line=c.line, public=True,
-                      why=f"Fabelwesen gesichtet: {c.name or _kind_name(m, c.kind)}",
+                      why=f"Ein Fabelwesen wurde in {seg.label(h)} gesichtet: "
+                          + (f"{c.name} ({_kind_name(m, c.kind)})" if c.name else _kind_name(m, c.kind)),
                       data={"creature": cid, "kind": c.kind, "count": c.count}))]
     if isinstance(c, g.PlaceTreasure):
         tid = max(seg.treasures, default=0) + 1

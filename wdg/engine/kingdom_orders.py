@@ -166,7 +166,7 @@ def _settle(m: Month, kingdom: int, order: Settle) -> None:
                         if p.position == h and p.kind is ProjectKind.SETTLEMENT)
     spend(m, kingdom, price, kind="k.settle", ledger="settlement", at=h, line=order.line,
           why=f"Bauauftrag über {count(order.units, 'Baueinheit', 'Baueinheiten')} in {seg.label(h)} "
-              f"({t.name}, {factor * rules.int('economy', 'settlement', 'unit_price')} GS je "
+              f"({t.name}, {gs(factor * rules.int('economy', 'settlement', 'unit_price'))} je "
               f"BE): {gs(price)}; Ziel {target} BE ({settlement_class(target, rules)}).",
           data={"units": order.units, "factor": factor, "target": target})
 
@@ -179,7 +179,8 @@ def _diplomacy(m: Month, kingdom: int, order: ChangeDiplomacy, start: dict[int, 
     k, rules = m.state.kingdoms[kingdom], m.rules
     other = order.kingdom
     if other not in k.diplomacy:
-        return _refuse(m, kingdom, "diplomacy", order, f"das Königreich {other} steht nicht in "
+        name = m.state.kingdoms[other].name if other in m.state.kingdoms else "das Königreich"
+        return _refuse(m, kingdom, "diplomacy", order, f"{name} ({other}) steht nicht in "
                        "der Liste der diplomatischen Beziehungen.")
     step_max = rules.int("economy", "diplomacy", "max_change_per_month")
     lo = max(rules.int("economy", "diplomacy", "min"), start[other] - step_max)
@@ -191,8 +192,9 @@ def _diplomacy(m: Month, kingdom: int, order: ChangeDiplomacy, start: dict[int, 
                        f"auf {old} und kann in diesem Mond nicht weiter verändert werden.")
     k.diplomacy[other] = new
     note = "" if new == old + order.delta else " (begrenzt)"
-    m.emit(Event("k.diplomacy", kingdom, why=f"Diplomatiestatus zu Königreich {other}: "
-                 f"{old} -> {new}{note}.", line=order.line,
+    name = m.state.kingdoms[other].name if other in m.state.kingdoms else f"Königreich {other}"
+    m.emit(Event("k.diplomacy", kingdom, why=f"Diplomatiestatus zu {name} ({other}) von {old} "
+                 f"auf {new} geändert{note}.", line=order.line,
                  data={"other": other, "old": old, "new": new}))
 
 

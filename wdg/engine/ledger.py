@@ -55,7 +55,7 @@ def number(n: int) -> str:
 
 def gs(amount: int) -> str:
     """Goldsterne the German way: ``12.500 GS``."""
-    return f"{number(amount)} GS"
+    return f"{number(amount)}\u00a0GS"  # one format everywhere: 1.000 GS, never broken
 
 
 def count(n: int, one: str, many: str) -> str:

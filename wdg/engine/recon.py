@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wdg.engine.events import Event
+from wdg.engine.ledger import number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import mover_kind
 from wdg.world.hexgrid import Hex, ring
@@ -191,7 +192,7 @@ def _emit_sightings(m: Month, k: int, seen: _Seen) -> None:
             label = f"Fabelwesen {c.name} ({kind})" if c.name else f"Fabelwesen {kind}"
         units = true if exact else _estimate(m, true, err, round_to)
         m.emit(Event("recon.sighting", kingdom=k, at=h,
-                     why=f"{label}: {'genau' if exact else 'etwa'} {units}",
+                     why=f"{label}: {'genau' if exact else 'etwa'} {number(units)}",
                      data={"what": what, "id": ident, "of": of, "troop": troop, "units": units,
                            "exact": exact, "source": source}))
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, spend
+from wdg.engine.ledger import count, gs, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.errors import WdgError
@@ -152,7 +152,7 @@ def teleport(m: Month, army: Army, order: CharacterAction) -> list[Event]:
         + army.units * r.int(AREA, "teleport_cost_per_unit")
     kd = seg.kingdoms[army.kingdom]
     if kd.treasury < cost:
-        return _refuse(m, army, order, f"Der Reichsschatz reicht nicht ({cost} GS nötig)")
+        return _refuse(m, army, order, f"Der Reichsschatz reicht nicht ({gs(cost)} nötig)")
     start = army.position
     army.position = target
     m.moved.add(army.number)

@@ -362,7 +362,7 @@ class _Checker:
         changes: dict[int, int] = {}
         too_many = (f"zu viele Königreichbefehle: erlaubt sind {limit} (ein Befehl je Palast, "
                     "mindestens 1, höchstens 10)")
-        at_most = f"höchstens {limit} Befehle"
+        at_most = f"höchstens {limit} Befehl{'' if limit == 1 else 'e'}"
         for i, o in enumerate(self.sheet.kingdom_orders):
             if i >= limit:
                 yield m.Diagnostic(o.line, 1, E, too_many, found=f"{i + 1}. Befehl: {o}",

@@ -58,11 +58,14 @@ def render_template(seg: Segment, kingdom: int, view: KingdomView | None = None)
     return render_view_template(view if view is not None else build_view(seg, kingdom))
 
 
-def render_view_template(view: KingdomView) -> str:
-    """The order form from a kingdom view (what the player's own tools have)."""
+def render_view_template(view: KingdomView, deadline: str = "") -> str:
+    """The order form from a kingdom view (what the player's own tools have);
+    ``deadline``: the EINTREFFSCHLUSS line of the result sheet, repeated at the
+    form's top (the result sheet passes it)."""
     out = [
         f"# Spielzug für Welt der Götter - Segment {view.segment}",
         *_comment(f"{view.month.long()}, Königreich {view.kingdom} ({view.name})"),
+        *(_comment(deadline) if deadline else []),
         "# Kommentare beginnen mit '#'.",
         f"Segment: {view.segment}",
         f"Königreich: {view.kingdom}",
@@ -109,7 +112,7 @@ def render_view_template(view: KingdomView) -> str:
         g = view.offer.general
         extra = (", Zauberer" if g.wizard else "") + (f", Fähigkeit {g.ability}" if g.ability else "")
         out += _comment(f"Angebot: Feldherr {g.name} ({g.troop}, Erfahrung {g.experience}{extra}) "
-                        f"für {_gs(view.offer.price)} GS - mit nf in Phase A eines passiven "
+                        f"für {_gs(view.offer.price)}\u00a0GS - mit nf in Phase A eines passiven "
                         "Heeres anwerben.", "  ")
     dip = ", ".join(f"{k}: {v}" for k, v in sorted(view.diplomacy.items())) or "keine"
     out += [

@@ -29,15 +29,12 @@ from typing import Any
 
 from wdg.engine.events import Event
 from wdg.orders.model import Sheet
-from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
 from wdg.procs import process_pool, stopping_pool
-from wdg.reports.build import build_kingdom_report
-from wdg.reports.editor import editor_context, shipped_rules
-from wdg.reports.exploration import exploration_pages, overview_pages
+from wdg.reports.exploration import overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
 from wdg.reports.jsonreport import FILE as JSON_FILE
-from wdg.reports.jsonreport import build_json, dumps
+from wdg.reports.sheet import FORM, SHEET, render_sheets, report_model  # noqa: F401 (names of the files)
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings, load_report_settings
 from wdg.rules import Rules
@@ -45,9 +42,7 @@ from wdg.world.state import Segment
 
 POOL_FROM = 20
 """Text and HTML only: kingdoms from which the pool pays (its start costs ~0.3 s)."""
-SHEET = "ergebnis"
 VIEW = "ansicht.yaml"
-FORM = "spielzug.txt"
 GAZETTE = "goetterbotschaft"
 OVERVIEW = "overview"
 
@@ -88,32 +83,19 @@ def doc_date(seg_after: Segment) -> str:
 def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = None) -> list[Path]:
     """Write one kingdom's folder ``k<n>/``; returns the files written."""
     r = renderer or Renderer(inp.templates)
-    report = build_kingdom_report(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
-                                  inp.settings, seg_before=inp.seg_before)
-    report.maps = exploration_pages(inp.seg_after, kingdom, inp.events, inp.settings)
-    doc = build_json(report, inp.seg_after, kingdom, inp.previous.get(kingdom))
-    report.changes = doc["changes"]
+    text, doc = report_model(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
+                             inp.settings, seg_before=inp.seg_before,
+                             previous=inp.previous.get(kingdom))
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
-    _write(d / JSON_FILE, dumps(doc))
-    out = [d / JSON_FILE, _write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
-    view = build_view(inp.seg_after, kingdom)  # once, for the view file, the form and the editor
-    form = render_template(inp.seg_after, kingdom, view=view)
-    editor = editor_context(doc, view, report.maps, form, inp.rules or shipped_rules(),
-                            inp.settings.orders_address)
-    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after), print=False,
-                  editor=editor)
-    out.append(_write(d / f"{SHEET}.html", html))
-    if inp.pdf:
-        from wdg.reports.pdf import html_to_pdf  # WeasyPrint: ~1 s to import, only when needed
-        # The printed sheet sets the long lists (orders, armies) as fixed-width
-        # lines: the same content, at a fraction of WeasyPrint's table cost.
-        printed = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after),
-                         print=True)
-        pdf, _ = html_to_pdf(printed, r.dirs)
-        out.append(_write(d / f"{SHEET}.pdf", pdf))
+    out = [_write(d / JSON_FILE, text)]
+    view = build_view(inp.seg_after, kingdom)  # the view file and the order editor's data
+    # Everything the player reads is rendered from the report as its file holds it
+    # (the order editor also reads the kingdom view, as the player's own tools do).
+    for name, data in render_sheets(doc, r, inp.settings, pdf=inp.pdf, view=view,
+                                    rules=inp.rules).items():
+        out.append(_write(d / name, data))
     out.append(_write(d / VIEW, view_to_yaml(view)))
-    out.append(_write(d / FORM, form))
     return out
 
 

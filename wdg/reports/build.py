@@ -26,19 +26,24 @@ from wdg.reports.model import (
     KingdomReport,
     LedgerRow,
     Line,
+    Marker,
     MessageRow,
+    OfferRow,
     OrderOutcome,
     Province,
     SettlementRow,
+    Totals,
     Treasury,
     _answers,
     _diagnostic_texts,
     event_line,
+    money,
+    pct,
     outcome_of,
     sheet_orders,
 )
 from wdg.reports.settings import ReportSettings
-from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Segment
+from wdg.world.state import BUILDING_ORDER, UNKNOWN_TERRAIN, Army, ArmyStatus, Building, Segment
 from wdg.world.terrain import terrain
 from wdg.world.deadline import describe as describe_deadline
 
@@ -56,8 +61,17 @@ def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, se
     st = seg_after.settings
     nxt = seg_after.date
     deadline = describe_deadline(seg_after, nxt)
+    palaces = _palaces(seg_after, kingdom)
     return Header(seg_after.name, seg_after.title, kingdom, kd.name, kd.ruler, month_key,
-                  month_long, season, nxt.long(), deadline)
+                  month_long, season, nxt.long(), deadline, nxt.key, palaces,
+                  max(1, min(10, palaces)))
+
+
+def _palaces(seg: Segment, kingdom: int) -> int:
+    """Own settlements with a palace ("Pro Palast und Mond ... einen Befehl")."""
+    i = BUILDING_ORDER.index(Building.PALAST)
+    mine = (seg.owner == kingdom) & (seg.settlement > 0)
+    return int(((seg.buildings[i] > 0) & mine).sum())
 
 
 def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet | None,
@@ -85,10 +99,10 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     booked_ids = {id(e) for e in booked}  # the bookings no order of the sheet explains
     bookings = [Booking(settings.ledger_label(e.ledger), _booking_text(e), e.gold) for e in booked]
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
-    armies = _armies(seg_after, kingdom, seen, settings)
+    armies = _armies(seg_after, kingdom, seen, settings, events)
     army_numbers = {a.number for a in armies}
     sightings = _grouped_recon(seg_after, [e for e in seen if e.army in army_numbers], settings) \
-        + lines([e for e in seen if e.army not in army_numbers])
+        + _by_place(lines([e for e in seen if e.army not in army_numbers]))
     battles = _with_army(lines(claim(lambda e: e.kind.startswith(BATTLE_PREFIXES))))
     offers = lines(claim(lambda e: e.kind.startswith(OFFER_PREFIXES)))
     offer = seg_after.kingdoms[kingdom].offer
@@ -96,15 +110,16 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         g = offer.general
         offers.append(Line("state.offer", f"Für den nächsten Mond bietet sich der Feldherr {g.name} an",
                            details=[("Gattung", g.troop.value), ("Erfahrung", str(g.experience)),
-                                    ("Preis", f"{offer.price:,} GS".replace(",", "."))]
+                                    ("Preis", money(offer.price))]
                            + ([("Zauberer", "ja")] if g.wizard else [])))
+    markers = _markers(seg_after, kingdom, events, settings)
     auto = lines(claim(lambda e: e.kind == "diplomacy.report"))
     messages = [MessageRow(e.data.get("from"), _kname(seg_after, e.data.get("from")),
                            str(e.data.get("text", "")))
                 for e in claim(lambda e: e.kind == "message.delivered")]
     contacts = lines(claim(lambda e: e.kind.startswith("contact.")))
     notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
-    rest = _with_army(lines([e for e in mine if id(e) not in used]))
+    rest = _same_text(_with_army(lines([e for e in mine if id(e) not in used])))
 
     provinces, settlements, militia = _territory(seg_after, kingdom, settings)
     ledger = treasury(seg_after, events, kingdom, settings, seg_before)
@@ -114,8 +129,9 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         texts = [_booking_text(e) for e in mine_booked]
         # several bookings: each one; a single one only when its text tells more
         # than the category's name (a game master's reason, an income's source)
-        if len(mine_booked) > 1 or (texts and not texts[0].startswith(row.label)
-                                    and id(mine_booked[0]) in booked_ids):
+        # (an army's upkeep or pay names the army: "Unterhalt des Heeres 0101")
+        if len(mine_booked) > 1 or (texts and id(mine_booked[0]) in booked_ids and (
+                mine_booked[0].army is not None or not texts[0].startswith(row.label))):
             row.items = [Booking(row.label, t, e.gold) for t, e in zip(texts, mine_booked)]
             row.items = _grouped_bookings(seg_after, row.items, mine_booked)
     return KingdomReport(
@@ -137,10 +153,63 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         contacts=contacts,
         notes=notes,
         events=rest,
+        totals=Totals(gemarks=sum(len(p.gemarks) for p in provinces),
+                      settlements=len(settlements), armies=len(armies),
+                      active_armies=sum(1 for a in armies if a.status != "passiv"),
+                      soldiers=sum(a.units for a in armies),
+                      tax_value=sum(g.tax for p in provinces for g in p.gemarks),
+                      income=ledger.income, expense=ledger.expense, treasury=ledger.after,
+                      popularity=seg_after.kingdoms[kingdom].popularity),
+        offer=_offer(seg_after, kingdom),
+        markers=markers,
     )
 
 
-_ARMY_IN_TEXT = re.compile(r"\s*(?:des Heeres|der Flotte|Heer|Flotte)\s+(\d{4})\b")
+def _offer(seg: Segment, kingdom: int) -> OfferRow | None:
+    o = seg.kingdoms[kingdom].offer
+    if o is None:
+        return None
+    g = o.general
+    return OfferRow(g.name, g.troop.value, g.experience, g.wizard, g.ability, o.price)
+
+
+def _markers(seg: Segment, kingdom: int, events: list[Event],
+             settings: ReportSettings) -> list[Marker]:
+    """What the kingdom's map marks besides its own armies: foreign armies and
+    creatures its armies sighted this month, and every creature the
+    Götterbotschaft's chronicle names at a gemark the kingdom knows (so that
+    what the chronicle tells is on the map)."""
+    grid = seg.grid
+    km = seg.known.get(kingdom)
+    out: list[Marker] = []
+    seen: set[tuple[str, str, str]] = set()
+
+    def add(kind: str, h, label: str) -> None:  # type: ignore[no-untyped-def]
+        m = Marker(kind, grid.label(h), label)
+        if (m.kind, m.gemark, m.label) not in seen:
+            seen.add((m.kind, m.gemark, m.label))
+            out.append(m)
+
+    for e in events:
+        if e.at is None or not grid.contains(e.at):
+            continue
+        if e.kingdom == kingdom and e.kind.startswith(("recon.sighting", "sighting")):
+            what = str(e.data.get("what", ""))
+            ident = e.data.get("id")
+            if what.startswith(("fabel", "creature")):
+                add("creature", e.at, "F")
+            else:
+                add("army", e.at, f"{ident:04d}" if isinstance(ident, int) else "?")
+        elif e.kind.startswith(("creature.", "gm.creature_placed")) and e.kind != "creature.slain" \
+                and settings.in_chronicle(e.kind, e.public):
+            r, c = grid.index(e.at)
+            known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
+            if known:
+                add("creature", e.at, "F")
+    return out
+
+
+_ARMY_IN_TEXT = re.compile(r"\s*\(?(?:des Heeres|der Flotte|Heer|Flotte)\s+(\d{4})\b\)?")
 GROUP_BOOKINGS_FROM = 5
 """A category with this many single bookings of armies lists them per troop type."""
 
@@ -170,13 +239,21 @@ def _grouped_bookings(seg: Segment, items: list[Booking], evs: list[Event]) -> l
     return out
 
 
-_AMOUNT_TAIL = re.compile(r"\s*[:(]\s*-?[\d.]+ GS\)?\.?$")
+_AMOUNT_TAIL = re.compile(r"\s*[:(]\s*-?[\d.]+[\s\u00a0]GS\)?\.?$")
+BOOKING_WIDTH = 38
+"""A ledger line's text fits beside its amount; a longer text is cut at its first colon."""
 
 
 def _booking_text(e: Event) -> str:
-    """A booking's text without the amount at its end (the column shows it)."""
+    """A booking's text without the amount at its end (the column shows it),
+    short enough for the ledger's line, naming its army."""
     text = e.why or e.kind
-    return _AMOUNT_TAIL.sub("", text) or text
+    text = _AMOUNT_TAIL.sub("", text) or text
+    if len(text) > BOOKING_WIDTH and ":" in text:
+        text = text.split(":", 1)[0]
+    if e.army is not None and f"{e.army:04d}" not in text:
+        text += f" (Heer {e.army:04d})"
+    return text
 
 
 def _with_army(items: list[Line]) -> list[Line]:
@@ -212,8 +289,9 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
     out = []
     # Army block heads (number and position) may be answered too (a.position ...).
     heads = [(b.line, f"Heer {b.number:04d}", f"{b.position} (kein Befehl)") for b in sheet.armies]
+    names = {k: kd.name for k, kd in seg.kingdoms.items()}
     order_lines = {line for line, _, _ in sheet_orders(sheet)}
-    rows = sheet_orders(sheet) + [h for h in heads if h[0] not in order_lines
+    rows = sheet_orders(sheet, names) + [h for h in heads if h[0] not in order_lines
                                   and (by_line.get(h[0]) or diags.get(h[0]))]
     resting: list[tuple[int, str]] = []
     head_lines = {h[0] for h in heads}
@@ -324,7 +402,7 @@ def _transport(a: Army) -> str:
     parts = []
     if a.boats:
         boats = "1 Boot" if a.boats == 1 else f"{a.boats} Booten"
-        parts.append(f"in {boats} (Haltbarkeit {a.boat_durability} %)")
+        parts.append(f"in {boats} (Haltbarkeit {pct(a.boat_durability)})")
     if a.carried_by is not None:
         parts.append(f"an Bord von Flotte {a.carried_by:04d}")
     if a.carrying is not None:
@@ -333,7 +411,8 @@ def _transport(a: Army) -> str:
 
 
 def _armies(seg: Segment, kingdom: int, seen: list[Event],
-            settings: ReportSettings) -> list[ArmyRow]:
+            settings: ReportSettings, events: list[Event] = ()) -> list[ArmyRow]:  # type: ignore[assignment]
+    morale = _morale_events(list(events), kingdom)
     out = []
     for n in sorted(seg.armies):
         a = seg.armies[n]
@@ -347,8 +426,68 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             troop=a.troop.value if a.troop else "ohne Feldherrn", units=a.units, morale=a.morale,
             general=g.name if g else "", experience=g.experience if g else None,
             transport=_transport(a),
-            durability=f"{a.durability} %" if a.is_fleet else "",
-            seen=[]))
+            durability=pct(a.durability) if a.is_fleet else "",
+            seen=[], carried_by=a.carried_by, carrying=a.carrying,
+            troop_type=a.troop.value if a.troop else None,
+            morale_events=[_morale_text(e) for e in morale.get(n, [])]))
+    return out
+
+
+MORALE_KINDS = ("a.eh.joined", "a.nr", "action.training", "pay.shortfall", "combat.", "militia.",
+                "partisan", "wizard.", "k.za")
+"""Kinds of the events that change an army's morale (the engine: joining and
+recruiting blend it, training raises it, an unpaid wage and a battle change it,
+a spell sets it); the sheet names them beside a morale change."""
+
+
+def _morale_text(e: Event) -> str:
+    text = e.why or e.kind
+    return text.rstrip(".")
+
+
+def _morale_events(events: list[Event], kingdom: int) -> dict[int, list[Event]]:
+    out: dict[int, list[Event]] = defaultdict(list)
+    for e in events:
+        if e.kingdom == kingdom and e.army is not None and e.kind.startswith(MORALE_KINDS) \
+                and not e.kind.endswith("chronicle"):
+            out[e.army].append(e)
+    return out
+
+
+def _same_text(items: list[Line]) -> list[Line]:
+    """Events of several armies with the same text and data as one line naming
+    the armies ("Heere 0108 (318.17), 0112 (317.24): Die Flotte ruht nicht; ..."),
+    in the order of the first."""
+    out: list[Line] = []
+    first: dict[tuple, Line] = {}
+    for l in items:
+        key = (l.kind, l.text, tuple(map(tuple, l.details)))
+        if not l.where.startswith("Heer "):
+            out.append(l)
+        elif key in first:
+            g = first[key]
+            g.where = ("Heere " + g.where[len("Heer "):] if g.where.startswith("Heer ") else g.where) \
+                + ", " + l.where[len("Heer "):]
+        else:
+            first[key] = Line(l.kind, l.text, l.where, l.army, list(l.details))
+            out.append(first[key])
+    return out
+
+
+def _by_place(items: list[Line]) -> list[Line]:
+    """Sightings without details at one gemark as one line ("318.27: Heer 4701
+    von ...: etwa 3.440; Heer 4705 von ...: genau 20"), in the order of the first."""
+    out: list[Line] = []
+    at: dict[tuple[str, str], Line] = {}
+    for l in items:
+        key = (l.kind, l.where)
+        if l.details or not l.where:
+            out.append(l)
+        elif key in at:
+            at[key].text += "; " + l.text
+        else:
+            at[key] = Line(l.kind, l.text, l.where, l.army, [])
+            out.append(at[key])
     return out
 
 

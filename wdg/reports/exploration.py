@@ -27,7 +27,7 @@ import numpy as np
 from wdg.engine.events import Event
 from wdg.reports.model import MapPage
 from wdg.reports.settings import ReportSettings
-from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS
+from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS, Grid
 from wdg.world.state import UNKNOWN_TERRAIN, ArmyStatus, Segment
 from wdg.world.terrain import TERRAINS
 
@@ -65,48 +65,6 @@ class _Layer:
     creatures: dict[tuple[int, int], list[str]] = field(default_factory=dict)
 
 
-def _kingdom_layer(seg: Segment, kingdom: int, events: list[Event]) -> _Layer:
-    grid = seg.grid
-    ordinal = seg.date.previous().ordinal
-    km = seg.known.get(kingdom)
-    mine = seg.owner == kingdom
-    if km is not None:
-        ter = km.terrain.copy()
-        fresh = km.seen >= ordinal
-        owner = km.owner.astype(np.int32)
-        settle = km.settlement.astype(np.int32)
-    else:
-        ter = np.full(grid.shape, UNKNOWN_TERRAIN, dtype=np.uint8)
-        fresh = np.zeros(grid.shape, dtype=bool)
-        owner = np.full(grid.shape, -1, dtype=np.int32)
-        settle = np.full(grid.shape, -1, dtype=np.int32)
-    # The own realm is always known as it is now.
-    ter[mine] = seg.terrain[mine]
-    fresh = fresh | mine
-    owner = np.where(mine, kingdom, np.where(owner == kingdom, 0, owner))
-    settle = np.where(mine, seg.settlement, settle)
-    lay = _Layer(ter, fresh, owner, settle, kingdom)
-    for n in sorted(seg.armies):
-        a = seg.armies[n]
-        if a.kingdom == kingdom and a.position is not None and a.status is not ArmyStatus.PASSIVE \
-                and grid.contains(a.position):
-            lay.armies.setdefault(grid.index(a.position), []).append(n)
-    for e in events:
-        if e.kingdom != kingdom or e.at is None or not grid.contains(e.at):
-            continue
-        if not e.kind.startswith(("recon.sighting", "sighting")):
-            continue
-        cell = grid.index(e.at)
-        what = str(e.data.get("what", ""))
-        ident = e.data.get("id")
-        if what.startswith("fabel") or what.startswith("creature"):
-            lay.creatures.setdefault(cell, []).append("F")
-        else:
-            label = f"{ident:04d}" if isinstance(ident, int) else "?"
-            lay.sighted.setdefault(cell, []).append(label)
-    return lay
-
-
 def _full_layer(seg: Segment) -> _Layer:
     lay = _Layer(seg.terrain.copy(), np.ones(seg.grid.shape, dtype=bool),
                  seg.owner.astype(np.int32), seg.settlement.astype(np.int32), None)
@@ -122,10 +80,9 @@ def _full_layer(seg: Segment) -> _Layer:
     return lay
 
 
-def _windows(seg: Segment, settings: ReportSettings) -> list[tuple[int, int, int, int]]:
+def _windows(g: Grid, settings: ReportSettings) -> list[tuple[int, int, int, int]]:
     """Province windows ``(first block row, first block col, rows, cols)`` of the pages."""
     pc, pr = settings.page_provinces
-    g = seg.grid
     out = []
     for br in range(0, g.prov_rows, pr):
         for bc in range(0, g.prov_cols, pc):
@@ -135,21 +92,103 @@ def _windows(seg: Segment, settings: ReportSettings) -> list[tuple[int, int, int
 
 def exploration_pages(seg: Segment, kingdom: int, events: list[Event],
                       settings: ReportSettings) -> list[MapPage]:
-    """The kingdom's exploration map, one page per province window it knows."""
-    lay = _kingdom_layer(seg, kingdom, events)
-    kd = seg.kingdoms[kingdom]
-    return _pages(seg, lay, settings, f"Erkundungskarte {kd.name} ({kingdom})", skip_unknown=True)
+    """The kingdom's exploration map, one page per province window it knows:
+    drawn from its report model (:func:`report_pages`), as on the sheet."""
+    from wdg.reports.build import build_kingdom_report
+    from wdg.reports.jsonreport import build_json
+
+    rep = build_kingdom_report(seg, events, None, kingdom, settings)
+    return report_pages(build_json(rep, seg, kingdom, None), settings)
+
+
+def report_grid(doc: dict) -> Grid:
+    """The segment's grid as the report names it."""
+    return Grid(int(doc["grid"]["prov_cols"]), int(doc["grid"]["prov_rows"]))
+
+
+def _report_layer(grid: Grid, doc: dict) -> _Layer:
+    """What a kingdom's map shows, read from its report model (``bericht.json``):
+    the known map, the own armies and the markers."""
+    kingdom = int(doc["kingdom"])
+    ter = np.full(grid.shape, UNKNOWN_TERRAIN, dtype=np.uint8)
+    fresh = np.zeros(grid.shape, dtype=bool)
+    owner = np.full(grid.shape, -1, dtype=np.int32)
+    settle = np.full(grid.shape, -1, dtype=np.int32)
+    by_name = {t.name: i for i, t in enumerate(TERRAINS)}
+    month = doc["month"]
+    owned = {g["address"] for p in doc["report"]["provinces"] for g in p["gemarks"]}
+    for cell in doc["known_map"]:
+        r, c = grid.index(grid.parse(cell["gemark"]))
+        ter[r, c] = by_name[cell["terrain"]]
+        fresh[r, c] = cell["seen"] >= month
+        o = cell["owner"]
+        # land the kingdom lost is drawn as neutral until seen again
+        owner[r, c] = kingdom if cell["gemark"] in owned else (-1 if o is None else
+                                                                (0 if o == kingdom else o))
+        settle[r, c] = -1 if cell["settlement"] is None else cell["settlement"]
+    lay = _Layer(ter, fresh, owner, settle, kingdom)
+    for a in doc["report"]["armies"]:
+        if a["status"] == "passiv":
+            continue
+        h = _parse(grid, a["position"])
+        if h is not None:
+            lay.armies.setdefault(grid.index(h), []).append(int(a["number"]))
+    for m in doc["report"]["markers"]:
+        h = _parse(grid, m["gemark"])
+        if h is None:
+            continue
+        target = lay.creatures if m["kind"] == "creature" else lay.sighted
+        target.setdefault(grid.index(h), []).append(m["label"])
+    return lay
+
+
+def _parse(grid: Grid, address: str):  # type: ignore[no-untyped-def]
+    try:
+        h = grid.parse(address)
+    except Exception:  # 000.00 and the like: no place on the map
+        return None
+    return h if grid.contains(h) else None
+
+
+def report_pages(doc: dict, settings: ReportSettings) -> list[MapPage]:
+    """A kingdom's exploration map drawn from its report model alone."""
+    grid = report_grid(doc)
+    h = doc["report"]["header"]
+    return _pages(grid, _report_layer(grid, doc), settings,
+                  f"Erkundungskarte {h['kingdom_name']} ({h['kingdom']})", skip_unknown=True)
 
 
 def overview_pages(seg: Segment, settings: ReportSettings) -> list[MapPage]:
     """The game master's map of everything."""
-    return _pages(seg, _full_layer(seg), settings, f"Segment {seg.title or seg.name}",
+    return _pages(seg.grid, _full_layer(seg), settings, f"Segment {seg.title or seg.name}",
                   skip_unknown=False)
 
 
-def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
+def _fit(box: tuple[int, int, int, int], s: float) -> float:
+    """The scale (mm per SVG unit) at which ``box`` with its legend fits a page."""
+    _, _, nrows, ncols = box
+    width = SQRT3 * s * (ncols + 0.5) + 2 * s
+    height = 1.5 * s * (nrows - 1) + 4 * s + width * LEGEND_SHARE
+    return min(MAX_HEX_MM / (SQRT3 * s), MAP_WIDTH_MM / width, MAP_HEIGHT_MM / height)
+
+
+def _pages(grid: Grid, lay: _Layer, settings: ReportSettings, title: str, *,
            skip_unknown: bool) -> list[MapPage]:
-    wins = _windows(seg, settings)
+    """The pages of a map. A kingdom's map (``skip_unknown``) is one page of
+    everything it knows when that fits with hexes at least
+    :data:`MIN_HEX_MM` wide; a bigger realm gets an overview page of all it
+    knows and detail pages of province windows, all detail pages at one scale."""
+    s = settings.hex_size
+    wins = _windows(grid, settings)
+    if skip_unknown:
+        known = lay.terrain != UNKNOWN_TERRAIN
+        if not known.any():
+            return []
+        whole = _known_box(known, 0, 0)
+        scale = _fit(whole, s)
+        if scale * SQRT3 * s >= MIN_HEX_MM or len(wins) == 1:
+            return [_page(grid, lay, whole, s, title, scale)]
+        overview = _page(grid, lay, whole, s, f"{title}, Übersicht", scale)
     todo = []
     for br, bc, nr, nc in wins:
         r0, c0 = br * PROVINCE_ROWS, bc * PROVINCE_COLS
@@ -163,32 +202,36 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
         last = 100 * (br + nr) + bc + nc
         t = title if len(wins) == 1 else f"{title}, Provinzen {first:03d}–{last:03d}"
         todo.append((t, box))
-    # One scale on every page of a map: the largest window fits the page,
+    # One scale on every detail page of a map: the largest window fits the page,
     # the others are drawn at the same scale (never enlarged beyond MAX_HEX_MM).
-    s = settings.hex_size
-    scale = MAX_HEX_MM / (SQRT3 * s)
-    for _, (_, _, nrows, ncols) in todo:
-        width = SQRT3 * s * (ncols + 0.5) + 2 * s
-        height = 1.5 * s * (nrows - 1) + 4 * s + width * LEGEND_SHARE
-        scale = min(scale, MAP_WIDTH_MM / width, MAP_HEIGHT_MM / height)
-    pages = []
-    for t, box in todo:
-        boxes: list[tuple[str, float, float, float, float, str]] = []
-        svg = render_svg(seg, lay, box, s, t, boxes=boxes, mm_per_unit=scale)
-        pages.append(MapPage(t, svg, boxes, (box[0], box[1], s)))
-    return pages
+    scale = min((_fit(box, s) for _, box in todo), default=_fit((0, 0, 1, 1), s))
+    pages = [_page(grid, lay, box, s, t, scale) for t, box in todo]
+    return ([overview] if skip_unknown else []) + pages
 
 
+def _page(grid: Grid, lay: _Layer, box: tuple[int, int, int, int], s: float, title: str,
+          scale: float) -> MapPage:
+    boxes: list[tuple[str, float, float, float, float, str]] = []
+    svg = render_svg(grid, lay, box, s, title, boxes=boxes, mm_per_unit=scale)
+    return MapPage(title, svg, boxes, origin=(int(box[0]), int(box[1]), s))
+
+
+MIN_HEX_MM = 7.0
+"""A kingdom's whole known map is one page when its hexes can be printed at
+least this wide (two-digit gemark numbers stay legible); else an overview page
+and detail pages."""
 MAP_WIDTH_MM = 188.0
 """Printed width available to a map (A4 less the map page's margins)."""
 MAP_HEIGHT_MM = 255.0
 """Printed height available to a map with its legend (below the page's heading)."""
 MAX_HEX_MM = 14.0
 """The widest a hex is ever printed (a small realm's map is not blown up)."""
-LEGEND_SHARE = 0.33
-"""The legend's height as a share of the map's width (at most 16 entries in two columns)."""
+LEGEND_SHARE = 0.37
+"""The legend's height as a share of the map's width (about 18 entries in two columns, long ones on a row of their own)."""
 DIGIT_EM = 0.636
 """Advance of a DejaVu Sans digit in em (digits are tabular)."""
+TEXT_EM = 0.58
+"""Average advance of a DejaVu Sans letter in em (for the legend's columns)."""
 DIGIT_ASCENT = 0.73
 """Height of a DejaVu Sans digit above the baseline, in em."""
 HATCH_ID = "older"
@@ -247,7 +290,7 @@ def _text_box(x: float, y: float, text: str, size: float) -> tuple[float, float,
     return (x - half, y - DIGIT_ASCENT * size, x + half, y)
 
 
-def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: float,
+def render_svg(grid: Grid, lay: _Layer, window: tuple[int, int, int, int], s: float,
                title: str, *, boxes: list[tuple[str, float, float, float, float, str]] | None = None,
                mm_per_unit: float | None = None) -> str:
     """One map page as a standalone SVG document (deterministic text).
@@ -264,7 +307,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
     width = w * (ncols + 0.5) + 2 * margin
     map_h = 1.5 * s * (nrows - 1) + 2 * s + 2 * margin
     out_boxes: list[tuple[str, float, float, float, float, str]] = [] if boxes is None else boxes
-    grid_rows, grid_cols = seg.grid.shape
+    grid_rows, grid_cols = grid.shape
 
     def centre(r: int, c: int) -> tuple[float, float]:
         return (margin + w * (c - c0 + 0.5 * (r & 1)) + w / 2, margin + s + 1.5 * s * (r - r0))
@@ -542,13 +585,20 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
     L, T = _font(s * 0.6, "#111", anchor="start"), _font(s * 0.8, "#111", bold=True, anchor="start")
     per_row = 2
     col_w = (width - 2 * x0) / per_row
-    rows = (len(items) + per_row - 1) // per_row
     out = [f'<g class="legend" transform="translate({x0:.1f},{y0:.1f})">',
            f'<text x="0" y="{s * 0.8:.1f}" {T}>Legende</text>']
-    for i, (sw, label) in enumerate(items):
-        cx = (i % per_row) * col_w
-        cy = s * 1.2 + (i // per_row) * s * 1.0
+    row, col = 0, 0
+    for sw, label in items:
+        # a label wider than its column takes a row of its own (never cut at the edge)
+        wide = u + s * 0.4 + len(label) * s * 0.6 * TEXT_EM > col_w
+        if wide and col:
+            row, col = row + 1, 0
+        cx, cy = col * col_w, s * 1.2 + row * s * 1.0
         out.append(f'<g transform="translate({cx:.1f},{cy:.1f})">{sw}'
                    f'<text x="{u + s * 0.4:.1f}" y="{u * 0.85:.1f}" {L}>{escape(label)}</text></g>')
+        col = per_row if wide else col + 1
+        if col >= per_row:
+            row, col = row + 1, 0
+    rows = row + (1 if col else 0)
     out.append("</g>")
     return "\n".join(out), s * 1.8 + rows * s * 1.0

@@ -6,7 +6,8 @@ report model the text, HTML and PDF sheets are rendered from
 map (every gemark it knows: terrain, owner and settlement as last seen, the
 month it was seen) and the changes since the previous month's report
 (treasury, soldiers per army, gemarks gained and lost, new diplomatic
-contacts). Its schema is ``docs/report-schema.json``
+contacts). The sheets (text, HTML, PDF), the map and the order form are
+rendered from this document alone (:mod:`wdg.reports.sheet`). Its schema is ``docs/report-schema.json``
 (:data:`REPORT_VERSION`); a client (like Magellan for Eressea's CR) reads it
 instead of parsing the text sheet.
 """
@@ -24,14 +25,13 @@ from wdg.world.calendar import MonthDate
 from wdg.world.state import UNKNOWN_TERRAIN, Segment
 from wdg.world.terrain import TERRAINS
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 FILE = "bericht.json"
 
 
 def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if f.name not in ("maps", "changes")}
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
@@ -77,6 +77,13 @@ def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any
     a1 = {a["number"]: a["units"] for a in now["report"]["armies"]}
     soldiers = [{"army": n, "before": a0.get(n), "after": a1.get(n)}
                 for n in sorted(set(a0) | set(a1)) if a0.get(n) != a1.get(n)]
+    m0 = {a["number"]: a["morale"] for a in before["report"]["armies"]}
+    morale = [{"army": a["number"], "before": m0[a["number"]], "after": a["morale"]}
+              for a in now["report"]["armies"]
+              if a["number"] in m0 and m0[a["number"]] != a["morale"]]
+    p0 = (before["report"].get("totals") or {}).get("popularity")  # (version 1 has no totals)
+    p1 = (now["report"].get("totals") or {}).get("popularity")
+    popularity = {"before": p0, "after": p1}
     g0 = {g["address"] for p in before["report"]["provinces"] for g in p["gemarks"]}
     g1 = {g["address"] for p in now["report"]["provinces"] for g in p["gemarks"]}
     d0 = {d["kingdom"] for d in before["report"]["diplomacy"]}
@@ -84,7 +91,7 @@ def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any
     s0 = {(s["where"], s["text"]) for s in before["report"]["sightings"]}
     new_sightings = [s for s in now["report"]["sightings"] if (s["where"], s["text"]) not in s0]
     return {"first_month": False, "treasury": {"before": t0, "after": t1, "change": t1 - t0},
-            "soldiers": soldiers, "gemarks_gained": sorted(g1 - g0),
+            "soldiers": soldiers, "morale": morale, "popularity": popularity, "gemarks_gained": sorted(g1 - g0),
             "gemarks_lost": sorted(g0 - g1), "new_contacts": new_contacts,
             "new_sightings": len(new_sightings)}
 
@@ -97,11 +104,17 @@ def build_json(report: KingdomReport, seg_after: Segment, kingdom: int,
         "segment": seg_after.name,
         "month": seg_after.date.previous().key,
         "kingdom": kingdom,
+        "grid": {"prov_cols": seg_after.grid.prov_cols, "prov_rows": seg_after.grid.prov_rows},
         "report": _plain(report),
         "known_map": known_map(seg_after, kingdom),
     }
     doc["changes"] = changes(doc, previous)
     return doc
+
+
+def loads(text: str) -> dict[str, Any]:
+    """The report document back from its JSON text."""
+    return json.loads(text)
 
 
 def dumps(doc: dict[str, Any]) -> str:

@@ -41,6 +41,12 @@ class Header:
     season: str
     next_month_long: str
     deadline: str
+    next_month_key: str = ""
+    """The month the order form is for (``YYYY-MM``)."""
+    palaces: int = 0
+    """Own settlements with a palace (one kingdom order each)."""
+    max_kingdom_orders: int = 1
+    """Kingdom orders allowed next month ("Pro Palast ... maximal 10 und minimal 1")."""
 
 
 @dataclass(slots=True)
@@ -105,14 +111,6 @@ class Treasury:
     bookings: list[Booking] = field(default_factory=list)
     """The single bookings not already shown with an order (text and amount)."""
 
-    @property
-    def income_rows(self) -> list[LedgerRow]:
-        return [r for r in self.rows if r.income]
-
-    @property
-    def expense_rows(self) -> list[LedgerRow]:
-        return [r for r in self.rows if r.expense]
-
 
 @dataclass(slots=True)
 class GemarkRow:
@@ -159,6 +157,14 @@ class ArmyRow:
     transport: str
     durability: str
     seen: list[Line] = field(default_factory=list)
+    carried_by: int | None = None
+    """The fleet carrying this army (for the order form)."""
+    carrying: int | None = None
+    """The army this fleet carries (for the order form)."""
+    troop_type: str | None = None
+    """The troop type proper (``None`` without a general: no type)."""
+    morale_events: list[str] = field(default_factory=list)
+    """This month's events of the army that changed its morale (their texts)."""
 
 
 @dataclass(slots=True)
@@ -181,6 +187,46 @@ class MessageRow:
 
 
 @dataclass(slots=True)
+class OfferRow:
+    """The general offering himself for next month (the order form names him)."""
+
+    name: str
+    troop: str
+    experience: int
+    wizard: bool
+    ability: str | None
+    price: int
+
+
+@dataclass(slots=True)
+class Totals:
+    """The kingdom in figures: the sums the sheet prints under "Das Reich in Zahlen"."""
+
+    gemarks: int
+    settlements: int
+    armies: int
+    active_armies: int
+    soldiers: int
+    tax_value: int
+    """Sum of the own gemarks' tax values ("Steuerwert")."""
+    income: int
+    expense: int
+    treasury: int
+    popularity: int
+    """The ruler's popularity with the people, 0..100 ("Beliebtheit")."""
+
+
+@dataclass(slots=True)
+class Marker:
+    """Something the map marks at a gemark besides own armies: a foreign army
+    sighted (``army``) or a creature (``creature``), with its label."""
+
+    kind: str
+    gemark: str
+    label: str
+
+
+@dataclass(slots=True)
 class MapPage:
     """One page of a map: a title and an SVG document.
 
@@ -192,6 +238,8 @@ class MapPage:
     title: str
     svg: str
     boxes: list[tuple[str, float, float, float, float, str]] = field(default_factory=list)
+    inline: bool = False
+    """Printed on the last text page, scaled into its free space (not on a page of its own)."""
     origin: tuple[int, int, float] = (0, 0, 0.0)
     """``(first row, first column, hex radius)`` of the drawn window: where a
     gemark's centre lies in the SVG's units (the order editor draws on it)."""
@@ -220,9 +268,10 @@ class KingdomReport:
     contacts: list[Line]
     notes: list[str]
     events: list[Line]
-    maps: list[MapPage] = field(default_factory=list)
-    changes: dict = field(default_factory=dict)
-    """Changes since the previous month's report (:func:`wdg.reports.jsonreport.changes`)."""
+    totals: Totals | None = None
+    offer: OfferRow | None = None
+    markers: list[Marker] = field(default_factory=list)
+    """Foreign armies and creatures the map marks (own armies come from ``armies``)."""
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -253,11 +302,11 @@ DATA_LABELS = {
     "general_quit": "Feldherr gab auf", "left": "verbleibend", "level": "Stufe",
     "levels": "Baustufen", "loser": "Verlierer", "militia_estimate": "geschätzte Milizen",
     "morale": "Moral", "morale_loss": "Moralverlust", "new": "neu", "old": "bisher",
-    "owner": "Besitzer", "popularity_old": "bisherige Beliebtheit", "rate": "Verlustrate (%)",
+    "owner": "Besitzer", "popularity_old": "bisherige Beliebtheit", "rate": "Verlustrate",
     "reason": "Grund", "reasons": "Gründe", "restricted": "eingeschränkt durch",
     "settlement": "Siedlung (Baueinheiten)", "settlement_name": "Siedlungsname",
     "settlements": "Siedlungen", "share": "Anteil je Siedlung", "size": "Baueinheiten",
-    "spent": "verbrauchte Reichweite (%)", "strength": "Stärke", "target": "Ziel",
+    "spent": "verbrauchte Reichweite", "strength": "Stärke", "target": "Ziel",
     "text": "Text", "total": "insgesamt", "undead": "Untote", "unpaid": "unbezahlt",
     "water": "Wassergemark", "winner": "Sieger", "building": "Bauwerk",
     "distance": "Entfernung", "treasure": "Schatz", "number": "Nummer", "ruler": "Herrscher",
@@ -299,6 +348,37 @@ def gs(amount: int) -> str:
     return sign + f"{abs(int(amount)):,}".replace(",", ".")
 
 
+NBSP = "\u00a0"
+"""Between a number and its unit (``1.000 GS``, ``3 %``): never broken apart."""
+
+
+def money(amount: int) -> str:
+    """An amount of Goldsterne: ``250.000 GS`` (one format on every sheet)."""
+    return f"{gs(amount)}{NBSP}GS"
+
+
+def signed_money(amount: int) -> str:
+    """A change of Goldsterne with its sign: ``+1.000 GS``, ``−1.000 GS``."""
+    return ("+" if amount >= 0 else "−") + money(abs(amount))
+
+
+def pct(value: int) -> str:
+    """A percentage: ``3 %``."""
+    return f"{value}{NBSP}%"
+
+
+def count(n: int, one: str, many: str) -> str:
+    """A number with its noun in the singular or plural: ``1 Befehl``, ``3 Befehle``."""
+    return f"{gs(n)} {one if n == 1 else many}"
+
+
+SECTION_NUMBERS = {"orders": 1, "treasury": 2, "territory": 3, "armies": 4, "battles": 5,
+                   "offers": 6, "diplomacy": 7, "messages": 8, "contacts": 9, "notes": 10,
+                   "events": 11}
+"""The sheet's section numbers, the same for every kingdom (a section without
+content is left out, its number is not given to the next one)."""
+
+
 def _value(v: Any, seg: Segment) -> str:
     if isinstance(v, bool):
         return "ja" if v else "nein"
@@ -324,7 +404,18 @@ def _shown_keys(e: Event, settings: ReportSettings) -> frozenset[str] | None:
     return frozenset(DETAIL_KEYS[best]) if best is not None else frozenset()
 
 
+MONEY_KEYS = frozenset({"treasury", "taxes", "gold", "price", "cost"})
+"""Data keys holding Goldsterne: shown as ``1.000 GS``."""
+PERCENT_KEYS = frozenset({"rate", "spent", "chance", "durability"})
+"""Data keys holding a percentage: shown as ``3 %``."""
+
+
 def _detail_value(k: str, v: Any, seg: Segment) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        if k in MONEY_KEYS:
+            return money(v)
+        if k in PERCENT_KEYS:
+            return pct(v)
     if k in KINGDOM_KEYS and isinstance(v, int) and not isinstance(v, bool) and v in seg.kingdoms:
         return f"{seg.kingdoms[v].name} ({v})"
     if k in KINGDOM_KEYS and v == 0 and not isinstance(v, bool):
@@ -352,12 +443,15 @@ def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
 
 def outcome_of(kinds: list[str]) -> str:
     """The status of an order from the kinds of the events answering it. A move
-    that stopped early (``move.stopped``) was carried out in part when the army
-    moved at all, else refused."""
+    that stopped early (``move.stopped``) or an order that failed
+    (``conquest.failed``) was carried out in part when the army moved at all,
+    else refused."""
     parts = [set(k.split(".")) for k in kinds]
     if any({"refused", "held"} & p for p in parts):
         return "refused"
-    if any("stopped" in p for p in parts):
+    if any({"stopped", "failed"} & p for p in parts):
+        # a move that stopped early or an order that failed after moving (a
+        # conquest into a gemark already taken) was carried out in part
         return "partial" if any("moved" in p for p in parts) else "refused"
     if any("partial" in p for p in parts):
         return "partial"
@@ -379,8 +473,9 @@ def _answers(e: Event, kingdom: int) -> bool:
     return not any(e.kind.startswith(p) for p in NOT_ANSWERS)
 
 
-def sheet_orders(sheet: Sheet) -> list[tuple[int, str, str]]:
-    """``(line, section, order text)`` of every order of a sheet, in sheet order."""
+def sheet_orders(sheet: Sheet, names: dict[int, str] | None = None) -> list[tuple[int, str, str]]:
+    """``(line, section, order text)`` of every order of a sheet, in sheet order;
+    ``names``: kingdom names, so that a message names its recipient."""
     out: list[tuple[int, str, str]] = []
     for b in sheet.armies:
         if b.phase_a is not None:
@@ -390,7 +485,9 @@ def sheet_orders(sheet: Sheet) -> list[tuple[int, str, str]]:
     for o in sheet.kingdom_orders:
         out.append((o.line, "K", str(o)))
     for msg in sheet.messages:
-        out.append((msg.line, "Botschaft", f"an Königreich {msg.to}"))
+        to = f"an {names[msg.to]} ({msg.to})" if names and msg.to in names else \
+            f"an Königreich {msg.to}"
+        out.append((msg.line, "Botschaft", to))
     for ann in sheet.announcements:
         out.append((ann.line, "Bekanntmachung", _first_words(ann.text)))
     return out

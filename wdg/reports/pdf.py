@@ -78,3 +78,24 @@ def html_to_pdf(html: str, allowed: list[Path], base: Path | None = None) -> tup
     finally:
         log.setLevel(level)
     return pdf, list(fetcher.refused)
+
+
+def html_to_document(html: str, allowed: list[Path], base: Path | None = None) -> Any:
+    """The laid-out WeasyPrint document of ``html`` (pages to measure before
+    writing: :func:`document_to_pdf`)."""
+    import weasyprint
+
+    fetcher = GuardedFetcher(allowed)
+    base_url = (base or allowed[0]).resolve().as_uri() + "/"
+    log = logging.getLogger("weasyprint")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render()
+    finally:
+        log.setLevel(level)
+
+
+def document_to_pdf(document: Any) -> bytes:
+    """The PDF bytes of a laid-out document (deterministic, as :func:`html_to_pdf`)."""
+    return document.write_pdf(pdf_identifier=PDF_IDENTIFIER)

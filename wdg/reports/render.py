@@ -24,7 +24,7 @@ from jinja2.bccache import Bucket
 from markupsafe import Markup
 
 from wdg.campaign import PACKAGE_ROOT
-from wdg.reports.model import gs
+from wdg.reports.model import SECTION_NUMBERS, count, gs, money, pct, signed_money
 from wdg.textpolicy import xml_safe
 
 SHIPPED_TEMPLATES = PACKAGE_ROOT / "templates"
@@ -125,10 +125,12 @@ class Renderer:
                                                                  default_for_string=True),
                                     bytecode_cache=_BYTECODE["html"], **common)
         for env in (self.text_env, self.html_env):
-            env.filters.update(gs=gs, wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
+            env.filters.update(gs=gs, money=money, signed_money=signed_money, pct=pct, count=count,
+                               wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
                                zfill4=lambda v: str(v).zfill(4))
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH
+            env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS
 
     def asset(self, name: str) -> Markup:
         """The raw text of an asset (CSS) from the template folders, for inlining."""

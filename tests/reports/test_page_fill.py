@@ -1,0 +1,121 @@
+"""Printed sheets stay short and fill their pages (issue 20): a demo sheet has
+at most 4 pages, a 45-army kingdom of the stress preset at most 8, no page
+carries only a couple of lines, and no fixed-width line runs past the page.
+Measured on WeasyPrint's laid-out pages of the very document the PDF is
+written from (:func:`wdg.reports.sheet.printed_document`), rendered from each
+kingdom's ``bericht.json``."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from wdg.commands.demo import DEMO_SEGMENT, copy_demo
+from wdg.engine.turn import run_month
+from wdg.orders.generate import generate_sheets
+from wdg.reports.archived import archive_writers
+from wdg.reports.render import Renderer
+from wdg.reports.settings import load_report_settings
+from wdg.reports.sheet import printed_document
+from wdg.world.storage import load_segment
+
+MIN_FILL = 0.25
+"""A page whose content ends above a quarter of its height is near-empty."""
+
+
+def layout(document) -> list[tuple[float, float]]:
+    """Per page of a laid-out WeasyPrint document: how far down its content
+    reaches (share of the page's content height; the running head and the page
+    number are not content) and how far its widest text runs past the right
+    edge of the content area (px, <= 0 fits)."""
+    pages = []
+    for page in document.pages:
+        box = page._page_box
+        top, right = box.content_box_y(), box.content_box_x() + box.width
+        bottom, past = top, -right
+        for child in box.children:
+            if type(child).__name__ == "MarginBox":
+                continue
+            for b in child.descendants():
+                kind = type(b).__name__
+                if kind == "LineBox" or "Replaced" in kind:
+                    bottom = max(bottom, b.position_y + b.margin_height())
+                if kind == "TextBox":
+                    past = max(past, b.position_x + b.width - right)
+        pages.append(((bottom - top) / box.height, past))
+    return pages
+
+
+def _check(doc: dict, settings, max_pages: int) -> list[tuple[float, float]]:
+    pages = layout(printed_document(doc, Renderer(), settings))
+    where = f"kingdom {doc['kingdom']}, {doc['month']}"
+    assert len(pages) <= max_pages, (where, len(pages))
+    for i, (fill, past) in enumerate(pages, start=1):
+        assert fill >= MIN_FILL, f"{where}: page {i} of {len(pages)} is near-empty ({fill:.0%})"
+        assert past <= 0.5, f"{where}: page {i} has a line {past:.1f} px past the edge"
+    return pages
+
+
+def test_the_measure_sees_a_near_empty_page():
+    """The check measures: a sheet whose last page holds two lines is caught."""
+    lines = "\n".join(f"Zeile {i}" for i in range(64))  # one page and two lines more
+    html = (f"<html><body><pre style='font: 10pt/1.4 monospace; margin: 0'>{lines}</pre>"
+            "</body></html>")
+    import weasyprint
+
+    pages = layout(weasyprint.HTML(string=html, base_url="/").render())
+    assert len(pages) == 2 and pages[0][0] > 0.9 and pages[1][0] < MIN_FILL
+
+
+@pytest.fixture(scope="module")
+def demo_reports(tmp_path_factory):
+    camp = copy_demo(tmp_path_factory.mktemp("fill") / "c")
+    for i in range(2):
+        if i:
+            seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
+            out = camp.root / "orders" / DEMO_SEGMENT / seg.date.key
+            out.mkdir(parents=True, exist_ok=True)
+            for k, text in generate_sheets(seg, np.random.default_rng(7)).items():
+                (out / f"k{k}.txt").write_text(text, encoding="utf-8")
+        run_month(camp, DEMO_SEGMENT, force=True,
+                  outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False,
+                                          archive_dir=camp.archive_dir(DEMO_SEGMENT)))
+    found = sorted(camp.archive_dir(DEMO_SEGMENT).glob("*/outputs/reports/k*/bericht.json.gz"))
+    assert len(found) >= 12
+    return [json.loads(gzip.decompress(p.read_bytes())) for p in found]
+
+
+def test_demo_sheets_print_on_at_most_4_pages_none_near_empty(demo_reports):
+    settings = load_report_settings()
+    for doc in demo_reports:
+        _check(doc, settings, 4)
+
+
+@pytest.mark.slow
+def test_a_45_army_stress_kingdom_prints_on_at_most_8_pages_none_near_empty():
+    from wdg.campaign import PACKAGE_ROOT
+    from wdg.engine.intake import take_in
+    from wdg.engine.turn import resolve_month
+    from wdg.reports.jsonreport import loads
+    from wdg.reports.sheet import report_model
+    from wdg.rules import Rules
+    from wdg.world.stress import STRESS_SEED, stress_segment
+
+    seg, passwords = stress_segment(1.0)
+    texts = generate_sheets(seg, np.random.default_rng([STRESS_SEED, 2]), passwords)
+    intake = take_in(seg, {f"k{k}.txt": t.encode("utf-8") for k, t in texts.items()})
+    result = resolve_month(seg, intake.sheets, Rules.load(PACKAGE_ROOT / "worlds" / "rules"),
+                           pre_events=intake.events)
+    settings = load_report_settings()
+    armies = {k: sum(1 for a in result.state.armies.values() if a.kingdom == k)
+              for k in result.state.kingdoms}
+    big = [k for k in sorted(armies, key=lambda k: (-armies[k], k))
+           if armies[k] >= 45 and k in intake.sheets][:2]
+    assert big, armies
+    for k in big:
+        _, doc = report_model(result.state, list(result.log), intake.sheets.get(k), k, settings)
+        assert len(loads(json.dumps(doc))["report"]["armies"]) >= 45
+        _check(doc, settings, 8)
