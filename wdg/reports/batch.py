@@ -201,6 +201,10 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
             files += render_kingdom(inp, k, renderer)
             bar.step()
     else:
+        if pdf:
+            # imported once here, not in every worker (forked workers inherit it;
+            # the Götterbotschaft's PDF needs it here anyway)
+            import weasyprint  # noqa: F401
         # Workers die with this process (SIGKILL included) and are killed when
         # it gives up (Ctrl-C, SIGTERM, an error): none writes after that.
         with stopping_pool(process_pool(jobs, _init_worker, (inp,))) as pool:
