@@ -12,8 +12,10 @@ from pypdf import PdfReader
 
 from wdg.reports.batch import MonthInput, render_kingdom
 from wdg.reports.exploration import exploration_pages
-from wdg.reports.printmap import (ASCENT_MINUS_DESCENT, FIGURE_SPACE, advance, layout_labels,
-                                  print_map, split_svg)
+from wdg.reports.pdf import GuardedFetcher
+from wdg.reports.printmap import (ASCENT_MINUS_DESCENT, FIGURE_SPACE, SCHEME, advance,
+                                  layout_labels, print_map, split_svg)
+from wdg.reports.render import SHIPPED_TEMPLATES
 
 _BLOCK = re.compile(r'<pre style="(?P<css>[^"]*)">(?P<text>[^<]*)</pre>')
 
@@ -60,6 +62,11 @@ def test_the_printed_svg_has_no_text_and_every_label_is_laid_over_it(month, sett
         assert "<text" not in bare and "<path" in bare and "<svg" in bare
         html = print_map(page.svg)
         assert html.startswith('<div class="pmap"') and "<text" not in html
+        # the drawing is an image served from memory by the PDF renderer's fetcher
+        url = re.search(r'<img src="([^"]+)"', html).group(1)
+        assert url.startswith(SCHEME)
+        drawing = GuardedFetcher([SHIPPED_TEMPLATES]).fetch(url).read()
+        assert drawing.startswith(b"<svg") and b"<path" in drawing and b"<text" not in drawing
         gemarks = [b[5] for b in page.boxes if b[0] == "gemark"]
         overlay = "".join(m.group("text") for m in _BLOCK.finditer(html))
         for g in gemarks:
@@ -91,6 +98,13 @@ def test_few_elements_carry_the_text_of_a_whole_map(month, settings):
         _, labels, k, w_mm, _ = split_svg(page.svg)
         blocks = layout_labels(labels, k, w_mm)
         assert len(blocks) < 25 < len(labels)
+
+
+def test_the_fetcher_serves_only_maps_this_process_drew():
+    fetcher = GuardedFetcher([SHIPPED_TEMPLATES])
+    with pytest.raises(Exception):
+        fetcher.fetch(f"{SCHEME}{'0' * 32}.svg")
+    assert fetcher.refused == [f"{SCHEME}{'0' * 32}.svg"]
 
 
 def test_an_svg_without_a_printed_size_is_printed_as_it_is():

@@ -2,10 +2,12 @@
 
 The URL fetcher given to WeasyPrint accepts only ``file:`` URLs of files
 inside the allowed folders (the campaign's own ``templates/`` and the shipped
-templates and their assets) and refuses everything else — ``http:``,
-``https:``, ``data:`` from the network, files elsewhere on disk — with an
-error WeasyPrint reports and skips. Reports inline their CSS and SVG, so a
-normal render fetches nothing at all.
+templates and their assets) and the printed maps this process drew
+(``wdg-map:`` URLs, held in memory by :mod:`wdg.reports.printmap`), and
+refuses everything else — ``http:``, ``https:``, ``data:`` from the network,
+files elsewhere on disk — with an error WeasyPrint reports and skips.
+Reports inline their CSS, so a normal render reads nothing from disk or
+network.
 
 PDFs are deterministic: a fixed document identifier, no creation date from
 the clock (WeasyPrint writes dates only from the document's ``<meta>``), so
@@ -22,6 +24,8 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from wdg.reports import printmap
 
 PDF_IDENTIFIER = b"wdg-report"
 _FONTS: list[Any] = []
@@ -84,7 +88,12 @@ class GuardedFetcher(URLFetcher):
         return None
 
     def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
-        """The file of an allowed ``file:`` URL; anything else is refused."""
+        """The file of an allowed ``file:`` URL, or a printed map this process
+        drew (``wdg-map:``, from memory); anything else is refused."""
+        if url.startswith(printmap.SCHEME):
+            data = printmap.resource(url)
+            if data is not None:
+                return URLFetcherResponse(url, body=data, headers={"Content-Type": "image/svg+xml"})
         path = self.permits(url)
         if path is None:
             self.refused.append(url)

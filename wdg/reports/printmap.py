@@ -27,6 +27,7 @@ Deterministic: the same SVG gives the same HTML.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -376,15 +377,36 @@ def layout_labels(labels: list[_Label], k: float, width_mm: float) -> list[str]:
     return out.blocks
 
 
+SCHEME = "wdg-map:"
+"""URLs of printed map drawings held in memory (:func:`resource`)."""
+_HELD: dict[str, bytes] = {}
+_HOLD = 64
+
+
+def resource(url: str) -> bytes | None:
+    """The SVG of a printed map by its URL (``wdg-map:<digest>.svg``), if this
+    process made it: the PDF renderer's URL fetcher serves it from memory."""
+    return _HELD.get(url)
+
+
 def print_map(svg: str) -> str:
-    """The HTML of one map for print: the SVG without text and its text over
-    it (see the module's description); the SVG as it is if it has no size in mm."""
+    """The HTML of one map for print: the SVG without text, as an image
+    (WeasyPrint reads an image's SVG with a C XML parser and without the HTML
+    cascade: cheaper than inline SVG), and its text over it (see the module's
+    description); the SVG as it is if it has no size in mm."""
     got = split_svg(svg)
     if got is None:
         return svg
     bare, labels, k, w_mm, h_mm = got
     blocks = layout_labels(labels, k, w_mm)
-    return (f'<div class="pmap" style="width:{w_mm:.1f}mm;height:{h_mm:.1f}mm">{bare}'
+    data = bare.encode("utf-8")
+    url = f"{SCHEME}{hashlib.sha256(data).hexdigest()[:32]}.svg"
+    _HELD.pop(url, None)
+    _HELD[url] = data
+    while len(_HELD) > _HOLD:  # a worker renders one sheet at a time: keep the latest few
+        del _HELD[next(iter(_HELD))]
+    size = f"width:{w_mm:.1f}mm;height:{h_mm:.1f}mm"
+    return (f'<div class="pmap" style="{size}"><img src="{url}" alt="" style="{size}">'
             + "".join(blocks) + "</div>")
 
 
