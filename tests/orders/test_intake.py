@@ -115,6 +115,25 @@ def test_every_mail_gets_a_german_confirmation(world, tmp_path):
     assert "angenommen" in text and "F+ 200" in text and "Heer 0101 fehlt" in text
 
 
+def test_the_confirmation_of_an_accepted_sheet_ends_with_its_forecast(world, tmp_path):
+    """Issue #24: the import's confirmation has a section "Vorschau" — the forecast
+    of the sheet on the kingdom's view (wdg.orders.forecast), with the treasury
+    before and after, the sheet's first K order among the costs and the second
+    refused ("Pro Palast und Mond ... einen Befehl")."""
+    camp = Campaign(tmp_path)
+    write_mbox(tmp_path / "in.mbox", standard_mails())
+    report = import_mailbox(camp, world, tmp_path / "in.mbox", deadline=DEADLINE,
+                            outbox=tmp_path / "outbox")
+    ok = next(r for r in report.results if r.message_id == "<2@x>")
+    text = body(ok.confirmation)
+    preview = text[text.index("Vorschau:"):]
+    assert "zu Beginn des Mondes:" in preview and "Volksfeste: 100 GS" in preview
+    assert "F+ 200 – zu viele Königreichbefehle" in preview  # one palace: one K order
+    assert "voraussichtlich" in preview
+    wrong = next(r for r in report.results if r.message_id == "<3@x>")
+    assert "Vorschau:" not in body(wrong.confirmation)
+
+
 def test_importing_the_same_mailbox_twice_stores_nothing_twice(world, tmp_path):
     camp = Campaign(tmp_path)
     write_mbox(tmp_path / "in.mbox", standard_mails())

@@ -2,11 +2,14 @@
 
 The planner sees only a :class:`~wdg.bots.briefing.Briefing`: the known
 terrain (unknown gemarks are never entered), the owners as last seen, the
-month. It uses the movement percentages of ``worlds/rules/movement.yaml``
-(the rule's table: Krieger 100 % everywhere on land, Reiter 33/50/100 %,
-boats and ships on water), the height rule ("immer nur Gemarken der direkt
-darüber- oder darunterliegende Höhenstufe"), the seasonal closures ("(f)-(h)")
-and the stop in foreign territory ("(c)", "Der Kontrollbereich").
+month. Each step is decided by the engine's own step rule
+(:func:`wdg.engine.movement.step_verdict`, shared with the forecast
+:mod:`wdg.orders.forecast`), which reads the movement percentages of
+``worlds/rules/movement.yaml`` (the rule's table: Krieger 100 % everywhere on
+land, Reiter 33/50/100 %, boats and ships on water), the height rule ("immer
+nur Gemarken der direkt darüber- oder darunterliegende Höhenstufe"), the
+seasonal closures ("(f)-(h)") and the stop in foreign territory ("(c)", "Der
+Kontrollbereich").
 
 :meth:`Planner.route` is a Dijkstra search whose cost is the percent of the
 movement budget spent, with penalties for what the rule makes costly or
@@ -22,11 +25,11 @@ import heapq
 from collections.abc import Callable
 
 from wdg.bots.briefing import Briefing
-from wdg.engine.movement import Tables
+from wdg.engine.movement import Tables, step_verdict
 from wdg.rules import Rules
 from wdg.world.address import Address, Grid
 from wdg.world.hexgrid import Direction, Hex
-from wdg.world.terrain import Terrain, can_get_lost, is_closed, is_water, terrain
+from wdg.world.terrain import Terrain, can_get_lost, is_water, terrain
 
 LOST_PENALTY = 200
 """Extra percent for entering terrain where an army may get lost outside its land."""
@@ -97,27 +100,18 @@ class Planner:
 
     def step_cost(self, kind: str, here: Hex, there: Hex) -> int | None:
         """Percent of the budget to enter ``there`` from ``here``, or ``None``
-        if the rule forbids the step (unknown, wrong element, height, season)."""
+        if the rule forbids the step (unknown, wrong element, height, season):
+        the engine's and the forecast's step rule
+        (:func:`wdg.engine.movement.step_verdict`) on the known terrain."""
         t = self.known.get(there)
         src = self.known.get(here)
         if t is None or src is None:
             return None
-        if is_closed(t, self.month):
-            return None
-        if kind in ("krieger", "reiter"):
-            if is_water(t) or abs(t.height - src.height) > 1:
-                return None
-            c = int(self.t.cost[kind][t.id])
-            return None if c < 0 else c
-        if kind == "boote":
-            if is_water(t):
-                return int(self.t.cost["boote"][t.id])
-            return self.t.landing["boote"] if self.coastal(there) else None
-        if kind == "schiffe":
-            # bots sail only on water (harbours are entered by nobody's plan)
-            c = int(self.t.cost["schiffe"][t.id]) if is_water(t) else -1
-            return None if c < 0 else c
-        return None
+        if kind == "schiffe" and not is_water(t):
+            return None  # bots sail only on water (harbours are entered by nobody's plan)
+        v = step_verdict(self.t, kind, src.id, t.id, self.month,
+                         coastal=self.coastal(there), harbour=False, spent=0)
+        return None if v.reason is not None else v.cost
 
     def penalty(self, kind: str, there: Hex) -> int:
         t = self.known[there]

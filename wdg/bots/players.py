@@ -45,6 +45,7 @@ import numpy as np
 
 from wdg.bots.briefing import Briefing
 from wdg.bots.plan import Planner
+from wdg.orders.forecast import running_costs
 from wdg.errors import InvalidInputError
 from wdg.orders.view import ArmyView
 from wdg.rules import Rules
@@ -175,12 +176,8 @@ class _Bot:
     # -- money ------------------------------------------------------------------------
 
     def running_costs(self) -> int:
-        total = 0
-        for a in self.view.armies.values():
-            if a.passive or a.troop is None:
-                continue
-            total += self.upkeep.get(a.troop, 0) + a.units * self.pay.get(a.troop, 0)
-        return total
+        """This month's pay and upkeep, as the forecast books them."""
+        return sum(u + w for u, w in running_costs(self.view, self.rules).values())
 
     def afford(self, price: int, monthly: int = 0) -> bool:
         """Spend ``price`` now and reserve ``monthly`` more running costs."""

@@ -1,5 +1,5 @@
-"""``wdg orders``: check a sheet, write the pre-filled form or a kingdom's view,
-import a mailbox. Thin: parse flags, call :mod:`wdg.orders`, print."""
+"""``wdg orders``: check a sheet, forecast it, write the pre-filled form or a
+kingdom's view, import a mailbox. Thin: parse flags, call :mod:`wdg.orders`, print."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign
 from wdg.errors import InvalidInputError
-from wdg.orders.demo import check_file
+from wdg.orders.demo import check_file, simulate_file
 from wdg.orders.intake import MAX_BYTES, import_mailbox, parse_deadline
 from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
 from wdg.world.deadline import deadline_for, stored_problem
 
-sub = typer.Typer(help="Order sheets: check, template, view, import from a mailbox.",
+sub = typer.Typer(help="Order sheets: check, simulate (forecast), template, view, import from "
+                  "a mailbox.",
                   no_args_is_help=True)
 
 
@@ -26,14 +27,33 @@ def check(
                                      "against; default: the segment named in the sheet, if "
                                      "the campaign has it, else syntax only."),
     fmt: str = typer.Option("text", "--format", help="text or json."),
+    with_forecast: bool = typer.Option(False, "--forecast", help="Append the forecast "
+                                       "('Vorschau', as 'wdg orders simulate') to the text."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Echo the sheet with each message under its line; exit 0 only without errors."""
     if fmt not in ("text", "json"):
         raise InvalidInputError(f"unknown format {fmt!r}; expected text or json")
-    output, errors = check_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt)
+    output, errors = check_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt,
+                                with_forecast=with_forecast)
     typer.echo(output, nl=False)
     raise typer.Exit(1 if errors else 0)
+
+
+@sub.command("simulate")
+def simulate(
+    file: Path = typer.Argument(..., help="The order sheet (UTF-8 or Latin-1)."),
+    view: Path | None = typer.Option(None, "--view", help="The kingdom's view (ansicht.yaml) "
+                                     "to forecast on; default: the segment named in the sheet."),
+    fmt: str = typer.Option("text", "--format", help="text or json."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """The forecast of a sheet in German: per army path, stop and why, chances; the
+    treasury with every cost; what would be refused. Only what the kingdom knows."""
+    if fmt not in ("text", "json"):
+        raise InvalidInputError(f"unknown format {fmt!r}; expected text or json")
+    typer.echo(simulate_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt),
+               nl=False)
 
 
 @sub.command("template")

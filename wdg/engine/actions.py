@@ -29,6 +29,7 @@ from wdg.engine.ledger import credit, number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import phase_b_armies, phase_b_orders
 from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
+from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
 from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Segment, Treasure
 from wdg.world.terrain import TAXES, WATER
@@ -143,6 +144,14 @@ def train(ctx: _Ctx, army: Army, line: int) -> None:
           morale=army.morale, gain=gain)
 
 
+def help_gold(units: int, tid: int, rules: Rules) -> int:
+    """The harvest help's gold of ``units`` soldiers helping in an own gemark of
+    terrain ``tid`` (actions.yaml ``help``); the forecast uses it too."""
+    sec = rules.section(AREA, "help")
+    return int(min(units * float(sec["gold_per_soldier"]),
+                   int(TAXES[tid]) * float(sec["gold_max_share_of_tax"])))
+
+
 def help_people(ctx: _Ctx, army: Army, line: int) -> None:
     """``h``: harvest help (gold, own gemarks), gratitude (popularity, own
     gemarks), prosperity (the militia of any land gemark grows back faster at
@@ -161,8 +170,7 @@ def help_people(ctx: _Ctx, army: Army, line: int) -> None:
     gold = popularity = 0
     kingdom = seg.kingdoms.get(army.kingdom)
     if int(seg.owner[r, c]) == army.kingdom and kingdom is not None:
-        gold = int(min(army.units * float(sec["gold_per_soldier"]),
-                       int(TAXES[tid]) * float(sec["gold_max_share_of_tax"])))
+        gold = help_gold(army.units, tid, m.rules)
         kingdom.treasury += gold
         before = kingdom.popularity
         kingdom.popularity = min(100, before + int(sec["popularity_gain"]))

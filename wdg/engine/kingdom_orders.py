@@ -21,6 +21,7 @@ from wdg.engine.ledger import can_afford, count, gs, spend
 from wdg.engine.month import Month, step
 from wdg.errors import InvalidInputError
 from wdg.orders.model import Build, ChangeDiplomacy, Festival, KingdomOrder, Settle
+from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.hexgrid import Hex
 from wdg.world.state import BUILDING_ORDER, Building, Construction, ProjectKind
@@ -197,6 +198,15 @@ def _diplomacy(m: Month, kingdom: int, order: ChangeDiplomacy, start: dict[int, 
 
 # --- F+: festival --------------------------------------------------------------------------
 
+def festival_popularity(old: int, gold: int, gemarks: int, rules: Rules) -> int:
+    """The ruler's popularity after festivals for ``gold`` in ``gemarks`` own
+    gemarks (economy.yaml ``festival``: a point per so many Goldsterne per gemark,
+    at most ``max_points``, capped at ``popularity.max``); the forecast uses it too."""
+    per = rules.int("economy", "festival", "gold_per_point_per_gemark") * max(1, gemarks)
+    points = min(gold // per, rules.int("economy", "festival", "max_points"))
+    return min(rules.int("economy", "popularity", "max"), old + points)
+
+
 def _festival(m: Month, kingdom: int, order: Festival) -> None:
     """"(F+) Volksfest veranstalten": the gold is spent in all gemarks of the
     kingdom and may raise the ruler's popularity (economy.yaml, festival)."""
@@ -206,11 +216,8 @@ def _festival(m: Month, kingdom: int, order: Festival) -> None:
     if not can_afford(m, kingdom, order.gold):
         return _refuse(m, kingdom, "festival", order, _no_money(m, kingdom, order.gold))
     gemarks = max(1, int((m.state.owner == kingdom).sum()))
-    per = rules.int("economy", "festival", "gold_per_point_per_gemark") * gemarks
-    points = min(order.gold // per, rules.int("economy", "festival", "max_points"))
-    top = rules.int("economy", "popularity", "max")
     old = k.popularity
-    k.popularity = min(top, old + points)
+    k.popularity = festival_popularity(old, order.gold, gemarks, rules)
     spend(m, kingdom, order.gold, kind="k.festival", ledger="festival", line=order.line,
           why=f"Volksfeste in {count(gemarks, 'Gemark', 'Gemarken')} für {gs(order.gold)}; die Beliebtheit des "
               f"Herrschers steigt von {old} auf {k.popularity}.",

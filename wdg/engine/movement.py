@@ -160,8 +160,6 @@ class _Ctx:
     start_owner: np.ndarray
     harbour: np.ndarray
     coastal: np.ndarray
-    closed: np.ndarray
-    """True by terrain id for terrain closed this month."""
 
 
 @dataclass(slots=True)
@@ -181,14 +179,12 @@ class _Walk:
 def movement(m: Month) -> None:
     """Execute every ``b`` and ``e`` order of the month."""
     seg = m.state
-    month = seg.date.month
     ctx = _Ctx(
         m=m,
         t=Tables.load(m.rules),
         start_owner=m.start.owner if m.start is not None else seg.owner.copy(),
         harbour=harbour_mask(seg),
         coastal=coastal_mask(seg.terrain),
-        closed=np.array([is_closed(t, month) for t in TERRAINS], dtype=bool),
     )
     orders = phase_b_orders(m)
     for army in phase_b_armies(m):
@@ -255,6 +251,102 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
               path=[ctx.m.state.label(h) for h in w.path], spent=w.spent)
 
 
+@dataclass(frozen=True, slots=True)
+class StepVerdict:
+    """What the rules say about one step, before anything random happens.
+
+    ``reason`` is ``None`` when the step is made (it then costs ``cost`` percent
+    of the budget); otherwise the German reason the move ends there. ``aground``
+    marks a fleet steered onto land that is not a harbour ((k)): the engine
+    then rolls whether it shatters, the forecast gives the chance."""
+
+    cost: int
+    reason: str | None
+    landing: bool = False
+    aground: bool = False
+
+
+def step_height(kind: str, tid: int) -> int:
+    """Height level for the height rule; a fleet in a harbour counts as height 1
+    ((q) "wie Landgemarken der Höhenstufe 1")."""
+    if kind == "schiffe" and not WATER[tid]:
+        return 1
+    return int(HEIGHTS[tid])
+
+
+def step_verdict(t: Tables, kind: str, here_tid: int, there_tid: int, month: int, *,
+                 coastal: bool, harbour: bool, spent: int) -> StepVerdict:
+    """The rule on one step of a mover of ``kind`` from terrain ``here_tid`` onto
+    terrain ``there_tid`` in ``month`` with ``spent`` percent already used
+    ("Die Bewegung", (d), (f)-(h), (k), (o), (q), "Das Boot").
+
+    Pure: the engine (:func:`move_army`) and the forecast
+    (:mod:`wdg.orders.forecast`) both decide every step with it. ``coastal`` and
+    ``harbour`` describe the gemark entered (a Küstengemark; a settlement with a
+    Hafen)."""
+    water = bool(WATER[there_tid])
+    name = TERRAINS[there_tid].name
+    landing = False
+    if kind == "schiffe" and not water and not harbour:
+        return StepVerdict(0, "Die Flotte kann an dieser Küste nicht anlegen", aground=True)
+    if kind == "boote" and not water:
+        if not coastal:
+            return StepVerdict(0, f"{name} ist keine Küstengemark; die Boote können dort "
+                               "nicht landen")
+        landing = True
+    if kind in LAND_KINDS and water:
+        return StepVerdict(0, "Landheere können keine Wassergemarken betreten")
+    if abs(step_height(kind, there_tid) - step_height(kind, here_tid)) > 1:
+        return StepVerdict(0, f"{name} liegt auf Höhenstufe {int(HEIGHTS[there_tid])}; nur die "
+                           "direkt darüber- oder darunterliegende Höhenstufe kann betreten "
+                           "werden")
+    if _closed_in(month)[there_tid]:
+        return StepVerdict(0, f"{name} kann in diesem Mond nicht betreten werden")
+    cost = t.landing[kind] if (landing or (kind == "schiffe" and not water)) \
+        else int(t.cost[kind][there_tid])
+    if cost < 0:
+        return StepVerdict(0, f"{name} kann von diesem Heer nicht betreten werden")
+    if spent + cost > t.budget:
+        return StepVerdict(cost, "Die Bewegungsreichweite ist erschöpft")
+    return StepVerdict(cost, None, landing=landing)
+
+
+_CLOSED: dict[int, np.ndarray] = {}
+
+
+def _closed_in(month: int) -> np.ndarray:
+    """True by terrain id for terrain closed in ``month`` ((f)-(h))."""
+    found = _CLOSED.get(month)
+    if found is None:
+        found = np.array([is_closed(t, month) for t in TERRAINS], dtype=bool)
+        _CLOSED[month] = found
+    return found
+
+
+def loss_of(t: Tables, units: int, tid: int) -> int:
+    """Soldiers lost on entering terrain ``tid`` ("Schwieriges Gelände"): the
+    rate of :attr:`Tables.loss` of ``units``, rounded down; never the general."""
+    return units * int(t.loss[tid]) // 100
+
+
+def may_get_lost_on(tid: int, own_at_start: bool) -> bool:
+    """(e): an army leaving Sandwüste, Regenwald, Eiswüste or Sumpf outside its own
+    territory (as it stood at the start of the month) may lose its way."""
+    return bool(_GET_LOST[tid]) and not own_at_start
+
+
+def control_stop(kind: str, water: bool, name: str, status: int | None) -> str | None:
+    """(c), "Der Kontrollbereich": the German reason a move ends on entering a
+    gemark of the foreign kingdom ``name`` whose status toward the mover is
+    ``status`` (``None``: no relation), or ``None`` if the move goes on (7+)."""
+    if status is not None and status >= 7:
+        return None
+    shown = "keine Beziehungen" if status is None else f"Diplomatiestatus {status}"
+    if kind in LAND_KINDS and not water:
+        return f"Die Bewegung wird im Kontrollbereich von {name} unterbrochen ({shown})"
+    return f"Das Heer betritt das Gebiet von {name} und hält an ({shown})"
+
+
 def _step(ctx: _Ctx, w: _Walk, d: Direction) -> str | None:
     """Try one step; return ``None`` to go on or the German reason the move ends."""
     seg = ctx.m.state
@@ -267,28 +359,15 @@ def _step(ctx: _Ctx, w: _Walk, d: Direction) -> str | None:
     r, c = seg.grid.index(there)
     tid = int(seg.terrain[r, c])
     water = bool(WATER[tid])
-    landing = False
-    if w.kind == "schiffe" and not water and not ctx.harbour[r, c]:
+    v = step_verdict(ctx.t, w.kind, int(seg.at(seg.terrain, here)), tid, seg.date.month,
+                     coastal=bool(ctx.coastal[r, c]), harbour=bool(ctx.harbour[r, c]),
+                     spent=w.spent)
+    if v.aground:
         return _run_aground(ctx, w, there)
-    if w.kind == "boote" and not water:
-        if not ctx.coastal[r, c]:
-            return f"{TERRAINS[tid].name} ist keine Küstengemark; die Boote können dort nicht landen"
-        landing = True
-    if w.kind in LAND_KINDS and water:
-        return "Landheere können keine Wassergemarken betreten"
-    if abs(_height(ctx, w.kind, there, tid) - _height(ctx, w.kind, here, None)) > 1:
-        return (f"{TERRAINS[tid].name} liegt auf Höhenstufe {int(HEIGHTS[tid])}; nur die direkt "
-                "darüber- oder darunterliegende Höhenstufe kann betreten werden")
-    if ctx.closed[tid]:
-        return f"{TERRAINS[tid].name} kann in diesem Mond nicht betreten werden"
-    cost = ctx.t.landing[w.kind] if (landing or (w.kind == "schiffe" and not water)) \
-        else int(ctx.t.cost[w.kind][tid])
-    if cost < 0:
-        return f"{TERRAINS[tid].name} kann von diesem Heer nicht betreten werden"
-    if w.spent + cost > ctx.t.budget:
-        return "Die Bewegungsreichweite ist erschöpft"
-    _enter(ctx, w, there, cost)
-    if landing:
+    if v.reason is not None:
+        return v.reason
+    _enter(ctx, w, there, v.cost)
+    if v.landing:
         _land(ctx, w)
     if w.kind in LAND_KINDS:
         _suffer_losses(ctx, army, tid, w.line)
@@ -297,17 +376,6 @@ def _step(ctx: _Ctx, w: _Walk, d: Direction) -> str | None:
     if w.done:
         return "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
     return _foreign_stop(ctx, army, w.kind, there, water)
-
-
-def _height(ctx: _Ctx, kind: str, h: Hex, tid: int | None) -> int:
-    """Height level for the height rule; a fleet in a harbour counts as height 1
-    ((q) "wie Landgemarken der Höhenstufe 1")."""
-    r, c = ctx.m.state.grid.index(h)
-    if tid is None:
-        tid = int(ctx.m.state.terrain[r, c])
-    if kind == "schiffe" and not WATER[tid]:
-        return 1
-    return int(HEIGHTS[tid])
 
 
 def _enter(ctx: _Ctx, w: _Walk, there: Hex, cost: int) -> None:
@@ -381,7 +449,7 @@ def destroy_army(army: Army) -> None:
 def _suffer_losses(ctx: _Ctx, army: Army, tid: int, line: int) -> None:
     """Losses in difficult terrain; the general never suffers losses."""
     rate = int(ctx.t.loss[tid])
-    lost = army.units * rate // 100
+    lost = loss_of(ctx.t, army.units, tid)
     if lost <= 0:
         return
     army.units -= lost
@@ -415,13 +483,8 @@ def _foreign_stop(ctx: _Ctx, army: Army, kind: str, there: Hex, water: bool) -> 
         return None
     k = seg.kingdoms.get(owner)
     status = None if k is None or k.city_state else k.diplomacy.get(army.kingdom)
-    if status is not None and status >= 7:
-        return None
     name = k.name if k is not None else f"Reich {owner}"
-    shown = "keine Beziehungen" if status is None else f"Diplomatiestatus {status}"
-    if kind in LAND_KINDS and not water:
-        return f"Die Bewegung wird im Kontrollbereich von {name} unterbrochen ({shown})"
-    return f"Das Heer betritt das Gebiet von {name} und hält an ({shown})"
+    return control_stop(kind, water, name, status)
 
 
 def _may_get_lost(ctx: _Ctx, army: Army) -> bool:
@@ -429,7 +492,7 @@ def _may_get_lost(ctx: _Ctx, army: Army) -> bool:
     seg = ctx.m.state
     assert army.position is not None
     r, c = seg.grid.index(army.position)
-    return bool(_GET_LOST[seg.terrain[r, c]]) and int(ctx.start_owner[r, c]) != army.kingdom
+    return may_get_lost_on(int(seg.terrain[r, c]), int(ctx.start_owner[r, c]) == army.kingdom)
 
 
 def _refuse(m: Month, army: Army, line: int, why: str) -> None:
@@ -442,5 +505,6 @@ def _emit(m: Month, kind: str, army: Army, at: Hex | None, line: int, why: str,
                  data=dict(data)))
 
 
-__all__ = ["Tables", "carried_army", "destroy_army", "harbour_mask", "may_stand",
-           "mover_kind", "movement", "phase_b_armies", "phase_b_orders"]
+__all__ = ["StepVerdict", "Tables", "carried_army", "control_stop", "destroy_army",
+           "harbour_mask", "loss_of", "may_get_lost_on", "may_stand", "mover_kind", "movement",
+           "phase_b_armies", "phase_b_orders", "step_height", "step_verdict"]

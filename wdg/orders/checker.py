@@ -14,6 +14,7 @@ error removed ("die Ausführung des Befehles ganz verweigern").
 from __future__ import annotations
 
 import copy
+import operator
 from collections.abc import Iterator
 
 from wdg.orders import model as m
@@ -33,11 +34,14 @@ _SHIP_CAPACITY = 100
 _SPACE = {TroopType.KRIEGER.value: 1, TroopType.REITER.value: 2}
 
 
+_BY_POSITION = operator.attrgetter("line", "column")
+
+
 def check_sheet(sheet: m.Sheet, view: KingdomView) -> list[m.Diagnostic]:
     """All diagnostics of ``sheet`` (parser's and checker's), sorted by line."""
     out = list(sheet.diagnostics)
     out += _Checker(sheet, view).run()
-    return sorted(out, key=lambda d: (d.line, d.column))
+    return sorted(out, key=_BY_POSITION)
 
 
 def accepted(sheet: m.Sheet, diagnostics: list[m.Diagnostic]) -> m.Sheet:
@@ -356,13 +360,13 @@ class _Checker:
     def _kingdom_orders(self) -> Iterator[m.Diagnostic]:
         limit = self.view.max_kingdom_orders()
         changes: dict[int, int] = {}
+        too_many = (f"zu viele Königreichbefehle: erlaubt sind {limit} (ein Befehl je Palast, "
+                    "mindestens 1, höchstens 10)")
+        at_most = f"höchstens {limit} Befehle"
         for i, o in enumerate(self.sheet.kingdom_orders):
             if i >= limit:
-                yield m.Diagnostic(o.line, 1, E, f"zu viele Königreichbefehle: erlaubt sind "
-                                   f"{limit} (ein Befehl je Palast, mindestens 1, höchstens 10)",
-                                   found=f"{i + 1}. Befehl: {o}",
-                                   expected=f"höchstens {limit} Befehle",
-                                   consequence=REFUSED)
+                yield m.Diagnostic(o.line, 1, E, too_many, found=f"{i + 1}. Befehl: {o}",
+                                   expected=at_most, consequence=REFUSED)
                 continue
             if isinstance(o, m.Build):
                 yield from self._build(o)

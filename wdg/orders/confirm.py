@@ -14,10 +14,12 @@ _HEAD = {
 
 
 def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
-                 in_force: str = "", outside: int = 0, notes: list[str] | None = None) -> str:
+                 in_force: str = "", outside: int = 0, notes: list[str] | None = None,
+                 preview: str = "") -> str:
     """The body of the confirmation mail: result, reason, which sheet is in
-    force now, how many lines outside the sheet were ignored, and the
-    checker's verdict (the sheet with each message under its line)."""
+    force now, how many lines outside the sheet were ignored, the checker's
+    verdict (the sheet with each message under its line) and the forecast of
+    the sheet ("Vorschau", :func:`wdg.orders.forecast.forecast_text`)."""
     lines = ["Sehr geehrter Herrscher,", "", _HEAD.get(status, status)]
     if kingdom:
         lines.append(f"Königreich: {kingdom}")
@@ -36,5 +38,7 @@ def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
     if verdict:
         lines += ["", "Prüfung Ihres Spielzugs (Meldungen stehen unter der betroffenen Zeile):",
                   "", verdict.rstrip()]
+    if preview:
+        lines += ["", "Vorschau:", "", preview.rstrip()]
     lines += ["", "Der Segmentleiter", ""]
     return "\n".join(lines)

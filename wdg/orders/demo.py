@@ -1,19 +1,41 @@
-"""Checking sheet files: the library side of ``wdg orders check`` and the
-checker's verdict on the demo campaign's sheets (for ``wdg demo``)."""
+"""Checking sheet files: the library side of ``wdg orders check`` and ``wdg
+orders simulate``, and the checker's verdict on the demo campaign's sheets
+(for ``wdg demo``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from wdg.campaign import Campaign
+import json
+
+from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.errors import InvalidInputError
 from wdg.orders.checker import check_sheet
+from wdg.orders.forecast import Forecast, forecast, forecast_text
 from wdg.orders.acceptance import refusals
 from wdg.orders.model import Diagnostic, Severity, Sheet
 from wdg.orders.parser import parse_sheet
 from wdg.orders.render import echo, summary, to_json
 from wdg.orders.view import build_view, load_view
+from wdg.rules import Rules
 from wdg.world.state import Segment
+
+
+def _segment_of(sheet: Sheet, campaign: Campaign) -> Segment | None:
+    """The campaign's segment named in the sheet; with exactly one segment at
+    hand, that one; else ``None``."""
+    from wdg.world.storage import load_segment
+
+    d = None
+    if sheet.segment:
+        try:
+            d = campaign.segment_dir(sheet.segment)
+        except InvalidInputError:
+            d = None
+    if d is None or not (d / "segment.yaml").is_file():
+        present = sorted(p.parent for p in campaign.worlds.glob("*/segment.yaml"))
+        d = present[0] if len(present) == 1 else None
+    return load_segment(d) if d is not None else None
 
 
 def diagnose(data: bytes, *, view: Path | None = None,
@@ -28,21 +50,11 @@ def diagnose(data: bytes, *, view: Path | None = None,
     if view is not None:
         return check_sheet(sheet, load_view(view))
     if campaign is not None:
-        from wdg.world.storage import load_segment
-
-        d = None
-        if sheet.segment:
-            try:
-                d = campaign.segment_dir(sheet.segment)
-            except InvalidInputError:
-                d = None
-        if d is None or not (d / "segment.yaml").is_file():
-            # the sheet names no segment of this campaign: with exactly one
-            # segment at hand, the import into it would refuse it — say so
-            present = sorted(p.parent for p in campaign.worlds.glob("*/segment.yaml"))
-            d = present[0] if len(present) == 1 else None
-        if d is not None:
-            return sheet_verdict(sheet, load_segment(d))
+        # a sheet naming no segment of this campaign: with exactly one segment
+        # at hand, the import into it would refuse it — say so
+        seg = _segment_of(sheet, campaign)
+        if seg is not None:
+            return sheet_verdict(sheet, seg)
     return list(sheet.diagnostics)
 
 
@@ -62,16 +74,68 @@ def sheet_verdict(sheet: Sheet, seg: Segment) -> list[Diagnostic]:
 
 
 def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | None = None,
-               fmt: str = "text") -> tuple[str, int]:
-    """The verdict on one sheet file as text or JSON, and its number of errors."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read order sheet {str(path)!r}: {exc.strerror}") from None
+               fmt: str = "text", with_forecast: bool = False) -> tuple[str, int]:
+    """The verdict on one sheet file as text or JSON, and its number of errors;
+    with ``with_forecast`` the text ends with the forecast ("Vorschau") when a view
+    or the segment is at hand (else one line saying why not)."""
+    data = _read(path)
     diags = diagnose(data, view=view, campaign=campaign)
     errors = sum(d.severity is Severity.ERROR for d in diags)
     out = to_json(diags, source=str(path)) if fmt == "json" else echo(data, diags)
+    if with_forecast and fmt == "text":
+        try:
+            out = out.rstrip("\n") + "\n\n" + forecast_text(
+                sheet_forecast(data, view=view, campaign=campaign))
+        except InvalidInputError as exc:
+            out = out.rstrip("\n") + f"\n\nKeine Vorschau möglich: {exc}\n"
     return out, errors
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read order sheet {str(path)!r}: {exc.strerror}") from None
+
+
+def sheet_forecast(data: bytes, *, view: Path | None = None,
+                   campaign: Campaign | None = None) -> Forecast:
+    """The forecast (:func:`wdg.orders.forecast.forecast`) of a sheet: against
+    ``view`` if given, else against the kingdom's view of the campaign's segment
+    named in the sheet. Raises :class:`InvalidInputError` with one clear line
+    when there is nothing to forecast against (no segment, unknown kingdom)."""
+    sheet = parse_sheet(data)
+    if view is not None:
+        kv = load_view(view)
+        rules_dir = campaign.rules_dir if campaign is not None \
+            else PACKAGE_ROOT / "worlds" / "rules"
+    else:
+        seg = _segment_of(sheet, campaign) if campaign is not None else None
+        if seg is None:
+            raise InvalidInputError(f"no segment for the sheet (header 'Segment: "
+                                    f"{sheet.segment or '?'}'); give the campaign with -C or "
+                                    "the kingdom's view with --view")
+        if not sheet.kingdom:
+            raise InvalidInputError("the sheet names no kingdom (no 'Königreich:' line); a "
+                                    "game master's sheet has no forecast")
+        if sheet.kingdom not in seg.kingdoms:
+            raise InvalidInputError(f"the sheet names kingdom {sheet.kingdom!r}, which segment "
+                                    f"{seg.name!r} does not have (header 'Königreich:')")
+        kv = build_view(seg, sheet.kingdom)
+        rules_dir = campaign.rules_dir  # type: ignore[union-attr]
+    if sheet.kingdom != kv.kingdom:
+        raise InvalidInputError(f"the sheet is for kingdom {sheet.kingdom!r}, the view for "
+                                f"kingdom {kv.kingdom}")
+    return forecast(kv, sheet, Rules.load(rules_dir))
+
+
+def simulate_file(path: Path, *, view: Path | None = None, campaign: Campaign | None = None,
+                  fmt: str = "text") -> str:
+    """``wdg orders simulate``: the forecast of one sheet file as German text or JSON."""
+    fc = sheet_forecast(_read(path), view=view, campaign=campaign)
+    if fmt == "json":
+        return json.dumps(fc.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    return forecast_text(fc)
 
 
 def demo_verdicts(campaign: Campaign, segment: str = "canura", month: str = "0412-04") -> str:

@@ -39,6 +39,7 @@ import mailbox
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -47,13 +48,14 @@ from pathlib import Path
 import yaml
 
 from wdg.campaign import Campaign
-from wdg.errors import InvalidInputError
+from wdg.errors import InvalidInputError, WdgError
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
 from wdg.orders.render import echo
+from wdg.rules import Rules
 from wdg.textpolicy import clean_text, german_number, visible
 from wdg.world.state import Segment
 
@@ -226,6 +228,7 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
     outbox = outbox or camp.root / "outbox" / seg.name / seg.date.key
     quarantine = camp.root / "quarantine" / seg.name / seg.date.key
     report = IntakeReport(seg.name, seg.date.key)
+    rules = Rules.load(camp.rules_dir)
     for mail in read_mailbox(path):
         try:
             results = _one(seg, folder, mail, deadline, max_bytes)
@@ -237,7 +240,7 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                 r.quarantined = _quarantine(quarantine, mail.raw, r)
             try:
                 r.confirmation = _confirm(outbox, mail.raw, r, sender_address, seg,
-                                          len(results) > 1)
+                                          len(results) > 1, rules)
             except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
                 r.notes.append("Bestätigung nicht geschrieben")
             report.results.append(r)
@@ -504,7 +507,7 @@ def _quarantine(folder: Path, raw: bytes, r: MailResult) -> Path:
 
 
 def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
-             several: bool) -> Path | None:
+             several: bool, rules: Rules | None = None) -> Path | None:
     """Write the confirmation unless this mail was already answered or has
     no usable sender."""
     if not r.sender:
@@ -521,12 +524,18 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
         r.status = str(r.original["status"])
         r.reason = str(r.original.get("reason", ""))
         r.in_force = str(r.original.get("in_force", r.in_force))
-    verdict = ""
+    verdict = preview = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
-        verdict = _verdict(r.received_text or r.stored.read_text(encoding="utf-8"), seg,
-                           r.parsed if r.received_text else None)
+        from wdg.orders.demo import sheet_verdict
+
+        text = r.received_text or r.stored.read_text(encoding="utf-8")
+        sheet = r.parsed if r.received_text and r.parsed is not None else parse_sheet(text)
+        diags = sheet_verdict(sheet, seg)  # type: ignore[arg-type]
+        verdict = _verdict(text, diags)
+        if r.status != REPLACED_OLDER and rules is not None:
+            preview = _preview(sheet, seg, rules, diags)
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
-                        outside=r.outside, notes=r.notes)
+                        outside=r.outside, notes=r.notes, preview=preview)
     out = EmailMessage()
     out["From"] = gm
     out["To"] = r.sender
@@ -542,22 +551,36 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     return path
 
 
+def _preview(sheet: Any, seg: Segment, rules: Rules, diags: list[Any]) -> str:
+    """The forecast of the sheet in force (:func:`wdg.orders.forecast.forecast` on the
+    kingdom's view, with the verdict's diagnostics), for the confirmation's
+    "Vorschau"; one line if none can be made."""
+    from wdg.orders.forecast import forecast, forecast_text
+    from wdg.orders.view import build_view
+
+    if sheet.kingdom not in seg.kingdoms:
+        return ""
+    try:
+        fc = forecast(build_view(seg, sheet.kingdom), sheet, rules, diagnostics=diags)
+    except WdgError as exc:
+        return f"Keine Vorschau möglich: {exc}\n"
+    return forecast_text(fc, limit=VERDICT_MESSAGES)
+
+
 VERDICT_LINES = 1000
 """A sheet longer than this is answered with its flagged lines only."""
 VERDICT_MESSAGES = 500
 """Most messages a confirmation repeats."""
 
 
-def _verdict(text: str, seg: Segment, sheet: object = None) -> str:
-    """The checker's verdict on a sheet as received (with the text policy's
-    warnings), as the player reads it: the sheet with each message under its
-    line; for a very long sheet only the lines that carry a message."""
-    from wdg.orders.demo import sheet_verdict
+def _verdict(text: str, diags: list[Any]) -> str:
+    """The checker's verdict on a sheet as received (``diags``: the import's
+    refusals, the checker's and the text policy's messages), as the player reads
+    it: the sheet with each message under its line; for a very long sheet only
+    the lines that carry a message."""
     from wdg.orders.render import format_diagnostic, summary
 
-    sheet = sheet if sheet is not None else parse_sheet(text)
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
-    diags = sheet_verdict(sheet, seg)  # type: ignore[arg-type]
     lines = split_lines(shown)
     if len(lines) <= VERDICT_LINES and len(diags) <= VERDICT_MESSAGES:
         return echo(shown, diags)

@@ -32,6 +32,11 @@ class Part(Enum):
     A = "A"
     B = "B"
 
+    # Members are singletons: identity is their equality, so the identity hash
+    # is correct and far cheaper than Enum's (a Python-level call per lookup;
+    # every order line looks its command up with a tuple of parts as key).
+    __hash__ = object.__hash__
+
     @property
     def german(self) -> str:
         """How the player reads the part's name."""
@@ -105,6 +110,8 @@ BY_CODE: dict[str, Command] = {c.code.casefold(): c for c in COMMANDS}
 def fold(text: str) -> str:
     """Case- and umlaut-insensitive form: NFC, casefold, ä->ae, ö->oe, ü->ue
     (ß becomes ss through casefold)."""
+    if text.isascii():  # the common case: nothing to normalise, casefold == lower
+        return text.lower()
     s = unicodedata.normalize("NFC", text).casefold()
     return s.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
 
@@ -136,7 +143,10 @@ def match(words: list[str], parts: tuple[Part, ...]) -> Match | None:
     if not words:
         return None
     # no command name has more than a few words: the first eight decide
-    return _match(tuple(w[:40] for w in words[:8]), parts)
+    key = tuple(words[:8])
+    if max(map(len, key)) > 40:
+        key = tuple(w[:40] for w in key)
+    return _match(key, parts)
 
 
 @functools.lru_cache(maxsize=4096)

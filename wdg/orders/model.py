@@ -318,9 +318,13 @@ class Severity(Enum):
     WARNING = "Warnung"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Diagnostic:
     """One message about one sheet line, as the player reads it (German).
+
+    Treated as immutable (hashable by value) but not ``frozen``: a frozen
+    dataclass costs three times as much to create, and a sheet of 100,000
+    refused lines makes 100,000 of them.
 
     ``found``/``expected`` quote the input and what would have been valid;
     ``consequence`` says what happens instead ("Befehl verweigert",

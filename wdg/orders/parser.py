@@ -83,7 +83,12 @@ _GREETING = re.compile(
 _QUOTE_START = (">", "|>")
 SUGGESTIONS = 50
 """Unknown command words per sheet that get a "meinten Sie" suggestion."""
-_CLOSER_FIRST = set("-_aAoOvVfF")
+_CLOSER_FIRST = frozenset("-_aAoOvVfF")
+_QUOTE_FIRST = frozenset(">|")
+# first characters of a folded line that _ARMY_RE (heer/armee/flotte or the
+# number) and _PHASE_RE ("phase a:", "a:", "b)") can match
+_ARMY_FIRST = frozenset("haf")
+_PHASE_FIRST = frozenset("pab")
 
 
 def decode(data: str | bytes) -> str:
@@ -103,7 +108,7 @@ def decode(data: str | bytes) -> str:
 
 def split_lines(text: str) -> list[str]:
     """The sheet's lines (``\\r\\n``, ``\\r`` or ``\\n``); no trailing empty line."""
-    lines = _LINE_SPLIT.split(text)
+    lines = text.split("\n") if "\r" not in text else _LINE_SPLIT.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -170,7 +175,9 @@ def redact_passwords(text: str) -> str:
 def code_of(line: str) -> str:
     """The line without its comment, NUL bytes (from broken mail software) read
     as blanks."""
-    return strip_comment(line).replace("\x00", " ")
+    if "#" in line or ";" in line or "/" in line:
+        line = strip_comment(line)
+    return line.replace("\x00", " ") if "\x00" in line else line
 
 
 def is_significant(line: str) -> bool:
@@ -278,16 +285,22 @@ class _Parser:
                     _QUOTE_START):
                 self._warn_if_order_outside(n, code_of(raw))
         closed = False
+        cap = self.limits.order_line_length
+        # The tests below run on every line of a sheet of up to 100,000 lines:
+        # each pattern is tried only where the line's first character allows it.
         for n in range(start, len(self.lines) + 1):
             raw = self.lines[n - 1]
             if closed:
                 self.outside(n, raw)
                 continue
-            raw = self._clean(n, raw)
-            if raw.lstrip().startswith(_QUOTE_START):
+            if not (raw.isascii() and raw.isprintable()):
+                raw = self._clean(n, raw)
+            first = raw[:1]
+            if (first in _QUOTE_FIRST or first.isspace()) and raw.lstrip().startswith(
+                    _QUOTE_START):
                 self.outside(n, raw)
                 continue
-            if self._closer(raw):
+            if first in _CLOSER_FIRST and self._closer(raw):
                 if self.text_block is not None:
                     self._missing_end(n)
                 self.outside(n, raw)
@@ -303,28 +316,29 @@ class _Parser:
                 self.outside(n, raw)
                 closed = True
                 continue
-            if len(raw) > self.limits.order_line_length:
-                self.diag(n, self.limits.order_line_length + 1, E,
+            if len(raw) > cap:
+                self.diag(n, cap + 1, E,
                           f"Zeile zu lang ({german_number(len(raw))} Zeichen, höchstens "
-                          f"{german_number(self.limits.order_line_length)})",
+                          f"{german_number(cap)})",
                           found=raw[:40] + "…", expected="ein Befehl je Zeile",
                           consequence="Zeile nicht gelesen")
                 continue
             code = code_of(raw)
-            if not code.strip():
+            folded = fold(code).strip()
+            if not folded:
                 if raw.strip():
                     self.kinds[n] = "comment"
                 continue
-            if len(code) < 40 and fold(code.strip()) in _SHEET_END_WORDS:
+            if len(code) < 40 and folded in _SHEET_END_WORDS:
                 self.kinds[n] = "end"
                 closed = self._after_end(n)
                 continue
-            if self._new_sheet(n, code):
+            if ":" in code and self._new_sheet(n, code):
                 closed = True
                 for k in range(n, len(self.lines) + 1):
                     self.outside(k, self.lines[k - 1])
                 break
-            self._line(n, code)
+            self._line(n, code, folded)
         if self.text_block is not None:
             self._missing_end(0)
         if not self.sheet.password and self.empty_password_line:
@@ -421,25 +435,28 @@ class _Parser:
         self.sheet.next_sheet = start
         return True
 
-    def _line(self, n: int, code: str) -> None:
-        folded = fold(code).strip()
-        if self._header(n, code):
+    def _line(self, n: int, code: str, folded: str) -> None:
+        """One significant line; ``folded`` is ``fold(code).strip()``. Each
+        structure pattern is tried only where the first character allows it."""
+        if ":" in code and self._header(n, code):
             return
         self.body_seen = True
-        if _SECTION_K.match(folded):
+        first = folded[:1]
+        if first == "k" and _SECTION_K.match(folded):
             self.section, self.block = "K", None
             self.kinds[n] = "section"
             return
-        if _SECTION_H.match(folded) and not (folded == _SECTION_H_BARE and self.block):
+        if first == "h" and _SECTION_H.match(folded) and not (
+                folded == _SECTION_H_BARE and self.block):
             self.section, self.block = "H", None
             self.kinds[n] = "section"
             return
-        if self._text_start(n, code):
+        if first == "b" and self._text_start(n, code):
             return
-        if self._army_header(n, code):
+        if (first in _ARMY_FIRST or first.isdigit()) and self._army_header(n, code):
             return
-        phase = _PHASE_RE.match(code)
-        bare_a = None if phase else _PHASE_BARE_A.match(code)
+        phase = _PHASE_RE.match(code) if first in _PHASE_FIRST else None
+        bare_a = None if phase or first != "a" else _PHASE_BARE_A.match(code)
         if phase or bare_a:
             mt = phase or bare_a
             assert mt is not None

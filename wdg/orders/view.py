@@ -5,8 +5,9 @@ reports ship it to the player with the result sheet, and ``wdg orders check
 --view`` checks a sheet against it on the player's machine without the
 secret state. It holds the kingdom's armies, settlements, palaces,
 diplomacy list ("Liste der diplomatischen Beziehungen"), owned gemarks, the
-known map (terrain as last seen and the month seen) and the current general
-offer ("Der Feldherr" (a)).
+known map (terrain as last seen, the month seen and the owner as last seen),
+the current general offer ("Der Feldherr" (a)), and the treasury, popularity
+and mines the last result sheet shows (for the forecast, :mod:`wdg.orders.forecast`).
 
 The known map is the kingdom's :class:`~wdg.world.state.KnownMap` plus its
 own gemarks, the gemarks of its armies and their neighbours (every army's
@@ -107,6 +108,17 @@ class KingdomView:
     known: dict[Address, tuple[str, MonthDate]] = field(default_factory=dict)
     """Address -> (terrain map code as last seen, month seen)."""
     offer: OfferView | None = None
+    treasury: int | None = None
+    """"Reichsschatz" at the start of the month (the last result sheet's closing
+    balance); ``None`` in a view written before it was shipped."""
+    popularity: int | None = None
+    """The ruler's popularity ("Beliebtheit", 0..100; taxes depend on it)."""
+    owners: dict[Address, int] = field(default_factory=dict)
+    """Owner of known gemarks as last seen (0 = neutral; the Erkundungskarte);
+    own gemarks are in :attr:`owned`. Missing: owner not known."""
+    mines: dict[Address, int] = field(default_factory=dict)
+    """Mine level of own gemarks without a settlement (a settlement's mine is in
+    its :attr:`SettlementView.buildings`)."""
 
     @property
     def grid(self) -> Grid:
@@ -148,7 +160,9 @@ def build_view(seg: Segment, kingdom: int) -> KingdomView:
     k = seg.kingdoms[kingdom]
     grid = seg.grid
     view = KingdomView(seg.name, seg.date, kingdom, k.name, grid.prov_cols, grid.prov_rows,
-                       diplomacy=dict(sorted(k.diplomacy.items())))
+                       diplomacy=dict(sorted(k.diplomacy.items())), treasury=k.treasury,
+                       popularity=k.popularity)
+    mine = BUILDING_ORDER.index(Building.MINE)
     own = seg.owner == kingdom
     for row, col in zip(*own.nonzero(), strict=True):
         h = grid.hex_at(int(row), int(col))
@@ -161,6 +175,8 @@ def build_view(seg: Segment, kingdom: int) -> KingdomView:
             view.settlements[a] = SettlementView(a, seg.settlement_names.get(h, "Namenlos"),
                                                  size, levels)
             view.palaces += 1 if levels.get(Building.PALAST.german, 0) > 0 else 0
+        elif seg.buildings[mine, row, col]:
+            view.mines[a] = int(seg.buildings[mine, row, col])
     for army in sorted(seg.armies.values(), key=lambda x: x.number):
         if army.kingdom != kingdom:
             continue
@@ -191,6 +207,9 @@ def _fill_known(seg: Segment, kingdom: int, view: KingdomView) -> None:
             if tid < len(TERRAINS):
                 a = grid.address_of(grid.hex_at(int(row), int(col)))
                 view.known[a] = (TERRAINS[tid].code, MonthDate.from_ordinal(int(km.seen[row, col])))
+                owner = int(km.owner[row, col])
+                if owner >= 0 and a not in view.owned:
+                    view.owners[a] = owner
     now = seg.date.previous()
     spots = [grid.hex_of(a) for a in view.owned]
     spots += [grid.hex_of(a.position) for a in view.armies.values() if not a.position.is_passive]
@@ -226,10 +245,13 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
             "at": str(s.at), "name": s.name, "size": s.size, "buildings": dict(s.buildings),
         } for s in sorted(view.settlements.values(), key=lambda x: str(x.at))],
         "owned": sorted(str(a) for a in view.owned),
-        "map": {str(a): f"{code} {seen.key}"
+        "map": {str(a): f"{code} {seen.key}" + (f" {view.owners[a]}" if a in view.owners else "")
                 for a, (code, seen) in sorted(view.known.items(), key=lambda kv: str(kv[0]))},
         "offer": None if view.offer is None else {"general": gen(view.offer.general),
                                                   "price": view.offer.price},
+        "treasury": view.treasury,
+        "popularity": view.popularity,
+        "mines": {str(a): lv for a, lv in sorted(view.mines.items(), key=lambda kv: str(kv[0]))},
     }
 
 
@@ -307,13 +329,23 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
         view.owned.add(r.address(a, f"owned[{i}]"))
     for a, v in r.mapping(d.get("map") or {}, "map").items():
         parts = str(v).split()
-        if len(parts) != 2:
-            raise DataError(path, f"map.{a}", v, "'<terrain code> <YYYY-MM>'")
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+            raise DataError(path, f"map.{a}", v, "'<terrain code> <YYYY-MM> [owner]'")
         try:
             terrain(parts[0])
         except InvalidInputError:
             raise DataError(path, f"map.{a}", v, "a terrain map code such as 'Tw'") from None
-        view.known[r.address(a, f"map.{a}")] = (parts[0], r.month(parts[1], f"map.{a}"))
+        where = r.address(a, f"map.{a}")
+        view.known[where] = (parts[0], r.month(parts[1], f"map.{a}"))
+        if len(parts) == 3:
+            view.owners[where] = int(parts[2])
+    for key in ("treasury", "popularity"):
+        if d.get(key) is not None:
+            setattr(view, key, r.typed(d, key, int, ""))
+    for a, lv in r.mapping(d.get("mines") or {}, "mines").items():
+        if not isinstance(lv, int) or lv < 0:
+            raise DataError(path, f"mines.{a}", lv, "a mine level >= 0")
+        view.mines[r.address(a, f"mines.{a}")] = lv
     offer = d.get("offer")
     if offer is not None:
         o = r.mapping(offer, "offer")
