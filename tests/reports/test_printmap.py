@@ -108,7 +108,8 @@ def test_the_fetcher_serves_only_maps_this_process_drew():
 
 
 def test_an_svg_without_a_printed_size_is_printed_as_it_is():
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><text x="1" y="2">7</text></svg>'
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50">'
+           '<text x="1" y="2">7</text></svg>')
     assert print_map(svg) == svg
 
 
