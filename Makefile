@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := out/demo
 
-.PHONY: demo test bench syslibs clean help
+.PHONY: demo test bench syslibs browser clean help
 
 help:
 	@echo "make demo   - set up if needed, run the demo campaign (worlds/canura) in $(DEMO)/"
@@ -27,6 +27,22 @@ syslibs:
 	  fi; \
 	fi
 
+# The order editor's real-browser test (tests/e2e/test_editor_browser.py) drives
+# Debian's chromium through chromium-driver: make test installs them the same
+# way (make demo does not need them). WDG_SKIP_BROWSER=1 skips test and check.
+browser:
+	@if [ -z "$$WDG_SKIP_BROWSER" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    echo "installing chromium and chromium-driver (for the order editor's browser test)"; \
+	    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 || \
+	     (apt-get update -qq >/dev/null 2>&1 && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null)) || \
+	    { echo "error: could not install chromium and chromium-driver with apt-get"; exit 1; }; \
+	  else \
+	    echo "error: chromium and chromium-driver are missing; install them (e.g. 'sudo apt-get install chromium chromium-driver') or set WDG_SKIP_BROWSER=1, and run make again"; exit 1; \
+	  fi; \
+	fi
+
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
@@ -36,7 +52,7 @@ $(STAMP): pyproject.toml
 demo: syslibs $(STAMP)
 	$(BIN)/wdg demo --out $(DEMO)
 
-test: syslibs $(STAMP)
+test: syslibs browser $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: syslibs $(STAMP)

@@ -214,6 +214,7 @@ class KnownTerrain:
                 layer[self.grid.index(self.grid.hex_of(a))] = terrain(code).id
         self.layer = layer
         self.coastal = coastal_mask(layer)
+        self._neighbours: dict[tuple[Address, Direction], Address | None] = {}
 
     def tid(self, a: Address) -> int | None:
         """Terrain id as known, or ``None``."""
@@ -243,7 +244,11 @@ class KnownTerrain:
         return o if o not in (0, self.view.kingdom) else None
 
     def neighbour(self, a: Address, d: Direction) -> Address | None:
-        return self.view.neighbour(a, d)
+        """The adjacent address (remembered: a kingdom's armies search the same land)."""
+        key = (a, d)
+        if key not in self._neighbours:
+            self._neighbours[key] = self.view.neighbour(a, d)
+        return self._neighbours[key]
 
 
 def mover_kind_of(army: ArmyView) -> str:

@@ -268,7 +268,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
         got = render_reports(None, after, events, sheets, gm_sheet, Path(tmp),
                              jobs=jobs or default_jobs(), templates=camp.templates_dir,
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
-                             previous=previous_reports(camp.archive_dir(segment), date))
+                             previous=previous_reports(camp.archive_dir(segment), date),
+                             rules_dir=rules)
         for p in got:
             rel = p.relative_to(tmp)
             old = archived_bytes(archived, rel)
@@ -300,7 +301,8 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
         render_reports(None, result.state, list(result.log), result.sheets,
                        getattr(result, "gm_sheet", None), directory, jobs=jobs,
                        templates=templates, settings=load_report_settings(rules_dir), pdf=pdf,
-                       progress=progress, previous=previous_reports(archive_dir, result.date))
+                       progress=progress, previous=previous_reports(archive_dir, result.date),
+                       rules_dir=rules_dir)
         if compress:
             compress_tree(directory)
 

@@ -32,12 +32,14 @@ from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
 from wdg.procs import process_pool, stopping_pool
 from wdg.reports.build import build_kingdom_report
+from wdg.reports.editor import editor_context, shipped_rules
 from wdg.reports.exploration import exploration_pages, overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
 from wdg.reports.jsonreport import FILE as JSON_FILE
 from wdg.reports.jsonreport import build_json, dumps
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings, load_report_settings
+from wdg.rules import Rules
 from wdg.world.state import Segment
 
 POOL_FROM = 20
@@ -64,6 +66,8 @@ class MonthInput:
     pdf: bool = True
     previous: dict[int, dict] = field(default_factory=dict)
     """Each kingdom's JSON report of the previous month (for "changes since last month")."""
+    rules: Rules | None = None
+    """The month's rules (the order editor's reach and costs); ``None``: the shipped ones."""
 
 
 def report_kingdoms(seg: Segment) -> list[int]:
@@ -92,7 +96,12 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     d.mkdir(parents=True, exist_ok=True)
     _write(d / JSON_FILE, dumps(doc))
     out = [d / JSON_FILE, _write(d / f"{SHEET}.txt", r.text("ergebnisblatt.txt.j2", r=report))]
-    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after), print=False)
+    view = build_view(inp.seg_after, kingdom)  # once, for the view file, the form and the editor
+    form = render_template(inp.seg_after, kingdom, view=view)
+    editor = editor_context(doc, view, report.maps, form, inp.rules or shipped_rules(),
+                            inp.settings.orders_address)
+    html = r.html("ergebnisblatt.html.j2", r=report, doc_date=doc_date(inp.seg_after), print=False,
+                  editor=editor)
     out.append(_write(d / f"{SHEET}.html", html))
     if inp.pdf:
         from wdg.reports.pdf import html_to_pdf  # WeasyPrint: ~1 s to import, only when needed
@@ -102,9 +111,8 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
                          print=True)
         pdf, _ = html_to_pdf(printed, r.dirs)
         out.append(_write(d / f"{SHEET}.pdf", pdf))
-    view = build_view(inp.seg_after, kingdom)  # once, for the view file and the form
     out.append(_write(d / VIEW, view_to_yaml(view)))
-    out.append(_write(d / FORM, render_template(inp.seg_after, kingdom, view=view)))
+    out.append(_write(d / FORM, form))
     return out
 
 
@@ -181,12 +189,15 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    jobs: int = 1, templates: Path | None = None,
                    settings: ReportSettings | None = None, pdf: bool = True,
                    progress: bool = False,
-                   previous: dict[int, dict] | None = None) -> list[Path]:
+                   previous: dict[int, dict] | None = None,
+                   rules_dir: Path | None = None) -> list[Path]:
     """Render every report of a month into ``out_dir``; returns the files, sorted.
     ``previous``: each kingdom's JSON report of the month before (for the
-    changes since then; none in a segment's first month)."""
+    changes since then; none in a segment's first month); ``rules_dir``: the
+    month's rules files (default: the shipped ones)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
-                     templates, settings or load_report_settings(), pdf, dict(previous or {}))
+                     templates, settings or load_report_settings(), pdf, dict(previous or {}),
+                     rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None)
     kingdoms = report_kingdoms(seg_after)
     bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
     files: list[Path] = []

@@ -174,7 +174,7 @@ def _pages(seg: Segment, lay: _Layer, settings: ReportSettings, title: str, *,
     for t, box in todo:
         boxes: list[tuple[str, float, float, float, float, str]] = []
         svg = render_svg(seg, lay, box, s, t, boxes=boxes, mm_per_unit=scale)
-        pages.append(MapPage(t, svg, boxes))
+        pages.append(MapPage(t, svg, boxes, (box[0], box[1], s)))
     return pages
 
 

@@ -192,6 +192,9 @@ class MapPage:
     title: str
     svg: str
     boxes: list[tuple[str, float, float, float, float, str]] = field(default_factory=list)
+    origin: tuple[int, int, float] = (0, 0, 0.0)
+    """``(first row, first column, hex radius)`` of the drawn window: where a
+    gemark's centre lies in the SVG's units (the order editor draws on it)."""
 
 
 @dataclass(slots=True)

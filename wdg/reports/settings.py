@@ -9,6 +9,7 @@ value is a :class:`~wdg.errors.DataError` naming the file and the key.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from wdg.errors import DataError
 from wdg.rules import safe_load_file
 
 FILE_NAME = "reports.yaml"
+_ADDRESS = re.compile(r"[^\s@<>\"'&?#%]{1,64}@[A-Za-z0-9.-]{1,190}")
+"""A plain mail address (no name, no spaces; nothing that needs escaping in a URL)."""
 SHIPPED = PACKAGE_ROOT / "worlds" / "rules" / FILE_NAME
 
 
@@ -39,6 +42,9 @@ class ReportSettings:
     all_details: bool = False
     """Show every data key of every event (the game master's overview), not only
     those of :data:`wdg.reports.model.DETAIL_KEYS`."""
+    orders_address: str = ""
+    """The game master's mail address for order sheets: the HTML sheet's order
+    editor offers a ``mailto:`` link to it ('' = none)."""
 
     def ledger_label(self, category: str) -> str:
         """The German name of a ledger category (the category itself if unnamed)."""
@@ -109,6 +115,9 @@ def parse_report_settings(data: Any, path: str = FILE_NAME) -> ReportSettings:
     rounding = _need(data, "militia_rounding", int, path, "an integer >= 1")
     if rounding < 1:
         raise DataError(path, "militia_rounding", rounding, "an integer >= 1")
+    address = data.get("orders_address") or ""
+    if not isinstance(address, str) or (address and not _ADDRESS.fullmatch(address)):
+        raise DataError(path, "orders_address", address, "a mail address like sl@example.org, or ''")
     return ReportSettings(
         chronicle_include=_strings(chron.get("include", []), path, "chronicle.include"),
         chronicle_exclude=_strings(chron.get("exclude", []), path, "chronicle.exclude"),
@@ -122,4 +131,5 @@ def parse_report_settings(data: Any, path: str = FILE_NAME) -> ReportSettings:
         hex_size=float(hex_size),
         page_provinces=(pages[0], pages[1]),
         source=path,
+        orders_address=address,
     )
