@@ -54,7 +54,7 @@ def order_choices(view: KingdomView, rules: Rules,
     settlements of others the kingdom knows (the report's known map), where
     ``x`` may be ordered."""
     km = KnownTerrain(view, rules)
-    plan = plan_data(view, rules)
+    plan = plan_data(view, rules, km)
     costs = plan["costs"]
     armies = []
     for a in sorted(view.armies.values(), key=lambda x: x.number):

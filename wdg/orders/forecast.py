@@ -40,7 +40,7 @@ import heapq
 import math
 import textwrap
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -50,6 +50,7 @@ from wdg.engine.kingdom_orders import festival_popularity
 from wdg.engine.ledger import count, gs
 from wdg.engine.movement import (
     LAND_KINDS,
+    StepVerdict,
     Tables,
     loss_of,
     may_get_lost_on,
@@ -215,6 +216,11 @@ class KnownTerrain:
         self.layer = layer
         self.coastal = coastal_mask(layer)
         self._neighbours: dict[tuple[Address, Direction], Address | None] = {}
+        self._coast: dict[Address, bool] = {}
+        self._edges: dict[Address, tuple[Edge, ...]] = {}
+        self.verdicts: dict[tuple[str, int, int, bool, bool, int], StepVerdict] = {}
+        """:func:`step_verdict` by its arguments (the search asks the same steps
+        again and again)."""
 
     def tid(self, a: Address) -> int | None:
         """Terrain id as known, or ``None``."""
@@ -222,7 +228,10 @@ class KnownTerrain:
         return terrain(seen[0]).id if seen else None
 
     def is_coastal(self, a: Address) -> bool:
-        return bool(self.coastal[self.grid.index(self.grid.hex_of(a))])
+        got = self._coast.get(a)
+        if got is None:
+            got = self._coast[a] = bool(self.coastal[self.grid.index(self.grid.hex_of(a))])
+        return got
 
     def harbour(self, a: Address) -> bool:
         """An own settlement with a Hafen (foreign harbours are not known)."""
@@ -249,6 +258,32 @@ class KnownTerrain:
         if key not in self._neighbours:
             self._neighbours[key] = self.view.neighbour(a, d)
         return self._neighbours[key]
+
+    def edges(self, a: Address) -> tuple[Edge, ...]:
+        """The known neighbours of ``a`` with what the movement rule asks of
+        them, remembered: every army of the kingdom searches the same land."""
+        got = self._edges.get(a)
+        if got is None:
+            out = []
+            for d in Direction:
+                there = self.neighbour(a, d)
+                if there is None or (tid := self.tid(there)) is None:
+                    continue
+                out.append(Edge(d, there, tid, self.is_coastal(there), self.harbour(there),
+                                self.foreign_owner(there) is not None))
+            got = self._edges[a] = tuple(out)
+        return got
+
+
+class Edge(NamedTuple):
+    """A step to a known neighbour, as :meth:`KnownTerrain.edges` lists it."""
+
+    direction: Direction
+    there: Address
+    tid: int
+    coastal: bool
+    harbour: bool
+    foreign: bool
 
 
 def mover_kind_of(army: ArmyView) -> str:
@@ -346,9 +381,9 @@ class _Run:
     """One forecast in progress."""
 
     def __init__(self, view: KingdomView, sheet: m.Sheet, rules: Rules,
-                 diagnostics: list[m.Diagnostic] | None) -> None:
+                 diagnostics: list[m.Diagnostic] | None, known: KnownTerrain | None) -> None:
         self.view, self.sheet, self.rules = view, sheet, rules
-        self.km = KnownTerrain(view, rules)
+        self.km = known if known is not None else KnownTerrain(view, rules)
         self.gold = view.treasury
         self.popularity = view.popularity if view.popularity is not None else 50
         self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None)
@@ -767,13 +802,15 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
 
 
 def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules, *,
-             diagnostics: list[m.Diagnostic] | None = None) -> Forecast:
+             diagnostics: list[m.Diagnostic] | None = None,
+             known: KnownTerrain | None = None) -> Forecast:
     """What ``sheet`` would do this month on what ``view`` knows (see the module
     docstring). Orders on lines with an error of the checker are refused as the
     month refuses them; ``diagnostics`` are the checker's when the caller has
-    them already (default: :func:`~wdg.orders.checker.check_sheet`).
+    them already (default: :func:`~wdg.orders.checker.check_sheet`); ``known``
+    the view's :class:`KnownTerrain` when the caller has built it.
     Deterministic; never rolls a die; reads nothing but its arguments."""
-    return _Run(view, sheet, rules, diagnostics).run()
+    return _Run(view, sheet, rules, diagnostics, known).run()
 
 
 # --- reach and costs for the editor ------------------------------------------------------
@@ -798,6 +835,7 @@ def reach(view: KingdomView, number: int, rules: Rules,
     prev: dict[Address, tuple[Address, Direction]] = {}
     ends: set[Address] = set()
     heap: list[tuple[int, str, Address, str, float]] = [(0, str(start), start, kind, 1.0)]
+    verdicts = km.verdicts
     while heap:
         spent, _key, here, k, stay = heapq.heappop(heap)
         if spent > best.get(here, (1 << 30, 0.0))[0] or here in ends:
@@ -807,19 +845,19 @@ def reach(view: KingdomView, number: int, rules: Rules,
             continue
         if k in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
             stay = stay * (1.0 - km.t.get_lost_chance)
-        for d in Direction:
-            there = km.neighbour(here, d)
-            if there is None or (tid := km.tid(there)) is None:
-                continue
-            v = step_verdict(km.t, k, here_tid, tid, km.month, coastal=km.is_coastal(there),
-                             harbour=km.harbour(there), spent=spent)
+        for d, there, tid, coastal, harbour, foreign in km.edges(here):
+            key = (k, here_tid, tid, coastal, harbour, spent)
+            v = verdicts.get(key)
+            if v is None:  # step_verdict is pure: the same step costs the same
+                v = verdicts[key] = step_verdict(km.t, k, here_tid, tid, km.month,
+                                                 coastal=coastal, harbour=harbour, spent=spent)
             if v.reason is not None:
                 continue
             nc = spent + v.cost
             if nc < best.get(there, (1 << 30, 0.0))[0]:
                 best[there] = (nc, stay)
                 prev[there] = (here, d)
-                if v.landing or km.foreign_owner(there) is not None:
+                if v.landing or foreign:
                     ends.add(there)
                 else:
                     ends.discard(there)
@@ -871,7 +909,8 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
     }
 
 
-def plan_data(view: KingdomView, rules: Rules) -> dict[str, Any]:
+def plan_data(view: KingdomView, rules: Rules,
+              known: KnownTerrain | None = None) -> dict[str, Any]:
     """Everything an order editor needs to plan offline, as plain data (JSON): the
     treasury at the start of the month, each army's ``running`` costs (upkeep +
     pay, :func:`running_costs`) and its ``reach`` (:func:`reach`), the expected
@@ -879,10 +918,11 @@ def plan_data(view: KingdomView, rules: Rules) -> dict[str, Any]:
     of a sheet without orders), the gold ``after`` such a sheet, and the
     ``costs`` of each order type (:func:`order_costs`). A running gold total is
     ``treasury - running - order costs + income``; the text the editor writes
-    is then checked and forecast by :func:`forecast` like any sheet."""
-    idle = forecast(view, m.Sheet(segment=view.segment, kingdom=view.kingdom), rules)
+    is then checked and forecast by :func:`forecast` like any sheet. ``known``:
+    the view's :class:`KnownTerrain` when the caller has built it."""
+    km = known if known is not None else KnownTerrain(view, rules)
+    idle = forecast(view, m.Sheet(segment=view.segment, kingdom=view.kingdom), rules, known=km)
     running = running_costs(view, rules)
-    km = KnownTerrain(view, rules)
     return {
         "segment": view.segment,
         "month": view.month.key,

@@ -16,6 +16,8 @@ scouts see the neighbouring gemarks each month, Phase E), seen this month.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +92,13 @@ class OfferView:
     price: int
 
 
+@functools.lru_cache(maxsize=64)
+def _grid(cols: int, rows: int) -> Grid:
+    """One (immutable) grid per map size: a view's every neighbour lookup asks
+    for it."""
+    return Grid(cols, rows)
+
+
 @dataclass(slots=True)
 class KingdomView:
     """Everything a kingdom knows; the checker's only input besides the sheet."""
@@ -123,7 +132,7 @@ class KingdomView:
     @property
     def grid(self) -> Grid:
         """The segment's grid (for neighbours and map bounds)."""
-        return Grid(self.prov_cols, self.prov_rows)
+        return _grid(self.prov_cols, self.prov_rows)
 
     def terrain_at(self, a: Address) -> Terrain | None:
         """The terrain as last seen, or ``None`` if unknown."""
