@@ -77,6 +77,41 @@ def test_a_search_bot_cannot_read_an_opponents_hand(budget: int) -> None:
     assert choices[0] in s.legal_actions()
 
 
+@pytest.mark.parametrize("name", ["lords_of_creation", "four_gods", "empires_of_middle_earth"])
+def test_the_search_reads_the_true_position_only_through_determinisations(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ISMCTS bot may ask the true position for its legal actions and for
+    determinisations, nothing else: evaluating, scoring, cloning or playing
+    on it (which would see the hidden cards) fails here, and the bot still
+    chooses."""
+    s = _advance(name, {"players": 2}, 9, lambda s: s.current_player() >= 0 and len(s.legal_actions()) > 3)
+    cls = type(s)
+    for method in ("evaluate", "search_value", "scores", "apply_action", "clone", "returns"):
+        original = getattr(cls, method)
+
+        def guarded(self, *args, _original=original, _method=method):  # type: ignore[no-untyped-def]
+            if self is s and not _inside_resample:
+                raise AssertionError(f"the search read the true position: {_method}")
+            return _original(self, *args)
+        monkeypatch.setattr(cls, method, guarded)
+    resample = cls.resample_from_infostate
+
+    def resample_guarded(self, *args):  # type: ignore[no-untyped-def]
+        _inside_resample.append(1)
+        try:
+            return resample(self, *args)
+        finally:
+            _inside_resample.pop()
+    monkeypatch.setattr(cls, "resample_from_infostate", resample_guarded)
+    bot = ISMCTSBot(20)
+    assert bot(s, np.random.default_rng(2)) in s.legal_actions()
+    assert bot.simulations == 20
+
+
+_inside_resample: list[int] = []
+"""Non-empty while a determinisation is drawn (it may copy the true position)."""
+
+
 def test_determinisations_keep_what_the_player_sees_and_reshuffle_the_rest() -> None:
     """A determinisation keeps the player's own hand, every hand size, the
     open discard pile and tables; the hidden cards are re-dealt."""

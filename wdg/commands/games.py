@@ -174,11 +174,19 @@ def batch(
     json_out: Path = typer.Option(None, "--json", help="Write the statistics as JSON here."),
     csv_out: Path = typer.Option(None, "--csv", help="Write per-bot/per-seat/length rows as CSV here."),
     param: list[str] = typer.Option([], "--param", "-p", help=PARAM_HELP),
+    ladder: bool = typer.Option(False, "--ladder",
+                                help="--bots lists bots from the weakest to the strongest: play each "
+                                "against the one below it and every bot from the fourth on against "
+                                "the second, --games seat-rotated games per pairing (pairing k with "
+                                "seed SEED+k); print a table of win rates with 95% CIs."),
 ) -> None:
     """Play many seeded games between bots; print win rates per bot and seat
     (95% CIs), score distributions and game lengths."""
     params = _params(players, param)
     game = load_game(name, **params)
+    if ladder:
+        _ladder(name, game.params, bots, games, seed, jobs, scheduler, json_out)
+        return
     seat_names = parse_bots(bots, game.num_players)
     if "human" in seat_names:
         raise GameError("a batch cannot have a human player; use `wdg games play --bots human,...`")
@@ -197,6 +205,32 @@ def batch(
         json_out.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if csv_out:
         csv_out.write_text(to_csv(summary), encoding="utf-8")
+
+
+def _ladder(name: str, params: dict[str, Any], bots: str, games: int, seed: int, jobs: int,
+            scheduler: str | None, json_out: Path | None) -> None:
+    """``batch --ladder``: the pairings of :mod:`wdg.games.ladder`."""
+    from wdg.games.ladder import pairings, run_ladder, to_markdown
+
+    names = [x.strip() for x in bots.split(",") if x.strip()]
+    for b in names:
+        parse_bots(b, 1)
+    if "human" in names:
+        raise GameError("a ladder cannot have a human player")
+    total = games * len(pairings(names))
+    if sys.stderr.isatty():
+        with typer.progressbar(length=total, label=f"{name} ladder", file=sys.stderr) as bar:
+            pairs = run_ladder(name, params, names, games, seed, jobs, bar.update, scheduler=scheduler)
+    else:
+        pairs = run_ladder(name, params, names, games, seed, jobs, scheduler=scheduler)
+    typer.echo(to_markdown(name, params, pairs))
+    if json_out:
+        data = {"game": name, "params": params, "seed": seed, "ladder": names, "pairings": [
+            {"upper": p.upper, "lower": p.lower, "seed": p.seed, "games": p.games,
+             "upper_win_rate": p.upper_rate, "upper_ci95": list(p.upper_ci()),
+             "lower_win_rate": p.lower_rate, "lower_ci95": list(p.lower_ci()), "shared": p.shared}
+            for p in pairs]}
+        json_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def register(app: typer.Typer) -> None:

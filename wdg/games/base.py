@@ -149,6 +149,13 @@ class State(ABC):
                 return total
         return score_margin(self, player)
 
+    def search_value(self, player: int) -> float:
+        """How good this state is for ``player`` at the edge of a search
+        (:mod:`wdg.games.ismcts`). Default: :meth:`evaluate`. A game whose
+        evaluation carries a tie-break too small to survive the averaging
+        of a search may weigh it up here."""
+        return self.evaluate(player)
+
     def sample_chance(self, rng: np.random.Generator) -> int:
         """Draw a chance outcome with the given generator (one uniform number,
         walked along the outcomes' probabilities)."""

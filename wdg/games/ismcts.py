@@ -4,24 +4,40 @@ Powley and Whitehouse 2012), for every registered game.
 Each simulation draws a determinisation of the position with
 :meth:`State.resample_from_infostate` — hidden hands, face-down choices and
 deck orders re-dealt from what the deciding player does not see — and walks
-one shared tree, keyed by the actions from the decision point:
+one shared tree, keyed by the player to act and his action:
 
 - **selection** among the actions legal in *this* determinisation by UCB1,
   where an action's exploration term counts how often it was *available*
   (not how often its parent was visited), as ISMCTS requires;
-- **expansion** of one untried action;
-- **rollout** with uniformly random actions for at most ``rollout_depth``
-  further decisions, then the position is valued for every player: the
-  returns at the end of a game, else a logistic of
-  :meth:`State.evaluate` with the game's ``value_scale``;
+- **expansion** with progressive widening ordered by the greedy heuristic:
+  a node that has been visited ``n`` times may have
+  ``1 + WIDEN * n ** WIDEN_POWER`` children, and the next child is the best
+  (by :meth:`State.evaluate` one move ahead, for the player who chooses) of
+  ``EXPAND_SAMPLES`` untried actions. A node's mean therefore follows its
+  good moves, not the average of every legal one — a random expansion of a
+  player's follow-up decisions (4 Gods: the tile placed after a draw)
+  would make good actions look as poor as their random continuations;
+- **chance** outcomes are sampled with the bot's generator and not
+  branched on ("open loop"): the subtree below a draw from a bag of a
+  hundred tiles is shared by all of them, so it learns something;
+- **rollout** of ``rollout_depth`` decisions (none by default: the
+  games' evaluations guide better than short rollouts did in trials) with
+  a cheap greedy policy (the best of ``ROLLOUT_SAMPLES`` sampled actions by
+  the one-move evaluation); then the position is valued for every player:
+  the returns at the end of a game, else
+  ``σ((v_leaf - v_root) / value_scale)`` with ``v`` =
+  :meth:`State.search_value` — the change since the decision point, in the
+  same determinisation (so the worth of a hidden hand cancels out), in
+  [0, 1], the range UCB1's constant is meant for;
 - **backpropagation** of the value of the player who made each choice.
 
-Chance outcomes are sampled with the bot's generator and the tree branches on
-them. At the decision point only the actions greedy rates best are searched
-(:data:`ROOT_SHARE`), with a progressive bias toward greedy's values
-(:data:`PRIOR_WEIGHT`). The final choice is the most visited root action (ties by mean value,
-then by the generator). Everything random comes from the generator given to
-the bot, so games are reproducible.
+At the decision point only the :data:`ROOT_CANDIDATES` actions that greedy
+rates best are searched, with a progressive bias (:data:`PRIOR`) toward
+greedy's values — computed on a determinisation: the true position is read
+only through its legal actions and its determinisations, never evaluated
+(its hidden cards would reach the search). The final choice is the most
+visited of them (ties by mean value with the bias, then greedy's order). Everything random comes from the generator given to the bot, so
+games are reproducible.
 """
 
 from __future__ import annotations
@@ -34,21 +50,29 @@ from wdg.games.base import CHANCE, State
 
 UCB_C = 0.7
 """Exploration constant of UCB1 (values lie in [0, 1])."""
+ROOT_CANDIDATES = 6
+"""At the decision point only the actions greedy rates best are searched —
+this many, and at most a quarter of the budget (at least two): a search of
+50 simulations compares six promising moves eight times each rather than
+fifty moves once."""
+WIDEN = 1.0
+WIDEN_POWER = 0.5
+"""Progressive widening below the decision point: a node visited ``n``
+times has at most ``1 + WIDEN * n ** WIDEN_POWER`` children."""
+EXPAND_SAMPLES = 4
+"""Untried actions rated by one-move evaluation before expanding the best."""
 ROLLOUT_DEPTH = 0
-"""Random decisions (chance outcomes not counted) after the tree before valuing.
-None by default: the games' evaluations are better guides than random play."""
-ROOT_SHARE = 4
-"""At the decision point only the ``max(2, budget // ROOT_SHARE)`` actions that
-greedy's one-move look rates best are searched (all of them when there are
-fewer): a budget smaller than the number of actions still compares the
-promising ones more than once."""
-
-
-PRIOR_WEIGHT = 1.0
-"""Progressive bias at the decision point: an action's greedy value, scaled
-to [0, 1] among the actions, adds ``PRIOR_WEIGHT * prior / visits`` to its
-UCB score — with a small budget the search follows greedy's judgement, with
-a larger one its own results take over."""
+"""Decisions played by the cheap greedy policy after the tree before
+valuing (chance outcomes not counted)."""
+ROLLOUT_SAMPLES = 4
+"""Actions the rollout policy rates per decision."""
+PRIOR = 1.0
+"""Progressive bias at the decision point: ``PRIOR * prior / visits`` is
+added to an action's UCB score and to its mean when the choice is made;
+prior is 1 for greedy's best action and falls by the action's shortfall
+against it in units of the game's ``value_scale`` (0 below one unit). With a
+small budget the search follows greedy's judgement, with a larger one its
+own results take over."""
 STREAK_LIMIT = 60
 """After this many decisions in a row by the bot's seat (nobody else, no
 chance in between) it plays uniformly random actions until someone else
@@ -60,7 +84,9 @@ class _Node:
     __slots__ = ("children", "visits", "avail", "value")
 
     def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
+        self.children: dict[tuple[int, int], _Node] = {}
+        """By ``(player, action)``: after a chance outcome another player
+        may be to act at the same node."""
         self.visits = 0
         self.avail = 0
         self.value = 0.0
@@ -82,7 +108,12 @@ class ISMCTSBot:
         """Set by the game loop."""
         self.streak = 0
         self.allowed: set[int] | None = None
+        self.scale = 5.0
+        self.players = 2
+        self.rank: dict[int, int] = {}
+        """Greedy's rank of each action at the decision point."""
         self.prior: dict[int, float] = {}
+        """The progressive bias of each action at the decision point (:data:`PRIOR`)."""
 
     def inform(self, state: State, player: int, action: int) -> None:
         """Count the decisions in a row of this bot's seat."""
@@ -96,37 +127,41 @@ class ISMCTSBot:
         if self.streak >= STREAK_LIMIT:
             return acts[int(rng.integers(len(acts)))]
         self.decisions += 1
-        root = _Node()
-        keep = max(2, self.budget // ROOT_SHARE)
+        # The true position is read only through its legal actions and its
+        # determinisations; greedy's judgement too is taken on one, so the
+        # hidden cards cannot reach the search through the evaluation.
+        first = state.resample_from_infostate(player, rng)
+        self.scale = _scale_of(first)
+        self.players = len(first.scores())
         from wdg.games.bots import greedy_values
-        values = greedy_values(state, acts, player, rng)
+        values = greedy_values(first, acts, player, rng)
+        keep = max(2, min(ROOT_CANDIDATES, self.budget // 4))
         ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
-        self.allowed = {acts[i] for i in ranked[:keep]} if len(acts) > keep else None
-        lo, hi = min(values), max(values)
-        self.prior = {a: (v - lo) / (hi - lo) if hi > lo else 0.0 for a, v in zip(acts, values)}
+        if len(acts) > keep:
+            self.allowed = {acts[i] for i in ranked[:keep]}
+        else:
+            self.allowed = None
+        self.rank = {acts[i]: r for r, i in enumerate(ranked)}
+        top = max(values)
+        self.prior = {a: PRIOR * max(0.0, 1.0 - (top - v) / self.scale) for a, v in zip(acts, values)}
+        root = _Node()
         for _ in range(self.budget):
             self._simulate(root, state.resample_from_infostate(player, rng), rng)
         self.simulations += self.budget
-        scored = [(ch.visits, ch.value / ch.visits + PRIOR_WEIGHT * self.prior.get(a, 0.0) / ch.visits, a)
-                  for a, ch in root.children.items() if ch.visits and a in acts]
-        best = max((n, v) for n, v, _ in scored)
-        ties = sorted(a for n, v, a in scored if n == best[0] and v >= best[1] - 1e-12)
-        return ties[int(rng.integers(len(ties)))]
+        rank, prior = self.rank, self.prior
+        scored = [(ch.visits, ch.value / ch.visits + prior[a] / ch.visits, -rank[a], a)
+                  for (p, a), ch in root.children.items() if ch.visits and p == player and a in rank]
+        return max(scored)[3]
 
     def _simulate(self, root: _Node, s: State, rng: np.random.Generator) -> None:
         node = root
         path: list[tuple[_Node, int]] = []
         c = self.c
-        expanded = False
-        while not expanded and not s.is_terminal():
+        base = [s.search_value(q) for q in range(self.players)]
+        while not s.is_terminal():
             p = s.current_player()
             if p == CHANCE:
-                a = s.sample_chance(rng)
-                s.apply_action(a)
-                child = node.children.get(a)
-                if child is None:
-                    child = node.children[a] = _Node()
-                node = child
+                s.apply_action(s.sample_chance(rng))
                 continue
             legal = s.legal_actions()
             if node is root and self.allowed is not None:
@@ -134,50 +169,76 @@ class ISMCTSBot:
             children = node.children
             untried = []
             for a in legal:
-                ch = children.get(a)
+                ch = children.get((p, a))
                 if ch is None:
                     untried.append(a)
                 else:
                     ch.avail += 1
-            if untried:
-                a = untried[int(rng.integers(len(untried)))]
-                child = children[a] = _Node()
+            limit = len(legal) if node is root else 1 + WIDEN * node.visits ** WIDEN_POWER
+            if untried and len(legal) - len(untried) < limit:
+                if node is root:  # in greedy's order
+                    a = min(untried, key=self.rank.__getitem__)
+                elif len(untried) == 1:
+                    a = untried[0]
+                else:
+                    a = self._best_of(s, untried, p, EXPAND_SAMPLES, rng)
+                child = children[(p, a)] = _Node()
                 child.avail = 1
-                expanded = True
-            else:
-                best, a, child = -1.0, legal[0], children[legal[0]]
-                prior = self.prior if node is root else None
-                for b in legal:
-                    ch = children[b]
-                    u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if prior is not None:  # progressive bias toward greedy's choice
-                        u += PRIOR_WEIGHT * prior.get(b, 0.0) / ch.visits
-                    if u > best:
-                        best, a, child = u, b, ch
+                s.apply_action(a)
+                path.append((child, p))
+                break
+            best, a, child = -math.inf, -1, None
+            prior = self.prior if node is root else None
+            for b in legal:
+                ch = children.get((p, b))
+                if ch is None:
+                    continue
+                u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if prior is not None:  # progressive bias toward greedy's values
+                    u += prior[b] / ch.visits
+                if u > best:
+                    best, a, child = u, b, ch
+            assert child is not None
             s.apply_action(a)
             path.append((child, p))
             node = child
-        values = self._rollout(s, rng)
+        values = self._rollout(s, rng, base)
+        root.visits += 1
         for child, p in path:
             child.visits += 1
             child.value += values[p]
 
-    def _rollout(self, s: State, rng: np.random.Generator) -> list[float]:
+    @staticmethod
+    def _best_of(s: State, acts: list[int], player: int, k: int, rng: np.random.Generator) -> int:
+        """The best of ``k`` of ``acts`` (sampled without replacement, all of
+        them when there are no more) by ``player``'s one-move evaluation."""
+        if len(acts) > k:
+            acts = [acts[int(i)] for i in rng.choice(len(acts), k, replace=False)]
+        best, choice = -math.inf, acts[0]
+        for a in acts:
+            t = s.clone()
+            t.apply_action(a)
+            v = t.evaluate(player)
+            if v > best:
+                best, choice = v, a
+        return choice
+
+    def _rollout(self, s: State, rng: np.random.Generator, base: list[float]) -> list[float]:
         left = self.rollout_depth
         while left > 0 and not s.is_terminal():
-            if s.current_player() == CHANCE:
+            p = s.current_player()
+            if p == CHANCE:
                 a = s.sample_chance(rng)
             else:
                 acts = s.legal_actions()
-                a = acts[int(rng.integers(len(acts)))]
+                a = acts[0] if len(acts) == 1 else self._best_of(s, acts, p, ROLLOUT_SAMPLES, rng)
                 left -= 1
             s.apply_action(a)
         if s.is_terminal():
             return [float(x) for x in s.returns()]
-        scale = _scale_of(s)
         out = []
-        for q in range(len(s.scores())):
-            m = s.evaluate(q) / scale
+        for q in range(self.players):
+            m = (s.search_value(q) - base[q]) / self.scale
             out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, m)))))
         return out
 
