@@ -46,7 +46,7 @@ def test_turn_run_writes_the_bot_kingdoms_sheet_and_the_month_replays(camp) -> N
     month = camp / "worlds" / "canura" / "turns" / "0412-04"
     assert (month / "orders" / "k2.txt").read_bytes() == \
         (camp / "orders" / "canura" / "0412-04" / "k2.txt").read_bytes()
-    events = read_archived(month / "events.yaml").decode("utf-8")
+    events = read_archived(month / "events.jsonl").decode("utf-8")
     assert "sheet.refused" not in events
     _wdg("turn", "replay", "canura", "0412-04", "-C", str(camp))
     # the next month the bot reads its last result sheet (the archived events)

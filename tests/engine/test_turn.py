@@ -31,11 +31,13 @@ def test_a_month_is_resolved_committed_and_archived(camp):
     seg = load_segment(camp.segment_dir(NAME))
     assert seg.date == APRIL.next() and result.committed
     mdir = camp.archive_dir(NAME) / "0412-04"
-    for name in ("state-before/segment.yaml", "orders/k1.txt", "orders/k2.txt", "seed.yaml",
-                 "events.yaml.gz", "manifest.yaml", "summary.yaml", "rules/economy.yaml"):
+    for name in ("state-before/segment.yaml.gz", "state-before/layers.npz", "orders/k1.txt",
+                 "orders/k2.txt", "seed.yaml", "events.jsonl.xz", "manifest.yaml",
+                 "summary.yaml", "rules/economy.yaml", "state/armies.yaml.gz"):
         assert (mdir / name).is_file(), name
     manifest = yaml.safe_load((mdir / "manifest.yaml").read_text())["files"]
-    assert "events.yaml.gz" in manifest and "state/armies.yaml" in manifest
+    # the manifest names the state files by their content (stored compressed)
+    assert "events.jsonl.xz" in manifest and "state/armies.yaml" in manifest
     assert seg.armies[101].units == 1000
     assert not (camp.segment_dir(NAME) / archive.LOCK_FILE).exists()
 
@@ -120,16 +122,16 @@ def test_replay_names_the_first_differing_file(camp):
     sheet.write_text(sheet.read_text(encoding="utf-8").replace("nr 200", "nr 300"),
                      encoding="utf-8")
     report = replay_month(camp, NAME, "0412-04")
-    assert not report.ok and report.first_difference in ("events.yaml.gz", "state/armies.yaml")
+    assert not report.ok and report.first_difference in ("events.jsonl.xz", "state/armies.yaml")
 
 
 def test_replay_names_an_archived_output_changed_by_hand(camp):
     """The replay reproduces the manifest, but the stored copy was edited: named, not passed."""
     run_month(camp, NAME)
-    stored = camp.archive_dir(NAME) / "0412-04" / "events.yaml.gz"
+    stored = camp.archive_dir(NAME) / "0412-04" / "events.jsonl.xz"
     stored.write_bytes(stored.read_bytes() + b"# edited\n")
     report = replay_month(camp, NAME, "0412-04")
-    assert not report.ok and report.first_difference.startswith("events.yaml.gz (archivierte Datei")
+    assert not report.ok and report.first_difference.startswith("events.jsonl.xz (archivierte Datei")
 
 
 @pytest.mark.parametrize("step", [s.name for s in registered_steps()] + list(COMMIT_POINTS))

@@ -73,10 +73,10 @@ def test_list_shows_the_archived_month_with_verified_hashes(ran):
 def test_list_notices_a_tampered_archive(tmp_path):
     camp = copy_demo(tmp_path / "demo")
     run_month(camp, "canura")
-    ev = camp.archive_dir("canura") / "0412-04" / "events.yaml.gz"
+    ev = camp.archive_dir("canura") / "0412-04" / "events.jsonl.xz"
     ev.write_bytes(ev.read_bytes() + b"# edited\n")
     (m,) = history.list_months(camp, "canura")  # from the index: sizes
-    assert not m.verified and m.first_mismatch == "events.yaml.gz"
+    assert not m.verified and m.first_mismatch == "events.jsonl.xz"
     # an edit that keeps the size is found by the full check
     ev.write_bytes(ev.read_bytes()[:-9])
     data = bytearray(ev.read_bytes())
@@ -85,7 +85,7 @@ def test_list_notices_a_tampered_archive(tmp_path):
     (m,) = history.list_months(camp, "canura")
     assert m.verified
     (m,) = history.list_months(camp, "canura", verify=True)
-    assert not m.verified and m.first_mismatch == "events.yaml.gz"
+    assert not m.verified and m.first_mismatch == "events.jsonl.xz"
     r = CliRunner().invoke(app, ["turn", "list", "canura", "--verify", "-C", str(camp.root)])
     assert r.exit_code == 1 and "ABWEICHUNG" in r.output
 

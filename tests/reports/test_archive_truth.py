@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.reports.archived import render_month
+from wdg.engine.archive import PACK, read_pack
+from wdg.reports.archived import archived_bytes, render_month
 from wdg.world.storage import load_segment
 from wdg.world.terrain import WATER
 
@@ -28,16 +29,28 @@ def _wdg(root: Path, *args: str, code: int = 0) -> str:
 
 
 def _tree(root: Path) -> dict[str, str]:
-    """name -> sha256 of the content (an archived ``name.gz`` as ``name``, decompressed)."""
+    """name -> sha256 of the content (an archived ``name.gz`` as ``name``,
+    decompressed; the members of an archived pack as files of its folder)."""
     out = {}
     for p in sorted(root.rglob("*")):
         if p.is_file():
             rel = p.relative_to(root).as_posix()
             data = p.read_bytes()
+            if p.name == PACK:
+                for name, member in read_pack(p).items():
+                    out[(Path(rel).parent / name).as_posix()] = hashlib.sha256(member).hexdigest()
+                continue
             if rel.endswith(".gz"):
                 rel, data = rel[:-3], gzip.decompress(data)
             out[rel] = hashlib.sha256(data).hexdigest()
     return out
+
+
+def _text(camp, name: str) -> str:
+    """An archived report's text, as delivered."""
+    data = archived_bytes(_archived(camp), name)
+    assert data is not None, name
+    return data.decode("utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -59,12 +72,12 @@ def test_every_delivered_report_is_the_archived_file_byte_for_byte_with_the_dead
     assert delivered == archived
     sheets = [n for n in delivered if n.endswith("/ergebnis.txt")]
     assert len(sheets) >= 5 and any(n.endswith("/ergebnis.pdf") for n in delivered)
-    # stored once: the PDFs are the archive's files (hard links), the rest compressed
+    # stored once: every report, PDFs included, in the month's one pack
+    assert [p.name for p in _archived(camp).rglob("*")] == [PACK]
     pdf = camp.root / "reports" / DEMO_SEGMENT / M1 / "k1" / "ergebnis.pdf"
-    assert pdf.samefile(_archived(camp) / "k1" / "ergebnis.pdf")
-    assert not (_archived(camp) / "k1" / "ergebnis.txt").exists()
+    assert pdf.read_bytes() == archived_bytes(_archived(camp), "k1/ergebnis.pdf")
     for name in sheets + [n.replace(".txt", ".html") for n in sheets]:
-        text = gzip.decompress((_archived(camp) / f"{name}.gz").read_bytes()).decode("utf-8")
+        text = _text(camp, name)
         assert DEADLINE in text, name  # the real deadline, not "wie angekündigt"
         assert "wie vom Segmentleiter angekündigt" not in text, name
     # the manifest lists every report, PDFs included, and a replay renders them again
@@ -107,8 +120,6 @@ def test_an_old_month_is_rendered_again_identically_after_kingdoms_change(camp):
 
 
 def test_the_goetterbotschaft_names_the_deadline_too(camp):
-    import gzip as _gz
-
     for name in ("goetterbotschaft.txt", "goetterbotschaft.html"):
-        text = _gz.decompress((_archived(camp) / f"{name}.gz").read_bytes()).decode("utf-8")
+        text = _text(camp, name)
         assert DEADLINE in text, name

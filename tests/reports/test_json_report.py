@@ -18,7 +18,7 @@ from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
 from wdg.orders.generate import generate_sheets
-from wdg.reports.archived import archive_writers
+from wdg.reports.archived import archive_writers, archived_bytes
 from wdg.reports.jsonreport import REPORT_VERSION
 from wdg.world.storage import load_segment
 
@@ -70,19 +70,16 @@ def test_the_second_month_tells_what_changed_since_the_first(demo):
     assert c["first_month"] is False
     assert c["treasury"]["before"] == first["report"]["treasury"]["after"]
     assert c["treasury"]["after"] == second["report"]["treasury"]["after"]
-    text = (demo.archive_dir(DEMO_SEGMENT) / "0412-05" / "outputs" / "reports" / "k1"
-            / "ergebnis.txt.gz")
-    import gzip
-    sheet = gzip.decompress(text.read_bytes()).decode("utf-8")
+    sheet = archived_bytes(demo.archive_dir(DEMO_SEGMENT) / "0412-05" / "outputs" / "reports",
+                           "k1/ergebnis.txt").decode("utf-8")
     assert "Seit dem Vormonat: Reichsschatz" in sheet  # at the top, before the orders
     assert sheet.index("Seit dem Vormonat") < sheet.index("BEFEHLE UND IHRE AUSFÜHRUNG")
 
 
 def test_every_number_on_the_sheet_head_comes_from_the_report(demo):
     doc = _show(demo, "0412-04", 1)
-    import gzip
-    sheet = gzip.decompress((demo.archive_dir(DEMO_SEGMENT) / "0412-04" / "outputs" / "reports"
-                             / "k1" / "ergebnis.txt.gz").read_bytes()).decode("utf-8")
+    sheet = archived_bytes(demo.archive_dir(DEMO_SEGMENT) / "0412-04" / "outputs" / "reports",
+                           "k1/ergebnis.txt").decode("utf-8")
     h = doc["report"]["header"]
     for value in (h["kingdom_name"], h["ruler"], h["month_long"], h["deadline"]):
         assert value in sheet
@@ -125,6 +122,6 @@ def test_the_second_month_stores_its_state_before_once(demo):
     turns = demo.archive_dir(DEMO_SEGMENT)
     linked = [p.name for p in (turns / "0412-05" / "state-before").iterdir()
               if p.samefile(turns / "0412-04" / "state" / p.name)]
-    assert "armies.yaml" in linked and "kingdoms.yaml" in linked
+    assert "armies.yaml.gz" in linked and "kingdoms.yaml.gz" in linked
     assert (turns / "0412-05" / "rules" / "economy.yaml").samefile(
         turns / "0412-04" / "rules" / "economy.yaml")

@@ -159,8 +159,8 @@ def bench_month(work: Path, res: Results, quick: bool) -> Path:
                    archive / 1e6 <= TARGET_ARCHIVE_MB if scale == 1 else None,
                    "worlds/stress/turns/0412-04, every inode once"))
     res.add(Figure(G, "delivered reports/ beyond the archive", extra / 1e6, "MB", [extra / 1e6],
-                   note="decompressed text/HTML/views/forms; the PDFs are hard links into "
-                   "the archive"))
+                   note="the month's reports unpacked from the archive's pack (a delivery "
+                   "folder built from the archive, not part of it)"))
     return last_root
 
 

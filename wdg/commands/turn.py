@@ -16,7 +16,8 @@ import typer
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import archive, history, turn
 from wdg.errors import InvalidInputError, StateError
-from wdg.reports.archived import archive_writers, archived_bytes, check_delivered, deliver
+from wdg.reports.archived import (archive_writers, archived_bytes, check_delivered, deliver,
+                                  storage_of)
 from wdg.reports.batch import default_jobs
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
@@ -78,14 +79,14 @@ class _Display:
             typer.echo("\r" + " " * 70 + "\r", err=True, nl=False)
 
 
-def _npc_sheets(camp, segment: str) -> None:  # noqa: ANN001
-    """Bot kingdoms without a sheet get one written by their bot (docs/bots.md)."""
+def _npc_sheets(camp, seg) -> None:  # noqa: ANN001
+    """Bot kingdoms without a sheet get one written by their bot (docs/bots.md);
+    called by the run with the segment it loaded, under its lock."""
     from wdg.bots.npc import write_npc_sheets
 
-    with locked(camp, segment) as seg:
-        for s in write_npc_sheets(camp, seg):
-            typer.echo(f"Bot {s.bot} (Königreich {s.kingdom}): "
-                       + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
+    for s in write_npc_sheets(camp, seg):
+        typer.echo(f"Bot {s.bot} (Königreich {s.kingdom}): "
+                   + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
 
 
 @sub.command("run")
@@ -116,7 +117,6 @@ def run(
         normalise(next_deadline)  # a bad date stops the run before it starts
     if jobs < 0:
         raise InvalidInputError(f"--jobs {jobs}: expected 0 (one per core) or more")
-    _npc_sheets(camp, segment)
     show = _Display(quiet)
     # Text, HTML, views and forms are always archived (replay verifies them);
     # the PDFs unless --no-pdf or --no-render; --no-render delivers nothing.
@@ -128,7 +128,8 @@ def run(
     try:
         result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
                                 progress=show.step, outputs=outputs,
-                                next_deadline=next_deadline, stage=show.stage)
+                                next_deadline=next_deadline, stage=show.stage,
+                                prepare=lambda seg: _npc_sheets(camp, seg))
         files = []
         if render and not dry_run:
             show.stage("deliver")
@@ -168,12 +169,10 @@ def replay(
         if (mdir / "manifest.yaml").is_file() else {}
     # render as the month was archived: with PDFs or not, compressed or not (older months)
     with_pdf = any(name.endswith(".pdf") for name in manifest)
-    compressed = any(name.startswith("outputs/reports/") and name.endswith(".gz")
-                     for name in manifest)
     report = turn.replay_month(camp, segment, month,
                                outputs=archive_writers(camp.templates_dir, mdir / "rules",
                                                        pdf=with_pdf, jobs=jobs or default_jobs(),
-                                                       compress=compressed,
+                                                       storage=storage_of(mdir, manifest),
                                                        archive_dir=camp.archive_dir(segment)))
     first = report.first_difference
     if report.ok:

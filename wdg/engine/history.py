@@ -105,17 +105,19 @@ def _month_dirs(camp: Campaign, segment: str) -> list[Path]:
     return sorted(p for p in turns.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-def _sha(p: Path) -> str:
-    return hashlib.sha256(p.read_bytes()).hexdigest()
-
-
 def _verify(month_dir: Path) -> str | None:
     """The first archived output whose stored bytes differ from the manifest
-    (every manifest entry is a file of the month's folder), else None."""
+    (every manifest entry is a file of the month's folder, stored as it is,
+    compressed or in a pack), else None."""
+    from wdg.engine.archive import stored_bytes
+
     manifest = safe_load_file(month_dir / "manifest.yaml") or {}
     for name, digest in sorted((manifest.get("files") or {}).items()):
-        p = month_dir / name
-        if not p.is_file() or _sha(p) != digest:
+        try:
+            same = hashlib.sha256(stored_bytes(month_dir, name)).hexdigest() == digest
+        except (OSError, StateError):
+            same = False
+        if not same:
             return name
     return None
 

@@ -12,8 +12,13 @@ sheet gets ``sheet.missing`` (its armies rest, no K orders).
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from wdg.engine.events import Event
 from wdg.errors import StateError
@@ -46,10 +51,33 @@ def take_in(seg: Segment, files: dict[str, bytes]) -> Intake:
     out = Intake(files={n: files[n] for n in sorted(files) if is_input_file(n)})
     numbered = sorted((int(SHEET_RE.match(n).group(1)), n)  # type: ignore[union-attr]
                       for n in out.files if SHEET_RE.match(n))
-    for number, name in numbered:
-        sheet = _one(seg, number, name, out.files[name], out.events)
-        if sheet is not None:
-            out.sheets[number] = sheet
+    # The password checks (PBKDF2, deliberately slow, and releasing the GIL)
+    # run in threads on every core while this thread parses and checks the
+    # sheets; the events' order stays as if the sheets were taken in one
+    # after the other.
+    with _password_pool(len(numbered)) as pool:
+        heads = []
+        for number, name in numbered:
+            events: list[Event] = []
+            sheet = _head(seg, number, name, out.files[name], events)
+            ok: Any = None
+            if sheet is not None:
+                stored = seg.kingdoms[number].player.password_hash  # type: ignore[union-attr]
+                ok = pool.submit(verify_password, sheet.password, stored) if pool is not None \
+                    else verify_password(sheet.password, stored)
+            heads.append((number, name, sheet, events, ok))
+        for number, name, sheet, events, ok in heads:
+            if sheet is not None:
+                if isinstance(ok, Future):
+                    checked = _check(seg, number, sheet)  # beside the hashing threads
+                    good = ok.result()
+                else:
+                    good = bool(ok)
+                    checked = _check(seg, number, sheet) if good else ([], sheet)
+                sheet = _finish(number, name, good, events, checked)
+            out.events += events
+            if sheet is not None:
+                out.sheets[number] = sheet
     if GM_SHEET in out.files:
         out.gm_sheet = _gm(seg, out.files[GM_SHEET])
     for n in sorted(seg.kingdoms):
@@ -65,7 +93,23 @@ def _refused(events: list[Event], kingdom: int | None, name: str, reason: str) -
                         data={"file": name}))
 
 
-def _one(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) -> Sheet | None:
+@contextmanager
+def _password_pool(sheets: int) -> Iterator[ThreadPoolExecutor | None]:
+    """Threads for the password checks (``None``: check them one after the other)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    if sheets < 4 or cores < 2:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=min(cores, 8)) as pool:
+        yield pool
+
+
+def _head(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) -> Sheet | None:
+    """The sheet parsed, if its file name, header, segment and month fit (else
+    ``None`` and a refusal event); the password is not checked yet."""
     k = seg.kingdoms.get(number)
     if k is None or k.player is None or k.city_state or k.retired:
         _refused(events, None, name, f"kein spielendes Königreich {number} in diesem Segment.")
@@ -82,10 +126,18 @@ def _one(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) 
         _refused(events, number, name, f"der Spielzug ist für den Mond {sheet.month.short()}, "
                  f"ausgewertet wird {seg.date.short()}.")
         return None
-    if not verify_password(sheet.password, k.player.password_hash):
+    return sheet
+
+
+def _finish(number: int, name: str, password_ok: bool, events: list[Event],
+            checked: tuple[list[Diagnostic], Sheet]) -> Sheet | None:
+    """The sheet as checked against the kingdom's view (``checked``: the
+    messages and the sheet from :func:`_check`), or ``None`` (refused) when its
+    password is wrong."""
+    if not password_ok:
         _refused(events, number, name, "das Passwort ist falsch.")
         return None
-    diagnostics, sheet = _check(seg, number, sheet)
+    diagnostics, sheet = checked
     for d in diagnostics:
         events.append(_diagnostic_event(number, d))
     return sheet

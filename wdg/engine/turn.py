@@ -155,7 +155,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
               fail_after_step: str | None = None, force: bool = False,
               progress: Progress | None = None, outputs: dict[str, Any] | None = None,
               next_deadline: str | None = None,
-              stage: Callable[[str], None] | None = None) -> MonthResult:
+              stage: Callable[[str], None] | None = None,
+              prepare: Callable[[Segment], None] | None = None) -> MonthResult:
     """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
     and commit it with its archive (unless ``dry_run``).
 
@@ -166,7 +167,9 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     archived. ``stage(name)`` is called as each stage begins (``intake``,
     ``month``, ``archive``), for a progress display.
     ``fail_after_step`` names a step or a commit point (:data:`COMMIT_POINTS`)
-    after which to fail on purpose (atomicity tests).
+    after which to fail on purpose (atomicity tests). ``prepare(seg)`` is called
+    with the loaded segment, under the lock, before the sheets are read (e.g. to
+    write the bot kingdoms' sheets without loading the segment a second time).
     """
     from wdg.campaign import Campaign
     from wdg.engine import archive
@@ -187,6 +190,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             more = f" (and {len(findings) - 10} more)" if len(findings) > 10 else ""
             raise StateError(f"segment {segment!r} is inconsistent, the month is not run: "
                              f"{shown}{more}; see 'wdg segment check {segment}'")
+        if prepare is not None:
+            prepare(seg)
         if stage is not None:
             stage("intake")
         files = archive.read_order_files(camp.orders_dir(segment, seg.date))

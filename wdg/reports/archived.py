@@ -46,7 +46,7 @@ OUTPUT_NAME = "reports"
 
 
 def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
-    """An event from its plain form in ``events.yaml`` (addresses back to hexes)."""
+    """An event from its plain form in the event log (addresses back to hexes)."""
     at = d.get("at")
     if isinstance(at, str):
         at = seg.grid.parse(at)
@@ -99,8 +99,26 @@ def _link_or_copy(src: Path, dst: Path) -> None:
 
 COMPRESSED = ".gz"
 STORED_AS_IS = (".pdf",)
-"""Archived reports stored as they are (already compressed); every other
-report is stored gzip-compressed (``name.gz``) and delivered decompressed."""
+"""Reports that months archived with gzip-compressed reports stored as they
+are. Since the pack, every report of a month, PDFs included, is stored in the
+month's pack (:data:`wdg.engine.archive.PACK`, one xz-compressed tar: the
+PDFs repeat each other's streams, which the solid compression stores once) and
+delivered unpacked."""
+PACKED, GZIP, PLAIN = "pack", "gzip", "plain"
+"""How an archived month stores its text reports: in one pack (since issue 16's
+archive work), each as ``name.gz`` (months archived before), as they are (older)."""
+
+
+def storage_of(mdir: Path, manifest: dict[str, str]) -> str:
+    """How the archived month ``mdir`` stores its reports (to replay it the same way)."""
+    from wdg.engine.archive import PACK
+
+    if (archived_reports(mdir) / PACK).is_file():
+        return PACKED
+    prefix = f"{OUTPUTS_DIR}/{OUTPUT_NAME}/"
+    if any(n.startswith(prefix) and n.endswith(COMPRESSED) for n in manifest):
+        return GZIP
+    return PLAIN if any(n.startswith(prefix) for n in manifest) else PACKED
 
 
 def compress_tree(directory: Path) -> None:
@@ -127,13 +145,44 @@ def _put(src: Path, dst: Path) -> None:
         return
     import gzip
 
+    _put_bytes(gzip.decompress(src.read_bytes()), dst)
+
+
+def _put_bytes(data: bytes, dst: Path) -> None:
+    """Deliver ``data`` as ``dst`` (atomically; left alone when it holds them already)."""
     dst.parent.mkdir(parents=True, exist_ok=True)
-    data = gzip.decompress(src.read_bytes())
     if dst.is_file() and dst.stat().st_size == len(data) and dst.read_bytes() == data:
         return
     tmp = dst.with_name(f".{dst.name}.tmp")
+    tmp.unlink(missing_ok=True)  # (a read-only hard link of an earlier delivery)
     tmp.write_bytes(data)
     os.replace(tmp, dst)
+
+
+def _member_path(name: str) -> Path:
+    """A pack member's relative path, refused if it could leave its folder."""
+    rel = Path(name)
+    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+        raise StateError(f"archived pack member {name!r} is not a plain relative path")
+    return rel
+
+
+def archived_names(archived: Path) -> list[Path]:
+    """Every report of an archived month's ``outputs/reports/`` folder as
+    delivered (relative paths, sorted): files, compressed files, pack members."""
+    from wdg.engine.archive import PACK, read_pack
+
+    out: set[Path] = set()
+    if archived.is_dir():
+        for p in archived.rglob("*"):
+            if not p.is_file():
+                continue
+            rel = p.relative_to(archived)
+            if p.name == PACK:
+                out.update(rel.parent / _member_path(n) for n in read_pack(p))
+            else:
+                out.add(_logical(rel))
+    return sorted(out)
 
 
 def archived_bytes(archived: Path, rel: Path | str) -> bytes | None:
@@ -141,7 +190,7 @@ def archived_bytes(archived: Path, rel: Path | str) -> bytes | None:
     from wdg.engine.archive import read_archived
 
     try:
-        return read_archived(archived / rel)
+        return read_archived(archived / rel, root=archived)
     except FileNotFoundError:
         return None
 
@@ -156,11 +205,21 @@ def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
     if not src.is_dir():
         raise StateError(f"segment {segment!r}: the archived month {month.key} holds no reports "
                          f"({src}); render them with 'wdg reports render {segment} {month.key}'")
+    from wdg.engine.archive import PACK, read_pack
+
     out = camp.reports_dir(segment, month)
     files = []
     for p in sorted(src.rglob("*")):
-        if p.is_file():
-            dst = out / _logical(p.relative_to(src))
+        if not p.is_file():
+            continue
+        rel = p.relative_to(src)
+        if p.name == PACK:
+            for name, data in sorted(read_pack(p).items()):
+                dst = out / rel.parent / _member_path(name)
+                _put_bytes(data, dst)
+                files.append(dst)
+        else:
+            dst = out / _logical(rel)
             _put(p, dst)
             files.append(dst)
     return sorted(files)
@@ -217,10 +276,12 @@ def previous_reports(archive_dir: Path | None, month: MonthDate) -> dict[int, di
         return out
     from wdg.reports.jsonreport import FILE
 
-    for d in sorted(src.glob("k*")):
-        data = archived_bytes(src, Path(d.name) / FILE)
-        if data is not None and d.name[1:].isdigit():
-            out[int(d.name[1:])] = json.loads(data)
+    for rel in archived_names(src):
+        if len(rel.parts) == 2 and rel.name == FILE and rel.parts[0][:1] == "k" \
+                and rel.parts[0][1:].isdigit():
+            data = archived_bytes(src, rel)
+            if data is not None:
+                out[int(rel.parts[0][1:])] = json.loads(data)
     return out
 
 
@@ -276,7 +337,11 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
             dst = out / rel
             if old is not None and old == p.read_bytes():
                 stored = archived / rel
-                _put(stored if stored.is_file() else stored.with_name(rel.name + COMPRESSED), dst)
+                gz = stored.with_name(rel.name + COMPRESSED)
+                if stored.is_file() or gz.is_file():
+                    _put(stored if stored.is_file() else gz, dst)
+                else:  # a member of the pack
+                    _put_bytes(old, dst)
             else:
                 if old is not None:
                     result.differing.append(rel.as_posix())
@@ -289,21 +354,47 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
 
 def archive_writers(templates: Path | None = None, rules_dir: Path | None = None, *,
                     pdf: bool = True, jobs: int = 1, progress: bool = False,
-                    compress: bool = True, archive_dir: Path | None = None) -> dict[str, Any]:
+                    storage: str = PACKED, archive_dir: Path | None = None) -> dict[str, Any]:
     """Every report of the month as an output of the archived month:
     ``{"reports": writer}`` for :func:`wdg.engine.turn.run_month` and
     ``replay_month`` (``outputs=``). The writer renders the result sheets (with
     their PDFs unless ``pdf`` is false), views, order forms, Götterbotschaft
     and overview over ``jobs`` workers into the staging folder, so they are
-    archived before the commit point and a replay verifies them byte for byte."""
+    archived before the commit point and a replay verifies them byte for byte.
+    ``storage``: :data:`PACKED` (new months), :data:`GZIP` or :data:`PLAIN` (to
+    replay a month archived before, as it was stored)."""
+    if storage not in (PACKED, GZIP, PLAIN):
+        raise ValueError(f"unknown report storage {storage!r}")
 
-    def write(result: Any, directory: Path) -> None:
-        render_reports(None, result.state, list(result.log), result.sheets,
-                       getattr(result, "gm_sheet", None), directory, jobs=jobs,
-                       templates=templates, settings=load_report_settings(rules_dir), pdf=pdf,
-                       progress=progress, previous=previous_reports(archive_dir, result.date),
-                       rules_dir=rules_dir)
-        if compress:
+    def write(result: Any, directory: Path, beside: Any = None) -> None:
+        from wdg.engine.archive import PackWriter
+
+        packers: list[PackWriter] = []
+
+        def collect(files: list[Path]) -> None:
+            # packed (compressed) as each task's files come in, beside the workers;
+            # the pack is opened only then (after the workers were started)
+            if not packers:
+                packers.append(PackWriter(directory))
+            for p in sorted(files):
+                packers[0].add_file(p)
+
+        try:
+            render_reports(None, result.state, list(result.log), result.sheets,
+                           getattr(result, "gm_sheet", None), directory, jobs=jobs,
+                           templates=templates, settings=load_report_settings(rules_dir),
+                           pdf=pdf, progress=progress,
+                           previous=previous_reports(archive_dir, result.date),
+                           rules_dir=rules_dir, beside=beside,
+                           collect=collect if storage == PACKED else None)
+        except BaseException:
+            for packer in packers:
+                packer.abort()
+            raise
+        for packer in packers:
+            packer.close()
+        if storage == GZIP:
             compress_tree(directory)
 
+    write.works_beside = True  # type: ignore[attr-defined]
     return {OUTPUT_NAME: write}

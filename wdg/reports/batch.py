@@ -22,6 +22,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,8 +161,14 @@ def _init_worker(inp: MonthInput) -> None:
     _WORKER["renderer"] = Renderer(inp.templates)
 
 
-def _work(kingdom: int) -> list[Path]:
-    return render_kingdom(_WORKER["inp"], kingdom, _WORKER["renderer"])
+COMMON = 0
+"""The pool's task for the Götterbotschaft and the overview (no kingdom has number 0)."""
+
+
+def _work(task: int) -> list[Path]:
+    if task == COMMON:
+        return render_common(_WORKER["inp"], _WORKER["renderer"])
+    return render_kingdom(_WORKER["inp"], task, _WORKER["renderer"])
 
 
 class Progress:
@@ -190,11 +197,17 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    settings: ReportSettings | None = None, pdf: bool = True,
                    progress: bool = False,
                    previous: dict[int, dict] | None = None,
-                   rules_dir: Path | None = None) -> list[Path]:
+                   rules_dir: Path | None = None,
+                   beside: Callable[[], None] | None = None,
+                   collect: Callable[[list[Path]], None] | None = None) -> list[Path]:
     """Render every report of a month into ``out_dir``; returns the files, sorted.
     ``previous``: each kingdom's JSON report of the month before (for the
     changes since then; none in a segment's first month); ``rules_dir``: the
-    month's rules files (default: the shipped ones)."""
+    month's rules files (default: the shipped ones). ``beside``: other
+    work of the caller, done in this process while the workers render (after
+    the rendering when there are no workers). ``collect(files)`` receives each
+    task's files as it is done, always in the same order (the Götterbotschaft
+    and overview, then the kingdoms by number), whatever the number of workers."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
                      templates, settings or load_report_settings(), pdf, dict(previous or {}),
                      rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None)
@@ -208,9 +221,15 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         jobs = 1  # a daemonic process (e.g. a pool worker itself) may not have children
     if jobs == 1:
         renderer = Renderer(templates)
-        for k in kingdoms:
-            files += render_kingdom(inp, k, renderer)
+        for task in [COMMON, *kingdoms]:
+            got = render_common(inp, renderer) if task == COMMON \
+                else render_kingdom(inp, task, renderer)
+            if collect is not None:
+                collect(got)
+            files += got
             bar.step()
+        if beside is not None:
+            beside()
     else:
         if pdf:
             # imported once here, not in every worker (forked workers inherit it;
@@ -218,12 +237,17 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
             import weasyprint  # noqa: F401
         # Workers die with this process (SIGKILL included) and are killed when
         # it gives up (Ctrl-C, SIGTERM, an error): none writes after that.
+        # The Götterbotschaft and the overview (the largest single task) go
+        # first, so that they run beside the kingdoms, not after them.
         with stopping_pool(process_pool(jobs, _init_worker, (inp,))) as pool:
-            for got in pool.map(_work, kingdoms):
+            results = pool.map(_work, [COMMON, *kingdoms])  # every task submitted
+            if beside is not None:
+                beside()
+            for got in results:
+                if collect is not None:
+                    collect(got)
                 files += got
                 bar.step()
-    files += render_common(inp)
-    bar.step()
     return sorted(files)
 
 

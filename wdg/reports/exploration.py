@@ -17,6 +17,7 @@ numbers are written as text; anything else is XML-escaped.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
@@ -205,21 +206,32 @@ def _known_box(known: np.ndarray, r0: int, c0: int,
     return r0 + top, c0 + left, bottom - top + 1, right - left + 1
 
 
+_UNIT_CORNERS = tuple((math.cos(math.radians(60 * i - 30)), math.sin(math.radians(60 * i - 30)))
+                      for i in range(6))
+"""The corners of a hexagon of size 1 (computed once; the same floats as per call)."""
+
+
 def _corners(x: float, y: float, s: float) -> list[tuple[float, float]]:
-    return [(x + s * math.cos(math.radians(60 * i - 30)), y + s * math.sin(math.radians(60 * i - 30)))
-            for i in range(6)]
+    return [(x + s * cx, y + s * cy) for cx, cy in _UNIT_CORNERS]
 
 
 def _pts(points: list[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def _hexpath(x: float, y: float, s: float) -> str:
-    """One closed hexagon as path data."""
-    c = _corners(x, y, s)
+def _hexpath(x: float, y: float, s: float, corners: list[tuple[float, float]] | None = None) -> str:
+    """One closed hexagon as path data (``corners``: its corners, if known)."""
+    c = corners if corners is not None else _corners(x, y, s)
     return "M" + "L".join(f"{a:.1f},{b:.1f}" for a, b in c) + "Z"
 
 
+def _edge(corners: list[tuple[float, float]], k: int) -> str:
+    """Edge ``k`` of a hexagon (from corner ``k`` to the next) as path data."""
+    (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
+    return f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}"
+
+
+@functools.lru_cache(maxsize=64)
 def _dark(colour: str) -> bool:
     """True for a fill on which dark text is hard to read (relative luminance < 0.2)."""
     def lin(v: int) -> float:
@@ -279,7 +291,8 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
         for c in range(c0, c0 + ncols):
             x, y = centre(r, c)
             tid = int(lay.terrain[r, c])
-            hp = _hexpath(x, y, s)
+            corners = _corners(x, y, s)
+            hp = _hexpath(x, y, s, corners)
             dark = False
             if tid == UNKNOWN_TERRAIN:
                 drawn.add("unknown")
@@ -294,14 +307,13 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
                 if not lay.fresh[r, c]:
                     drawn.add("older")
                     older.append(hp)
-            corners = _corners(x, y, s)
             own = int(lay.owner[r, c])
             nbs = _NB_ODD if r & 1 else _NB_EVEN
             for k, (dr, dc) in enumerate(nbs):
                 nr_, nc_ = r + dr, c + dc
-                (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
-                seg_d = f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}"
+                seg_d = ""  # the edge's path data, made only when it is drawn
                 if own > 0 and owner_at(nr_, nc_) != own:
+                    seg_d = _edge(corners, k)
                     if lay.own is None:
                         outline.setdefault(KINGDOM_COLOURS[own % len(KINGDOM_COLOURS)], []).append(seg_d)
                         drawn.add("own")
@@ -317,7 +329,7 @@ def render_svg(seg: Segment, lay: _Layer, window: tuple[int, int, int, int], s: 
                 other = (nr_ // PROVINCE_ROWS, nc_ // PROVINCE_COLS)
                 outside = not (0 <= nr_ < grid_rows and 0 <= nc_ < grid_cols)
                 if outside or other != (r // PROVINCE_ROWS, c // PROVINCE_COLS):
-                    borders.append(seg_d)
+                    borders.append(seg_d or _edge(corners, k))
             gem = f"{(r % PROVINCE_ROWS) * PROVINCE_COLS + (c % PROVINCE_COLS) + 1:02d}"
             gy = y - s * 0.42
             texts.append((x, gy, gem, "g d" if dark else "g", s * 0.42))

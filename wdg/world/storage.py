@@ -99,7 +99,8 @@ _BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
 # --- public API --------------------------------------------------------------------
 
 def save_segment(seg: Segment, path: Path, *,
-                 renames: tuple[tuple[str, str], ...] = ()) -> None:
+                 renames: tuple[tuple[str, str], ...] = (),
+                 files: dict[str, bytes] | None = None) -> None:
     """Write ``seg`` to the segment directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol").
 
@@ -111,7 +112,9 @@ def save_segment(seg: Segment, path: Path, *,
     e.g. the archive's staged month folder to its final name, flushed by the
     caller) are carried out under the same commit. Nothing else in ``path`` is touched: the ``turns/``
     archive is never moved, renamed or deleted by a save, and ``path`` itself
-    is never renamed (it may be a mount point).
+    is never renamed (it may be a mount point). ``files``: the segment's files
+    as :func:`write_segment_files` wrote them for ``seg`` already (the archive's
+    state after the month), written as they are instead of serialising again.
     """
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
@@ -121,7 +124,11 @@ def save_segment(seg: Segment, path: Path, *,
     gen.mkdir()
     journal_tmp = path / JOURNAL_TMP
     try:
-        _write_all(seg, gen)
+        if files is not None and set(files) == set(FILES):
+            for name in FILES:
+                (gen / name).write_bytes(files[name])
+        else:
+            _write_all(seg, gen)
         fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
         journal = {"generation": gen.name, "files": list(FILES),
                    "renames": [[src, dst] for src, dst in renames]}
@@ -292,6 +299,8 @@ def load_segment(path: Path) -> Segment:
     if not path.is_dir():
         raise DataError(str(path), None, "no such directory", "a segment directory "
                         "(worlds/<segment>/ with segment.yaml, map.txt, ...)")
+    if not (path / SEGMENT_FILE).exists() and (path / f"{SEGMENT_FILE}.gz").is_file():
+        return _load_compressed(path)
     for attempt in range(3):
         pending = (path / JOURNAL).exists()
         try:
@@ -302,6 +311,27 @@ def load_segment(path: Path) -> Segment:
                 continue
             raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _load_compressed(path: Path) -> Segment:
+    """A segment stored as the archive stores it (``state/``: text files as
+    ``name.gz``): its files unpacked into a temporary folder and loaded."""
+    import gzip
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="wdg-state-") as tmp:
+        for name in FILES:
+            src = path / name
+            if src.is_file():
+                (Path(tmp) / name).write_bytes(src.read_bytes())
+            elif (path / f"{name}.gz").is_file():
+                try:
+                    data = gzip.decompress((path / f"{name}.gz").read_bytes())
+                except (OSError, EOFError) as e:
+                    raise DataError(str(path / f"{name}.gz"), None, f"damaged ({e})",
+                                    "a gzip-compressed segment file") from None
+                (Path(tmp) / name).write_bytes(data)
+        return _load_files(_file_map(Path(tmp)))
 
 
 def _file_map(path: Path) -> dict[str, Path]:
