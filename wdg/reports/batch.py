@@ -213,6 +213,10 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         if beside is not None:
             beside()
     else:
+        if pdf:
+            # imported once here, not in every worker (forked workers inherit it;
+            # the Götterbotschaft's PDF needs it here anyway)
+            import weasyprint  # noqa: F401
         # Workers die with this process (SIGKILL included) and are killed when
         # it gives up (Ctrl-C, SIGTERM, an error): none writes after that.
         # The Götterbotschaft and the overview (the largest single task) go

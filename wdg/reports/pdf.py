@@ -2,10 +2,12 @@
 
 The URL fetcher given to WeasyPrint accepts only ``file:`` URLs of files
 inside the allowed folders (the campaign's own ``templates/`` and the shipped
-templates and their assets) and refuses everything else — ``http:``,
-``https:``, ``data:`` from the network, files elsewhere on disk — with an
-error WeasyPrint reports and skips. Reports inline their CSS and SVG, so a
-normal render fetches nothing at all.
+templates and their assets) and the printed maps this process drew
+(``wdg-map:`` URLs, held in memory by :mod:`wdg.reports.printmap`), and
+refuses everything else — ``http:``, ``https:``, ``data:`` from the network,
+files elsewhere on disk — with an error WeasyPrint reports and skips.
+Reports inline their CSS, so a normal render reads nothing from disk or
+network.
 
 PDFs are deterministic: a fixed document identifier, no creation date from
 the clock (WeasyPrint writes dates only from the document's ``<meta>``), so
@@ -16,13 +18,47 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from wdg.reports import printmap
+
 PDF_IDENTIFIER = b"wdg-report"
+_FONTS: list[Any] = []
+"""One WeasyPrint font configuration per process (a worker renders many PDFs)."""
+_STYLES: dict[tuple[str, str], Any] = {}
+"""Parsed style sheets by (text, base URL): every sheet of a month has the same one."""
+_HEAD_STYLE = re.compile(r"<style>(?P<css>[^<]*(?:<(?!/style>)[^<]*)*)</style>")
+
+
+def _cached_style(html: str, base_url: str) -> tuple[str, list[Any]]:
+    """``html`` without its first ``<style>`` (in ``<head>``) and that style
+    sheet parsed once per process: WeasyPrint would parse it again for every
+    document (a tenth of a short sheet's time). Sheets that could fetch
+    something (``url(``, ``@import``) stay in the document."""
+    import weasyprint
+
+    head_end = html.find("</head>")
+    m = _HEAD_STYLE.search(html, 0, head_end if head_end >= 0 else 0)
+    if m is None or "url(" in m.group("css") or "@import" in m.group("css"):
+        return html, []
+    key = (m.group("css"), base_url)
+    sheet = _STYLES.get(key)
+    if sheet is None:
+        sheet = _STYLES[key] = weasyprint.CSS(string=m.group("css"), base_url=base_url,
+                                              font_config=_fonts())
+    return html[:m.start()] + html[m.end():], [sheet]
+
+
+def _fonts() -> Any:
+    if not _FONTS:
+        from weasyprint.text.fonts import FontConfiguration
+        _FONTS.append(FontConfiguration())
+    return _FONTS[0]
 
 
 class FetchRefused(Exception):
@@ -52,7 +88,12 @@ class GuardedFetcher(URLFetcher):
         return None
 
     def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
-        """The file of an allowed ``file:`` URL; anything else is refused."""
+        """The file of an allowed ``file:`` URL, or a printed map this process
+        drew (``wdg-map:``, from memory); anything else is refused."""
+        if url.startswith(printmap.SCHEME):
+            data = printmap.resource(url)
+            if data is not None:
+                return URLFetcherResponse(url, body=data, headers={"Content-Type": "image/svg+xml"})
         path = self.permits(url)
         if path is None:
             self.refused.append(url)
@@ -73,8 +114,10 @@ def html_to_pdf(html: str, allowed: list[Path], base: Path | None = None) -> tup
     level = log.level
     log.setLevel(logging.ERROR)
     try:
+        html, sheets = _cached_style(html, base_url)
         doc = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-        pdf = doc.write_pdf(pdf_identifier=PDF_IDENTIFIER)
+        pdf = doc.write_pdf(stylesheets=sheets, pdf_identifier=PDF_IDENTIFIER,
+                            font_config=_fonts())
     finally:
         log.setLevel(level)
     return pdf, list(fetcher.refused)

@@ -127,6 +127,7 @@ class Renderer:
         for env in (self.text_env, self.html_env):
             env.filters.update(gs=gs, money=money, signed_money=signed_money, pct=pct, count=count,
                                wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
+                               print_map=print_svg,
                                zfill4=lambda v: str(v).zfill(4))
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH
@@ -152,6 +153,14 @@ class Renderer:
     def html(self, template: str, **values: Any) -> str:
         """Render an HTML template (autoescaped)."""
         return self.html_env.get_template(template).render(**values)
+
+
+def print_svg(markup: str) -> Markup:
+    """A map SVG in its printed form (:func:`wdg.reports.printmap.print_map`):
+    the SVG without text, the text laid over it as HTML (PDF only)."""
+    from wdg.reports.printmap import print_map
+
+    return Markup(print_map(markup))
 
 
 def svg(markup: str) -> Markup:
