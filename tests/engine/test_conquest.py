@@ -249,3 +249,30 @@ def test_the_outcome_of_a_conquest_answers_the_order_line():
     events = conquest(m)
     lines = {(e.kind, e.kingdom): e.line for e in events if e.kind in ("conquest.won", "conquest.failed")}
     assert sorted(lines.values()) == [17, 23]
+
+
+def test_a_building_begun_in_a_settlement_destroyed_that_month_is_abandoned():
+    """"Kasernen, Häfen und Paläste können nur in Siedlungen errichtet werden"
+    ("Die Bauwerke"): a Kaserne begun by a K order (paid, done at the end of
+    the month) in a settlement that an army destroys in Phase B is abandoned,
+    not finished in a gemark without a settlement (found by the month property
+    test, seed 262). A mine needs no settlement and is finished."""
+    from wdg.engine.economy import construction
+    from wdg.world.state import Construction, ProjectKind
+
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_settlement(seg, (2, 2), 1, kingdom=1)
+    h = at(seg, (2, 2))
+    seg.constructions = [Construction(1, h, ProjectKind.KASERNE, 1, seg.date),
+                         Construction(1, h, ProjectKind.MINE, 1, seg.date)]
+    add_army(seg, 1, 1, (2, 2), units=5000, morale=100)
+    m = month(seg, {1: Destroy(DestroyTarget.SIEDLUNG)})
+    occupation_destruction(m)
+    assert seg.settlement[2, 2] == 0
+    construction(m)
+    assert seg.building_level(h, Building.KASERNE) == 0
+    assert seg.building_level(h, Building.MINE) == 1
+    abandoned = m.log.of_kind("build.abandoned")
+    assert len(abandoned) == 1 and "Siedlung besteht nicht mehr" in abandoned[0].why
+    assert seg.constructions == []

@@ -210,7 +210,9 @@ def construction(m: Month) -> None:
     """Projects progress: a settlement gains up to 50 Baueinheiten per project
     and month ("Die Siedlung" (e)); a building is done after one month ("Die
     Bauwerke" (b)). A project whose gemark no longer belongs to its kingdom is
-    abandoned (the gold was paid at its start and is lost)."""
+    abandoned (the gold was paid at its start and is lost); so is a Kaserne,
+    Hafen or Palast whose settlement was destroyed during the month (they
+    "können nur in Siedlungen errichtet werden", "Die Bauwerke")."""
     seg, rules = m.state, m.rules
     per_month = rules.int("economy", "settlement", "units_per_month")
     keep = []
@@ -219,6 +221,12 @@ def construction(m: Month) -> None:
             m.emit(Event("build.abandoned", p.kingdom, None, p.position,
                          f"Der Bau ({p.kind.value}) wird aufgegeben: die Gemark gehört "
                          "nicht mehr zum Königreich."))
+            continue
+        if p.kind is not ProjectKind.SETTLEMENT and p.kind.building.only_in_settlement \
+                and seg.at(seg.settlement, p.position) <= 0:
+            m.emit(Event("build.abandoned", p.kingdom, None, p.position,
+                         f"Der Bau ({p.kind.building.german}) wird aufgegeben: die Siedlung "
+                         "besteht nicht mehr."))
             continue
         if p.kind is ProjectKind.SETTLEMENT:
             _settle_progress(m, p, per_month)
