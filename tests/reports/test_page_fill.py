@@ -7,7 +7,6 @@ kingdom's ``bericht.json``."""
 
 from __future__ import annotations
 
-import gzip
 import json
 
 import numpy as np
@@ -16,7 +15,7 @@ import pytest
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
 from wdg.orders.generate import generate_sheets
-from wdg.reports.archived import archive_writers
+from wdg.reports.archived import archive_writers, archived_bytes, archived_names
 from wdg.reports.render import Renderer
 from wdg.reports.settings import load_report_settings
 from wdg.reports.sheet import printed_document
@@ -83,9 +82,12 @@ def demo_reports(tmp_path_factory):
         run_month(camp, DEMO_SEGMENT, force=True,
                   outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False,
                                           archive_dir=camp.archive_dir(DEMO_SEGMENT)))
-    found = sorted(camp.archive_dir(DEMO_SEGMENT).glob("*/outputs/reports/k*/bericht.json.gz"))
-    assert len(found) >= 12
-    return [json.loads(gzip.decompress(p.read_bytes())) for p in found]
+    docs = []
+    for reports in sorted(camp.archive_dir(DEMO_SEGMENT).glob("*/outputs/reports")):
+        docs += [json.loads(archived_bytes(reports, n)) for n in archived_names(reports)
+                 if n.name == "bericht.json"]
+    assert len(docs) >= 12
+    return docs
 
 
 def test_demo_sheets_print_on_at_most_4_pages_none_near_empty(demo_reports):
