@@ -8,19 +8,16 @@ import json
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from tests.reports.reportkit import demo_two_months, stress_month
 from tests.reports.schema_check import check
 from wdg.campaign import PACKAGE_ROOT
 from wdg.cli import app
-from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine.turn import run_month
-from wdg.orders.generate import generate_sheets
-from wdg.reports.archived import archive_writers, archived_bytes
+from wdg.commands.demo import DEMO_SEGMENT
+from wdg.reports.archived import archived_bytes
 from wdg.reports.jsonreport import REPORT_VERSION
-from wdg.world.storage import load_segment
 
 SCHEMA = json.loads((PACKAGE_ROOT / "docs" / "report-schema.json").read_text(encoding="utf-8"))
 GOLDEN = Path(__file__).parent / "golden"
@@ -29,18 +26,7 @@ GOLDEN = Path(__file__).parent / "golden"
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """The demo campaign after its first two months (month 2 from seeded sheets)."""
-    camp = copy_demo(tmp_path_factory.mktemp("json") / "c")
-    for i in range(2):
-        if i:
-            seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
-            out = camp.root / "orders" / DEMO_SEGMENT / seg.date.key
-            out.mkdir(parents=True, exist_ok=True)
-            for k, text in generate_sheets(seg, np.random.default_rng(7)).items():
-                (out / f"k{k}.txt").write_text(text, encoding="utf-8")
-        run_month(camp, DEMO_SEGMENT, force=True,
-                  outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False,
-                                          archive_dir=camp.archive_dir(DEMO_SEGMENT)))
-    return camp
+    return demo_two_months(tmp_path_factory.mktemp("json") / "c")
 
 
 def _show(camp, month: str, kingdom: int) -> dict:
@@ -93,20 +79,12 @@ def test_every_number_on_the_sheet_head_comes_from_the_report(demo):
 
 @pytest.mark.slow
 def test_the_schema_validates_every_kingdom_report_of_the_stress_preset():
-    from wdg.engine.intake import take_in
-    from wdg.engine.turn import resolve_month
     from wdg.reports.batch import report_kingdoms
     from wdg.reports.build import build_kingdom_report
     from wdg.reports.jsonreport import build_json
     from wdg.reports.settings import load_report_settings
-    from wdg.rules import Rules
-    from wdg.world.stress import STRESS_SEED, stress_segment
 
-    seg, passwords = stress_segment(1.0)
-    texts = generate_sheets(seg, np.random.default_rng([STRESS_SEED, 2]), passwords)
-    intake = take_in(seg, {f"k{k}.txt": t.encode("utf-8") for k, t in texts.items()})
-    result = resolve_month(seg, intake.sheets, Rules.load(PACKAGE_ROOT / "worlds" / "rules"),
-                           pre_events=intake.events)
+    result, intake = stress_month()
     settings = load_report_settings()
     kingdoms = report_kingdoms(result.state)
     assert len(kingdoms) == 60

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
-from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine.turn import run_month
-from wdg.orders.generate import generate_sheets
-from wdg.reports.archived import archive_writers, archived_bytes, archived_names
+from tests.reports.reportkit import demo_two_months, stress_month
+from wdg.commands.demo import DEMO_SEGMENT
+from wdg.reports.archived import archived_bytes, archived_names
 from wdg.reports.render import Renderer
 from wdg.reports.settings import load_report_settings
-from wdg.reports.sheet import printed_document
-from wdg.world.storage import load_segment
+from wdg.reports.sheet import page_fill, printed_document
 
 MIN_FILL = 0.25
 """A page whose content ends above a quarter of its height is near-empty."""
@@ -32,19 +29,17 @@ def layout(document) -> list[tuple[float, float]]:
     edge of the content area (px, <= 0 fits)."""
     pages = []
     for page in document.pages:
+        fill, _ = page_fill(page)  # the measure the sheet itself acts on
         box = page._page_box
-        top, right = box.content_box_y(), box.content_box_x() + box.width
-        bottom, past = top, -right
+        right = box.content_box_x() + box.width
+        past = -right
         for child in box.children:
             if type(child).__name__ == "MarginBox":
                 continue
             for b in child.descendants():
-                kind = type(b).__name__
-                if kind == "LineBox" or "Replaced" in kind:
-                    bottom = max(bottom, b.position_y + b.margin_height())
-                if kind == "TextBox":
+                if type(b).__name__ == "TextBox":
                     past = max(past, b.position_x + b.width - right)
-        pages.append(((bottom - top) / box.height, past))
+        pages.append((fill, past))
     return pages
 
 
@@ -71,17 +66,7 @@ def test_the_measure_sees_a_near_empty_page():
 
 @pytest.fixture(scope="module")
 def demo_reports(tmp_path_factory):
-    camp = copy_demo(tmp_path_factory.mktemp("fill") / "c")
-    for i in range(2):
-        if i:
-            seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
-            out = camp.root / "orders" / DEMO_SEGMENT / seg.date.key
-            out.mkdir(parents=True, exist_ok=True)
-            for k, text in generate_sheets(seg, np.random.default_rng(7)).items():
-                (out / f"k{k}.txt").write_text(text, encoding="utf-8")
-        run_month(camp, DEMO_SEGMENT, force=True,
-                  outputs=archive_writers(camp.templates_dir, camp.rules_dir, pdf=False,
-                                          archive_dir=camp.archive_dir(DEMO_SEGMENT)))
+    camp = demo_two_months(tmp_path_factory.mktemp("fill") / "c")
     docs = []
     for reports in sorted(camp.archive_dir(DEMO_SEGMENT).glob("*/outputs/reports")):
         docs += [json.loads(archived_bytes(reports, n)) for n in archived_names(reports)
@@ -98,19 +83,10 @@ def test_demo_sheets_print_on_at_most_4_pages_none_near_empty(demo_reports):
 
 @pytest.mark.slow
 def test_a_45_army_stress_kingdom_prints_on_at_most_8_pages_none_near_empty():
-    from wdg.campaign import PACKAGE_ROOT
-    from wdg.engine.intake import take_in
-    from wdg.engine.turn import resolve_month
     from wdg.reports.jsonreport import loads
     from wdg.reports.sheet import report_model
-    from wdg.rules import Rules
-    from wdg.world.stress import STRESS_SEED, stress_segment
 
-    seg, passwords = stress_segment(1.0)
-    texts = generate_sheets(seg, np.random.default_rng([STRESS_SEED, 2]), passwords)
-    intake = take_in(seg, {f"k{k}.txt": t.encode("utf-8") for k, t in texts.items()})
-    result = resolve_month(seg, intake.sheets, Rules.load(PACKAGE_ROOT / "worlds" / "rules"),
-                           pre_events=intake.events)
+    result, intake = stress_month()
     settings = load_report_settings()
     armies = {k: sum(1 for a in result.state.armies.values() if a.kingdom == k)
               for k in result.state.kingdoms}
