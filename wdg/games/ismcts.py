@@ -31,6 +31,22 @@ one shared tree, keyed by the player to act and his action:
   [0, 1], the range UCB1's constant is meant for;
 - **backpropagation** of the value of the player who made each choice.
 
+Two switches a game's State class may set (both off by default, so games
+without them search as described above):
+
+- ``search_ranks``: root candidates, their progressive bias and the
+  expansions are ranked by :meth:`State.search_value` one move ahead
+  (through compound moves) instead of greedy's :meth:`State.evaluate` (when
+  that ranks every action the same, greedy's values are used); an
+  expansion inside a compound move rates all its untried actions, not
+  ``EXPAND_SAMPLES`` of them (Empires of Middle-earth: the card taken from
+  the discard pile is the best one, as greedy takes it);
+- ``search_removes_luck``: the game's ``search_value`` at a chance node is
+  the expectation over its outcomes, and the jump of the value at the
+  sampled outcome is taken out of the simulation's result (a control
+  variate, :meth:`ISMCTSBot._chance`): what the search compares is the
+  players' choices, not the dice that followed them.
+
 At the decision point only the :data:`ROOT_CANDIDATES` actions that greedy
 rates best are searched, with a progressive bias (:data:`PRIOR`) toward
 greedy's values — computed on a determinisation: the true position is read
@@ -112,6 +128,10 @@ class ISMCTSBot:
         self.players = 2
         self.rank: dict[int, int] = {}
         """Greedy's rank of each action at the decision point."""
+        self.guide = False
+        self.unlucky = False
+        """The game's ``search_removes_luck`` (:meth:`_chance`)."""
+        """The game ranks candidates by :meth:`State.search_value` (its ``search_ranks``)."""
         self.prior: dict[int, float] = {}
         """The progressive bias of each action at the decision point (:data:`PRIOR`)."""
 
@@ -134,7 +154,11 @@ class ISMCTSBot:
         self.scale = _scale_of(first)
         self.players = len(first.scores())
         from wdg.games.bots import greedy_values
-        values = greedy_values(first, acts, player, rng)
+        self.guide = bool(getattr(first, "search_ranks", False))
+        self.unlucky = bool(getattr(first, "search_removes_luck", False))
+        values = _search_values(first, acts, player) if self.guide else []
+        if not values or max(values) <= min(values) + 1e-12:
+            values = greedy_values(first, acts, player, rng)
         keep = max(2, min(ROOT_CANDIDATES, self.budget // 4))
         ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
         if len(acts) > keep:
@@ -161,7 +185,7 @@ class ISMCTSBot:
         while not s.is_terminal():
             p = s.current_player()
             if p == CHANCE:
-                s.apply_action(s.sample_chance(rng))
+                self._chance(s, rng, base)
                 continue
             legal = s.legal_actions()
             if node is root and self.allowed is not None:
@@ -181,7 +205,8 @@ class ISMCTSBot:
                 elif len(untried) == 1:
                     a = untried[0]
                 else:
-                    a = self._best_of(s, untried, p, EXPAND_SAMPLES, rng)
+                    k = len(untried) if self.guide and s.in_compound_action() else EXPAND_SAMPLES
+                    a = self._best_of(s, untried, p, k, rng, self.guide)
                 child = children[(p, a)] = _Node()
                 child.avail = 1
                 s.apply_action(a)
@@ -208,17 +233,35 @@ class ISMCTSBot:
             child.visits += 1
             child.value += values[p]
 
+    def _chance(self, s: State, rng: np.random.Generator, base: list[float]) -> None:
+        """Sample a chance outcome. With the game's ``search_removes_luck``
+        (its :meth:`State.search_value` at a chance node is the expectation
+        over the outcomes) the jump of the value at the outcome is taken out
+        of the simulation's result (added to ``base``): a control variate
+        (Veness, Lanctot and Bowling 2011) that leaves the mean of an
+        action's value alone and removes the luck of the dice from it."""
+        if not self.unlucky:
+            s.apply_action(s.sample_chance(rng))
+            return
+        before = [s.search_value(q) for q in range(self.players)]
+        s.apply_action(s.sample_chance(rng))
+        if not s.is_terminal():
+            for q in range(self.players):
+                base[q] += s.search_value(q) - before[q]
+
     @staticmethod
-    def _best_of(s: State, acts: list[int], player: int, k: int, rng: np.random.Generator) -> int:
+    def _best_of(s: State, acts: list[int], player: int, k: int, rng: np.random.Generator,
+                 guide: bool = False) -> int:
         """The best of ``k`` of ``acts`` (sampled without replacement, all of
-        them when there are no more) by ``player``'s one-move evaluation."""
+        them when there are no more) by ``player``'s one-move evaluation
+        (with ``guide``: by :meth:`State.search_value`)."""
         if len(acts) > k:
             acts = [acts[int(i)] for i in rng.choice(len(acts), k, replace=False)]
         best, choice = -math.inf, acts[0]
         for a in acts:
             t = s.clone()
             t.apply_action(a)
-            v = t.evaluate(player)
+            v = t.search_value(player) if guide else t.evaluate(player)
             if v > best:
                 best, choice = v, a
         return choice
@@ -228,11 +271,12 @@ class ISMCTSBot:
         while left > 0 and not s.is_terminal():
             p = s.current_player()
             if p == CHANCE:
-                a = s.sample_chance(rng)
-            else:
-                acts = s.legal_actions()
-                a = acts[0] if len(acts) == 1 else self._best_of(s, acts, p, ROLLOUT_SAMPLES, rng)
-                left -= 1
+                self._chance(s, rng, base)
+                continue
+            acts = s.legal_actions()
+            a = acts[0] if len(acts) == 1 else self._best_of(s, acts, p, ROLLOUT_SAMPLES, rng,
+                                                             self.guide)
+            left -= 1
             s.apply_action(a)
         if s.is_terminal():
             return [float(x) for x in s.returns()]
@@ -241,6 +285,23 @@ class ISMCTSBot:
             m = (s.search_value(q) - base[q]) / self.scale
             out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, m)))))
         return out
+
+
+def _search_values(state: State, acts: list[int], player: int) -> list[float]:
+    """:meth:`State.search_value` of each action one move ahead, through a
+    compound move to its best completion (as greedy looks at it)."""
+    from wdg.games.bots import COMPOUND_DEPTH_LIMIT
+
+    def after(s: State, a: int, depth: int) -> float:
+        child = s.clone()
+        child.apply_action(a)
+        if (depth < COMPOUND_DEPTH_LIMIT and child.current_player() == player
+                and child.in_compound_action()):
+            more = child.legal_actions()
+            if more:
+                return max(after(child, b, depth + 1) for b in more)
+        return child.search_value(player)
+    return [after(state, a, 0) for a in acts]
 
 
 def _scale_of(s: State) -> float:

@@ -468,3 +468,102 @@ class CampaignMixin:
         self.note = f"siege battle against {cards[t].name}"
         self._start_help(b)
         return True
+
+
+PRE_DICE = frozenset({"passage", "support", "help", "leader", "prep_a", "prep_d", "dice"})
+"""Battle stages before every die has fallen: :meth:`OutlookMixin.battle_outlook` values them."""
+
+
+def hit_counts(chances: list[float], base: int = 0) -> list[float]:
+    """Distribution of the number of hits (index) of independent dice with
+    the given hit chances, ``base`` hits already scored."""
+    dist = [0.0] * base + [1.0]
+    for q in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, p in enumerate(dist):
+            nxt[k] += p * (1.0 - q)
+            nxt[k + 1] += p * q
+        dist = nxt
+    return dist
+
+
+class OutlookMixin:
+    """What a pending campaign is worth before its dice (for the search bot)."""
+
+    def battle_outlook(self: EmpiresState, b: Battle, worth: list[float]) -> list[float]:
+        """Expected :meth:`~EmpiresState.worth` of every player once the
+        battle's dice have fallen (rule 3.1): one die per fighting army, a
+        hit on a roll at most its combat value; each side loses as many
+        armies as the other side hit, its leader giving up the cheapest
+        (worth plus what a capture would take with it); an army destroyed
+        while the other side survives hands the characters of its home site
+        (and their armies) to the victor (rule 3). Armies not yet in the
+        battle stay out; a campaign whose way is not yet known is valued at
+        the distance the map gives."""
+        cards, me = self.g.cards, self.g.map
+        val = dict(b.val)
+        if b.main not in val:
+            d = me.dist[self.region[b.main]][self.region[b.target]] \
+                if self.region[b.main] >= 0 and self.region[b.target] >= 0 else 0
+            val[b.main] = self.attack_value(b.main, d)
+            val[b.target] = cards[b.target].strength
+        queue = set(b.queue) if b.stage == "dice" else None
+
+        def fighting(side: list[int]) -> list[int]:
+            return [x for x in side if val.get(x, 0) >= 1]
+
+        att, dfn = fighting(b.att), fighting(b.dfn)
+        if not att or not dfn:
+            return worth
+
+        def chances(side: list[int]) -> list[float]:
+            out = []
+            for x in side:
+                if queue is not None and x not in queue:
+                    continue  # its die has fallen: counted in the hits
+                out.append(min(6, val[x]) / 6.0)
+            return out
+
+        hits_a = hit_counts(chances(att), b.hits_a if queue is not None else 0)
+        hits_d = hit_counts(chances(dfn), b.hits_d if queue is not None else 0)
+
+        def loss_order(side: list[int]) -> list[tuple[int, float, list[tuple[int, float]]]]:
+            """The side's armies cheapest first: (army, its worth, capture
+            transfers (player, worth) if it falls while the other side stands)."""
+            out = []
+            for x in side:
+                own = self.owner[x]
+                cap = 0.0
+                home = cards[x].homes
+                if home:
+                    for c in self.table[own]:
+                        if cards[c].kind == "character" and self.at_site(c, home[0]):
+                            cap += 2.0 + sum(10.0 + cards[a].strength for a in self.armies_of(c)
+                                             if a not in side)
+                out.append((x, 10.0 + cards[x].strength, cap))
+            out.sort(key=lambda e: e[1] + e[2])
+            return [(x, w, [(self.owner[x], cap)]) for x, w, cap in out]
+
+        order_a, order_d = loss_order(att), loss_order(dfn)
+        lead_a = self.owner[b.leader_a] if b.leader_a >= 0 else b.attacker
+        lead_d = self.owner[b.leader_d] if b.leader_d >= 0 else self.owner[b.target]
+        expect = [0.0] * len(worth)
+        for ha, pa in enumerate(hits_a):
+            if pa == 0.0:
+                continue
+            for hd, pd in enumerate(hits_d):
+                p = pa * pd
+                if p == 0.0:
+                    continue
+                lose_d, lose_a = min(ha, len(dfn)), min(hd, len(att))
+                wiped_a, wiped_d = lose_a == len(att), lose_d == len(dfn)
+                for order, k, victor, other_wiped in ((order_d, lose_d, lead_a, wiped_a),
+                                                      (order_a, lose_a, lead_d, wiped_d)):
+                    for x, w, caps in order[:k]:
+                        o = self.owner[x]
+                        expect[o] -= p * w
+                        if not other_wiped and o != victor:
+                            for q, cap in caps:
+                                expect[q] -= p * cap
+                                expect[victor] += p * cap
+        return [w + e for w, e in zip(worth, expect)]

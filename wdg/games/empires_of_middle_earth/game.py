@@ -47,6 +47,8 @@ class EmpiresGame(Game):
                             if self.params[s])
         self.cards = load_deck(str(self.params["deck_file"]), self.map, options)
         self.codes = Codes(len(self.cards), len(self.map.sites))
+        self.mobilise_cache: dict[tuple[int, int, int, bool], float] = {}
+        """:meth:`EmpiresState.mobilise_chance` by (character, his site, army, attempted)."""
 
     def new_initial_state(self) -> EmpiresState:
         """Empty hands; the first action is the chance roll for the start player."""

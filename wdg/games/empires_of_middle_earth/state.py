@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from wdg.games.base import CHANCE, TERMINAL, GameError, State
-from wdg.games.empires_of_middle_earth.campaign import Battle, CampaignMixin
+from wdg.games.empires_of_middle_earth.campaign import PRE_DICE, Battle, CampaignMixin, OutlookMixin
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE
 from wdg.games.empires_of_middle_earth.common import (
     DECK, DISCARD, DRAW_CARD, DRAWING, END, HAND, INFLUENCE_LIMIT, MAIN, OVER, PLAY, START)
@@ -33,6 +33,23 @@ _P_ABOVE = [sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > need) / 3
 _TWO_D6 = [(x, (6 - abs(x - 7)) / 36.0) for x in range(2, 13)]
 
 
+SEARCH_GOLD = 0.5
+"""What a gold is worth to the search bot (:meth:`EmpiresState.search_value`), in
+the units of :meth:`EmpiresState.worth` (an army 10 + strength): 0.5.
+Greedy's 0.1 makes gold nearly free; a search, which finds plans greedy does
+not (bribe a long-shot mobilisation, buy the fifth card), then spends it on
+any of them. A logistic fit of the winner of 600 seeded two-player greedy
+games on the players' positions at the start of each turn weighed a gold at
+0.52-0.59 of a unit of worth."""
+
+
+MARKET_DRAW = 1.0
+"""What a card drawn blind from the deck is worth in hand, about (in the units
+of :meth:`EmpiresState.worth`: 38 of the 68 cards are characters, worth 1; an
+army 6 times its chance to be mobilised). The search counts the best army of
+the open discard pile beyond this as the next drawer's."""
+
+
 def _chance_above(need: int) -> float:
     """P(2d6 > need)."""
     return 1.0 if need < 2 else 0.0 if need >= 12 else _P_ABOVE[need]
@@ -43,8 +60,17 @@ def _chance_below(margin: int) -> float:
     return sum(p for y, p in _TWO_D6 if y < margin)
 
 
-class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
+class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
     """A position of Empires of Middle-earth (see module docstring)."""
+
+    search_ranks = True
+    """The search bot (:mod:`wdg.games.ismcts`) ranks its candidates by
+    :meth:`search_value`, not by greedy's :meth:`evaluate`: to greedy every
+    campaign is worth as much as ending the phase."""
+    search_removes_luck = True
+    """:meth:`search_value` at a chance node is the expectation over its
+    outcomes (a card from the deck, an influence roll, a campaign's dice),
+    so the search may take the luck of the dice out of its simulations."""
 
     def __init__(self, game: EmpiresGame) -> None:
         self.g = game
@@ -380,14 +406,14 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
 
     # ----------------------------------------------------------- bots' view
-    def worth(self, p: int) -> float:
+    def worth(self, p: int, gold: float = 0.1) -> float:
         """A bot's measure of player p's empire and prospects: an army on the
         table 10 plus its strength; a character on the table 2, in hand 1; an
         army in hand 6 times the chance that p's best character on the table
         mobilises it (1 at its home site on the first attempt, else the 2d6
-        roll); other cards 0.5; gold 0.1 each."""
+        roll); other cards 0.5; ``gold`` for each gold (0.1 for greedy)."""
         cards = self.g.cards
-        v = 0.1 * self.gold[p]
+        v = gold * self.gold[p]
         chars = []
         for c in self.table[p]:
             k = cards[c]
@@ -407,7 +433,17 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
         return 1.0 if k.kind == "character" else 0.5
 
     def mobilise_chance(self, c: int, a: int) -> float:
-        """The chance that character c mobilises army a without bribes (2.2)."""
+        """The chance that character c mobilises army a without bribes (2.2)
+        (remembered by the game: it depends only on c's site and whether a
+        has had its first attempt)."""
+        key = (c, self.site[c], a, self.mobilised[a])
+        cache = self.g.mobilise_cache
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = self._mobilise_chance(c, a)
+        return v
+
+    def _mobilise_chance(self, c: int, a: int) -> float:
         cards, me = self.g.cards, self.g.map
         army = cards[a]
         if not army.homes:
@@ -420,32 +456,76 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
             need += 5
         return _P_ABOVE[need] if 0 <= need < len(_P_ABOVE) else 0.0
 
-    def _worth_margin(self, player: int) -> float:
-        w = [self.worth(q) for q in range(self.g.num_players)]
+    def _worth_margin(self, player: int, gold: float = 0.1) -> float:
+        w = [self.worth(q, gold) for q in range(self.g.num_players)]
         return w[player] - max(w[q] for q in range(len(w)) if q != player)
 
     def evaluate(self, player: int) -> float:
         """The margin of :meth:`worth` over the best other player; at a card
         draw from the deck the mean over the deck's cards (without cloning),
         at a roll the expectation over its outcomes; at the end the armies."""
+        return self._evaluate(player, 0.1)
+
+    def _evaluate(self, player: int, gold: float) -> float:
+        """:meth:`evaluate` with ``gold`` worth per gold."""
         if self.phase == OVER:
             return super().evaluate(player) * 10.0
         if self.actor == CHANCE and self.phase == DRAW_CARD and self.deck:
             chars = [c for c in self.table[self.player] if self.g.cards[c].kind == "character"]
             gain = sum(self._hand_worth(c, chars) for c in self.deck) / len(self.deck)
-            w = [self.worth(q) for q in range(self.g.num_players)]
+            w = [self.worth(q, gold) for q in range(self.g.num_players)]
             w[self.player] += gain
             return w[player] - max(w[q] for q in range(len(w)) if q != player)
         if isinstance(self.pend, Roll) and self.pend.stage in ("bribe", "roll"):
-            return self._roll_value(player)
+            return self._roll_value(player, gold)
         if self.actor == CHANCE and self.pend is not None:
             total = 0.0
             for a, prob in self.chance_outcomes():
                 child = self.clone()
                 child.apply_action(a)
-                total += prob * child._worth_margin(player)
+                total += prob * child._worth_margin(player, gold)
             return total
-        return self._worth_margin(player)
+        return self._worth_margin(player, gold)
+
+    def search_value(self, player: int) -> float:
+        """The search bot's value: :meth:`evaluate`, except that a campaign
+        whose dice have not all fallen is worth its expected result
+        (:meth:`battle_outlook`) — to :meth:`evaluate` a declared campaign
+        is worth nothing until the dice fall, so greedy cannot tell a good
+        campaign from a bad one, and a search that must reach the dice
+        several decisions deep (passage, support, help, leader) would
+        learn it only from a few sampled battles."""
+        b = self.pend
+        if isinstance(b, Battle) and b.stage in PRE_DICE:
+            w = self.battle_outlook(b, [self.worth(q, SEARCH_GOLD) for q in range(self.g.num_players)])
+            v = w[player] - max(w[q] for q in range(len(w)) if q != player)
+        else:
+            v = self._evaluate(player, SEARCH_GOLD)
+        if self.phase == OVER:
+            return v
+        q, bonus = self._market(-1)
+        if isinstance(b, Roll) and b.kind == "mobilise" and b.stage in ("bribe", "roll") \
+                and not b.post:
+            ok = self.roll_chance()  # a failed army goes to the discard pile
+            bonus = ok * bonus + (1.0 - ok) * self._market(b.target)[1]
+        return v + bonus if q == player else v - bonus
+
+    def _market(self, extra: int) -> tuple[int, float]:
+        """The open discard pile (and card ``extra``, if >= 0) as the next
+        drawer's chance: ``(player, bonus)``, the bonus what its best army
+        is worth to him in hand beyond :data:`MARKET_DRAW`. The next drawer
+        is the turn player while he draws, else the next player."""
+        n, cards = self.g.num_players, self.g.cards
+        q = self.player if self.phase == DRAWING else (self.player + 1) % n
+        chars = [c for c in self.table[q] if cards[c].kind == "character"]
+        best = 0.0
+        pile = self.discard if extra < 0 else self.discard + [extra]
+        for a in pile:
+            if cards[a].kind == "army":
+                v = 6.0 * max((self.mobilise_chance(c, a) for c in chars), default=0.1)
+                if v > best:
+                    best = v
+        return q, max(0.0, best - MARKET_DRAW)
 
     def roll_chance(self) -> float:
         """The chance that the pending influence roll succeeds, with the
@@ -463,12 +543,12 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, State):
             return _chance_below(r.base + r.a + r.points - r.need)
         return sum(p * _chance_below(r.base + x + r.points - r.need) for x, p in _TWO_D6)
 
-    def _roll_value(self, player: int) -> float:
+    def _roll_value(self, player: int, gold: float = 0.1) -> float:
         """Expected worth margin of a pending influence roll (no cloning)."""
         r = self.pend
         assert isinstance(r, Roll)
         n = self.g.num_players
-        w = [self.worth(q) for q in range(n)]
+        w = [self.worth(q, gold) for q in range(n)]
         ok, bad = list(w), list(w)
         o = self.owner[r.char]
         cards = self.g.cards
