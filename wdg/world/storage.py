@@ -313,6 +313,23 @@ def load_segment(path: Path) -> Segment:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def peek_passwords(path: Path) -> tuple[str, dict[int, str]]:
+    """``(month key, {kingdom: password hash})`` read from a segment folder's
+    ``segment.yaml`` and ``kingdoms.yaml`` alone, without loading or checking
+    the segment (a few milliseconds): what the intake needs to start the slow
+    password checks while the segment loads. Anything unreadable raises;
+    callers treat it as "nothing known yet" (:func:`load_segment` reports it)."""
+    files = _file_map(Path(path))
+    head = _load_yaml_mapping(files[SEGMENT_FILE])
+    hashes: dict[int, str] = {}
+    for item in _records(files[KINGDOMS_FILE], "kingdoms"):
+        player = item.get("player") if isinstance(item, dict) else None
+        if isinstance(player, dict) and isinstance(player.get("password_hash"), str) \
+                and isinstance(item.get("number"), int):
+            hashes[item["number"]] = player["password_hash"]
+    return str(head["date"]), hashes
+
+
 def _load_compressed(path: Path) -> Segment:
     """A segment stored as the archive stores it (``state/``: text files as
     ``name.gz``): its files unpacked into a temporary folder and loaded."""
