@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from wdg import yamlfast
 from wdg.errors import DataError, InvalidInputError
 from wdg.world.address import Address, Grid
 from wdg.world.calendar import MonthDate
@@ -275,11 +276,10 @@ def view_to_yaml(view: KingdomView) -> str:
     """The view as YAML text."""
     head = (f"# Sicht des Königreiches {view.kingdom} ({view.name}) auf Segment {view.segment}, "
             f"Mond {view.month.short()}\n")
-    # the C emitter when PyYAML has it: the pure-Python one took most of a
-    # stress month's text reports (60 views of ~2,000 nodes)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return head + yaml.dump(view_to_dict(view), Dumper=dumper, allow_unicode=True,
-                            sort_keys=False)
+    # libyaml's emitter without PyYAML's Python representer (wdg.yamlfast): the
+    # pure-Python path took most of a stress month's text reports (60 views of
+    # ~2,000 nodes); the text is the same
+    return head + yamlfast.dump(view_to_dict(view), allow_unicode=True, sort_keys=False)
 
 
 def load_view(path: str | Path) -> KingdomView:

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
+from wdg import yamlfast
 from wdg.errors import DataError
 from wdg.fsio import fsync_dir, fsync_tree, write_durable
 from wdg.rules import safe_load_file
@@ -61,11 +61,6 @@ from wdg.world.state import (
     empty_layers,
     new_known_map,
 )
-
-try:
-    _Dumper: type = yaml.CSafeDumper  # type: ignore[attr-defined]
-except AttributeError:  # pragma: no cover
-    _Dumper = yaml.SafeDumper
 
 FORMAT = 1
 """Version of the on-disk format (``format:`` in segment.yaml)."""
@@ -416,8 +411,8 @@ def _write_all(seg: Segment, d: Path) -> None:
 
 
 def _dump(path: Path, data: Any) -> None:
-    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     default_flow_style=False, width=100)
+    text = yamlfast.dump(data, sort_keys=False, allow_unicode=True,
+                         default_flow_style=False, width=100)
     path.write_text(text, encoding="utf-8")
 
 
