@@ -151,7 +151,9 @@ class KingdomView:
     def neighbour(self, a: Address, direction: object) -> Address | None:
         """The adjacent address in ``direction`` (a :class:`Direction`), or ``None``
         off the map."""
-        return _neighbour(self.grid, a, direction)  # type: ignore[arg-type]
+        g = self.grid
+        got = _neighbour(g.prov_cols, g.prov_rows, a.province, a.gemark, direction)
+        return None if got is None else Address(*got)
 
     def adjacent(self, a: Address, b: Address) -> bool:
         """True if the two gemarks are neighbours."""
@@ -163,11 +165,17 @@ class KingdomView:
 
 
 @functools.lru_cache(maxsize=1 << 18)
-def _neighbour(grid: Grid, a: Address, direction: Direction) -> Address | None:
-    """The adjacent address, remembered for the process: every kingdom's
+def _neighbour(cols: int, rows: int, province: int, gemark: int,
+               direction: Direction) -> tuple[int, int] | None:
+    """``(province, gemark)`` of the adjacent gemark, remembered for the
+    process by plain numbers (an Address hashes in Python): every kingdom's
     forecast, reach and order choices ask the same steps of the same map."""
-    h = grid.hex_of(a).neighbour(direction)
-    return grid.address_of(h) if grid.contains(h) else None
+    grid = Grid(cols, rows)
+    h = grid.hex_of(Address(province, gemark)).neighbour(direction)
+    if not grid.contains(h):
+        return None
+    a = grid.address_of(h)
+    return a.province, a.gemark
 
 
 def build_view(seg: Segment, kingdom: int) -> KingdomView:
