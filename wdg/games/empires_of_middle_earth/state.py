@@ -497,7 +497,8 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         learn it only from a few sampled battles."""
         b = self.pend
         if isinstance(b, Battle) and b.stage in PRE_DICE:
-            w = self.battle_outlook(b, [self.worth(q, SEARCH_GOLD) for q in range(self.g.num_players)])
+            w = self.battle_outlook(b, [self.worth(q, SEARCH_GOLD)
+                                        for q in range(self.g.num_players)])
             v = w[player] - max(w[q] for q in range(len(w)) if q != player)
         else:
             v = self._evaluate(player, SEARCH_GOLD)
