@@ -12,6 +12,7 @@ from wdg.games.base import CHANCE, load_game
 from wdg.games.bots import greedy_values
 from wdg.games.empires_of_middle_earth.campaign import hit_counts
 from wdg.games.empires_of_middle_earth.codes import NO
+from wdg.games.empires_of_middle_earth.common import HAND
 from wdg.games.empires_of_middle_earth.state import EmpiresState
 from wdg.games.ismcts import ISMCTSBot
 
@@ -37,14 +38,21 @@ def cid(s: EmpiresState, name: str) -> int:
 
 def put(s: EmpiresState, name: str, p: int, lord: str | None = None) -> int:
     """Card ``name`` from the deck onto player p's table (an army under ``lord``)."""
-    c = cid(s, name)
-    s.deck.remove(c)
-    s.where[c], s.owner[c] = 2, p
-    s.hands[p].append(c)
+    c = to_hand(s, name, p)
     s._to_table(c, p)
     if lord is not None:
         s.lord[c] = cid(s, lord)
         s.mobilised[c] = True
+    s.touch()
+    return c
+
+
+def to_hand(s: EmpiresState, name: str, p: int) -> int:
+    """Card ``name`` from the deck into player p's hand."""
+    c = cid(s, name)
+    s.deck.remove(c)
+    s.where[c], s.owner[c] = HAND, p
+    s.hands[p].append(c)
     s.touch()
     return c
 
@@ -112,6 +120,42 @@ def test_the_search_takes_a_winning_campaign_greedy_is_blind_to() -> None:
         bot.seat = 0
         chosen.append(bot(s.clone(), np.random.default_rng(seed)))
     assert all(a in marches for a in chosen), [s.action_to_string(a) for a in chosen]
+
+
+def test_the_search_does_not_discard_the_army_the_opponent_raises_at_home() -> None:
+    """Rule 2.2: "Die erstmalige Mobilmachung ... auf ein Heer gelingt einem
+    Charakter am gleichen Heimatort automatisch ... Später können andere
+    Spieler versuchen dieses Heer in seinem Zug zu mobilisieren, sofern sie
+    es vorher aus dem für alle offenen Abwurfstapel wählen"; rule 4: the
+    turn ends with a card discarded face up. P0, with no character on the
+    table, must discard one of two armies worth the same to him; P1's
+    Asternak sits at the Easterlings' home site and would raise them for
+    nothing. Greedy rates both discards the same; the search counts the
+    Easterlings in the pile as P1's (6 in hand, less the 1 of a blind card)
+    and discards the other army."""
+    s = load_game("empires_of_middle_earth", players=2).new_initial_state()
+    s.apply_action(0)
+    s.gold = [0, 0]
+    put(s, "Asternak", 1)
+    east, men = (to_hand(s, name, 0) for name in ("Easterlings", "Men of Dorwinion"))
+    s.apply_action(NO)  # stop drawing
+    s.apply_action(NO)  # end the main phase
+    final = s.g.codes.final
+    assert s.legal_actions() == sorted([final + east, final + men])
+    ev, sv = {}, {}
+    for c in (east, men):
+        t = s.clone()
+        t.apply_action(final + c)  # P1's turn begins: he draws next
+        ev[c], sv[c] = t.evaluate(0), t.search_value(0)
+    assert ev[east] == pytest.approx(ev[men])
+    assert sv[men] - sv[east] == pytest.approx(6.0 - 1.0)
+    acts = s.legal_actions()
+    values = greedy_values(s, acts, 0, np.random.default_rng(0))
+    assert values[0] == pytest.approx(values[1])
+    for seed in range(3):
+        bot = ISMCTSBot(30)
+        bot.seat = 0
+        assert bot(s.clone(), np.random.default_rng(seed)) == final + men
 
 
 def test_the_search_takes_the_luck_of_the_dice_out_of_its_simulations() -> None:
