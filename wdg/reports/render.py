@@ -14,6 +14,7 @@ the layout.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -56,10 +57,47 @@ def wrap(text: Any, width: int = WIDTH, indent: int = 0, first: str = "") -> str
         if len(start) + len(p) <= width and _fits_as_is(p):
             out.append(start + p)  # what textwrap gives a line that fits, without its cost
             continue
-        out.extend(textwrap.wrap(p, width=width, initial_indent=start,
-                                 subsequent_indent=sub, break_long_words=True,
-                                 break_on_hyphens=False) or [lead.rstrip()])
+        got = _greedy(p, width, start, sub) if _fits_as_is(p) else \
+            textwrap.wrap(p, width=width, initial_indent=start, subsequent_indent=sub,
+                          break_long_words=True, break_on_hyphens=False)
+        out.extend(got or [lead.rstrip()])
     return "\n".join(out)
+
+
+_SPACES = re.compile("( +)")
+
+
+def _greedy(text: str, width: int, initial: str, subsequent: str) -> list[str]:
+    """``textwrap.wrap(text, width, initial_indent=initial,
+    subsequent_indent=subsequent, break_long_words=True,
+    break_on_hyphens=False)`` for a text whose only whitespace that textwrap
+    splits at is the space (:func:`_fits_as_is`, no line feed): the same
+    lines, step for step as ``TextWrapper._wrap_chunks`` makes them, without
+    its general machinery (a sheet wraps thousands of lines)."""
+    chunks = [c for c in _SPACES.split(text) if c]
+    chunks.reverse()
+    lines: list[str] = []
+    while chunks:
+        line: list[str] = []
+        used = 0
+        indent = subsequent if lines else initial
+        room = width - len(indent)
+        if lines and chunks[-1].strip() == "":
+            del chunks[-1]
+        while chunks and used + len(chunks[-1]) <= room:
+            c = chunks.pop()
+            line.append(c)
+            used += len(c)
+        if chunks and len(chunks[-1]) > room:  # a word longer than a line: cut it
+            left = 1 if room < 1 else room - used
+            c = chunks[-1]
+            line.append(c[:left])
+            chunks[-1] = c[left:]
+        if line and line[-1].strip() == "":
+            del line[-1]
+        if line:
+            lines.append(indent + "".join(line))
+    return lines
 
 
 def _fits_as_is(text: str) -> bool:
@@ -74,6 +112,8 @@ def hang(text: Any, width: int = WIDTH, indent: int = 4) -> str:
     s = str(text)
     if s and len(s) <= width and s.strip() == s and "\n" not in s and _fits_as_is(s):
         return s
+    if "\n" not in s and _fits_as_is(s):
+        return "\n".join(_greedy(s, width, "", " " * indent))
     lines = textwrap.wrap(s, width=width, subsequent_indent=" " * indent,
                           break_long_words=True, break_on_hyphens=False, drop_whitespace=True)
     return "\n".join(lines)
