@@ -47,6 +47,8 @@ class Header:
     """Own settlements with a palace (one kingdom order each)."""
     max_kingdom_orders: int = 1
     """Kingdom orders allowed next month ("Pro Palast ... maximal 10 und minimal 1")."""
+    herrscherin: bool = False
+    """The ruler is a woman ("Herrscherin"); in the JSON report only when true."""
 
 
 @dataclass(slots=True)
