@@ -323,23 +323,38 @@
     for (var k in attrs) { e.setAttribute(k, attrs[k]); }
     return e;
   }
+  /* the armies' number tags below the end's hexagon: a gemark's number is in
+     its top part (exploration.py), its lower neighbours' numbers lie 0.6 s and
+     more to the side and the next one straight below starts 2.27 s down, so a
+     column of tags 0.3 s apart from 0.8 s below the centre covers none of them;
+     TAGS fit, the last one says "+n" when more paths end there */
+  var TAGS = 5, TAG = 0.27;
   function drawPlan() {
     layers("ed-plan").forEach(function (mg) {
-      var m = mg[0], g = mg[1], ends = {};
-      armies.forEach(function (a, i) {
+      var m = mg[0], g = mg[1], ends = {}, total = {};
+      var plans = armies.map(function (a) {
         var c = a.B.choice(), w = a.B.w || {}, r = w.reach && w.s ? w.reach[w.s.selectedIndex] : null;
-        if (!c || c.param !== "reach" || !r) { return; }
+        if (!c || c.param !== "reach" || !r) { return null; }
+        total[r.to] = (total[r.to] || 0) + 1;
+        return [c, r];
+      });
+      armies.forEach(function (a, i) {
+        if (!plans[i]) { return; }
+        var c = plans[i][0], r = plans[i][1];
         /* each army's line a little apart, so that paths on the same gemarks all show */
         var off = ((i % 4) - 1.5) * m.s * 0.18;
         var pts = path(a.position, r.dirs).map(function (x) { var p = centre(m, x); return [p[0] + off, p[1] + off]; });
-        var stack = ends[r.to] = (ends[r.to] || 0) + 1;
+        var k = ends[r.to] = (ends[r.to] || 0) + 1;
         g.appendChild(svgEl("polyline", {points: pts.map(function (p) { return p[0].toFixed(1) + "," + p[1].toFixed(1); }).join(" "),
           stroke: a.colour, "stroke-width": m.s * 0.35, "stroke-opacity": 0.85, "stroke-dasharray": c.code === "e" ? "3,2" : "none"}));
         var end = pts[pts.length - 1];
         g.appendChild(svgEl("circle", {cx: end[0].toFixed(1), cy: end[1].toFixed(1), r: m.s * 0.35, fill: a.colour}));
-        var t = svgEl("text", {x: (end[0] + m.s * 0.45).toFixed(1), y: (end[1] - m.s * 0.9 + stack * m.s * 0.6).toFixed(1), fill: a.colour,
-          stroke: "#fff", "stroke-width": 1.5, "paint-order": "stroke"});
-        t.textContent = n4(a.number);
+        if (k > TAGS) { return; }
+        var more = k === TAGS && total[r.to] > TAGS, at = centre(m, cell(r.to));
+        var t = svgEl("text", {x: at[0].toFixed(1), y: (at[1] + m.s * (0.8 + 0.3 * (k - 1))).toFixed(1),
+          fill: more ? "#333" : a.colour, "font-size": (m.s * TAG).toFixed(1), "text-anchor": "middle",
+          stroke: "#fff", "stroke-width": (m.s * 0.08).toFixed(1), "paint-order": "stroke"});
+        t.textContent = more ? "+" + (total[r.to] - TAGS + 1) : n4(a.number);
         g.appendChild(t);
       });
     });
