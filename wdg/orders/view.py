@@ -27,7 +27,7 @@ import yaml
 from wdg.errors import DataError, InvalidInputError
 from wdg.world.address import Address, Grid
 from wdg.world.calendar import MonthDate
-from wdg.world.hexgrid import Hex
+from wdg.world.hexgrid import Direction, Hex
 from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, Segment, TroopType
 from wdg.world.terrain import TERRAINS, Terrain, terrain
 
@@ -150,8 +150,7 @@ class KingdomView:
     def neighbour(self, a: Address, direction: object) -> Address | None:
         """The adjacent address in ``direction`` (a :class:`Direction`), or ``None``
         off the map."""
-        h = self.grid.hex_of(a).neighbour(direction)  # type: ignore[arg-type]
-        return self.grid.address_of(h) if self.grid.contains(h) else None
+        return _neighbour(self.grid, a, direction)  # type: ignore[arg-type]
 
     def adjacent(self, a: Address, b: Address) -> bool:
         """True if the two gemarks are neighbours."""
@@ -160,6 +159,14 @@ class KingdomView:
     def max_kingdom_orders(self) -> int:
         """"Pro Palast ... einen Befehl ... maximal 10 und minimal 1"."""
         return max(1, min(10, self.palaces))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _neighbour(grid: Grid, a: Address, direction: Direction) -> Address | None:
+    """The adjacent address, remembered for the process: every kingdom's
+    forecast, reach and order choices ask the same steps of the same map."""
+    h = grid.hex_of(a).neighbour(direction)
+    return grid.address_of(h) if grid.contains(h) else None
 
 
 def build_view(seg: Segment, kingdom: int) -> KingdomView:

@@ -49,19 +49,33 @@ def wrap(text: Any, width: int = WIDTH, indent: int = 0, first: str = "") -> str
     sub = " " * indent
     out: list[str] = []
     for i, para in enumerate(str(text).split("\n")):
-        if not para.strip():
+        p = para.strip()
+        if not p:
             out.append("")
             continue
-        out.extend(textwrap.wrap(para.strip(), width=width, initial_indent=lead if i == 0 else sub,
+        start = lead if i == 0 else sub
+        if len(start) + len(p) <= width and _fits_as_is(p):
+            out.append(start + p)  # what textwrap gives a line that fits, without its cost
+            continue
+        out.extend(textwrap.wrap(p, width=width, initial_indent=start,
                                  subsequent_indent=sub, break_long_words=True,
                                  break_on_hyphens=False) or [lead.rstrip()])
     return "\n".join(out)
 
 
+def _fits_as_is(text: str) -> bool:
+    """True if textwrap would leave a line that fits unchanged: no whitespace
+    character but the space that it would replace or expand."""
+    return not ("\t" in text or "\r" in text or "\x0b" in text or "\x0c" in text)
+
+
 def hang(text: Any, width: int = WIDTH, indent: int = 4) -> str:
     """Wrap ``text`` to ``width`` columns, the first line as it is, the
     continuation lines indented by ``indent`` spaces."""
-    lines = textwrap.wrap(str(text), width=width, subsequent_indent=" " * indent,
+    s = str(text)
+    if s and len(s) <= width and s.strip() == s and "\n" not in s and _fits_as_is(s):
+        return s
+    lines = textwrap.wrap(s, width=width, subsequent_indent=" " * indent,
                           break_long_words=True, break_on_hyphens=False, drop_whitespace=True)
     return "\n".join(lines)
 
