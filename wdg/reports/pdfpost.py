@@ -42,8 +42,8 @@ SHARED_CHARS = (" !\"%'()+,-./0123456789:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijk
 what the sheets and the Götterbotschaft write — letters and digits, the
 German letters, the punctuation of the templates and the engine's texts
 (dashes, German quotes, the ellipsis, the no-break and figure spaces of
-numbers and the printed map), and the f-ligatures DejaVu Sans sets. Not more: each glyph here that a sheet does
-not use costs it about 60 bytes."""
+numbers and the printed map), and the f-ligatures DejaVu Sans sets. Not
+more: each glyph here that a sheet does not use costs it about 60 bytes."""
 
 _REF = re.compile(rb"^\d+ \d+ R$")
 _GIDS: dict[str, frozenset[int]] = {}
