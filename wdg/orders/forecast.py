@@ -217,7 +217,6 @@ class KnownTerrain:
                 layer[self.grid.index(self.grid.hex_of(a))] = terrain(code).id
         self.layer = layer
         self.coastal = coastal_mask(layer)
-        self._neighbours: dict[tuple[Address, Direction], Address | None] = {}
         self._coast: dict[Address, bool] = {}
         self._edges: dict[Address, tuple[Edge, ...]] = {}
         self.verdicts: dict[tuple[str, int, int, bool, bool, int], StepVerdict] = {}
@@ -255,11 +254,8 @@ class KnownTerrain:
         return o if o not in (0, self.view.kingdom) else None
 
     def neighbour(self, a: Address, d: Direction) -> Address | None:
-        """The adjacent address (remembered: a kingdom's armies search the same land)."""
-        key = (a, d)
-        if key not in self._neighbours:
-            self._neighbours[key] = self.view.neighbour(a, d)
-        return self._neighbours[key]
+        """The adjacent address (the view remembers them for the process)."""
+        return self.view.neighbour(a, d)
 
     def edges(self, a: Address) -> tuple[Edge, ...]:
         """The known neighbours of ``a`` with what the movement rule asks of
@@ -267,7 +263,7 @@ class KnownTerrain:
         got = self._edges.get(a)
         if got is None:
             out = []
-            for d in Direction:
+            for d in _DIRECTIONS:
                 there = self.neighbour(a, d)
                 if there is None or (tid := self.tid(there)) is None:
                     continue
@@ -275,6 +271,10 @@ class KnownTerrain:
                                 self.foreign_owner(there) is not None, str(there), d.value))
             got = self._edges[a] = tuple(out)
         return got
+
+
+_DIRECTIONS = tuple(Direction)
+"""The six directions (iterating an Enum class is slow in a hot loop)."""
 
 
 class Edge(NamedTuple):

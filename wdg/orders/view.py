@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from wdg import yamlfast
 from wdg.errors import DataError, InvalidInputError
 from wdg.world.address import Address, Grid
 from wdg.world.calendar import MonthDate
@@ -150,7 +151,9 @@ class KingdomView:
     def neighbour(self, a: Address, direction: object) -> Address | None:
         """The adjacent address in ``direction`` (a :class:`Direction`), or ``None``
         off the map."""
-        return _neighbour(self.grid, a, direction)  # type: ignore[arg-type]
+        g = self.grid
+        got = _neighbour(g.prov_cols, g.prov_rows, a.province, a.gemark, direction)
+        return None if got is None else Address(*got)
 
     def adjacent(self, a: Address, b: Address) -> bool:
         """True if the two gemarks are neighbours."""
@@ -162,11 +165,17 @@ class KingdomView:
 
 
 @functools.lru_cache(maxsize=1 << 18)
-def _neighbour(grid: Grid, a: Address, direction: Direction) -> Address | None:
-    """The adjacent address, remembered for the process: every kingdom's
+def _neighbour(cols: int, rows: int, province: int, gemark: int,
+               direction: Direction) -> tuple[int, int] | None:
+    """``(province, gemark)`` of the adjacent gemark, remembered for the
+    process by plain numbers (an Address hashes in Python): every kingdom's
     forecast, reach and order choices ask the same steps of the same map."""
-    h = grid.hex_of(a).neighbour(direction)
-    return grid.address_of(h) if grid.contains(h) else None
+    grid = Grid(cols, rows)
+    h = grid.hex_of(Address(province, gemark)).neighbour(direction)
+    if not grid.contains(h):
+        return None
+    a = grid.address_of(h)
+    return a.province, a.gemark
 
 
 def build_view(seg: Segment, kingdom: int) -> KingdomView:
@@ -275,11 +284,10 @@ def view_to_yaml(view: KingdomView) -> str:
     """The view as YAML text."""
     head = (f"# Sicht des Königreiches {view.kingdom} ({view.name}) auf Segment {view.segment}, "
             f"Mond {view.month.short()}\n")
-    # the C emitter when PyYAML has it: the pure-Python one took most of a
-    # stress month's text reports (60 views of ~2,000 nodes)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return head + yaml.dump(view_to_dict(view), Dumper=dumper, allow_unicode=True,
-                            sort_keys=False)
+    # libyaml's emitter without PyYAML's Python representer (wdg.yamlfast): the
+    # pure-Python path took most of a stress month's text reports (60 views of
+    # ~2,000 nodes); the text is the same
+    return head + yamlfast.dump(view_to_dict(view), allow_unicode=True, sort_keys=False)
 
 
 def load_view(path: str | Path) -> KingdomView:
