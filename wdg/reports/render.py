@@ -27,6 +27,7 @@ from markupsafe import Markup
 from wdg.campaign import PACKAGE_ROOT
 from wdg.reports.model import SECTION_NUMBERS, count, gs, money, pct, signed_money
 from wdg.textpolicy import xml_safe
+from wdg.world.state import ruler_title
 
 SHIPPED_TEMPLATES = PACKAGE_ROOT / "templates"
 WIDTH = 80
@@ -181,6 +182,15 @@ class _Environment(Environment):
         return super().getattr(obj, attribute)
 
 
+def title_of(who: Any, use: str = "nom") -> str:
+    """The ruler's title ("Herrscher"/"Herrscherin", :func:`wdg.world.state.ruler_title`)
+    of a report's header (a mapping without ``herrscherin``: "Herrscher") or of a
+    row or announcement with a ``herrscherin`` attribute."""
+    female = who.get("herrscherin", False) if isinstance(who, dict) \
+        else getattr(who, "herrscherin", False)
+    return ruler_title(female, use)
+
+
 class Renderer:
     """The Jinja2 environments (text and HTML) over the template folders."""
 
@@ -203,6 +213,7 @@ class Renderer:
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH
             env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS
+            env.globals["ruler_title"] = title_of
 
     def asset(self, name: str) -> Markup:
         """The raw text of an asset (CSS) from the template folders, for inlining."""
