@@ -33,7 +33,9 @@ one shared tree, keyed by the player to act and his action:
 
 At the decision point only the :data:`ROOT_CANDIDATES` actions that greedy
 rates best are searched, with a progressive bias (:data:`PRIOR`) toward
-greedy's values — computed on a determinisation: the true position is read
+greedy's values (a game whose state has ``search_candidate_values(acts,
+player, rng)`` rates them itself: 4 Gods, by its ``search_value`` one move
+ahead) — computed on a determinisation: the true position is read
 only through its legal actions and its determinisations, never evaluated
 (its hidden cards would reach the search). The final choice is the most
 visited of them (ties by mean value with the bias, then greedy's order). Everything random comes from the generator given to the bot, so
@@ -133,8 +135,12 @@ class ISMCTSBot:
         first = state.resample_from_infostate(player, rng)
         self.scale = _scale_of(first)
         self.players = len(first.scores())
-        from wdg.games.bots import greedy_values
-        values = greedy_values(first, acts, player, rng)
+        rate = getattr(first, "search_candidate_values", None)
+        if rate is not None:  # the game's own ranking (4 Gods)
+            values = rate(acts, player, rng)
+        else:
+            from wdg.games.bots import greedy_values
+            values = greedy_values(first, acts, player, rng)
         keep = max(2, min(ROOT_CANDIDATES, self.budget // 4))
         ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
         if len(acts) > keep:
