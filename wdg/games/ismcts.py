@@ -12,8 +12,10 @@ one shared tree, keyed by the player to act and his action:
 - **expansion** with progressive widening ordered by the greedy heuristic:
   a node that has been visited ``n`` times may have
   ``1 + WIDEN * n ** WIDEN_POWER`` children, and the next child is the best
-  (by :meth:`State.evaluate` one move ahead, for the player who chooses) of
-  ``EXPAND_SAMPLES`` untried actions. A node's mean therefore follows its
+  (by :meth:`State.evaluate` one move ahead, for the player who chooses;
+  by :meth:`State.search_value` where the state sets
+  ``search_expands_by_value``: 4 Gods) of ``EXPAND_SAMPLES`` untried
+  actions. A node's mean therefore follows its
   good moves, not the average of every legal one — a random expansion of a
   player's follow-up decisions (4 Gods: the tile placed after a draw)
   would make good actions look as poor as their random continuations;
@@ -217,14 +219,17 @@ class ISMCTSBot:
     @staticmethod
     def _best_of(s: State, acts: list[int], player: int, k: int, rng: np.random.Generator) -> int:
         """The best of ``k`` of ``acts`` (sampled without replacement, all of
-        them when there are no more) by ``player``'s one-move evaluation."""
+        them when there are no more) by ``player``'s one-move evaluation
+        (:meth:`State.search_value` where the state sets
+        ``search_expands_by_value``)."""
         if len(acts) > k:
             acts = [acts[int(i)] for i in rng.choice(len(acts), k, replace=False)]
         best, choice = -math.inf, acts[0]
+        by_search = getattr(s, "search_expands_by_value", False)
         for a in acts:
             t = s.clone()
             t.apply_action(a)
-            v = t.evaluate(player)
+            v = t.search_value(player) if by_search else t.evaluate(player)
             if v > best:
                 best, choice = v, a
         return choice

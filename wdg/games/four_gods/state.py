@@ -59,6 +59,13 @@ with 12, 24 and half the bag played alike)."""
 class FourGodsState(State):
     """The full position; every field is plain data copied by :meth:`clone`."""
 
+    search_expands_by_value = True
+    """The search bot (:mod:`wdg.games.ismcts`) picks the next move to expand
+    in its tree by :meth:`search_value`, not by greedy's :meth:`evaluate`
+    (which counts a city at risk as a gain): the tree then follows the
+    moves its leaves are valued by (trials: ``mcts:60`` against ``mcts:30``
+    0.57 instead of 0.50, for a third more time per simulation)."""
+
     def __init__(self, game: FourGodsGame) -> None:
         self.game = game
         n = game.num_players
