@@ -111,7 +111,8 @@ def xml_safe(text: str) -> str:
     zero-width and other format characters: safe inside SVG, HTML and PDF."""
     if text.isascii() and text.isprintable():
         return text
-    return _UNSAFE.sub("", _XML_BAD.sub("", text).replace("\r", ""))
+    # _UNSAFE holds every character _XML_BAD names and CR: one pass removes all
+    return _UNSAFE.sub("", text)
 
 
 def visible(text: str) -> str:

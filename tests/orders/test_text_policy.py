@@ -56,6 +56,18 @@ def test_the_terminal_sees_control_characters_escaped():
     assert xml_safe("a\x00b\x0bc\ufffe\u202e") == "abc"
 
 
+def test_xml_safe_removes_everything_xml_forbids_and_cr_in_one_pass():
+    """xml_safe is one substitution with the policy's class: that class must
+    hold every character XML 1.0 forbids (and CR), or the output could hold one."""
+    from wdg.textpolicy import _UNSAFE, _XML_BAD
+
+    forbidden = [chr(c) for c in range(0x10000) if _XML_BAD.match(chr(c))] + ["\r"]
+    assert len(forbidden) > 2000  # the surrogates alone are 2048
+    assert all(_UNSAFE.match(ch) for ch in forbidden)
+    text = "Grüße\r\n\x0c\ud800\uffff\u202e ok\t"
+    assert xml_safe(text) == "Grüße\n ok\t"
+
+
 def test_every_printed_line_passes_the_filter(capsys):
     safe_echo("Heer \x1b[2J\u202e")
     assert capsys.readouterr().out == "Heer <U+001B>[2J<U+202E>\n"

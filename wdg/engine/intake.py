@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import yaml
+
 from wdg.engine.events import Event
-from wdg.errors import StateError
+from wdg.errors import StateError, WdgError
 from wdg.orders.model import Diagnostic, Sheet
 from wdg.orders.parser import parse_sheet
 from wdg.world.passwords import verify_password
@@ -46,16 +49,100 @@ def is_input_file(name: str) -> bool:
     return bool(SHEET_RE.match(name)) or name == GM_SHEET
 
 
-def take_in(seg: Segment, files: dict[str, bytes]) -> Intake:
-    """Parse and check every sheet of the month (``seg`` at the month's start)."""
+def _through_password(raw: bytes) -> bytes:
+    """A sheet's text up to the end of its first line naming the password (the
+    whole text if none does)."""
+    at = raw.lower().find(b"passwort")
+    if at < 0:
+        return raw
+    end = raw.find(b"\n", at)
+    return raw if end < 0 else raw[:end + 1]
+
+
+THREADS_FROM = 4
+"""Sheets from which the password checks run in threads."""
+
+
+class PasswordChecks:
+    """The password checks of a month's sheets (PBKDF2: slow on purpose, and
+    releasing the GIL) in threads on every core, each remembered by exactly
+    what it compares — a password and a stored hash — so that checks started
+    early (:meth:`prefetch`, while the segment loads) are used by
+    :func:`take_in` and a check never depends on where it was started. With
+    one core (or fewer than :data:`THREADS_FROM` sheets) nothing runs in
+    threads. Use it as a context manager."""
+
+    def __init__(self, sheets: int = THREADS_FROM) -> None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not on Linux
+            cores = os.cpu_count() or 1
+        self._pool = ThreadPoolExecutor(max_workers=min(cores, 8)) \
+            if sheets >= THREADS_FROM and cores >= 2 else None
+        self._started: dict[tuple[str, str], Future[bool]] = {}
+
+    def __enter__(self) -> PasswordChecks:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def check(self, password: str, stored: str) -> Future[bool] | bool:
+        """The check of ``password`` against ``stored``: a future (started now
+        or before) in threads, else the answer itself."""
+        if self._pool is None:
+            return verify_password(password, stored)
+        key = (password, stored)
+        got = self._started.get(key)
+        if got is None:
+            got = self._started[key] = self._pool.submit(verify_password, password, stored)
+        return got
+
+    def prefetch(self, segment_dir: Path, orders_dir: Callable[[str], Path]) -> int:
+        """Start the checks of the sheets in ``orders_dir(month key)`` against
+        the hashes in ``segment_dir``'s files, read without loading the
+        segment; returns how many were started. Best effort: whatever cannot
+        be read here is left to :func:`take_in`, which reads and reports it
+        (a check started for a sheet that is then refused is simply unused)."""
+        if self._pool is None:
+            return 0
+        from wdg.engine.archive import read_order_files
+        from wdg.world.storage import peek_passwords
+
+        try:
+            month, hashes = peek_passwords(segment_dir)
+            files = read_order_files(orders_dir(month))
+        except (OSError, ValueError, KeyError, TypeError, WdgError, yaml.YAMLError):
+            return 0
+        started = 0
+        for name in sorted(files):
+            m = SHEET_RE.match(name)
+            stored = hashes.get(int(m.group(1))) if m else None
+            if stored is None:
+                continue
+            try:  # the header is enough: a wrong guess only costs an unused check
+                password = parse_sheet(_through_password(files[name]), source=name).password
+            except WdgError:
+                continue
+            if password:
+                self.check(password, stored)
+                started += 1
+        return started
+
+
+def take_in(seg: Segment, files: dict[str, bytes],
+            passwords: PasswordChecks | None = None) -> Intake:
+    """Parse and check every sheet of the month (``seg`` at the month's start);
+    ``passwords``: the month's :class:`PasswordChecks` when the caller has
+    started some already (default: a new one)."""
     out = Intake(files={n: files[n] for n in sorted(files) if is_input_file(n)})
     numbered = sorted((int(SHEET_RE.match(n).group(1)), n)  # type: ignore[union-attr]
                       for n in out.files if SHEET_RE.match(n))
-    # The password checks (PBKDF2, deliberately slow, and releasing the GIL)
-    # run in threads on every core while this thread parses and checks the
-    # sheets; the events' order stays as if the sheets were taken in one
-    # after the other.
-    with _password_pool(len(numbered)) as pool:
+    # The password checks run in threads on every core while this thread
+    # parses and checks the sheets; the events' order stays as if the sheets
+    # were taken in one after the other.
+    with _password_checks(passwords, len(numbered)) as pool:
         heads = []
         for number, name in numbered:
             events: list[Event] = []
@@ -63,8 +150,7 @@ def take_in(seg: Segment, files: dict[str, bytes]) -> Intake:
             ok: Any = None
             if sheet is not None:
                 stored = seg.kingdoms[number].player.password_hash  # type: ignore[union-attr]
-                ok = pool.submit(verify_password, sheet.password, stored) if pool is not None \
-                    else verify_password(sheet.password, stored)
+                ok = pool.check(sheet.password, stored)
             heads.append((number, name, sheet, events, ok))
         for number, name, sheet, events, ok in heads:
             if sheet is not None:
@@ -94,17 +180,13 @@ def _refused(events: list[Event], kingdom: int | None, name: str, reason: str) -
 
 
 @contextmanager
-def _password_pool(sheets: int) -> Iterator[ThreadPoolExecutor | None]:
-    """Threads for the password checks (``None``: check them one after the other)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    if sheets < 4 or cores < 2:
-        yield None
+def _password_checks(given: PasswordChecks | None, sheets: int) -> Iterator[PasswordChecks]:
+    """The caller's checks (closed by the caller), else new ones for this intake."""
+    if given is not None:
+        yield given
         return
-    with ThreadPoolExecutor(max_workers=min(cores, 8)) as pool:
-        yield pool
+    with PasswordChecks(sheets) as checks:
+        yield checks
 
 
 def _head(seg: Segment, number: int, name: str, raw: bytes, events: list[Event]) -> Sheet | None:

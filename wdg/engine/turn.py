@@ -173,7 +173,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     """
     from wdg.campaign import Campaign
     from wdg.engine import archive
-    from wdg.engine.intake import take_in
+    from wdg.engine.intake import PasswordChecks, take_in
     from wdg.errors import StateError
     from wdg.world.consistency import check_segment
     from wdg.world.storage import load_segment
@@ -182,7 +182,10 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
         raise StateError(f"no segment {segment!r} in {camp.worlds}")
-    with archive.segment_lock(seg_dir):
+    with archive.segment_lock(seg_dir), PasswordChecks() as passwords:
+        # the slow password checks start in threads now and run while the
+        # segment loads (the intake uses them; a check is keyed by what it compares)
+        passwords.prefetch(seg_dir, lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
         seg = load_segment(seg_dir)
         findings = check_segment(seg)
         if findings:
@@ -195,7 +198,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         if stage is not None:
             stage("intake")
         files = archive.read_order_files(camp.orders_dir(segment, seg.date))
-        intake = take_in(seg, files)
+        intake = take_in(seg, files, passwords)
         missing = [e for e in intake.events if e.kind == "sheet.missing"]
         playing = [k for k in seg.kingdoms.values()
                    if not k.city_state and not k.retired and k.player is not None]

@@ -215,7 +215,6 @@ class KnownTerrain:
                 layer[self.grid.index(self.grid.hex_of(a))] = terrain(code).id
         self.layer = layer
         self.coastal = coastal_mask(layer)
-        self._neighbours: dict[tuple[Address, Direction], Address | None] = {}
         self._coast: dict[Address, bool] = {}
         self._edges: dict[Address, tuple[Edge, ...]] = {}
         self.verdicts: dict[tuple[str, int, int, bool, bool, int], StepVerdict] = {}
@@ -253,11 +252,8 @@ class KnownTerrain:
         return o if o not in (0, self.view.kingdom) else None
 
     def neighbour(self, a: Address, d: Direction) -> Address | None:
-        """The adjacent address (remembered: a kingdom's armies search the same land)."""
-        key = (a, d)
-        if key not in self._neighbours:
-            self._neighbours[key] = self.view.neighbour(a, d)
-        return self._neighbours[key]
+        """The adjacent address (the view remembers them for the process)."""
+        return self.view.neighbour(a, d)
 
     def edges(self, a: Address) -> tuple[Edge, ...]:
         """The known neighbours of ``a`` with what the movement rule asks of
@@ -265,14 +261,18 @@ class KnownTerrain:
         got = self._edges.get(a)
         if got is None:
             out = []
-            for d in Direction:
+            for d in _DIRECTIONS:
                 there = self.neighbour(a, d)
                 if there is None or (tid := self.tid(there)) is None:
                     continue
                 out.append(Edge(d, there, tid, self.is_coastal(there), self.harbour(there),
-                                self.foreign_owner(there) is not None))
+                                self.foreign_owner(there) is not None, str(there), d.value))
             got = self._edges[a] = tuple(out)
         return got
+
+
+_DIRECTIONS = tuple(Direction)
+"""The six directions (iterating an Enum class is slow in a hot loop)."""
 
 
 class Edge(NamedTuple):
@@ -284,6 +284,10 @@ class Edge(NamedTuple):
     coastal: bool
     harbour: bool
     foreign: bool
+    label: str
+    """``str(there)``: searches key their tables by it (a string's hash is kept)."""
+    code: str
+    """``direction.value``, the letter of a ``b``/``e`` order."""
 
 
 def mover_kind_of(army: ArmyView) -> str:
@@ -831,48 +835,53 @@ def reach(view: KingdomView, number: int, rules: Rules,
     km = known if known is not None else KnownTerrain(view, rules)
     kind = mover_kind_of(a)
     start = a.position
-    best: dict[Address, tuple[int, float]] = {start: (0, 1.0)}
-    prev: dict[Address, tuple[Address, Direction]] = {}
-    ends: set[Address] = set()
-    heap: list[tuple[int, str, Address, str, float]] = [(0, str(start), start, kind, 1.0)]
+    first = str(start)
+    # the tables are keyed by the address's text (its hash is kept by the
+    # string; an Address hashes in Python): the same search, a third the time
+    none = (1 << 30, 0.0)
+    best: dict[str, tuple[int, float]] = {first: (0, 1.0)}
+    prev: dict[str, tuple[str, str]] = {}
+    ends: set[str] = set()
+    heap: list[tuple[int, str, Address, str, float]] = [(0, first, start, kind, 1.0)]
     verdicts = km.verdicts
+    lost = 1.0 - km.t.get_lost_chance
     while heap:
-        spent, _key, here, k, stay = heapq.heappop(heap)
-        if spent > best.get(here, (1 << 30, 0.0))[0] or here in ends:
+        spent, key, here, k, stay = heapq.heappop(heap)
+        if spent > best.get(key, none)[0] or key in ends:
             continue
         here_tid = km.tid(here)
         if here_tid is None:
             continue
         if k in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
-            stay = stay * (1.0 - km.t.get_lost_chance)
-        for d, there, tid, coastal, harbour, foreign in km.edges(here):
-            key = (k, here_tid, tid, coastal, harbour, spent)
-            v = verdicts.get(key)
+            stay = stay * lost
+        for _d, there, tid, coastal, harbour, foreign, label, code in km.edges(here):
+            vkey = (k, here_tid, tid, coastal, harbour, spent)
+            v = verdicts.get(vkey)
             if v is None:  # step_verdict is pure: the same step costs the same
-                v = verdicts[key] = step_verdict(km.t, k, here_tid, tid, km.month,
-                                                 coastal=coastal, harbour=harbour, spent=spent)
+                v = verdicts[vkey] = step_verdict(km.t, k, here_tid, tid, km.month,
+                                                  coastal=coastal, harbour=harbour, spent=spent)
             if v.reason is not None:
                 continue
             nc = spent + v.cost
-            if nc < best.get(there, (1 << 30, 0.0))[0]:
-                best[there] = (nc, stay)
-                prev[there] = (here, d)
+            if nc < best.get(label, none)[0]:
+                best[label] = (nc, stay)
+                prev[label] = (key, code)
                 if v.landing or foreign:
-                    ends.add(there)
+                    ends.add(label)
                 else:
-                    ends.discard(there)
-                heapq.heappush(heap, (nc, str(there), there, "krieger" if v.landing else k, stay))
+                    ends.discard(label)
+                heapq.heappush(heap, (nc, label, there, "krieger" if v.landing else k, stay))
     out = []
     for to, (cost, stay) in best.items():
-        if to == start:
+        if to == first:
             continue
         path, dirs, x = [], [], to
-        while x != start:
+        while x != first:
             p, d = prev[x]
-            path.append(str(x))
-            dirs.append(d.value)
+            path.append(x)
+            dirs.append(d)
             x = p
-        out.append({"to": str(to), "directions": dirs[::-1], "path": path[::-1], "cost": cost,
+        out.append({"to": to, "directions": dirs[::-1], "path": path[::-1], "cost": cost,
                     "stops": to in ends, "lost_chance": round(100 * (1 - stay))})
     out.sort(key=lambda e: (e["cost"], e["to"]))
     return out
@@ -919,10 +928,23 @@ def plan_data(view: KingdomView, rules: Rules,
     ``costs`` of each order type (:func:`order_costs`). A running gold total is
     ``treasury - running - order costs + income``; the text the editor writes
     is then checked and forecast by :func:`forecast` like any sheet. ``known``:
-    the view's :class:`KnownTerrain` when the caller has built it."""
+    the view's :class:`KnownTerrain` when the caller has built it. Armies at
+    one place that move alike share one ``reach`` list (read it, do not change it)."""
     km = known if known is not None else KnownTerrain(view, rules)
     idle = forecast(view, m.Sheet(segment=view.segment, kingdom=view.kingdom), rules, known=km)
     running = running_costs(view, rules)
+    # An army's reach depends only on where it stands and how it moves: armies
+    # standing together (a capital's garrison) share one search and one list.
+    ways: dict[tuple[Address, str], list[dict[str, Any]]] = {}
+
+    def way(n: int, a: ArmyView) -> list[dict[str, Any]]:
+        if a.passive or a.carried_by is not None or a.general is None:
+            return []
+        key = (a.position, mover_kind_of(a))
+        if key not in ways:
+            ways[key] = reach(view, n, rules, km)
+        return ways[key]
+
     return {
         "segment": view.segment,
         "month": view.month.key,
@@ -932,7 +954,7 @@ def plan_data(view: KingdomView, rules: Rules,
         "after_without_orders": idle.gold_after,
         "armies": {str(n): {"running": sum(running.get(n, (0, 0))),
                             "kind": "" if a.passive else mover_kind_of(a),
-                            "reach": reach(view, n, rules, km)}
+                            "reach": way(n, a)}
                    for n, a in sorted(view.armies.items())},
         "costs": order_costs(view, rules),
     }

@@ -24,10 +24,11 @@ from typing import Any
 
 import yaml
 
+from wdg import yamlfast
 from wdg.errors import DataError, InvalidInputError
 from wdg.world.address import Address, Grid
 from wdg.world.calendar import MonthDate
-from wdg.world.hexgrid import Hex
+from wdg.world.hexgrid import Direction, Hex
 from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, Segment, TroopType
 from wdg.world.terrain import TERRAINS, Terrain, terrain
 
@@ -150,8 +151,9 @@ class KingdomView:
     def neighbour(self, a: Address, direction: object) -> Address | None:
         """The adjacent address in ``direction`` (a :class:`Direction`), or ``None``
         off the map."""
-        h = self.grid.hex_of(a).neighbour(direction)  # type: ignore[arg-type]
-        return self.grid.address_of(h) if self.grid.contains(h) else None
+        g = self.grid
+        got = _neighbour(g.prov_cols, g.prov_rows, a.province, a.gemark, direction)
+        return None if got is None else Address(*got)
 
     def adjacent(self, a: Address, b: Address) -> bool:
         """True if the two gemarks are neighbours."""
@@ -160,6 +162,20 @@ class KingdomView:
     def max_kingdom_orders(self) -> int:
         """"Pro Palast ... einen Befehl ... maximal 10 und minimal 1"."""
         return max(1, min(10, self.palaces))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _neighbour(cols: int, rows: int, province: int, gemark: int,
+               direction: Direction) -> tuple[int, int] | None:
+    """``(province, gemark)`` of the adjacent gemark, remembered for the
+    process by plain numbers (an Address hashes in Python): every kingdom's
+    forecast, reach and order choices ask the same steps of the same map."""
+    grid = Grid(cols, rows)
+    h = grid.hex_of(Address(province, gemark)).neighbour(direction)
+    if not grid.contains(h):
+        return None
+    a = grid.address_of(h)
+    return a.province, a.gemark
 
 
 def build_view(seg: Segment, kingdom: int) -> KingdomView:
@@ -268,11 +284,10 @@ def view_to_yaml(view: KingdomView) -> str:
     """The view as YAML text."""
     head = (f"# Sicht des Königreiches {view.kingdom} ({view.name}) auf Segment {view.segment}, "
             f"Mond {view.month.short()}\n")
-    # the C emitter when PyYAML has it: the pure-Python one took most of a
-    # stress month's text reports (60 views of ~2,000 nodes)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return head + yaml.dump(view_to_dict(view), Dumper=dumper, allow_unicode=True,
-                            sort_keys=False)
+    # libyaml's emitter without PyYAML's Python representer (wdg.yamlfast): the
+    # pure-Python path took most of a stress month's text reports (60 views of
+    # ~2,000 nodes); the text is the same
+    return head + yamlfast.dump(view_to_dict(view), allow_unicode=True, sort_keys=False)
 
 
 def load_view(path: str | Path) -> KingdomView:

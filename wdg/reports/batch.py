@@ -31,6 +31,7 @@ from wdg.engine.events import Event
 from wdg.orders.model import Sheet
 from wdg.orders.view import build_view, view_to_yaml
 from wdg.procs import process_pool, stopping_pool
+from wdg.reports.build import MonthEvents
 from wdg.reports.exploration import overview_pages
 from wdg.reports.gazette import build_gazette, build_overview
 from wdg.reports.jsonreport import FILE as JSON_FILE
@@ -64,6 +65,8 @@ class MonthInput:
     """Each kingdom's JSON report of the previous month (for "changes since last month")."""
     rules: Rules | None = None
     """The month's rules (the order editor's reach and costs); ``None``: the shipped ones."""
+    index: MonthEvents | None = None
+    """The events sorted once for all sheets (built by :func:`render_reports`)."""
 
 
 def report_kingdoms(seg: Segment) -> list[int]:
@@ -85,7 +88,7 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     r = renderer or Renderer(inp.templates)
     text, doc = report_model(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
                              inp.settings, seg_before=inp.seg_before,
-                             previous=inp.previous.get(kingdom))
+                             previous=inp.previous.get(kingdom), index=inp.index)
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
     out = [_write(d / JSON_FILE, text)]
@@ -111,7 +114,8 @@ def render_common(inp: MonthInput, renderer: Renderer | None = None) -> list[Pat
     if inp.pdf:
         from wdg.reports.pdf import html_to_pdf
         out.append(_write(inp.out_dir / f"{GAZETTE}.pdf", html_to_pdf(html, r.dirs)[0]))
-    o = build_overview(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.seg_before)
+    o = build_overview(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.seg_before,
+                       index=inp.index)
     # The overview's maps are files beside it, referenced from the HTML (not
     # inlined: at stress size they would make it many megabytes).
     for i, page in enumerate(overview_pages(inp.seg_after, inp.settings), start=1):
@@ -193,6 +197,7 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
                      templates, settings or load_report_settings(), pdf, dict(previous or {}),
                      rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None)
+    inp.index = MonthEvents(inp.events)  # before the workers fork: they share it
     kingdoms = report_kingdoms(seg_after)
     bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
     files: list[Path] = []

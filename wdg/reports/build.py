@@ -9,6 +9,7 @@ by section, following the rule's "Die Spielzugauswertung", "Der Reichsschatz",
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import defaultdict
 
@@ -17,6 +18,7 @@ import numpy as np
 from wdg.engine.events import Event
 from wdg.orders.model import Sheet
 from wdg.reports.model import (
+    FOREIGN_ANSWERS,
     STATUS_TEXT,
     ArmyRow,
     Booking,
@@ -74,15 +76,61 @@ def _palaces(seg: Segment, kingdom: int) -> int:
     return int(((seg.buildings[i] > 0) & mine).sum())
 
 
+class MonthEvents:
+    """A month's events sorted once for every kingdom's sheet (a stress month
+    has ~16,000 events and 60 sheets: each sheet reads only its own share)."""
+
+    def __init__(self, events: list[Event]) -> None:
+        self.events = events
+        self._mine: dict[int | None, list[Event]] = defaultdict(list)
+        self._sent: dict[object, list[Event]] = defaultdict(list)
+        self.creatures: list[tuple[int, Event]] = []
+        """``(position, event)`` of the creature events a map may mark."""
+        for i, e in enumerate(events):
+            self._mine[e.kingdom].append(e)
+            if e.line > 0 and e.kind.startswith(FOREIGN_ANSWERS):
+                sender = e.data.get("from")
+                if isinstance(sender, (int, str)):
+                    self._sent[sender].append(e)
+            if e.at is not None and e.kind.startswith(CREATURE_PREFIXES) \
+                    and e.kind != "creature.slain":
+                self.creatures.append((i, e))
+        self._position = {id(e): i for i, e in enumerate(events)}
+
+    def mine(self, kingdom: int) -> list[Event]:
+        """The kingdom's own events, in the month's order."""
+        return list(self._mine.get(kingdom, ()))
+
+    def sent(self, kingdom: int) -> list[Event]:
+        """Events of other kingdoms that may answer a line of ``kingdom``'s
+        sheet (a message or announcement it sent), in the month's order."""
+        return [e for e in self._sent.get(kingdom, ()) if e.kingdom != kingdom]
+
+    def position(self, e: Event) -> int:
+        """The event's place in the month's log."""
+        return self._position[id(e)]
+
+
+SIGHTING_KINDS = ("recon.sighting", "sighting")
+"""Kinds of a kingdom's own events that mark a foreign army or creature on its map."""
+CREATURE_PREFIXES = ("creature.", "gm.creature_placed")
+"""Kinds of the events that put a creature on a map (those the chronicle tells)."""
+
+
 def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet | None,
                          kingdom: int, settings: ReportSettings, *,
-                         seg_before: Segment | None = None) -> KingdomReport:
-    """The result sheet model of ``kingdom`` for the month just resolved."""
+                         seg_before: Segment | None = None,
+                         index: MonthEvents | None = None) -> KingdomReport:
+    """The result sheet model of ``kingdom`` for the month just resolved.
+    ``index``: the month's events sorted once (:class:`MonthEvents` of
+    ``events``) when the caller builds many sheets."""
     month = seg_after.date.previous()
-    mine = [e for e in events if e.kingdom == kingdom]
+    if index is None or index.events is not events:
+        index = MonthEvents(events)
+    mine = index.mine(kingdom)
     used: set[int] = set()  # ids of events placed in some section
 
-    orders = _orders(seg_after, sheet, mine, kingdom, settings, used, events)
+    orders = _orders(seg_after, sheet, mine, kingdom, settings, used, index.sent(kingdom))
     order_lines = {o.line for o in orders}
     loose = [t for line, t in _diagnostic_texts(sheet, mine) if line not in order_lines]
     used |= {id(e) for e in mine if e.kind == "sheet.diagnostic"}
@@ -99,7 +147,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     booked_ids = {id(e) for e in booked}  # the bookings no order of the sheet explains
     bookings = [Booking(settings.ledger_label(e.ledger), _booking_text(e), e.gold) for e in booked]
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
-    armies = _armies(seg_after, kingdom, seen, settings, events)
+    armies = _armies(seg_after, kingdom, seen, settings, mine)
     army_numbers = {a.number for a in armies}
     sightings = _grouped_recon(seg_after, [e for e in seen if e.army in army_numbers], settings) \
         + _by_place(lines([e for e in seen if e.army not in army_numbers]))
@@ -112,7 +160,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                            details=[("Gattung", g.troop.value), ("Erfahrung", str(g.experience)),
                                     ("Preis", money(offer.price))]
                            + ([("Zauberer", "ja")] if g.wizard else [])))
-    markers = _markers(seg_after, kingdom, events, settings)
+    markers = _markers(seg_after, kingdom, index, settings)
     auto = lines(claim(lambda e: e.kind == "diplomacy.report"))
     messages = [MessageRow(e.data.get("from"), _kname(seg_after, e.data.get("from")),
                            str(e.data.get("text", "")))
@@ -122,10 +170,11 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     rest = _same_text(_with_army(lines([e for e in mine if id(e) not in used])))
 
     provinces, settlements, militia = _territory(seg_after, kingdom, settings)
-    ledger = treasury(seg_after, events, kingdom, settings, seg_before)
+    ledger = treasury(seg_after, mine, kingdom, settings, seg_before)
     ledger.bookings = bookings
+    gold = [e for e in mine if e.gold]
     for row in ledger.rows:
-        mine_booked = [e for e in events if e.kingdom == kingdom and e.gold and e.ledger == row.category]
+        mine_booked = [e for e in gold if e.ledger == row.category]
         texts = [_booking_text(e) for e in mine_booked]
         # several bookings: each one; a single one only when its text tells more
         # than the category's name (a game master's reason, an income's source)
@@ -173,7 +222,7 @@ def _offer(seg: Segment, kingdom: int) -> OfferRow | None:
     return OfferRow(g.name, g.troop.value, g.experience, g.wizard, g.ability, o.price)
 
 
-def _markers(seg: Segment, kingdom: int, events: list[Event],
+def _markers(seg: Segment, kingdom: int, index: MonthEvents,
              settings: ReportSettings) -> list[Marker]:
     """What the kingdom's map marks besides its own armies: foreign armies and
     creatures its armies sighted this month, and every creature the
@@ -190,18 +239,21 @@ def _markers(seg: Segment, kingdom: int, events: list[Event],
             seen.add((m.kind, m.gemark, m.label))
             out.append(m)
 
-    for e in events:
-        if e.at is None or not grid.contains(e.at):
-            continue
-        if e.kingdom == kingdom and e.kind.startswith(("recon.sighting", "sighting")):
+    # the kingdom's own events and the creatures, in the month's order
+    own = [(index.position(e), e) for e in index.mine(kingdom)
+           if e.at is not None and e.kind.startswith(SIGHTING_KINDS)]
+    for _i, e in heapq.merge(own, index.creatures, key=lambda pe: pe[0]):
+        if e.kingdom == kingdom and e.kind.startswith(SIGHTING_KINDS):
+            if not grid.contains(e.at):
+                continue
             what = str(e.data.get("what", ""))
             ident = e.data.get("id")
             if what.startswith(("fabel", "creature")):
                 add("creature", e.at, "F")
             else:
                 add("army", e.at, f"{ident:04d}" if isinstance(ident, int) else "?")
-        elif e.kind.startswith(("creature.", "gm.creature_placed")) and e.kind != "creature.slain" \
-                and settings.in_chronicle(e.kind, e.public):
+        elif e.kind.startswith(CREATURE_PREFIXES) and e.kind != "creature.slain" \
+                and settings.in_chronicle(e.kind, e.public) and grid.contains(e.at):
             r, c = grid.index(e.at)
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
             if known:
@@ -275,13 +327,17 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
             settings: ReportSettings, used: set[int],
             others: list[Event] = ()) -> list[OrderOutcome]:  # type: ignore[assignment]
     """Every order of the sheet with the events answering its line; ``others``
-    (all events) supplies answers logged under another kingdom (a message
-    delivered to its recipient)."""
+    (all events, or those of :meth:`MonthEvents.sent`) supplies answers logged
+    under another kingdom (a message delivered to its recipient)."""
     if sheet is None:
         return []
     by_line: dict[int, list[Event]] = defaultdict(list)
-    for e in mine + [e for e in others if e.kingdom != kingdom]:
+    for e in mine:
         if _answers(e, kingdom):
+            by_line[e.line].append(e)
+    for e in others:  # the cheap tests of _answers first
+        if e.kingdom != kingdom and e.line > 0 and e.kind.startswith(FOREIGN_ANSWERS) \
+                and _answers(e, kingdom):
             by_line[e.line].append(e)
     diags: dict[int, list[str]] = defaultdict(list)
     for line, text in _diagnostic_texts(sheet, mine):
@@ -412,7 +468,7 @@ def _transport(a: Army) -> str:
 
 def _armies(seg: Segment, kingdom: int, seen: list[Event],
             settings: ReportSettings, events: list[Event] = ()) -> list[ArmyRow]:  # type: ignore[assignment]
-    morale = _morale_events(list(events), kingdom)
+    morale = _morale_events(events, kingdom)
     out = []
     for n in sorted(seg.armies):
         a = seg.armies[n]

@@ -22,7 +22,7 @@ import numpy as np
 
 from wdg.engine.events import Event
 from wdg.orders.model import Sheet
-from wdg.reports.build import _orders, treasury
+from wdg.reports.build import MonthEvents, _orders, treasury
 from wdg.reports.model import Line, MapPage, OrderOutcome, event_line
 from wdg.reports.settings import ReportSettings
 from wdg.world.calendar import MONTHS
@@ -190,8 +190,12 @@ class KingdomColour:
 
 
 def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sheet],
-                   settings: ReportSettings, seg_before: Segment | None = None) -> Overview:
-    """The game master's overview of the month just resolved."""
+                   settings: ReportSettings, seg_before: Segment | None = None, *,
+                   index: MonthEvents | None = None) -> Overview:
+    """The game master's overview of the month just resolved (``index``: the
+    events sorted once, :class:`~wdg.reports.build.MonthEvents`)."""
+    if index is None or index.events is not events:
+        index = MonthEvents(events)
     gm_settings = dataclasses.replace(settings, hidden_data_keys=frozenset(), all_details=True)
     month = seg_after.date.previous()
     owners, counts = np.unique(seg_after.owner, return_counts=True)
@@ -201,7 +205,8 @@ def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sh
     for k in sorted(seg_after.kingdoms):
         kd = seg_after.kingdoms[k]
         armies = [a for a in seg_after.armies.values() if a.kingdom == k]
-        tr = treasury(seg_after, events, k, settings, seg_before)
+        mine = index.mine(k)
+        tr = treasury(seg_after, mine, k, settings, seg_before)
         playing = not kd.city_state and not kd.retired and kd.player is not None
         kind = "Stadtstaat" if kd.city_state else ("ausgeschieden" if kd.retired else "Königreich")
         has = k in sheets
@@ -221,9 +226,8 @@ def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sh
             if a.general is None and a.status is not ArmyStatus.PASSIVE:
                 warnings.append(f"Heer {a.number:04d} von Königreich {k} steht ohne Feldherrn "
                                 f"auf {seg_after.label(a.position)}")
-        mine = [e for e in events if e.kingdom == k]
         used: set[int] = set()
-        orders = _orders(seg_after, sheets.get(k), mine, k, gm_settings, used, events)
+        orders = _orders(seg_after, sheets.get(k), mine, k, gm_settings, used, index.sent(k))
         loose = [e.why for e in mine if e.kind == "sheet.diagnostic"
                  and e.line not in {o.line for o in orders}]
         if orders or loose:

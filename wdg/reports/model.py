@@ -337,6 +337,8 @@ KIND_TEXT = {"recon.scouted": "Erkundung durch Aufklärer und Erkunder",
              "creature.moved": "Ein Fabelwesen zog weiter"}
 """German text for events the engine logs without one (else the kind is shown)."""
 
+FOREIGN_ANSWERS = ("message.", "announcement.")
+"""Kinds of another kingdom's events that answer a line of the sender's sheet."""
 NOT_ANSWERS = ("gm.", "message.delivered", "diplomacy.report", "sheet.diagnostic", "contact.")
 """Kinds that carry a line number of some other sheet (the game master's, the
 sender's) and so never answer one of this kingdom's orders."""
@@ -467,7 +469,7 @@ def _answers(e: Event, kingdom: int) -> bool:
     if e.line <= 0:
         return False
     if e.kingdom != kingdom:
-        return e.data.get("from") == kingdom and e.kind.startswith(("message.", "announcement."))
+        return e.data.get("from") == kingdom and e.kind.startswith(FOREIGN_ANSWERS)
     if e.data.get("from") not in (None, kingdom):
         return False
     return not any(e.kind.startswith(p) for p in NOT_ANSWERS)

@@ -48,19 +48,33 @@ def wrap(text: Any, width: int = WIDTH, indent: int = 0, first: str = "") -> str
     sub = " " * indent
     out: list[str] = []
     for i, para in enumerate(str(text).split("\n")):
-        if not para.strip():
+        p = para.strip()
+        if not p:
             out.append("")
             continue
-        out.extend(textwrap.wrap(para.strip(), width=width, initial_indent=lead if i == 0 else sub,
+        start = lead if i == 0 else sub
+        if len(start) + len(p) <= width and _fits_as_is(p):
+            out.append(start + p)  # what textwrap gives a line that fits, without its cost
+            continue
+        out.extend(textwrap.wrap(p, width=width, initial_indent=start,
                                  subsequent_indent=sub, break_long_words=True,
                                  break_on_hyphens=False) or [lead.rstrip()])
     return "\n".join(out)
 
 
+def _fits_as_is(text: str) -> bool:
+    """True if textwrap would leave a line that fits unchanged: no whitespace
+    character but the space that it would replace or expand."""
+    return not ("\t" in text or "\r" in text or "\x0b" in text or "\x0c" in text)
+
+
 def hang(text: Any, width: int = WIDTH, indent: int = 4) -> str:
     """Wrap ``text`` to ``width`` columns, the first line as it is, the
     continuation lines indented by ``indent`` spaces."""
-    lines = textwrap.wrap(str(text), width=width, subsequent_indent=" " * indent,
+    s = str(text)
+    if s and len(s) <= width and s.strip() == s and "\n" not in s and _fits_as_is(s):
+        return s
+    lines = textwrap.wrap(s, width=width, subsequent_indent=" " * indent,
                           break_long_words=True, break_on_hyphens=False, drop_whitespace=True)
     return "\n".join(lines)
 
@@ -108,6 +122,23 @@ class _MemoryBytecodeCache(BytecodeCache):
 
 
 _BYTECODE = {"text": _MemoryBytecodeCache(), "html": _MemoryBytecodeCache()}
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(Environment):
+    """Jinja's environment, reading ``row.name`` of a dict (the report model is
+    JSON: every value on the sheet is one) by its key at once. Jinja tries the
+    attribute first and takes the key after the AttributeError — the same
+    answer (a dict has no other attributes than ``dir(dict)``), but an
+    exception for each of the ~4,000 values of a sheet."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
 
 
 class Renderer:
@@ -120,8 +151,8 @@ class Renderer:
                                       finalize=_policy,
                                       keep_trailing_newline=True, trim_blocks=True,
                                       lstrip_blocks=True, auto_reload=False)
-        self.text_env = Environment(autoescape=False, bytecode_cache=_BYTECODE["text"], **common)
-        self.html_env = Environment(autoescape=select_autoescape(default=True,
+        self.text_env = _Environment(autoescape=False, bytecode_cache=_BYTECODE["text"], **common)
+        self.html_env = _Environment(autoescape=select_autoescape(default=True,
                                                                  default_for_string=True),
                                     bytecode_cache=_BYTECODE["html"], **common)
         for env in (self.text_env, self.html_env):

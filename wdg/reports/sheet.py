@@ -19,7 +19,7 @@ from wdg.engine.events import Event
 from wdg.orders.model import Sheet
 from wdg.orders.template import render_view_template
 from wdg.orders.view import ArmyView, GeneralView, KingdomView, OfferView
-from wdg.reports.build import build_kingdom_report
+from wdg.reports.build import MonthEvents, build_kingdom_report
 from wdg.reports.exploration import report_pages
 from wdg.reports.jsonreport import build_json, dumps, loads
 from wdg.reports.model import MapPage
@@ -39,11 +39,13 @@ FORM = "spielzug.txt"
 
 def report_model(seg_after: Segment, events: list[Event], sheet: Sheet | None, kingdom: int,
                  settings: ReportSettings, *, seg_before: Segment | None = None,
-                 previous: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+                 previous: dict[str, Any] | None = None,
+                 index: MonthEvents | None = None) -> tuple[str, dict[str, Any]]:
     """A kingdom's report: its JSON text (the file) and the document parsed back
-    from that text (what every sheet is rendered from)."""
+    from that text (what every sheet is rendered from). ``index``: the
+    month's events sorted once, when the caller builds many reports."""
     report = build_kingdom_report(seg_after, events, sheet, kingdom, settings,
-                                  seg_before=seg_before)
+                                  seg_before=seg_before, index=index)
     text = dumps(build_json(report, seg_after, kingdom, previous))
     return text, loads(text)
 

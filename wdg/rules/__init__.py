@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from wdg import yamlfast
+
 from wdg.errors import DataError
 
 try:  # the C loader when present (much faster), else the pure-Python one
@@ -31,7 +33,7 @@ def safe_load_file(path: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise DataError(str(path), None, f"byte {exc.start}", "UTF-8 text") from None
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yamlfast.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

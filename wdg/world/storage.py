@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
+from wdg import yamlfast
 from wdg.errors import DataError
 from wdg.fsio import fsync_dir, fsync_tree, write_durable
 from wdg.rules import safe_load_file
@@ -61,11 +61,6 @@ from wdg.world.state import (
     empty_layers,
     new_known_map,
 )
-
-try:
-    _Dumper: type = yaml.CSafeDumper  # type: ignore[attr-defined]
-except AttributeError:  # pragma: no cover
-    _Dumper = yaml.SafeDumper
 
 FORMAT = 1
 """Version of the on-disk format (``format:`` in segment.yaml)."""
@@ -313,6 +308,23 @@ def load_segment(path: Path) -> Segment:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def peek_passwords(path: Path) -> tuple[str, dict[int, str]]:
+    """``(month key, {kingdom: password hash})`` read from a segment folder's
+    ``segment.yaml`` and ``kingdoms.yaml`` alone, without loading or checking
+    the segment (a few milliseconds): what the intake needs to start the slow
+    password checks while the segment loads. Anything unreadable raises;
+    callers treat it as "nothing known yet" (:func:`load_segment` reports it)."""
+    files = _file_map(Path(path))
+    head = _load_yaml_mapping(files[SEGMENT_FILE])
+    hashes: dict[int, str] = {}
+    for item in _records(files[KINGDOMS_FILE], "kingdoms"):
+        player = item.get("player") if isinstance(item, dict) else None
+        if isinstance(player, dict) and isinstance(player.get("password_hash"), str) \
+                and isinstance(item.get("number"), int):
+            hashes[item["number"]] = player["password_hash"]
+    return str(head["date"]), hashes
+
+
 def _load_compressed(path: Path) -> Segment:
     """A segment stored as the archive stores it (``state/``: text files as
     ``name.gz``): its files unpacked into a temporary folder and loaded."""
@@ -399,8 +411,8 @@ def _write_all(seg: Segment, d: Path) -> None:
 
 
 def _dump(path: Path, data: Any) -> None:
-    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     default_flow_style=False, width=100)
+    text = yamlfast.dump(data, sort_keys=False, allow_unicode=True,
+                         default_flow_style=False, width=100)
     path.write_text(text, encoding="utf-8")
 
 
