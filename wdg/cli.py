@@ -35,16 +35,20 @@ def safe_echo(message: object = None, file=None, nl: bool = True, err: bool = Fa
 # Every command prints through typer.echo: one filter for all of them.
 typer.echo = safe_echo  # type: ignore[assignment]
 
-app = typer.Typer(
-    name="wdg",
-    help="wdg — Auswertung für Welt der Götter (WdG): segments, order sheets, the month, "
-    "result sheets; plus the batch engines of the other games in the rule collection.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
 
-# Sub-command modules under wdg.commands, in the order `wdg --help` lists them.
+def _new_app() -> typer.Typer:
+    return typer.Typer(
+        name="wdg",
+        help="wdg — Auswertung für Welt der Götter (WdG): segments, order sheets, the month, "
+        "result sheets; plus the batch engines of the other games in the rule collection.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+
+
+# Sub-command modules under wdg.commands, in the order `wdg --help` lists them;
+# each registers the command (or group) of its own name.
 COMMAND_MODULES = (
     "segment",
     "map",
@@ -65,7 +69,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
@@ -79,18 +82,35 @@ def _root(
     """
 
 
-def _register() -> None:
-    for name in COMMAND_MODULES:
+def build_app(only: str | None = None) -> typer.Typer:
+    """The command line with every command, or with ``only`` the one named (a
+    run of ``wdg turn run`` need not import the games, the lab and the demo)."""
+    root = _new_app()
+    root.callback()(_root)
+    for name in COMMAND_MODULES if only is None else (only,):
         try:
             mod = importlib.import_module(f"wdg.commands.{name}")
         except ModuleNotFoundError as exc:
             if exc.name == f"wdg.commands.{name}":
                 continue
             raise
-        mod.register(app)
+        mod.register(root)
+    return root
 
 
-_register()
+def __getattr__(name: str) -> typer.Typer:
+    """``wdg.cli.app``: the whole command line, built on first use."""
+    if name == "app":
+        full = globals()["app"] = build_app()
+        return full
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """The command line a call needs: only its command's module when the first
+    word names one (its help and errors are the same), else every command."""
+    first = next((a for a in args if not a.startswith("-")), None)
+    return build_app(first) if first in COMMAND_MODULES else __getattr__("app")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -100,7 +120,8 @@ def main(argv: list[str] | None = None) -> None:
 
     install_signal_handlers()
     try:
-        app(args=argv, standalone_mode=True)
+        args = list(sys.argv[1:] if argv is None else argv)
+        _app_for(args)(args=args, standalone_mode=True)
     except WdgError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         sys.exit(1)

@@ -139,8 +139,10 @@ def bench_month(work: Path, res: Results, quick: bool) -> Path:
         runs[label] = {"wall_s": round(wall, 3), "cpu_s": round(_LAST_CPU[0], 2),
                        "stages_s": stages, "peak_rss_mib": rss // 1024,
                        "load_average": [round(x, 2) for x in os.getloadavg()]}
+        # issue 16 sets its targets for this machine's two cores; one core is shown beside
         limit = TARGET_PDF if pdf else TARGET_NO_PDF
-        res.add(seconds_figure(G, f"{label}: end to end", [wall], limit=limit if scale == 1 else None,
+        targeted = scale == 1 and jobs == 2
+        res.add(seconds_figure(G, f"{label}: end to end", [wall], limit=limit if targeted else None,
                                note=f"wdg turn run stress --jobs {jobs}"
                                f"{'' if pdf else ' --no-pdf'}; CPU {_LAST_CPU[0]:.1f} s; "
                                f"load {os.getloadavg()[0]:.1f}; stages: "

@@ -57,9 +57,12 @@ def order_choices(view: KingdomView, rules: Rules,
     plan = plan_data(view, rules, km)
     costs = plan["costs"]
     armies = []
-    for a in sorted(view.armies.values(), key=lambda x: x.number):
+    ordered = sorted(view.armies.values(), key=lambda x: x.number)
+    conquerable: dict[str, bool] = {}  # by address: armies standing together reach the same
+    for a in ordered:
         p = plan["armies"][str(a.number)]
-        got = _army(view, km, rules, costs, a, p["reach"], foreign_settlements)
+        got = _army(view, km, rules, costs, a, p["reach"], foreign_settlements, ordered,
+                    conquerable)
         got["running"] = p["running"]
         armies.append(got)
     return {"armies": armies, "kingdom": _kingdom(view, rules, costs),
@@ -68,7 +71,8 @@ def order_choices(view: KingdomView, rules: Rules,
 
 
 def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
-          a: ArmyView, reach: list[dict[str, Any]], foreign: frozenset[str]) -> dict[str, Any]:
+          a: ArmyView, reach: list[dict[str, Any]], foreign: frozenset[str],
+          ordered: list[ArmyView], conquerable: dict[str, bool]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "number": a.number, "position": str(a.position), "passive": a.passive,
         "troop": a.troop or "", "units": a.units, "fleet": a.is_fleet,
@@ -80,9 +84,9 @@ def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, An
         out["b"] = []
         out["reach"] = []
         return out
-    out["a"] = _phase_a(view, km, rules, costs, a)
+    out["a"] = _phase_a(view, km, rules, costs, a, ordered)
     out["reach"] = [_target(r) for r in reach]
-    out["b"] = _phase_b(view, km, a, out["reach"], foreign)
+    out["b"] = _phase_b(view, km, a, out["reach"], foreign, conquerable)
     return out
 
 
@@ -120,7 +124,8 @@ def _passive(view: KingdomView, costs: dict[str, Any], a: ArmyView) -> list[dict
 
 
 def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
-             a: ArmyView) -> list[dict[str, Any]]:
+             a: ArmyView, ordered: list[ArmyView]) -> list[dict[str, Any]]:
+    """``ordered``: the view's armies by number."""
     pos = a.position
     own = view.settlements.get(pos) if pos in view.owned else None
     out: list[dict[str, Any]] = []
@@ -144,8 +149,7 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
     if a.units > 0:
         out.append({"code": "er", "param": "count", "min": 1, "max": a.units,
                     "label": "Rüstgüter entlassen"})
-    partners = ["0000"] + [f"{b.number:04d}" for b in sorted(view.armies.values(),
-                                                             key=lambda x: x.number)
+    partners = ["0000"] + [f"{b.number:04d}" for b in ordered
                            if b.number != a.number and b.position == pos and b.troop == a.troop
                            and not b.passive]
     if a.carrying is None:
@@ -164,7 +168,7 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
             and t is not None and ship_step_ok(t.height):
         space = a.units * rules.int("economy", "space", a.troop or TroopType.KRIEGER.value)
         room = rules.int("economy", "space", "ship_capacity")
-        fleets = [f"{f.number:04d}" for f in sorted(view.armies.values(), key=lambda x: x.number)
+        fleets = [f"{f.number:04d}" for f in ordered
                   if f.is_fleet and f.position == pos and f.carrying is None and not f.passive
                   and f.units * room >= space]
         if fleets:
@@ -182,14 +186,21 @@ def _ship_ok(view: KingdomView, a: Address) -> bool:
 
 
 def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[dict[str, Any]],
-             foreign: frozenset[str]) -> list[dict[str, Any]]:
+             foreign: frozenset[str], conquerable: dict[str, bool]) -> list[dict[str, Any]]:
+    """``conquerable``: :func:`_conquerable` by address, remembered for the view."""
     out: list[dict[str, Any]] = []
     if reach_list:
         out.append({"code": "b", "param": "reach", "label": "Bewegung nach"})
     pos = a.position
     fights = not a.is_fleet and a.units > 0 and not a.boats and a.carried_by is None
     if fights:
-        targets = [r["to"] for r in reach_list if _conquerable(view, Address.parse(r["to"]))]
+        targets = []
+        for r in reach_list:
+            ok = conquerable.get(r["to"])
+            if ok is None:
+                ok = conquerable[r["to"]] = _conquerable(view, Address.parse(r["to"]))
+            if ok:
+                targets.append(r["to"])
         if targets:
             out.append({"code": "e", "param": "reach", "targets": targets,
                         "label": "Einnahme: Bewegung nach"})

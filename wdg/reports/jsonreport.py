@@ -29,9 +29,20 @@ REPORT_VERSION = 2
 FILE = "bericht.json"
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Field names by dataclass type (``dataclasses.fields`` is slow to ask per value)."""
+
+
 def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    t = type(value)
+    if t in _SCALARS:
+        return value
+    names = _FIELDS.get(t)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[t] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {n: _plain(getattr(value, n)) for n in names}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
