@@ -26,6 +26,10 @@
     return e;
   }
   function gs(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "."); }
+  /* amounts and shares as on the sheets: the unit after a no-break space */
+  var NB = "\u00a0";
+  function money(n) { return gs(n) + NB + "GS"; }
+  function pct(n) { return n + NB + "%"; }
   function minus(n) { return n < 0 ? "−" + gs(-n) : gs(n); }
   function n4(n) { return ("000" + n).slice(-4); }
   function oneLine(s) { return String(s).replace(/[\r\n\u2028\u2029]+/g, " "); }
@@ -74,7 +78,7 @@
     } else if (c.param === "gold") {
       w.n = number(c.min, c.max, 1000);
       w.n.setAttribute("aria-label", "Goldsterne");
-      p.appendChild(w.n); p.appendChild(document.createTextNode(" GS"));
+      p.appendChild(w.n); p.appendChild(document.createTextNode(NB + "GS"));
     } else if (c.param === "choice") {
       w.s = select(c.options.map(function (o, i) {
         return [o, c.names ? o + " – " + c.names[i] : o];
@@ -86,8 +90,8 @@
     } else if (c.param === "reach") {
       var r = this.army.reach.filter(function (x) { return !c.targets || c.targets.indexOf(x.to) >= 0; });
       w.s = select(r.map(function (x) {
-        return [x.to, x.to + " · " + x.dirs + " · " + x.cost + " %" +
-          (x.stops ? " · hält dort" : "") + (x.lost ? " · verirrt sich zu " + x.lost + " %" : "")];
+        return [x.to, x.to + " · " + x.dirs + " · " + pct(x.cost) +
+          (x.stops ? " · hält dort" : "") + (x.lost ? " · verirrt sich zu " + pct(x.lost) : "")];
       }));
       w.s.setAttribute("aria-label", "Ziel");
       w.reach = r;
@@ -244,7 +248,7 @@
       if (ta[0]) { L.push("A: " + ta[0]); }
       if (tb[0]) { L.push("B: " + tb[0]); }
       a.A.cost.textContent = a.A.cost.className === "ed-bad" ? "schon einem anderen Heer befohlen" :
-        ta[1] ? gs(ta[1]) + " GS" : "";
+        ta[1] ? money(ta[1]) : "";
       cost += ta[1];
       fixed += a.running;
     });
@@ -257,7 +261,7 @@
         usedDs[o.w.s.value] = 1;
       }
       o.cost.className = "ed-cost";
-      o.cost.textContent = t[1] ? gs(t[1]) + " GS" : "";
+      o.cost.textContent = t[1] ? money(t[1]) : "";
       if (t[0]) { L.push(t[0]); cost += t[1]; }
     });
     texts.forEach(function (t) {
@@ -271,9 +275,9 @@
     /* what the orders may spend: the treasury less pay, upkeep and the orders;
        the month's income comes only at its end */
     var left = C.treasury - fixed - cost, end = left + C.income;
-    goldBox.textContent = "Reichsschatz " + gs(C.treasury) + " GS − Sold und Unterhalt " +
-      gs(fixed) + " GS − Befehle " + gs(cost) + " GS = " + minus(left) + " GS; mit den Einnahmen am Ende des Mondes (" +
-      gs(C.income) + " GS) voraussichtlich " + minus(end) + " GS" + (left < 0 ? ". Es fehlt Gold: Befehle werden verweigert." : "");
+    goldBox.textContent = "Reichsschatz " + money(C.treasury) + " − Sold und Unterhalt " +
+      money(fixed) + " − Befehle " + money(cost) + " = " + minus(left) + NB + "GS; mit den Einnahmen am Ende des Mondes (" +
+      money(C.income) + ") voraussichtlich " + minus(end) + NB + "GS" + (left < 0 ? ". Es fehlt Gold: Befehle werden verweigert." : "");
     goldBox.className = "ed-gold" + (left < 0 ? " ed-short" : "");
     note.textContent = pw.value.trim() ? "" : "Bitte das Passwort eintragen.";
     if (mail) {
@@ -319,23 +323,38 @@
     for (var k in attrs) { e.setAttribute(k, attrs[k]); }
     return e;
   }
+  /* the armies' number tags below the end's hexagon: a gemark's number is in
+     its top part (exploration.py), its lower neighbours' numbers lie 0.6 s and
+     more to the side and the next one straight below starts 2.27 s down, so a
+     column of tags 0.3 s apart from 0.8 s below the centre covers none of them;
+     TAGS fit, the last one says "+n" when more paths end there */
+  var TAGS = 5, TAG = 0.27;
   function drawPlan() {
     layers("ed-plan").forEach(function (mg) {
-      var m = mg[0], g = mg[1], ends = {};
-      armies.forEach(function (a, i) {
+      var m = mg[0], g = mg[1], ends = {}, total = {};
+      var plans = armies.map(function (a) {
         var c = a.B.choice(), w = a.B.w || {}, r = w.reach && w.s ? w.reach[w.s.selectedIndex] : null;
-        if (!c || c.param !== "reach" || !r) { return; }
+        if (!c || c.param !== "reach" || !r) { return null; }
+        total[r.to] = (total[r.to] || 0) + 1;
+        return [c, r];
+      });
+      armies.forEach(function (a, i) {
+        if (!plans[i]) { return; }
+        var c = plans[i][0], r = plans[i][1];
         /* each army's line a little apart, so that paths on the same gemarks all show */
         var off = ((i % 4) - 1.5) * m.s * 0.18;
         var pts = path(a.position, r.dirs).map(function (x) { var p = centre(m, x); return [p[0] + off, p[1] + off]; });
-        var stack = ends[r.to] = (ends[r.to] || 0) + 1;
+        var k = ends[r.to] = (ends[r.to] || 0) + 1;
         g.appendChild(svgEl("polyline", {points: pts.map(function (p) { return p[0].toFixed(1) + "," + p[1].toFixed(1); }).join(" "),
           stroke: a.colour, "stroke-width": m.s * 0.35, "stroke-opacity": 0.85, "stroke-dasharray": c.code === "e" ? "3,2" : "none"}));
         var end = pts[pts.length - 1];
         g.appendChild(svgEl("circle", {cx: end[0].toFixed(1), cy: end[1].toFixed(1), r: m.s * 0.35, fill: a.colour}));
-        var t = svgEl("text", {x: (end[0] + m.s * 0.45).toFixed(1), y: (end[1] - m.s * 0.9 + stack * m.s * 0.6).toFixed(1), fill: a.colour,
-          stroke: "#fff", "stroke-width": 1.5, "paint-order": "stroke"});
-        t.textContent = n4(a.number);
+        if (k > TAGS) { return; }
+        var more = k === TAGS && total[r.to] > TAGS, at = centre(m, cell(r.to));
+        var t = svgEl("text", {x: at[0].toFixed(1), y: (at[1] + m.s * (0.8 + 0.3 * (k - 1))).toFixed(1),
+          fill: more ? "#333" : a.colour, "font-size": (m.s * TAG).toFixed(1), "text-anchor": "middle",
+          stroke: "#fff", "stroke-width": (m.s * 0.08).toFixed(1), "paint-order": "stroke"});
+        t.textContent = more ? "+" + (total[r.to] - TAGS + 1) : n4(a.number);
         g.appendChild(t);
       });
     });
@@ -347,7 +366,7 @@
       focus.reach.forEach(function (x) {
         var p = centre(m, cell(x.to)), dot = svgEl("circle", {cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: m.s * 0.22, "class": "ed-reach"});
         var tip = svgEl("title", {});
-        tip.textContent = "Heer " + n4(focus.number) + " erreicht " + x.to + " (" + x.cost + " %)";
+        tip.textContent = "Heer " + n4(focus.number) + " erreicht " + x.to + " (" + pct(x.cost) + ")";
         dot.appendChild(tip);
         dot.addEventListener("click", function () { pick(focus, x.to); });
         g.appendChild(dot);

@@ -92,6 +92,32 @@ def demo(tmp_path_factory) -> Path:
     return camp.root
 
 
+COVERED_NUMBERS = """
+var tags = 0, covered = [];
+document.querySelectorAll('.mappage .map svg').forEach(function (svg) {
+  var digits = [];
+  svg.querySelectorAll('text.g').forEach(function (t) {
+    for (var i = 0; i < t.getNumberOfChars(); i++) {
+      var r = t.getExtentOfChar(i);
+      if (r.width > 0 && t.textContent.charAt(i).trim()) { digits.push(r); }
+    }
+  });
+  svg.querySelectorAll('g.ed-plan text').forEach(function (t) {
+    var b = t.getBBox();
+    tags += 1;
+    digits.forEach(function (r) {
+      if (b.x < r.x + r.width && r.x < b.x + b.width && b.y < r.y + r.height && r.y < b.y + b.height) {
+        covered.push([t.textContent, r.x, r.y]);
+      }
+    });
+  });
+});
+return [tags, covered];
+"""
+"""Planned-path tags (``g.ed-plan text``) whose box meets a digit of a gemark
+number (``text.g``, one box per character) on the same map."""
+
+
 def _editor_data(html: str) -> dict:
     m = re.search(r'<script type="application/json" id="ed-data">(.*?)</script>', html, re.S)
     assert m, "no editor data in the sheet"
@@ -176,6 +202,7 @@ def test_orders_given_by_clicking_in_the_sheet_pass_the_check_with_no_error(demo
         gold = drv.find_element(By.CSS_SELECTOR, ".ed-gold").text
         mail = drv.find_element(By.ID, "ed-mail").get_attribute("href")
         svg = drv.find_element(By.CSS_SELECTOR, ".mappage .map svg")
+        tags, covered = drv.execute_script(COVERED_NUMBERS)
         drv.execute_script("arguments[0].scrollIntoView()", svg)
         shot = tmp_path / "editor-map.png"
         svg.screenshot(str(shot))
@@ -204,6 +231,8 @@ def test_orders_given_by_clicking_in_the_sheet_pass_the_check_with_no_error(demo
     assert korder.startswith(data["choices"]["kingdom"]["orders"][0]["code"] + " ")
     assert "- ENDE" in lines and "- Heer 0101 304.25" in lines and "- K" in lines, lines
     assert len(plan) == 2 and "GS" in gold
+    # the armies' number tags at the paths' ends cover no gemark number
+    assert tags == 2 and covered == [], covered
     # each path ends on its target's hexagon (the page's geometry, drawn a little apart)
     order = [a["number"] for a in data["choices"]["armies"]]
     want = [_centre(demo, data["maps"][0], r["to"], order.index(a["number"]))

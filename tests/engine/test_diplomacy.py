@@ -76,6 +76,24 @@ def test_open_players_learn_the_real_address_and_secret_ones_do_not():
     assert "secret@example.org" not in str([e.to_dict() for e in m.log if e.kingdom == 1])
 
 
+def test_the_contact_texts_call_a_female_ruler_herrscherin():
+    """Issue 20: a kingdom with ``herrscherin`` is named with her title."""
+    seg = small_segment()
+    add_kingdom(seg, 1, email="open@example.org")
+    add_kingdom(seg, 2, email="secret@example.org")
+    seg.kingdoms[1].herrscherin = seg.kingdoms[2].herrscherin = True
+    seg.kingdoms[2].player.contact = Contact.SECRET
+    add_army(seg, 1, 1, (2, 2))
+    add_army(seg, 2, 2, (2, 2))
+    m = month(seg)
+    contacts(m)
+    name1, name2 = seg.kingdoms[1].name, seg.kingdoms[2].name
+    assert m.log.of_kind("contact.address")[0].why == \
+        f"Die Herrscherin von {name1} ist offene Mitspielerin"
+    assert m.log.of_kind("contact.secret")[0].why.startswith(
+        f"Die Herrscherin von {name2} ist geheime Mitspielerin; Kontakt nur über")
+
+
 def test_city_states_have_no_diplomacy():
     """"Zu Stadtstaaten können keine diplomatischen Beziehungen aufgenommen werden.\""""
     seg = small_segment()

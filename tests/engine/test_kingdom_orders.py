@@ -168,3 +168,13 @@ def test_a_festival_spends_the_gold_and_raises_popularity():
     run(seg, Festival(1000))
     assert seg.kingdoms[1].treasury == 9000
     assert seg.kingdoms[1].popularity == 55
+
+
+def test_a_festival_of_a_herrscherin_raises_her_popularity():
+    """Issue 20: the festival's text names a female ruler "Herrscherin"."""
+    seg = world(treasury=10_000)
+    seg.kingdoms[1].herrscherin = True
+    own(seg, 1, "101.17", "101.18")
+    m = run(seg, Festival(1000))
+    text = m.log.of_kind("k.festival")[0].why
+    assert "die Beliebtheit der Herrscherin steigt von 50 auf 55" in text

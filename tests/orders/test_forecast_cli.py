@@ -24,7 +24,8 @@ def test_simulate_prints_a_german_forecast_for_every_demo_sheet(k):
                               str(PACKAGE_ROOT)])
     assert res.exit_code == 0, res.output
     out = res.output
-    assert out.startswith(f"Vorschau für Königreich {k}, Segment canura, Mond 0412-04")
+    assert out.startswith("Vorschau für Reich ") and \
+        f" (Königreich {k}), Segment canura, Mond 0412-04\n" in out.splitlines(True)[0]
     for part in ("Heere:", "Reichsschatz:", "am Ende des Mondes voraussichtlich",
                  "Was die Vorschau nicht wissen kann oder nicht berechnet:"):
         assert part in out

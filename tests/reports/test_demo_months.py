@@ -100,6 +100,11 @@ WRONG_FORMATS = {
 }
 
 
+def _bad_formats(name: str, text: str) -> list[str]:
+    return [f"{name}: {what}: {text[max(0, m.start() - 30):m.end() + 10]!r}"
+            for what, rx in WRONG_FORMATS.items() for m in rx.finditer(text)]
+
+
 def _player_text(p: Path) -> str:
     text = p.read_text(encoding="utf-8")
     if p.suffix == ".html":
@@ -120,8 +125,51 @@ def test_numbers_percentages_and_kingdoms_are_written_one_way_in_every_player_ou
     assert len(files) >= MONTHS * 20
     bad = []
     for p in files:
-        text = _player_text(p)
-        for what, rx in WRONG_FORMATS.items():
-            bad += [f"{p.relative_to(demo)}: {what}: {text[max(0, m.start() - 30):m.end() + 10]!r}"
-                    for m in rx.finditer(text)]
+        bad += _bad_formats(str(p.relative_to(demo)), _player_text(p))
     assert bad == []
+
+
+def test_the_import_confirmation_and_the_forecast_write_numbers_the_same_way(tmp_path):
+    """Issue 20: the same formats in the import's confirmation mail (with its
+    forecast) and in ``wdg orders check --forecast`` — "33 %" with a no-break
+    space as on the sheets — for every sheet of the demo's first month."""
+    import email
+    import email.policy
+    import mailbox
+    from email.message import EmailMessage
+
+    from typer.testing import CliRunner
+
+    from wdg.campaign import PACKAGE_ROOT
+    from wdg.cli import app
+    from wdg.orders.intake import import_mailbox
+
+    sheets = sorted((PACKAGE_ROOT / "orders" / DEMO_SEGMENT / "0412-04").glob("k*.txt"))
+    assert len(sheets) >= 6
+    camp = copy_demo(tmp_path / "c")
+    box = mailbox.mbox(str(tmp_path / "in.mbox"))
+    for i, p in enumerate(sheets):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = f"spieler{i}@example.org", "sl@example.org", "Zug"
+        msg["Date"], msg["Message-ID"] = "Wed, 01 May 2024 10:00:00 +0200", f"<{i}@example.org>"
+        msg.set_content(p.read_text(encoding="utf-8"))
+        box.add(msg)
+    box.flush()
+    report = import_mailbox(camp, load_segment(camp.segment_dir(DEMO_SEGMENT)),
+                            tmp_path / "in.mbox", outbox=tmp_path / "out")
+    outputs = {}
+    for r in report.results:
+        mail = email.message_from_bytes(r.confirmation.read_bytes(), policy=email.policy.default)
+        outputs[r.confirmation.name] = mail.get_content()
+    for p in sheets:
+        res = CliRunner().invoke(app, ["orders", "check", str(p), "--forecast", "-C",
+                                       str(PACKAGE_ROOT)])
+        outputs[f"check --forecast {p.name}"] = res.output
+    assert len(outputs) == 2 * len(sheets)
+    joined = "\n".join(outputs.values())
+    assert "Vorschau:" in joined and "\u00a0%" in joined and "\u00a0GS" in joined
+    # the player's own lines, echoed with their numbers ("  13  A: nf  # ... für
+    # 5000 GS"), are his text, not ours
+    echo = re.compile(r"^ *\d+  .*$", re.M)
+    bad = [b for name, text in outputs.items() for b in _bad_formats(name, echo.sub("", text))]
+    assert bad == [], "\n".join(bad)

@@ -8,6 +8,7 @@ import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.world import admin
+from wdg.world.state import ruler_title
 
 sub = typer.Typer(help="Kingdoms and players: register, list, show, change, retire.",
                   no_args_is_help=True)
@@ -18,6 +19,9 @@ def add(
     segment: str = typer.Argument(..., help="Segment name."),
     name: str = typer.Option(..., "--name", help="The kingdom's name."),
     ruler: str = typer.Option(..., "--ruler", help="The ruler's (Herrscher's) name."),
+    herrscherin: bool = typer.Option(False, "--herrscherin",
+                                     help="The ruler is a woman: sheets, forms and mails say "
+                                     "'Herrscherin' (default: 'Herrscher')."),
     email: str = typer.Option(..., "--email", help="The player's e-mail address."),
     contact: str = typer.Option("offen", "--contact", help="Contact status: offen or geheim."),
     at: list[str] = typer.Option(None, "--at", help="Gemarks (PPP.GG) for the kingdom, capital first; "
@@ -30,7 +34,8 @@ def add(
     with locked(camp, segment) as seg:
         hexes = [seg.grid.parse(a) for a in at] if at else None
         k, plain, capital = admin.add_new_kingdom(seg, name=name, ruler=ruler, email=email,
-                                                  contact=contact, at=hexes, treasury=treasury)
+                                                  contact=contact, at=hexes, treasury=treasury,
+                                                  herrscherin=herrscherin)
         save(camp, seg)
     typer.echo(f"Königreich {k.number} ({k.name}) angelegt; Hauptstadt {seg.label(capital)}")
     typer.echo(f"Passwort (nur jetzt sichtbar, gespeichert wird nur ein Hash): {plain}")
@@ -57,7 +62,7 @@ def show(segment: str = typer.Argument(..., help="Segment name."),
     seg = load(open_campaign(campaign), segment)
     k = admin.kingdom_of(seg, kingdom)
     typer.echo(f"Königreich {k.number}: {k.name}")
-    typer.echo(f"  Herrscher: {k.ruler}")
+    typer.echo(f"  {ruler_title(k.herrscherin)}: {k.ruler}")
     if k.player:
         typer.echo(f"  Spieler: {k.player.name} <{k.player.email}>, Kontakt {k.player.contact.value}")
     if k.bot:
@@ -95,17 +100,21 @@ def set_(segment: str = typer.Argument(..., help="Segment name."),
          contact: str = typer.Option(None, "--contact", help="New contact status: offen or geheim."),
          ruler: str = typer.Option(None, "--ruler", help="New ruler's name."),
          name: str = typer.Option(None, "--name", help="New kingdom name."),
+         herrscherin: bool = typer.Option(None, "--herrscherin/--herrscher",
+                                          help="The ruler is a woman ('Herrscherin') or a man "
+                                          "('Herrscher'); default: unchanged."),
          bot: str = typer.Option(None, "--bot", help="Hand the kingdom to a bot (Baumeister, "
                                  "Eroberer, Kriegsherr, Kriegsherr+feind; docs/bots.md); "
                                  "'' gives it back to a human with a new password."),
          campaign: Path | None = campaign_option()) -> None:
-    """Change a player's e-mail or contact status, the ruler's or kingdom's name, or
-    hand the kingdom to a bot."""
+    """Change a player's e-mail or contact status, the ruler's or kingdom's name, whether
+    the ruler is a Herrscherin, or hand the kingdom to a bot."""
     from wdg.bots.npc import set_bot
 
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
-        k = admin.set_player(seg, kingdom, email=email, contact=contact, ruler=ruler, name=name)
+        k = admin.set_player(seg, kingdom, email=email, contact=contact, ruler=ruler, name=name,
+                             herrscherin=herrscherin)
         plain = set_bot(seg, kingdom, bot)[1] if bot is not None else None
         save(camp, seg)
     typer.echo(f"Königreich {k.number} ({k.name}) geändert")

@@ -44,7 +44,7 @@ from wdg.errors import DataError
 from wdg.rules import Rules
 from wdg.textpolicy import limits, windows
 from wdg.world.hexgrid import Hex
-from wdg.world.state import ArmyStatus, Contact, Segment
+from wdg.world.state import ArmyStatus, Contact, Segment, ruler_title
 from wdg.world.terrain import WATER
 
 AREA = "diplomacy"
@@ -125,12 +125,14 @@ def _address_event(m: Month, me: int, other: int, at: Hex | None) -> Event:
     if p is not None and p.contact is Contact.OPEN:
         return m.emit(Event(
             "contact.address", kingdom=me, at=at,
-            why=f"Der Herrscher von {oth.name} ist offener Mitspieler",
+            why=f"{ruler_title(oth.herrscherin, 'subject')} von {oth.name} ist "
+                f"{'offene Mitspielerin' if oth.herrscherin else 'offener Mitspieler'}",
             data={"other": other, "name": p.name, "email": p.email, "address": p.address}))
     return m.emit(Event(
         "contact.secret", kingdom=me, at=at,
-        why=f"Der Herrscher von {oth.name} ist geheimer Mitspieler; Kontakt nur über "
-            f"Botschaften durch den Segmentleiter",
+        why=f"{ruler_title(oth.herrscherin, 'subject')} von {oth.name} ist "
+            f"{'geheime Mitspielerin' if oth.herrscherin else 'geheimer Mitspieler'}; Kontakt nur "
+            f"über Botschaften durch den Segmentleiter",
         data={"other": other}))
 
 

@@ -24,7 +24,7 @@ from wdg.orders.model import Build, ChangeDiplomacy, Festival, KingdomOrder, Set
 from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.hexgrid import Hex
-from wdg.world.state import BUILDING_ORDER, Building, Construction, ProjectKind
+from wdg.world.state import BUILDING_ORDER, Building, Construction, ProjectKind, ruler_title
 from wdg.world.terrain import WATER, is_land, settlement_cost_factor, terrain
 
 _KIND = {Building.HAFEN: ProjectKind.HAFEN, Building.KASERNE: ProjectKind.KASERNE,
@@ -221,6 +221,6 @@ def _festival(m: Month, kingdom: int, order: Festival) -> None:
     old = k.popularity
     k.popularity = festival_popularity(old, order.gold, gemarks, rules)
     spend(m, kingdom, order.gold, kind="k.festival", ledger="festival", line=order.line,
-          why=f"Volksfeste in {count(gemarks, 'Gemark', 'Gemarken')} für {gs(order.gold)}; die Beliebtheit des "
-              f"Herrschers steigt von {old} auf {k.popularity}.",
+          why=f"Volksfeste in {count(gemarks, 'Gemark', 'Gemarken')} für {gs(order.gold)}; die Beliebtheit "
+              f"{ruler_title(k.herrscherin, 'gen')} steigt von {old} auf {k.popularity}.",
           data={"popularity_old": old, "popularity": k.popularity})

@@ -58,6 +58,12 @@ def gs(amount: int) -> str:
     return f"{number(amount)}\u00a0GS"  # one format everywhere: 1.000 GS, never broken
 
 
+def pct(value: int) -> str:
+    """A percentage the German way: ``33 %`` (a no-break space before the sign,
+    as on the sheets; one format in every mail, forecast and sheet)."""
+    return f"{number(value)}\u00a0%"
+
+
 def count(n: int, one: str, many: str) -> str:
     """A number with the noun in singular or plural: ``count(1, "Boot", "Boote")`` ->
     ``1 Boot``, ``count(3, "Boot", "Boote")`` -> ``3 Boote`` (numbers the German way)."""

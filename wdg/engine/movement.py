@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import count
+from wdg.engine.ledger import count, pct
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Conquer, Move, PhaseBOrder
 from wdg.rules import Rules
@@ -247,7 +247,7 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
     if w.path:
         _emit(m, "move.moved", army, army.position, order.line,
               f"Bewegung über {len(w.path)} Gemark{'en' if len(w.path) != 1 else ''}, "
-              f"{w.spent}\u00a0% der Reichweite",
+              f"{pct(w.spent)} der Reichweite",
               path=[ctx.m.state.label(h) for h in w.path], spent=w.spent)
 
 
@@ -454,7 +454,7 @@ def _suffer_losses(ctx: _Ctx, army: Army, tid: int, line: int) -> None:
         return
     army.units -= lost
     _emit(ctx.m, "move.losses", army, army.position, line,
-          f"{count(lost, 'Soldat geht', 'Soldaten gehen')} im Gelände {TERRAINS[tid].name} verloren ({rate}\u00a0%)",
+          f"{count(lost, 'Soldat geht', 'Soldaten gehen')} im Gelände {TERRAINS[tid].name} verloren ({pct(rate)})",
           lost=lost, soldiers=-lost, rate=rate)
 
 

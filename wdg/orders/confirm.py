@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from wdg.world.state import ruler_title
+
 _HEAD = {
     "angenommen": "Ihr Spielzug ist eingegangen und wurde angenommen.",
     "bereits erfasst": "Dieser Spielzug lag bereits vor; er wurde nicht noch einmal gespeichert.",
@@ -15,12 +17,14 @@ _HEAD = {
 
 def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
                  in_force: str = "", outside: int = 0, notes: list[str] | None = None,
-                 preview: str = "") -> str:
+                 preview: str = "", herrscherin: bool = False) -> str:
     """The body of the confirmation mail: result, reason, which sheet is in
     force now, how many lines outside the sheet were ignored, the checker's
     verdict (the sheet with each message under its line) and the forecast of
-    the sheet ("Vorschau", :func:`wdg.orders.forecast.forecast_text`)."""
-    lines = ["Sehr geehrter Herrscher,", "", _HEAD.get(status, status)]
+    the sheet ("Vorschau", :func:`wdg.orders.forecast.forecast_text`). The
+    salutation follows the kingdom's ruler ("Sehr geehrte Herrscherin" when
+    ``herrscherin``)."""
+    lines = [f"{ruler_title(herrscherin, 'dear')},", "", _HEAD.get(status, status)]
     if kingdom:
         lines.append(f"Königreich: {kingdom}")
     if reason:

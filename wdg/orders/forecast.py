@@ -47,7 +47,7 @@ import numpy as np
 from wdg.engine.actions import help_gold
 from wdg.engine.economy import EconomyStart, tax_income
 from wdg.engine.kingdom_orders import festival_popularity
-from wdg.engine.ledger import count, gs
+from wdg.engine.ledger import count, gs, pct
 from wdg.engine.movement import (
     LAND_KINDS,
     StepVerdict,
@@ -177,6 +177,8 @@ class Forecast:
     refused: list[Refusal] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
     """German lines: what the forecast cannot know."""
+    kingdom_name: str = ""
+    """The kingdom's name (the text names the kingdom by it, docs/german.md)."""
 
     @property
     def costs(self) -> int:
@@ -348,7 +350,7 @@ def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Directio
                              harbour=km.harbour(there), spent=w.spent)
             if v.aground:
                 w.shatter = km.t.shatter_chance
-                reason = (f"{v.reason}: die Flotte zerschellt mit {round(100 * w.shatter)} % "
+                reason = (f"{v.reason}: die Flotte zerschellt mit {pct(round(100 * w.shatter))} "
                           "Wahrscheinlichkeit (mit dem beförderten Heer), sonst dreht sie ab")
             elif v.reason is not None:
                 reason = v.reason
@@ -390,7 +392,8 @@ class _Run:
         self.km = known if known is not None else KnownTerrain(view, rules)
         self.gold = view.treasury
         self.popularity = view.popularity if view.popularity is not None else 50
-        self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None)
+        self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None,
+                           kingdom_name=view.name)
         self.diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
         self.bad = {d.line: d for d in self.diags if d.severity is m.Severity.ERROR}
         self.armies: dict[int, ArmyForecast] = {}
@@ -965,7 +968,9 @@ def plan_data(view: KingdomView, rules: Rules,
 def forecast_text(fc: Forecast, limit: int | None = None) -> str:
     """The forecast in German, as ``wdg orders simulate`` prints it; ``limit``
     caps the list of refused orders (the confirmation of a very long sheet)."""
-    out = [f"Vorschau für Königreich {fc.kingdom}, Segment {fc.segment}, Mond {fc.month}",
+    who = f"{fc.kingdom_name} (Königreich {fc.kingdom})" if fc.kingdom_name \
+        else f"Königreich {fc.kingdom}"
+    out = [f"Vorschau für {who}, Segment {fc.segment}, Mond {fc.month}",
            "(voraussichtlich; nur nach dem, was Ihr Königreich weiß)", ""]
     out.append("Heere:")
     for a in fc.armies:
@@ -1019,8 +1024,8 @@ def _army_lines(a: ArmyForecast) -> list[str]:
     for e in a.effects:
         out += _wrap(e, "    ", "      ")
     if a.path:
-        steps = ", ".join(f"{s.at} {s.terrain} {s.cost} %" for s in a.path)
-        out += _wrap(f"Weg: {steps} (zusammen {a.spent} % der Reichweite)", "    ", "      ")
+        steps = ", ".join(f"{s.at} {s.terrain} {pct(s.cost)}" for s in a.path)
+        out += _wrap(f"Weg: {steps} (zusammen {pct(a.spent)} der Reichweite)", "    ", "      ")
         losses = sum(s.losses for s in a.path)
         if losses:
             out.append(f"    Verluste im schwierigen Gelände voraussichtlich: "
@@ -1031,9 +1036,9 @@ def _army_lines(a: ArmyForecast) -> list[str]:
         out += _wrap("Besitzer unbekannt: " + ", ".join(a.unknown_owners) + "; gehört eine "
                      "davon einem fremden Reich, endet die Bewegung dort", "    ", "      ")
     if a.lost_chance:
-        out.append(f"    Gefahr, sich zu verirren: {a.lost_chance} %")
+        out.append(f"    Gefahr, sich zu verirren: {pct(a.lost_chance)}")
     if a.shatter_chance:
-        out.append(f"    Gefahr, an der Küste zu zerschellen: {a.shatter_chance} %")
+        out.append(f"    Gefahr, an der Küste zu zerschellen: {pct(a.shatter_chance)}")
     if a.status_after == ArmyStatus.PASSIVE.value:
         out.append("    bleibt passiv in 000.00" if a.start == "000.00" else
                    "    Ende des Mondes voraussichtlich passiv in 000.00")

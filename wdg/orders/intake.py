@@ -534,8 +534,10 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
         verdict = _verdict(text, diags)
         if r.status != REPLACED_OLDER and rules is not None:
             preview = _preview(sheet, seg, rules, diags)
+    ruler = seg.kingdoms.get(r.kingdom) if r.kingdom else None
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
-                        outside=r.outside, notes=r.notes, preview=preview)
+                        outside=r.outside, notes=r.notes, preview=preview,
+                        herrscherin=bool(ruler and ruler.herrscherin))
     out = EmailMessage()
     out["From"] = gm
     out["To"] = r.sender

@@ -66,7 +66,7 @@ def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, se
     palaces = _palaces(seg_after, kingdom)
     return Header(seg_after.name, seg_after.title, kingdom, kd.name, kd.ruler, month_key,
                   month_long, season, nxt.long(), deadline, nxt.key, palaces,
-                  max(1, min(10, palaces)))
+                  max(1, min(10, palaces)), kd.herrscherin)
 
 
 def _palaces(seg: Segment, kingdom: int) -> int:

@@ -50,6 +50,8 @@ class Proclamation:
     kingdom_name: str
     ruler: str
     text: str
+    herrscherin: bool = False
+    """The ruler is a woman ("Herrscherin")."""
 
 
 @dataclass(slots=True)
@@ -116,7 +118,8 @@ def build_gazette(seg_after: Segment, events: list[Event], sheets: dict[int, She
 def _proclamations(seg: Segment, events: list[Event], sheets: dict[int, Sheet]) -> list[Proclamation]:
     def named(k: int, text: str) -> Proclamation:
         kd = seg.kingdoms.get(k)
-        return Proclamation(k, kd.name if kd else f"Königreich {k}", kd.ruler if kd else "", text)
+        return Proclamation(k, kd.name if kd else f"Königreich {k}", kd.ruler if kd else "", text,
+                            bool(kd and kd.herrscherin))
 
     checked = [e for e in events if e.kind.startswith("announcement.")]
     if checked:
@@ -145,6 +148,8 @@ class KingdomRow:
     treasury: int
     income: int
     expense: int
+    herrscherin: bool = False
+    """The ruler is a woman ("Herrscherin")."""
 
 
 @dataclass(slots=True)
@@ -214,7 +219,7 @@ def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sh
                                gemarks.get(k, 0), int((settled == k).sum()),
                                sum(a.units for a in armies if not a.is_fleet),
                                sum(a.units for a in armies if a.is_fleet),
-                               kd.treasury, tr.income, tr.expense))
+                               kd.treasury, tr.income, tr.expense, kd.herrscherin))
         if playing and not has:
             warnings.append(f"Königreich {k} ({kd.name}): kein gültiger Spielzug eingegangen")
         if kd.treasury <= settings.treasury_warning and not kd.retired:

@@ -119,6 +119,9 @@ def build_json(report: KingdomReport, seg_after: Segment, kingdom: int,
         "report": _plain(report),
         "known_map": known_map(seg_after, kingdom),
     }
+    if not doc["report"]["header"]["herrscherin"]:
+        # absent means "Herrscher": the reports of kingdoms without the field read as before
+        del doc["report"]["header"]["herrscherin"]
     doc["changes"] = changes(doc, previous)
     return doc
 

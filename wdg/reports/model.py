@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wdg.engine.events import Event
+from wdg.engine.ledger import pct as ledger_pct
 from wdg.orders.model import Sheet
 from wdg.reports.settings import ReportSettings
 from wdg.world.hexgrid import Hex
@@ -47,6 +48,8 @@ class Header:
     """Own settlements with a palace (one kingdom order each)."""
     max_kingdom_orders: int = 1
     """Kingdom orders allowed next month ("Pro Palast ... maximal 10 und minimal 1")."""
+    herrscherin: bool = False
+    """The ruler is a woman ("Herrscherin"); in the JSON report only when true."""
 
 
 @dataclass(slots=True)
@@ -365,8 +368,8 @@ def signed_money(amount: int) -> str:
 
 
 def pct(value: int) -> str:
-    """A percentage: ``3 %``."""
-    return f"{value}{NBSP}%"
+    """A percentage: ``3 %`` (:func:`wdg.engine.ledger.pct`: one format everywhere)."""
+    return ledger_pct(value)
 
 
 def count(n: int, one: str, many: str) -> str:

@@ -12,6 +12,13 @@ network.
 PDFs are deterministic: a fixed document identifier, no creation date from
 the clock (WeasyPrint writes dates only from the document's ``<meta>``), so
 the same HTML gives the same bytes.
+
+PDFs are **tagged** (:data:`PDF_OPTIONS`): a structure tree (headings,
+paragraphs, lists, tables with their header cells, the map as a figure with
+its title as alternative text), ``/MarkInfo /Marked true`` and the document
+language from ``<html lang="de">``, for screen readers and reflow. WeasyPrint's
+tree is made leaner and the font subsets shareable before writing
+(:mod:`wdg.reports.pdfpost`), so that tagging does not grow the archive.
 """
 
 from __future__ import annotations
@@ -25,9 +32,14 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from wdg.reports import printmap
+from wdg.reports import pdfpost, printmap
 
 PDF_IDENTIFIER = b"wdg-report"
+PDF_OPTIONS: dict[str, Any] = {"pdf_identifier": PDF_IDENTIFIER, "pdf_tags": True,
+                               "finisher": pdfpost.finish}
+"""What every PDF is written with: the fixed identifier, tags, the finisher.
+Not ``pdf_variant="pdf/ua-1"``: it adds only an XMP packet claiming PDF/UA-1
+conformance (about 0.5 KB), which nothing here has verified."""
 _FONTS: list[Any] = []
 """One WeasyPrint font configuration per process (a worker renders many PDFs)."""
 _STYLES: dict[tuple[str, str], Any] = {}
@@ -116,8 +128,7 @@ def html_to_pdf(html: str, allowed: list[Path], base: Path | None = None) -> tup
     try:
         html, sheets = _cached_style(html, base_url)
         doc = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-        pdf = doc.write_pdf(stylesheets=sheets, pdf_identifier=PDF_IDENTIFIER,
-                            font_config=_fonts())
+        pdf = doc.write_pdf(stylesheets=sheets, font_config=_fonts(), **PDF_OPTIONS)
     finally:
         log.setLevel(level)
     return pdf, list(fetcher.refused)
@@ -125,7 +136,8 @@ def html_to_pdf(html: str, allowed: list[Path], base: Path | None = None) -> tup
 
 def html_to_document(html: str, allowed: list[Path], base: Path | None = None) -> Any:
     """The laid-out WeasyPrint document of ``html`` (pages to measure before
-    writing: :func:`document_to_pdf`)."""
+    writing: :func:`document_to_pdf`), with the process's font configuration
+    and parsed style sheet, as :func:`html_to_pdf`."""
     import weasyprint
 
     fetcher = GuardedFetcher(allowed)
@@ -134,11 +146,20 @@ def html_to_document(html: str, allowed: list[Path], base: Path | None = None) -
     level = log.level
     log.setLevel(logging.ERROR)
     try:
-        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render()
+        html, sheets = _cached_style(html, base_url)
+        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
+            stylesheets=sheets, font_config=_fonts())
     finally:
         log.setLevel(level)
 
 
 def document_to_pdf(document: Any) -> bytes:
-    """The PDF bytes of a laid-out document (deterministic, as :func:`html_to_pdf`)."""
-    return document.write_pdf(pdf_identifier=PDF_IDENTIFIER)
+    """The PDF bytes of a laid-out document (deterministic and tagged, as
+    :func:`html_to_pdf`)."""
+    log = logging.getLogger("weasyprint")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        return document.write_pdf(**PDF_OPTIONS)
+    finally:
+        log.setLevel(level)

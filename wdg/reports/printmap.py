@@ -28,6 +28,7 @@ Deterministic: the same SVG gives the same HTML.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -377,6 +378,8 @@ def layout_labels(labels: list[_Label], k: float, width_mm: float) -> list[str]:
     return out.blocks
 
 
+_TITLE = re.compile(r"<title>([^<]*)</title>")
+"""The map's title: the printed map image's alternative text (a tagged PDF's figure)."""
 SCHEME = "wdg-map:"
 """URLs of printed map drawings held in memory (:func:`resource`)."""
 _HELD: dict[str, bytes] = {}
@@ -406,7 +409,9 @@ def print_map(svg: str) -> str:
     while len(_HELD) > _HOLD:  # a worker renders one sheet at a time: keep the latest few
         del _HELD[next(iter(_HELD))]
     size = f"width:{w_mm:.1f}mm;height:{h_mm:.1f}mm"
-    return (f'<div class="pmap" style="{size}"><img src="{url}" alt="" style="{size}">'
+    title = _TITLE.search(svg)
+    alt = html.escape(html.unescape(title.group(1)) if title else "Karte", quote=True)
+    return (f'<div class="pmap" style="{size}"><img src="{url}" alt="{alt}" style="{size}">'
             + "".join(blocks) + "</div>")
 
 

@@ -14,6 +14,7 @@ the layout.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from markupsafe import Markup
 from wdg.campaign import PACKAGE_ROOT
 from wdg.reports.model import SECTION_NUMBERS, count, gs, money, pct, signed_money
 from wdg.textpolicy import xml_safe
+from wdg.world.state import ruler_title
 
 SHIPPED_TEMPLATES = PACKAGE_ROOT / "templates"
 WIDTH = 80
@@ -56,10 +58,47 @@ def wrap(text: Any, width: int = WIDTH, indent: int = 0, first: str = "") -> str
         if len(start) + len(p) <= width and _fits_as_is(p):
             out.append(start + p)  # what textwrap gives a line that fits, without its cost
             continue
-        out.extend(textwrap.wrap(p, width=width, initial_indent=start,
-                                 subsequent_indent=sub, break_long_words=True,
-                                 break_on_hyphens=False) or [lead.rstrip()])
+        got = _greedy(p, width, start, sub) if _fits_as_is(p) else \
+            textwrap.wrap(p, width=width, initial_indent=start, subsequent_indent=sub,
+                          break_long_words=True, break_on_hyphens=False)
+        out.extend(got or [lead.rstrip()])
     return "\n".join(out)
+
+
+_SPACES = re.compile("( +)")
+
+
+def _greedy(text: str, width: int, initial: str, subsequent: str) -> list[str]:
+    """``textwrap.wrap(text, width, initial_indent=initial,
+    subsequent_indent=subsequent, break_long_words=True,
+    break_on_hyphens=False)`` for a text whose only whitespace that textwrap
+    splits at is the space (:func:`_fits_as_is`, no line feed): the same
+    lines, step for step as ``TextWrapper._wrap_chunks`` makes them, without
+    its general machinery (a sheet wraps thousands of lines)."""
+    chunks = [c for c in _SPACES.split(text) if c]
+    chunks.reverse()
+    lines: list[str] = []
+    while chunks:
+        line: list[str] = []
+        used = 0
+        indent = subsequent if lines else initial
+        room = width - len(indent)
+        if lines and chunks[-1].strip() == "":
+            del chunks[-1]
+        while chunks and used + len(chunks[-1]) <= room:
+            c = chunks.pop()
+            line.append(c)
+            used += len(c)
+        if chunks and len(chunks[-1]) > room:  # a word longer than a line: cut it
+            left = 1 if room < 1 else room - used
+            c = chunks[-1]
+            line.append(c[:left])
+            chunks[-1] = c[left:]
+        if line and line[-1].strip() == "":
+            del line[-1]
+        if line:
+            lines.append(indent + "".join(line))
+    return lines
 
 
 def _fits_as_is(text: str) -> bool:
@@ -74,6 +113,8 @@ def hang(text: Any, width: int = WIDTH, indent: int = 4) -> str:
     s = str(text)
     if s and len(s) <= width and s.strip() == s and "\n" not in s and _fits_as_is(s):
         return s
+    if "\n" not in s and _fits_as_is(s):
+        return "\n".join(_greedy(s, width, "", " " * indent))
     lines = textwrap.wrap(s, width=width, subsequent_indent=" " * indent,
                           break_long_words=True, break_on_hyphens=False, drop_whitespace=True)
     return "\n".join(lines)
@@ -141,6 +182,15 @@ class _Environment(Environment):
         return super().getattr(obj, attribute)
 
 
+def title_of(who: Any, use: str = "nom") -> str:
+    """The ruler's title ("Herrscher"/"Herrscherin", :func:`wdg.world.state.ruler_title`)
+    of a report's header (a mapping without ``herrscherin``: "Herrscher") or of a
+    row or announcement with a ``herrscherin`` attribute."""
+    female = who.get("herrscherin", False) if isinstance(who, dict) \
+        else getattr(who, "herrscherin", False)
+    return ruler_title(female, use)
+
+
 class Renderer:
     """The Jinja2 environments (text and HTML) over the template folders."""
 
@@ -163,6 +213,7 @@ class Renderer:
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH
             env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS
+            env.globals["ruler_title"] = title_of
 
     def asset(self, name: str) -> Markup:
         """The raw text of an asset (CSS) from the template folders, for inlining."""

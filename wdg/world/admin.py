@@ -78,8 +78,10 @@ def set_password(seg: Segment, number: int, password: str | None = None) -> str:
 
 
 def set_player(seg: Segment, number: int, *, email: str | None = None, contact: str | None = None,
-               ruler: str | None = None, name: str | None = None) -> Kingdom:
-    """Change a player's e-mail, contact status, the ruler's or the kingdom's name."""
+               ruler: str | None = None, name: str | None = None,
+               herrscherin: bool | None = None) -> Kingdom:
+    """Change a player's e-mail, contact status, the ruler's or the kingdom's name, or
+    whether the ruler is a woman (``herrscherin``; ``None``: unchanged)."""
     k = kingdom_of(seg, number)
     if (email or contact) and k.player is None:
         raise IllegalOrderError(f"kingdom {number} ({k.name}) has no player (a city state?)")
@@ -94,6 +96,8 @@ def set_player(seg: Segment, number: int, *, email: str | None = None, contact: 
         k.ruler = ruler.strip()
     if name:
         k.name = name.strip()
+    if herrscherin is not None:
+        k.herrscherin = herrscherin
     return k
 
 
@@ -157,11 +161,13 @@ def free_start(seg: Segment, min_distance: int = 4) -> Hex:
 
 def add_new_kingdom(seg: Segment, *, name: str, ruler: str, email: str, contact: str = "offen",
                     at: list[Hex] | None = None, treasury: int = 200_000,
-                    password: str | None = None) -> tuple[Kingdom, str, Hex]:
+                    password: str | None = None,
+                    herrscherin: bool = False) -> tuple[Kingdom, str, Hex]:
     """Register a new kingdom: at ``at`` (first gemark = capital) or at a free
     starting area (the capital and its free neighbours). It gets a Dorf with
     Kaserne and Palast, one active warrior army of 1,000 and two passive
-    armies with generals. Returns the kingdom, its plain password and its capital."""
+    armies with generals; ``herrscherin``: the ruler is a woman. Returns the
+    kingdom, its plain password and its capital."""
     check_email(email)
     cstat = parse_contact(contact)
     if max(seg.kingdoms, default=0) + 1 > MAX_KINGDOMS:
@@ -187,7 +193,7 @@ def add_new_kingdom(seg: Segment, *, name: str, ruler: str, email: str, contact:
         raise IllegalOrderError(f"{seg.label(cap)} is a Vulkan: no settlement can stand there")
     number = max(seg.kingdoms, default=0) + 1
     plain = password or generate_password()
-    k = Kingdom(number=number, name=name, ruler=ruler,
+    k = Kingdom(number=number, name=name, ruler=ruler, herrscherin=herrscherin,
                 player=Player(ruler, email, cstat, hash_password(plain)), treasury=treasury)
     seg.kingdoms[number] = k
     seg.known[number] = new_known_map(seg.grid)

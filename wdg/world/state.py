@@ -153,6 +153,22 @@ class Army:
         return self.troop is TroopType.SCHIFFE
 
 
+RULER_TITLES = {
+    (False, "nom"): "Herrscher", (True, "nom"): "Herrscherin",
+    (False, "gen"): "des Herrschers", (True, "gen"): "der Herrscherin",
+    (False, "subject"): "Der Herrscher", (True, "subject"): "Die Herrscherin",
+    (False, "dear"): "Sehr geehrter Herrscher", (True, "dear"): "Sehr geehrte Herrscherin",
+}
+"""The ruler's title by gender and use: as a title ("Herrscherin: …"), in the
+genitive with its article ("die Beliebtheit der Herrscherin"), a sentence's
+subject with its article ("Die Herrscherin von …") and a mail's salutation."""
+
+
+def ruler_title(herrscherin: bool, use: str = "nom") -> str:
+    """"Herrscher" or "Herrscherin" as ``use`` needs it (:data:`RULER_TITLES`)."""
+    return RULER_TITLES[(bool(herrscherin), use)]
+
+
 @dataclass(slots=True)
 class Kingdom:
     """"Das Königreich" (or a city state, "Stadtstaat")."""
@@ -160,6 +176,10 @@ class Kingdom:
     number: int
     name: str
     ruler: str = ""
+    herrscherin: bool = False
+    """The ruler is a woman: sheets, forms, mails and the Götterbotschaft call
+    her "Herrscherin" (:func:`ruler_title`); not set: "Herrscher", as the rule
+    text does."""
     player: Player | None = None
     city_state: bool = False
     treasury: int = 0
