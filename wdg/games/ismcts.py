@@ -12,8 +12,10 @@ one shared tree, keyed by the player to act and his action:
 - **expansion** with progressive widening ordered by the greedy heuristic:
   a node that has been visited ``n`` times may have
   ``1 + WIDEN * n ** WIDEN_POWER`` children, and the next child is the best
-  (by :meth:`State.evaluate` one move ahead, for the player who chooses) of
-  ``EXPAND_SAMPLES`` untried actions. A node's mean therefore follows its
+  (by :meth:`State.evaluate` one move ahead, for the player who chooses;
+  by :meth:`State.search_value` where the state sets
+  ``search_expands_by_value``: 4 Gods) of ``EXPAND_SAMPLES`` untried
+  actions. A node's mean therefore follows its
   good moves, not the average of every legal one — a random expansion of a
   player's follow-up decisions (4 Gods: the tile placed after a draw)
   would make good actions look as poor as their random continuations;
@@ -49,7 +51,9 @@ without them search as described above):
 
 At the decision point only the :data:`ROOT_CANDIDATES` actions that greedy
 rates best are searched, with a progressive bias (:data:`PRIOR`) toward
-greedy's values — computed on a determinisation: the true position is read
+greedy's values (a game whose state has ``search_candidate_values(acts,
+player, rng)`` rates them itself: 4 Gods, by its ``search_value`` one move
+ahead) — computed on a determinisation: the true position is read
 only through its legal actions and its determinisations, never evaluated
 (its hidden cards would reach the search). The final choice is the most
 visited of them (ties by mean value with the bias, then greedy's order). Everything random comes from the generator given to the bot, so
@@ -156,9 +160,13 @@ class ISMCTSBot:
         from wdg.games.bots import greedy_values
         self.guide = bool(getattr(first, "search_ranks", False))
         self.unlucky = bool(getattr(first, "search_removes_luck", False))
-        values = _search_values(first, acts, player) if self.guide else []
-        if not values or max(values) <= min(values) + 1e-12:
-            values = greedy_values(first, acts, player, rng)
+        rate = getattr(first, "search_candidate_values", None)
+        if rate is not None:  # the game's own ranking (4 Gods)
+            values = rate(acts, player, rng)
+        else:
+            values = _search_values(first, acts, player) if self.guide else []
+            if not values or max(values) <= min(values) + 1e-12:
+                values = greedy_values(first, acts, player, rng)
         keep = max(2, min(ROOT_CANDIDATES, self.budget // 4))
         ranked = sorted(range(len(acts)), key=lambda i: (-values[i], float(rng.random())))
         if len(acts) > keep:
@@ -254,14 +262,16 @@ class ISMCTSBot:
                  guide: bool = False) -> int:
         """The best of ``k`` of ``acts`` (sampled without replacement, all of
         them when there are no more) by ``player``'s one-move evaluation
-        (with ``guide``: by :meth:`State.search_value`)."""
+        (:meth:`State.search_value` with ``guide``, or where the state sets
+        ``search_expands_by_value``)."""
         if len(acts) > k:
             acts = [acts[int(i)] for i in rng.choice(len(acts), k, replace=False)]
         best, choice = -math.inf, acts[0]
+        by_search = getattr(s, "search_expands_by_value", False)
         for a in acts:
             t = s.clone()
             t.apply_action(a)
-            v = t.search_value(player) if guide else t.evaluate(player)
+            v = t.search_value(player) if guide or by_search else t.evaluate(player)
             if v > best:
                 best, choice = v, a
         return choice
