@@ -15,10 +15,8 @@ import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import archive, history, turn
+from wdg.engine.intake import PasswordChecks
 from wdg.errors import InvalidInputError, StateError
-from wdg.reports.archived import (archive_writers, archived_bytes, check_delivered, deliver,
-                                  storage_of)
-from wdg.reports.batch import default_jobs
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.deadline import deadline_for, normalise, set_deadline, stored_problem
@@ -82,6 +80,8 @@ class _Display:
 def _npc_sheets(camp, seg) -> None:  # noqa: ANN001
     """Bot kingdoms without a sheet get one written by their bot (docs/bots.md);
     called by the run with the segment it loaded, under its lock."""
+    if not any(k.bot for k in seg.kingdoms.values()):
+        return  # no bot kingdom: the bots' code is not even imported
     from wdg.bots.npc import write_npc_sheets
 
     for s in write_npc_sheets(camp, seg):
@@ -118,18 +118,32 @@ def run(
     if jobs < 0:
         raise InvalidInputError(f"--jobs {jobs}: expected 0 (one per core) or more")
     show = _Display(quiet)
-    # Text, HTML, views and forms are always archived (replay verifies them);
-    # the PDFs unless --no-pdf or --no-render; --no-render delivers nothing.
-    outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf and render,
-                              jobs=jobs or default_jobs(), progress=not quiet,
-                              archive_dir=camp.archive_dir(segment)) \
-        if not dry_run else {}
+    # The slow password checks start now, in threads, and run while the report
+    # code is imported and the segment loads (the intake uses them).
+    passwords = PasswordChecks()
+    try:
+        passwords.prefetch(camp.segment_dir(segment),
+                           lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
+        from wdg.reports.archived import archive_writers, deliver
+        from wdg.reports.batch import default_jobs
+
+        # Text, HTML, views and forms are always archived (replay verifies them);
+        # the PDFs unless --no-pdf or --no-render; --no-render delivers nothing.
+        outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf and render,
+                                  jobs=jobs or default_jobs(), progress=not quiet,
+                                  archive_dir=camp.archive_dir(segment)) \
+            if not dry_run else {}
+    except BaseException:
+        passwords.__exit__(None, None, None)
+        raise
     ok = False
     try:
-        result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
-                                progress=show.step, outputs=outputs,
-                                next_deadline=next_deadline, stage=show.stage,
-                                prepare=lambda seg: _npc_sheets(camp, seg))
+        with passwords:
+            result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
+                                    progress=show.step, outputs=outputs,
+                                    next_deadline=next_deadline, stage=show.stage,
+                                    prepare=lambda seg: _npc_sheets(camp, seg),
+                                    passwords=passwords)
         files = []
         if render and not dry_run:
             show.stage("deliver")
@@ -162,6 +176,9 @@ def replay(
 ) -> None:
     """Re-run an archived month and verify every output byte against its manifest,
     and the delivered reports (reports/<segment>/<YYYY-MM>/) against the archive."""
+    from wdg.reports.archived import archive_writers, check_delivered, storage_of
+    from wdg.reports.batch import default_jobs
+
     camp = open_campaign(campaign)
     date = MonthDate.parse(month)
     mdir = archive.month_dir(camp, segment, date)
@@ -297,6 +314,8 @@ def show(
             raise InvalidInputError("--format json shows one kingdom's report: give --kingdom")
         date = MonthDate.parse(month)
         src = archive.month_dir(camp, segment, date) / "outputs" / "reports"
+        from wdg.reports.archived import archived_bytes
+
         data = archived_bytes(src, Path(f"k{kingdom}") / "bericht.json")
         if data is None:
             raise StateError(f"segment {segment!r}: the archived month {date.key} holds no report "

@@ -11,6 +11,7 @@ takes the lock, loads the segment, reads and checks the sheets
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,7 +157,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
               progress: Progress | None = None, outputs: dict[str, Any] | None = None,
               next_deadline: str | None = None,
               stage: Callable[[str], None] | None = None,
-              prepare: Callable[[Segment], None] | None = None) -> MonthResult:
+              prepare: Callable[[Segment], None] | None = None,
+              passwords: Any = None) -> MonthResult:
     """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
     and commit it with its archive (unless ``dry_run``).
 
@@ -170,6 +172,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     after which to fail on purpose (atomicity tests). ``prepare(seg)`` is called
     with the loaded segment, under the lock, before the sheets are read (e.g. to
     write the bot kingdoms' sheets without loading the segment a second time).
+    ``passwords``: the month's :class:`wdg.engine.intake.PasswordChecks` when
+    the caller has started them (it closes them); default: started here.
     """
     from wdg.campaign import Campaign
     from wdg.engine import archive
@@ -182,10 +186,13 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
         raise StateError(f"no segment {segment!r} in {camp.worlds}")
-    with archive.segment_lock(seg_dir), PasswordChecks() as passwords:
-        # the slow password checks start in threads now and run while the
-        # segment loads (the intake uses them; a check is keyed by what it compares)
-        passwords.prefetch(seg_dir, lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
+    with archive.segment_lock(seg_dir), \
+            contextlib.nullcontext(passwords) if passwords is not None else PasswordChecks() \
+            as checks:
+        if passwords is None:
+            # the slow password checks start in threads now and run while the
+            # segment loads (the intake uses them; a check is keyed by what it compares)
+            checks.prefetch(seg_dir, lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
         seg = load_segment(seg_dir)
         findings = check_segment(seg)
         if findings:
@@ -198,7 +205,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         if stage is not None:
             stage("intake")
         files = archive.read_order_files(camp.orders_dir(segment, seg.date))
-        intake = take_in(seg, files, passwords)
+        intake = take_in(seg, files, checks)
         missing = [e for e in intake.events if e.kind == "sheet.missing"]
         playing = [k for k in seg.kingdoms.values()
                    if not k.city_state and not k.retired and k.player is not None]
