@@ -75,15 +75,19 @@ def one_move_values(state: State, acts: list[int], player: int) -> list[float]:
     return [_value_after(state, a, player, 0) for a in acts]
 
 
-def _value_after(state: State, action: int, player: int, depth: int) -> float:
+def _value_after(state: State, action: int, player: int, depth: int,
+                 by_search: bool = False) -> float:
+    """``player``'s value after ``action``, through a compound move to its best
+    completion: :meth:`State.evaluate` (greedy), or with ``by_search``
+    :meth:`State.search_value` (the search's ranking)."""
     child = state.clone()
     child.apply_action(action)
     if (depth < COMPOUND_DEPTH_LIMIT and child.current_player() == player
             and child.in_compound_action()):
         acts = child.legal_actions()
         if acts:
-            return max(_value_after(child, a, player, depth + 1) for a in acts)
-    return child.evaluate(player)
+            return max(_value_after(child, a, player, depth + 1, by_search) for a in acts)
+    return child.search_value(player) if by_search else child.evaluate(player)
 
 
 def _second_look(state: State, action: int, player: int, rng: np.random.Generator) -> float:

@@ -300,18 +300,9 @@ class ISMCTSBot:
 def _search_values(state: State, acts: list[int], player: int) -> list[float]:
     """:meth:`State.search_value` of each action one move ahead, through a
     compound move to its best completion (as greedy looks at it)."""
-    from wdg.games.bots import COMPOUND_DEPTH_LIMIT
+    from wdg.games.bots import _value_after
 
-    def after(s: State, a: int, depth: int) -> float:
-        child = s.clone()
-        child.apply_action(a)
-        if (depth < COMPOUND_DEPTH_LIMIT and child.current_player() == player
-                and child.in_compound_action()):
-            more = child.legal_actions()
-            if more:
-                return max(after(child, b, depth + 1) for b in more)
-        return child.search_value(player)
-    return [after(state, a, 0) for a in acts]
+    return [_value_after(state, a, player, 0, by_search=True) for a in acts]
 
 
 def _scale_of(s: State) -> float:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import logging
 import mimetypes
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -115,22 +117,35 @@ class GuardedFetcher(URLFetcher):
                                   headers={"Content-Type": mime})
 
 
-def html_to_pdf(html: str, allowed: list[Path], base: Path | None = None) -> tuple[bytes, list[str]]:
-    """Render ``html`` to PDF bytes; returns the bytes and the refused URLs."""
-    import weasyprint
-
-    fetcher = GuardedFetcher(allowed)
-    base_url = (base or allowed[0]).resolve().as_uri() + "/"
-    # WeasyPrint logs refused fetches as warnings; they are returned instead.
+@contextmanager
+def _quiet_weasyprint() -> Iterator[None]:
+    """WeasyPrint's warnings off for the block (it logs refused fetches as
+    warnings; they are returned instead)."""
     log = logging.getLogger("weasyprint")
     level = log.level
     log.setLevel(logging.ERROR)
     try:
-        html, sheets = _cached_style(html, base_url)
-        doc = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-        pdf = doc.write_pdf(stylesheets=sheets, font_config=_fonts(), **PDF_OPTIONS)
+        yield
     finally:
         log.setLevel(level)
+
+
+def _prepared(html: str, allowed: list[Path], base: Path | None) -> tuple[Any, GuardedFetcher, Any]:
+    """WeasyPrint's HTML document of ``html`` (fetching only from the template
+    folders, with the process's parsed style sheet), its fetcher and style sheets."""
+    import weasyprint
+
+    fetcher = GuardedFetcher(allowed)
+    base_url = (base or allowed[0]).resolve().as_uri() + "/"
+    html, sheets = _cached_style(html, base_url)
+    return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher), fetcher, sheets
+
+
+def html_to_pdf(html: str, allowed: list[Path], base: Path | None = None) -> tuple[bytes, list[str]]:
+    """Render ``html`` to PDF bytes; returns the bytes and the refused URLs."""
+    with _quiet_weasyprint():
+        doc, fetcher, sheets = _prepared(html, allowed, base)
+        pdf = doc.write_pdf(stylesheets=sheets, font_config=_fonts(), **PDF_OPTIONS)
     return pdf, list(fetcher.refused)
 
 
@@ -138,28 +153,13 @@ def html_to_document(html: str, allowed: list[Path], base: Path | None = None) -
     """The laid-out WeasyPrint document of ``html`` (pages to measure before
     writing: :func:`document_to_pdf`), with the process's font configuration
     and parsed style sheet, as :func:`html_to_pdf`."""
-    import weasyprint
-
-    fetcher = GuardedFetcher(allowed)
-    base_url = (base or allowed[0]).resolve().as_uri() + "/"
-    log = logging.getLogger("weasyprint")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    try:
-        html, sheets = _cached_style(html, base_url)
-        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-            stylesheets=sheets, font_config=_fonts())
-    finally:
-        log.setLevel(level)
+    with _quiet_weasyprint():
+        doc, _fetcher, sheets = _prepared(html, allowed, base)
+        return doc.render(stylesheets=sheets, font_config=_fonts())
 
 
 def document_to_pdf(document: Any) -> bytes:
     """The PDF bytes of a laid-out document (deterministic and tagged, as
     :func:`html_to_pdf`)."""
-    log = logging.getLogger("weasyprint")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    try:
+    with _quiet_weasyprint():
         return document.write_pdf(**PDF_OPTIONS)
-    finally:
-        log.setLevel(level)
