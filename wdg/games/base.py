@@ -132,6 +132,16 @@ class State(ABC):
         bot looks through such steps to the completed move. Default: never."""
         return False
 
+    def choice_preview(self, action: int) -> State | None:
+        """For a choice made face down while others choose too (Lords of
+        Creation's cards): a position in which the current player's choice
+        ``action`` can be judged without seeing any other player's hidden
+        choice — his own turn with it, as if it came now. ``None`` (the
+        default) where the current decision is no such choice. Greedy rates
+        such a choice by its best use in this position instead of applying it
+        (applying the last choice would reveal the others' cards to it)."""
+        return None
+
     def evaluate(self, player: int) -> float:
         """How good this state is for ``player``, for one-step bots: own score
         minus the best other score. At a chance node with at most

@@ -41,6 +41,15 @@ def _hit_chance(need: int) -> float:
 _P_HIT = {True: _hit_chance(SAME_TERRAIN_HIT), False: _hit_chance(OTHER_TERRAIN_HIT)}
 
 
+COUNTER_TIEBREAK = 0.004
+"""Greedy's tie-break per own counter on the board: counters are the
+strength to attack and hold land (3.6, 3.7) but score nothing by themselves
+(4.2). Without it greedy rated every card alike (placing any card into an
+empty hex is one point) and chose its card at random; with it, among moves
+of equal margin it keeps more counters. A player's 30 counters add at
+most 0.12, so no score difference (whole points) is ever outweighed."""
+
+
 class LordsState(State):
     """A Lords of Creation game in progress."""
 
@@ -102,6 +111,23 @@ class LordsState(State):
     def in_compound_action(self) -> bool:
         """True between the sub-decisions of one move, attack, civilisation or altar."""
         return self.phase in _COMPOUND_PHASES
+
+    def choice_preview(self, action: int) -> LordsState | None:
+        """3.2: a card chosen face down, judged without the others' cards:
+        the chooser's own turn with it as if it came now (placing first, 3.5);
+        the other players' choices stay as they are, hidden, and nothing is
+        revealed. Turn order (the lowest card moves first) is not judged."""
+        if self.phase != CHOOSE or not A.CARD <= action < A.CARD + NUM_CARD_TYPES:
+            return None
+        s = self.clone()
+        p = s.to_move
+        c = action - A.CARD
+        s.hands[p][c] -= 1
+        s.chosen[p] = c
+        s.queue = []
+        s._legal = None
+        flow._begin_turn(s, p)
+        return s
 
     def clone(self) -> LordsState:
         """An independent copy (the finished world's tables are shared)."""
@@ -219,7 +245,8 @@ class LordsState(State):
     def _margin(self, player: int) -> float:
         s = self.scores()
         others = [s[q] for q in range(self.n) if q != player]
-        return s[player] - (max(others) if others else 0.0)
+        own = sum(k for o, k in zip(self.owner, self.count) if o == player)
+        return s[player] - (max(others) if others else 0.0) + COUNTER_TIEBREAK * own
 
     # --------------------------------------------------------------- text
 
