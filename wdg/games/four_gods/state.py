@@ -93,6 +93,8 @@ class FourGodsState(State):
         self.productive = False
         self.idle_turns = 0
         self.turn = 0
+        self.starter = -1
+        """The start player (rolled at the start)."""
         self.final_turns = -1
         """Turns left once the end is triggered (-1: not triggered)."""
         self.end_reason = ""
@@ -131,6 +133,16 @@ class FourGodsState(State):
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return self.phase == "over"
+
+    def start_player(self) -> int:
+        """The rolled start player ("Der Startspieler wird ausgelost")."""
+        return self.starter
+
+    def factions(self) -> list[str]:
+        """Per player his god or gods (also hidden ones: the engine knows
+        them; this is for the batch statistics, not for a player)."""
+        from wdg.games.four_gods.tiles import GOD_NAMES
+        return ["+".join(GOD_NAMES[g] for g in sorted(gods)) or "-" for gods in self.gods]
 
     def in_compound_action(self) -> bool:
         """A city just built waits for its prophet: building a city and

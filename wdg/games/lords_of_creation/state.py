@@ -58,7 +58,7 @@ class LordsState(State):
         "civ", "altar", "supply", "hands", "deck", "bag", "kept", "phase", "to_move",
         "turn_player", "dealt", "empty", "drawn", "chosen", "queue", "refill_next",
         "card", "civ_done", "altar_done", "ever_civ", "src", "dst", "round", "ended_by",
-        "_legal",
+        "starter", "_legal",
     )
 
     def __init__(self, game: LordsOfCreation) -> None:
@@ -96,6 +96,7 @@ class LordsState(State):
         self.src = self.dst = -1
         self.round = 0
         self.ended_by = ""
+        self.starter = -1
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------------ API
@@ -111,6 +112,11 @@ class LordsState(State):
     def in_compound_action(self) -> bool:
         """True between the sub-decisions of one move, attack, civilisation or altar."""
         return self.phase in _COMPOUND_PHASES
+
+    def start_player(self) -> int:
+        """2.: "Ein Startspieler wird ausgewürfelt" — he places the first
+        terrain marker; the people phase's turns go by the cards (3.2)."""
+        return self.starter
 
     def choice_preview(self, action: int) -> LordsState | None:
         """3.2: a card chosen face down, judged without the others' cards:
@@ -148,6 +154,7 @@ class LordsState(State):
         c.civ_done, c.altar_done = self.civ_done, self.altar_done
         c.ever_civ = self.ever_civ[:]
         c.src, c.dst, c.round, c.ended_by = self.src, self.dst, self.round, self.ended_by
+        c.starter = self.starter
         c._legal = self._legal
         return c
 
