@@ -174,28 +174,24 @@ def replay(
                              "(0 = one per core)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Re-run an archived month and verify every output byte against its manifest,
-    and the delivered reports (reports/<segment>/<YYYY-MM>/) against the archive."""
-    from wdg.reports.archived import archive_writers, check_delivered, storage_of
+    """Re-run an archived month and verify every output byte against its manifest, in
+    layers (inputs, rules, state, events, each output), saying which layer differs and
+    why where it can; then the delivered reports (reports/<segment>/<YYYY-MM>/)."""
+    from wdg.reports.archived import check_delivered, replay_archived
     from wdg.reports.batch import default_jobs
 
     camp = open_campaign(campaign)
     date = MonthDate.parse(month)
-    mdir = archive.month_dir(camp, segment, date)
-    manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {}) \
-        if (mdir / "manifest.yaml").is_file() else {}
-    # render as the month was archived: with PDFs or not, compressed or not (older months)
-    with_pdf = any(name.endswith(".pdf") for name in manifest)
-    report = turn.replay_month(camp, segment, month,
-                               outputs=archive_writers(camp.templates_dir, mdir / "rules",
-                                                       pdf=with_pdf, jobs=jobs or default_jobs(),
-                                                       storage=storage_of(mdir, manifest),
-                                                       archive_dir=camp.archive_dir(segment)))
+    report = replay_archived(camp, segment, date, jobs=jobs or default_jobs())
     first = report.first_difference
     if report.ok:
+        mdir = archive.month_dir(camp, segment, date)
+        manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {})
         delivered = check_delivered(camp, segment, date, manifest)
         if delivered is not None:
             first = f"{delivered} (ausgelieferte Datei weicht vom Archiv ab)"
+    for line in report.lines():
+        typer.echo(line, err=first is not None)
     if first is None:
         typer.echo(f"{segment} {report.month.key}: {report.checked} Dateien identisch")
         return
