@@ -199,6 +199,47 @@ def replay(
     raise typer.Exit(1)
 
 
+@sub.command("provenance")
+def provenance(
+    segment: str = typer.Argument(..., help="Segment name."),
+    month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
+    requirements: bool = typer.Option(False, "--requirements", help="Print the month's "
+                                      "dependencies as a pip requirements file (name==version), "
+                                      "for 'pip install -r' into a fresh venv."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """What resolved an archived month: wdg version, commit, Python, dependencies, the
+    hashes of its inputs and templates (provenance.yaml; docs/turns.md)."""
+    from wdg.provenance import describe
+    from wdg.provenance import requirements as requirements_of
+
+    camp = open_campaign(campaign)
+    date = MonthDate.parse(month)
+    mdir = archive.month_dir(camp, segment, date)
+    if not (mdir / "manifest.yaml").is_file():
+        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+    prov = archive.read_provenance(mdir)
+    if prov is None:
+        raise StateError(f"{mdir}: archived before wdg 0.2.0, without provenance.yaml; which "
+                         "version made it is not recorded (docs/turns.md, 'Replaying with the "
+                         "exact version')")
+    if requirements:
+        typer.echo(requirements_of(prov), nl=False)
+        return
+    py = prov.get("python") or {}
+    typer.echo(f"{segment} {date.key}: ausgewertet mit {describe(prov.get('wdg'))}, "
+               f"Python {py.get('version')} ({py.get('platform')}), Segmentformat "
+               f"{prov.get('segment_format')}")
+    typer.echo(f"  {len(prov.get('dependencies') or {})} Abhängigkeiten, "
+               f"{len(prov.get('inputs') or {})} Eingaben, "
+               f"{len(prov.get('templates') or {})} Vorlagen (je mit SHA-256 in {mdir.name}/"
+               f"{archive.PROVENANCE})")
+    for name in ("jinja2", "numpy", "pyyaml", "typer", "weasyprint"):
+        dep = (prov.get("dependencies") or {}).get(name)
+        if dep:
+            typer.echo(f"  {name} {dep.get('version')}")
+
+
 @sub.command("undo")
 def undo(
     segment: str = typer.Argument(..., help="Segment name."),

@@ -632,23 +632,35 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
         raise StateError(f"the archive already holds {key} ({turns / key}); undo it first "
                          "('wdg turn undo') or check the segment's date")
     staging = turns / f".staging-{key}"
-    if staging.exists():  # an uncommitted leftover (we hold the lock): only fresh files
-        shutil.rmtree(staging)
+    blobs = staged_blobs(staging)
+    for leftover in (staging, blobs):
+        if leftover.exists():  # an uncommitted leftover (we hold the lock): only fresh files
+            shutil.rmtree(leftover)
     staging.mkdir()
     try:
         manifest, state = _stage(seg_dir, staging, result, rules_dir, writers)
         if fail_at == "staged":
             raise InjectedFailure("injected failure after staging the archive")
         fsync_tree(staging)  # on disk before the commit that renames it
+        new_blobs = sorted(p.name for p in blobs.iterdir()) if blobs.is_dir() else []
+        if new_blobs:
+            fsync_tree(blobs)
         fsync_dir(turns)
         if fail_at == "archived":
             raise InjectedFailure("injected failure before saving the new state")
-        save_segment(result.state, seg_dir, files=state,
-                     renames=((f"{TURNS}/{staging.name}", f"{TURNS}/{key}"),))
+        # the new template blobs enter the shared store under the same commit
+        renames = tuple((f"{TURNS}/{blobs.name}/{d}", f"{TURNS}/{BLOBS}/sha256/{d}")
+                        for d in new_blobs) + ((f"{TURNS}/{staging.name}", f"{TURNS}/{key}"),)
+        save_segment(result.state, seg_dir, files=state, renames=renames)
     except BaseException:
         if not (seg_dir / JOURNAL).exists() and not (turns / key).exists():
             shutil.rmtree(staging, ignore_errors=True)  # not committed: our own fresh files
+            shutil.rmtree(blobs, ignore_errors=True)
         raise
+    try:
+        blobs.rmdir()  # emptied by the commit's renames (else removed with the lock's recovery)
+    except OSError:
+        pass
     result.committed, result.manifest = True, manifest
     return manifest
 
@@ -758,39 +770,37 @@ def blob_path(turns: Path, digest: str) -> Path:
     return turns / BLOBS / "sha256" / digest
 
 
-def store_blob(turns: Path, data: bytes) -> str:
-    """Store ``data`` once as a read-only blob; returns its SHA-256. A damaged
-    blob of the same name is written again (from the bytes that name it)."""
+def staged_blobs(staging: Path) -> Path:
+    """``turns/.staging-<M>.blobs/``: the month's new blobs until its commit moves
+    them into :data:`BLOBS` (one of the commit's journal renames)."""
+    return staging.with_name(staging.name + ".blobs")
+
+
+def stage_blob(turns: Path, staging: Path, data: bytes) -> str:
+    """Stage ``data`` as a read-only blob of the month being committed unless
+    the store holds it already; returns its SHA-256."""
     digest = hashlib.sha256(data).hexdigest()
-    path = blob_path(turns, digest)
-    try:
-        if hashlib.sha256(path.read_bytes()).hexdigest() == digest:
-            return digest
-    except OSError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{digest}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.chmod(tmp, 0o444)
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+    if blob_path(turns, digest).is_file():
+        return digest
+    folder = staged_blobs(staging)
+    folder.mkdir(exist_ok=True)
+    path = folder / digest
+    path.write_bytes(data)
+    os.chmod(path, 0o444)
     return digest
 
 
 def read_blob(turns: Path, digest: str, name: str = "") -> bytes:
     """A blob's bytes, checked against its hash (:class:`StateError` naming it otherwise)."""
     path = blob_path(turns, digest)
-    what = f" ({name})" if name else ""
+    what = f" {name}" if name else ""
     try:
         data = path.read_bytes()
     except OSError:
-        raise StateError(f"{path}: the archived template{what} is missing") from None
+        raise StateError(f"{path}: die archivierte Vorlage{what} fehlt") from None
     if hashlib.sha256(data).hexdigest() != digest:
-        raise StateError(f"{path}: the archived template{what} is damaged (its content does "
-                         "not have the SHA-256 it is named by)")
+        raise StateError(f"{path}: die archivierte Vorlage{what} ist beschädigt (ihr Inhalt "
+                         "hat nicht den SHA-256, nach dem sie benannt ist)")
     return data
 
 
@@ -802,7 +812,7 @@ def _store_inputs(staging: Path, result: MonthResult) -> None:
         for name, data in sorted(result.archived_inputs.items()):
             (d / f"{name}.xz").write_bytes(xz_bytes(data))
     for data in result.templates.values():
-        store_blob(staging.parent, data)
+        stage_blob(staging.parent, staging, data)
 
 
 def _content_hashes(month: Path, folder: str) -> dict[str, str]:

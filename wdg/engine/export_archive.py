@@ -158,7 +158,8 @@ def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
         for name, data in sorted(files.items()):
             info = tarfile.TarInfo(f"{top}/{name}")
             info.size, info.mtime = len(data), 0
-            info.mode = 0o755 if name == "verify.py" else 0o644
+            private = name.rsplit("/", 1)[-1].startswith(("kingdoms.yaml", "segment.yaml"))
+            info.mode = 0o755 if name == "verify.py" else 0o600 if private else 0o644
             info.uid = info.gid = 0
             info.uname = info.gname = ""
             tar.addfile(info, io.BytesIO(data))

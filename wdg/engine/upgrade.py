@@ -363,9 +363,28 @@ def mail_step(ctx: Context) -> list[str]:
     return notes
 
 
+def password_step(ctx: Context) -> list[str]:
+    """Name kingdoms whose password hash has an older scheme (no rehash: the
+    upgrade has no passwords; the next accepted sheet replaces it)."""
+    try:
+        from wdg.world.passwords import needs_upgrade  # type: ignore[attr-defined]
+    except ImportError:
+        return []
+    from wdg.world.storage import load_segment
+
+    seg = load_segment(ctx.camp.segment_dir(ctx.segment))
+    return [f"Königreich {n}: Passwort-Hash im alten Format; er wird beim nächsten angenommenen "
+            f"Spielzug ersetzt. Wurde das Passwort von wdg erzeugt (vor wdg 0.2.0: aus dem Seed "
+            f"ableitbar), ein neues setzen: wdg kingdom set-password {ctx.segment} {n}"
+            for n, k in sorted(seg.kingdoms.items())
+            if k.player is not None and k.player.password_hash
+            and needs_upgrade(k.player.password_hash)]
+
+
 register_step("Regeln", rules_step)
 register_step("Vorlagen", templates_step)
 register_step("Post-Aufzeichnungen", mail_step)
+register_step("Passwörter", password_step)
 
 
 # --- the upgrade ---------------------------------------------------------------------

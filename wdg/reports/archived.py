@@ -491,7 +491,13 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
             used = archived_templates(mdir, Path(tmp))
             previous = _previous_of(mdir, camp, segment, date)
         except StateError as e:
-            return ReplayReport(date, len(manifest), f"{e}", [Layer("Eingaben", False, str(e))])
+            from wdg.engine.archive import read_provenance
+            from wdg.provenance import build_info, describe
+
+            prov = read_provenance(mdir)
+            return ReplayReport(date, len(manifest), f"{e}", [Layer("Eingaben", False, str(e))],
+                                made_by=describe((prov or {}).get("wdg")),
+                                this_version=describe(build_info()))
         tdir = Path(tmp) if used is not None else camp.templates_dir
         writers = archive_writers(tdir, mdir / "rules", pdf=with_pdf, jobs=jobs,
                                   storage=storage_of(mdir, manifest), previous=previous)
