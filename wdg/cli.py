@@ -55,6 +55,7 @@ COMMAND_MODULES = (
     "orders",
     "turn",
     "reports",
+    "mail",
     "kingdom",
     "export",
     "games",
