@@ -709,17 +709,22 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     # after last month is this month's state before; the rules rarely change)
     # is a hard link to it, not a second copy.
     previous = seg_dir / TURNS / result.date.previous().key
-    store_state({name: (seg_dir / name).read_bytes() for name in FILES
-                 if (seg_dir / name).is_file()}, staging / "state-before", previous / "state")
+    before = {name: (seg_dir / name).read_bytes() for name in FILES if (seg_dir / name).is_file()}
+    store_state(before, staging / "state-before", previous / "state")
+    # the provenance's input hashes, of the bytes in hand (the content of every stored form)
+    inputs = {f"state-before/{name}": _sha(data) for name, data in before.items()}
     orders = staging / "orders"
     orders.mkdir()
     for name, data in sorted(result.inputs.items()):
         (orders / name).write_bytes(data)
+        inputs[f"orders/{name}"] = _sha(data)
     rules = staging / "rules"
     rules.mkdir()
     for p in sorted(rules_dir.glob("*.yaml")):
         _store_once(p, rules / p.name, previous / "rules" / p.name)
+        inputs[f"rules/{p.name}"] = sha256(rules / p.name)
     dump_yaml(result.seed_record(), staging / "seed.yaml")
+    inputs["seed.yaml"] = sha256(staging / "seed.yaml")
     out = staging / ".out"
     manifest = write_outputs(result, out, writers)
     os.replace(out / EVENTS, staging / EVENTS)
@@ -733,7 +738,8 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     dump_yaml({"segment": result.state.name, "month": result.date.key, "files": manifest},
               staging / "manifest.yaml")
     _store_inputs(staging, result)
-    dump_yaml(provenance_record(seg_dir, staging, result), staging / PROVENANCE)
+    inputs.update({f"{INPUTS}/{name}": _sha(data) for name, data in result.archived_inputs.items()})
+    dump_yaml(provenance_record(seg_dir, result, inputs), staging / PROVENANCE)
     by_kingdom: dict[int, int] = {}
     for e in result.log:
         if e.kingdom is not None:
@@ -831,16 +837,17 @@ def _content_hashes(month: Path, folder: str) -> dict[str, str]:
     return out
 
 
-def provenance_record(seg_dir: Path, month: Path, result: MonthResult) -> dict[str, Any]:
-    """The month's ``provenance.yaml`` (written before the commit point)."""
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def provenance_record(seg_dir: Path, result: MonthResult, inputs: dict[str, str]) -> dict[str, Any]:
+    """The month's ``provenance.yaml`` (written before the commit point); ``inputs``:
+    path in the month folder -> SHA-256 of the content of every input."""
     from wdg.provenance import environment
     from wdg.world.storage import FORMAT
 
     env = environment()
-    inputs: dict[str, str] = {}
-    for folder in ("state-before", "orders", "rules", INPUTS):
-        inputs.update(_content_hashes(month, folder))
-    inputs["seed.yaml"] = sha256(month / "seed.yaml")
     record: dict[str, Any] = {
         "format": PROVENANCE_FORMAT,
         "segment": result.state.name,

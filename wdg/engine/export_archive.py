@@ -63,7 +63,7 @@ Python's standard library alone.
 - `index.json`: SHA-256 jeder Datei; je Monat Manifest und Herkunft als JSON; die
   Original-Hashes geschwärzter Spielzüge.
 
-Die Passwörter der Spielzüge sind geschwärzt; deshalb lässt sich ein Monat aus diesem
+Die Passwörter der Spielzüge sind geschwärzt; deshalb läßt sich ein Monat aus diesem
 Paket nicht erneut auswerten (die Spielzüge würden abgelehnt) — das Paket dient dem
 Nachweis und dem Lesen. Für eine Wiederholung dient das Original-Archiv der Kampagne
 (docs/turns.md, "Replay").
