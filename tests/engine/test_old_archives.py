@@ -101,8 +101,22 @@ def test_upgrade_and_a_further_month(old):
         code, out = wdg("segment", "upgrade", "canura", "-C", str(camp))
         assert code == 1 and "--templates replace" in out, out
         assert (camp / "worlds" / "canura" / "segment.yaml").read_text().startswith("format: 1")
+    outbox = camp / "reports" / "canura" / "0412-04" / "outbox"  # a send record of old
+    outbox.mkdir(parents=True)
+    (outbox / "sent.yaml").write_text("- {kingdom: 1, to: a@example.org}\n", encoding="utf-8")
+    whole = tree(camp)
+    code, out = wdg("segment", "upgrade", "canura", "--templates", "replace", "--dry-run",
+                    "-C", str(camp))
+    assert code == 0 and "Probelauf, nichts geändert" in out and tree(camp) == whole, out
     code, out = wdg("segment", "upgrade", "canura", "--templates", "replace", "-C", str(camp))
     assert code == 0 and f"Format 1 → {FORMAT}" in out, out
+    legacy = camp / "worlds" / "canura" / "mail" / "legacy-sent" / "0412-04.yaml"
+    if legacy.is_file():  # (or the mail ledger imported it, and said so)
+        assert legacy.read_bytes() == (outbox / "sent.yaml").read_bytes()
+    assert "reports/canura/0412-04/outbox/sent.yaml" in out, out
+    assert (outbox / "sent.yaml").is_file()  # the original stays
+    assert "format: 1" in (camp / "worlds/canura/upgrades.yaml").read_text(encoding="utf-8") \
+        or "from_format: 1" in (camp / "worlds/canura/upgrades.yaml").read_text(encoding="utf-8")
     if commit == "614f8e9":
         assert "settlement.treasury_min_units = 0 ergänzt (Wert des alten Verhaltens" in out, out
         assert "worlds/rules/text.yaml: fehlte" in out, out
@@ -131,7 +145,8 @@ def test_a_newer_format_is_refused_by_every_command(old):
     head.write_text(head.read_text().replace("format: 1", "format: 99"))
     for args in (("turn", "list", "canura"), ("turn", "status", "canura"),
                  ("segment", "check", "canura"), ("segment", "upgrade", "canura"),
-                 ("turn", "run", "canura", "--no-pdf")):
+                 ("turn", "run", "canura", "--no-pdf"), ("turn", "replay", "canura", "0412-04"),
+                 ("export", "canura", "--archive", "-o", str(camp / "x.tar"))):
         code, out = wdg(*args, "-C", str(camp))
         assert code == 1 and "Segmentformat 99 ist neuer als diese wdg-Version" in out, (args, out)
 

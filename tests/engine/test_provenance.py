@@ -164,3 +164,43 @@ def test_pdf_producer_explains_a_pdf_difference():
     assert archive._pdf_producer(b"%PDF-1.7 ... /Producer (WeasyPrint 61.2) ...") == \
         "WeasyPrint 61.2"
     assert archive._pdf_producer(b"no metadata") is None
+
+
+TAMPER = [
+    # (what, path in May's folder, how) — how: "edit" appends a line, "flip" flips a byte
+    ("a sheet", "orders/k1.txt", "edit"),
+    ("another sheet", "orders/k2.txt", "flip"),
+    ("a rules file", "rules/combat.yaml", "edit"),
+    ("the start state (compressed)", "state-before/armies.yaml.gz", "flip"),
+    ("the start state's layers", "state-before/layers.npz", "flip"),
+    ("the seed", "seed.yaml", "edit"),
+    ("the previous month's figures", "inputs/previous-reports.json.xz", "flip"),
+    ("the state after", "state/kingdoms.yaml.gz", "flip"),
+    ("the event log", "events.jsonl.xz", "flip"),
+    ("the reports' pack", "outputs/reports/pack.tar.xz", "flip"),
+]
+
+
+@pytest.mark.parametrize("what,rel,how", TAMPER, ids=[t[0] for t in TAMPER])
+def test_replay_names_every_damaged_file_kind_without_a_traceback(two_months, tmp_path,
+                                                                   what, rel, how):
+    """Each archived file kind changed or damaged: ``wdg turn replay`` exits 1 with
+    the file named in its layer — never a traceback (issue #29)."""
+    camp = _copy(two_months, tmp_path)
+    path = camp.archive_dir(DEMO_SEGMENT) / MAY / rel
+    data = path.read_bytes()
+    path.unlink()  # (a hard link to April's copy must not change April)
+    if how == "edit":
+        path.write_bytes(data + b"\n# edited\n")
+    else:
+        mid = len(data) // 2
+        path.write_bytes(data[:mid] + bytes([data[mid] ^ 0x10]) + data[mid + 1:])
+    r = CliRunner().invoke(app, ["turn", "replay", DEMO_SEGMENT, MAY, "-j", "1",
+                                 "-C", str(camp.root)])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert r.exit_code == 1, r.output
+    named = rel.removesuffix(".gz").removesuffix(".xz") if rel.startswith(
+        ("state", "inputs")) else rel  # (listed under their content's name)
+    shown = rel.split("/")[0] if rel.startswith("outputs") else named
+    assert shown in r.output, r.output
+    assert "ABWEICHUNG" in r.output, r.output

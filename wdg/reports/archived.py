@@ -482,6 +482,12 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
 
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
+    live = camp.segment_dir(segment)
+    if (live / "segment.yaml").is_file():  # a segment of a newer wdg: refused, as everywhere
+        from wdg.world.storage import FORMAT, format_of, too_new
+
+        if (fmt := format_of(live)) > FORMAT:
+            raise too_new(live / "segment.yaml", fmt)
     if not (mdir / "manifest.yaml").is_file():
         raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
     manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files") or {}
