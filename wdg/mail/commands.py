@@ -11,7 +11,7 @@ kingdom with a line ``Königreich: <Nummer>``):
   form for the month now open;
 - ``Passwort vergessen`` (also ``Passwort neu``): a request for a new password. It
   goes to the game master (the ``from`` address of ``mail.yaml``), who sets one
-  with ``wdg kingdom password`` and tells the player by his own way; the player
+  with ``wdg kingdom set-password`` and tells the player by his own way; the player
   gets a note that the request was passed on. **No password is ever sent by
   mail.**
 
@@ -198,7 +198,7 @@ def _password_mails(config: MailConfig, seg: Segment, n: int, to: str, hello: st
     note = _reply(config, gm, f"Passwortanfrage Königreich {n} ({seg.name})",
                   f"Der Spieler von Königreich {n} ({k.name}), {k.player.name} "
                   f"<{parseaddr(k.player.email)[1]}>, bittet um ein neues Passwort.\n\n"
-                  f"Neues Passwort setzen: wdg kingdom password {seg.name} {n}\n"
+                  f"Neues Passwort setzen: wdg kingdom set-password {seg.name} {n}\n"
                   "Es dem Spieler auf einem eigenen Weg mitteilen (nicht per unverschlüsselter "
                   "Mail im Klartext, wenn es sich vermeiden läßt).\n\n"
                   "Diese Anfrage kam von der beim Segmentleiter hinterlegten Adresse des "

@@ -109,15 +109,19 @@ class FetchReport:
             lines.append(f"Für Segment {name} (dort abholen): {n}")
         if self.already:
             lines.append(f"Schon früher erfaßt (nur noch verschoben/beantwortet): {self.already}")
-        lines.append(f"Antworten gesendet: {len(self.sent)}"
-                     + (f"; nicht gesendet (nächster Abruf versucht es wieder): "
-                        f"{len(self.failed)}" if self.failed else "")
-                     + (f"; ungewiss (nicht erneut gesendet, 'wdg mail sent'): "
-                        f"{len(self.uncertain)}" if self.uncertain else "")
-                     + (f"; vom Server abgelehnt: {len(self.refused_answers)}"
-                        if self.refused_answers else ""))
+        lines.append(self.answers_line())
         lines += [f"Hinweis: {n}" for n in self.notes]
         return "\n".join(lines) + "\n"
+
+    def answers_line(self) -> str:
+        """One German line on the answers sent."""
+        return (f"Antworten gesendet: {len(self.sent)}"
+                + (f"; nicht gesendet (der nächste Abruf versucht es wieder): "
+                   f"{len(self.failed)}" if self.failed else "")
+                + (f"; ungewiss (nicht erneut gesendet, 'wdg mail sent'): "
+                   f"{len(self.uncertain)}" if self.uncertain else "")
+                + (f"; vom Server abgelehnt: {len(self.refused_answers)}"
+                   if self.refused_answers else ""))
 
     def as_dict(self) -> dict[str, Any]:
         """For ``--json``."""
@@ -269,12 +273,12 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
         elif answer:
             # answers a stopped fetch left unsent (the mails are filed already)
             if holding_lock:
-                _answer_pending(camp, segment, config, report)
+                answer_pending(camp, segment, config, report)
             else:
                 from wdg.engine.archive import segment_lock
 
                 with segment_lock(camp.segment_dir(segment)):
-                    _answer_pending(camp, segment, config, report)
+                    answer_pending(camp, segment, config, report)
     finally:
         if own:
             box.__exit__(None, None, None)
@@ -335,7 +339,7 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
         done.append(uid)
     intake.finish()
     if answer:
-        _answer_pending(camp, segment, config, report, record=record, month=seg.date.key)
+        answer_pending(camp, segment, config, report, record=record, month=seg.date.key)
     if done:
         box.ensure_folder(imap.done_folder)
         box.move(done, imap.done_folder)
@@ -344,10 +348,12 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
 
 # --- answers ---------------------------------------------------------------------------
 
-def _answer_pending(camp: Campaign, segment: str, config: MailConfig, report: FetchReport, *,
+def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: FetchReport, *,
                     record: Any = None, month: str | None = None) -> None:
     """Send every answer of this month's recorded mails that the send record has not
-    seen go out (new ones, and those a stopped fetch left): each exactly once."""
+    seen go out (new ones, and those a stopped fetch or an import without SMTP left):
+    each exactly once. The caller holds the segment's lock. Used by :func:`fetch` and
+    by ``wdg orders import``."""
     from wdg.mail.ledger import Ledger
     from wdg.mail.seen import SeenRecord
     from wdg.mail.send import Outgoing, digest, send_mails
