@@ -62,7 +62,7 @@ def _server_ctx(pki: Path, stem: str) -> ssl.SSLContext:
 @pytest.fixture(params=["starttls", "ssl"])
 def server(request, pki):
     """aiosmtpd with STARTTLS (required) or implicit TLS, good certificate."""
-    from tests.reports.test_mail import _free_port
+    from tests.mail.test_mailout_failures import _free_port
 
     sink = _Sink()
     port = _free_port()
@@ -130,7 +130,7 @@ def test_a_changed_mail_is_reported_and_sent_as_a_correction_only_when_asked(tmp
 @pytest.mark.parametrize("security", ["starttls", "ssl"])
 def test_a_server_whose_certificate_names_another_host_is_refused(tmp_path, pki, security):
     """The certificate is for wrong.wdg.test: nothing is sent, no password goes out."""
-    from tests.reports.test_mail import _free_port
+    from tests.mail.test_mailout_failures import _free_port
 
     sink = _Sink()
     port = _free_port()
@@ -152,7 +152,7 @@ def test_a_server_whose_certificate_names_another_host_is_refused(tmp_path, pki,
 
 
 def test_a_server_without_starttls_is_refused_not_used_in_clear(tmp_path, pki):
-    from tests.reports.test_mail import _free_port
+    from tests.mail.test_mailout_failures import _free_port
 
     sink = _Sink()
     port = _free_port()
