@@ -243,4 +243,4 @@ def test_a_move_into_the_sea_is_flagged_without_the_forecast():
     warned = [d for d in check_sheet(sheet, build_view(seg, 1)) if d.line == 6]
     assert [d.severity for d in warned] == [m.Severity.WARNING]
     assert "Landheere können keine Wassergemarken betreten" in warned[0].message
-    assert warned[0].consequence == "die Bewegung endet in 101.01"
+    assert warned[0].consequence == "die Bewegung endet spätestens in 101.01"

@@ -370,12 +370,10 @@ class _Checker:
             verdict = terrain_verdict(kind, t_here.id, t.id, v.month.month, coastal=coastal,
                                       harbour=s is not None and s.level(Building.HAFEN) > 0)
             if verdict.reason is not None:
-                done = "" if i == 0 else f" nach {i} Schritt{'en' if i > 1 else ''}"
                 yield m.Diagnostic(o.line, 1, W, f"Schritt {i + 1} ({d.value}) nach {there} "
                                    f"({t.name}): {verdict.reason}", found=str(o),
                                    expected="Richtungen über betretbares Gelände",
-                                   consequence=f"die Bewegung endet{done} in "
-                                   f"{here if i else army.position}")
+                                   consequence=f"die Bewegung endet spätestens in {here}")
                 return
             if verdict.landing:
                 kind = "krieger"
