@@ -996,6 +996,50 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
     return Rules(data, {**shipped._paths, **archived._paths})
 
 
+def fill_month_rules(mdir: Path, target: Path) -> list[str]:
+    """The month's rules with every key this version's shipped rules have and
+    they lack (the key did not exist then) — the value of the old behaviour
+    where known (:data:`wdg.engine.upgrade.RULE_KEYS_ADDED`), else the shipped
+    one — written into ``target``; returns what was added (``[]``: nothing was
+    missing, ``target`` is not written). For a replay by a newer version."""
+    from wdg.campaign import PACKAGE_ROOT
+    from wdg.engine.upgrade import _has, _scalar, _walk, old_value
+
+    shipped_dir = PACKAGE_ROOT / "worlds" / "rules"
+    files: dict[str, Any] = {}
+    added: list[str] = []
+    for shipped in sorted(shipped_dir.glob("*.yaml")):
+        want = safe_load_file(shipped) or {}
+        mine = mdir / "rules" / shipped.name
+        if not mine.is_file():
+            files[shipped.name] = want
+            added.append(f"{shipped.name} (die ganze Datei)")
+            continue
+        have = safe_load_file(mine) or {}
+        for path, value in _walk(want):
+            if _has(have, path):
+                continue
+            key = ".".join(map(str, path))
+            known, old = old_value(shipped.name, key)
+            node = have
+            for part in path[:-1]:
+                node = node.setdefault(part, {}) if isinstance(node, dict) else node
+            if isinstance(node, dict):
+                node[path[-1]] = old if known else value
+                added.append(f"{shipped.name}: {key} = {_scalar(old if known else value)}"
+                             + (" (altes Verhalten)" if known else " (mitgeliefert)"))
+        files[shipped.name] = have
+    if not added:
+        return []
+    target.mkdir(parents=True, exist_ok=True)
+    for p in sorted((mdir / "rules").glob("*.yaml")):
+        if p.name not in files:
+            shutil.copyfile(p, target / p.name)
+    for name, data in files.items():
+        dump_yaml(data, target / name)
+    return added
+
+
 def _first_line_difference(a: bytes, b: bytes) -> str:
     """``Zeile N: 'archived' → 'now'`` for two texts."""
     la = a.decode("utf-8", "replace").split("\n")
@@ -1085,7 +1129,8 @@ def _output_group(name: str) -> str:
 
 def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
                  writers: dict[str, OutputWriter] | None = None, *,
-                 templates: Path | None = None) -> ReplayReport:
+                 templates: Path | None = None, rules_dir: Path | None = None,
+                 rules_added: list[str] | None = None) -> ReplayReport:
     """Re-run an archived month from its own archive — state before, sheets,
     rules, further inputs, templates, seed — in a temporary directory and
     compare every output with the manifest, in layers (docs/turns.md,
@@ -1098,7 +1143,9 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     (``outputs/<name>/...``), taken from ``writers`` or the registered ones; an
     archived output with no writer available is reported as the difference.
     ``templates``: where :func:`archived_templates` wrote the month's templates
-    (``None``: the month archived none, or the caller did not ask)."""
+    (``None``: the month archived none, or the caller did not ask). ``rules_dir``,
+    ``rules_added``: the month's rules completed by :func:`fill_month_rules` and
+    what it added (the writers must be given the same folder)."""
     from wdg.engine.turn import resolve_from_inputs
     from wdg.provenance import build_info, describe
     from wdg.rules import Rules
@@ -1158,8 +1205,8 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
 
     # 2. rules: a key this version needs that did not exist then is taken from the shipped rules
     orders = read_order_files(mdir / "orders")
-    rules = Rules.load(mdir / "rules")
-    added: list[str] = []
+    rules = Rules.load(rules_dir or mdir / "rules")
+    added: list[str] = list(rules_added or [])
     result = None
     for _ in range(50):
         try:
@@ -1170,7 +1217,7 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
             if e.found != "missing key" or not e.path:
                 return stop(Layer("Auswertung", False, str(e)), "Auswertung")
             key = f"{Path(str(e.path)).name}: {e.where}"
-            if key in added:
+            if key in added or rules_added:  # (completed already: the shipped rules lack it too)
                 return stop(Layer("Auswertung", False, str(e)), "Auswertung")
             added.append(key)
             rules = _rules_with_defaults(mdir / "rules", added)
@@ -1181,7 +1228,7 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
         return stop(Layer("Regeln", False, "zu viele fehlende Schlüssel"), "Regeln")
     if added:
         report.layers.append(Layer(
-            "Regeln", False, "fehlende Schlüssel " + ", ".join(added),
+            "Regeln", False, "fehlende Schlüssel ergänzt: " + "; ".join(added),
             "diese Schlüssel gab es nicht, als der Mond ausgewertet wurde; für den Vergleich "
             "ergänzt mit dem Wert des alten Verhaltens, wo er bekannt ist "
             "(wdg.engine.upgrade.RULE_KEYS_ADDED), sonst mit dem der mitgelieferten Regeln"))
@@ -1294,19 +1341,26 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
                 else:
                     detail = f"{n}: {_first_line_difference(old, new)}"
                 if not why:
+                    reasons = []
+                    if state_diff or events_name in differing:
+                        reasons.append("folgt aus den abweichenden Ereignissen bzw. dem Zustand")
+                    if report.same_software is not True:
+                        reasons.append("andere wdg-Version (anderer Programmcode der Berichte)")
                     if templates is None:
-                        why = "die Vorlagen dieses Monats sind nicht archiviert (vor wdg 0.2.0): " \
-                              "gerendert mit den heutigen Vorlagen"
-                    elif report.same_software is False:
-                        why = "andere wdg-Version: andere Darstellung"
-                    elif state_diff or events_name in differing:
-                        why = "folgt aus dem abweichenden Zustand bzw. den Ereignissen"
+                        reasons.append("die Vorlagen dieses Monats sind nicht archiviert (vor "
+                                       "wdg 0.2.0): gerendert mit den heutigen Vorlagen")
+                    if added:
+                        reasons.append("ergänzte Regel-Schlüssel")
+                    why = "; ".join(reasons)
                 report.layers.append(Layer(f"Ausgabe {group}", False,
                                            detail + (f" (und {len(bad) - 1} weitere)"
                                                      if len(bad) > 1 else ""), why))
     if differing:
         report.first_difference = differing[0]
         return report
+    for layer in report.layers:  # completed keys that made no difference: not a finding
+        if layer.name == "Regeln" and not layer.ok:
+            layer.ok, layer.why = True, "ergänzte Schlüssel ohne Einfluß auf das Ergebnis"
     # The replay reproduced the manifest; the archived copies must match it too
     # (a hand-edited or damaged file in the archive is named, not silently passed).
     for name, digest in sorted(manifest.items()):

@@ -477,8 +477,9 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     rules and previous-month figures, with PDFs if it archived PDFs, its
     reports stored as it stored them. Returns the
     :class:`wdg.engine.archive.ReplayReport` (docs/turns.md, "Replay")."""
-    from wdg.engine.archive import (Layer, ReplayReport, archived_templates, month_dir,
-                                    replay_month)
+    from wdg.engine.archive import (Layer, ReplayReport, archived_templates, fill_month_rules,
+                                    month_dir, replay_month)
+    from wdg.errors import DataError
 
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
@@ -493,10 +494,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files") or {}
     with_pdf = any(str(name).endswith(".pdf") for name in manifest)
     with tempfile.TemporaryDirectory(prefix="wdg-replay-templates-") as tmp:
-        try:
-            used = archived_templates(mdir, Path(tmp))
-            previous = _previous_of(mdir, camp, segment, date)
-        except StateError as e:
+        def _refused(e: Exception) -> Any:
             from wdg.engine.archive import read_provenance
             from wdg.provenance import build_info, describe
 
@@ -504,8 +502,24 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
             return ReplayReport(date, len(manifest), f"{e}", [Layer("Eingaben", False, str(e))],
                                 made_by=describe((prov or {}).get("wdg")),
                                 this_version=describe(build_info()))
+
+        try:
+            used = archived_templates(mdir, Path(tmp))
+            previous = _previous_of(mdir, camp, segment, date)
+        except StateError as e:
+            return _refused(e)
+        try:
+            # a rules key this version needs that did not exist then: completed
+            added = fill_month_rules(mdir, Path(tmp) / ".rules")
+        except StateError as e:
+            return _refused(e)
+        except DataError as e:  # (a damaged archived rules file: named by the inputs' layer)
+            added = []
+            del e
+        rules = Path(tmp) / ".rules" if added else mdir / "rules"
         tdir = Path(tmp) if used is not None else camp.templates_dir
-        writers = archive_writers(tdir, mdir / "rules", pdf=with_pdf, jobs=jobs,
+        writers = archive_writers(tdir, rules, pdf=with_pdf, jobs=jobs,
                                   storage=storage_of(mdir, manifest), previous=previous)
         return replay_month(camp, segment, date, writers,
-                            templates=Path(tmp) if used is not None else None)
+                            templates=Path(tmp) if used is not None else None,
+                            rules_dir=rules, rules_added=added)
