@@ -4,7 +4,10 @@ a password in clear), my last result again; only for the address the segment has
 
 from __future__ import annotations
 
+import json
 import time
+
+import pytest
 
 from mailservers import sheet_mail
 from wdg.mail.fetch import fetch
@@ -56,3 +59,35 @@ def test_form_password_and_result_requests(mail_campaign):
     assert rep2.commands == [] and rep2.ignored == 1 and rep2.sent == []
     time.sleep(0.5)
     assert [len(s.messages(a)) for a in (p[0], p[1], p[2], stranger)] == [1, 1, 1, 1]
+
+
+@pytest.mark.slow
+def test_result_again_after_a_month_and_the_cli(tmp_path, mail_world):
+    """``Ergebnis erneut`` after a month was run and sent: the same result mail (its
+    attachments) once more, marked in the subject, answering the request; through the
+    real command line (``wdg mail fetch --json``)."""
+    from tests.mail.mailcamp import SEG, MailCampaign
+
+    c = MailCampaign(tmp_path / "c", mail_world)
+    c("turn", "run", SEG, "--force", "-q")
+    c("reports", "send", SEG)
+    k = min(c.player_of)
+    acc, gm, s = c.player_of[k], mail_world.gm, mail_world.servers
+    first = s.wait_for(acc, 1)[0].message
+    ask = sheet_mail(acc, gm, "Re: Ergebnis nochmal", "")
+    s.send(acc, ask)
+    s.wait_for(gm, 1)
+    out = json.loads(c("mail", "fetch", SEG, "--json").stdout)
+    assert [x["command"] for x in out["commands"]] == ["ergebnis"]
+    assert out["answers"]["sent"] and out["moved"] == 1
+    got = [m.message for m in s.wait_for(acc, 2)]
+    again = next(m for m in got if m["Message-ID"] != first["Message-ID"])
+    assert again["Subject"].startswith(f"Erneut gesendet: Ergebnis Königreich {k}")
+    assert again["In-Reply-To"] == ask["Message-ID"]
+    names = sorted(a.get_filename() for a in again.iter_attachments())
+    assert names == sorted(a.get_filename() for a in first.iter_attachments())
+    assert any(n.endswith(".html") for n in names)
+    # fetched again: not sent a third time
+    assert json.loads(c("mail", "fetch", SEG, "--json").stdout)["answers"]["sent"] == []
+    time.sleep(0.5)
+    assert len(s.messages(acc)) == 2
