@@ -148,7 +148,7 @@ def test_what_is_not_a_sheet_or_not_for_this_segment(mail_campaign):
     fetch; a sheet for a month already run is refused with a clear answer; a mail with
     no sheet at all is answered — or, with ``answers: {no_sheet: false}``, filed away
     without an answer. Nothing is ever answered twice."""
-    from conftest import make_segment
+    from tests.mail.segments import make_segment
 
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
