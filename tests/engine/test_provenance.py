@@ -204,3 +204,33 @@ def test_replay_names_every_damaged_file_kind_without_a_traceback(two_months, tm
     shown = rel.split("/")[0] if rel.startswith("outputs") else named
     assert shown in r.output, r.output
     assert "ABWEICHUNG" in r.output, r.output
+
+
+def test_rules_that_are_off_when_absent_stay_off_unless_adopted(tmp_path, monkeypatch):
+    """A new rule whose absence means "off" (deposits, morale, help repairs): the upgrade
+    keeps the campaign playing as before unless the game master adopts it; a key whose
+    old behaviour is known gets that value either way."""
+    from wdg.campaign import Campaign
+    from wdg.engine import upgrade
+
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / "deposits.yaml").write_text("seed_salt: 7\n")
+    (shipped / "actions.yaml").write_text("help:\n  repair_per_1000_soldiers: 5\n"
+                                          "minimum_soldiers:\n  e: 1\n")
+    monkeypatch.setattr(upgrade, "SHIPPED_RULES", shipped)
+    camp = Campaign(tmp_path / "c")
+    (camp.worlds / "rules").mkdir(parents=True)
+    (camp.worlds / "rules" / "actions.yaml").write_text("help:\n  other: 1  # kept\n")
+    keep = upgrade.Context(camp, "x", 1, 2, "keep", False, "keep")
+    notes = upgrade.rules_step(keep)
+    text = (camp.worlds / "rules" / "actions.yaml").read_text()
+    assert "repair_per_1000_soldiers" not in text and "  e: 0  # added by wdg segment upgrade" in text
+    assert not (camp.worlds / "rules" / "deposits.yaml").exists()
+    assert any("deposits.yaml: neue Regel, nicht übernommen" in n for n in notes), notes
+    adopt = upgrade.Context(camp, "x", 1, 2, "keep", False, "adopt")
+    upgrade.rules_step(adopt)
+    assert "repair_per_1000_soldiers: 5" in (camp.worlds / "rules" / "actions.yaml").read_text()
+    assert (camp.worlds / "rules" / "deposits.yaml").read_text() == "seed_salt: 7\n"
+    assert upgrade.off_when_absent("actions.yaml", "help.repair_per_1000_soldiers")
+    assert not upgrade.off_when_absent("actions.yaml", "minimum_soldiers.e")
