@@ -94,6 +94,8 @@ def previous_extract(doc: dict[str, Any]) -> dict[str, Any]:
         "diplomacy": [{"kingdom": d["kingdom"]} for d in r["diplomacy"]],
         "sightings": [{"where": s["where"], "text": s["text"]} for s in r["sightings"]],
     }
+    if "foreign" in r:  # version 3: new sightings are foreign armies not seen before
+        out["foreign"] = [{"what": s["what"], "id": s["id"]} for s in r["foreign"]]
     totals = r.get("totals") or {}
     if "popularity" in totals:
         out["totals"] = {"popularity": totals["popularity"]}
