@@ -203,6 +203,8 @@ class Foreseen:
     """A month foreseen: the segment before and after, the events, the marks."""
 
     before: Segment
+    """The segment at the start: its armies as they were (its layers are the
+    month's, changed: read only ``armies``, ``grid`` and ``label``)."""
     after: Segment
     log: EventLog
     foresight: Foresight
@@ -216,7 +218,12 @@ def foresee(view: KingdomView, sheet: Sheet, rules: Rules) -> Foreseen:
     import copy
 
     seg, marks = segment_from_view(view, rules, {x.to for x in sheet.messages})
-    before = copy.deepcopy(seg)
+    before = copy.copy(seg)  # the armies as they start (the layers are not read after)
+    # each army and its general copied (the steps change both in place; the
+    # forecast reads neither an army's items nor the layers of ``before``)
+    before.armies = {n: copy.copy(a) for n, a in seg.armies.items()}
+    for a in before.armies.values():
+        a.general = copy.copy(a.general)
     m = Month(state=seg, sheets={view.kingdom: sheet}, rng=ExpectedDice(),  # type: ignore[arg-type]
               rules=rules, kingdom_order=sorted(seg.kingdoms), foresight=marks)
     m.start = Snapshot(owner=seg.owner.copy(),

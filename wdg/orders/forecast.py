@@ -359,6 +359,10 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
     if view.treasury is not None:
         fc.gold_after = after.kingdoms[k].treasury
     blocks = {b.number: b for b in sheet.armies}
+    by_army: dict[int, list[Event]] = {}
+    for e in mine:
+        if e.army is not None:
+            by_army.setdefault(e.army, []).append(e)
     for n in sorted(before.armies):
         a0, a1 = before.armies[n], after.armies[n]
         b = blocks.get(n)
@@ -370,7 +374,7 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
         if b is not None:
             af.phase_a = str(b.phase_a) if b.phase_a is not None else ""
             af.phase_b = str(b.phase_b) if b.phase_b is not None else ""
-        evs = [e for e in mine if e.army == n]
+        evs = by_army.get(n, [])
         af.effects = [e.why for e in evs if e.why and not e.kind.startswith(_QUIET)]
         losses: dict[str, int] = {}
         for e in evs:
