@@ -1003,7 +1003,7 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
     one — written into ``target``; returns what was added (``[]``: nothing was
     missing, ``target`` is not written). For a replay by a newer version."""
     from wdg.campaign import PACKAGE_ROOT
-    from wdg.engine.upgrade import _has, _scalar, _walk, old_value
+    from wdg.engine.upgrade import _has, _scalar, _walk, off_when_absent, old_value
 
     shipped_dir = PACKAGE_ROOT / "worlds" / "rules"
     files: dict[str, Any] = {}
@@ -1012,6 +1012,8 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
         want = safe_load_file(shipped) or {}
         mine = mdir / "rules" / shipped.name
         if not mine.is_file():
+            if off_when_absent(shipped.name, None):
+                continue  # a rule that is off without its file: off then, off now
             files[shipped.name] = want
             added.append(f"{shipped.name} (die ganze Datei)")
             continue
@@ -1020,6 +1022,8 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
             if _has(have, path):
                 continue
             key = ".".join(map(str, path))
+            if off_when_absent(shipped.name, key):
+                continue
             known, old = old_value(shipped.name, key)
             node = have
             for part in path[:-1]:
