@@ -21,7 +21,7 @@ from wdg.orders import model as m
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.world.address import Address
 from wdg.world.state import Building, TroopType
-from wdg.world.terrain import Component, coastal_mask, has, is_land, is_water, ship_step_ok, \
+from wdg.world.terrain import Component, closed_reason, coastal_mask, has, is_land, is_water, ship_step_ok, \
     settlement_cost_factor, terrain
 
 E, W = m.Severity.ERROR, m.Severity.WARNING
@@ -330,6 +330,10 @@ class _Checker:
             yield m.Diagnostic(o.line, 1, E, "Schiffe gelten beim Ausschiffen als Höhenstufe 1 "
                                f"((q)); {o.at} liegt auf Höhenstufe {t.height}",
                                found=str(o.at), expected="eine Gemark auf Höhenstufe 1 oder 2",
+                               consequence=REFUSED)
+        elif t is not None and (closed := closed_reason(t, self.view.month.month)):
+            yield m.Diagnostic(o.line, 1, E, closed, found=str(o.at),
+                               expected="eine Gemark, die in diesem Mond betreten werden kann",
                                consequence=REFUSED)
 
     def _phase_b(self, army: ArmyView, a: m.PhaseAOrder | None,
