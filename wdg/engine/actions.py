@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from wdg.engine.events import Event
 from wdg.engine.ledger import credit, gs, number
 from wdg.engine.month import Month, step
+from wdg.engine.morale import army_factor
 from wdg.engine.movement import phase_b_armies, phase_b_orders
 from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
 from wdg.rules import Rules
@@ -193,7 +194,9 @@ def inform(ctx: _Ctx, army: Army, line: int) -> None:
     size = int(seg.settlement[r, c])
     buildings = {b.german: int(seg.buildings[i, r, c])
                  for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0}
-    militia = estimate(m, int(seg.militia[r, c]), m.rules.num(AREA, "information", "militia_error"),
+    # a better army errs less ("Erfolgswahrscheinlichkeit", morale.yaml)
+    militia = estimate(m, int(seg.militia[r, c]),
+                       m.rules.num(AREA, "information", "militia_error") / army_factor(m.rules, army),
                        m.rules.int(AREA, "information", "round_to"))
     owner_text = f"gehört zum {seg.kingdoms[owner].name}" if owner in seg.kingdoms \
         else "gehört niemandem"
@@ -213,6 +216,17 @@ def estimate(m: Month, true: int, error: float, round_to: int) -> int:
     return max(0, int(round(noisy / step_)) * step_)
 
 
+def search_chance(rules: Rules, units: int, factor: float = 1.0) -> float:
+    """The chance of a search by ``units`` soldiers (ships already weighted) to
+    find each thing hidden in the gemark: base + per_1000_units per 1,000,
+    times the army's morale and experience factor (:func:`wdg.engine.morale.
+    army_factor`, "Die Moral hat Auswirkungen auf die
+    Erfolgswahrscheinlichkeit"), at most ``max``."""
+    sec = rules.section(AREA, "search")
+    base = float(sec["base"]) + float(sec["per_1000_units"]) * units / 1000
+    return min(float(sec["max"]), base * factor)
+
+
 def search(ctx: _Ctx, army: Army, line: int) -> None:
     """``s``: each treasure in the army's start gemark is found with a chance
     growing with the army's size; found gold goes to the treasury, items
@@ -221,8 +235,7 @@ def search(ctx: _Ctx, army: Army, line: int) -> None:
     here = _start_position(m, army)
     sec = m.rules.section(AREA, "search")
     weight = int(sec["ship_weight"]) if army.is_fleet else 1
-    chance = min(float(sec["max"]),
-                 float(sec["base"]) + float(sec["per_1000_units"]) * army.units * weight / 1000)
+    chance = search_chance(m.rules, army.units * weight, army_factor(m.rules, army))
     found = False
     for tid in list(ctx.treasures.get(here, ())):
         treasure = m.state.treasures.get(tid)

@@ -5,7 +5,8 @@ Steps (order numbers of :mod:`wdg.engine.month`):
 
 - 10 ``pay``: "Besoldung und Unterhalt", kingdoms in the month's random order,
   armies ascending. Events ``pay.active``, ``pay.upkeep``, ``pay.wages``,
-  ``pay.shortfall``.
+  ``pay.shortfall``; then desertion at low morale (:mod:`wdg.engine.morale`,
+  ``morale.desertion``).
 - 80 ``construction``: "Die Siedlung" (e), "Die Bauwerke" (b). Events
   ``build.progress``, ``build.done``, ``build.abandoned``.
 - 82 ``taxes``: "Währung und Steuern" from the state at the start of the month.
@@ -30,6 +31,7 @@ from wdg.engine.events import Event
 from wdg.engine.gamemaster import GM_OFFERS
 from wdg.engine.ledger import count, credit, gs, spend
 from wdg.engine.month import Month, step
+from wdg.engine.morale import low_morale_desertion
 from wdg.rules import Rules
 from wdg.world.generator import distinct_name, generals_of
 from wdg.world.hexgrid import Hex
@@ -158,6 +160,7 @@ def pay_and_upkeep(m: Month) -> None:
                              "Das Heer ist ab diesem Mond aktiv."))
             if army.is_active and army.general is not None:
                 _pay_army(m, army)
+                low_morale_desertion(m, army)
 
 
 def _pay_army(m: Month, army: Army) -> None:

@@ -25,6 +25,7 @@ from wdg.world.state import ArmyStatus, Segment, TroopType
 
 CAUSES: tuple[tuple[str, str], ...] = (
     ("pay.", "Desertion"),
+    ("morale.", "Moral"),
     ("combat.", "Kampf"),
     ("militia.", "Miliz"),
     ("creature.", "Fabelwesen"),
