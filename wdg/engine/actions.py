@@ -16,7 +16,8 @@ end of the month, :mod:`wdg.engine.militia`).
 
 Events: ``action.rest`` (the default rest answers the army's block line),
 ``action.training``, ``action.help``, ``action.information``,
-``action.search.found``, ``action.search.nothing``, ``action.refused`` (a
+``action.search.found``, ``action.search.deposit`` (a deposit found,
+:mod:`wdg.engine.deposits`), ``action.search.nothing``, ``action.refused`` (a
 ``b e r t h i s`` order of an army that cannot act in Phase B).
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wdg.engine.deposits import find as find_deposit
 from wdg.engine.events import Event
 from wdg.engine.ledger import credit, gs, number
 from wdg.engine.month import Month, step
@@ -176,11 +178,40 @@ def help_people(ctx: _Ctx, army: Army, line: int) -> None:
         before = kingdom.popularity
         kingdom.popularity = min(100, before + int(sec["popularity_gain"]))
         popularity = kingdom.popularity - before
+    repaired, left = repair(m, army, here)
+    fixed = f"; {repaired} Baueinheiten der Siedlung repariert" + (
+        f" ({left} noch beschädigt)" if left else "") if repaired else ""
     m.emit(Event("action.help", kingdom=army.kingdom, army=army.number, at=here, line=line,
                  gold=gold, ledger="income" if gold else "",
                  why=f"Das Heer hilft den Einwohnern: {gs(gold)} Ernteertrag, Beliebtheit "
-                     f"+{popularity}; die Miliz wächst am Ende des Mondes schneller nach",
-                 data={"gold": gold, "popularity": popularity}))
+                     f"+{popularity}{fixed}; die Miliz wächst am Ende des Mondes schneller nach",
+                 data={"gold": gold, "popularity": popularity,
+                       **({"repaired": repaired, "damage": left} if repaired else {})}))
+
+
+def repair_capacity(units: int, rules: Rules) -> int:
+    """Baueinheiten an army of ``units`` soldiers repairs in a month with ``h``
+    ("indem es z.B. Beschädigungen repariert", actions.yaml)."""
+    if units <= 0 or not rules.has(AREA, "help", "repair_per_1000_soldiers"):
+        return 0
+    return max(1, int(units * rules.num(AREA, "help", "repair_per_1000_soldiers") / 1000))
+
+
+def repair(m: Month, army: Army, here: Hex) -> tuple[int, int]:
+    """Repair the damage an ``x`` did to the settlement at ``here`` (any owner's:
+    the army helps "den Einwohnern der Gemark"); (repaired, still damaged)."""
+    seg = m.state
+    damage = seg.damage.get(here, 0)
+    r, c = seg.grid.index(here)
+    if not damage or seg.settlement[r, c] <= 0:
+        return 0, damage
+    done = min(damage, repair_capacity(army.units, m.rules))
+    seg.settlement[r, c] += done
+    if damage - done:
+        seg.damage[here] = damage - done
+    else:
+        del seg.damage[here]
+    return done, damage - done
 
 
 def inform(ctx: _Ctx, army: Army, line: int) -> None:
@@ -245,6 +276,8 @@ def search(ctx: _Ctx, army: Army, line: int) -> None:
             _take(ctx, army, treasure, line)
             ctx.treasures[here].remove(tid)
             found = True
+    # a Bodenschatz is a treasure of the ground: the same search finds it
+    found = find_deposit(m, army, here, chance, line) or found
     if not found:
         _emit(m, "action.search.nothing", army, here, line, "Die Suche bleibt ohne Erfolg")
 

@@ -393,6 +393,15 @@ class _Checker:
                 yield m.Diagnostic(o.line, 1, E, "Minen nur in eigenen Landgemarken",
                                    found=str(o.at), expected="eine eigene Landgemark",
                                    consequence=REFUSED)
+            elif self.view.deposits is not None and o.at not in self.view.deposits:
+                # "Mine ... für die Ausbeutung eines bereits bekannten Bodenschatzes"
+                yield m.Diagnostic(o.line, 1, W, "hier ist dem Königreich kein Bodenschatz "
+                                   "bekannt: die Mine wird nichts einbringen (Bodenschätze "
+                                   "findet ein Heer mit s, Suche)", found=str(o.at),
+                                   expected="eine Gemark mit gefundenem Bodenschatz: " + (
+                                       ", ".join(sorted(str(a) for a in self.view.deposits))
+                                       or "keine gefunden"),
+                                   consequence="Befehl wird ausgeführt")
 
     def _settle(self, o: m.Settle) -> Iterator[m.Diagnostic]:
         yield from self._where(o.line, o.at)

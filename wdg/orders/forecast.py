@@ -45,6 +45,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from wdg.engine.actions import help_gold
+from wdg.engine.deposits import enabled as deposits_enabled
+from wdg.engine.deposits import yield_layer
 from wdg.engine.economy import EconomyStart, tax_income
 from wdg.engine.kingdom_orders import festival_popularity
 from wdg.engine.ledger import count, gs, pct
@@ -751,9 +753,13 @@ class _Run:
                 buildings[i, r, c] = s.level(b)
         for a, lv in view.mines.items():
             buildings[(mine, *grid.index(grid.hex_of(a)))] = lv
+        # a mine yields only on a deposit the kingdom found (wdg.engine.deposits)
+        mine_yield = yield_layer(shape, ((*grid.index(grid.hex_of(a)), kind)
+                                         for a, kind in (view.deposits or {}).items() if view.on_map(a)),
+                                 self.rules) if deposits_enabled(self.rules) else None
         start = EconomyStart(owner, settlement, buildings,
                              {view.kingdom: view.popularity if view.popularity is not None
-                              else 50})
+                              else 50}, mine_yield)
         g, s, mi = tax_income(start, self.km.layer, view.kingdom, self.rules)
         gemarks = count(len(view.owned), "Gemark", "Gemarken")
         for amount, cat, text in ((g, "tax", f"Steuern aus {gemarks}"),

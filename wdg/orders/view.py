@@ -129,6 +129,10 @@ class KingdomView:
     mines: dict[Address, int] = field(default_factory=dict)
     """Mine level of own gemarks without a settlement (a settlement's mine is in
     its :attr:`SettlementView.buildings`)."""
+    deposits: dict[Address, str] | None = None
+    """Deposits ("Bodenschätze") the kingdom has found, by kind; a mine yields
+    only on one of them (:mod:`wdg.engine.deposits`). ``None``: the segment has
+    no deposits (saved before they existed)."""
 
     @property
     def grid(self) -> Grid:
@@ -216,6 +220,9 @@ def build_view(seg: Segment, kingdom: int) -> KingdomView:
         view.offer = OfferView(GeneralView(g.name, g.troop.value, g.experience, g.wizard,
                                            g.ability), k.offer.price)
     _fill_known(seg, kingdom, view)
+    if seg.deposits is not None:
+        view.deposits = {grid.address_of(h): d.kind for h, d in seg.deposits.items()
+                         if kingdom in d.known_by}
     return view
 
 
@@ -253,7 +260,7 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
             return None
         return {"name": g.name, "troop": g.troop, "experience": g.experience,
                 "wizard": g.wizard, "ability": g.ability}
-    return {
+    out = {
         "segment": view.segment,
         "month": view.month.key,
         "kingdom": view.kingdom,
@@ -278,6 +285,10 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
         "popularity": view.popularity,
         "mines": {str(a): lv for a, lv in sorted(view.mines.items(), key=lambda kv: str(kv[0]))},
     }
+    if view.deposits is not None:  # views of segments without deposits stay as they were
+        out["deposits"] = {str(a): k for a, k in sorted(view.deposits.items(),
+                                                          key=lambda kv: str(kv[0]))}
+    return out
 
 
 def view_to_yaml(view: KingdomView) -> str:
@@ -370,6 +381,12 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
         if not isinstance(lv, int) or lv < 0:
             raise DataError(path, f"mines.{a}", lv, "a mine level >= 0")
         view.mines[r.address(a, f"mines.{a}")] = lv
+    if "deposits" in d:
+        view.deposits = {}
+        for a, kind in r.mapping(d.get("deposits") or {}, "deposits").items():
+            if not isinstance(kind, str) or not kind:
+                raise DataError(path, f"deposits.{a}", kind, "the kind of a deposit, e.g. Silber")
+            view.deposits[r.address(a, f"deposits.{a}")] = kind
     offer = d.get("offer")
     if offer is not None:
         o = r.mapping(offer, "offer")
