@@ -332,7 +332,7 @@ DATA_LABELS = {
     "severity": "Art", "suggestion": "Vorschlag", "current": "bisher",
     "city_state": "Stadtstaat", "sheet": "Spielzug",
     "per_level": "Ertrag je Minenstufe und Mond", "mine": "Minenstufe",
-    "repaired": "repariert", "damage": "noch beschädigt",
+    "repaired": "repariert", "damage": "noch beschädigt", "game_terms": "Spielbegriffe",
 }
 
 DETAIL_KEYS: dict[str, tuple[str, ...]] = {
