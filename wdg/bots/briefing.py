@@ -69,7 +69,7 @@ class Briefing:
     """Morale of each own army as the result sheet shows it ("Moral")."""
     searched: list[Address] = field(default_factory=list)
     """Gemarks its armies searched (``s``), once per search: the notebook's
-    ``# Gesucht:`` line and last month's searches (:func:`read_searched`)."""
+    ``# Gesucht:`` line (:func:`read_searched`)."""
 
     @property
     def kingdom(self) -> int:
@@ -134,10 +134,6 @@ def brief(seg: Segment, kingdom: int, events: list[Event] | None = None,
                  notes=read_notes(last_sheet))
     b.morale = {n: a.morale for n, a in seg.armies.items() if a.kingdom == kingdom}
     b.searched = read_searched(last_sheet)
-    grid = seg.grid
-    b.searched += [grid.address_of(e.at) for e in mine
-                   if e.kind.startswith("action.search.") and e.at is not None
-                   and grid.contains(e.at) and e.kind != "action.search.deposit"]
     b.income = sum(e.gold for e in mine if e.gold > 0 and e.ledger in INCOME_LEDGERS)
     b.expense = -sum(e.gold for e in mine if e.gold < 0)
     grid = seg.grid
