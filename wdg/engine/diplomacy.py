@@ -309,6 +309,16 @@ def gm_holds(m: Month) -> dict[tuple[int, str, int], object]:
     return {(c.kingdom, c.what, c.number): c for c in sheet.commands if isinstance(c, HoldMessage)}
 
 
+def _held(holds: dict[tuple[int, str, int], object], used: set[tuple[int, str, int]],
+          key: tuple[int, str, int]) -> list[str]:
+    """The game master's reason for holding the text ``key`` back (marked used), or []."""
+    hold = holds.get(key)
+    if hold is None:
+        return []
+    used.add(key)
+    return [f"vom Segmentleiter zurückgehalten: {getattr(hold, 'reason', '')}"]
+
+
 def _start_lists(m: Month) -> dict[int, set[int]]:
     lists = m.notes.get("diplomacy.start_lists")
     if lists is None:
@@ -327,11 +337,7 @@ def deliverable_messages(m: Month) -> list[Event]:
     out: list[Event] = []
     for k in sorted(m.sheets):
         for i, msg in enumerate(m.sheets[k].messages, start=1):
-            reasons = []
-            hold = holds.get((k, "botschaft", i))
-            if hold is not None:
-                used.add((k, "botschaft", i))
-                reasons.append(f"vom Segmentleiter zurückgehalten: {hold.reason}")  # type: ignore[attr-defined]
+            reasons = _held(holds, used, (k, "botschaft", i))
             if msg.to not in lists.get(k, set()):
                 reasons.append(f"Königreich {msg.to} steht nicht in der Liste der "
                                f"diplomatischen Beziehungen")
@@ -364,11 +370,7 @@ def publishable_announcements(m: Month) -> list[Event]:
     out: list[Event] = []
     for k in sorted(m.sheets):
         for i, ann in enumerate(m.sheets[k].announcements, start=1):
-            reasons = []
-            hold = holds.get((k, "bekanntmachung", i))
-            if hold is not None:
-                used.add((k, "bekanntmachung", i))
-                reasons.append(f"vom Segmentleiter zurückgehalten: {hold.reason}")  # type: ignore[attr-defined]
+            reasons = _held(holds, used, (k, "bekanntmachung", i))
             reasons += content_problems(seg, m.rules, ann.text)
             if reasons:
                 out.append(m.emit(Event(
