@@ -32,9 +32,9 @@ from wdg.engine.events import Event
 from wdg.engine.ledger import gs
 from wdg.engine.month import Month
 from wdg.rules import Rules
-from wdg.world.hexgrid import Hex
 from wdg.world.deposits import AREA, chance_by_terrain, chance_of, enabled, kinds, place, \
     yield_per_level
+from wdg.world.hexgrid import Hex
 from wdg.world.state import BUILDING_ORDER, Army, Building, Deposit, Segment
 from wdg.world.terrain import HEIGHTS
 
