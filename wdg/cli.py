@@ -56,6 +56,7 @@ COMMAND_MODULES = (
     "orders",
     "turn",
     "reports",
+    "mail",
     "kingdom",
     "export",
     "games",

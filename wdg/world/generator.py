@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wdg.errors import InvalidInputError
-from wdg.rules import Rules
+from wdg.rules import Rules, shipped_rules
 from wdg.world.address import Grid
 from wdg.world.deposits import place as place_deposits
 from wdg.world.calendar import MonthDate
@@ -116,12 +116,6 @@ def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, s
     seg.deposits = place_deposits(seg, rules if rules is not None else shipped_rules())
     return seg, passwords
 
-
-def shipped_rules() -> Rules:
-    """The rules files shipped with wdg (``worlds/rules``)."""
-    from wdg.campaign import PACKAGE_ROOT
-
-    return Rules.load(PACKAGE_ROOT / "worlds" / "rules")
 
 
 MAX_KINGDOMS = 99
