@@ -72,10 +72,18 @@ def watch_cmd(
     def on_problem(text: str) -> None:
         typer.echo(f"[{stamp()}] {text}", err=True)
 
-    typer.echo(f"[{stamp()}] wdg mail watch {segment}: warte auf Mail (Ende mit SIGTERM "
-               "oder Strg-C)")
-    watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
-          on_problem=on_problem, idle_seconds=idle)
+    def on_ready() -> None:
+        typer.echo(f"[{stamp()}] wdg mail watch {segment}: warte auf Mail (Ende mit SIGTERM "
+                   "oder Strg-C)")
+
+    try:
+        watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
+              on_problem=on_problem, idle_seconds=idle, on_ready=on_ready)
+    except KeyboardInterrupt:
+        # typer turns Ctrl-C into a silent exit 130: say what it means here
+        typer.echo(f"[{stamp()}] abgebrochen (Strg-C); Gespeichertes ist unverändert oder "
+                   "vollständig, der nächste Abruf macht das Begonnene fertig", err=True)
+        raise typer.Exit(130) from None
     typer.echo(f"[{stamp()}] beendet (SIGTERM)")
 
 
