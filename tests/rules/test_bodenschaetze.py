@@ -193,3 +193,51 @@ def test_an_old_segment_is_refused_until_upgraded_and_its_mines_keep_working():
     r = resolve_month(seg, {}, RULES)
     assert [e.gold for e in r.log.events if e.kind == "tax.mines"][0] > 0
     assert upgrade(seg, RULES) == []
+
+
+def test_the_upgrade_places_deposits_and_a_replay_never_adds_them(tmp_path: Path):
+    """Existing campaigns: ``wdg segment upgrade`` of a segment from before deposits
+    (format 1, no ``deposits`` in world.yaml, a mine built) places them and puts one
+    under the mine, known to its owner; replaying an old month never completes
+    deposits.yaml or morale.yaml into its rules (their absence is how that month was
+    resolved), while other missing keys are still completed."""
+    import shutil
+
+    import yaml
+
+    from wdg.campaign import PACKAGE_ROOT, Campaign
+    from wdg.engine.archive import _rules_with_defaults, fill_month_rules
+    from wdg.engine.upgrade import upgrade_segment
+
+    camp = Campaign(tmp_path / "camp")
+    seg_dir = camp.segment_dir("canura")
+    shutil.copytree(PACKAGE_ROOT / "worlds" / "canura", seg_dir,
+                    ignore=shutil.ignore_patterns("turns"))
+    seg = load_segment(seg_dir)
+    h = next(iter(sorted(x for x in seg.settlement_names if seg.at(seg.owner, x) == 1)))
+    seg.buildings[MINE][seg.grid.index(h)] = 2
+    seg.deposits = None
+    save_segment(seg, seg_dir)
+    head = (seg_dir / "segment.yaml").read_text(encoding="utf-8")
+    (seg_dir / "segment.yaml").write_text(head.replace("format: 2", "format: 1"), encoding="utf-8")
+    report = upgrade_segment(camp, "canura", templates="keep")
+    assert any(seg.label(h) in line for line in report.changes["Bodenschätze"])
+    after = load_segment(seg_dir)
+    assert after.deposits and after.deposits[h].known_by == [1]
+
+    old_rules = tmp_path / "rules-old"
+    shutil.copytree(PACKAGE_ROOT / "worlds" / "rules", old_rules)
+    for name in ("deposits.yaml", "morale.yaml"):
+        (old_rules / name).unlink()
+    economy = yaml.safe_load((old_rules / "economy.yaml").read_text(encoding="utf-8"))
+    del economy["settlement"]["treasury_min_units"]
+    (old_rules / "economy.yaml").write_text(yaml.safe_dump(economy, allow_unicode=True),
+                                            encoding="utf-8")
+    completed = _rules_with_defaults(old_rules, ["economy.yaml: settlement.treasury_min_units"])
+    assert "deposits" not in completed.areas() and "morale" not in completed.areas()
+    assert completed.int("economy", "settlement", "treasury_min_units") == 0
+    mdir = tmp_path / "month"
+    shutil.copytree(old_rules, mdir / "rules")
+    added = fill_month_rules(mdir, tmp_path / "filled")
+    assert added and not any("deposits" in a or "morale" in a for a in added)
+    assert not (tmp_path / "filled" / "deposits.yaml").exists()

@@ -74,6 +74,30 @@ RULE_KEYS_ADDED: tuple[RuleKeyAdded, ...] = (
 meant something appends it here (INTERFACES.md, "Segment format")."""
 
 
+RULES_OFF_WHEN_ABSENT: tuple[tuple[str, str | None], ...] = (
+    ("deposits.yaml", None),
+    ("morale.yaml", None),
+    ("actions.yaml", "help.repair_per_1000_soldiers"),
+    ("diplomacy.yaml", "game_term_patterns"),
+)
+"""Rules (a whole file: key ``None``) that the engine turns on only when they
+are present (``Rules.has``): their absence IS the old behaviour (issue #31:
+deposits, morale outside combat, repairs by help, game terms in messages). A
+replay never completes them for a month that lacks them; the campaign's own
+rules get them from ``wdg segment upgrade`` (the rules step), after which the
+deposits step places the deposits."""
+
+
+def off_when_absent(file: str, key: str | None) -> bool:
+    """True if ``key`` of ``file`` (``None``: the whole file) is one of
+    :data:`RULES_OFF_WHEN_ABSENT` or lies inside one."""
+    for f, k in RULES_OFF_WHEN_ABSENT:
+        if f == file and (k is None or (key is not None and (key == k
+                                                              or key.startswith(k + ".")))):
+            return True
+    return False
+
+
 def old_value(file: str, key: str) -> tuple[bool, Any]:
     """``(True, value)`` for a key of :data:`RULE_KEYS_ADDED`, else ``(False, None)``."""
     for k in RULE_KEYS_ADDED:
@@ -381,7 +405,29 @@ def password_step(ctx: Context) -> list[str]:
             and needs_upgrade(k.player.password_hash)]
 
 
+def deposits_step(ctx: Context) -> list[str]:
+    """Deposits ("Bodenschätze", issue #31): a segment saved before them gets them
+    placed by the rules' table, and every mine already built gets one under it,
+    known to its owner, so that it keeps yielding (:func:`wdg.engine.deposits.upgrade`;
+    after the rules step, which brought deposits.yaml into the campaign's rules).
+    Rules without deposits.yaml: nothing to do (the mines keep the old reading)."""
+    from wdg.engine.deposits import upgrade as place_deposits
+    from wdg.rules import Rules
+    from wdg.world.storage import load_segment
+
+    seg_dir = ctx.camp.segment_dir(ctx.segment)
+    seg = load_segment(seg_dir)
+    rules_dir = ctx.camp.rules_dir
+    if ctx.dry_run and (ctx.camp.worlds / "rules").is_dir() \
+            and not (rules_dir / "deposits.yaml").is_file():
+        rules_dir = SHIPPED_RULES  # the rules step would bring deposits.yaml in
+    # only the report here: the segment is written once, with the format, at the
+    # end of the upgrade (upgrade_segment places them the same way: deterministic)
+    return place_deposits(seg, Rules.load(rules_dir))
+
+
 register_step("Regeln", rules_step)
+register_step("Bodenschätze", deposits_step)
 register_step("Vorlagen", templates_step)
 register_step("Post-Aufzeichnungen", mail_step)
 register_step("Passwörter", password_step)
@@ -416,7 +462,11 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
             if fmt < step.to_format:
                 report.changes[step.name] = step.fn(ctx)
         if not dry_run:
+            from wdg.engine.deposits import upgrade as place_deposits
+            from wdg.rules import Rules
+
             seg = load_segment(seg_dir)
+            place_deposits(seg, Rules.load(camp.rules_dir))  # the deposits step's change
             save_segment(seg, seg_dir)  # writes format: FORMAT under the commit protocol
             from wdg import __version__
 
