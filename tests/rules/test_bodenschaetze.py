@@ -241,3 +241,24 @@ def test_the_upgrade_places_deposits_and_a_replay_never_adds_them(tmp_path: Path
     added = fill_month_rules(mdir, tmp_path / "filled")
     assert added and not any("deposits" in a or "morale" in a for a in added)
     assert not (tmp_path / "filled" / "deposits.yaml").exists()
+
+
+def test_the_order_editor_offers_mines_on_found_deposits_first():
+    """The editor's choices (``wdg.orders.choices``) follow the rule: the gemark with
+    a found deposit comes first in ``BM``'s list and the label says that a mine
+    yields only there; without a find it says that a mine yields nothing."""
+    from wdg.orders.choices import order_choices
+
+    seg, h = mountain_mine()
+    seg.buildings[MINE][seg.grid.index(h)] = 0
+    own(seg, 1, at(seg, (1, 1)))
+
+    def bm():
+        k = order_choices(build_view(seg, 1), RULES)["kingdom"]
+        return next(o for o in k["orders"] if o["code"] == "BM")
+
+    assert "kein Bodenschatz gefunden" in bm()["label"]
+    seg.deposits[h].known_by = [1]
+    choice = bm()
+    assert choice["options"][0] == seg.label(h)
+    assert f"{seg.label(h)} Silber" in choice["label"]
