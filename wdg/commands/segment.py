@@ -153,6 +153,9 @@ def upgrade(
     templates: str = typer.Option(None, "--templates", help="The campaign's own templates/ "
                                   "when they differ from the shipped ones: 'keep' or 'replace' "
                                   "(moved aside to templates.vor-upgrade-<n>/)."),
+    rules: str = typer.Option("keep", "--rules", help="New rules whose absence means 'off' "
+                              "(e.g. deposits): 'keep' (default: the campaign plays as before) "
+                              "or 'adopt' (take them from the shipped rules)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change, change nothing."),
     campaign: Path | None = campaign_option(),
 ) -> None:
@@ -161,8 +164,9 @@ def upgrade(
     records moved; archived months are never touched. Prints what changed."""
     from wdg.engine.upgrade import upgrade_segment
 
-    report = upgrade_segment(open_campaign(campaign), name, templates=templates, dry_run=dry_run)
-    if report.from_format == report.to_format:
+    report = upgrade_segment(open_campaign(campaign), name, templates=templates, rules=rules,
+                             dry_run=dry_run)
+    if not report.changes:
         typer.echo(f"Segment {name}: Format {report.to_format}, nichts zu tun")
         return
     for line in report.lines():

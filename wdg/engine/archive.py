@@ -744,7 +744,10 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     for e in result.log:
         if e.kingdom is not None:
             by_kingdom[int(e.kingdom)] = by_kingdom.get(int(e.kingdom), 0) + 1
-    dump_yaml({**result.seed_record(), "sheets": sorted(result.inputs),
+    from wdg.provenance import build_info, describe
+
+    dump_yaml({**result.seed_record(), "wdg": describe(build_info()),
+               "sheets": sorted(result.inputs),
                "events": len(result.log), "events_by_kingdom": dict(sorted(by_kingdom.items())),
                "sizes": {name: (staging / name).stat().st_size
                          for name in sorted({stored_file(staging, n) for n in manifest})}},
@@ -1028,9 +1031,9 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
     for shipped in sorted(shipped_dir.glob("*.yaml")):
         want = safe_load_file(shipped) or {}
         mine = mdir / "rules" / shipped.name
-        if not mine.is_file() and off_when_absent(shipped.name, None):
-            continue  # its absence is the month's behaviour (RULES_OFF_WHEN_ABSENT)
         if not mine.is_file():
+            if off_when_absent(shipped.name, None):
+                continue  # a rule that is off without its file: off then, off now
             files[shipped.name] = want
             added.append(f"{shipped.name} (die ganze Datei)")
             continue
