@@ -173,7 +173,8 @@ def test_a_hostile_kingdom_and_general_name_stay_inert_in_the_page(tmp_path, mon
     after.kingdoms[2].name = HOSTILE  # on kingdom 1's diplomacy list: a message recipient
     page = _render(tmp_path, (before, after, events, sheets), settings)
     assert "<script>alert(1)" not in page and "<!--" not in page.split("<body", 1)[1]
-    assert page.count("<script") == 2 and page.count("</script>") == 2  # the data and the code
+    # the editor's data and code, the map's data and code
+    assert page.count("<script") == 4 and page.count("</script>") == 4
     raw = DATA.search(page).group(1)
     assert "<" not in raw and ">" not in raw and "&" not in raw and "\u2028" not in raw
     data = json.loads(raw)
@@ -222,10 +223,12 @@ def test_an_enemy_army_the_kingdom_cannot_see_on_its_path_changes_nothing_in_the
         assert secret not in page
 
 
-def test_the_editor_code_and_style_are_small_and_fetch_nothing():
-    js = (SHIPPED_TEMPLATES / "editor.js").read_text(encoding="utf-8")
-    css = (SHIPPED_TEMPLATES / "editor.css").read_text(encoding="utf-8")
-    assert len(js.encode()) + len(css.encode()) < 25_000
+@pytest.mark.parametrize("name, most", [("editor", 45_000), ("map", 15_000)])
+def test_the_editor_and_map_code_and_style_are_small_and_fetch_nothing(name, most):
+    """Each script with its style sheet stays small enough to read in the page."""
+    js = (SHIPPED_TEMPLATES / f"{name}.js").read_text(encoding="utf-8")
+    css = (SHIPPED_TEMPLATES / f"{name}.css").read_text(encoding="utf-8")
+    assert len(js.encode()) + len(css.encode()) < most
     for text in (js, css):
         assert "</" not in text  # inlined: nothing may close the element
         assert not re.search(r"https?:|//[a-z]|@import|url\(|fetch\(|XMLHttpRequest|innerHTML|eval\(",
