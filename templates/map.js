@@ -132,7 +132,8 @@
       var x = ev.clientX - b.left + box.scrollLeft + 14, y = ev.clientY - b.top + box.scrollTop + 14;
       var maxX = box.scrollLeft + box.clientWidth - info.offsetWidth - 4;
       info.style.left = Math.max(box.scrollLeft + 4, Math.min(x, maxX)) + "px";
-      info.style.top = y + "px";
+      if (z > 1 && y + info.offsetHeight > box.scrollTop + box.clientHeight) { y -= info.offsetHeight + 28; }
+      info.style.top = Math.max(box.scrollTop, y) + "px";
     }
     svg.addEventListener("mousemove", function (ev) { if (!pinned && !drag.moved) { show(point(ev), ev); } });
     svg.addEventListener("mouseleave", function () { if (!pinned) { show(null); } });
@@ -150,8 +151,9 @@
       var fx = (box.scrollLeft + box.clientWidth / 2) / box.scrollWidth;
       var fy = (box.scrollTop + box.clientHeight / 2) / box.scrollHeight;
       z = Math.max(1, Math.min(6, to));
+      pinned = null; show(null);
       box.classList.toggle("zoomed", z > 1);
-      svg.style.width = Math.round(Math.min(box.clientWidth, natural * 1.8) * z) + "px";
+      svg.style.width = Math.round(Math.min(section.clientWidth, natural * 1.8) * z) + "px";
       svg.style.maxWidth = "none";
       label.textContent = Math.round(z * 100) + " %";
       box.scrollLeft = fx * box.scrollWidth - box.clientWidth / 2;

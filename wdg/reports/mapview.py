@@ -19,10 +19,17 @@ from markupsafe import Markup
 
 from wdg.reports.editor import script_json
 from wdg.reports.exploration import report_grid
-from wdg.reports.maps import kingdom_colour
 from wdg.reports.model import MapPage
 from wdg.reports.settings import ReportSettings
 from wdg.world.calendar import MonthDate
+
+
+OWNER_COLOURS = ("#e08a00", "#8e44ad", "#d4489a", "#1f5fbf", "#5a5a5a", "#00a0c8",
+                 "#138a72", "#8a6d00", "#6b8e23", "#a0522d")
+"""Foreign owners' colours on the HTML map, in the order of their numbers:
+no red (the kingdom's own land is outlined red, sighted armies are framed
+red), the hues least like the terrain's greens and blues first; a kingdom that knows more owners than colours
+sees them repeat (the hover names every owner)."""
 
 
 def _gs(n: int) -> str:
@@ -51,8 +58,8 @@ def map_data(doc: dict[str, Any], maps: list[MapPage], settings: ReportSettings)
     foreign = sorted({int(c["owner"]) for c in doc["known_map"]
                       if c["owner"] not in (None, 0, kingdom) and c["gemark"] not in own_land})
     index = {k: i for i, k in enumerate(foreign)}
-    owners = [{"k": k, "name": names.get(k, f"Königreich {k}"), "colour": kingdom_colour(k)}
-              for k in foreign]
+    owners = [{"k": k, "name": names.get(k, f"Königreich {k}"),
+               "colour": OWNER_COLOURS[i % len(OWNER_COLOURS)]} for i, k in enumerate(foreign)]
     seen_text: dict[str, str] = {}
     cells = []
     for c in doc["known_map"]:
