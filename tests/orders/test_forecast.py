@@ -178,7 +178,7 @@ def test_gold_before_and_after_with_every_cost_and_the_taxes():
     per Krieger, "Die Bauwerke" (Mine 50.000 GS), then the taxes of the own
     gemarks (Tiefland 600) and the settlement (Flecken 2.000 GS)."""
     seg = world("T. T. T.", treasury=100_000)
-    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1})
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=5000)
     own(seg, 1, (1, 0))
     add_army(seg, 101, 1, (0, 0), units=500)
     fc = fc_of(seg, block(seg, 101, "nr 100") + "K\nBM 101.02\n")
@@ -193,7 +193,7 @@ def test_orders_the_treasury_cannot_pay_are_refused_for_lack_of_gold():
     """"Der Reichsschatz" (e): "ein Herrscher kann keine Schulden machen!" — the
     Hafen (100.000 GS) does not fit into 60.000 GS; the recruits after it do."""
     seg = world("~K T. T.", treasury=60_000)
-    add_settlement(seg, (1, 0), 150, kingdom=1, buildings={Building.KASERNE: 1})
+    add_settlement(seg, (1, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=9000)
     add_army(seg, 101, 1, (1, 0), units=100)
     fc = fc_of(seg, block(seg, 101, "nr 1000") + "K\nBH 101.02\n")
     assert [(r.cause, r.order) for r in fc.refused] == [("gold", "BH 101.02")]
@@ -322,7 +322,7 @@ def test_plan_data_gives_an_editor_the_running_total_the_forecast_computes():
     order costs + income) equals the forecast of the sheet it writes: here one
     recruit order (nr 100: 10 GS each, economy.yaml premium)."""
     seg = world("T. T. T.", treasury=50_000)
-    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1})
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=5000)
     add_army(seg, 101, 1, (0, 0), units=500)
     know_all(seg)
     data = plan_data(build_view(seg, 1), RULES)
@@ -371,3 +371,67 @@ def test_occupation_without_soldiers_is_refused():
     know_all(seg)
     fc = fc_of(seg, block(seg, 101, "o"))
     assert [(r.cause, r.order) for r in fc.refused] == [("rule", "o")]
+
+
+def test_recruits_are_cut_to_the_settlements_militia_as_the_month_cuts_them():
+    """"(nr)": "bis zum Rüstvolumen" — a settlement with 3.642 militia raises at
+    most 3.642 Krieger. The view carries the militia, and the forecast runs the
+    engine's own recruiting (issue #32: ``nr 6000`` was forecast as refused for
+    gold while the month recruited 3.642)."""
+    seg = world("T. T. T.", treasury=100_000)
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=3642)
+    add_army(seg, 101, 1, (0, 0), units=100)
+    assert [s.militia for s in build_view(seg, 1).settlements.values()] == [3642]
+    fc = fc_of(seg, block(seg, 101, "nr 6000"))
+    assert fc.army(101).units_after == 100 + 3642
+    assert [(r.cause, r.order) for r in fc.refused] == [("capacity", "nr 6000")]
+    assert [b.amount for b in fc.bookings if b.category == "recruit"] == [-3642 * 10]
+
+
+def test_a_sheet_the_checker_refuses_whole_gets_no_forecast_only_the_reason():
+    """Issue #32: a sheet for another month is not taken at all ("der ganze Spielzug
+    wird nicht angenommen"), so nothing is foreseen — no booking, no army, the
+    reason in the text."""
+    seg = world("T. T. T.")
+    add_settlement(seg, (0, 0), 150, kingdom=1)
+    add_army(seg, 101, 1, (0, 0), units=100)
+    sheet = parse_sheet(HEAD.replace("Königreich: 1", "Königreich: 1\nMond: 0412-09")
+                        + "K\nSS 101.01 100\n")
+    fc = forecast(build_view(seg, 1), sheet, RULES)
+    assert fc.refused_whole and fc.bookings == [] and fc.armies == [] and fc.gold_after is None
+    text = forecast_text(fc)
+    assert "Keine Vorschau: der ganze Spielzug wird nicht angenommen" in text
+    assert "Siedlung" not in text and "Reichsschatz:" not in text
+
+
+def test_a_foreign_army_the_scouts_saw_is_in_the_forecast_and_the_fight_foreseen():
+    """Issue #32: the forecast runs the engine's steps on the view "with foreign
+    armies as the view has them". Kingdom 1 holds status 2 toward kingdom 2
+    ("Angriff auf fremde Heere möglich" at 1-3) and its scouts saw army 0201 (50
+    Krieger, reported) in 101.02: army 0101 (1.000 Krieger) marches there and
+    the engine's combat step fights it — the stronger side wins, as
+    ExpectedDice states (the likelier case of a yes/no draw). Without the
+    sighting the way is free and no fight is foreseen."""
+    from wdg.engine.events import Event
+    from wdg.world.factory import add_kingdom as _k
+
+    seg = small_segment(["T. T. T."], date=MonthDate(412, 7))
+    add_kingdom(seg, 1, diplomacy={2: 2})
+    _k(seg, 2, diplomacy={1: 5})
+    add_army(seg, 101, 1, (0, 0), units=1000)
+    enemy = add_army(seg, 201, 2, (1, 0), units=50)
+    know_all(seg)
+    body = block(seg, 101, "B: b O")
+    seen = Event("recon.sighting", 1, at=enemy.position, why="Heer 0201 ...",
+                 data={"what": "heer", "id": 201, "of": 2, "troop": "Krieger", "units": 50,
+                       "exact": True})
+    view = build_view(seg, 1, [seen])
+    assert [(f.number, f.kingdom, str(f.position), f.units) for f in view.foreign] == \
+        [(201, 2, "101.02", 50)]
+    sheet = parse_sheet(HEAD + body)
+    fought = forecast(view, sheet, RULES)
+    assert any("0201" in e for e in fought.army(101).effects), fought.army(101).effects
+    assert fought.army(201) is None  # the forecast lists the kingdom's own armies only
+    free = forecast(build_view(seg, 1), sheet, RULES)
+    assert not any("0201" in e for e in free.army(101).effects)
+    assert view_from_dict(view_to_dict(view)).foreign == view.foreign  # ansicht.yaml keeps it

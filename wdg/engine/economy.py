@@ -160,11 +160,16 @@ def pay_and_upkeep(m: Month) -> None:
                 _pay_army(m, army)
 
 
+def army_dues(troop: str, units: int, rules: Rules) -> tuple[int, int]:
+    """``(upkeep, pay)`` an active army of ``units`` Rüstgüter of ``troop`` owes at
+    the start of the month ("Besoldung und Unterhalt", economy.yaml); the pay
+    step, the forecast's running costs and the bots' budget ask this."""
+    return rules.int("economy", "upkeep", troop), units * rules.int("economy", "pay", troop)
+
+
 def _pay_army(m: Month, army: Army) -> None:
     rules, k = m.rules, m.state.kingdoms[army.kingdom]
-    troop = troop_key(army)
-    upkeep = rules.int("economy", "upkeep", troop)
-    wages = army.units * rules.int("economy", "pay", troop)
+    upkeep, wages = army_dues(troop_key(army), army.units, rules)
     paid = 0
     for amount, kind, ledger, what in ((upkeep, "pay.upkeep", "upkeep", "Unterhalt"),
                                        (wages, "pay.wages", "pay", "Besoldung")):
@@ -177,6 +182,22 @@ def _pay_army(m: Month, army: Army) -> None:
     due = upkeep + wages
     if paid < due:
         _shortfall(m, army, due, paid)
+
+
+def shortfall_text(deserters: int, morale_loss: int, exp_loss: int) -> str:
+    """What an unpaid month did to an army, in German, naming only what happened
+    (issue #32: not "0 Rüstgüter desertieren ... um 0")."""
+    parts = []
+    if deserters:
+        parts.append(count(deserters, "Rüstgut desertiert und zerstreut sich",
+                           "Rüstgüter desertieren und zerstreuen sich"))
+    else:
+        parts.append("Niemand desertiert")
+    if morale_loss:
+        parts.append(f"die Moral sinkt um {morale_loss}")
+    if exp_loss:
+        parts.append(f"die Erfahrung des Feldherren sinkt um {exp_loss}")
+    return "; ".join(parts) + "."
 
 
 def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
@@ -195,8 +216,7 @@ def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
         army.general.experience -= exp_loss
     m.emit(Event("pay.shortfall", army.kingdom, army.number, army.position,
                  f"Der Reichsschatz reicht nicht: {gs(due - paid)} blieben unbezahlt. "
-                 f"{count(deserters, 'Rüstgut desertiert und zerstreut', 'Rüstgüter desertieren und zerstreuen')} sich; die Moral sinkt "
-                 f"um {morale_loss}, die Erfahrung des Feldherren um {exp_loss}.",
+                 + shortfall_text(deserters, morale_loss, exp_loss),
                  data={"unpaid": due - paid, "deserters": deserters, "soldiers": -deserters,
                        "morale_loss": morale_loss, "experience_loss": exp_loss}))
     if army.is_fleet and deserters:
