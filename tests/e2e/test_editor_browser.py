@@ -340,6 +340,11 @@ def _shot(drv, tmp_path: Path, name: str) -> Path:
     return shot
 
 
+def _gs(n: int) -> str:
+    """A number as the sheets write it (1.000)."""
+    return f"{n:,}".replace(",", ".")
+
+
 def _text(drv) -> str:
     return drv.find_element("id", "ed-text").get_attribute("value")
 
@@ -415,9 +420,9 @@ def test_the_editor_refuses_bad_numbers_and_names_in_place_and_writes_nothing_wr
         browser, demo, tmp_path):
     """Issue #32, "The editor rewrites numbers silently": `-5`, `0`, `2000000`,
     `12.5`, `1e3` in the recruit field are each refused next to the field
-    with the allowed range; no `nr` line is written (the text says in a
-    comment what was not written), the gold counts nothing; `300` is written
-    as it is. A name with `#`, `;` or a quote is refused, not stripped.
+    with the allowed range (the town's militia bounds it); no `nr` line is
+    written (the text says in a comment what was not written), the gold
+    counts nothing; an allowed number is written as it is. A name with `#`, `;` or a quote is refused, not stripped.
     Passive armies are offered `nf` and `nh` only."""
     from selenium.webdriver.common.by import By
 
@@ -433,7 +438,7 @@ def test_the_editor_refuses_bad_numbers_and_names_in_place_and_writes_nothing_wr
         field.send_keys(value)
         error = browser.find_element(By.CSS_SELECTOR, f"#ed-army-{n:04d} .ed-err").text
         block = _block(_text(browser), n)
-        assert f"von {nr['min']} bis 100.000" in error and "nicht in den Spielzug geschrieben" in error, error
+        assert f"von {_gs(nr['min'])} bis {_gs(nr['max'])}" in error and "nicht in den Spielzug geschrieben" in error, error
         assert field.get_attribute("aria-invalid") == "true"
         assert not [l for l in block if l.startswith("A:")], (value, block)
         assert block == [f"# nicht geschrieben: A: nr {value} ({error.split(' – ')[0]})"], block
@@ -441,9 +446,10 @@ def test_the_editor_refuses_bad_numbers_and_names_in_place_and_writes_nothing_wr
         assert "Befehle 0 GS" in gold, gold
         if value == "12.5":
             _shot(browser, tmp_path, "editor-refused-390.png")
+    good = str(min(nr["max"], 300))
     field.clear()
-    field.send_keys("300")
-    assert _block(_text(browser), n) == ["A: nr 300"]
+    field.send_keys(good)
+    assert _block(_text(browser), n) == [f"A: nr {good}"]
     assert browser.find_element(By.CSS_SELECTOR, f"#ed-army-{n:04d} .ed-err").text == ""
 
     # a new name for the settlement: characters the sheet would cut are refused
@@ -486,8 +492,9 @@ def test_a_reload_keeps_the_orders_but_never_the_password(browser, demo):
     a = _recruiter(data)
     _choose(browser, f"ed-a-{a['number']:04d}", "nr")
     field = browser.find_element(By.CSS_SELECTOR, f"#ed-army-{a['number']:04d} input")
+    count = str(min(next(c for c in a["a"] if c["code"] == "nr")["max"], 250))
     field.clear()
-    field.send_keys("250")
+    field.send_keys(count)
     _choose(browser, f"ed-b-{first['number']:04d}", "b")
     far = _longest(first["reach"])
     Select(browser.find_element(By.CSS_SELECTOR, f"#ed-army-{first['number']:04d} select[aria-label=Ziel]")
@@ -501,10 +508,10 @@ def test_a_reload_keeps_the_orders_but_never_the_password(browser, demo):
     assert after == before.replace("Passwort: geheim-123", "Passwort: ")
     assert f"B: b {far['dirs']}" in _block(after, first["number"])
     assert Select(browser.find_element(By.ID, f"ed-b-{first['number']:04d}")).first_selected_option.text.startswith("b –")
-    assert browser.find_element(By.CSS_SELECTOR, f"#ed-army-{a['number']:04d} input").get_attribute("value") == "250"
+    assert browser.find_element(By.CSS_SELECTOR, f"#ed-army-{a['number']:04d} input").get_attribute("value") == count
     assert "gespeichert" in browser.find_element(By.ID, "ed-loaded").text
     stored = browser.execute_script("return JSON.stringify(localStorage)")
-    assert "geheim-123" not in stored and "nr 250" in stored
+    assert "geheim-123" not in stored and f"nr {count}" in stored
     assert len(browser.find_elements(By.CSS_SELECTOR, ".mappage svg g.ed-plan polyline")) == 1
 
 
@@ -527,7 +534,8 @@ def test_a_pasted_or_loaded_sheet_shows_in_the_form_and_unreadable_lines_are_kep
     korder = next(c for c in data["choices"]["kingdom"]["orders"] if c.get("param") == "choice")
     recipient = data["choices"]["recipients"][0]
     blocks: dict[int, list[str]] = {}
-    blocks.setdefault(a["number"], []).append("A: NR 120")
+    count = min(next(c for c in a["a"] if c["code"] == "nr")["max"], 120)
+    blocks.setdefault(a["number"], []).append(f"A: NR {count}")
     blocks.setdefault(other["number"], []).append("A: er 12.5")
     blocks.setdefault(first["number"], []).append(f"B: b {far['dirs']}")
     blocks.setdefault(other["number"], []).append("B: q unbekannt" if other is not first else "B: q 1")
@@ -549,7 +557,7 @@ def test_a_pasted_or_loaded_sheet_shows_in_the_form_and_unreadable_lines_are_kep
     assert _text(browser) == pasted  # the player's text stays as he wrote it
     army = lambda n: browser.find_element(By.ID, f"ed-army-{n:04d}")  # noqa: E731
     assert Select(browser.find_element(By.ID, f"ed-a-{a['number']:04d}")).first_selected_option.text.startswith("nr –")
-    assert army(a["number"]).find_element(By.CSS_SELECTOR, "input").get_attribute("value") == "120"
+    assert army(a["number"]).find_element(By.CSS_SELECTOR, "input").get_attribute("value") == str(count)
     assert Select(army(first["number"]).find_element(By.CSS_SELECTOR, "select[aria-label=Ziel]")
                   ).first_selected_option.get_attribute("value") == far["to"]
     assert Select(browser.find_element(By.ID, "ed-k-1")).first_selected_option.text.startswith(korder["code"])
@@ -569,17 +577,17 @@ def test_a_pasted_or_loaded_sheet_shows_in_the_form_and_unreadable_lines_are_kep
     browser.find_element(By.ID, "ed-pw").send_keys("!")
     text = _text(browser)
     assert "Passwort: aus-der-datei!" in text
-    assert unknown in _block(text, other["number"]) and "A: nr 120" in _block(text, a["number"])
+    assert unknown in _block(text, other["number"]) and f"A: nr {count}" in _block(text, a["number"])
     assert f"B: b {far['dirs']}" in _block(text, first["number"]) and "- ENDE" in text
     assert not [l for l in _block(text, other["number"]) if l.startswith("A:")]
 
     # the same sheet from a file
     path = tmp_path / "mein-spielzug.txt"
-    path.write_text(pasted.replace("NR 120", "nr 130"), encoding="utf-8")
+    path.write_text(pasted.replace(f"NR {count}", f"nr {count - 1 or 1}"), encoding="utf-8")
     _open(browser, sheet, 1280)
     browser.find_element(By.ID, "ed-file").send_keys(str(path))
     WebDriverWait(browser, 5).until(lambda d: "mein-spielzug.txt" in d.find_element(By.ID, "ed-loaded").text)
-    assert "A: nr 130" in _block(_text(browser), a["number"])
+    assert f"A: nr {count - 1 or 1}" in _block(_text(browser), a["number"])
 
 
 GEMARK_AT = """
