@@ -296,6 +296,8 @@ def status(
         typer.echo(f"Spielzüge der Bots (schreibt 'wdg turn run'): {', '.join(map(str, st.bots))}")
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
+    for line in st.texts:
+        typer.echo(f"Prüfen: {line}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
     if st.gm_errors:
         typer.echo(f"Warnung: {st.gm_errors} — 'wdg turn run' verweigert den Start")
@@ -325,7 +327,7 @@ def list_(
         ok = good if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
         typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
                    f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
-                   f"{m.events} Ereignisse  {ok}")
+                   f"{m.events} Ereignisse  {ok}  ({m.made_by or 'wdg vor 0.2.0'})")
     if not all(m.verified for m in months):
         raise typer.Exit(1)
 
