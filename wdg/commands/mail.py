@@ -50,6 +50,62 @@ def sent(
             typer.echo(f"{words[r.state]}: {r.key} an {r.to} ({r.intended}) {r.answer}".rstrip())
 
 
+@sub.command("run")
+def run(
+    segment: str = typer.Argument(..., help="Segment name."),
+    force: bool = typer.Option(False, "--force", help="Run the month before its deadline, or "
+                               "with too many sheets missing."),
+    next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS of the "
+                                      "next month when this call runs the month "
+                                      "('TT.MM.JJJJ [HH:MM]')."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="With the PDFs (default)."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """For cron/systemd: fetch and answer new mail; send results still due; once the
+    deadline has passed and 'wdg turn status' names no blocker, run the month and send
+    its results. Exit codes: 0 done, 1 failed, 3 nothing to do, 4 waiting for the
+    deadline, 5 refused, 6 locked, 130 interrupted (docs/gamemaster.md)."""
+    import json
+
+    from wdg import exitcodes
+    from wdg.commands.common import load
+    from wdg.errors import LockedError, WdgError
+    from wdg.mail.log import log_line
+    from wdg.mail.run import RunReport, run_unattended
+    from wdg.world.deadline import normalise
+
+    camp = open_campaign(campaign)
+    seg = load(camp, segment)
+    seg_dir = camp.segment_dir(segment)
+    tz = seg.settings.timezone
+    if next_deadline is not None:
+        normalise(next_deadline)
+    try:
+        rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
+    except LockedError as exc:
+        rep = RunReport(segment, exitcodes.LOCKED, [f"gesperrt: {exc}"])
+    except WdgError as exc:
+        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {exc}"])
+    except OSError as exc:
+        from wdg.fsio import describe_os_error
+
+        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {describe_os_error(exc)}"])
+    except KeyboardInterrupt:
+        log_line(seg_dir, "mail run: abgebrochen (Strg-C)", tz)
+        raise
+    log_line(seg_dir, f"mail run: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code}): "
+             + " | ".join(rep.lines), tz)
+    if as_json:
+        typer.echo(json.dumps(rep.as_dict(), ensure_ascii=False))
+    else:
+        for line in rep.lines:
+            typer.echo(line, err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
+        typer.echo(f"{segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
+    if rep.code:
+        raise typer.Exit(rep.code)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``wdg mail`` to the root app (with fetch/watch when they are there)."""
     try:
