@@ -10,15 +10,32 @@ or mail text are shown escaped, never sent to the terminal.
 
 from __future__ import annotations
 
-import gc
-import importlib
+import os
+import signal
 import sys
 
-import typer
 
-from wdg import __version__
-from wdg.errors import WdgError
-from wdg.textpolicy import terminal_safe
+def _interrupted_at_start(signum: int, frame: object) -> None:  # pragma: no cover - timing
+    """Ctrl-C while the command line is still starting (importing): nothing has
+    been read or written yet — leave quietly with 130 instead of a traceback."""
+    os.write(2, "abgebrochen (Strg-C) beim Start; nichts geändert\n".encode())
+    os._exit(130)
+
+
+if os.path.basename(sys.argv[0]) in ("wdg", "__main__.py") and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    # run as the wdg command (not imported by a test or a program): until main()
+    # has its handlers in place, Ctrl-C ends the start quietly
+    signal.signal(signal.SIGINT, _interrupted_at_start)
+
+import gc  # noqa: E402
+import importlib  # noqa: E402
+
+import typer  # noqa: E402
+
+from wdg import __version__  # noqa: E402
+from wdg.errors import WdgError  # noqa: E402
+from wdg.textpolicy import terminal_safe  # noqa: E402
 
 _plain_echo = typer.echo
 
@@ -134,6 +151,8 @@ def main(argv: list[str] | None = None) -> None:
     install_signal_handlers()
     gc.set_threshold(*GC_THRESHOLDS)
     try:
+        if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         args = list(sys.argv[1:] if argv is None else argv)
         _app_for(args)(args=args, standalone_mode=True)
     except WdgError as exc:
