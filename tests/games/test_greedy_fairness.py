@@ -121,3 +121,51 @@ def test_every_chooser_rates_its_cards_not_all_alike() -> None:
     assert len(acts) > 1 and all(A.CARD <= a for a in acts)
     values = greedy_values(s, acts, 0, np.random.default_rng(1))
     assert max(values) > min(values)
+
+
+def _hidden_gods_position():
+    """A three-player 4 Gods game with hidden gods, played by greedy until
+    prophets and a city stand in the world."""
+    game = load_game("four_gods", players=3, gods="hidden")
+    rng = np.random.default_rng(8)
+    s = game.new_initial_state()
+    for _ in range(4000):
+        p = s.current_player()
+        if p == CHANCE:
+            s.apply_action(s.sample_chance(rng))
+            continue
+        if len(s.prophets) >= 3 and s.world.cities and s.phase == "main":
+            return s
+        s.apply_action(greedy_bot(s, rng))
+    raise AssertionError("position not reached")
+
+
+def test_hidden_gods_stay_hidden_in_everything_a_player_sees() -> None:
+    """4 Gods, "Verdeckte Götter": "Die Farbe der gewählten Propheten hat in
+    diesem Modus nichts mit der Gottheit zu tun ... in diesem Modus bleibt
+    bis zum Spielende geheim, wer von euch welche Gottheit verkörpert."
+    Two positions that differ only in which god the two other players hold
+    look the same to the viewer — observation, board text and SVG name the
+    prophets by colour — while the engine still scores by the gods."""
+    from wdg.games.four_gods.svg import board_svg
+    from wdg.games.four_gods.text import board_text
+    from wdg.games.four_gods.tiles import GOD_NAMES
+    s = _hidden_gods_position()
+    viewer = 0
+    a, b = 1, 2
+    t = s.clone()
+    ga, gb = t.gods[a][0], t.gods[b][0]
+    t.gods[a], t.gods[b] = [gb], [ga]
+    t.owner[ga], t.owner[gb] = b, a
+    # the prophets stand in their player's colour: swap their gods with the players
+    t.prophets = {c: ({ga: gb, gb: ga}.get(g, g), where) for c, (g, where) in t.prophets.items()}
+    t.world.cities = {c: {ga: gb, gb: ga}.get(g, g) for c, g in t.world.cities.items()}
+    t.supply[ga], t.supply[gb] = s.supply[gb], s.supply[ga]
+    t._scored = []
+    assert s.observation_string(viewer) == t.observation_string(viewer)
+    assert board_text(s, viewer) == board_text(t, viewer)
+    assert board_svg(s, viewer) == board_svg(t, viewer)
+    seen = s.observation_string(viewer) + board_text(s, viewer) + board_svg(s, viewer)
+    for q in (a, b):
+        assert GOD_NAMES[s.gods[q][0]] not in seen.replace(GOD_NAMES[s.gods[viewer][0]], "")
+    assert s.gods[a] == [ga] and t.gods[a] == [gb]
