@@ -143,12 +143,24 @@ def _app_for(args: list[str]) -> typer.Typer:
     return build_app(first) if first in COMMAND_MODULES else __getattr__("app")
 
 
+def _unraisable(args: object) -> None:
+    """``sys.unraisablehook`` of the command line: a Ctrl-C that Python could not
+    raise where it arrived (inside a weak-reference callback or a ``__del__``,
+    where it would print "Exception ignored ... Traceback" and be lost) is raised
+    again as the signal it was, so the command stops as for any Ctrl-C."""
+    if isinstance(getattr(args, "exc_value", None), KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
+        return
+    sys.__unraisablehook__(args)  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``wdg`` console script."""
     from wdg.fsio import describe_os_error
     from wdg.procs import Terminated, install_signal_handlers
 
     install_signal_handlers()
+    sys.unraisablehook = _unraisable
     gc.set_threshold(*GC_THRESHOLDS)
     try:
         if signal.getsignal(signal.SIGINT) is _interrupted_at_start:

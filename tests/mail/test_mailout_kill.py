@@ -70,7 +70,7 @@ def test_sigkill_at_random_points_of_sending_sends_no_mail_twice(tmp_path, mail_
 
 
 def test_ctrl_c_while_sending_records_the_mail_in_flight_and_exits_130(tmp_path, mail_world):
-    rng = random.Random(7)
+    rng = random.Random(int(os.environ.get("WDG_TEST_SEED", "7")))
     c = MailCampaign(tmp_path / "c", mail_world, kingdoms=5)
     c("turn", "run", SEG, "--force", "-q", "--no-pdf")
     codes = []
@@ -90,7 +90,9 @@ def test_ctrl_c_while_sending_records_the_mail_in_flight_and_exits_130(tmp_path,
     for k in range(1, 6):
         c.servers.wait_for(c.player_of[k], 1, timeout=30)
     time.sleep(1)
-    assert all(len(c.inbox(k)) == 1 for k in range(1, 6))
+    boxes = {k: [(m.subject, m.message["Message-ID"]) for m in c.inbox(k)] for k in range(1, 6)}
+    assert all(len(v) == 1 for v in boxes.values()), (codes, boxes,
+                                                      (c.seg_dir / "mail" / "sent.yaml").read_text())
 
 
 def test_ctrl_c_during_turn_run_never_prints_a_traceback(tmp_path):

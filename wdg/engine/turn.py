@@ -224,7 +224,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             stage("month")
         result = resolve_intake(seg, intake, rules, progress=progress, fail_after_step=in_steps)
         if next_deadline is None and not dry_run:
-            next_deadline = archive.kept_next_deadline(seg_dir, seg.date, seg.settings.timezone)
+            next_deadline = archive.kept_next_deadline(seg_dir, result.date,
+                                                       result.state.settings.timezone)
             result.kept_deadline = next_deadline is not None
         if next_deadline is not None:
             result.set_next_deadline(next_deadline)

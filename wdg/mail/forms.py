@@ -30,9 +30,20 @@ def form_key(month_key: str, kingdom: int) -> str:
     return f"formular/{month_key}/k{kingdom}"
 
 
-def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None
-               ) -> tuple[list[Outgoing], dict[int, str]]:
-    """The form mails of the segment's current month, and the kingdoms skipped (why)."""
+def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
+               ledger: Ledger | None = None) -> tuple[list[Outgoing], dict[int, str]]:
+    """The form mails of the segment's current month, and the kingdoms skipped (why).
+
+    Without ``kingdoms``, a kingdom that already got a form or a result by mail in
+    an earlier month (its result carries next month's form) is skipped: these are
+    *first* forms. Naming it in ``kingdoms`` sends it this month's form anyway."""
+    had: set[int] = set()
+    if ledger is not None and kingdoms is None:
+        for key, recs in ledger.records.items():
+            kind, _, rest = key.partition("/")
+            if kind in ("formular", "bericht") and any(r.state == "sent" for r in recs) \
+                    and key != form_key(seg.date.key, int(rest.rpartition("/k")[2] or 0)):
+                had.add(int(rest.rpartition("/k")[2]))
     from wdg.orders.template import render_template
     from wdg.reports.maps import render_map_svg
     from wdg.reports.mail import _domain, _now
@@ -50,6 +61,10 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None
             continue
         if kd.bot:
             skipped[k] = f"wird vom Bot {kd.bot} gespielt"
+            continue
+        if k in had:
+            skipped[k] = ("hat schon Spielzüge per Mail bekommen (jedes Ergebnis enthält den "
+                          "nächsten; --kingdom sendet diesen Mond trotzdem)")
             continue
         if kd.player is None or not kd.player.email or kd.player.email.endswith(".invalid"):
             skipped[k] = "hat keinen Spieler mit Mailadresse"
@@ -120,6 +135,6 @@ def send_forms(camp: Campaign, segment: str, *, kingdoms: list[int] | None = Non
         if config is None or config.smtp is None:
             raise StateError(f"kein SMTP-Server eingerichtet ({seg_dir / 'mail.yaml'}, "
                              "Abschnitt smtp:; docs/gamemaster.md); nichts versandt")
-        mails, skipped = form_mails(seg, config.sender, kingdoms)
-        return send_mails(Ledger(seg_dir), config, mails, corrections=corrections), skipped, \
-            len(mails)
+        ledger = Ledger(seg_dir)
+        mails, skipped = form_mails(seg, config.sender, kingdoms, ledger)
+        return send_mails(ledger, config, mails, corrections=corrections), skipped, len(mails)

@@ -137,7 +137,9 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
                 rep.note(f"{seg.date.short()}: wartet auf den Eintreffschluß {when(d)} "
                          f"({seg.settings.timezone}), noch {hours} Std. {rest // 60} Min.; "
                          "nicht ausgewertet (--force wertet trotzdem aus)")
-                rep.code = _worse(rep.code, exitcodes.WAITING)
+                # the month's state decides (mail fetched meanwhile shows in --json)
+                if rep.code not in (exitcodes.FAILED, exitcodes.REFUSED):
+                    rep.code = exitcodes.WAITING
                 return rep
         st = history.month_status(camp, segment)
         rep.blockers = blockers(st)

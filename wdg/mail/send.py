@@ -159,7 +159,8 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                 result.uncertain.append(m.key)
             except BaseException:
                 # Ctrl-C/SIGTERM before the final '.': the server has not accepted it
-                if ledger.latest(m.key).state == OPEN:
+                # (after it, the outcome is recorded before the interrupt is raised)
+                if ledger.latest(m.key).state == OPEN and not sess.handed_over:
                     ledger.settle(m.key, "failed", "abgebrochen vor dem Ende der Übertragung")
                 raise
             else:
