@@ -33,7 +33,6 @@ import importlib  # noqa: E402
 
 import typer  # noqa: E402
 
-from wdg import __version__  # noqa: E402
 from wdg.errors import WdgError  # noqa: E402
 from wdg.textpolicy import terminal_safe  # noqa: E402
 
@@ -95,7 +94,9 @@ change)."""
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"wdg {__version__}")
+        from wdg.provenance import version_line
+
+        typer.echo(version_line())
         raise typer.Exit()
 
 

@@ -280,8 +280,9 @@ class Intake:
                 return old.month
         return None
 
-    def take(self, mail: Incoming) -> list[MailResult]:
-        """Import one mail (see the module); the results are also in the report."""
+    def take(self, mail: Incoming, answer: bool = True) -> list[MailResult]:
+        """Import one mail (see the module); the results are also in the report.
+        ``answer=False``: write no confirmation (an automatic mail, RFC 3834)."""
         from wdg.mail.seen import mail_key
 
         key = mail_key(_message_id_of(mail.raw), mail.raw)
@@ -310,6 +311,9 @@ class Intake:
         for r in results:
             if r.status == QUARANTINED or (r.status == REJECTED and not r.sender):
                 r.quarantined = _quarantine(self.quarantine, mail.raw, r)
+            if not answer:
+                r.notes.append("automatische Mail: nicht beantwortet")
+                continue
             try:
                 r.confirmation = _confirm(self.outbox, mail.raw, r, self.sender_address,
                                           self.seg, len(results) > 1, self.rules)
@@ -320,6 +324,7 @@ class Intake:
                 key, "taken", this, place=mail.place,
                 results=[{"status": r.status, "kingdom": r.kingdom, "sender": r.sender,
                           "arrival": r.arrival.isoformat() if r.arrival else None,
+                          "no_sheet": no_sheet(r),
                           "answer": _rel(self.camp, r.confirmation)} for r in results])
         self.report.results.extend(results)
         return results
@@ -334,6 +339,16 @@ class Intake:
                 continue
             (report.valid if (self.folder / f"k{n}.txt").is_file() else report.missing).append(n)
         return report
+
+
+NO_SHEET_REASONS = ("kein Spielzug gefunden", "nur HTML", "keine Königreichnummer")
+
+
+def no_sheet(r: MailResult) -> bool:
+    """Whether the mail held no sheet at all: no text with a sheet's header lines (a
+    sheet that names no kingdom but has its password line is a sheet, refused)."""
+    return r.status == REJECTED and r.kingdom is None and r.parsed is None \
+        and r.reason.startswith(NO_SHEET_REASONS)
 
 
 def _rel(camp: Campaign, path: Path | None) -> str | None:
@@ -658,6 +673,7 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     # out) and a Message-ID of the game master's domain, stable across re-sends.
     out["Date"] = formatdate(localtime=False, usegmt=True)
     out["Message-ID"] = _answer_id(raw, r, gm)
+    out["Auto-Submitted"] = "auto-replied"  # RFC 3834: no vacation reply to it, no loops
     if r.message_id:
         try:
             out["In-Reply-To"] = r.message_id
