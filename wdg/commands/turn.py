@@ -387,7 +387,7 @@ def list_(
         ok = good if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
         typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
                    f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
-                   f"{m.events} Ereignisse  {ok}")
+                   f"{m.events} Ereignisse  {ok}  ({m.made_by or 'wdg vor 0.2.0'})")
     if not all(m.verified for m in months):
         raise typer.Exit(1)
 

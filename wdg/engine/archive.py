@@ -744,7 +744,10 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     for e in result.log:
         if e.kingdom is not None:
             by_kingdom[int(e.kingdom)] = by_kingdom.get(int(e.kingdom), 0) + 1
-    dump_yaml({**result.seed_record(), "sheets": sorted(result.inputs),
+    from wdg.provenance import build_info, describe
+
+    dump_yaml({**result.seed_record(), "wdg": describe(build_info()),
+               "sheets": sorted(result.inputs),
                "events": len(result.log), "events_by_kingdom": dict(sorted(by_kingdom.items())),
                "sizes": {name: (staging / name).stat().st_size
                          for name in sorted({stored_file(staging, n) for n in manifest})}},

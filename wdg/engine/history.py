@@ -66,6 +66,8 @@ class ArchivedMonth:
     events: int
     verified: bool
     first_mismatch: str | None = None
+    made_by: str = ""
+    """Which wdg resolved the month (from its index; empty: before wdg 0.2.0)."""
 
 
 def month_status(camp: Campaign, segment: str) -> MonthStatus:
@@ -147,7 +149,8 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
             out.append(ArchivedMonth(
                 MonthDate.parse(d.name), list(summary.get("entropy") or []),
                 list(summary.get("kingdom_order") or []), list(summary.get("sheets") or []),
-                int(summary.get("events") or 0), mismatch is None, mismatch))
+                int(summary.get("events") or 0), mismatch is None, mismatch,
+                str(summary.get("wdg") or "")))
             continue
         seed = safe_load_file(d / "seed.yaml") or {}
         events = read_events_data(d)
