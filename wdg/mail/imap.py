@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from wdg.errors import StateError
-from wdg.mail.config import ServerConfig
+from wdg.mail.config import ServerConfig, network_problem
 
 FETCH_CHUNK = 50
 """UIDs per header FETCH."""
@@ -38,12 +38,9 @@ class ConnectionLost(ImapError):
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"das Zertifikat des Servers ist nicht gültig ({exc.verify_message})"
-    if isinstance(exc, (TimeoutError, socket.timeout)) or "timed out" in str(exc):
-        return "keine Antwort in der gesetzten Zeit"
-    if isinstance(exc, ConnectionRefusedError):
-        return "Verbindung abgelehnt (läuft dort ein IMAP-Server?)"
+    common = network_problem(exc, "ein IMAP-Server")
+    if common is not None:
+        return common
     text = exc.args[0] if exc.args else exc
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")

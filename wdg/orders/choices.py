@@ -253,9 +253,18 @@ def _kingdom(view: KingdomView, rules: Rules, costs: dict[str, Any]) -> dict[str
                            "cost": costs["B"][b.value], "label": f"{b.german} bauen in"})
     mines = sorted(str(a) for a in view.owned if (t := view.terrain_at(a)) is not None
                    and is_land(t) and _mine_level(view, a) < top)
+    label = "Mine bauen in"
+    if view.deposits is not None:
+        # "für die Ausbeutung eines bereits bekannten Bodenschatzes": the gemarks with a
+        # deposit the kingdom found first, and the label says where a mine yields
+        found = {str(a): kind for a, kind in view.deposits.items()}
+        mines.sort(key=lambda a: (a not in found, a))
+        known = ", ".join(f"{a} {found[a]}" for a in mines if a in found)
+        label += (f" (fördert nur auf einem gefundenen Bodenschatz: {known})" if known else
+                  " (kein Bodenschatz gefunden: eine Mine fördert nichts)")
     if mines:
         orders.append({"code": "BM", "param": "choice", "options": mines,
-                       "cost": costs["B"][Building.MINE.value], "label": "Mine bauen in"})
+                       "cost": costs["B"][Building.MINE.value], "label": label})
     factors = {str(a): settlement_cost_factor(t) for a in view.owned
                if (t := view.terrain_at(a)) is not None and is_land(t)
                and settlement_cost_factor(t) is not None}

@@ -24,6 +24,7 @@ from wdg.reports.model import (
     STATUS_TEXT,
     ArmyRow,
     Booking,
+    DepositRow,
     DiplomacyRow,
     GemarkRow,
     Header,
@@ -229,7 +230,21 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                       popularity=seg_after.kingdoms[kingdom].popularity),
         offer=_offer(seg_after, kingdom),
         markers=markers,
+        deposits=_deposits(seg_after, kingdom),
     )
+
+
+def _deposits(seg: Segment, kingdom: int) -> list[DepositRow]:
+    """The deposits the kingdom has found, in map order (:mod:`wdg.engine.deposits`)."""
+    from wdg.engine.deposits import known_to
+
+    mine = BUILDING_ORDER.index(Building.MINE)
+    out = []
+    for d in known_to(seg, kingdom):
+        r, c = seg.grid.index(d.position)
+        out.append(DepositRow(seg.label(d.position), d.kind, int(seg.buildings[mine, r, c]),
+                              int(seg.owner[r, c]) == kingdom))
+    return out
 
 
 def _offer(seg: Segment, kingdom: int) -> OfferRow | None:
@@ -276,6 +291,10 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
             if known:
                 add("creature", e.at, "F")
+    from wdg.engine.deposits import known_to
+
+    for d in known_to(seg, kingdom):
+        add("deposit", d.position, d.kind)
     return out
 
 
