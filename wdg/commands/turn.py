@@ -296,6 +296,8 @@ def status(
         typer.echo(f"Spielzüge der Bots (schreibt 'wdg turn run'): {', '.join(map(str, st.bots))}")
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
+    for line in st.texts:
+        typer.echo(f"Prüfen: {line}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
     if st.gm_errors:
         typer.echo(f"Warnung: {st.gm_errors} — 'wdg turn run' verweigert den Start")

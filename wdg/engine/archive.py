@@ -982,9 +982,26 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
             return {**base, **{k: merge(base.get(k), v) for k, v in over.items()}}
         return over if over is not None or base is None else base
 
+    from wdg.engine.upgrade import RULE_KEYS_ADDED, RULES_OFF_WHEN_ABSENT
+
     data = {area: merge(shipped._data.get(area), archived._data.get(area))
             for area in sorted(set(shipped._data) | set(archived._data))}
-    from wdg.engine.upgrade import RULE_KEYS_ADDED
+    for file, key in RULES_OFF_WHEN_ABSENT:  # absent then = off then: not completed
+        area = file.removesuffix(".yaml")
+        if area not in archived._data:
+            if key is None or area not in data:
+                data.pop(area, None)
+                continue
+        if key is not None and isinstance(data.get(area), dict):
+            parts, node = key.split("."), archived._data.get(area)
+            for part in parts:
+                node = node.get(part) if isinstance(node, dict) else None
+            if node is None:
+                target = data[area]
+                for part in parts[:-1]:
+                    target = target.get(part) if isinstance(target, dict) else None
+                if isinstance(target, dict):
+                    target.pop(parts[-1], None)
 
     for k in RULE_KEYS_ADDED:  # the value that gives the old behaviour, where it is known
         area, parts = k.file.removesuffix(".yaml"), k.key.split(".")
