@@ -531,7 +531,7 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             durability=a.durability if a.is_fleet else None,
             seen=[], carried_by=a.carried_by, carrying=a.carrying,
             troop_type=a.troop.value if a.troop else None,
-            morale_events=[_morale_text(e) for e in morale.get(n, [])],
+            morale_events=_morale_texts(morale.get(n, [])),
             around=_around(seg, kingdom, a.position)))
     return out
 
@@ -574,6 +574,22 @@ a spell sets it); the sheet names them beside a morale change."""
 def _morale_text(e: Event) -> str:
     text = e.why or e.kind
     return text.rstrip(".")
+
+
+def _morale_texts(events: list[Event]) -> list[str]:
+    """The texts beside an army's morale change. A fight is told once, in the
+    section "Kämpfe": here it is named by where it was (issue #32: a battle
+    stood in three sections, its sentences repeated under the morale)."""
+    out: list[str] = []
+    for e in events:
+        if e.kind.startswith(BATTLE_PREFIXES):
+            what = "Partisanenkampf" if e.kind.startswith(("militia.", "partisan")) else "Kampf"
+            text = f"{what} (siehe Kämpfe)"
+        else:
+            text = _morale_text(e)
+        if text not in out:
+            out.append(text)
+    return out
 
 
 def _morale_events(events: list[Event], kingdom: int) -> dict[int, list[Event]]:
