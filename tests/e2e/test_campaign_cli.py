@@ -377,7 +377,9 @@ def test_7_replay_detects_a_tampered_archive_and_the_history_is_readable(wdg):
     original = stored.read_bytes()
     repack(stored.parent, "k2/ergebnis.txt", lambda b: b.replace(b"Ersatz", b"Betrug"))
     bad = wdg("turn", "replay", SEG, M1, code=1)
-    assert "outputs/reports/k2/ergebnis.txt (archivierte Datei weicht" in bad.stderr
+    # named by the month's hash list (the pack), and the member that changed in it
+    assert f"{PACK}: beschädigt oder verändert" in bad.stderr
+    assert "betroffen: outputs/reports/k2/ergebnis.txt" in bad.stderr
     assert "outputs/reports/k2/ergebnis.txt" in wdg("turn", "list", SEG, "--verify",
                                                     code=1).stdout
     stored.write_bytes(original)
