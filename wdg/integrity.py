@@ -197,8 +197,8 @@ def verify_month(mdir: Path, *, full: bool = True) -> list[Finding]:
             continue
         small = "/" not in rel and not rel.startswith("events")
         if (full or small) and file_digest(p) != want:
-            found.append(Finding(str(mdir / rel), "beschädigt oder verändert (SHA-256 passt nicht "
-                                 f"zu {mdir / LIST})" + _members_changed(mdir, rel)))
+            found.append(Finding(str(mdir / rel), "beschädigt oder verändert (SHA-256 weicht von "
+                                 f"{mdir / LIST} ab)" + _members_changed(mdir, rel)))
     for rel in files:
         if rel != LIST and rel not in entries:
             found.append(Finding(str(mdir / rel), f"nicht in der Hashliste {mdir / LIST} "
@@ -248,8 +248,8 @@ def _verify_legacy(mdir: Path, full: bool) -> list[Finding]:
         except (OSError, StateError, EOFError, ValueError):
             same = False
         if not same:
-            found.append(Finding(str(mdir / name), f"beschädigt oder verändert (SHA-256 passt "
-                                 f"nicht zu {mpath})"))
+            found.append(Finding(str(mdir / name), f"beschädigt oder verändert (SHA-256 weicht "
+                                 f"von {mpath} ab)"))
     return found
 
 
@@ -371,7 +371,7 @@ def _check_link(holder: Path, prev: Path, prefix: str,
         return [Finding(str(holder / LIST), f"verweist auf {name}, das fehlt (Mond "
                         f"{prev.name} entfernt oder ersetzt?)")]
     if file_digest(target[1]) != want:
-        return [Finding(str(target[1]), f"passt nicht zum Verweis in {holder / LIST}: der Mond "
+        return [Finding(str(target[1]), f"weicht vom Verweis in {holder / LIST} ab: der Mond "
                         f"{prev.name} wurde nach dem Archivieren verändert oder ersetzt")]
     return []
 
@@ -436,7 +436,7 @@ def verify_files(files: dict[str, Path], list_path: Path) -> list[Finding]:
             found.append(Finding(str(p), f"nicht in der Hashliste {list_path}"))
         elif got != want:
             found.append(Finding(str(p), "beschädigt oder außerhalb von wdg verändert (SHA-256 "
-                                 f"passt nicht zu {list_path}); wurde die Datei absichtlich von "
+                                 f"weicht von {list_path} ab); wurde die Datei absichtlich von "
                                  "Hand geändert: 'wdg segment accept "
                                  f"{list_path.parent.name}' nach Prüfung"))
     return found
@@ -543,5 +543,5 @@ def read_sealed(path: Path) -> bytes:
     body = body + b"\n" if body else b""
     if last[len(SEAL_PREFIX):].decode("ascii", "replace") != digest(body):
         raise IntegrityError([Finding(str(path), "beschädigt oder von Hand verändert (die "
-                                      "Prüfsumme der letzten Zeile passt nicht)")])
+                                      "Prüfsumme der letzten Zeile stimmt nicht)")])
     return body
