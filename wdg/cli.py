@@ -16,7 +16,6 @@ import sys
 
 import typer
 
-from wdg import __version__
 from wdg.errors import WdgError
 from wdg.textpolicy import terminal_safe
 
@@ -56,6 +55,7 @@ COMMAND_MODULES = (
     "orders",
     "turn",
     "reports",
+    "mail",
     "kingdom",
     "export",
     "games",
@@ -77,7 +77,9 @@ change)."""
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"wdg {__version__}")
+        from wdg.provenance import version_line
+
+        typer.echo(version_line())
         raise typer.Exit()
 
 

@@ -32,11 +32,11 @@ from wdg.bots.npc import write_npc_sheets
 from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.commands.common import locked
 from wdg.commands.map import write_map
-from wdg.engine.turn import replay_month, run_month
+from wdg.engine.turn import run_month
 from wdg.errors import StateError
 from wdg.orders.demo import demo_verdicts
 from wdg.orders.intake import import_mailbox
-from wdg.reports.archived import archive_writers, deliver
+from wdg.reports.archived import archive_writers, deliver, replay_archived
 from wdg.reports.batch import default_jobs
 from wdg.reports.status import render_status
 from wdg.world.storage import load_segment
@@ -103,10 +103,7 @@ def run_demo(out: Path) -> Campaign:
         typer.echo(f"    Königreich {k}: {rdir / f'k{k}'}/ergebnis.{{txt,html,pdf}}")
     typer.echo(f"    Götterbotschaft: {rdir}/goetterbotschaft.pdf (auch .html, .txt)")
     typer.echo(f"    Übersicht des Segmentleiters: {rdir}/overview.html (auch .txt)")
-    report = replay_month(camp, DEMO_SEGMENT, result.date,
-                          outputs=archive_writers(camp.templates_dir, mdir / "rules",
-                                                  jobs=default_jobs(),
-                                                  archive_dir=camp.archive_dir(DEMO_SEGMENT)))
+    report = replay_archived(camp, DEMO_SEGMENT, result.date, jobs=default_jobs())
     if not report.ok:
         raise StateError(f"replay of {result.date.key} differs: {report.first_difference}")
     typer.echo(f"  Wiederholung von {result.date.key}: alle Ausgaben byte-gleich\n")

@@ -15,7 +15,7 @@ import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.engine.archive import segment_lock, store_findings
-from wdg.errors import InvalidInputError, StateError, WdgError
+from wdg.errors import InvalidInputError, LockedError, StateError, WdgError
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
 from wdg.world.consistency import check_segment
@@ -145,6 +145,28 @@ def status(
     typer.echo(render_status(seg), nl=False)
 
 
+@app.command("upgrade")
+def upgrade(
+    name: str = typer.Argument(..., help="Segment name."),
+    templates: str = typer.Option(None, "--templates", help="The campaign's own templates/ "
+                                  "when they differ from the shipped ones: 'keep' or 'replace' "
+                                  "(moved aside to templates.vor-upgrade-<n>/)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change, change nothing."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Migrate a segment made by an older wdg to this version's format: rules keys added
+    (with the old behaviour's value where known), templates kept or replaced, other
+    records moved; archived months are never touched. Prints what changed."""
+    from wdg.engine.upgrade import upgrade_segment
+
+    report = upgrade_segment(open_campaign(campaign), name, templates=templates, dry_run=dry_run)
+    if report.from_format == report.to_format:
+        typer.echo(f"Segment {name}: Format {report.to_format}, nichts zu tun")
+        return
+    for line in report.lines():
+        typer.echo(line)
+
+
 @app.command("check")
 def check(
     name: str = typer.Argument(..., help="Segment name."),
@@ -161,11 +183,17 @@ def check(
     seg_dir = _existing(camp, name)  # a clear message for a missing segment
     try:
         # Taking the lock completes or cleans what a crash interrupted (with a notice).
-        with segment_lock(seg_dir):
+        with segment_lock(seg_dir, any_format=True):
             disk = store_findings(seg_dir, holding_lock=True)
     except StateError as exc:  # another command holds it (or a planted link): touch nothing
         typer.echo(f"Hinweis: {exc}", err=True)
-        disk = store_findings(seg_dir, busy="locked by" in str(exc))
+        disk = store_findings(seg_dir, busy=isinstance(exc, LockedError))
+    from wdg.world.storage import FORMAT, format_of
+
+    fmt = format_of(seg_dir)
+    if fmt < FORMAT:
+        disk.append(f"{seg_dir / 'segment.yaml'}: Segmentformat {fmt} einer älteren wdg-Version "
+                    f"(diese schreibt {FORMAT}): 'wdg segment upgrade {name}' ausführen")
     # Every stored file against the hash lists: the live files, the chain of
     # months against the date, every archived month's inputs and outputs.
     stored = integrity.verify_segment(seg_dir)

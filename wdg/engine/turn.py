@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from wdg.engine.events import Event, EventLog
-from wdg.engine.month import Month, Snapshot, registered_steps
+from wdg.engine.month import Month, Snapshot, registered_steps, run_step
 from wdg.errors import WdgError
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
@@ -57,6 +57,14 @@ class MonthResult:
     """The EINTREFFSCHLUSS set for the next month's sheets by this run (``wdg turn
     run --next-deadline``): already in ``state``, recorded in ``seed.yaml`` so
     that a replay sets it too and the result sheets name it."""
+    archived_inputs: dict[str, bytes] = field(default_factory=dict)
+    """Further inputs the outputs read (e.g. the previous month's report figures
+    the "changes since last month" compare with), by file name: the writers put
+    them here, the archive stores them under ``inputs/`` of the month so that
+    the month replays on its own (docs/turns.md, "Provenance")."""
+    templates: dict[str, bytes] = field(default_factory=dict)
+    """The report templates the outputs were rendered with (file name -> bytes),
+    archived with the month (content-addressed, ``turns/.blobs/``)."""
 
     def seed_record(self) -> dict[str, Any]:
         """What ``seed.yaml`` holds."""
@@ -112,11 +120,7 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
     for i, s in enumerate(steps):
         if progress is not None:
             progress(s.name, i, len(steps))
-        before = len(m.log)
-        returned = s.fn(m)
-        if returned:  # steps may emit, return their events, or both
-            emitted = {id(e) for e in m.log.events[before:]}
-            m.log.extend([e for e in returned if id(e) not in emitted])
+        run_step(m, s)
         if s.name == fail_after_step:
             raise InjectedFailure(f"injected failure after step {s.name!r}")
     if progress is not None:

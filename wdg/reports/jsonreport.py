@@ -78,6 +78,28 @@ def known_map(seg: Segment, kingdom: int) -> list[dict[str, Any]]:
     return out
 
 
+def previous_extract(doc: dict[str, Any]) -> dict[str, Any]:
+    """The figures of a month's report that the next month's :func:`changes`
+    reads (and nothing else): archived with the next month
+    (``inputs/previous-reports.json``), so that month replays without this
+    one. ``changes(now, previous_extract(before)) == changes(now, before)``
+    (tested)."""
+    r = doc["report"]
+    out: dict[str, Any] = {
+        "treasury": {"after": r["treasury"]["after"]},
+        "armies": [{"number": a["number"], "units": a["units"], "morale": a["morale"]}
+                   for a in r["armies"]],
+        "provinces": [{"gemarks": [{"address": g["address"]} for g in p["gemarks"]]}
+                      for p in r["provinces"]],
+        "diplomacy": [{"kingdom": d["kingdom"]} for d in r["diplomacy"]],
+        "sightings": [{"where": s["where"], "text": s["text"]} for s in r["sightings"]],
+    }
+    totals = r.get("totals") or {}
+    if "popularity" in totals:
+        out["totals"] = {"popularity": totals["popularity"]}
+    return {"report": out}
+
+
 def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
     """What changed since the previous month's report (``None``: the first month)."""
     if before is None:
