@@ -29,6 +29,7 @@ import ctypes.util
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -110,6 +111,25 @@ def kill_workers(pool: Executor) -> None:
             p.join(timeout=5)
         except (OSError, AttributeError, ValueError, AssertionError):
             pass
+
+
+def _quiet_pool_teardown(args: Any) -> None:
+    """``threading.excepthook``: a process pool's manager thread that finds the
+    pool broken after we killed its workers tries to fail futures that
+    ``Executor.map`` had already cancelled and dies with
+    ``InvalidStateError`` (CPython 3.11, gh-94777-like race). That is our own
+    teardown, not an error: say nothing (the command already reports what went
+    wrong); any other exception in a thread is shown as before."""
+    import concurrent.futures
+
+    if isinstance(args.exc_value, concurrent.futures.InvalidStateError) and \
+            type(args.thread).__name__ == "_ExecutorManagerThread":
+        return
+    _THREAD_HOOK(args)
+
+
+_THREAD_HOOK = threading.excepthook
+threading.excepthook = _quiet_pool_teardown
 
 
 @contextmanager
