@@ -27,7 +27,9 @@ from wdg.errors import WdgError
 from wdg.world.storage import FORMAT
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "old_archives"
-COMMITS = ("614f8e9", "df2cb43")
+COMMITS = ("614f8e9", "95d5bf3", "df2cb43")
+"""The release of 2026-11-21 (reports stored as they are, events as YAML), one of
+2026-11-24 (reports and event log gzip-compressed), the last before 0.2.0 (one xz pack)."""
 MONTHS = ("0412-04", "0412-05", "0412-06")
 
 
@@ -74,7 +76,7 @@ def test_replay_explains_in_layers(old):
     that do not fit today's code; what differs in df2cb43's months depends on
     what changed since — each differing layer says it."""
     commit, camp = old
-    for month in MONTHS:
+    for month in (MONTHS[0], MONTHS[-1]):
         code, out = wdg("turn", "replay", "canura", month, "-j", "1", "-C", str(camp))
         assert code == 1, out  # the state's segment.yaml now says format 2
         assert "ausgewertet mit einer wdg-Version vor 0.2.0" in out, out
@@ -91,7 +93,7 @@ def test_replay_explains_in_layers(old):
             assert "settlement.treasury_min_units = 0 (altes Verhalten)" in out, out
             assert "Vorlagen dieses Monats sind nicht archiviert" in out, out
             assert "nur im Wortlaut" in out, out
-        else:
+        elif commit == "df2cb43":
             assert "Regeln: gleich" in out, out
 
 
@@ -142,6 +144,11 @@ def test_upgrade_and_a_further_month(old):
     assert (mdir / "provenance.yaml").is_file()
     code, out = wdg("turn", "replay", "canura", "0412-07", "-j", "1", "-C", str(camp))
     assert code == 0 and "Dateien identisch" in out, out
+    code, out = wdg("turn", "list", "canura", "-C", str(camp))  # a mixed archive says who made what
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 4, out
+    assert all(line.endswith("(wdg vor 0.2.0)") for line in lines[:3]), out
+    assert lines[3].startswith("0412-07") and "(wdg 0.2.0" in lines[3], out
     assert tree(camp / "worlds" / "canura" / "turns" / "0412-04") == \
         {k[len("0412-04/"):]: v for k, v in archived.items() if k.startswith("0412-04/")}
 
@@ -187,7 +194,9 @@ def test_export_package_verifies_with_the_standard_library_alone(old, tmp_path: 
     events = root / "worlds/canura/turns/0412-05" / next(
         n for n in ("events.jsonl.xz", "events.yaml.gz", "events.yaml")
         if (root / "worlds/canura/turns/0412-05" / n).is_file())
-    events.write_bytes(events.read_bytes()[:-1] + b"\0")
+    data = events.read_bytes()
+    events.write_bytes(data[:len(data) // 2] + bytes([data[len(data) // 2] ^ 1])
+                       + data[len(data) // 2 + 1:])
     got = run()
     assert got.returncode == 1 and "worlds/canura/turns/0412-05/events" in got.stdout, got.stdout
     assert "Traceback" not in got.stdout + got.stderr

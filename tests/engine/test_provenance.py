@@ -204,3 +204,80 @@ def test_replay_names_every_damaged_file_kind_without_a_traceback(two_months, tm
     shown = rel.split("/")[0] if rel.startswith("outputs") else named
     assert shown in r.output, r.output
     assert "ABWEICHUNG" in r.output, r.output
+
+
+def test_rules_that_are_off_when_absent_stay_off_unless_adopted(tmp_path, monkeypatch):
+    """A new rule whose absence means "off" (deposits, morale, help repairs): the upgrade
+    keeps the campaign playing as before unless the game master adopts it; a key whose
+    old behaviour is known gets that value either way."""
+    from wdg.campaign import Campaign
+    from wdg.engine import upgrade
+
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / "deposits.yaml").write_text("seed_salt: 7\n")
+    (shipped / "actions.yaml").write_text("help:\n  repair_per_1000_soldiers: 5\n"
+                                          "minimum_soldiers:\n  e: 1\n")
+    monkeypatch.setattr(upgrade, "SHIPPED_RULES", shipped)
+    camp = Campaign(tmp_path / "c")
+    (camp.worlds / "rules").mkdir(parents=True)
+    (camp.worlds / "rules" / "actions.yaml").write_text("help:\n  other: 1  # kept\n")
+    keep = upgrade.Context(camp, "x", 1, 2, "keep", False, "keep")
+    notes = upgrade.rules_step(keep)
+    text = (camp.worlds / "rules" / "actions.yaml").read_text()
+    assert "repair_per_1000_soldiers" not in text and "  e: 0  # added by wdg segment upgrade" in text
+    assert not (camp.worlds / "rules" / "deposits.yaml").exists()
+    assert any("deposits.yaml: neue Regel, nicht übernommen" in n for n in notes), notes
+    adopt = upgrade.Context(camp, "x", 1, 2, "keep", False, "adopt")
+    upgrade.rules_step(adopt)
+    assert "repair_per_1000_soldiers: 5" in (camp.worlds / "rules" / "actions.yaml").read_text()
+    assert (camp.worlds / "rules" / "deposits.yaml").read_text() == "seed_salt: 7\n"
+    assert upgrade.off_when_absent("actions.yaml", "help.repair_per_1000_soldiers")
+    assert not upgrade.off_when_absent("actions.yaml", "minimum_soldiers.e")
+
+
+def test_the_export_package_checks_provenance_templates_and_chain(two_months, tmp_path):
+    """``wdg export --archive`` of months with provenance: verify.py (standard library
+    only) checks every input against the provenance (redacted sheets by their original
+    hash), every template blob and the chain; a damaged blob and a broken chain are
+    named."""
+    import subprocess
+    import sys
+    import tarfile
+
+    from wdg.campaign import Campaign
+    from wdg.engine.export_archive import export_archive
+
+    index = export_archive(Campaign(two_months), DEMO_SEGMENT, tmp_path / "p.tar")
+    assert index["months"][1]["provenance"]["previous_month"]["month"] == APRIL
+    assert "orders/k1.txt" in index["months"][0]["redacted"]
+    with tarfile.open(tmp_path / "p.tar") as tar:
+        tar.extractall(tmp_path / "x", filter="data")
+    root = tmp_path / "x" / f"wdg-archiv-{DEMO_SEGMENT}"
+    python = getattr(sys, "_base_executable", None) or sys.executable
+
+    def verify() -> subprocess.CompletedProcess:
+        return subprocess.run([python, "-I", "verify.py"], cwd=root, capture_output=True,
+                              text=True, timeout=60)
+
+    got = verify()
+    assert got.returncode == 0, got.stdout + got.stderr
+    digest = index["months"][0]["provenance"]["templates"]["ergebnisblatt.txt.j2"]
+    blob = root / "blobs" / "sha256" / digest
+    os.chmod(blob, 0o644)
+    blob.write_bytes(b"changed")
+    got = verify()
+    assert got.returncode == 1 and f"blobs/sha256/{digest}" in got.stdout, got.stdout
+    # a month's manifest replaced (and the index made to match it): the chain breaks
+    blob.write_bytes(archived := (Path(two_months) / "worlds" / DEMO_SEGMENT / "turns" / ".blobs"
+                                  / "sha256" / digest).read_bytes())
+    assert hashlib.sha256(archived).hexdigest() == digest
+    manifest = root / "worlds" / DEMO_SEGMENT / "turns" / APRIL / "manifest.yaml"
+    manifest.write_bytes(manifest.read_bytes() + b"# forged\n")
+    data = json.loads((root / "index.json").read_text())
+    data["files"][f"worlds/{DEMO_SEGMENT}/turns/{APRIL}/manifest.yaml"] = \
+        hashlib.sha256(manifest.read_bytes()).hexdigest()
+    (root / "index.json").write_text(json.dumps(data))
+    got = verify()
+    assert got.returncode == 1, got.stdout
+    assert f"{MAY}: provenance nennt ein anderes Manifest von {APRIL}" in got.stdout, got.stdout

@@ -78,6 +78,7 @@ def test_result_again_after_a_month_and_the_cli(tmp_path, mail_world):
     s.send(acc, ask)
     s.wait_for(gm, 1)
     out = json.loads(c("mail", "fetch", SEG, "--json").stdout)
+    assert out["status"] == "done"
     assert [x["command"] for x in out["commands"]] == ["ergebnis"]
     assert out["answers"]["sent"] and out["moved"] == 1
     got = [m.message for m in s.wait_for(acc, 2)]
@@ -88,6 +89,7 @@ def test_result_again_after_a_month_and_the_cli(tmp_path, mail_world):
     assert names == sorted(a.get_filename() for a in first.iter_attachments())
     assert any(n.endswith(".html") for n in names)
     # fetched again: not sent a third time
-    assert json.loads(c("mail", "fetch", SEG, "--json").stdout)["answers"]["sent"] == []
+    again = json.loads(c("mail", "fetch", SEG, "--json", code=3).stdout)
+    assert again["status"] == "nothing" and again["answers"]["sent"] == []
     time.sleep(0.5)
     assert len(s.messages(acc)) == 2

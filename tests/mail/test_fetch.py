@@ -37,6 +37,14 @@ def test_fetch_imports_answers_and_files_away(mail_campaign):
     assert "\\Seen" not in left[0].flags
     assert sorted(m.subject for m in s.messages(gm, "wdg/erledigt")) == \
         ["Spielzug", "Spielzug Königreich 2"]
+    # "wdg/erledigt" in mail.yaml is the folder erledigt under wdg in the server's own
+    # hierarchy (Dovecot's Maildir default separates with dots)
+    conn = s.imap_client(gm)
+    try:
+        listed = b" ".join(x for x in conn.list()[1] if x)
+    finally:
+        conn.logout()
+    assert b'"." wdg.erledigt' in listed and b"wdg/erledigt" not in listed
     # answers arrived, with the right headers
     a1 = s.wait_for(p[0], 1)[0].message
     sent1 = s.messages(gm, "wdg/erledigt")
@@ -185,3 +193,28 @@ def test_what_is_not_a_sheet_or_not_for_this_segment(mail_campaign):
     time.sleep(1)
     assert s.messages(p[3]) == []
     assert len(s.messages(p[1])) == 1 and len(s.messages(p[2])) == 1
+
+
+def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):
+    """A month being run holds the segment's lock: the fetch is refused (exit 6, as
+    ``wdg mail run``) and the mail stays in the inbox for the next fetch."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from wdg.engine.archive import segment_lock
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
+    s.wait_for(gm, 1)
+    root = Path(__file__).resolve().parents[2]
+    with segment_lock(mc.seg_dir):
+        res = subprocess.run([sys.executable, "-m", "wdg", "mail", "fetch", "test", "-C",
+                              str(mc.camp.root)], capture_output=True, text=True, cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert res.returncode == 6, res.stderr
+    assert "locked" in res.stderr and "Traceback" not in res.stderr
+    assert len(s.messages(gm)) == 1
+    assert [r.status for r in fetch(mc.camp, "test").results] == ["angenommen"]

@@ -75,7 +75,8 @@ def months(tmp_path_factory) -> list[Month]:
                      for k in playing_kingdoms(seg)}
         before = copy.deepcopy(seg)
         intake = take_in(seg, files)
-        fcs = {k: forecast(build_view(before, k), sheet, rules)
+        seen = out[-1].events if out else []  # the foreign armies last month's scouts saw
+        fcs = {k: forecast(build_view(before, k, seen), sheet, rules)
                for k, sheet in intake.sheets.items()}
         result = resolve_intake(seg, intake, rules)
         out.append(Month(before.date.key, before, copy.deepcopy(result.state),
@@ -228,6 +229,7 @@ AGREEMENT_CAUSES = (
     ("Eroberung", ("conquest",)),
     ("Würfel: verirrt oder zerschellt", ("move.lost", "move.shattered", "move.drowned")),
     ("Würfel: Desertion bei knappem Sold", ("pay.shortfall",)),
+    ("Würfel: Desertion bei niedriger Moral", ("morale.desertion",)),
     ("Abnutzung der Boote und Schiffe", ("durability.sunk", "durability.drowned",
                                          "durability.boats_lost")),
     ("Segmentleiter", ("gm",)),

@@ -62,6 +62,12 @@ def copy_demo(out: Path, source: Path = PACKAGE_ROOT) -> Campaign:
     return Campaign(out)
 
 
+DEMO_NEXT_DEADLINE = "2026-12-03 13:00"
+"""The EINTREFFSCHLUSS the demo's game master sets for the second month's sheets
+(``wdg turn run --next-deadline``): the sheets and the Götterbotschaft name this
+one deadline, the game master's announcement none of its own (issue #32)."""
+
+
 def register(root: typer.Typer) -> None:
     """Add ``demo`` to the root app."""
 
@@ -90,7 +96,7 @@ def run_demo(out: Path) -> Campaign:
             report = import_mailbox(camp, locked_seg, box)
         typer.echo(report.table())
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
-    result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(
+    result = run_month(camp, DEMO_SEGMENT, next_deadline=DEMO_NEXT_DEADLINE, outputs=archive_writers(
         camp.templates_dir, camp.rules_dir, jobs=default_jobs(),
         archive_dir=camp.archive_dir(DEMO_SEGMENT)))
     sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"

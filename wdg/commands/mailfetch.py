@@ -13,10 +13,6 @@ import typer
 
 from wdg.commands.common import campaign_option, open_campaign
 
-EXIT_SOME_REFUSED = 3
-"""As ``wdg orders import``: some mails were refused or quarantined."""
-
-
 def fetch_cmd(
     segment: str = typer.Argument(..., help="Segment name."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
@@ -27,18 +23,28 @@ def fetch_cmd(
     """Fetch the game master's mailbox (imap: in worlds/<segment>/mail.yaml): import every
     new sheet once, answer it at once, file it into the done folder.
 
-    Exit code 0: all taken; 3: some mails refused or quarantined (see the table);
-    1: the fetch could not run (server, login, certificate, lock)."""
+    Exit codes (wdg/exitcodes.py): 0 new mail taken or answers sent; 3 nothing new;
+    5 an answer is uncertain (see 'wdg mail sent'); 6 the segment is locked by another
+    command; 1 the fetch could not run (server, login, certificate)."""
+    from wdg import exitcodes
+    from wdg.errors import LockedError
     from wdg.mail.fetch import fetch
 
     camp = open_campaign(campaign)
-    report = fetch(camp, segment, answer=not no_answer)
+    try:
+        report = fetch(camp, segment, answer=not no_answer)
+    except LockedError as exc:
+        typer.echo(f"Fehler: {exc}", err=True)
+        raise typer.Exit(exitcodes.LOCKED) from None
+    code = exitcodes.REFUSED if report.uncertain else \
+        exitcodes.OK if report.new or report.sent or report.moved else exitcodes.NOTHING
     if as_json:
-        typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
+        typer.echo(json.dumps({"status": exitcodes.JSON_STATUS[code], **report.as_dict()},
+                              ensure_ascii=False, indent=1))
     else:
         typer.echo(report.table(), nl=False)
-    if report.refused:
-        raise typer.Exit(EXIT_SOME_REFUSED)
+    if code:
+        raise typer.Exit(code)
 
 
 def watch_cmd(

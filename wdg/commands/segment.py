@@ -16,6 +16,7 @@ import typer
 from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.engine.archive import segment_lock, store_findings
 from wdg.errors import InvalidInputError, LockedError, StateError, WdgError
+from wdg.rules import Rules
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
 from wdg.world.consistency import check_segment
@@ -127,7 +128,8 @@ def new(
             name, cols, rows, int(opts["kingdoms"]), seed, city_states=int(opts["city_states"]),
             armies_per_kingdom=int(opts["armies"]), active_per_kingdom=int(opts["active"]),
             creatures=int(opts["creatures"]), capital_radius=int(opts["radius"]),
-            start=MonthDate.parse(start), demo_passwords=demo_passwords)
+            start=MonthDate.parse(start), demo_passwords=demo_passwords,
+            rules=Rules.load(camp.rules_dir))
     save_segment(seg, target)
     typer.echo(f"Segment {name} angelegt in {target} (Seed {seed}).")
     typer.echo("Passwörter (nur jetzt angezeigt, gespeichert werden nur Hashes):")
@@ -151,6 +153,9 @@ def upgrade(
     templates: str = typer.Option(None, "--templates", help="The campaign's own templates/ "
                                   "when they differ from the shipped ones: 'keep' or 'replace' "
                                   "(moved aside to templates.vor-upgrade-<n>/)."),
+    rules: str = typer.Option("keep", "--rules", help="New rules whose absence means 'off' "
+                              "(e.g. deposits): 'keep' (default: the campaign plays as before) "
+                              "or 'adopt' (take them from the shipped rules)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change, change nothing."),
     campaign: Path | None = campaign_option(),
 ) -> None:
@@ -159,8 +164,9 @@ def upgrade(
     records moved; archived months are never touched. Prints what changed."""
     from wdg.engine.upgrade import upgrade_segment
 
-    report = upgrade_segment(open_campaign(campaign), name, templates=templates, dry_run=dry_run)
-    if report.from_format == report.to_format:
+    report = upgrade_segment(open_campaign(campaign), name, templates=templates, rules=rules,
+                             dry_run=dry_run)
+    if not report.changes:
         typer.echo(f"Segment {name}: Format {report.to_format}, nichts zu tun")
         return
     for line in report.lines():

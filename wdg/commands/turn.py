@@ -305,6 +305,8 @@ def status(
         typer.echo(f"Spielzüge der Bots (schreibt 'wdg turn run'): {', '.join(map(str, st.bots))}")
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
+    for line in st.texts:
+        typer.echo(f"Prüfen: {line}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
     if st.gm_errors:
         typer.echo(f"Warnung: {st.gm_errors} — 'wdg turn run' verweigert den Start")
@@ -340,7 +342,7 @@ def list_(
                 " — nicht abgesichert: Eingaben und Index (von einer älteren wdg archiviert)"
         typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
                    f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
-                   f"{m.events} Ereignisse  {ok}")
+                   f"{m.events} Ereignisse  {ok}  ({m.made_by or 'wdg vor 0.2.0'})")
     for f in chain:
         typer.echo(f"Kette: {f}")
     if chain or not all(m.verified for m in months):

@@ -801,7 +801,10 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     for e in result.log:
         if e.kingdom is not None:
             by_kingdom[int(e.kingdom)] = by_kingdom.get(int(e.kingdom), 0) + 1
-    dump_yaml({**result.seed_record(), "sheets": sorted(result.inputs),
+    from wdg.provenance import build_info, describe
+
+    dump_yaml({**result.seed_record(), "wdg": describe(build_info()),
+               "sheets": sorted(result.inputs),
                "events": len(result.log), "events_by_kingdom": dict(sorted(by_kingdom.items())),
                "sizes": {name: (staging / name).stat().st_size
                          for name in sorted({stored_file(staging, n) for n in manifest})}},
@@ -1062,9 +1065,26 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
             return {**base, **{k: merge(base.get(k), v) for k, v in over.items()}}
         return over if over is not None or base is None else base
 
+    from wdg.engine.upgrade import RULE_KEYS_ADDED, RULES_OFF_WHEN_ABSENT
+
     data = {area: merge(shipped._data.get(area), archived._data.get(area))
             for area in sorted(set(shipped._data) | set(archived._data))}
-    from wdg.engine.upgrade import RULE_KEYS_ADDED
+    for file, key in RULES_OFF_WHEN_ABSENT:  # absent then = off then: not completed
+        area = file.removesuffix(".yaml")
+        if area not in archived._data:
+            if key is None or area not in data:
+                data.pop(area, None)
+                continue
+        if key is not None and isinstance(data.get(area), dict):
+            parts, node = key.split("."), archived._data.get(area)
+            for part in parts:
+                node = node.get(part) if isinstance(node, dict) else None
+            if node is None:
+                target = data[area]
+                for part in parts[:-1]:
+                    target = target.get(part) if isinstance(target, dict) else None
+                if isinstance(target, dict):
+                    target.pop(parts[-1], None)
 
     for k in RULE_KEYS_ADDED:  # the value that gives the old behaviour, where it is known
         area, parts = k.file.removesuffix(".yaml"), k.key.split(".")
@@ -1086,7 +1106,7 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
     one — written into ``target``; returns what was added (``[]``: nothing was
     missing, ``target`` is not written). For a replay by a newer version."""
     from wdg.campaign import PACKAGE_ROOT
-    from wdg.engine.upgrade import _has, _scalar, _walk, old_value
+    from wdg.engine.upgrade import _has, _scalar, _walk, off_when_absent, old_value
 
     shipped_dir = PACKAGE_ROOT / "worlds" / "rules"
     files: dict[str, Any] = {}
@@ -1095,6 +1115,8 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
         want = safe_load_file(shipped) or {}
         mine = mdir / "rules" / shipped.name
         if not mine.is_file():
+            if off_when_absent(shipped.name, None):
+                continue  # a rule that is off without its file: off then, off now
             files[shipped.name] = want
             added.append(f"{shipped.name} (die ganze Datei)")
             continue
@@ -1103,6 +1125,8 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
             if _has(have, path):
                 continue
             key = ".".join(map(str, path))
+            if off_when_absent(shipped.name, key):
+                continue
             known, old = old_value(shipped.name, key)
             node = have
             for part in path[:-1]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from wdg.engine.events import Event, EventLog
 from wdg.engine.month import Month, Snapshot, registered_steps, run_step
-from wdg.errors import WdgError
+from wdg.errors import InvalidInputError, WdgError
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
 from wdg.world.calendar import MonthDate
@@ -100,6 +100,21 @@ def begin_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> Month:
     return m
 
 
+def check_deposits(seg: Segment, rules: Rules) -> None:
+    """A segment saved before deposits existed may not run a month under rules
+    with deposits.yaml: its mines would stop yielding without a word. The game
+    master runs ``wdg segment upgrade`` (or keeps rules without deposits.yaml)."""
+    from wdg.engine.deposits import enabled
+
+    if seg.deposits is None and enabled(rules):
+        raise InvalidInputError(
+            f"Segment {seg.name}: der Spielstand stammt aus der Zeit vor den Bodenschätzen "
+            "(world.yaml ohne 'deposits'), die Regeln haben aber deposits.yaml. Erst "
+            f"'wdg segment upgrade {seg.name}' ausführen (verteilt die Bodenschätze; "
+            "gebaute Minen fördern weiter), oder mit Regeln ohne deposits.yaml "
+            "weiterspielen (docs/rules.md, \"Deposits and mines\"); nichts wurde verändert.")
+
+
 def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
                   pre_events: list[Event] | None = None, gm_sheet: object | None = None,
                   progress: Progress | None = None,
@@ -111,6 +126,7 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
     :class:`InjectedFailure` after the named step (atomicity tests).
     """
     date, entropy = seg.date, month_entropy(seg)
+    check_deposits(seg, rules)
     m = begin_month(seg, sheets, rules)
     m.gm_sheet = gm_sheet
     m.log.extend(list(pre_events or []))

@@ -74,6 +74,27 @@ RULE_KEYS_ADDED: tuple[RuleKeyAdded, ...] = (
 meant something appends it here (INTERFACES.md, "Segment format")."""
 
 
+RULES_OFF_WHEN_ABSENT: tuple[tuple[str, str | None], ...] = (
+    ("deposits.yaml", None),
+    ("morale.yaml", None),
+    ("actions.yaml", "help.repair_per_1000_soldiers"),
+    ("diplomacy.yaml", "game_term_patterns"),
+)
+"""Rules whose absence means "this rule is off" (the engine asks ``Rules.has``):
+a campaign or month without them plays as before they existed. The upgrade
+adds them only when the game master adopts the new rules (``--rules adopt``),
+and a replay never fills them in. (file, dotted key; ``None``: the whole file.)"""
+
+
+def off_when_absent(file: str, key: str | None) -> bool:
+    """True if the rule ``file``/``key`` (or the whole file) is one of
+    :data:`RULES_OFF_WHEN_ABSENT` or lies inside one."""
+    for f, k in RULES_OFF_WHEN_ABSENT:
+        if f == file and (k is None or key is not None and (key == k or key.startswith(k + "."))):
+            return True
+    return False
+
+
 def old_value(file: str, key: str) -> tuple[bool, Any]:
     """``(True, value)`` for a key of :data:`RULE_KEYS_ADDED`, else ``(False, None)``."""
     for k in RULE_KEYS_ADDED:
@@ -93,30 +114,49 @@ class Context:
     to_format: int
     templates: str | None
     dry_run: bool
+    rules: str = "keep"
+    """``keep``: rules whose absence means "off" stay absent (the campaign plays as
+    before); ``adopt``: they are taken from the shipped rules too."""
 
 
 StepFn = Callable[[Context], list[str]]
 """``step(ctx) -> report lines`` (German; empty: nothing to do)."""
 
 
+SegmentStepFn = Callable[[Context, Any], list[str]]
+"""``step(ctx, seg) -> report lines``: changes the loaded segment in memory; the
+upgrade saves it once, after every step (not in a dry run)."""
+
+
 @dataclass(slots=True)
 class Step:
     name: str
     to_format: int
-    """Applied when upgrading a segment below this format."""
-    fn: StepFn
+    """Applied when upgrading a segment below this format (``always``: every upgrade)."""
+    fn: Any
+    on_segment: bool = False
+    always: bool = False
 
 
 _STEPS: list[Step] = []
 
 
-def register_step(name: str, fn: StepFn, *, to_format: int = 2) -> None:
+def register_step(name: str, fn: StepFn, *, to_format: int = 2, always: bool = False) -> None:
     """Add an upgrade step (run in registration order, for segments older than
-    ``to_format``). Idempotent steps only: an upgrade interrupted before the
-    format is written is run again from the start."""
+    ``to_format``, or on every upgrade with ``always``). Idempotent steps only:
+    an upgrade interrupted before the format is written is run again."""
     if any(s.name == name for s in _STEPS):
         raise StateError(f"upgrade step {name!r} registered twice")
-    _STEPS.append(Step(name, to_format, fn))
+    _STEPS.append(Step(name, to_format, fn, always=always))
+
+
+def register_segment_step(name: str, fn: SegmentStepFn, *, to_format: int = 2,
+                          always: bool = False) -> None:
+    """Add a step that changes the segment itself (``fn(ctx, seg)``, after the
+    file steps; the upgrade saves the segment once with the commit protocol)."""
+    if any(s.name == name for s in _STEPS):
+        raise StateError(f"upgrade step {name!r} registered twice")
+    _STEPS.append(Step(name, to_format, fn, on_segment=True, always=always))
 
 
 @dataclass(slots=True)
@@ -260,6 +300,10 @@ def rules_step(ctx: Context) -> list[str]:
     for shipped in sorted(SHIPPED_RULES.glob("*.yaml")):
         target = own / shipped.name
         if not target.is_file():
+            if off_when_absent(shipped.name, None) and ctx.rules != "adopt":
+                notes.append(f"worlds/rules/{shipped.name}: neue Regel, nicht übernommen (ohne "
+                             "die Datei ist sie aus, wie bisher; --rules adopt übernimmt sie)")
+                continue
             notes.append(f"worlds/rules/{shipped.name}: fehlte, von den mitgelieferten Regeln "
                          "übernommen")
             writes[target] = shipped.read_bytes()
@@ -271,6 +315,13 @@ def rules_step(ctx: Context) -> list[str]:
             if _has(have, path):
                 continue
             key = ".".join(map(str, path))
+            if off_when_absent(shipped.name, key) and ctx.rules != "adopt":
+                if not any(n.startswith(f"worlds/rules/{shipped.name}: {key.split('.')[0]}")
+                           for n in notes):
+                    notes.append(f"worlds/rules/{shipped.name}: {key}: neue Regel, nicht "
+                                 "übernommen (ohne den Schlüssel ist sie aus, wie bisher; "
+                                 "--rules adopt übernimmt sie)")
+                continue
             known, old = old_value(shipped.name, key)
             use = old if known else value
             since = next((k.since for k in RULE_KEYS_ADDED
@@ -381,24 +432,43 @@ def password_step(ctx: Context) -> list[str]:
             and needs_upgrade(k.player.password_hash)]
 
 
+def deposits_step(ctx: Context, seg: Any) -> list[str]:
+    """Deposits for a segment saved before they existed, when the campaign's rules
+    (after the rules step) have them (``wdg.engine.deposits.upgrade``, rules #31)."""
+    try:
+        from wdg.engine.deposits import upgrade as place_deposits  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    from wdg.rules import Rules
+
+    rules_dir = ctx.camp.rules_dir
+    if ctx.dry_run and ctx.rules == "adopt" and not (rules_dir / "deposits.yaml").is_file():
+        return ["Bodenschätze würden nach dem Übernehmen von deposits.yaml verteilt"]
+    return list(place_deposits(seg, Rules.load(rules_dir)))
+
+
 register_step("Regeln", rules_step)
 register_step("Vorlagen", templates_step)
 register_step("Post-Aufzeichnungen", mail_step)
 register_step("Passwörter", password_step)
+register_segment_step("Bodenschätze", deposits_step, always=True)
 
 
 # --- the upgrade ---------------------------------------------------------------------
 
 def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = None,
-                    dry_run: bool = False) -> UpgradeReport:
+                    rules: str = "keep", dry_run: bool = False) -> UpgradeReport:
     """Migrate the segment (and the campaign's rules and templates) to this
-    version's format; returns what changed. A segment of this format: nothing
-    to do; a newer one: refused."""
+    version's format; returns what changed. A segment of this format gets only
+    the steps registered ``always`` (e.g. deposits for a segment saved before
+    them); a newer one is refused."""
     from wdg.engine.archive import segment_lock
     from wdg.world.storage import FORMAT, format_of, load_segment, save_segment, too_new
 
     if templates not in (None, "keep", "replace"):
         raise InvalidInputError(f"--templates {templates!r}: expected 'keep' or 'replace'")
+    if rules not in ("keep", "adopt"):
+        raise InvalidInputError(f"--rules {rules!r}: expected 'keep' or 'adopt'")
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
         raise StateError(f"no segment {segment!r} in {camp.worlds}")
@@ -407,16 +477,19 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
         if fmt > FORMAT:
             raise too_new(seg_dir / "segment.yaml", fmt)
         report = UpgradeReport(segment, fmt, FORMAT, dry_run=dry_run)
-        if fmt == FORMAT:
-            return report
-        ctx = Context(camp, segment, fmt, FORMAT, templates, dry_run)
-        if ctx.templates is None:
+        ctx = Context(camp, segment, fmt, FORMAT, templates, dry_run, rules)
+        due = [s for s in _STEPS if s.always or fmt < s.to_format]
+        if ctx.templates is None and any(s.fn is templates_step for s in due):
             templates_step(Context(camp, segment, fmt, FORMAT, None, True))  # ask first
-        for step in _STEPS:
-            if fmt < step.to_format:
-                report.changes[step.name] = step.fn(ctx)
-        if not dry_run:
-            seg = load_segment(seg_dir)
+        for step in (s for s in due if not s.on_segment):
+            report.changes[step.name] = step.fn(ctx)
+        seg = load_segment(seg_dir)
+        for step in (s for s in due if s.on_segment):
+            lines = step.fn(ctx, seg)
+            if lines or fmt < step.to_format:
+                report.changes[step.name] = lines
+        changed = fmt < FORMAT or any(report.changes.values())
+        if changed and not dry_run:
             save_segment(seg, seg_dir)  # writes format: FORMAT under the commit protocol
             from wdg import __version__
 
@@ -427,7 +500,10 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
                             "changes": {k: v for k, v in report.changes.items()}})
             _write_atomic(log, yaml.safe_dump(entries, allow_unicode=True, sort_keys=False,
                                               width=100).encode("utf-8"))
-        report.changes["Segmentformat"] = [f"segment.yaml: format {fmt} → {FORMAT}"]
+        if fmt < FORMAT:
+            report.changes["Segmentformat"] = [f"segment.yaml: format {fmt} → {FORMAT}"]
+        elif not changed:
+            report.changes.clear()
     return report
 
 

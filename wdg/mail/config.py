@@ -132,6 +132,19 @@ def tls_context(cafile: str | Path | None = None) -> ssl.SSLContext:
     return ctx
 
 
+def network_problem(exc: BaseException, server: str) -> str | None:
+    """German words for the failures SMTP and IMAP share — a certificate refused, no
+    answer in time, the connection refused (``server``: "ein Mailserver", "ein
+    IMAP-Server") — or ``None`` for anything else."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"das Zertifikat des Servers ist nicht gültig ({exc.verify_message})"
+    if isinstance(exc, TimeoutError) or "timed out" in str(exc):
+        return "keine Antwort in der gesetzten Zeit"
+    if isinstance(exc, ConnectionRefusedError):
+        return f"Verbindung abgelehnt (läuft dort {server}?)"
+    return None
+
+
 def read_password_file(path: Path, source: str = "mail.yaml") -> str:
     """The first line of a password file that belongs to the current user and
     that nobody else may read or write (0600/0400); refused otherwise."""

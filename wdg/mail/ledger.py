@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.errors import DataError, StateError
-from wdg.fsio import fsync_dir
+from wdg.fsio import append_durable
 
 MAIL_DIR = "mail"
 SENT_FILE = "sent.yaml"
@@ -194,33 +194,11 @@ class Ledger:
         self.dir.mkdir(parents=True, exist_ok=True)
         entry = {"n": self.n + 1, **entry, "at": _now()}
         line = ("- " + json.dumps(entry, ensure_ascii=False, sort_keys=False) + "\n").encode()
-        new = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            if new or os.fstat(fd).st_size == 0:
-                os.write(fd, HEADER.encode())
-            else:
-                self._drop_torn_tail(fd)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if new:
-            fsync_dir(self.dir)
+        append_durable(self.path, line, HEADER.encode())
         self.n += 1
         tmp = self.seal.with_name(f".{SEAL_FILE}.tmp")
         tmp.write_text(f"{self.n}\n", encoding="utf-8")
         os.replace(tmp, self.seal)
-
-    def _drop_torn_tail(self, fd: int) -> None:
-        """Cut a last line without its line end (a crash while writing it)."""
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            with open(self.path, "rb") as f:
-                whole = f.read()
-            os.truncate(self.path, whole.rfind(b"\n") + 1)
 
     def intend(self, key: str, *, message_id: str, to: str, sha256: str,
                **info: Any) -> MailRecord:

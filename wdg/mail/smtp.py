@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from email.utils import parseaddr
 
 from wdg.errors import StateError
-from wdg.mail.config import ServerConfig
+from wdg.mail.config import ServerConfig, network_problem
 
 
 class NotSent(Exception):
@@ -87,12 +87,9 @@ def _answer(code: int, resp: bytes | str) -> str:
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"das Zertifikat des Servers ist nicht gültig ({exc.verify_message})"
-    if isinstance(exc, (TimeoutError, socket.timeout)) or "timed out" in str(exc):
-        return "keine Antwort in der gesetzten Zeit"
-    if isinstance(exc, ConnectionRefusedError):
-        return "Verbindung abgelehnt (läuft dort ein Mailserver?)"
+    common = network_problem(exc, "ein Mailserver")
+    if common is not None:
+        return common
     if isinstance(exc, smtplib.SMTPAuthenticationError):
         return f"Anmeldung abgelehnt ({_answer(exc.smtp_code, exc.smtp_error)})"
     if isinstance(exc, smtplib.SMTPNotSupportedError):

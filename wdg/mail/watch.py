@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from wdg.campaign import Campaign
-from wdg.errors import StateError
+from wdg.errors import LockedError
 from wdg.mail.fetch import FetchReport, fetch, mail_config
 from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
 
@@ -63,9 +63,7 @@ def watch(camp: Campaign, segment: str, *, stop: Callable[[], bool],
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
         except ImapError as exc:
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
-        except StateError as exc:
-            if "locked" not in str(exc) and "gesperrt" not in str(exc):
-                raise
+        except LockedError as exc:  # a month being run: wait for it
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
         _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
         failures += 1

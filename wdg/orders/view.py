@@ -106,6 +106,19 @@ class SettlementView:
 
 
 @dataclass(slots=True)
+class ForeignArmyView:
+    """A foreign army the kingdom's scouts saw in the last month's Phase E."""
+
+    number: int
+    kingdom: int
+    position: Address
+    troop: str
+    units: int
+    """The count reported (exact or an estimate)."""
+    exact: bool = False
+
+
+@dataclass(slots=True)
 class OfferView:
     """The general who offered himself last month."""
 
@@ -149,6 +162,14 @@ class KingdomView:
     mines: dict[Address, int] = field(default_factory=dict)
     """Mine level of own gemarks without a settlement (a settlement's mine is in
     its :attr:`SettlementView.buildings`)."""
+    foreign: list[ForeignArmyView] = field(default_factory=list)
+    """Foreign armies seen in the last month's Phase E (where they stood then, the
+    count as reported); empty when the view was built without the month's
+    sightings."""
+    deposits: dict[Address, str] | None = None
+    """Deposits ("Bodenschätze") the kingdom has found, by kind; a mine yields
+    only on one of them (:mod:`wdg.engine.deposits`). ``None``: the segment has
+    no deposits (saved before they existed)."""
 
     @property
     def grid(self) -> Grid:
@@ -198,8 +219,10 @@ def _neighbour(cols: int, rows: int, province: int, gemark: int,
     return a.province, a.gemark
 
 
-def build_view(seg: Segment, kingdom: int) -> KingdomView:
-    """The view of ``kingdom`` on ``seg`` as of the month to be played next."""
+def build_view(seg: Segment, kingdom: int, sightings: list[Any] = ()) -> KingdomView:  # type: ignore[assignment]
+    """The view of ``kingdom`` on ``seg`` as of the month to be played next.
+    ``sightings``: the events of the month just resolved (``recon.sighting``
+    events of this kingdom give :attr:`KingdomView.foreign`; others are ignored)."""
     if kingdom not in seg.kingdoms:
         raise InvalidInputError(f"kingdom {kingdom!r} does not exist in segment {seg.name!r}")
     k = seg.kingdoms[kingdom]
@@ -237,6 +260,18 @@ def build_view(seg: Segment, kingdom: int) -> KingdomView:
         view.offer = OfferView(GeneralView(g.name, g.troop.value, g.experience, g.wizard,
                                            g.ability), k.offer.price)
     _fill_known(seg, kingdom, view)
+    for e in sightings:
+        d = getattr(e, "data", None) or {}
+        if getattr(e, "kind", "") == "recon.sighting" and e.kingdom == kingdom \
+                and d.get("what") == "heer" and e.at is not None and d.get("of") is not None \
+                and d.get("of") != kingdom and seg.grid.contains(e.at) and d.get("troop"):
+            view.foreign.append(ForeignArmyView(int(d["id"]), int(d["of"]),
+                                                seg.grid.address_of(e.at), str(d["troop"]),
+                                                int(d.get("units", 0)), bool(d.get("exact"))))
+    view.foreign.sort(key=lambda f: f.number)
+    if seg.deposits is not None:
+        view.deposits = {grid.address_of(h): d.kind for h, d in seg.deposits.items()
+                         if kingdom in d.known_by}
     return view
 
 
@@ -274,7 +309,7 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
             return None
         return {"name": g.name, "troop": g.troop, "experience": g.experience,
                 "wizard": g.wizard, "ability": g.ability}
-    return {
+    out = {
         "segment": view.segment,
         "month": view.month.key,
         "kingdom": view.kingdom,
@@ -300,7 +335,14 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
         "treasury": view.treasury,
         "popularity": view.popularity,
         "mines": {str(a): lv for a, lv in sorted(view.mines.items(), key=lambda kv: str(kv[0]))},
+        **({"foreign": [{"number": f.number, "kingdom": f.kingdom, "position": str(f.position),
+                         "troop": f.troop, "units": f.units, "exact": f.exact}
+                        for f in view.foreign]} if view.foreign else {}),
     }
+    if view.deposits is not None:  # views of segments without deposits stay as they were
+        out["deposits"] = {str(a): k for a, k in sorted(view.deposits.items(),
+                                                          key=lambda kv: str(kv[0]))}
+    return out
 
 
 def view_to_yaml(view: KingdomView) -> str:
@@ -397,6 +439,20 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
         if not isinstance(lv, int) or lv < 0:
             raise DataError(path, f"mines.{a}", lv, "a mine level >= 0")
         view.mines[r.address(a, f"mines.{a}")] = lv
+    for i, f in enumerate(r.seq(d.get("foreign") or [], "foreign")):
+        key = f"foreign[{i}]"
+        f = r.mapping(f, key)
+        view.foreign.append(ForeignArmyView(
+            r.typed(f, "number", int, key + "."), r.typed(f, "kingdom", int, key + "."),
+            r.address(f.get("position"), key + ".position"),
+            r.choice(f.get("troop"), key + ".troop", [t.value for t in TroopType]),
+            r.typed(f, "units", int, key + "."), bool(f.get("exact", False))))
+    if "deposits" in d:
+        view.deposits = {}
+        for a, kind in r.mapping(d.get("deposits") or {}, "deposits").items():
+            if not isinstance(kind, str) or not kind:
+                raise DataError(path, f"deposits.{a}", kind, "the kind of a deposit, e.g. Silber")
+            view.deposits[r.address(a, f"deposits.{a}")] = kind
     offer = d.get("offer")
     if offer is not None:
         o = r.mapping(offer, "offer")
