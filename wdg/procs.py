@@ -29,7 +29,6 @@ import ctypes.util
 import os
 import signal
 import sys
-import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -113,23 +112,19 @@ def kill_workers(pool: Executor) -> None:
             pass
 
 
-def _quiet_pool_teardown(args: Any) -> None:
-    """``threading.excepthook``: a process pool's manager thread that finds the
-    pool broken after we killed its workers tries to fail futures that
-    ``Executor.map`` had already cancelled and dies with
-    ``InvalidStateError`` (CPython 3.11, gh-94777-like race). That is our own
-    teardown, not an error: say nothing (the command already reports what went
-    wrong); any other exception in a thread is shown as before."""
-    import concurrent.futures
+def _quiet_broken_pool(args: Any) -> None:
+    """``threading.excepthook`` while a pool is being stopped: the executor's
+    management thread of Python 3.11 raises ``InvalidStateError`` when it finds
+    the killed workers and tries to fail futures that were cancelled already
+    (it printed a traceback after Ctrl-C). That one is expected; others pass on."""
+    from concurrent.futures import InvalidStateError
 
-    if isinstance(args.exc_value, concurrent.futures.InvalidStateError) and \
-            type(args.thread).__name__ == "_ExecutorManagerThread":
+    if args.exc_type is not None and issubclass(args.exc_type, InvalidStateError):
         return
-    _THREAD_HOOK(args)
+    _previous_hook(args)
 
 
-_THREAD_HOOK = threading.excepthook
-threading.excepthook = _quiet_pool_teardown
+_previous_hook = __import__("threading").excepthook
 
 
 @contextmanager
@@ -140,6 +135,12 @@ def stopping_pool(pool: Executor) -> Iterator[Executor]:
     try:
         yield pool
     except BaseException:
+        import threading
+
+        if threading.excepthook is not _quiet_broken_pool:
+            global _previous_hook
+            _previous_hook = threading.excepthook
+            threading.excepthook = _quiet_broken_pool
         kill_workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         raise

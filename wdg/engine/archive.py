@@ -994,14 +994,55 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
                            same_fs=(seg_dir, turns, turns / UNDONE, mdir), need=need,
                            space_at=seg_dir)
         keep = _free_name(turns / UNDONE, last.key)
+        s = seg.settings
+        nxt = f"{s.deadline} {s.timezone}\n" if s.deadline and s.deadline_month == seg.date.key \
+            else ""
         save_segment(before, seg_dir,
                      renames=((f"{TURNS}/{last.key}", keep.relative_to(seg_dir).as_posix()),))
+        if nxt:  # the deadline the next month had, for the month's re-run
+            (keep / NEXT_DEADLINE).write_text(nxt, encoding="utf-8")
     return last
 
 
 def integrity_read(folder: Path, name: str) -> bytes:
     """An archived state file's content (``name`` or ``name.gz``)."""
     return read_archived(folder / name)
+
+
+NEXT_DEADLINE = "next-deadline.txt"
+"""In an undone month's folder (``turns/.undone/<YYYY-MM>.<n>/``): the deadline
+the month after had when the month was undone (``YYYY-MM-DD HH:MM Zone``)."""
+
+
+def kept_next_deadline(seg_dir: Path, month: MonthDate, tz: str = "UTC") -> str | None:
+    """The deadline for the month after ``month`` that the last undone run of
+    ``month`` had (set by its ``--next-deadline`` or later with ``wdg turn
+    deadline``), if it has not passed; ``None`` otherwise."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    undone = seg_dir / TURNS / UNDONE
+    runs = sorted((p for p in undone.glob(f"{month.key}.*") if p.suffix[1:].isdigit()),
+                  key=lambda p: int(p.suffix[1:])) if undone.is_dir() else []
+    if not runs:
+        return None
+    text = ""
+    if (runs[-1] / NEXT_DEADLINE).is_file():
+        text = (runs[-1] / NEXT_DEADLINE).read_text(encoding="utf-8").strip()
+    elif (runs[-1] / "seed.yaml").is_file():
+        from wdg.rules import safe_load_file
+
+        rec = safe_load_file(runs[-1] / "seed.yaml") or {}
+        text = str(rec.get("next_deadline") or "") if isinstance(rec, dict) else ""
+    if not text:
+        return None
+    when, zone = (text.rpartition(" ")[0], text.rpartition(" ")[2]) if text.count(" ") >= 2 \
+        else (text, tz)
+    try:
+        at = datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=ZoneInfo(zone))
+    except (ValueError, KeyError):
+        return None
+    return when if at > datetime.now(at.tzinfo) else None
 
 
 # --- replay ---------------------------------------------------------------------------

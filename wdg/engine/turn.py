@@ -66,6 +66,10 @@ class MonthResult:
     """The report templates the outputs were rendered with (file name -> bytes),
     archived with the month (content-addressed, ``turns/.blobs/``)."""
 
+    kept_deadline: bool = False
+    """True when :attr:`next_deadline` was kept from a run of this month that was
+    undone (not given to this run)."""
+
     def seed_record(self) -> dict[str, Any]:
         """What ``seed.yaml`` holds."""
         rec: dict[str, Any] = {"segment": self.state.name, "month": self.date.key,
@@ -178,7 +182,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
               next_deadline: str | None = None,
               stage: Callable[[str], None] | None = None,
               prepare: Callable[[Segment], None] | None = None,
-              passwords: Any = None) -> MonthResult:
+              passwords: Any = None, holding_lock: bool = False) -> MonthResult:
     """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
     and commit it with its archive (unless ``dry_run``).
 
@@ -194,6 +198,11 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     write the bot kingdoms' sheets without loading the segment a second time).
     ``passwords``: the month's :class:`wdg.engine.intake.PasswordChecks` when
     the caller has started them (it closes them); default: started here.
+    ``holding_lock``: the caller holds the segment's lock already (``wdg mail run``).
+
+    Without ``next_deadline`` a run of a month that was undone keeps the
+    deadline the undone run had for the next month
+    (:func:`wdg.engine.archive.kept_next_deadline`), unless it has passed.
     """
     from wdg.campaign import Campaign
     from wdg.engine import archive
@@ -206,7 +215,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
         raise StateError(f"no segment {segment!r} in {camp.worlds}")
-    with archive.segment_lock(seg_dir), \
+    with contextlib.nullcontext() if holding_lock else archive.segment_lock(seg_dir), \
             contextlib.nullcontext(passwords) if passwords is not None else PasswordChecks() \
             as checks:
         if passwords is None:
@@ -239,6 +248,10 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         if stage is not None:
             stage("month")
         result = resolve_intake(seg, intake, rules, progress=progress, fail_after_step=in_steps)
+        if next_deadline is None and not dry_run:
+            next_deadline = archive.kept_next_deadline(seg_dir, result.date,
+                                                       result.state.settings.timezone)
+            result.kept_deadline = next_deadline is not None
         if next_deadline is not None:
             result.set_next_deadline(next_deadline)
         if not dry_run:
