@@ -218,3 +218,9 @@ def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):
     assert "locked" in res.stderr and "Traceback" not in res.stderr
     assert len(s.messages(gm)) == 1
     assert [r.status for r in fetch(mc.camp, "test").results] == ["angenommen"]
+    # nothing new and every answer sent: a fetch during a run does not even need the lock
+    with segment_lock(mc.seg_dir):
+        res = subprocess.run([sys.executable, "-m", "wdg", "mail", "fetch", "test", "-C",
+                              str(mc.camp.root)], capture_output=True, text=True, cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert res.returncode == 3, res.stderr

@@ -125,7 +125,7 @@ def tls_context(cafile: str | Path | None = None) -> ssl.SSLContext:
         try:
             ctx.load_verify_locations(cafile=str(cafile))
         except (OSError, ssl.SSLError) as exc:
-            raise StateError(f"cafile {str(cafile)!r} lässt sich nicht als CA-Zertifikat laden "
+            raise StateError(f"cafile {str(cafile)!r} läßt sich nicht als CA-Zertifikat laden "
                              f"({exc}); erwartet wird eine PEM-Datei") from None
     ctx.check_hostname = True
     ctx.verify_mode = ssl.CERT_REQUIRED
@@ -153,7 +153,7 @@ def read_password_file(path: Path, source: str = "mail.yaml") -> str:
     except FileNotFoundError:
         raise StateError(f"{source}: die Passwortdatei {str(path)!r} gibt es nicht") from None
     except OSError as exc:
-        raise StateError(f"{source}: die Passwortdatei {str(path)!r} lässt sich nicht öffnen "
+        raise StateError(f"{source}: die Passwortdatei {str(path)!r} läßt sich nicht öffnen "
                          f"({exc.strerror}); ein symbolischer Link wird nicht angenommen") from None
     try:
         st = os.fstat(fd)
