@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 
 import typer
@@ -127,9 +128,10 @@ def _app_for(args: list[str]) -> typer.Typer:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``wdg`` console script."""
-    from wdg.fsio import describe_os_error
+    from wdg.fsio import CLI_UMASK, describe_os_error
     from wdg.procs import Terminated, install_signal_handlers
 
+    os.umask(os.umask(0) | CLI_UMASK)  # campaign files are the game master's alone (#30)
     install_signal_handlers()
     gc.set_threshold(*GC_THRESHOLDS)
     try:

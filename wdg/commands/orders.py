@@ -100,6 +100,10 @@ def import_cmd(
     outbox: Path | None = typer.Option(None, "--outbox", help="Where confirmations (.eml) go; "
                                        "default outbox/<segment>/<YYYY-MM>/."),
     max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", help="Size limit of one mail."),
+    answer_without_sheet: bool = typer.Option(
+        False, "--answer-without-sheet",
+        help="Also answer mails that hold no sheet at all (no header line: spam, greetings); "
+             "by default they are listed but not answered."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Store the sheet of each kingdom that arrived last; print a summary.
@@ -115,10 +119,26 @@ def import_cmd(
         if dl is None:
             typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
-        report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes)
+        report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes,
+                                answer_without_sheet=answer_without_sheet)
+        _upgrade_password_hashes(camp, segment, seg, report)
     typer.echo(report.table(), nl=False)
     if report.refused:
         raise typer.Exit(EXIT_SOME_REFUSED)
+
+
+def _upgrade_password_hashes(camp: object, segment: str, seg: object, report: object) -> None:
+    """A password hash of the old format whose check an accepted sheet just
+    passed is replaced by a scrypt hash (wdg.world.passwords.upgrade_hashes),
+    saved the ordinary way under the lock the import holds."""
+    from wdg.orders.intake import ACCEPTED
+    from wdg.world.passwords import upgrade_hashes
+    from wdg.world.storage import save_segment
+
+    checked = {r.kingdom: r.parsed.password for r in report.results  # type: ignore[attr-defined]
+               if r.status == ACCEPTED and r.kingdom and r.parsed is not None}
+    if upgrade_hashes(seg, checked):
+        save_segment(seg, camp.segment_dir(segment))  # type: ignore[attr-defined]
 
 
 EXIT_SOME_REFUSED = 3

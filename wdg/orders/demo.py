@@ -81,7 +81,9 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
     data = _read(path)
     diags = diagnose(data, view=view, campaign=campaign)
     errors = sum(d.severity is Severity.ERROR for d in diags)
-    out = to_json(diags, source=str(path)) if fmt == "json" else echo(data, diags)
+    ignored = parse_sheet(data).outside_lines
+    out = to_json(diags, source=str(path), ignored=ignored) if fmt == "json" \
+        else echo(data, diags, ignored)
     if with_forecast and fmt == "text":
         try:
             out = out.rstrip("\n") + "\n\n" + forecast_text(

@@ -41,7 +41,7 @@ import numpy as np
 
 from wdg import yamlfast
 from wdg.errors import DataError
-from wdg.fsio import fsync_dir, fsync_tree, write_durable
+from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
 from wdg.rules import safe_load_file
 from wdg.world import mapfile
 from wdg.world.address import Grid
@@ -124,6 +124,7 @@ def save_segment(seg: Segment, path: Path, *,
                 (gen / name).write_bytes(files[name])
         else:
             _write_all(seg, gen)
+        restrict_private_files(gen)  # hashes and seed: 0600 (issue #30)
         fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
         journal = {"generation": gen.name, "files": list(FILES),
                    "renames": [[src, dst] for src, dst in renames]}
@@ -149,6 +150,7 @@ def write_segment_files(seg: Segment, directory: Path) -> None:
     ``state/``)."""
     directory.mkdir(parents=True, exist_ok=True)
     _write_all(seg, directory)
+    restrict_private_files(directory)
 
 
 def roll_forward(path: Path) -> bool:
