@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := out/demo
 
-.PHONY: demo test bench syslibs browser clean help
+.PHONY: demo test bench syslibs browser mailservers clean help
 
 help:
 	@echo "make demo   - set up if needed, run the demo campaign (worlds/canura) in $(DEMO)/"
@@ -43,6 +43,31 @@ browser:
 	  fi; \
 	fi
 
+# The mail tests (tests/mail/, issue #34) start their own Dovecot IMAP/LMTP and
+# Postfix on 127.0.0.1 (tests/mailservers.py) and run getmail6, fetchmail and
+# SpamAssassin against them: make test installs Debian's packages the same way.
+# Postfix is preseeded with "No configuration", so the package starts no system
+# instance; a system Dovecot the install may start listens on 143/993 with its
+# own /run/dovecot and does not meet the tests' servers (random free ports,
+# private directories), so it is left alone.  WDG_SKIP_MAILSERVERS=1 skips the
+# install and makes the mail tests skip (with that reason) where binaries are missing.
+MAIL_PKGS := dovecot-imapd dovecot-lmtpd postfix spamassassin getmail6 fetchmail
+mailservers:
+	@if [ -z "$$WDG_SKIP_MAILSERVERS" ] && { [ ! -x /usr/sbin/dovecot ] || [ ! -x /usr/lib/dovecot/imap ] || \
+	    [ ! -x /usr/lib/dovecot/lmtp ] || [ ! -x /usr/sbin/postfix ] || [ ! -x /usr/bin/spamassassin ] || \
+	    [ ! -x /usr/bin/getmail ] || [ ! -x /usr/bin/fetchmail ]; }; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    echo "installing $(MAIL_PKGS) (for the mail tests' own servers on 127.0.0.1)"; \
+	    echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections; \
+	    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MAIL_PKGS) >/dev/null 2>&1 || \
+	     (apt-get update -qq >/dev/null 2>&1 && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MAIL_PKGS) >/dev/null)) || \
+	    { echo "error: could not install $(MAIL_PKGS) with apt-get"; exit 1; }; \
+	  else \
+	    echo "error: the mail tests need $(MAIL_PKGS); install them as root (e.g. 'sudo apt-get install $(MAIL_PKGS)') or set WDG_SKIP_MAILSERVERS=1, and run make again"; exit 1; \
+	  fi; \
+	fi
+
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
@@ -52,7 +77,7 @@ $(STAMP): pyproject.toml
 demo: syslibs $(STAMP)
 	$(BIN)/wdg demo --out $(DEMO)
 
-test: syslibs browser $(STAMP)
+test: syslibs browser mailservers $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: syslibs $(STAMP)

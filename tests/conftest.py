@@ -16,3 +16,45 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG0
         terminalreporter.section("fault injection (issue #21)")
         for line in faultinject.SUMMARY:
             terminalreporter.write_line(line)
+
+
+# --------------------------------------------------------------------------
+# Real mail servers (issue #34): Dovecot + Postfix on 127.0.0.1, started by the
+# test run itself (tests/mailservers.py).  Session-scoped: started once, on first
+# use; every test gets fresh accounts from ``mail_world``.
+
+import os  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def mail_servers():
+    """The session's Dovecot + Postfix (see tests/mailservers.py for ports, TLS, users).
+
+    Fails when the servers cannot be started; skips only when WDG_SKIP_MAILSERVERS=1 is
+    set and the binaries are missing or the run is not root."""
+    import mailservers
+
+    problem = mailservers.missing_binaries()
+    if os.geteuid() != 0:
+        problem.append("root (Postfix and Dovecot run as root with their own users)")
+    if problem and os.environ.get("WDG_SKIP_MAILSERVERS") == "1":
+        pytest.skip(f"WDG_SKIP_MAILSERVERS=1 and missing: {', '.join(problem)}")
+    if problem:
+        pytest.fail(f"cannot start the test mail servers, missing: {', '.join(problem)}; "
+                    f"run 'make test' as root (it installs {mailservers.PACKAGES}) or set "
+                    f"WDG_SKIP_MAILSERVERS=1", pytrace=False)
+    servers = mailservers.MailServers().start()
+    try:
+        yield servers
+    finally:
+        servers.stop()
+        servers.cleanup()
+
+
+@pytest.fixture
+def mail_world(mail_servers):
+    """Fresh mailboxes for one test: ``.gm`` and five ``.players`` (Account objects),
+    ``.servers`` = the session's MailServers."""
+    return mail_servers.new_world(players=5)

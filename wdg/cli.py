@@ -57,6 +57,7 @@ COMMAND_MODULES = (
     "orders",
     "turn",
     "reports",
+    "mail",
     "kingdom",
     "export",
     "games",

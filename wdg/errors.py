@@ -49,3 +49,7 @@ class AmbiguousInputError(WdgError, ValueError):
 class StateError(WdgError):
     """An operation on a segment that its current state does not allow
     (e.g. a turn run while another holds the lock, undo with no archive)."""
+
+
+class LockedError(StateError):
+    """The segment is locked by another wdg command (``worlds/<segment>/.lock``)."""

@@ -354,9 +354,10 @@ def test_6_reports_are_mailed_once_to_every_player(wdg, smtp):
     (wdg.root / "worlds" / SEG / "mail.yaml").write_text(
         f"host: 127.0.0.1\nport: {port}\nstarttls: false\nfrom: sl@example.org\n", encoding="utf-8")
     out = wdg("reports", "send", SEG, M1).stdout
-    assert "versandt: 4, schon früher versandt: 0" in out
-    again = wdg("reports", "send", SEG, M1)
-    assert "versandt: 0, schon früher versandt: 4" in again.stdout and again.stderr == ""
+    assert "versandt 4, berichtigt 0, schon früher versandt 0" in out
+    again = wdg("reports", "send", SEG, M1, code=3)  # 3: nothing to do (docs/gamemaster.md)
+    assert "versandt 0, berichtigt 0, schon früher versandt 4" in again.stdout
+    assert "alle schon früher versandt" in again.stdout and again.stderr == ""
     assert len(sink.mails) == 4
     by_rcpt = {tuple(to): email.message_from_bytes(raw, policy=email.policy.default)
                for to, raw in sink.mails}
@@ -365,8 +366,8 @@ def test_6_reports_are_mailed_once_to_every_player(wdg, smtp):
     msg = by_rcpt[("ulf@example.org",)]
     assert "Nordmark" in msg.get_body(("plain",)).get_content()
     assert sorted(p.get_filename() for p in msg.iter_attachments()) == [
-        "ansicht-k6.yaml", "ergebnis-k6-0412-04.pdf", "goetterbotschaft-0412-04.pdf",
-        "spielzug-k6.txt"]
+        "ansicht-k6-0412-04.yaml", "ergebnis-k6-0412-04.html", "ergebnis-k6-0412-04.pdf",
+        "goetterbotschaft-0412-04.pdf", "spielzug-k6-0412-05.txt"]
 
 
 # --- 7. the archive -----------------------------------------------------------------------
@@ -423,10 +424,13 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     assert "20 Baueinheiten" in (wdg.reports() / "k3" / "ergebnis.txt").read_text(encoding="utf-8")
     # the corrected sheet of kingdom 3 goes out again (the others were right already)
     sink, _ = smtp
-    told = wdg("reports", "send", SEG, M1)
-    assert "k3.eml" in told.stderr and "--resend-changed" in told.stderr and len(sink.mails) == 4
-    assert "versandt: 1," in wdg("reports", "send", SEG, M1, "--resend-changed").stdout
+    told = wdg("reports", "send", SEG, M1, "--no-corrections", code=3)
+    assert "bericht/0412-04/k3 hat sich seit dem Versand geändert" in told.stderr
+    assert len(sink.mails) == 4
+    assert "berichtigt 1," in wdg("reports", "send", SEG, M1).stdout
     assert sink.mails[-1][0] == ["reich3@example.org"] and len(sink.mails) == 5
+    fixed = email.message_from_bytes(sink.mails[-1][1], policy=email.policy.default)
+    assert fixed["Subject"].startswith("Berichtigung: ")
 
     # month 2: the pre-filled forms of the result sheets, sent back with the passwords
     wdg.month(M2).mkdir(parents=True)

@@ -13,13 +13,16 @@ from wdg.games.ladder import pairings, run_ladder
 
 LADDER = {
     # game: (games per pairing, seed, search bot or None)
-    "lords_of_creation": (8, 7, "mcts:60"),
+    "lords_of_creation": (16, 7, "mcts:60"),
     "four_gods": (10, 7, "mcts:30"),
     "empires_of_middle_earth": (10, 7, "mcts:30"),
 }
 """The search beats greedy in Lords of Creation (``mcts:60`` won 27 of 30 in
 docs/games.md), in 4 Gods (``mcts:30`` won 87 of 100) and in Empires of
-Middle-earth (``mcts:30`` won 61 of 100, 7 of these 10 games)."""
+Middle-earth (``mcts:30`` won 61 of 100, 7 of these 10 games). Lords of
+Creation plays 16 games a pairing: with greedy's card choice of issue 33
+greedy wins 0.92 [0.85, 0.96] of 100 games against random, 6 of the first
+8 of this seed."""
 
 
 def test_the_ladder_pairs_every_bot_with_the_one_below_and_the_reference() -> None:

@@ -177,17 +177,18 @@ def test_evaluate_at_a_draw_equals_playing_out_every_tile(players: int) -> None:
 GREEDY_GAMES = [
     # params, bots, seed, number of actions, sha256 of the actions (first 16
     # hex digits), final scores; recorded with greedy's look-ahead where it is
-    # blind and the 4 Gods growth term (issue 19)
-    ({"players": 4}, ["greedy", "random", "greedy", "random"], 1, 502, "b7f53408d745f1b8",
-     [53.0, 21.0, 105.0, 19.0]),
-    ({"players": 4}, ["greedy"] * 4, 1, 364, "d2e0ea07b3c32d38",
-     [65.0, 79.0, 65.0, 24.0]),
-    ({"players": 4}, ["greedy"] * 4, 2, 375, "2f6194457bed5578",
-     [65.0, 31.0, 61.0, 94.0]),
-    ({"players": 2}, ["greedy", "greedy"], 1, 339, "f6a701ab2dec7eb7",
-     [33.0, 77.0]),
-    ({"players": 3, "gods": "hidden"}, ["greedy", "random", "greedy"], 4, 406, "6ccb22f9316fd4cf",
-     [59.0, 28.0, 111.0]),
+    # blind and the 4 Gods growth term (issue 19), and with a city and its
+    # prophet rated as one move (issue 33)
+    ({"players": 4}, ["greedy", "random", "greedy", "random"], 1, 511, "c21323004ce0c1b4",
+     [106.0, 0.0, 106.0, 33.0]),
+    ({"players": 4}, ["greedy"] * 4, 1, 390, "ad9bd2d3bc337ad8",
+     [101.0, 60.0, 58.0, 66.0]),
+    ({"players": 4}, ["greedy"] * 4, 2, 369, "a6e593c8b837e52e",
+     [44.0, 79.0, 72.0, 82.0]),
+    ({"players": 2}, ["greedy", "greedy"], 1, 355, "dbb817a4c2d57dad",
+     [57.0, 40.0]),
+    ({"players": 3, "gods": "hidden"}, ["greedy", "random", "greedy"], 4, 408, "9153e3d8e158d919",
+     [71.0, 40.0, 71.0]),
     ({"players": 2, "two_player_gods": 2}, ["random", "greedy"], 5, 477, "383842801eb9487a",
      [68.0, 85.0]),
 ]

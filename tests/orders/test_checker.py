@@ -227,3 +227,20 @@ def test_a_bad_view_file_names_the_file_and_key(tmp_path, world):
     with pytest.raises(DataError) as exc:
         load_view(p)
     assert "bad.yaml" in str(exc.value) and "armies[0].position" in str(exc.value)
+
+
+def test_a_move_into_the_sea_is_flagged_without_the_forecast():
+    """"Landheere können keine Wassergemarken betreten" ("Die Bewegung"): the
+    checker (no ``--forecast``) warns on the step into the Küstengewässer it
+    knows, with the engine's own reason, and says where the move ends."""
+    from wdg.world.factory import add_army, add_kingdom, small_segment
+
+    seg = small_segment(["T. ~K T."])
+    add_kingdom(seg, 1)
+    add_army(seg, 101, 1, (0, 0), units=100)
+    sheet = parse_sheet(HEAD.replace("Segment: test", "Segment: test") + "H\nHeer 0101 101.01\n"
+                        "B: b O O\n")
+    warned = [d for d in check_sheet(sheet, build_view(seg, 1)) if d.line == 6]
+    assert [d.severity for d in warned] == [m.Severity.WARNING]
+    assert "Landheere können keine Wassergemarken betreten" in warned[0].message
+    assert warned[0].consequence == "die Bewegung endet spätestens in 101.01"

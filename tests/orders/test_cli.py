@@ -84,3 +84,31 @@ def test_check_refuses_exactly_what_the_import_refuses(world, tmp_path):
         res = runner.invoke(app, ["orders", "check", str(tmp_path / "s.txt"), "-C", str(root)])
         assert res.exit_code == 1, (head, res.output)
         assert reason in res.output and "Fehler" in res.output, (head, res.output)
+
+
+def test_check_without_view_outside_a_campaign_says_it_checks_only_the_form(tmp_path):
+    """Issue #32: without ``--view`` and without the sheet's segment the checker
+    sees only the form; it says so and names what it cannot check, instead of
+    a bare "0 Fehler"."""
+    (tmp_path / "s.txt").write_text("Segment: nirgends\nKönigreich: 1\nPasswort: p\nH\n"
+                                    "Heer 0101 101.01\nB: b O O\n", encoding="utf-8")
+    res = runner.invoke(app, ["orders", "check", str(tmp_path / "s.txt"), "-C", str(tmp_path)])
+    out = " ".join(res.output.split())
+    assert "geprüft wurde nur die Form des Spielzugs" in out
+    assert "ins Meer" in out and "Reichsschatz" in out and "--view" in out
+
+
+def test_check_with_the_segment_does_not_claim_to_check_only_the_form(world, tmp_path):
+    root = campaign(world, tmp_path)
+    (tmp_path / "s.txt").write_text("Segment: test\nKönigreich: 1\nPasswort: geheim-1\nH\n",
+                                    encoding="utf-8")
+    res = runner.invoke(app, ["orders", "check", str(tmp_path / "s.txt"), "-C", str(root)])
+    assert "nur die Form" not in res.output
+
+
+def test_a_command_glued_to_its_number_gets_a_suggestion(tmp_path):
+    """Issue #32: ``NR300`` gets "meinten Sie 'nr 300'?"."""
+    (tmp_path / "s.txt").write_text("Segment: x\nKönigreich: 1\nPasswort: p\nH\n"
+                                    "Heer 0101 101.01\nNR300\n", encoding="utf-8")
+    res = runner.invoke(app, ["orders", "check", str(tmp_path / "s.txt"), "-C", str(tmp_path)])
+    assert "meinten Sie 'nr 300'?" in res.output

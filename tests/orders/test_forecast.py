@@ -178,7 +178,7 @@ def test_gold_before_and_after_with_every_cost_and_the_taxes():
     per Krieger, "Die Bauwerke" (Mine 50.000 GS), then the taxes of the own
     gemarks (Tiefland 600) and the settlement (Flecken 2.000 GS)."""
     seg = world("T. T. T.", treasury=100_000)
-    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1})
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=5000)
     own(seg, 1, (1, 0))
     add_army(seg, 101, 1, (0, 0), units=500)
     fc = fc_of(seg, block(seg, 101, "nr 100") + "K\nBM 101.02\n")
@@ -193,7 +193,7 @@ def test_orders_the_treasury_cannot_pay_are_refused_for_lack_of_gold():
     """"Der Reichsschatz" (e): "ein Herrscher kann keine Schulden machen!" — the
     Hafen (100.000 GS) does not fit into 60.000 GS; the recruits after it do."""
     seg = world("~K T. T.", treasury=60_000)
-    add_settlement(seg, (1, 0), 150, kingdom=1, buildings={Building.KASERNE: 1})
+    add_settlement(seg, (1, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=9000)
     add_army(seg, 101, 1, (1, 0), units=100)
     fc = fc_of(seg, block(seg, 101, "nr 1000") + "K\nBH 101.02\n")
     assert [(r.cause, r.order) for r in fc.refused] == [("gold", "BH 101.02")]
@@ -322,7 +322,7 @@ def test_plan_data_gives_an_editor_the_running_total_the_forecast_computes():
     order costs + income) equals the forecast of the sheet it writes: here one
     recruit order (nr 100: 10 GS each, economy.yaml premium)."""
     seg = world("T. T. T.", treasury=50_000)
-    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1})
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=5000)
     add_army(seg, 101, 1, (0, 0), units=500)
     know_all(seg)
     data = plan_data(build_view(seg, 1), RULES)
@@ -371,3 +371,34 @@ def test_occupation_without_soldiers_is_refused():
     know_all(seg)
     fc = fc_of(seg, block(seg, 101, "o"))
     assert [(r.cause, r.order) for r in fc.refused] == [("rule", "o")]
+
+
+def test_recruits_are_cut_to_the_settlements_militia_as_the_month_cuts_them():
+    """"(nr)": "bis zum Rüstvolumen" — a settlement with 3.642 militia raises at
+    most 3.642 Krieger. The view carries the militia, and the forecast runs the
+    engine's own recruiting (issue #32: ``nr 6000`` was forecast as refused for
+    gold while the month recruited 3.642)."""
+    seg = world("T. T. T.", treasury=100_000)
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=3642)
+    add_army(seg, 101, 1, (0, 0), units=100)
+    assert [s.militia for s in build_view(seg, 1).settlements.values()] == [3642]
+    fc = fc_of(seg, block(seg, 101, "nr 6000"))
+    assert fc.army(101).units_after == 100 + 3642
+    assert [(r.cause, r.order) for r in fc.refused] == [("capacity", "nr 6000")]
+    assert [b.amount for b in fc.bookings if b.category == "recruit"] == [-3642 * 10]
+
+
+def test_a_sheet_the_checker_refuses_whole_gets_no_forecast_only_the_reason():
+    """Issue #32: a sheet for another month is not taken at all ("der ganze Spielzug
+    wird nicht angenommen"), so nothing is foreseen — no booking, no army, the
+    reason in the text."""
+    seg = world("T. T. T.")
+    add_settlement(seg, (0, 0), 150, kingdom=1)
+    add_army(seg, 101, 1, (0, 0), units=100)
+    sheet = parse_sheet(HEAD.replace("Königreich: 1", "Königreich: 1\nMond: 0412-09")
+                        + "K\nSS 101.01 100\n")
+    fc = forecast(build_view(seg, 1), sheet, RULES)
+    assert fc.refused_whole and fc.bookings == [] and fc.armies == [] and fc.gold_after is None
+    text = forecast_text(fc)
+    assert "Keine Vorschau: der ganze Spielzug wird nicht angenommen" in text
+    assert "Siedlung" not in text and "Reichsschatz:" not in text

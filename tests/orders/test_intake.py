@@ -127,7 +127,8 @@ def test_the_confirmation_of_an_accepted_sheet_ends_with_its_forecast(world, tmp
     ok = next(r for r in report.results if r.message_id == "<2@x>")
     text = body(ok.confirmation)
     preview = text[text.index("Vorschau:"):]
-    assert "zu Beginn des Mondes:" in preview and "Volksfeste: 100\u00a0GS" in preview
+    assert "zu Beginn des Mondes:" in preview and "für 100\u00a0GS" in preview \
+        and "Volksfeste in" in preview  # the engine's own booking text
     assert "F+ 200 – zu viele Königreichbefehle" in preview  # one palace: one K order
     assert "voraussichtlich" in preview
     wrong = next(r for r in report.results if r.message_id == "<3@x>")

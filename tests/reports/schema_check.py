@@ -1,7 +1,9 @@
 """A small JSON Schema checker for docs/report-schema.json: the keywords that
 schema uses (type, const, enum, required, properties, additionalProperties,
-items, minItems, maxItems, minimum, pattern, $ref to #/$defs). Returns every
-violation as "path: message"."""
+items, minItems, maxItems, minimum, maximum, pattern, propertyNames, $ref to
+#/$defs; additionalProperties false or a schema). Returns every violation as
+"path: message"; a keyword outside that subset is an error of the schema
+(so the schema never says more than is checked)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,11 @@ import re
 from typing import Any
 
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+
+
+_KEYWORDS = {"type", "const", "enum", "required", "properties", "additionalProperties", "items",
+             "minItems", "maxItems", "minimum", "maximum", "pattern", "propertyNames", "$ref",
+             "description", "title", "$schema", "$id", "$defs"}
 
 
 def _is(value: Any, name: str) -> bool:
@@ -22,6 +29,8 @@ def _is(value: Any, name: str) -> bool:
 def check(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None,
           path: str = "$") -> list[str]:
     root = root or schema
+    unknown = set(schema) - _KEYWORDS
+    assert not unknown, f"{path}: schema keywords {sorted(unknown)} are not checked"
     if "$ref" in schema:
         ref = schema["$ref"]
         assert ref.startswith("#/$defs/"), ref
@@ -37,6 +46,8 @@ def check(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None
         errs.append(f"{path}: {value!r} not in {schema['enum']}")
     if "minimum" in schema and isinstance(value, (int, float)) and value < schema["minimum"]:
         errs.append(f"{path}: {value} < {schema['minimum']}")
+    if "maximum" in schema and isinstance(value, (int, float)) and value > schema["maximum"]:
+        errs.append(f"{path}: {value} > {schema['maximum']}")
     if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
         errs.append(f"{path}: {value!r} does not match {schema['pattern']}")
     if isinstance(value, dict):
@@ -49,6 +60,10 @@ def check(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None
                 errs += check(v, props[key], root, f"{path}.{key}")
             elif schema.get("additionalProperties") is False:
                 errs.append(f"{path}: unexpected key {key!r}")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                errs += check(v, schema["additionalProperties"], root, f"{path}.{key}")
+            if "propertyNames" in schema:
+                errs += check(key, schema["propertyNames"], root, f"{path}.{key}(name)")
     if isinstance(value, list):
         if "minItems" in schema and len(value) < schema["minItems"]:
             errs.append(f"{path}: fewer than {schema['minItems']} items")

@@ -179,11 +179,26 @@ def batch(
                                 "against the one below it and every bot from the fourth on against "
                                 "the second, --games seat-rotated games per pairing (pairing k with "
                                 "seed SEED+k); print a table of win rates with 95% CIs."),
+    compare: list[str] = typer.Option([], "--compare",
+                                      help="A rule variant KEY=VALUE (repeatable): play the same seeds "
+                                      "and bots again with it and print the differences with 95% CIs."),
+    plots: Path = typer.Option(None, "--plots",
+                               help="Write PNG plots (win rate by turn position, scores, margins) into "
+                               "this directory; needs matplotlib (extra wdg[lab])."),
 ) -> None:
-    """Play many seeded games between bots; print win rates per bot and seat
-    (95% CIs), score distributions and game lengths."""
+    """Play many seeded games between bots; print win rates per bot, seat,
+    turn position, last turn and faction (95% CIs), end conditions, margins,
+    score distributions and game lengths; a fairness check when every seat
+    plays the same bot, and flags for degenerate batches."""
     params = _params(players, param)
     game = load_game(name, **params)
+    variant_game = None
+    if compare:
+        vparams = {**game.params, **_params(None, compare)}
+        vparams["players"] = game.params["players"]
+        variant_game = load_game(name, **vparams)
+        if variant_game.params == game.params:
+            raise GameError(f"--compare {' '.join(compare)} changes no parameter of {name}")
     if ladder:
         _ladder(name, game.params, bots, games, seed, jobs, scheduler, json_out)
         return
@@ -199,8 +214,31 @@ def batch(
         results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate,
                             scheduler=scheduler)
     summary = summarize(results, {"game": name, "params": game.params, "seed": seed,
-                                  "bot_order": seat_names, "rotate": rotate})
+                                  "bot_order": seat_names, "rotate": rotate}, game)
     typer.echo(to_text(summary))
+    if variant_game is not None:
+        from wdg.games.design import compare as compare_batches, compare_text
+        label = ", ".join(compare)
+        if show:
+            with typer.progressbar(length=games, label=f"{name} ({label})", file=sys.stderr) as bar:
+                other = run_batch(name, variant_game.params, seat_names, games, seed, jobs, rotate,
+                                  bar.update, scheduler=scheduler)
+        else:
+            other = run_batch(name, variant_game.params, seat_names, games, seed, jobs, rotate,
+                              scheduler=scheduler)
+        vsummary = summarize(other, {"game": name, "params": variant_game.params, "seed": seed,
+                                     "bot_order": seat_names, "rotate": rotate}, variant_game)
+        typer.echo("")
+        typer.echo(f"Variante {label}:")
+        typer.echo(to_text(vsummary))
+        summary["variant"] = {"change": compare, "summary": vsummary,
+                              "compare": compare_batches(results, other)}
+        typer.echo("")
+        typer.echo(compare_text(summary["variant"]["compare"], label))
+    if plots:
+        from wdg.games.plots import write_plots
+        for path in write_plots(summary, plots):
+            typer.echo(f"Grafik: {path}")
     if json_out:
         json_out.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if csv_out:

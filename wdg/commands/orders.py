@@ -104,13 +104,22 @@ def import_cmd(
         False, "--answer-without-sheet",
         help="Also answer mails that hold no sheet at all (no header line: spam, greetings); "
              "by default they are listed but not answered."),
+    no_send: bool = typer.Option(False, "--no-send", help="Write the confirmations into the "
+                                 "outbox but do not send them now (they are sent when "
+                                 "worlds/<segment>/mail.yaml names an SMTP server)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Store the sheet of each kingdom that arrived last; print a summary.
+    """Store the sheet of each kingdom that arrived last; print a summary; send the
+    confirmations at once when mail.yaml names an SMTP server (each exactly once).
 
     Exit code 0: every mail taken (or already taken); 3: some mails refused or
     quarantined (see the table); 1: the import itself could not run."""
+    from wdg.mail.config import DEFAULT_SENDER, load_mail_config
+
     camp = open_campaign(campaign)
+    config = load_mail_config(camp.segment_dir(segment))
+    sender = config.sender if config is not None else f"Segmentleiter <{DEFAULT_SENDER}>"
+    sent = None
     with locked(camp, segment) as seg:  # not while a run takes the month's sheets in
         dl = parse_deadline(deadline, tz or seg.settings.timezone) if deadline \
             else deadline_for(seg, seg.date)
@@ -119,10 +128,20 @@ def import_cmd(
         if dl is None:
             typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
-        report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox, max_bytes=max_bytes,
+        report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox,
+                                max_bytes=max_bytes, sender_address=sender,
                                 answer_without_sheet=answer_without_sheet)
         _upgrade_password_hashes(camp, segment, seg, report)
+        if config is not None and config.smtp is not None and not no_send:
+            from wdg.mail.fetch import FetchReport, answer_pending
+
+            sent = FetchReport(segment)
+            answer_pending(camp, segment, config, sent, month=seg.date.key)
     typer.echo(report.table(), nl=False)
+    if sent is not None:
+        typer.echo(sent.answers_line())
+        for note in sent.notes:
+            typer.echo(f"Warnung: {note}", err=True)
     if report.refused:
         raise typer.Exit(EXIT_SOME_REFUSED)
 

@@ -40,39 +40,86 @@ def render(
 @sub.command("send")
 def send(
     segment: str = typer.Argument(..., help="Segment name."),
-    month: str = typer.Argument(..., help="The month YYYY-MM whose reports are sent."),
-    resend_changed: bool = typer.Option(False, "--resend-changed", help="Send again the mails "
-                                        "that changed since they were sent (after 'wdg turn undo' "
-                                        "and a new run), under a new Message-ID."),
+    month: str = typer.Argument(None, help="The month YYYY-MM whose results are sent "
+                                "(default: the last month run)."),
+    kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Only these kingdoms."),
+    corrections: bool = typer.Option(True, "--corrections/--no-corrections",
+                                     help="Send a correction ('Berichtigung') to kingdoms "
+                                     "whose sheet changed since it was mailed (after 'wdg turn "
+                                     "undo' and a new run); --no-corrections only lists them."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Write one .eml per kingdom into the month's outbox and send them over SMTP
-    when worlds/<segment>/mail.yaml names a server; nothing is sent twice."""
-    from wdg.reports.batch import report_kingdoms
-    from wdg.reports.mail import MAIL_FILE, OUTBOX, load_mail_config, send_outbox, write_outbox
+    """Mail every player the result of the month: built from the archive, sent over
+    the SMTP server of worlds/<segment>/mail.yaml, each mail exactly once (record:
+    worlds/<segment>/mail/sent.yaml). Exit codes: docs/gamemaster.md."""
+    from wdg import exitcodes
+    from wdg.errors import LockedError
+    from wdg.mail.log import log_line
+    from wdg.reports.mail import send_month
 
     camp = open_campaign(campaign)
-    date = MonthDate.parse(month)
-    seg = load(camp, segment)
-    config = load_mail_config(camp.segment_dir(segment) / MAIL_FILE)
-    mdir = camp.reports_dir(segment, date)
-    sender = config.sender if config else "segmentleiter@localhost"
-    files = write_outbox(seg, report_kingdoms(seg), date.key, mdir, sender)
-    typer.echo(f"{len(files)} Mails in {mdir / OUTBOX}")
-    if config is None:
-        typer.echo(f"kein SMTP-Server eingerichtet ({camp.segment_dir(segment) / MAIL_FILE}); "
-                   "nichts versandt")
-        return
-    rep = send_outbox(mdir / OUTBOX, config, resend_changed=resend_changed)
-    typer.echo(f"versandt: {len(rep.sent)}, schon früher versandt: {len(rep.skipped)}")
-    for name, answer in sorted(rep.refused.items()):
-        typer.echo(f"Warnung: {name} vom Server abgelehnt ({answer}); die anderen wurden "
-                   "versandt", err=True)
-    if rep.refused:
-        raise typer.Exit(1)
-    for name in rep.changed:
-        typer.echo(f"Warnung: {name} wurde schon versandt und hat sich seitdem geändert; "
-                   "nicht erneut versandt (erneut senden: --resend-changed)", err=True)
+    date = MonthDate.parse(month) if month else None
+    seg_dir = camp.segment_dir(segment)
+    load(camp, segment)
+    done: list[str] = []
+    try:
+        got = send_month(camp, segment, date, kingdoms=kingdom or None, corrections=corrections,
+                         progress=lambda key, to: done.append(key))
+    except LockedError as exc:
+        typer.echo(f"Fehler: {exc}", err=True)
+        raise typer.Exit(exitcodes.LOCKED) from None
+    except KeyboardInterrupt:
+        typer.echo(f"abgebrochen (Strg-C) nach {len(done)} versandten Mails; jede ist "
+                   "verbucht, der nächste Aufruf sendet genau den Rest", err=True)
+        log_line(seg_dir, f"reports send: abgebrochen nach {len(done)} Mails")
+        raise
+    code, lines = send_summary(got)
+    for line, err in lines:
+        typer.echo(line, err=err)
+    log_line(seg_dir, "reports send: " + "; ".join(line for line, _ in lines))
+    if code:
+        raise typer.Exit(code)
+
+
+def send_summary(got) -> tuple[int, list[tuple[str, bool]]]:  # noqa: ANN001
+    """The exit code and the German lines (text, to stderr?) for a month's send."""
+    from wdg import exitcodes
+
+    r = got.result
+    m = got.month.key
+    lines: list[tuple[str, bool]] = []
+    if got.adopted:
+        lines.append((f"{got.adopted} Mails aus dem alten Versandbuch (reports/.../outbox/"
+                      "sent.yaml) übernommen: sie gelten als versandt", False))
+    lines.append((f"{m}: {got.total} Ergebnismails; versandt {len(r.sent)}, berichtigt "
+                  f"{len(r.corrected)}, schon früher versandt {len(r.already)}", False))
+    for k, why in sorted(got.skipped.items()):
+        lines.append((f"Königreich {k}: keine Mail — {why}", False))
+    for key in r.changed:
+        lines.append((f"Warnung: {key} hat sich seit dem Versand geändert (Mond neu "
+                      "ausgewertet); nicht erneut versandt (--corrections sendet eine "
+                      "Berichtigung)", True))
+    for key in r.uncertain:
+        lines.append((f"Warnung: {key}: ungewiss, ob der Server die Mail angenommen hat "
+                      "(Absturz oder Verbindungsabbruch mitten im Versand); sie wird nicht "
+                      "von selbst erneut gesendet. Beim Spieler nachfragen; erneut senden: "
+                      f"'wdg mail sent SEGMENT --release {key}'", True))
+    for key, answer in sorted(r.refused.items()):
+        lines.append((f"Warnung: {key} vom Server abgelehnt ({answer}); die anderen wurden "
+                      "versandt", True))
+    for key, answer in sorted(r.failed.items()):
+        lines.append((f"Warnung: {key} nicht versandt ({answer}); der nächste Aufruf "
+                      "versucht es erneut", True))
+    if r.uncertain or r.refused:
+        return exitcodes.REFUSED, lines
+    if r.failed:
+        return exitcodes.FAILED, lines
+    if not (r.sent or r.corrected):
+        why = ("alle schon früher versandt" if r.already and not r.changed else
+               "keine Mail fällig")
+        lines.append((f"nichts versandt: {why}", False))
+        return exitcodes.NOTHING, lines
+    return exitcodes.OK, lines
 
 
 def register(app: typer.Typer) -> None:

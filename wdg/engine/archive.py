@@ -54,7 +54,7 @@ import yaml
 
 from wdg.campaign import Campaign
 from wdg.engine.turn import InjectedFailure, MonthResult
-from wdg.errors import StateError
+from wdg.errors import LockedError, StateError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
@@ -144,7 +144,7 @@ def segment_lock(segment_dir: Path) -> Iterator[Path]:
         except BlockingIOError:
             holder = _read_fd(fd) or "?"
             os.close(fd)
-            raise StateError(f"segment {segment_dir.name!r} is locked by process {holder} "
+            raise LockedError(f"segment {segment_dir.name!r} is locked by process {holder} "
                              f"({path}): another wdg command is working on it; wait for it "
                              "to finish") from None
         except OSError:  # a file system without flock: fall back to the file alone
@@ -170,7 +170,7 @@ def segment_lock(segment_dir: Path) -> Iterator[Path]:
                        "if no run is going on, remove that file")
         if refusal:
             os.close(fd)  # not ours: leave the file as it is
-            raise StateError(refusal)
+            raise LockedError(refusal)
         _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
                 "(der Prozess läuft nicht mehr) / took over the lock of a process that is gone")
     try:

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, count, gs, spend
+from wdg.engine.ledger import can_afford, count, gs, number, spend
 from wdg.engine.month import Month, step
 from wdg.engine.movement import too_few_soldiers
 from wdg.errors import InvalidInputError
+from wdg.rules import Rules
 from wdg.orders.model import (
     Activate,
     ArmyBlock,
@@ -172,7 +173,7 @@ def _activate(m: Month, army: Army, order: Activate) -> None:
         h = seg.grid.hex_of(order.at)
     except InvalidInputError:
         return refuse(m, army, order, f"die Gemark {order.at} liegt nicht auf der Karte.")
-    need = Building.HAFEN if army.is_fleet else Building.KASERNE
+    need = recruit_building(troop_key(army))
     if not _own_settlement(m, army.kingdom, h) or seg.building_level(h, need) == 0:
         return refuse(m, army, order, f"{order.at} ist keine eigene Siedlung mit {need.german}.")
     cost = m.rules.int("economy", "activation", troop_key(army))
@@ -286,6 +287,21 @@ def _release(m: Month, army: Army, order: Release) -> None:
 
 # --- nr: recruiting ------------------------------------------------------------------------
 
+def recruit_volume(militia: int, troop: str, rules: Rules) -> int:
+    """"Das Rüstvolumen": how many Rüstgüter of ``troop`` (a :class:`TroopType`
+    value) a settlement with ``militia`` militiamen can still raise ("ein Krieger
+    wie 1 Milizionär, ein Reiter wie 2 Milizionäre und ein Schiff wie 1.000
+    Milizionäre", ``economy.recruit_volume``). The sheet, the view, the
+    forecast and the editor all ask this function."""
+    return max(0, militia) // rules.int("economy", "recruit_volume", troop)
+
+
+def recruit_building(troop: str) -> Building:
+    """The building a settlement needs to recruit ``troop``: a Hafen for ships,
+    a Kaserne for the others ("(nr)")."""
+    return Building.HAFEN if troop == TroopType.SCHIFFE.value else Building.KASERNE
+
+
 def _recruit(m: Month, army: Army, order: Recruit) -> None:
     """"(nr) Neue Rüstgüter anwerben": own troop type only, in an own settlement
     with Kaserne (ships: Hafen), up to the Rüstvolumen (the militia there), if
@@ -295,14 +311,13 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
         return refuse(m, army, order, "die Anzahl muß größer als 0 sein.")
     if army.carried_by is not None or army.boats:
         return refuse(m, army, order, "das Heer ist eingeschifft.")
-    need = Building.HAFEN if army.is_fleet else Building.KASERNE
+    need = recruit_building(troop_key(army))
     if not _own_settlement(m, army.kingdom, h) or seg.building_level(h, need) == 0:
         return refuse(m, army, order, f"Rüstung nur in einer eigenen Siedlung mit {need.german}.")
     troop = troop_key(army)
     per = rules.int("economy", "recruit_volume", troop)
     r, c = seg.grid.index(h)
-    volume = int(seg.militia[r, c]) // per
-    n = min(order.count, volume)
+    n = min(order.count, recruit_volume(int(seg.militia[r, c]), troop, rules))
     if n == 0:
         return refuse(m, army, order, "das Rüstvolumen dieser Siedlung ist erschöpft.")
     price = n * rules.int("economy", "premium", troop)
@@ -317,7 +332,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     spend(m, army.kingdom, price, kind="a.nr.partial" if partial else "a.nr", ledger="recruit",
           army=army.number, at=h, line=order.line,
           why=f"{count(n, _ONE.get(troop, troop), troop)} angeworben{note}: {gs(price)}; die Miliz "
-          f"sinkt um {n * per}.",
+          f"sinkt um {number(n * per)}.",
           data={"units": n, "soldiers": n, "militia": n * per})
 
 

@@ -160,11 +160,16 @@ def pay_and_upkeep(m: Month) -> None:
                 _pay_army(m, army)
 
 
+def army_dues(troop: str, units: int, rules: Rules) -> tuple[int, int]:
+    """``(upkeep, pay)`` an active army of ``units`` Rüstgüter of ``troop`` owes at
+    the start of the month ("Besoldung und Unterhalt", economy.yaml); the pay
+    step, the forecast's running costs and the bots' budget ask this."""
+    return rules.int("economy", "upkeep", troop), units * rules.int("economy", "pay", troop)
+
+
 def _pay_army(m: Month, army: Army) -> None:
     rules, k = m.rules, m.state.kingdoms[army.kingdom]
-    troop = troop_key(army)
-    upkeep = rules.int("economy", "upkeep", troop)
-    wages = army.units * rules.int("economy", "pay", troop)
+    upkeep, wages = army_dues(troop_key(army), army.units, rules)
     paid = 0
     for amount, kind, ledger, what in ((upkeep, "pay.upkeep", "upkeep", "Unterhalt"),
                                        (wages, "pay.wages", "pay", "Besoldung")):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -86,6 +87,10 @@ class Month:
     gm_sheet: object | None = None
     """The game master's sheet of the month (:class:`wdg.orders.gmsheet.GmSheet`),
     applied at step 15."""
+    foresight: Any = None
+    """``None`` in a real month; when the month is foreseen for one kingdom (the
+    forecast), its :class:`wdg.engine.foresight.Foresight`: the steps ask it
+    what the kingdom does not know and tell it the chances they would roll."""
 
     def emit(self, event: Event) -> Event:
         """Record one event."""
@@ -117,6 +122,15 @@ def step(name: str, order: int) -> Callable[[StepFn], StepFn]:
         return fn
 
     return deco
+
+
+def run_step(m: Month, s: Step) -> None:
+    """Run one step; the events it returns (and did not emit) join the log."""
+    before = len(m.log)
+    returned = s.fn(m)
+    if returned:  # steps may emit, return their events, or both
+        emitted = {id(e) for e in m.log.events[before:]}
+        m.log.extend([e for e in returned if id(e) not in emitted])
 
 
 def registered_steps() -> list[Step]:

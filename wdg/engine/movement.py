@@ -229,6 +229,9 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
         before = len(w.path)
         lost = False
         if w.kind in LAND_KINDS and _may_get_lost(ctx, army):
+            if m.foresight is not None:
+                m.foresight.chance(army, "lost", ctx.t.get_lost_chance,
+                                   m.state.label(army.position))
             if m.rng.random() < ctx.t.get_lost_chance:
                 d = DIRECTIONS[int(m.rng.integers(len(DIRECTIONS)))]
                 lost = True
@@ -284,6 +287,25 @@ def step_verdict(t: Tables, kind: str, here_tid: int, there_tid: int, month: int
     (:mod:`wdg.orders.forecast`) both decide every step with it. ``coastal`` and
     ``harbour`` describe the gemark entered (a Küstengemark; a settlement with a
     Hafen)."""
+    found = terrain_verdict(kind, here_tid, there_tid, month, coastal=coastal, harbour=harbour)
+    if found.reason is not None:
+        return found
+    name, landing = TERRAINS[there_tid].name, found.landing
+    cost = t.landing[kind] if (landing or (kind == "schiffe" and not WATER[there_tid])) \
+        else int(t.cost[kind][there_tid])
+    if cost < 0:
+        return StepVerdict(0, f"{name} kann von diesem Heer nicht betreten werden")
+    if spent + cost > t.budget:
+        return StepVerdict(cost, "Die Bewegungsreichweite ist erschöpft")
+    return StepVerdict(cost, None, landing=landing)
+
+
+def terrain_verdict(kind: str, here_tid: int, there_tid: int, month: int, *,
+                    coastal: bool, harbour: bool) -> StepVerdict:
+    """The part of :func:`step_verdict` that needs no rules file: water, coast,
+    height steps and seasons ("Die Bewegung" (d), (f)-(h), (k), (o), (q), "Das
+    Boot"). ``reason`` is ``None`` if the terrain allows the step (its cost is
+    then :func:`step_verdict`'s to say). The order checker warns with it."""
     water = bool(WATER[there_tid])
     name = TERRAINS[there_tid].name
     landing = False
@@ -302,13 +324,7 @@ def step_verdict(t: Tables, kind: str, here_tid: int, there_tid: int, month: int
                            "werden")
     if _closed_in(month)[there_tid]:
         return StepVerdict(0, f"{name} kann in diesem Mond nicht betreten werden")
-    cost = t.landing[kind] if (landing or (kind == "schiffe" and not water)) \
-        else int(t.cost[kind][there_tid])
-    if cost < 0:
-        return StepVerdict(0, f"{name} kann von diesem Heer nicht betreten werden")
-    if spent + cost > t.budget:
-        return StepVerdict(cost, "Die Bewegungsreichweite ist erschöpft")
-    return StepVerdict(cost, None, landing=landing)
+    return StepVerdict(0, None, landing=landing)
 
 
 _CLOSED: dict[int, np.ndarray] = {}
@@ -356,6 +372,8 @@ def _step(ctx: _Ctx, w: _Walk, d: Direction) -> str | None:
     there = here.neighbour(d)
     if not seg.grid.contains(there):
         return "Der Rand der Welt ist erreicht"
+    if ctx.m.foresight is not None and (unknown := ctx.m.foresight.unknown_step(seg, army, there)):
+        return unknown
     r, c = seg.grid.index(there)
     tid = int(seg.terrain[r, c])
     water = bool(WATER[tid])
@@ -383,6 +401,8 @@ def _enter(ctx: _Ctx, w: _Walk, there: Hex, cost: int) -> None:
     army = w.army
     army.position = there
     w.spent += cost
+    if ctx.m.foresight is not None:
+        ctx.m.foresight.entered(army, ctx.m.state.label(there), cost)
     assert w.path is not None
     w.path.append(there)
     ctx.m.moved.add(army.number)
@@ -418,6 +438,8 @@ def _run_aground(ctx: _Ctx, w: _Walk, there: Hex) -> str:
     """(k): a fleet steered onto land that is not a harbour may shatter."""
     m = ctx.m
     fleet = w.army
+    if m.foresight is not None:
+        m.foresight.chance(fleet, "shatter", ctx.t.shatter_chance, m.state.label(there))
     if m.rng.random() >= ctx.t.shatter_chance:
         return "Die Flotte kann an dieser Küste nicht anlegen und dreht ab"
     cargo = carried_army(m.state, fleet)
@@ -507,4 +529,4 @@ def _emit(m: Month, kind: str, army: Army, at: Hex | None, line: int, why: str,
 
 __all__ = ["StepVerdict", "Tables", "carried_army", "control_stop", "destroy_army",
            "harbour_mask", "loss_of", "may_get_lost_on", "may_stand", "mover_kind", "movement",
-           "phase_b_armies", "phase_b_orders", "step_height", "step_verdict"]
+           "phase_b_armies", "phase_b_orders", "step_height", "step_verdict", "terrain_verdict"]

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from wdg.engine.events import Event, EventLog
-from wdg.engine.month import Month, Snapshot, registered_steps
+from wdg.engine.month import Month, Snapshot, registered_steps, run_step
 from wdg.errors import WdgError
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
@@ -112,11 +112,7 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
     for i, s in enumerate(steps):
         if progress is not None:
             progress(s.name, i, len(steps))
-        before = len(m.log)
-        returned = s.fn(m)
-        if returned:  # steps may emit, return their events, or both
-            emitted = {id(e) for e in m.log.events[before:]}
-            m.log.extend([e for e in returned if id(e) not in emitted])
+        run_step(m, s)
         if s.name == fail_after_step:
             raise InjectedFailure(f"injected failure after step {s.name!r}")
     if progress is not None:

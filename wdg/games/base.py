@@ -132,6 +132,27 @@ class State(ABC):
         bot looks through such steps to the completed move. Default: never."""
         return False
 
+    def start_player(self) -> int:
+        """The player who took the first turn (the game's start-player roll),
+        or -1 where the game has none or it is not decided yet. The batch
+        statistics count turn positions from it, in seat order."""
+        return -1
+
+    def factions(self) -> list[str]:
+        """Per player the side he plays (4 Gods: his god or gods), for the
+        batch statistics; ``[]`` where the game has no such sides."""
+        return []
+
+    def choice_preview(self, action: int) -> State | None:
+        """For a choice made face down while others choose too (Lords of
+        Creation's cards): a position in which the current player's choice
+        ``action`` can be judged without seeing any other player's hidden
+        choice — his own turn with it, as if it came now. ``None`` (the
+        default) where the current decision is no such choice. Greedy rates
+        such a choice by its best use in this position instead of applying it
+        (applying the last choice would reveal the others' cards to it)."""
+        return None
+
     def evaluate(self, player: int) -> float:
         """How good this state is for ``player``, for one-step bots: own score
         minus the best other score. At a chance node with at most
@@ -176,6 +197,15 @@ class Game(ABC):
     """Registry name, e.g. ``"lords_of_creation"``."""
     min_players: int = 2
     max_players: int = 2
+    end_conditions: tuple[str, ...] = ()
+    """The ends the rule book gives (the ``end`` of :meth:`State.end_info`):
+    a batch in which one never occurs is flagged."""
+    end_caps: tuple[str, ...] = ()
+    """Ends that are our safety limits, not the book's: a batch in which one
+    occurs is flagged."""
+    factions_fixed: bool = False
+    """True when :meth:`State.factions` is dealt or chosen before the result
+    is known (4 Gods' gods), so a win rate per faction is a fairness test."""
     value_scale: float = 5.0
     """A score margin of this size counts as a clear lead when search bots
     turn :meth:`State.evaluate` into a value in [0, 1] (a logistic curve:

@@ -52,6 +52,12 @@ class GameSummary:
     """Actions of players (without chance)."""
     info: tuple[tuple[str, Any], ...] = ()
     """The game's own end figures (:meth:`State.end_info`): how it ended, fill, armies..."""
+    start: int = -1
+    """The start player (:meth:`State.start_player`), -1 when the game has none."""
+    last: int = -1
+    """The player of the game's last decision (who took the last turn)."""
+    factions: tuple[str, ...] = ()
+    """Per seat its side (:meth:`State.factions`; 4 Gods: the gods)."""
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -88,8 +94,10 @@ def play_chunk(name: str, params: dict[str, Any],
         state, record = play(game, list(bots), seed, with_text=False)
         decisions = sum(1 for p, _, _ in record.actions if p != CHANCE)
         info = tuple(sorted(state.end_info().items())) if hasattr(state, "end_info") else ()
+        last = next((p for p, _, _ in reversed(record.actions) if p != CHANCE), -1)
         out.append(GameSummary(index, seed, bots, tuple(state.scores()), tuple(state.returns()),
-                               len(record.actions), decisions, info))
+                               len(record.actions), decisions, info, state.start_player(), last,
+                               tuple(state.factions())))
     return out
 
 

@@ -5,7 +5,10 @@
   :meth:`State.evaluate` rates best for itself (ties broken by the
   generator). Where a game splits one move into sub-decisions
   (:meth:`State.in_compound_action`), greedy looks through them to the
-  completed move. Where it is blind — every action rates the same — it looks
+  completed move. A choice made face down while the others choose too
+  (:meth:`State.choice_preview`) is rated by its best use in the player's
+  own turn as if it came now — never by applying it, which would let the
+  last chooser see the others' cards at the reveal. Where it is blind — every action rates the same — it looks
   one decision further: after each action (a large chance node is sampled a
   few times) it takes the best of its own next decision, so "draw a card"
   is worth what the best use of a likely card is worth.
@@ -63,6 +66,12 @@ def greedy_bot(state: State, rng: np.random.Generator) -> int:
 def greedy_values(state: State, acts: list[int], player: int, rng: np.random.Generator) -> list[float]:
     """Greedy's value of each action: one move ahead (through compound
     moves); where all are equal, with ``player``'s best next decision."""
+    previews = [state.choice_preview(a) for a in acts]
+    if previews[0] is not None:  # a face-down choice: judged by its own use
+        values = [_best_next(s, player, rng) for s in previews]  # type: ignore[arg-type]
+        if min(values) >= max(values) - 1e-12:  # blind: one more own decision
+            values = [_best_two(s, player, rng) for s in previews]  # type: ignore[arg-type]
+        return values
     values = [_value_after(state, a, player, 0) for a in acts]
     best = max(values)
     if min(values) >= best - 1e-12:  # blind: look one decision further
@@ -71,8 +80,13 @@ def greedy_values(state: State, acts: list[int], player: int, rng: np.random.Gen
 
 
 def one_move_values(state: State, acts: list[int], player: int) -> list[float]:
-    """Greedy's one-move value of each action (through compound moves)."""
-    return [_value_after(state, a, player, 0) for a in acts]
+    """Greedy's one-move value of each action (through compound moves; a
+    face-down choice by its preview, :meth:`State.choice_preview`)."""
+    out = []
+    for a in acts:
+        preview = state.choice_preview(a)
+        out.append(_value_after(state, a, player, 0) if preview is None else preview.evaluate(player))
+    return out
 
 
 def _value_after(state: State, action: int, player: int, depth: int,
@@ -112,6 +126,23 @@ def _best_next(state: State, player: int, rng: np.random.Generator) -> float:
     if len(acts) > LOOKAHEAD_ACTIONS:
         acts = [acts[int(i)] for i in rng.choice(len(acts), LOOKAHEAD_ACTIONS, replace=False)]
     return max(_value_after(state, a, player, 0) for a in acts)
+
+
+def _best_two(state: State, player: int, rng: np.random.Generator) -> float:
+    """``player``'s best value over two own decisions from ``state`` (his
+    best next decision, then his best one after it)."""
+    if state.current_player() != player:
+        return state.evaluate(player)
+    acts = state.legal_actions()
+    if len(acts) > LOOKAHEAD_ACTIONS:
+        acts = [acts[int(i)] for i in rng.choice(len(acts), LOOKAHEAD_ACTIONS, replace=False)]
+    best = -float("inf")
+    for a in acts:
+        child = state.clone()
+        child.apply_action(a)
+        best = max(best, _best_next(child, player, rng) if child.current_player() == player
+                   else child.evaluate(player))
+    return best
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}

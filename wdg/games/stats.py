@@ -55,8 +55,10 @@ def _group(games: int, wins: float, scores: list[float]) -> dict[str, Any]:
             "ci95": [lo, hi], "score": distribution(scores) if scores else None}
 
 
-def summarize(results: list[GameSummary], meta: dict[str, Any]) -> dict[str, Any]:
-    """All statistics of a batch as plain data (for JSON)."""
+def summarize(results: list[GameSummary], meta: dict[str, Any], game: Any = None) -> dict[str, Any]:
+    """All statistics of a batch as plain data (for JSON); with the ``game``
+    (its end conditions and whether its factions are dealt) the designer's
+    part too (:mod:`wdg.games.design`)."""
     n = len(results[0].scores)
     by_bot: dict[str, tuple[int, float, list[float]]] = {}
     by_seat = [(0, 0.0, []) for _ in range(n)]  # type: list[tuple[int, float, list[float]]]
@@ -80,7 +82,15 @@ def summarize(results: list[GameSummary], meta: dict[str, Any]) -> dict[str, Any
         "ending": _endings(results),
         "length": {"actions": distribution([r.actions for r in results]),
                    "decisions": distribution([r.decisions for r in results])},
+        "design": _design(results, game),
     }
+
+
+def _design(results: list[GameSummary], game: Any) -> dict[str, Any]:
+    from wdg.games.design import designer_stats
+    return designer_stats(results, end_conditions=getattr(game, "end_conditions", ()),
+                          end_caps=getattr(game, "end_caps", ()),
+                          factions_fixed=getattr(game, "factions_fixed", False))
 
 
 def _endings(results: list[GameSummary]) -> dict[str, Any]:
@@ -145,4 +155,7 @@ def to_text(summary: dict[str, Any]) -> str:
     for name, d in summary["length"].items():
         lines.append(f"length ({name}): mean {d['mean']:.1f}, sd {d['std']:.1f}, "
                      f"median {d['median']:.0f}, min {d['min']:.0f}, max {d['max']:.0f}")
+    if summary.get("design"):
+        from wdg.games.design import to_text as design_text
+        lines.append(design_text(summary["design"]))
     return "\n".join(lines)

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from wdg.orders import model as m
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.world.address import Address
+from wdg.world.hexgrid import Direction
 from wdg.world.state import Building, TroopType
 from wdg.world.terrain import Component, coastal_mask, has, is_land, is_water, ship_step_ok, \
     settlement_cost_factor, terrain
@@ -346,6 +347,41 @@ class _Checker:
                                consequence=REST)
         elif isinstance(o, (m.Occupy, m.Destroy, m.Conquer)):
             yield from self._no_soldiers(army, a, o)
+        if isinstance(o, (m.Move, m.Conquer)) and army.carried_by is None \
+                and not army.passive and not isinstance(a, (m.Activate, m.Disembark)):
+            yield from self._steps(army, o)
+
+    def _steps(self, army: ArmyView, o: m.Move | m.Conquer) -> Iterator[m.Diagnostic]:
+        """A move on known terrain that the terrain ends early (into the sea, a
+        height step too many, a closed Stromtal ...): the engine's own
+        :func:`wdg.engine.movement.terrain_verdict`, without ``--forecast``. A
+        warning: the army goes as far as it can."""
+        from wdg.engine.movement import terrain_verdict
+
+        v, kind, here = self.view, army.mover_kind, army.position
+        for i, d in enumerate(o.directions):
+            there = v.neighbour(here, d)
+            t_here = v.terrain_at(here)
+            t = v.terrain_at(there) if there is not None else None
+            if there is None or t is None or t_here is None:
+                return  # the edge of the world or unknown land: the forecast says more
+            s = v.settlements.get(there) if there in v.owned else None
+            coastal = any((n := v.neighbour(there, x)) is not None
+                          and (tn := v.terrain_at(n)) is not None and is_water(tn)
+                          for x in Direction)
+            verdict = terrain_verdict(kind, t_here.id, t.id, v.month.month, coastal=coastal,
+                                      harbour=s is not None and s.level(Building.HAFEN) > 0)
+            if verdict.reason is not None:
+                yield m.Diagnostic(o.line, 1, W, f"Schritt {i + 1} ({d.value}) nach {there} "
+                                   f"({t.name}): {verdict.reason}", found=str(o),
+                                   expected="Richtungen über betretbares Gelände",
+                                   consequence=f"die Bewegung endet spätestens in {here}")
+                return
+            if verdict.landing:
+                kind = "krieger"
+            if v.owners.get(there, 0) not in (0, v.kingdom) and there not in v.owned:
+                return  # a foreign control area may end it (the forecast says so)
+            here = there
 
     def _no_soldiers(self, army: ArmyView, a: m.PhaseAOrder | None,
                      o: m.PhaseAOrder | m.PhaseBOrder) -> Iterator[m.Diagnostic]:

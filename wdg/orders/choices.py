@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wdg.engine.army_orders import recruit_building, recruit_volume
 from wdg.orders.forecast import KnownTerrain, plan_data
 from wdg.orders.params import NAME_MAX, SETTLE_MAX, SETTLE_MIN
 from wdg.orders.view import ArmyView, KingdomView
@@ -142,12 +143,22 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
             out.append({"code": "vs", "param": "choice", "options": sorted(set(places)),
                         "whole": True, "label": "Schiffe verlassen nach"})
         return out
-    need = Building.HAFEN if a.is_fleet else Building.KASERNE
-    if own is not None and own.level(need) > 0 and a.troop:
-        out.append({"code": "nr", "param": "count", "min": 1, "max": 100000,
-                    "each": costs["nr"].get(a.troop, 0), "label": "Rüstgüter anwerben"})
-    if a.units > 0:
-        out.append({"code": "er", "param": "count", "min": 1, "max": a.units,
+    if own is not None and a.troop and own.level(recruit_building(a.troop)) > 0:
+        # "bis zum Rüstvolumen": the settlement's militia caps the recruits, as the
+        # engine's recruiting caps them (an older view without militia: the parser's cap)
+        most = 100000 if own.militia is None else min(100000, recruit_volume(own.militia,
+                                                                            a.troop, rules))
+        if most > 0:
+            out.append({"code": "nr", "param": "count", "min": 1, "max": most,
+                        "each": costs["nr"].get(a.troop, 0), "label": "Rüstgüter anwerben"})
+    spare = a.units
+    cargo = view.armies.get(a.carrying) if a.carrying is not None else None
+    if cargo is not None and cargo.troop:
+        # a fleet keeps the ships its cargo needs ("Tragkraft"), as the engine's er
+        room = rules.int("economy", "space", "ship_capacity")
+        spare = (a.units * room - cargo.units * rules.int("economy", "space", cargo.troop)) // room
+    if spare > 0:
+        out.append({"code": "er", "param": "count", "min": 1, "max": min(spare, a.units),
                     "label": "Rüstgüter entlassen"})
     partners = ["0000"] + [f"{b.number:04d}" for b in ordered
                            if b.number != a.number and b.position == pos and b.troop == a.troop

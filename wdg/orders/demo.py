@@ -4,6 +4,8 @@ orders simulate``, and the checker's verdict on the demo campaign's sheets
 
 from __future__ import annotations
 
+import textwrap
+
 from pathlib import Path
 
 import json
@@ -58,6 +60,25 @@ def diagnose(data: bytes, *, view: Path | None = None,
     return list(sheet.diagnostics)
 
 
+FORM_ONLY = (
+    "Hinweis: geprüft wurde nur die Form des Spielzugs – ohne die Sicht Ihres Königreiches "
+    "(--view ansicht.yaml) und ohne das Segment. Nicht geprüft sind: ob es die Heere, "
+    "Gemarken, Siedlungen und Feldherren gibt und ob sie Ihnen gehören, wo die Heere stehen "
+    "und wohin sie ziehen können (etwa ins Meer), was die Befehle kosten und ob der "
+    "Reichsschatz reicht, der Mond und das Passwort. Geben Sie die Sicht mit --view an."
+)
+"""What ``wdg orders check`` says when it has neither a view nor the segment."""
+
+
+def checks_only_the_form(data: bytes, *, view: Path | None = None,
+                         campaign: Campaign | None = None) -> bool:
+    """True if :func:`diagnose` has neither a view nor the sheet's segment: only
+    the parser's messages (the form) are checked."""
+    if view is not None:
+        return False
+    return campaign is None or _segment_of(parse_sheet(data), campaign) is None
+
+
 def sheet_verdict(sheet: Sheet, seg: Segment) -> list[Diagnostic]:
     """The import's refusals plus the checker's verdict, sorted by line — what
     ``wdg orders check`` shows and what the import's confirmation quotes."""
@@ -84,6 +105,8 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
     ignored = parse_sheet(data).outside_lines
     out = to_json(diags, source=str(path), ignored=ignored) if fmt == "json" \
         else echo(data, diags, ignored)
+    if fmt == "text" and checks_only_the_form(data, view=view, campaign=campaign):
+        out = out.rstrip("\n") + "\n\n" + "\n".join(textwrap.wrap(FORM_ONLY, 80)) + "\n"
     if with_forecast and fmt == "text":
         try:
             out = out.rstrip("\n") + "\n\n" + forecast_text(
@@ -107,6 +130,7 @@ def sheet_forecast(data: bytes, *, view: Path | None = None,
     named in the sheet. Raises :class:`InvalidInputError` with one clear line
     when there is nothing to forecast against (no segment, unknown kingdom)."""
     sheet = parse_sheet(data)
+    diags = None
     if view is not None:
         kv = load_view(view)
         rules_dir = campaign.rules_dir if campaign is not None \
@@ -125,10 +149,13 @@ def sheet_forecast(data: bytes, *, view: Path | None = None,
                                     f"{seg.name!r} does not have (header 'Königreich:')")
         kv = build_view(seg, sheet.kingdom)
         rules_dir = campaign.rules_dir  # type: ignore[union-attr]
+        # the import's own refusals (password, month ...) count: a sheet refused
+        # whole gets no forecast, only the reason
+        diags = sheet_verdict(sheet, seg)
     if sheet.kingdom != kv.kingdom:
         raise InvalidInputError(f"the sheet is for kingdom {sheet.kingdom!r}, the view for "
                                 f"kingdom {kv.kingdom}")
-    return forecast(kv, sheet, Rules.load(rules_dir))
+    return forecast(kv, sheet, Rules.load(rules_dir), diagnostics=diags)
 
 
 def simulate_file(path: Path, *, view: Path | None = None, campaign: Campaign | None = None,

@@ -4,79 +4,72 @@ One planning module over a kingdom's view (ARCHITECTURE.md, "Reports"): the
 checker's ``wdg orders check --forecast``, ``wdg orders simulate``, the import's
 confirmation ("Vorschau"), the bots' planner and the HTML order editor all call
 it. It reads only a :class:`~wdg.orders.view.KingdomView` (the kingdom's own
-armies and settlements, its treasury and popularity, the known map with the
-owners as last seen) and the parsed sheet — never the segment: foreign armies
-the kingdom has not seen, other kingdoms' orders and the month's dice are
+armies and settlements with their militia, its treasury and popularity, the
+known map with the owners as last seen) and the parsed sheet — never the
+segment: foreign armies, other kingdoms' orders and the month's dice are
 unknown to it, so every result is "voraussichtlich".
 
-It runs the month's steps in the engine's order ("Besoldung und Unterhalt",
-K orders, Phase A, Phase B movement, taxes at the end of the month) with the
-engine's own rules: the step rule of :func:`wdg.engine.movement.step_verdict`,
-the tables of ``worlds/rules/movement.yaml`` and ``economy.yaml``, the tax
-function :func:`wdg.engine.economy.tax_income`. Random events are not rolled:
-the chance of getting lost ((e)) and of a fleet shattering ((k)) are given
-as percentages, the path assumes the army keeps its way.
+It re-implements no rule: :func:`forecast` runs the engine's own registered
+steps (:func:`wdg.engine.month.registered_steps`) over a segment built from
+the view, with the dice replaced by stated expectations
+(:mod:`wdg.engine.foresight`: an army does not lose its way, a fleet does not
+shatter, of unpaid Rüstgüter the expected share deserts), and reads the
+forecast back from the month's events: every booking is the engine's, every
+refusal the engine's reason. The chances the month would roll (getting lost
+(e), shattering (k)) are given as percentages. A sheet the checker refuses
+whole gets no forecast, only the reasons.
 
 Public API (plain data, JSON-serialisable through ``to_dict``):
 
 - :func:`forecast` ``(view, sheet, rules) -> Forecast``: per army the path,
-  end, why it stops, lost chance, losses, Phase-A effects; for the kingdom the
-  gold before, every cost, the taxes, the gold after, and the refused orders.
+  end, why it stops, lost chance, losses, the engine's lines for it; for the
+  kingdom the gold before, every booking, the gold after, the refused orders.
 - :func:`forecast_text` ``(fc) -> str``: the German text (``wdg orders
   simulate``, the confirmation's "Vorschau").
 - :func:`reach` ``(view, number, rules) -> list[dict]``: the gemarks an army
-  can reach this month on known terrain, each with its path and cost.
+  can reach this month on known terrain, each with its path and cost (the
+  engine's :func:`~wdg.engine.movement.step_verdict` for every step).
 - :func:`order_costs` ``(view, rules) -> dict``: the gold cost of each order type.
 - :func:`running_costs` ``(view, rules) -> dict``: army -> (upkeep, pay) due this month.
 - :func:`plan_data` ``(view, rules) -> dict``: all of the above an offline
   order editor needs (treasury, running costs, income, reach, order costs).
-- :func:`walk` and :class:`KnownTerrain`: one move on the known map (the bots'
-  planner and the editor's path drawing use the same step rule).
+- :class:`KnownTerrain`: the known map as lookups for the search (the bots'
+  planner and the editor's choices).
 """
 
 from __future__ import annotations
 
 import heapq
-import math
 import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from wdg.engine.actions import help_gold
-from wdg.engine.economy import EconomyStart, tax_income
-from wdg.engine.kingdom_orders import festival_popularity
+from wdg.engine.events import Event
+from wdg.engine.foresight import FILL
 from wdg.engine.ledger import count, gs, pct
 from wdg.engine.movement import (
     LAND_KINDS,
     StepVerdict,
     Tables,
-    loss_of,
     may_get_lost_on,
     step_verdict,
 )
 from wdg.orders import model as m
+from wdg.orders.acceptance import WHOLE
 from wdg.orders.checker import check_sheet
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.hexgrid import Direction
-from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, TroopType
+from wdg.world.state import ArmyStatus, Building, TroopType
 from wdg.world.terrain import (
-    TERRAINS,
-    WATER,
     coastal_mask,
     is_water,
     settlement_cost_factor,
     terrain,
 )
-
-FILL = "T."
-"""Map code put where the terrain is unknown in the layers built from the view
-(land, so an unknown gemark never makes a neighbour coastal; the walk never
-enters an unknown gemark)."""
-
 
 # --- plain data -----------------------------------------------------------------------
 
@@ -179,6 +172,9 @@ class Forecast:
     """German lines: what the forecast cannot know."""
     kingdom_name: str = ""
     """The kingdom's name (the text names the kingdom by it, docs/german.md)."""
+    refused_whole: list[str] = field(default_factory=list)
+    """German reasons the checker refuses the whole sheet ("der ganze Spielzug
+    wird nicht angenommen"); then nothing is foreseen."""
 
     @property
     def costs(self) -> int:
@@ -294,475 +290,119 @@ class Edge(NamedTuple):
 
 def mover_kind_of(army: ArmyView) -> str:
     """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``, as
-    :func:`wdg.engine.movement.mover_kind`."""
-    if army.troop == TroopType.SCHIFFE.value:
-        return "schiffe"
-    if army.boats > 0:
-        return "boote"
-    return "reiter" if army.troop == TroopType.REITER.value else "krieger"
-
-
-@dataclass(slots=True)
-class _Walk:
-    """A simulated move on the known map."""
-
-    path: list[PathStep] = field(default_factory=list)
-    end: Address | None = None
-    spent: int = 0
-    stop: str = ""
-    remaining: list[str] = field(default_factory=list)
-    stay_chance: float = 1.0
-    shatter: float = 0.0
-    units: int = 0
-    kind: str = ""
-    landed: bool = False
-    unknown_ahead: bool = False
-    unknown_owners: list[str] = field(default_factory=list)
-
-
-def walk(km: KnownTerrain, start: Address, kind: str, directions: tuple[Direction, ...],
-         units: int = 0) -> _Walk:
-    """Follow ``directions`` from ``start`` with the engine's step rule until the
-    move ends; the path assumes the army keeps its way (the chance that it does
-    not is ``1 - stay_chance``). An unknown gemark ends the forecast of the move."""
-    w = _Walk(end=start, units=units, kind=kind)
-    here = start
-    for i, d in enumerate(directions):
-        here_tid = km.tid(here)
-        if here_tid is None:
-            w.stop = f"Die Gemark {here} ist Ihnen unbekannt; weiter reicht die Vorschau nicht"
-            w.remaining = [x.value for x in directions[i:]]
-            w.unknown_ahead = True
-            break
-        if w.kind in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
-            w.stay_chance *= 1.0 - km.t.get_lost_chance
-        there = km.neighbour(here, d)
-        reason = None
-        made = False
-        if there is None:
-            reason = "Der Rand der Welt ist erreicht"
-        elif (tid := km.tid(there)) is None:
-            reason = (f"Die Gemark {there} ist Ihnen unbekannt; ob und wie das Heer sie betritt, "
-                      "kann die Vorschau nicht sagen")
-            w.unknown_ahead = True
-        else:
-            v = step_verdict(km.t, w.kind, here_tid, tid, km.month, coastal=km.is_coastal(there),
-                             harbour=km.harbour(there), spent=w.spent)
-            if v.aground:
-                w.shatter = km.t.shatter_chance
-                reason = (f"{v.reason}: die Flotte zerschellt mit {pct(round(100 * w.shatter))} "
-                          "Wahrscheinlichkeit (mit dem beförderten Heer), sonst dreht sie ab")
-            elif v.reason is not None:
-                reason = v.reason
-            else:
-                made = True
-                w.spent += v.cost
-                if v.landing:  # ashore first, then the terrain's losses (as the engine)
-                    w.kind, w.landed = "krieger", True
-                lost = loss_of(km.t, w.units, tid) if w.kind in LAND_KINDS else 0
-                w.units -= lost
-                w.path.append(PathStep(str(there), d.value, TERRAINS[tid].name, v.cost, w.spent,
-                                       lost))
-                here = w.end = there
-                if not WATER[tid] and not km.owner_known(there):
-                    w.unknown_owners.append(str(there))
-                if v.landing:
-                    reason = "Die Boote haben die Küste erreicht; das Heer ist ausgeschifft"
-                elif (owner := km.foreign_owner(there)) is not None:
-                    reason = (f"Die Bewegung wird voraussichtlich im Kontrollbereich von Reich "
-                              f"{owner} unterbrochen (es sei denn, Reich {owner} führt Sie mit "
-                              "Diplomatiestatus 7 oder höher)")
-        if reason is not None:
-            rest = directions[i + (1 if made else 0):]
-            if rest or not made:
-                w.stop = reason
-            w.remaining = [x.value for x in rest]
-            break
-    return w
+    :func:`wdg.engine.movement.mover_kind` (:attr:`ArmyView.mover_kind`)."""
+    return army.mover_kind
 
 
 # --- the forecast ----------------------------------------------------------------------
 
-class _Run:
-    """One forecast in progress."""
-
-    def __init__(self, view: KingdomView, sheet: m.Sheet, rules: Rules,
-                 diagnostics: list[m.Diagnostic] | None, known: KnownTerrain | None) -> None:
-        self.view, self.sheet, self.rules = view, sheet, rules
-        self.km = known if known is not None else KnownTerrain(view, rules)
-        self.gold = view.treasury
-        self.popularity = view.popularity if view.popularity is not None else 50
-        self.fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None,
-                           kingdom_name=view.name)
-        self.diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
-        self.bad = {d.line: d for d in self.diags if d.severity is m.Severity.ERROR}
-        self.armies: dict[int, ArmyForecast] = {}
-        self.busy: set[int] = set()
-        self.positions: dict[int, Address] = {}
-
-    # -- gold ----------------------------------------------------------------------------
-
-    def pay(self, amount: int, category: str, text: str, *, line: int = 0,
-            army: int | None = None, order: str = "", partial_ok: bool = False) -> bool:
-        """Book ``amount``; False (and a refusal) if the treasury would not hold it."""
-        if self.gold is not None and amount > self.gold and not partial_ok:
-            self.fc.refused.append(Refusal(line, order, f"der Reichsschatz "
-                                           f"(voraussichtlich {gs(self.gold)}) reicht für "
-                                           f"{gs(amount)} nicht", "gold", army))
-            return False
-        paid = amount if self.gold is None else min(amount, self.gold)
-        if paid:
-            self.fc.bookings.append(Booking(category, text, -paid, line, army))
-        if self.gold is not None:
-            self.gold -= paid
-        return True
-
-    def price(self, *keys: str) -> int:
-        return self.rules.int("economy", *keys)
-
-    # -- the month ----------------------------------------------------------------------
-
-    def run(self) -> Forecast:
-        for n, a in sorted(self.view.armies.items()):
-            status = ArmyStatus.ACTIVE.value if a.status == ArmyStatus.ACTIVATING.value \
-                else a.status
-            self.armies[n] = ArmyForecast(n, str(a.position), a.troop, a.units, a.units,
-                                          str(a.position), status, boats=a.boats,
-                                          carried_by=a.carried_by, carrying=a.carrying)
-            self.positions[n] = a.position
-        self._refusals_of_checker()
-        self._pay_and_upkeep()
-        self._kingdom_orders()
-        self._phase_a()
-        self._phase_b()
-        self._taxes()
-        self.fc.armies = [self.armies[n] for n in sorted(self.armies)]
-        self.fc.gold_after = self.gold
-        self.fc.refused.sort(key=lambda r: (r.line, r.order))
-        self.fc.unknown = _UNKNOWN_LINES[:]
-        return self.fc
-
-    def _refusals_of_checker(self) -> None:
-        for d in sorted(self.bad.values(), key=lambda x: x.line):
-            if d.line:
-                self.fc.refused.append(Refusal(d.line, d.found, d.message, "rule"))
-
-    def _pay_and_upkeep(self) -> None:
-        """"Besoldung und Unterhalt" (step 10): upkeep and pay of every active army."""
-        for n, (upkeep, wages) in running_costs(self.view, self.rules).items():
-            af = self.armies[n]
-            short = 0
-            for amount, cat, what in ((upkeep, "upkeep", "Unterhalt"),
-                                      (wages, "pay", "Besoldung")):
-                have = self.gold
-                self.pay(amount, cat, f"{what} des Heeres {n:04d}: {gs(amount)}", army=n,
-                         partial_ok=True)
-                if have is not None and have < amount:
-                    short += amount - have
-            if short:
-                self.fc.refused.append(Refusal(0, f"Heer {n:04d}", f"{gs(short)} Sold und "
-                                               "Unterhalt blieben unbezahlt: Rüstgüter können "
-                                               "desertieren, Moral und Erfahrung sinken",
-                                               "gold", n))
-                af.effects.append(f"Sold und Unterhalt nicht voll bezahlt ({gs(short)} fehlen)")
-
-    def _kingdom_orders(self) -> None:
-        """K orders (step 20) in sheet order up to the palace allowance."""
-        ordered: dict[tuple[Address, Building], int] = {}
-        for o in self.sheet.kingdom_orders:
-            if o.line in self.bad:
-                continue
-            if isinstance(o, m.Build):
-                self._build(o, ordered)
-            elif isinstance(o, m.Settle):
-                t = self.view.terrain_at(o.at)
-                factor = settlement_cost_factor(t) if t is not None else None
-                lo, hi = self.price("settlement", "min_units"), self.price("settlement",
-                                                                              "max_units")
-                if factor is None or not lo <= o.units <= hi:
-                    self.fc.refused.append(Refusal(o.line, str(o), f"ein Bauauftrag umfaßt {lo} "
-                                                   f"bis {hi} Baueinheiten" if factor else
-                                                   "dort kann keine Siedlung stehen", "rule"))
-                    continue
-                price = o.units * self.price("settlement", "unit_price") * factor
-                self.pay(price, "settlement", f"Siedlungsbau in {o.at}: "
-                         f"{count(o.units, 'Baueinheit', 'Baueinheiten')}, {gs(price)}",
-                         line=o.line, order=str(o))
-            elif isinstance(o, m.Festival):
-                self._festival(o)
-
-    def _festival(self, o: m.Festival) -> None:
-        """"(F+)": the gold, and the popularity it buys
-        (:func:`wdg.engine.kingdom_orders.festival_popularity`); the taxes of this
-        month are computed from the popularity at its start."""
-        if o.gold <= 0:
-            self.fc.refused.append(Refusal(o.line, str(o), "der Betrag muß größer als 0 sein",
-                                           "rule"))
-            return
-        old = self.popularity
-        new = festival_popularity(old, o.gold, len(self.view.owned), self.rules)
-        if self.pay(o.gold, "festival", f"Volksfeste: {gs(o.gold)}; die Beliebtheit steigt "
-                    f"voraussichtlich von {old} auf {new}", line=o.line, order=str(o)):
-            self.popularity = new
-
-    def _build(self, o: m.Build, ordered: dict[tuple[Address, Building], int]) -> None:
-        """"(Bn)": one level more, up to ``buildings.max_level`` (a building ordered
-        last month is finished by now; this sheet's earlier orders count), a Hafen
-        only beside water ("Die Bauwerke")."""
-        b = o.building
-        s = self.view.settlements.get(o.at)
-        level = (s.level(b) if s is not None else self.view.mines.get(o.at, 0)
-                 if b is Building.MINE else 0) + ordered.get((o.at, b), 0)
-        cap = self.price("buildings", "max_level")
-        if level >= cap:
-            self.fc.refused.append(Refusal(o.line, str(o), f"{b.german} in {o.at} hat schon "
-                                           f"die größte sinnvolle Stufe ({cap})", "rule"))
-            return
-        if b is Building.HAFEN and not any(
-                (n := self.view.neighbour(o.at, d)) is not None
-                and (t := self.view.terrain_at(n)) is not None and is_water(t)
-                for d in Direction):
-            self.fc.refused.append(Refusal(o.line, str(o), "ein Hafen braucht eine angrenzende "
-                                           "Wassergemark", "rule"))
-            return
-        price = self.price("buildings", "price", b.german)
-        if self.pay(price, "build", f"{b.german} in {o.at}: {gs(price)}", line=o.line,
-                    order=str(o)):
-            ordered[(o.at, b)] = ordered.get((o.at, b), 0) + 1
-
-    def _phase_a(self) -> None:
-        """Phase A (step 30), armies in ascending number."""
-        blocks = {b.number: b for b in self.sheet.armies if b.number in self.view.armies}
-        for n in sorted(blocks):
-            b, af, a = blocks[n], self.armies[n], self.view.armies[n]
-            o = b.phase_a
-            if b.line in self.bad or o is None:
-                continue
-            af.phase_a = str(o)
-            if o.line in self.bad:
-                af.effects.append(f"{o}: verweigert ({self.bad[o.line].message})")
-                continue
-            self._phase_a_order(a, af, o)
-
-    def _phase_a_order(self, a: ArmyView, af: ArmyForecast, o: m.PhaseAOrder) -> None:
-        n = a.number
-        if isinstance(o, m.HireGeneral):
-            price = self.view.offer.price if self.view.offer else 0
-            name = self.view.offer.general.name if self.view.offer else "?"
-            if self.pay(price, "general", f"Feldherr {name} angeworben: {gs(price)}", line=o.line,
-                        army=n, order=str(o)):
-                af.effects.append(f"Feldherr {name} wird angeworben ({gs(price)})")
-        elif isinstance(o, m.Activate):
-            cost = self.price("activation", a.troop) if a.troop else 0
-            if self.pay(cost, "activate", f"Heer {n:04d} in {o.at} aktiviert: {gs(cost)}",
-                        line=o.line, army=n, order=str(o)):
-                af.status_after, af.end, af.units_after = ArmyStatus.ACTIVATING.value, \
-                    str(o.at), 0
-                af.effects.append(f"wird in {o.at} aktiviert ({gs(cost)}), aktiv ab dem "
-                                  "folgenden Mond")
-                self.positions[n] = o.at
-        elif isinstance(o, m.DismissArmy):
-            moved = af.units_after
-            if o.target and o.target in self.armies:
-                self.armies[o.target].units_after += moved
-                self.armies[o.target].effects.append(
-                    f"übernimmt {count(moved, 'Rüstgut', 'Rüstgüter')} von Heer {n:04d}")
-            af.effects.append("wird entlassen und begibt sich nach 000.00"
-                              + (f" (Rüstgüter an Heer {o.target:04d})" if o.target else ""))
-            af.status_after, af.end, af.units_after = ArmyStatus.PASSIVE.value, "000.00", 0
-            self.busy.add(n)
-        elif isinstance(o, m.Recruit):
-            self._recruit(a, af, o)
-        elif isinstance(o, m.Release):
-            k = min(o.count, af.units_after)
-            af.units_after -= k
-            af.effects.append(f"{count(k, 'Rüstgut', 'Rüstgüter')} entlassen")
-        elif isinstance(o, m.BuildBoats):
-            need = self.rules.int("actions", "minimum_soldiers", "bb")
-            if af.units_after < need:  # "Das Heer": a general and his Troß alone
-                why = (f"das Heer hat {count(af.units_after, 'Soldat', 'Soldaten')}, zum "
-                       f"Bootsbau braucht es mindestens {count(need, 'Soldat', 'Soldaten')}")
-                self.fc.refused.append(Refusal(o.line, str(o), why, "rule", n))
-                af.effects.append(f"{o}: verweigert, {why}")
-                return
-            space = af.units_after * self.price("space", a.troop or "Krieger")
-            boats = max(1, math.ceil(space / self.price("space", "boat_capacity")))
-            water = self.view.neighbour(a.position, o.direction)
-            af.effects.append(f"baut {count(boats, 'Boot', 'Boote')} in {water} und schifft sich "
-                              "am Ende des Mondes ein (den ganzen Mond)")
-            af.boats, af.end = boats, str(water)
-            self.busy.add(n)
-        elif isinstance(o, m.Board):
-            self._board(a, af, o)
-        elif isinstance(o, m.Disembark):
-            af.effects.append(f"verläßt die Schiffe nach {o.at} (den ganzen Mond)")
-            af.end, af.carried_by = str(o.at), None
-            self.positions[n] = o.at
-            self.busy.add(n)
-        elif isinstance(o, m.Rename):
-            af.effects.append(f"die Siedlung in {a.position} soll {o.name} heißen")
-
-    def _recruit(self, a: ArmyView, af: ArmyForecast, o: m.Recruit) -> None:
-        """"(nr)": the whole premium must be in the treasury; an embarked army
-        cannot recruit (as :func:`wdg.engine.army_orders._recruit`)."""
-        troop = a.troop or ""
-        if a.carried_by is not None or a.boats or o.count <= 0:
-            why = "die Anzahl muß größer als 0 sein" if o.count <= 0 else \
-                "das Heer ist eingeschifft"
-            self.fc.refused.append(Refusal(o.line, str(o), why, "rule", a.number))
-            af.effects.append(f"{o}: verweigert, {why}")
-            return
-        price = o.count * self.price("premium", troop)
-        one = "Schiff" if troop == TroopType.SCHIFFE.value else troop
-        if self.gold is not None and price > self.gold:
-            each = self.price("premium", troop)
-            self.fc.refused.append(Refusal(o.line, str(o), f"die Werbeprämie für "
-                                           f"{count(o.count, one, troop)} ({gs(price)}) ist "
-                                           f"voraussichtlich nicht im Reichsschatz "
-                                           f"({gs(self.gold)}; bezahlbar: "
-                                           f"{self.gold // each})", "gold", a.number))
-            af.effects.append(f"{o}: verweigert, zu wenig Gold")
-            return
-        self.pay(price, "recruit", f"{count(o.count, one, troop)} angeworben: {gs(price)}",
-                 line=o.line, army=a.number, order=str(o))
-        af.units_after += o.count
-        af.effects.append(f"wirbt {count(o.count, one, troop)} an ({gs(price)}), sofern das "
-                          "Rüstvolumen der Siedlung reicht")
-
-    def _board(self, a: ArmyView, af: ArmyForecast, o: m.Board) -> None:
-        fleet = self.armies.get(o.fleet)
-        space = af.units_after * self.price("space", a.troop or "Krieger")
-        room = (fleet.units_after if fleet else 0) * self.price("space", "ship_capacity")
-        if fleet is None or space > room:
-            self.fc.refused.append(Refusal(o.line, str(o), f"die Flotte {o.fleet:04d} trägt "
-                                           f"{room} Raumfaktoren, das Heer braucht {space}",
-                                           "capacity", a.number))
-            af.effects.append(f"{o}: verweigert, die Flotte ist zu klein")
-            return
-        af.effects.append(f"schifft sich auf die Flotte {o.fleet:04d} ein ({space} von {room} "
-                          "Raumfaktoren; den ganzen Mond)")
-        af.carried_by, fleet.carrying = o.fleet, a.number
-        self.busy.add(a.number)
-
-    def _phase_b(self) -> None:
-        """Phase B movement (step 40), armies in ascending number."""
-        blocks = {b.number: b for b in self.sheet.armies if b.number in self.view.armies}
-        for n in sorted(self.armies):
-            af, a = self.armies[n], self.view.armies[n]
-            b = blocks.get(n)
-            o = b.phase_b if b is not None and b.line not in self.bad else None
+def _orders_by_line(sheet: m.Sheet) -> dict[int, str]:
+    """Sheet line -> the order written there (as text)."""
+    out: dict[int, str] = {}
+    for b in sheet.armies:
+        for o in (b.phase_a, b.phase_b):
             if o is not None:
-                af.phase_b = str(o)
-            if o is not None and o.line in self.bad:
-                af.effects.append(f"{o}: verweigert ({self.bad[o.line].message}); das Heer ruht")
-                continue
-            can_act = af.status_after == ArmyStatus.ACTIVE.value and a.general is not None \
-                and not a.position.is_passive and n not in self.busy
-            if isinstance(o, (m.Move, m.Conquer)) and can_act:
-                self._move(a, af, o)
-            elif isinstance(o, m.Help) and can_act:
-                self._help(a, af)
-            elif isinstance(o, (m.Occupy, m.Destroy)) and can_act and \
-                    af.units_after < (need := self.rules.int(
-                        "actions", "minimum_soldiers", "o" if isinstance(o, m.Occupy) else "x")):
-                why = (f"das Heer hat {count(af.units_after, 'Soldat', 'Soldaten')}, es braucht "
-                       f"mindestens {count(need, 'Soldat', 'Soldaten')}")
-                self.fc.refused.append(Refusal(o.line, str(o), why, "rule", n))
-                af.effects.append(f"{o}: verweigert, {why}; das Heer ruht in {af.end}")
-            elif o is not None and not isinstance(o, (m.Move, m.Conquer)) and can_act:
-                af.effects.append(_STAYS.get(type(o), "{o}: bleibt in {at}").format(
-                    o=o, at=af.end))
-            elif o is None and can_act:
-                af.effects.append(f"ruht in {af.end}")
-        for n, af in self.armies.items():  # a carried army goes where its fleet goes
-            if af.carried_by is not None and af.carried_by in self.armies and \
-                    self.armies[af.carried_by].path:
-                af.end = self.armies[af.carried_by].end
-                af.effects.append(f"fährt mit der Flotte {af.carried_by:04d} nach {af.end}")
+                out[o.line] = str(o)
+    for o in sheet.kingdom_orders:
+        out[o.line] = str(o)
+    return out
 
-    def _move(self, a: ArmyView, af: ArmyForecast, o: m.Move | m.Conquer) -> None:
-        conquer = isinstance(o, m.Conquer)
-        kind = mover_kind_of(a)
-        if a.carried_by is not None:
-            return self._refuse_move(af, o, "Das Heer wird von einer Flotte befördert und kann "
-                                     "sich nicht selbst bewegen")
-        need = self.rules.int("actions", "minimum_soldiers", "e")
-        if conquer and af.units_after < need:
-            has = "keine Soldaten" if not af.units_after else \
-                f"nur {count(af.units_after, 'Soldat', 'Soldaten')}"
-            return self._refuse_move(af, o, f"Einnahme verweigert: das Heer hat {has} "
-                                     f"(mindestens {count(need, 'Soldat', 'Soldaten')})")
-        w = walk(self.km, self.positions[a.number], kind, o.directions, af.units_after)
-        af.kind, af.path, af.spent, af.stop, af.remaining = kind, w.path, w.spent, w.stop, \
-            w.remaining
-        af.end = str(w.end)
-        af.units_after = w.units
-        af.lost_chance = round(100 * (1 - w.stay_chance))
-        af.shatter_chance = round(100 * w.shatter)
-        af.unknown_ahead = w.unknown_ahead
-        af.unknown_owners = w.unknown_owners
-        if w.landed:
-            af.boats = 0
-        if w.stop and w.remaining:
-            self.fc.refused.append(Refusal(o.line, str(o), f"nur {len(w.path)} von "
-                                           f"{len(o.directions)} Schritten: {w.stop}", "range",
-                                           a.number))
-        if conquer and w.path:
-            af.effects.append("nimmt die betretenen Gemarken ein: "
-                              + ", ".join(s.at for s in w.path) + " (Ausgang offen)")
 
-    def _help(self, a: ArmyView, af: ArmyForecast) -> None:
-        """``h`` in an own land gemark brings the harvest help's gold (step 45,
-        :func:`wdg.engine.actions.help_gold`)."""
-        tid = self.km.tid(a.position)
-        gold = 0
-        if tid is not None and not a.is_fleet and not WATER[tid] and a.position in self.view.owned:
-            gold = help_gold(af.units_after, tid, self.rules)
-        if gold:
-            self.fc.bookings.append(Booking("income", f"Ernteertrag der Hilfe des Heeres "
-                                            f"{a.number:04d}: {gs(gold)}", gold, army=a.number))
-            if self.gold is not None:
-                self.gold += gold
-        af.effects.append(f"hilft den Einwohnern in {af.end}"
-                          + (f" ({gs(gold)} Ernteertrag)" if gold else ""))
+def _cause(e: Event) -> str | None:
+    """The forecast's cause of an event that refuses or cuts an order, or ``None``."""
+    if e.kind == "pay.shortfall" or (e.kind.endswith(".refused") and (
+            "Reichsschatz" in e.why or "Goldsterne" in e.why)):
+        return "gold"
+    if e.kind.endswith(".partial") or ("Raumfaktoren" in e.why or "Rüstvolumen" in e.why) \
+            and e.kind.endswith(".refused"):
+        return "capacity"
+    if e.kind.endswith(".refused"):
+        return "rule"
+    if e.kind == "move.stopped" and e.data.get("remaining"):
+        return "range"
+    return None
 
-    def _refuse_move(self, af: ArmyForecast, o: m.Move | m.Conquer, why: str) -> None:
-        af.stop = why
-        self.fc.refused.append(Refusal(o.line, str(o), why, "rule", af.number))
 
-    def _taxes(self) -> None:
-        """Taxes at the end of the month (step 82) from the own gemarks at the start
-        of the month, with the engine's :func:`tax_income`."""
-        view, grid = self.view, self.view.grid
-        if not view.owned:
-            return
-        shape = grid.shape
-        owner = np.zeros(shape, dtype=np.int16)
-        settlement = np.zeros(shape, dtype=np.int32)
-        buildings = np.zeros((len(BUILDING_ORDER), *shape), dtype=np.int16)
-        mine = BUILDING_ORDER.index(Building.MINE)
-        for a in view.owned:
-            if view.on_map(a):
-                owner[grid.index(grid.hex_of(a))] = view.kingdom
-        for s in view.settlements.values():
-            r, c = grid.index(grid.hex_of(s.at))
-            settlement[r, c] = s.size
-            for i, b in enumerate(BUILDING_ORDER):
-                buildings[i, r, c] = s.level(b)
-        for a, lv in view.mines.items():
-            buildings[(mine, *grid.index(grid.hex_of(a)))] = lv
-        start = EconomyStart(owner, settlement, buildings,
-                             {view.kingdom: view.popularity if view.popularity is not None
-                              else 50})
-        g, s, mi = tax_income(start, self.km.layer, view.kingdom, self.rules)
-        gemarks = count(len(view.owned), "Gemark", "Gemarken")
-        for amount, cat, text in ((g, "tax", f"Steuern aus {gemarks}"),
-                                  (s, "income", "Einnahmen der Siedlungen"),
-                                  (mi, "income", "Einnahmen der Minen")):
-            if amount:
-                self.fc.bookings.append(Booking(cat, f"{text}: {gs(amount)}", amount))
-                if self.gold is not None:
-                    self.gold += amount
+_QUIET = ("pay.upkeep", "pay.wages", "move.moved", "move.losses", "recon.", "treasury.",
+          "tax.", "militia.growth", "durability.")
+"""Event kinds of an army that the forecast shows elsewhere (bookings, the path)
+or not at all (its scouting, the end of the month's bookkeeping)."""
+
+
+def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
+              diags: list[m.Diagnostic]) -> Forecast:
+    """The month foreseen by the engine (:func:`wdg.engine.foresight.foresee`)
+    over the accepted part of ``sheet``, read back into a :class:`Forecast`."""
+    from wdg.engine.foresight import foresee
+    from wdg.engine.movement import mover_kind
+    from wdg.orders.checker import accepted
+
+    k = view.kingdom
+    fc = Forecast(view.segment, view.month.key, k, view.treasury, None, kingdom_name=view.name)
+    for d in sorted(diags, key=lambda x: x.line):
+        if d.severity is m.Severity.ERROR and d.line:
+            fc.refused.append(Refusal(d.line, d.found, d.message, "rule"))
+    seen = foresee(view, accepted(sheet, diags), rules)
+    before, after, marks = seen.before, seen.after, seen.foresight
+    written = _orders_by_line(sheet)
+    mine = [e for e in seen.log.events if e.kingdom == k]
+    for e in mine:
+        if e.gold:
+            fc.bookings.append(Booking(e.ledger, e.why, e.gold, e.line, e.army))
+        cause = _cause(e)
+        if cause is not None:
+            why = e.why
+            if e.kind == "move.stopped":
+                o = written.get(e.line, "")
+                why = f"{e.why} (nicht ausgeführt: {' '.join(e.data['remaining'])})"
+            fc.refused.append(Refusal(e.line, written.get(e.line, ""), why, cause, e.army))
+    if view.treasury is not None:
+        fc.gold_after = after.kingdoms[k].treasury
+    blocks = {b.number: b for b in sheet.armies}
+    for n in sorted(before.armies):
+        a0, a1 = before.armies[n], after.armies[n]
+        b = blocks.get(n)
+        af = ArmyForecast(n, before.label(a0.position) if a0.position else "000.00",
+                          a0.troop.value if a0.troop else None, a0.units, a1.units,
+                          after.label(a1.position) if a1.position else "000.00",
+                          a1.status.value, boats=a1.boats, carried_by=a1.carried_by,
+                          carrying=a1.carrying)
+        if b is not None:
+            af.phase_a = str(b.phase_a) if b.phase_a is not None else ""
+            af.phase_b = str(b.phase_b) if b.phase_b is not None else ""
+        evs = [e for e in mine if e.army == n]
+        af.effects = [e.why for e in evs if e.why and not e.kind.startswith(_QUIET)]
+        losses: dict[str, int] = {}
+        for e in evs:
+            if e.kind == "move.losses" and e.at is not None:
+                losses[after.label(e.at)] = losses.get(after.label(e.at), 0) + int(e.data["lost"])
+            elif e.kind == "move.stopped":
+                af.stop, af.remaining = e.why, list(e.data.get("remaining", []))
+        order = b.phase_b if b is not None else None
+        dirs = list(getattr(order, "directions", ()))
+        for i, (at, cost) in enumerate(marks.steps.get(n, [])):
+            af.spent += cost
+            t = view.terrain_at(Address.parse(at))
+            af.path.append(PathStep(at, dirs[i].value if i < len(dirs) else "",
+                                    t.name if t is not None else "?", cost, af.spent,
+                                    losses.get(at, 0)))
+        if af.path:
+            af.kind = mover_kind(a0) if a0.troop else ""
+        stay, intact = 1.0, 1.0
+        for what, p, _where in marks.chances.get(n, []):
+            if what == "lost":
+                stay *= 1.0 - p
+            else:
+                intact *= 1.0 - p
+        af.lost_chance, af.shatter_chance = round(100 * (1 - stay)), round(100 * (1 - intact))
+        af.unknown_ahead = n in marks.unknown_ahead
+        af.unknown_owners = [s.at for s in af.path if (a := Address.parse(s.at)) not in view.owned
+                             and a not in view.owners and (t := view.terrain_at(a)) is not None
+                             and not is_water(t)]
+        fc.armies.append(af)
+    fc.refused.sort(key=lambda r: (r.line, r.order))
+    fc.unknown = _UNKNOWN_LINES[:]
+    return fc
 
 
 _STAYS: dict[type, str] = {
@@ -780,16 +420,15 @@ _STAYS: dict[type, str] = {
 _UNKNOWN_LINES = [
     "Bewegungen, Befehle und Kämpfe anderer Königreiche und der Fabelwesen sind unbekannt; "
     "wo ein Heer auf fremde Truppen trifft, kann es kämpfen, Verluste erleiden oder anhalten.",
-    "Es wird nicht gewürfelt: ob sich ein Heer verirrt oder eine Flotte zerschellt, steht "
-    "als Wahrscheinlichkeit da; wer bei knappem Sold desertiert, ist offen.",
+    "Es wird nicht gewürfelt: die Vorschau nimmt jeweils das Wahrscheinlichere an (kein "
+    "Heer verirrt sich, keine Flotte zerschellt; die Gefahr steht als Prozentzahl da); bei "
+    "knappem Sold desertiert der zu erwartende Teil.",
     "Besitzer fremder Gemarken sind so angenommen, wie sie zuletzt gesehen wurden; unbekanntes "
     "Gelände betritt die Vorschau nicht.",
-    "Das Rüstvolumen der Siedlungen (die Miliz) ist nicht genau bekannt; Anwerbungen sind in "
-    "voller Höhe angenommen.",
     "Eroberungen, Schätze, Ereignisse und Befehle des Segmentleiters können den Reichsschatz "
     "zusätzlich verändern.",
-    "Nicht berechnet sind Charakteraktionen (c) sowie die Abnutzung von Booten und Schiffen "
-    "am Ende des Mondes.",
+    "Zauber und Charakteraktionen (c) hängen von Fremdem ab; die Vorschau rechnet sie ohne "
+    "fremde Heere und Fabelwesen.",
 ]
 
 
@@ -797,14 +436,16 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
     """Army -> (upkeep, pay) due at the start of the month ("Besoldung und
     Unterhalt", economy.yaml): every army active this month (an activating one
     becomes active first) with a general, in ascending number, as the engine's
-    pay step charges it. The bots plan their budget with it."""
+    pay step charges it (:func:`wdg.engine.economy.army_dues`). The bots plan
+    their budget with it."""
+    from wdg.engine.economy import army_dues
+
     out = {}
     for n, a in sorted(view.armies.items()):
         if a.status not in (ArmyStatus.ACTIVE.value, ArmyStatus.ACTIVATING.value) \
                 or a.general is None or not a.troop:
             continue
-        out[n] = (rules.int("economy", "upkeep", a.troop),
-                  a.units * rules.int("economy", "pay", a.troop))
+        out[n] = army_dues(a.troop, a.units, rules)
     return out
 
 
@@ -812,12 +453,25 @@ def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules, *,
              diagnostics: list[m.Diagnostic] | None = None,
              known: KnownTerrain | None = None) -> Forecast:
     """What ``sheet`` would do this month on what ``view`` knows (see the module
-    docstring). Orders on lines with an error of the checker are refused as the
-    month refuses them; ``diagnostics`` are the checker's when the caller has
-    them already (default: :func:`~wdg.orders.checker.check_sheet`); ``known``
-    the view's :class:`KnownTerrain` when the caller has built it.
+    docstring): the engine's own steps run over a segment built from the view
+    (:func:`wdg.engine.foresight.foresee`). Orders on lines with an error of
+    the checker are refused as the month refuses them; a sheet the checker
+    refuses whole (another kingdom, segment or month) is not foreseen at all:
+    the forecast holds only the reasons (:attr:`Forecast.refused_whole`).
+    ``diagnostics`` are the checker's when the caller has them already
+    (default: :func:`~wdg.orders.checker.check_sheet`); ``known`` is accepted
+    for callers that built the view's :class:`KnownTerrain` (unused here).
     Deterministic; never rolls a die; reads nothing but its arguments."""
-    return _Run(view, sheet, rules, diagnostics, known).run()
+    diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
+    whole = [d for d in diags if d.severity is m.Severity.ERROR and d.consequence == WHOLE]
+    if whole:
+        fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None,
+                      kingdom_name=view.name)
+        fc.refused_whole = [f"Zeile {d.line}: {d.message}"
+                            + (f" (gefunden: {d.found}, erwartet: {d.expected})"
+                               if d.found and d.expected else "") for d in whole]
+        return fc
+    return _forecast(view, sheet, rules, diags)
 
 
 # --- reach and costs for the editor ------------------------------------------------------
@@ -970,8 +624,13 @@ def forecast_text(fc: Forecast, limit: int | None = None) -> str:
     caps the list of refused orders (the confirmation of a very long sheet)."""
     who = f"{fc.kingdom_name} (Königreich {fc.kingdom})" if fc.kingdom_name \
         else f"Königreich {fc.kingdom}"
-    out = [f"Vorschau für {who}, Segment {fc.segment}, Mond {fc.month}",
-           "(voraussichtlich; nur nach dem, was Ihr Königreich weiß)", ""]
+    out = [f"Vorschau für {who}, Segment {fc.segment}, Mond {fc.month}"]
+    if fc.refused_whole:
+        out += ["", "Keine Vorschau: der ganze Spielzug wird nicht angenommen."]
+        for x in fc.refused_whole:
+            out += _wrap(f"- {x}", "  ", "    ")
+        return "\n".join(out) + "\n"
+    out += ["(voraussichtlich; nur nach dem, was Ihr Königreich weiß)", ""]
     out.append("Heere:")
     for a in fc.armies:
         out += _army_lines(a)
@@ -1051,4 +710,4 @@ def _army_lines(a: ArmyForecast) -> list[str]:
 
 __all__ = ["ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep", "Refusal",
            "forecast", "forecast_text", "mover_kind_of", "order_costs", "plan_data", "reach",
-           "running_costs", "walk"]
+           "running_costs"]

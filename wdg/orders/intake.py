@@ -46,6 +46,7 @@ from typing import Any
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
+from email.utils import formatdate, parseaddr
 from pathlib import Path
 
 import yaml
@@ -152,6 +153,11 @@ class Incoming:
     position: int
     delivered: datetime | None = None
     """The mailbox's own delivery time (mbox ``From_`` line, Maildir file)."""
+    server_time: datetime | None = None
+    """The time the game master's mail server received the mail into the
+    mailbox (IMAP ``INTERNALDATE``, :mod:`wdg.mail.fetch`): trusted first."""
+    place: str = ""
+    """Where an IMAP mail sits (:func:`wdg.mail.seen.place`), for the intake record."""
     size: int = -1
     """Bytes of the whole mail (-1: ``len(raw)``)."""
     sha256: str = ""
@@ -318,18 +324,90 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    sender_address: str = "Segmentleiter <segmentleiter@localhost>",
                    answer_without_sheet: bool = False) -> IntakeReport:
     """Import every mail of the mailbox at ``path`` into the segment's month
-    folder, in arrival order, one mail in memory at a time; never raises for a
-    mail's content. A mail holding no sheet at all (no header line: spam, a
-    greeting) gets no confirmation unless ``answer_without_sheet``."""
-    folder = camp.orders_dir(seg.name, seg.date)
-    outbox = outbox or camp.root / "outbox" / seg.name / seg.date.key
-    quarantine = camp.root / "quarantine" / seg.name / seg.date.key
-    report = IntakeReport(seg.name, seg.date.key)
-    rules = Rules.load(camp.rules_dir)
-    recover_intake(folder)
+    folder, in arrival order, one mail in memory at a time (:func:`iter_mailbox`);
+    never raises for a mail's content. A mail holding no sheet at all (no
+    header line: spam, a greeting) gets no confirmation unless
+    ``answer_without_sheet``. The caller holds the segment's lock (the intake
+    record is written)."""
+    intake = Intake(camp, seg, deadline=deadline, outbox=outbox, max_bytes=max_bytes,
+                    sender_address=sender_address, answer_without_sheet=answer_without_sheet)
     for mail in iter_mailbox(path, max_bytes):
+        intake.take(mail)
+    return intake.finish()
+
+
+class Intake:
+    """One import: mails taken one by one (:meth:`take`), then :meth:`finish`
+    for the report. Every mail is recorded in the segment's intake record
+    (:mod:`wdg.mail.seen`, ``worlds/<segment>/mail/seen.yaml``) — ``taking``
+    before its sheet is stored, ``taken`` after — so a mail imported once is
+    never imported again, in any later month, from any mailbox."""
+
+    def __init__(self, camp: Campaign, seg: Segment, *, deadline: datetime | None = None,
+                 outbox: Path | None = None, max_bytes: int = MAX_BYTES,
+                 sender_address: str = "Segmentleiter <segmentleiter@localhost>",
+                 record: Any = None, answer_without_sheet: bool = False) -> None:
+        from wdg.mail.seen import SeenRecord
+
+        self.camp, self.seg, self.deadline, self.max_bytes = camp, seg, deadline, max_bytes
+        self.sender_address = sender_address
+        self.folder = camp.orders_dir(seg.name, seg.date)
+        self.outbox = outbox or camp.root / "outbox" / seg.name / seg.date.key
+        self.quarantine = camp.root / "quarantine" / seg.name / seg.date.key
+        self.report = IntakeReport(seg.name, seg.date.key)
+        self.rules = Rules.load(camp.rules_dir)
+        self.record = record if record is not None else SeenRecord(camp.segment_dir(seg.name))
+        self.answer_without_sheet = answer_without_sheet
+        recover_intake(self.folder)  # a sheet's storing an earlier import left half-done
+
+    def earlier(self, key: str) -> str | None:
+        """The month (key) in which the mail ``key`` was imported before, if it was
+        another month than this one; ``None`` if it is new here."""
+        old = self.record.get(key)
+        if old is None or old.month == self.seg.date.key:
+            return None
+        if old.taken:
+            return old.month
+        # 'taking' without 'taken': an import killed in month old.month. If its sheet was
+        # stored there, that month has it (and may have run with it): not again here.
+        folder = self.camp.root / "orders" / self.seg.name / old.month
+        for rec_path in [*folder.glob("k*.receipt.yaml"), *folder.glob("replaced/k*.receipt.yaml")]:
+            try:
+                rec = yaml.safe_load(rec_path.read_text(encoding="utf-8")) or {}
+            except (OSError, yaml.YAMLError, UnicodeDecodeError):
+                continue
+            if rec.get("mail") == key or (key.startswith("sha256:") and rec.get("raw") == key[7:]):
+                return old.month
+        return None
+
+    def take(self, mail: Incoming) -> list[MailResult]:
+        """Import one mail (see the module); the results are also in the report."""
+        from wdg.mail.seen import mail_key
+
+        # (a mail over the size limit holds only its first bytes: its key is the
+        # hash of the whole mail, taken while it was read)
+        mid = _message_id_of(mail.raw)
+        key = mail_key(mid, mail.raw) if mid.strip() or not mail.truncated \
+            else "sha256:" + mail.digest
+        month = self.earlier(key)
+        if month is not None:
+            msg = _headers_only(mail.raw)
+            r = MailResult(DUPLICATE, f"schon im Mond {_month_text(month)} eingelesen; nicht "
+                           "noch einmal", sender_address(msg) or "", message_id(msg) or "",
+                           header_date(msg), position=mail.position)
+            self.report.results.append(r)
+            if mail.place:  # the same mail at another place (a copy): remember that too
+                self.record.record(key, "taking", month, place=mail.place)
+            return [r]
+        this = self.seg.date.key
+        old = self.record.get(key)
+        again = old is not None and old.taken and old.month == this
+        if not again:
+            self.record.record(key, "taking", this, place=mail.place)
+        elif mail.place and mail.place not in old.places:
+            self.record.record(key, "taking", this, place=mail.place)
         try:
-            results = _one(seg, folder, mail, deadline, max_bytes)
+            results = _one(self.seg, self.folder, mail, self.deadline, self.max_bytes)
         except RecursionError:  # nested deeper than the pre-check saw
             results = [_too_deep(mail, 0)]
         except Exception as exc:  # a mail's content must never stop the others
@@ -337,22 +415,59 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                                   _sender_of(mail), "", None, position=mail.position)]
         for r in results:
             if r.status == QUARANTINED or (r.status == REJECTED and not r.sender):
-                r.quarantined = _quarantine(quarantine, mail, r)
-            if r.no_sheet and not answer_without_sheet:
+                r.quarantined = _quarantine(self.quarantine, mail, r)
+            if r.no_sheet and not self.answer_without_sheet:
                 r.notes.append("kein Spielzug: nicht beantwortet")
-                report.results.append(r)
                 continue
             try:
-                r.confirmation = _confirm(outbox, mail, r, sender_address, seg,
-                                          len(results) > 1, rules)
+                r.confirmation = _confirm(self.outbox, mail, r, self.sender_address,
+                                          self.seg, len(results) > 1, self.rules)
             except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
                 r.notes.append("Bestätigung nicht geschrieben")
-            report.results.append(r)
-    for n, k in sorted(seg.kingdoms.items()):
-        if k.player is None or k.retired:
-            continue
-        (report.valid if (folder / f"k{n}.txt").is_file() else report.missing).append(n)
-    return report
+        if not again:
+            self.record.record(
+                key, "taken", this, place=mail.place,
+                results=[{"status": r.status, "kingdom": r.kingdom, "sender": r.sender,
+                          "arrival": r.arrival.isoformat() if r.arrival else None,
+                          "answer": _rel(self.camp, r.confirmation)} for r in results])
+        self.report.results.extend(results)
+        return results
+
+    def finish(self) -> IntakeReport:
+        """The report, with the kingdoms' valid and missing sheets."""
+        report = self.report
+        report.valid.clear()
+        report.missing.clear()
+        for n, k in sorted(self.seg.kingdoms.items()):
+            if k.player is None or k.retired:
+                continue
+            (report.valid if (self.folder / f"k{n}.txt").is_file() else report.missing).append(n)
+        return report
+
+
+def _rel(camp: Campaign, path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return str(path.relative_to(camp.root))
+    except ValueError:
+        return str(path)
+
+
+def _month_text(key: str) -> str:
+    from wdg.world.calendar import MonthDate
+
+    try:
+        return MonthDate.parse(key).short()
+    except Exception:  # noqa: BLE001 - a record written by a newer wdg: show it as is
+        return key
+
+
+def _message_id_of(raw: bytes) -> str:
+    try:
+        return message_id(_headers_only(raw)) or ""
+    except Exception:  # noqa: BLE001 - unreadable headers: the mail is known by its bytes
+        return ""
 
 
 def _headers_only(raw: bytes) -> EmailMessage:
@@ -361,6 +476,8 @@ def _headers_only(raw: bytes) -> EmailMessage:
 
 
 def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | None, str]:
+    if mail.server_time is not None:
+        return mail.server_time, "Server"
     got = received_date(msg)
     if got is not None:
         return got, "Received"
@@ -803,15 +920,31 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
     out["From"] = gm
     out["To"] = r.sender
     out["Subject"] = f"Spielzug{' Königreich ' + str(r.kingdom) if r.kingdom else ''}: {r.status}"
+    # A real Date (when the answer was written; the sender sets it again when it goes
+    # out) and a Message-ID of the game master's domain, stable across re-sends.
+    out["Date"] = formatdate(localtime=False, usegmt=True)
+    out["Message-ID"] = _answer_id(mail.raw, r, gm)
     if r.message_id:
         try:
             out["In-Reply-To"] = r.message_id
+            out["References"] = r.message_id
         except Exception:  # noqa: BLE001 - a reply without In-Reply-To is still a reply
             del out["In-Reply-To"]
+            del out["References"]
     out.set_content(visible(body))
     outbox.mkdir(parents=True, exist_ok=True)
     _write_new(path, bytes(out))
     return path
+
+
+def _answer_id(raw: bytes, r: MailResult, gm: str) -> str:
+    """The confirmation's Message-ID: derived from the mail it answers (so a re-written
+    answer keeps it) in the domain of the game master's address."""
+    domain = parseaddr(gm)[1].rpartition("@")[2] or "localhost"
+    if not re.fullmatch(r"[A-Za-z0-9.-]{1,200}", domain):
+        domain = "localhost"
+    tag = hashlib.sha256(raw + f"/{r.kingdom}".encode()).hexdigest()[:32]
+    return f"<wdg.antwort.{tag}@{domain}>"
 
 
 def _preview(sheet: Any, seg: Segment, rules: Rules, diags: list[Any]) -> str:

@@ -19,6 +19,7 @@ different commands is ambiguous.
 from __future__ import annotations
 
 import difflib
+import re
 import functools
 import unicodedata
 from dataclasses import dataclass
@@ -200,6 +201,10 @@ def _score(line: list[str], name: list[str]) -> tuple[int, int] | None:
     return (used, exact) if used else None
 
 
+_GLUED = re.compile(r"([^\W\d_]{1,3})(\d{1,9}(?:\.\d{1,2})?)")
+"""A command code glued to its number (``NR300``, ``eh0105``)."""
+
+
 @functools.lru_cache(maxsize=1024)
 def suggest(word: str, parts: tuple[Part, ...]) -> str:
     """A "meinten Sie" candidate for an unknown command word, or ''."""
@@ -210,6 +215,9 @@ def suggest(word: str, parts: tuple[Part, ...]) -> str:
             for name in c.names:
                 options[_name_words(name)[0]] = name
     key = fold(word)
+    glued = _GLUED.fullmatch(word)
+    if glued and fold(glued.group(1)) in options:  # "NR300": the space forgotten
+        return f"{options[fold(glued.group(1))]} {glued.group(2)}"
     found = difflib.get_close_matches(key, list(options), n=1, cutoff=0.6)
     return options[found[0]] if found else ""
 

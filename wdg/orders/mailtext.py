@@ -102,20 +102,39 @@ def parse_date(text: str) -> datetime | None:
     return d
 
 
+_FETCHER = re.compile(
+    r"\bwith\s+(?:E?SMTPS?A?\s+)?\(?(?:POP3S?|APOP|KPOP|RPOP|SDPS|IMAP4?S?|IMAP4rev1|ETRN|ODMR)\b"
+    r"|\((?:fetchmail|getmail)\b|\bgetmail\d*\b|\bfetchmail-\d",
+    re.IGNORECASE)
+
+
+def fetcher_header(text: str) -> bool:
+    """Whether a ``Received:`` header was written by a program that fetched the
+    mail out of a mailbox (getmail, fetchmail and their like: ``with POP3``,
+    ``with IMAP``, ``(fetchmail-6.4…)``, ``getmail6``), not by a server receiving it."""
+    return bool(_FETCHER.search(text))
+
+
 def received_date(msg: Message) -> datetime | None:
-    """The date of the topmost ``Received:`` header (the receiving server's
-    clock, after its last ``;``)."""
+    """The date of the topmost ``Received:`` header written by a server that
+    received the mail (its clock, after the header's last ``;``). Headers a
+    local fetcher (getmail, fetchmail) put on top when it copied the mail out of
+    the game master's mailbox are skipped — only those at the very top: below the
+    first server's header, anything is the sender's text and proves nothing."""
     try:
         values = msg.get_all("Received") or []
     except Exception:
         return None
-    for raw in values[:1]:
+    for raw in values[:20]:
         try:
             text = str(raw)
         except Exception:
             return None
+        if fetcher_header(text):
+            continue
         if ";" in text:
             return parse_date(text.rsplit(";", 1)[1])
+        return None
     return None
 
 

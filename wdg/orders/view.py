@@ -59,6 +59,12 @@ class ArmyView:
     boats: int = 0
     carried_by: int | None = None
     carrying: int | None = None
+    morale: int = 50
+    """"Die Heeresmoral" (0..100) as the last result sheet shows it."""
+    durability: int = 100
+    """A fleet's durability in percent."""
+    boat_durability: int = 100
+    """The durability of its boats in percent."""
 
     @property
     def passive(self) -> bool:
@@ -70,6 +76,16 @@ class ArmyView:
         """True for ship armies."""
         return self.troop == TroopType.SCHIFFE.value
 
+    @property
+    def mover_kind(self) -> str:
+        """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``, as
+        :func:`wdg.engine.movement.mover_kind`."""
+        if self.is_fleet:
+            return "schiffe"
+        if self.boats > 0:
+            return "boote"
+        return "reiter" if self.troop == TroopType.REITER.value else "krieger"
+
 
 @dataclass(slots=True)
 class SettlementView:
@@ -79,6 +95,10 @@ class SettlementView:
     name: str
     size: int
     buildings: dict[str, int] = field(default_factory=dict)
+    militia: int | None = None
+    """The militia of its gemark (what it can still recruit, "Das Rüstvolumen",
+    :func:`wdg.engine.army_orders.recruit_volume`); ``None`` in a view written
+    before it was shipped."""
 
     def level(self, b: Building) -> int:
         """The level of a building (0 = none)."""
@@ -198,7 +218,7 @@ def build_view(seg: Segment, kingdom: int) -> KingdomView:
             levels = {b.german: int(seg.buildings[i, row, col])
                       for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, row, col]}
             view.settlements[a] = SettlementView(a, seg.settlement_names.get(h, "Namenlos"),
-                                                 size, levels)
+                                                 size, levels, int(seg.militia[row, col]))
             view.palaces += 1 if levels.get(Building.PALAST.german, 0) > 0 else 0
         elif seg.buildings[mine, row, col]:
             view.mines[a] = int(seg.buildings[mine, row, col])
@@ -210,7 +230,8 @@ def build_view(seg: Segment, kingdom: int) -> KingdomView:
             army.number, army.status.value, _addr(seg, army.position),
             army.troop.value if army.troop else None, army.units,
             GeneralView(g.name, g.troop.value, g.experience, g.wizard, g.ability) if g else None,
-            army.boats, army.carried_by, army.carrying)
+            army.boats, army.carried_by, army.carrying, army.morale, army.durability,
+            army.boat_durability)
     if k.offer is not None:
         g = k.offer.general
         view.offer = OfferView(GeneralView(g.name, g.troop.value, g.experience, g.wizard,
@@ -265,9 +286,11 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
             "number": a.number, "status": a.status, "position": str(a.position),
             "troop": a.troop, "units": a.units, "boats": a.boats,
             "carried_by": a.carried_by, "carrying": a.carrying, "general": gen(a.general),
+            "morale": a.morale, "durability": a.durability, "boat_durability": a.boat_durability,
         } for a in sorted(view.armies.values(), key=lambda x: x.number)],
         "settlements": [{
             "at": str(s.at), "name": s.name, "size": s.size, "buildings": dict(s.buildings),
+            **({} if s.militia is None else {"militia": s.militia}),
         } for s in sorted(view.settlements.values(), key=lambda x: str(x.at))],
         "owned": sorted(str(a) for a in view.owned),
         "map": {str(a): f"{code} {seen.key}" + (f" {view.owners[a]}" if a in view.owners else "")
@@ -335,6 +358,8 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
             boats=int(a.get("boats") or 0),
             carried_by=r.opt_int(a.get("carried_by"), f"{key}.carried_by"),
             carrying=r.opt_int(a.get("carrying"), f"{key}.carrying"),
+            **{f: r.typed(a, f, int, key + ".") for f in ("morale", "durability",
+                                                           "boat_durability") if f in a},
         )
         view.armies[av.number] = av
     for i, s in enumerate(r.seq(d.get("settlements") or [], "settlements")):
@@ -347,7 +372,9 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
                 raise DataError(path, f"{key}.buildings.{bn}", lv,
                                 f"one of {', '.join(names)} with a level >= 0")
         sv = SettlementView(r.address(s.get("at"), key + ".at"), str(s.get("name", "")),
-                            r.typed(s, "size", int, key + "."), dict(b))
+                            r.typed(s, "size", int, key + "."), dict(b),
+                            None if s.get("militia") is None else
+                            r.typed(s, "militia", int, key + "."))
         view.settlements[sv.at] = sv
     for i, a in enumerate(r.seq(d.get("owned") or [], "owned")):
         view.owned.add(r.address(a, f"owned[{i}]"))

@@ -88,7 +88,8 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     r = renderer or Renderer(inp.templates)
     text, doc = report_model(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
                              inp.settings, seg_before=inp.seg_before,
-                             previous=inp.previous.get(kingdom), index=inp.index)
+                             previous=inp.previous.get(kingdom), index=inp.index,
+                             rules=inp.rules)
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
     out = [_write(d / JSON_FILE, text)]

@@ -45,7 +45,16 @@ from wdg.reports.model import (
     sheet_orders,
 )
 from wdg.reports.settings import ReportSettings
-from wdg.world.state import BUILDING_ORDER, UNKNOWN_TERRAIN, Army, ArmyStatus, Building, Segment
+from wdg.rules import Rules, shipped_rules
+from wdg.world.state import (
+    BUILDING_ORDER,
+    UNKNOWN_TERRAIN,
+    Army,
+    ArmyStatus,
+    Building,
+    Segment,
+    TroopType,
+)
 from wdg.world.terrain import terrain
 from wdg.world.deadline import describe as describe_deadline
 
@@ -120,8 +129,11 @@ CREATURE_PREFIXES = ("creature.", "gm.creature_placed")
 def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet | None,
                          kingdom: int, settings: ReportSettings, *,
                          seg_before: Segment | None = None,
-                         index: MonthEvents | None = None) -> KingdomReport:
+                         index: MonthEvents | None = None,
+                         rules: Rules | None = None) -> KingdomReport:
     """The result sheet model of ``kingdom`` for the month just resolved.
+    ``rules``: the month's rules (default: the shipped ones); the settlements'
+    figures are the engine's, computed with them.
     ``index``: the month's events sorted once (:class:`MonthEvents` of
     ``events``) when the caller builds many sheets."""
     month = seg_after.date.previous()
@@ -169,7 +181,8 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
     rest = _same_text(_with_army(lines([e for e in mine if id(e) not in used])))
 
-    provinces, settlements, militia = _territory(seg_after, kingdom, settings)
+    provinces, settlements, militia = _territory(seg_after, kingdom, settings,
+                                                 rules if rules is not None else shipped_rules())
     ledger = treasury(seg_after, mine, kingdom, settings, seg_before)
     ledger.bookings = bookings
     gold = [e for e in mine if e.gold]
@@ -417,8 +430,18 @@ def treasury(seg_after: Segment, events: list[Event], kingdom: int, settings: Re
                     unbooked=after - before - total)
 
 
-def _territory(seg: Segment, kingdom: int,
-               settings: ReportSettings) -> tuple[list[Province], list[SettlementRow], int]:
+def _territory(seg: Segment, kingdom: int, settings: ReportSettings,
+               rules: Rules) -> tuple[list[Province], list[SettlementRow], int]:
+    """Own gemarks by province and own settlements. Every figure of a settlement
+    comes from the engine's own functions: its share of the treasury
+    (:func:`wdg.engine.economy.treasury_share` over
+    :func:`~wdg.engine.economy.treasury_sites`: "Der Reichsschatz verteilt sich
+    stets gleichmäßig auf alle Siedlungen", none in a site under
+    ``treasury_min_units``), its militia and what it can still recruit
+    (:func:`wdg.engine.army_orders.recruit_volume`)."""
+    from wdg.engine.army_orders import recruit_building, recruit_volume
+    from wdg.engine.economy import treasury_share, treasury_sites
+
     grid = seg.grid
     rows, cols = np.nonzero(seg.owner == kingdom)
     by_prov: dict[int, list[GemarkRow]] = defaultdict(list)
@@ -433,25 +456,22 @@ def _territory(seg: Segment, kingdom: int,
             settled.append((h, r, c, size))
     provinces = [Province(p, sorted(g, key=lambda x: x.address)) for p, g in sorted(by_prov.items())]
     settled.sort(key=lambda s: grid.label(s[0]))
-    shares = _shares(seg.kingdoms[kingdom].treasury, len(settled))
+    sites = set(treasury_sites(seg, kingdom, rules))
+    share = treasury_share(seg, kingdom, rules)
     settlements = []
-    for (h, r, c, size), share in zip(settled, shares):
+    for h, r, c, size in settled:
         blds = [f"{b.german} (Stufe {int(seg.buildings[i, r, c])})"
                 for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0]
+        militia = int(seg.militia[r, c])
+        volume = {t.value: recruit_volume(militia, t.value, rules) for t in TroopType
+                  if seg.building_level(h, recruit_building(t.value)) > 0}
         settlements.append(SettlementRow(grid.label(h), seg.settlement_names.get(h, ""), size,
-                                         settings.settlement_name(size), ", ".join(blds), share))
+                                         settings.settlement_name(size), ", ".join(blds),
+                                         share if h in sites else 0, h in sites, militia,
+                                         volume))
     militia = int(seg.militia[seg.owner == kingdom].sum())
     step = settings.militia_rounding
     return provinces, settlements, int(round(militia / step) * step)
-
-
-def _shares(total: int, n: int) -> list[int]:
-    """"Der Reichsschatz verteilt sich stets gleichmäßig auf alle Siedlungen": equal
-    shares, the remainder to the first settlements in address order."""
-    if n == 0:
-        return []
-    q, rem = divmod(total, n)
-    return [q + (1 if i < rem else 0) for i in range(n)]
 
 
 def _transport(a: Army) -> str:

@@ -18,17 +18,16 @@ JSON safe inside a ``<script>`` element whatever a name contains.
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
 from markupsafe import Markup
 
-from wdg.campaign import PACKAGE_ROOT
 from wdg.orders.choices import order_choices
 from wdg.orders.view import KingdomView
 from wdg.reports.model import MapPage
 from wdg.rules import Rules
+from wdg.rules import shipped_rules as _shipped_rules
 from wdg.textpolicy import limits, xml_safe
 
 
@@ -99,7 +98,5 @@ def script_json(data: dict[str, Any]) -> Markup:
     return Markup(text)
 
 
-@functools.cache
-def shipped_rules() -> Rules:
-    """The rules files shipped with the package (when a caller names none)."""
-    return Rules.load(PACKAGE_ROOT / "worlds" / "rules")
+shipped_rules = _shipped_rules
+"""The rules files shipped with the package (:func:`wdg.rules.shipped_rules`)."""

@@ -1,250 +1,318 @@
-"""Mail the month's reports to the players: an ``.eml`` outbox and SMTP sending.
+"""The players' result mails of a month, built from the archive and sent
+exactly once (``wdg reports send``, ``wdg mail run``).
 
-For every kingdom with a result sheet, :func:`write_outbox` writes
-``reports/<segment>/<YYYY-MM>/outbox/k<n>.eml``: German text body (the text
-sheet), attachments: the sheet's PDF, the pre-filled order form, the kingdom
-view and the Götterbotschaft PDF. The mails are deterministic (Date is the
-month's document date, the Message-ID is derived from segment, month and
-kingdom), so writing them twice gives the same bytes.
+Every mail is built from the archived month (``worlds/<segment>/turns/<M>/``,
+never from ``reports/``, which can be rebuilt at any time) when it is sent:
 
-:func:`send_outbox` sends them over SMTP when the campaign configures a
-server: ``worlds/<segment>/mail.yaml`` with ``host``, ``port``, ``starttls``
-(true/false), ``user``, ``password_env`` (the *name* of an environment
-variable holding the password — never the password itself) and ``from``.
-Every sent mail is recorded in ``outbox/sent.yaml`` (message id, recipient,
-sha256 of the file) right after the server accepted it, so a second call
-sends nothing twice; a changed ``.eml`` (new sha256) is reported, not resent
-silently.
+- ``Date:`` the real sending time in the segment's time zone; the game month
+  stands in the subject;
+- ``Message-ID:`` new for every mail, in the sender's domain;
+- body: a short German cover letter naming the attachments, then the text
+  sheet; attachments: the sheet as PDF (when the month was run with PDFs), the
+  HTML sheet with the order editor, the pre-filled order form for the next
+  month, the kingdom view, and the Götterbotschaft;
+- a *correction* (the month was undone and run again, and this kingdom's sheet
+  differs from the one it got) says so: ``Berichtigung:`` in the subject, a
+  paragraph at the top of the body, and ``References:`` to the mail it replaces.
+
+Who gets a mail: every kingdom with a result sheet in the archived month. The
+address is the player's as the segment has it now; a kingdom that left the
+game since (retired, a city state) still gets its last sheet at the address
+the archived month names; a kingdom now played by a bot gets no mail (its
+former player is no longer in the game). Nothing depends on kingdoms added
+later. The send record is :mod:`wdg.mail.ledger` (key
+``bericht/<YYYY-MM>/k<n>``); a record of the old ``reports/.../outbox/sent.yaml``
+is taken over (those mails count as sent).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import smtplib
+import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from email.message import EmailMessage
-from email.utils import format_datetime
 from email.policy import SMTP
+from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from pathlib import Path
-from typing import Any
+from zoneinfo import ZoneInfo
 
-import yaml
-
-from wdg.errors import DataError, StateError
+from wdg.campaign import Campaign
+from wdg.errors import StateError
+from wdg.mail.ledger import Ledger
+from wdg.mail.send import Outgoing, digest
 from wdg.rules import safe_load_file
+from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
+from wdg.world.storage import load_segment
 
-OUTBOX = "outbox"
-SENT = "sent.yaml"
-MAIL_FILE = "mail.yaml"
-
-
-@dataclass(frozen=True, slots=True)
-class MailConfig:
-    """An SMTP server from ``mail.yaml``."""
-
-    host: str
-    port: int = 587
-    starttls: bool = True
-    user: str = ""
-    password_env: str = ""
-    sender: str = "segmentleiter@localhost"
-    timeout: float = 30.0
-    """Seconds to wait for the server at connect and at every reply."""
+OLD_OUTBOX = "outbox"
+OLD_SENT = "sent.yaml"
 
 
-def load_mail_config(path: Path) -> MailConfig | None:
-    """The SMTP configuration in ``path``, or ``None`` when there is no such file."""
-    if not path.is_file():
-        return None
-    data = safe_load_file(path) or {}
-    if not isinstance(data, dict) or not isinstance(data.get("host"), str):
-        raise DataError(str(path), "host", data.get("host") if isinstance(data, dict) else data,
-                        "the SMTP server's host name")
-    port = data.get("port", 587)
-    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
-        raise DataError(str(path), "port", port, "a port number 1..65535")
-    starttls = data.get("starttls", True)
-    if not isinstance(starttls, bool):
-        raise DataError(str(path), "starttls", starttls, "true or false")
-    if "password" in data:
-        raise DataError(str(path), "password", "(a password)",
-                        "password_env: the name of an environment variable holding it")
-    timeout = data.get("timeout", 30)
-    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= 600:
-        raise DataError(str(path), "timeout", timeout, "seconds to wait for the server, 1..600")
-    return MailConfig(data["host"], port, starttls, str(data.get("user", "")),
-                      str(data.get("password_env", "")),
-                      str(data.get("from", "segmentleiter@localhost")), float(timeout))
-
-
-def message_id(segment: str, month_key: str, kingdom: int) -> str:
-    """The mail's Message-ID, from ids only."""
-    return f"<wdg.{segment}.{month_key}.k{kingdom}@wdg.invalid>"
-
-
-def build_mail(seg: Segment, kingdom: int, month_key: str, month_dir: Path,
-               sender: str) -> EmailMessage:
-    """One kingdom's mail from the rendered files of its month."""
-    kd = seg.kingdoms[kingdom]
-    if kd.player is None:
-        raise StateError(f"kingdom {kingdom} has no player to mail")
-    kdir = month_dir / f"k{kingdom}"
-    body = (kdir / "ergebnis.txt").read_text(encoding="utf-8")
-    msg = EmailMessage(policy=SMTP)
-    msg["From"] = sender
-    msg["To"] = kd.player.email
-    msg["Subject"] = f"WdG {seg.title or seg.name}: Ergebnisblatt {kd.name} ({month_key})"
-    year, month = (int(x) for x in month_key.split("-"))
-    # The month's own date (not the clock): the same mail twice is the same bytes.
-    msg["Date"] = format_datetime(datetime(max(year, 1), month, 1, tzinfo=timezone.utc))
-    msg["Message-ID"] = message_id(seg.name, month_key, kingdom)
-    msg.set_content(body, charset="utf-8")
-    attach = [(kdir / "ergebnis.pdf", "application", "pdf", f"ergebnis-k{kingdom}-{month_key}.pdf"),
-              (kdir / "spielzug.txt", "text", "plain", f"spielzug-k{kingdom}.txt"),
-              (kdir / "ansicht.yaml", "application", "yaml", f"ansicht-k{kingdom}.yaml"),
-              (month_dir / "goetterbotschaft.pdf", "application", "pdf",
-               f"goetterbotschaft-{month_key}.pdf")]
-    for path, main, sub, name in attach:
-        if not path.is_file():
-            raise StateError(f"missing {path}; render the month first with 'wdg reports render'")
-        if main == "text":
-            msg.add_attachment(path.read_text(encoding="utf-8"), subtype=sub, filename=name,
-                               charset="utf-8")
-        else:
-            msg.add_attachment(path.read_bytes(), maintype=main, subtype=sub, filename=name)
-    # The generator's default boundary is random: derive it from the content instead,
-    # so the same month writes the same bytes (and a second 'send' sees no change).
-    # '=_' cannot occur in base64 or quoted-printable parts, nor in this plain header text.
-    digest = hashlib.sha256(b"".join(part.as_bytes() for part in msg.iter_parts())).hexdigest()
-    msg.set_boundary(f"=_wdg_{digest[:32]}")
-    return msg
-
-
-def write_outbox(seg: Segment, kingdoms: list[int], month_key: str, month_dir: Path,
-                 sender: str) -> list[Path]:
-    """Write ``outbox/k<n>.eml`` for every kingdom; returns the files."""
-    box = month_dir / OUTBOX
-    box.mkdir(parents=True, exist_ok=True)
-    out = []
-    for k in kingdoms:
-        path = box / f"k{k}.eml"
-        path.write_bytes(build_mail(seg, k, month_key, month_dir, sender).as_bytes())
-        out.append(path)
-    return out
+def result_key(month: MonthDate, kingdom: int) -> str:
+    """The send record's key of a kingdom's result mail."""
+    return f"bericht/{month.key}/k{kingdom}"
 
 
 @dataclass(slots=True)
-class SendReport:
-    """What a send did."""
+class Recipients:
+    """Who gets a result mail of a month, and who not (kingdom -> why)."""
 
-    sent: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    """Mails already sent whose file has changed since (not resent)."""
-    refused: dict[str, str] = field(default_factory=dict)
-    """Mails the server refused for good (bad recipient ...): file -> its answer."""
+    mails: list[Outgoing] = field(default_factory=list)
+    skipped: dict[int, str] = field(default_factory=dict)
 
 
-def _load_sent(path: Path) -> dict[str, dict[str, Any]]:
-    if not path.is_file():
-        return {}
-    data = safe_load_file(path) or {}
-    return dict(data.get("sent", {})) if isinstance(data, dict) else {}
+def _domain(sender: str) -> str:
+    addr = parseaddr(sender)[1]
+    return addr.rpartition("@")[2] or "wdg.invalid"
 
 
-def _save_sent(path: Path, sent: dict[str, dict[str, Any]]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(yaml.safe_dump({"sent": dict(sorted(sent.items()))}, allow_unicode=True,
-                                  sort_keys=False), encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def send_outbox(box: Path, config: MailConfig, *, timeout: float | None = None,
-                resend_changed: bool = False) -> SendReport:
-    """Send every ``k<n>.eml`` of ``box`` not yet recorded in ``sent.yaml``.
-
-    Each mail is recorded right after the server accepted it, so a failure
-    part-way (a server that drops the connection or goes silent: ``timeout``
-    seconds, default the configuration's, at connect and at every reply) loses
-    nothing: the error says how many were sent, and the next call sends exactly
-    the rest. A mail the server refuses for good (its recipient, 5xx) is
-    reported in ``refused`` and the others go on.
-
-    A mail recorded as sent whose file has changed since (the month was undone
-    and run again) is reported in ``changed``; with ``resend_changed`` it is sent
-    again under a new Message-ID (the old one plus the new content's hash, so
-    the player's mail program does not discard it as a duplicate)."""
-    import email
-
-    wait = config.timeout if timeout is None else timeout
-    record_path = box / SENT
-    sent = _load_sent(record_path)
-    report = SendReport()
-    todo = []
-    for path in sorted(box.glob("k*.eml"), key=lambda p: int(p.stem[1:]) if p.stem[1:].isdigit() else 0):
-        raw = path.read_bytes()
-        digest = hashlib.sha256(raw).hexdigest()
-        if path.name in sent:
-            if sent[path.name].get("sha256") == digest:
-                report.skipped.append(path.name)
-                continue
-            if not resend_changed:
-                report.changed.append(path.name)
-                continue
-        todo.append((path, raw, digest))
-    if not todo:
-        return report
-    password = ""
-    if config.password_env:
-        password = os.environ.get(config.password_env, "")
-        if not password:
-            raise StateError(f"the SMTP password is expected in the environment variable "
-                             f"{config.password_env!r}, which is empty or not set")
-    server = f"{config.host}:{config.port}"
-    stage = "connecting to"
+def _now(seg: Segment) -> datetime:
     try:
-        with smtplib.SMTP(config.host, config.port, timeout=wait) as smtp:
-            if config.starttls:
-                stage = "starting TLS with"
-                smtp.starttls()
-            if config.user:
-                stage = "logging in to"
-                smtp.login(config.user, password)
-            for path, raw, digest in todo:
-                msg = email.message_from_bytes(raw, policy=SMTP)
-                if path.name in sent:  # a changed mail sent again: a new Message-ID
-                    msg.replace_header("Message-ID", str(msg["Message-ID"]).replace("@", f".{digest[:12]}@", 1))
-                    raw = msg.as_bytes()
-                to = str(msg["To"])
-                stage = f"sending {path.name} to"
-                try:
-                    smtp.sendmail(config.sender, [to], raw)
-                except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError,
-                        smtplib.SMTPSenderRefused) as exc:
-                    code = getattr(exc, "smtp_code", None)
-                    if isinstance(exc, smtplib.SMTPRecipientsRefused):
-                        code, answer = next(iter(exc.recipients.values()), (None, b""))
-                        text = answer.decode("utf-8", "replace") if isinstance(answer, bytes) else str(answer)
-                    else:
-                        text = str(getattr(exc, "smtp_error", exc))
-                    if code is not None and 500 <= int(code) < 600:
-                        report.refused[path.name] = f"{code} {text}".strip()
-                        continue  # refused for good: the others go on
-                    raise
-                sent[path.name] = {"message_id": str(msg["Message-ID"]), "to": to, "sha256": digest}
-                _save_sent(record_path, sent)
-                report.sent.append(path.name)
-    except (OSError, smtplib.SMTPException) as exc:
-        left = len(todo) - len(report.sent) - len(report.refused)
-        # smtplib reports a read timeout as "Connection unexpectedly closed: timed out"
-        silent = isinstance(exc, TimeoutError) or "timed out" in str(exc)
-        why = (f"did not answer within {wait:g} s" if silent
-               else f"failed: {type(exc).__name__}: {exc}".rstrip(": "))
-        raise StateError(
-            f"{stage} the SMTP server {server}: {why}. {len(report.sent)} mail(s) were sent in "
-            f"this call and are recorded in {record_path}; {left} not yet sent. Run "
-            "'wdg reports send' again later: it sends exactly the rest") from None
-    return report
+        zone = ZoneInfo(seg.settings.timezone)
+    except Exception:  # noqa: BLE001 - a bad zone is reported elsewhere; mail gets UTC
+        zone = ZoneInfo("UTC")
+    return datetime.now(zone).replace(microsecond=0)
+
+
+def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
+    """The archived month's reports folder and the kingdoms with a sheet there."""
+    from wdg.engine.archive import month_dir
+    from wdg.reports.archived import archived_names, archived_reports
+
+    mdir = month_dir(camp, segment, month)
+    src = archived_reports(mdir)
+    if not src.is_dir():
+        raise StateError(f"Segment {segment!r}: der Mond {month.key} ist nicht ausgewertet "
+                         f"oder hat keine archivierten Berichte ({src}); nichts zu senden"
+                         + (" — wurde er mit 'wdg turn undo' zurückgenommen? Dann zuerst "
+                            "'wdg turn run'" if not mdir.is_dir() else ""))
+    kingdoms = sorted(int(rel.parts[0][1:]) for rel in archived_names(src)
+                      if len(rel.parts) == 2 and rel.name == "ergebnis.txt"
+                      and re.fullmatch(r"k\d+", rel.parts[0]))
+    return src, kingdoms
+
+
+def _month_states(camp: Campaign, segment: str, month: MonthDate) -> list[Segment]:
+    """The archived states of the month (after, before), those that exist."""
+    from wdg.engine.archive import month_dir
+
+    mdir = month_dir(camp, segment, month)
+    return [load_segment(mdir / d) for d in ("state", "state-before") if (mdir / d).is_dir()]
+
+
+def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
+                 ledger: Ledger, kingdoms: list[int] | None = None) -> Recipients:
+    """The result mails of ``month`` (all kingdoms, or those in ``kingdoms``)."""
+    from wdg.reports.archived import archived_bytes
+
+    src, have = _archived(camp, seg.name, month)
+    out = Recipients()
+    states: list[Segment] | None = None
+    for k in have:
+        if kingdoms is not None and k not in kingdoms:
+            continue
+        cur = seg.kingdoms.get(k)
+        if cur is not None and cur.bot:
+            out.skipped[k] = (f"wird vom Bot {cur.bot} gespielt; der frühere Spieler bekommt "
+                              "keine Mail mehr")
+            continue
+        player = cur.player if cur is not None and not cur.retired and not cur.city_state \
+            else None
+        if player is None:
+            if states is None:
+                states = _month_states(camp, seg.name, month)
+            player = next((s.kingdoms[k].player for s in states
+                           if k in s.kingdoms and s.kingdoms[k].player is not None
+                           and not s.kingdoms[k].bot), None)
+        if player is None or not player.email or player.email.endswith(".invalid"):
+            out.skipped[k] = "hat keinen Spieler mit Mailadresse"
+            continue
+        files = {name: archived_bytes(src, f"k{k}/{name}") for name in
+                 ("ergebnis.txt", "ergebnis.html", "ergebnis.pdf", "spielzug.txt",
+                  "ansicht.yaml")}
+        gazette = {name: archived_bytes(src, name) for name in
+                   ("goetterbotschaft.pdf", "goetterbotschaft.txt")}
+        if files["ergebnis.txt"] is None:
+            out.skipped[k] = "hat im Archiv kein Ergebnisblatt"
+            continue
+        to = formataddr((player.name, player.email)) if player.name else player.email
+        key = result_key(month, k)
+        # What makes the mail what it is: the kingdom's own files (not the Date,
+        # not the Götterbotschaft, which every kingdom shares).
+        sha = digest(*(files[n] or b"" for n in sorted(files)))
+        name = cur.name if cur is not None else f"Königreich {k}"
+        out.mails.append(Outgoing(
+            key, player.email,
+            _builder(seg, month, k, name, to, sender, files, gazette, ledger, key),
+            sha, {"month": month.key, "kingdom": k}))
+    return out
+
+
+def _builder(seg: Segment, month: MonthDate, k: int, name: str, to: str, sender: str,
+             files: dict[str, bytes | None], gazette: dict[str, bytes | None], ledger: Ledger,
+             key: str):  # noqa: ANN202
+    def build(correction: bool) -> EmailMessage:
+        return build_result_mail(seg, month, k, name, to, sender, files, gazette,
+                                 replaces=_replaced(ledger, key) if correction else None)
+    return build
+
+
+def _replaced(ledger: Ledger, key: str) -> tuple[str, str] | None:
+    """(Message-ID, when) of the last accepted mail of ``key``."""
+    sent = [r for r in ledger.records.get(key, ()) if r.state == "sent"]
+    return (sent[-1].message_id, sent[-1].done) if sent else None
+
+
+def _when_text(iso: str, seg: Segment) -> str:
+    try:
+        d = datetime.fromisoformat(iso).astimezone(_now(seg).tzinfo)
+    except ValueError:
+        return iso
+    return f"{d:%d.%m.%Y %H:%M} Uhr ({seg.settings.timezone})"
+
+
+def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str, sender: str,
+                      files: dict[str, bytes | None], gazette: dict[str, bytes | None], *,
+                      replaces: tuple[str, str] | None = None) -> EmailMessage:
+    """One kingdom's result mail (see the module)."""
+    title = seg.title or seg.name
+    nxt = month.next()
+    names = {"ergebnis.pdf": f"ergebnis-k{k}-{month.key}.pdf",
+             "ergebnis.html": f"ergebnis-k{k}-{month.key}.html",
+             "spielzug.txt": f"spielzug-k{k}-{nxt.key}.txt",
+             "ansicht.yaml": f"ansicht-k{k}-{month.key}.yaml"}
+    what = {"ergebnis.pdf": "das Ergebnisblatt mit der Erkundungskarte als PDF",
+            "ergebnis.html": "das Ergebnisblatt mit Karte und Zugeditor als HTML (im Browser "
+                             "öffnen; der Editor prüft den Spielzug schon beim Schreiben)",
+            "spielzug.txt": f"der vorbereitete Spielzug für {nxt.long()} zum Ausfüllen",
+            "ansicht.yaml": "die Ansicht des Königreichs für eigene Werkzeuge"}
+    listed = [f"- {names[n]}: {what[n]}" for n in names if files.get(n) is not None]
+    gname = "goetterbotschaft.pdf" if gazette.get("goetterbotschaft.pdf") is not None \
+        else "goetterbotschaft.txt"
+    if gazette.get(gname) is not None:
+        listed.append(f"- goetterbotschaft-{month.key}{Path(gname).suffix}: die Götterbotschaft")
+    if files.get("ergebnis.pdf") is None:
+        listed.append("(Dieser Mond wurde ohne PDF ausgewertet: Karte und Blatt stehen im "
+                      "HTML-Blatt.)")
+    head = []
+    subject = f"WdG {title}: Ergebnis {name} (Königreich {k}), {month.short()}"
+    if replaces is not None:
+        subject = "Berichtigung: " + subject
+        head = ["BERICHTIGUNG", "",
+                f"Der Mond {month.long()} wurde von der Spielleitung neu ausgewertet. Dieses "
+                f"Ergebnis ersetzt das vom {_when_text(replaces[1], seg)}; bitte nur noch "
+                "dieses verwenden (und den Spielzug nach diesem Blatt schreiben).", ""]
+    cover = head + [f"Ergebnis für {name} (Königreich {k}), {month.long()}.", "",
+                    "Beigefügt:", *listed, "", "-" * 72, ""]
+    msg = EmailMessage(policy=SMTP)
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(_now(seg))
+    msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.k{k}", domain=_domain(sender))
+    if replaces is not None and replaces[0]:
+        msg["References"] = replaces[0]
+    msg["Auto-Submitted"] = "auto-generated"
+    body = "\n".join(cover) + (files["ergebnis.txt"] or b"").decode("utf-8")
+    msg.set_content(body, charset="utf-8")
+    for n in names:
+        data = files.get(n)
+        if data is None:
+            continue
+        if n.endswith(".txt"):
+            msg.add_attachment(data.decode("utf-8"), subtype="plain", filename=names[n],
+                               charset="utf-8")
+        elif n.endswith(".html"):
+            msg.add_attachment(data, maintype="text", subtype="html", filename=names[n])
+        elif n.endswith(".pdf"):
+            msg.add_attachment(data, maintype="application", subtype="pdf", filename=names[n])
+        else:
+            msg.add_attachment(data, maintype="application", subtype="yaml", filename=names[n])
+    data = gazette.get(gname)
+    if data is not None:
+        fname = f"goetterbotschaft-{month.key}{Path(gname).suffix}"
+        if gname.endswith(".pdf"):
+            msg.add_attachment(data, maintype="application", subtype="pdf", filename=fname)
+        else:
+            msg.add_attachment(data.decode("utf-8"), subtype="plain", filename=fname,
+                               charset="utf-8")
+    return msg
+
+
+def adopt_old_record(camp: Campaign, segment: str, month: MonthDate, ledger: Ledger) -> int:
+    """Take over ``reports/<segment>/<M>/outbox/sent.yaml`` of older wdg versions:
+    every mail recorded there counts as sent. Returns how many were taken over."""
+    old = camp.reports_dir(segment, month) / OLD_OUTBOX / OLD_SENT
+    if not old.is_file():
+        return 0
+    data = safe_load_file(old) or {}
+    got = 0
+    for fname, rec in sorted((data.get("sent") or {}).items()) if isinstance(data, dict) else ():
+        m = re.fullmatch(r"k(\d+)\.eml", str(fname))
+        if not m:
+            continue
+        key = result_key(month, int(m.group(1)))
+        if ledger.latest(key) is not None:
+            continue
+        rec = rec if isinstance(rec, dict) else {}
+        ledger.intend(key, message_id=str(rec.get("message_id", "")), to=str(rec.get("to", "")),
+                      sha256="", legacy=str(old))
+        ledger.settle(key, "sent", "übernommen aus dem alten Versandbuch")
+        got += 1
+    return got
+
+
+@dataclass(slots=True)
+class MonthSend:
+    """What :func:`send_month` did."""
+
+    month: MonthDate
+    result: object = None
+    """The :class:`wdg.mail.send.SendResult`."""
+    skipped: dict[int, str] = field(default_factory=dict)
+    uncertain: list[str] = field(default_factory=list)
+    """Result mails of this month whose outcome is unknown (never resent on their own)."""
+    adopted: int = 0
+    total: int = 0
+
+    def as_dict(self) -> dict:
+        """For ``--json``."""
+        r = self.result
+        return {"month": self.month.key, "mails": self.total,
+                "sent": list(r.sent), "corrected": list(r.corrected),
+                "already": list(r.already), "changed": list(r.changed),
+                "uncertain": list(r.uncertain), "refused": dict(r.refused),
+                "failed": dict(r.failed),
+                "skipped": {f"k{k}": why for k, why in sorted(self.skipped.items())}}
+
+
+def send_month(camp: Campaign, segment: str, month: MonthDate | None = None, *,
+               kingdoms: list[int] | None = None, corrections: bool = True,
+               holding_lock: bool = False, progress=None) -> MonthSend:  # noqa: ANN001
+    """Send the result mails of ``month`` (default: the last month run) that are
+    due, under the segment's lock (unless the caller holds it): each exactly
+    once; a kingdom whose sheet changed since it was mailed (undo + a new run)
+    gets a correction (unless ``corrections`` is false: then it is listed)."""
+    from contextlib import nullcontext
+
+    from wdg.engine.archive import segment_lock
+    from wdg.mail.config import load_mail_config
+    from wdg.mail.send import send_mails
+
+    seg_dir = camp.segment_dir(segment)
+    with nullcontext() if holding_lock else segment_lock(seg_dir):
+        seg = load_segment(seg_dir)
+        date = month or seg.date.previous()
+        config = load_mail_config(seg_dir)
+        if config is None or config.smtp is None:
+            raise StateError(f"kein SMTP-Server eingerichtet ({seg_dir / 'mail.yaml'}, "
+                             "Abschnitt smtp:; docs/gamemaster.md); nichts versandt")
+        ledger = Ledger(seg_dir)
+        out = MonthSend(date)
+        out.adopted = adopt_old_record(camp, segment, date, ledger)
+        rec = result_mails(camp, seg, date, config.sender, ledger, kingdoms)
+        out.skipped, out.total = rec.skipped, len(rec.mails)
+        out.result = send_mails(ledger, config, rec.mails, corrections=corrections,
+                                progress=progress)
+        return out

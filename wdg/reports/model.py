@@ -143,6 +143,16 @@ class SettlementRow:
     size_name: str
     buildings: str
     share: int
+    """Its share of the treasury (:func:`wdg.engine.economy.treasury_share`; 0 for a
+    site under ``treasury_min_units``, which stores none)."""
+    treasury_site: bool = True
+    """True if the treasury lies here (:func:`wdg.engine.economy.treasury_sites`)."""
+    militia: int = 0
+    """The militia of its gemark: what it can still recruit ("Das Rüstvolumen")."""
+    volume: dict[str, int] = field(default_factory=dict)
+    """Troop type -> recruits it can still raise
+    (:func:`wdg.engine.army_orders.recruit_volume`), for the troop types its
+    buildings allow (Kaserne: Krieger, Reiter; Hafen: Schiffe)."""
 
 
 @dataclass(slots=True)

@@ -191,6 +191,15 @@ def title_of(who: Any, use: str = "nom") -> str:
     return ruler_title(female, use)
 
 
+def volume_text(volume: dict[str, int]) -> str:
+    """A settlement's Rüstvolumen in German: "3.642 Krieger oder 1.821 Reiter"
+    ("keine Rüstung" without Kaserne or Hafen)."""
+    if not volume:
+        return "keine Rüstung (weder Kaserne noch Hafen)"
+    one = {"Schiffe": "Schiff"}
+    return " oder ".join(count(n, one.get(t, t), t) for t, n in volume.items())
+
+
 class Renderer:
     """The Jinja2 environments (text and HTML) over the template folders."""
 
@@ -208,7 +217,7 @@ class Renderer:
         for env in (self.text_env, self.html_env):
             env.filters.update(gs=gs, money=money, signed_money=signed_money, pct=pct, count=count,
                                wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
-                               print_map=print_svg,
+                               print_map=print_svg, volume=volume_text,
                                zfill4=lambda v: str(v).zfill(4))
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH

@@ -25,6 +25,7 @@ from wdg.reports.jsonreport import build_json, dumps, loads
 from wdg.reports.model import MapPage
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings
+from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
@@ -40,12 +41,13 @@ FORM = "spielzug.txt"
 def report_model(seg_after: Segment, events: list[Event], sheet: Sheet | None, kingdom: int,
                  settings: ReportSettings, *, seg_before: Segment | None = None,
                  previous: dict[str, Any] | None = None,
-                 index: MonthEvents | None = None) -> tuple[str, dict[str, Any]]:
+                 index: MonthEvents | None = None,
+                 rules: Rules | None = None) -> tuple[str, dict[str, Any]]:
     """A kingdom's report: its JSON text (the file) and the document parsed back
     from that text (what every sheet is rendered from). ``index``: the
     month's events sorted once, when the caller builds many reports."""
     report = build_kingdom_report(seg_after, events, sheet, kingdom, settings,
-                                  seg_before=seg_before, index=index)
+                                  seg_before=seg_before, index=index, rules=rules)
     text = dumps(build_json(report, seg_after, kingdom, previous))
     return text, loads(text)
 

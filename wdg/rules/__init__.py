@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +106,11 @@ class Rules:
     def areas(self) -> list[str]:
         """The loaded areas (file stems)."""
         return sorted(self._data)
+
+
+@functools.cache
+def shipped_rules() -> Rules:
+    """The rules files shipped with the package (when a caller names none)."""
+    from wdg.campaign import PACKAGE_ROOT
+
+    return Rules.load(PACKAGE_ROOT / "worlds" / "rules")

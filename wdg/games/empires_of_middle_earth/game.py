@@ -19,6 +19,8 @@ class EmpiresGame(Game):
     """Empires of Middle-earth for 2..6 players from one shared deck."""
 
     name = "empires_of_middle_earth"
+    end_conditions = ("deck exhausted", "round cap")
+    """The end of the deck, and the agreed end (``max_rounds``)."""
     min_players = 2
     max_players = 6
     value_scale = 10.0

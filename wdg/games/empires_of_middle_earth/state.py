@@ -117,6 +117,10 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         """True after the last turn."""
         return self.phase == OVER
 
+    def start_player(self) -> int:
+        """The start player, rolled at the start."""
+        return self.first
+
     def clone(self) -> EmpiresState:
         """An independent copy (lists copied, immutable parts shared)."""
         s = object.__new__(EmpiresState)

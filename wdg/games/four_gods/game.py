@@ -30,6 +30,11 @@ class FourGodsGame(Game):
     """
 
     name = "four_gods"
+    end_conditions = ("world full", "bag empty")
+    """The book's ends A and B; the third, "Alle Spieler passen", "wird nur in
+    sehr seltenen Fällen geschehen" and is not expected in a batch."""
+    end_caps = ("turn limit",)
+    factions_fixed = True
     min_players = 2
     max_players = 4
     value_scale = 15.0

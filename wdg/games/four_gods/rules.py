@@ -153,6 +153,7 @@ def _deal(s: St, g: int) -> None:
 
 
 def _start(s: St, p: int) -> None:
+    s.starter = p
     s.player = p
     s.phase = "main"
 

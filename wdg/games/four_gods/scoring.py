@@ -59,10 +59,13 @@ def _ranked(values: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
 
 def city_points(cities: Mapping[int, int], destroyed: Mapping[int, int]) -> list[int]:
     """5 per city carrying the god's prophet, 5 per city the god destroyed.
-    ``cities``: cell -> god; ``destroyed``: god -> number of cities."""
+    ``cities``: cell -> god (-1: a city just built whose prophet is not set
+    yet, which carries no god and scores for none); ``destroyed``: god ->
+    number of cities."""
     pts = [0, 0, 0, 0]
     for god in cities.values():
-        pts[god] += CITY_POINTS
+        if god >= 0:
+            pts[god] += CITY_POINTS
     for god, n in destroyed.items():
         pts[god] += CITY_POINTS * n
     return pts

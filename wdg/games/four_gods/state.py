@@ -93,6 +93,8 @@ class FourGodsState(State):
         self.productive = False
         self.idle_turns = 0
         self.turn = 0
+        self.starter = -1
+        """The start player (rolled at the start)."""
         self.final_turns = -1
         """Turns left once the end is triggered (-1: not triggered)."""
         self.end_reason = ""
@@ -131,6 +133,23 @@ class FourGodsState(State):
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return self.phase == "over"
+
+    def start_player(self) -> int:
+        """The rolled start player ("Der Startspieler wird ausgelost")."""
+        return self.starter
+
+    def factions(self) -> list[str]:
+        """Per player his god or gods (also hidden ones: the engine knows
+        them; this is for the batch statistics, not for a player)."""
+        from wdg.games.four_gods.tiles import GOD_NAMES
+        return ["+".join(GOD_NAMES[g] for g in sorted(gods)) or "-" for gods in self.gods]
+
+    def in_compound_action(self) -> bool:
+        """A city just built waits for its prophet: building a city and
+        setting its prophet are one move ("Du musst einen Propheten deiner
+        Gottheit auf die neu gelegte Legendäre Stadt setzen"), so the greedy bot rates
+        the city by the completed move, not by the half-built one."""
+        return self.phase == "city"
 
     def gods_per_player(self) -> int:
         """Two in the two-player game with all four gods, else one."""
@@ -341,8 +360,8 @@ class FourGodsState(State):
         Lage, Legendäre Städte zu zerstören"); one that only
         a bag tile fits, by the chance that one of :data:`CITY_RISK_DRAWS`
         draws brings such a tile. A city just built whose prophet is not yet
-        set counts for the builder's weaker god (the scoring, and so
-        :meth:`evaluate`, reads its god -1 as the last god, Gebirge)."""
+        set counts for the builder's weaker god (the scoring counts it for
+        no god until the prophet is set)."""
         b = self._scoring()[0]
         tot = [float(b.total(g)) for g in range(4)]
         w = self.world
@@ -351,7 +370,6 @@ class FourGodsState(State):
             return tot
         pending = self.phase == "city" and cities.get(self.focus) == -1
         if pending:
-            tot[3] -= CITY_POINTS  # scoring's god -1 is list index 3
             mine = self.gods[self.player]
             builder_god = min(mine, key=lambda g: tot[g]) if mine else -1
             if builder_god >= 0:

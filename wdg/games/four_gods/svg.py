@@ -1,30 +1,45 @@
 """An SVG picture of a 4 Gods world: every tile as its 3 x 3 terrains
 (Meer blue, Ebene light green, Wald dark green, Gebirge grey), cities as
-circles in their god's colour, prophets as dots in their god's colour,
-cells where a tile may go now outlined, columns A.. and rows 1.. as in the
-actions."""
+circles in their god's colour, prophets as dots in their god's colour
+(with hidden gods: in their player's colour, the god stays secret), cells
+where a tile may go now outlined, columns A.. and rows 1.. as in the
+actions, and a legend of the colours."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import TYPE_CHECKING
 
-from wdg.games.four_gods.tiles import GOD_NAMES
+from wdg.games.four_gods.text import COLOUR_NAMES, prophet_colour, prophet_label
+from wdg.games.four_gods.tiles import GOD_NAMES, TERRAIN_NAMES
 
 if TYPE_CHECKING:
     from wdg.games.four_gods.state import FourGodsState as St
 
 TERRAIN_FILL = ("#3b7dd8", "#b5d96b", "#2e7d32", "#9e9e9e")
 GOD_FILL = ("#0d47a1", "#f9a825", "#1b5e20", "#4e342e")
+COLOUR_FILL = ("#c62828", "#1565c0", "#f9a825", "#6a1b9a")
+"""Prophet colours with hidden gods (text.COLOUR_NAMES)."""
+NO_GOD_FILL = "#bdbdbd"
+
+
+def _fill(s: St, g: int) -> str:
+    if g < 0:
+        return NO_GOD_FILL
+    if s.game.hidden_gods:
+        k = prophet_colour(s, g)
+        return COLOUR_FILL[k] if k >= 0 else NO_GOD_FILL
+    return GOD_FILL[g]
 CELL = 54
 MARGIN = 28
 
 
-def board_svg(s: St) -> str:
-    """The world as an SVG document."""
+def board_svg(s: St, viewer: int | None = None) -> str:
+    """The world as an SVG document (for ``viewer``: the other players'
+    hidden gods as ``?``)."""
     ts = s.game.tileset
     sub = CELL / 3
-    w, h = MARGIN + ts.cols * CELL + 10, MARGIN + ts.rows * CELL + 76
+    w, h = max(MARGIN + ts.cols * CELL + 10, 540), MARGIN + ts.rows * CELL + 126
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
            f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="sans-serif">',
            f'<rect width="{w:.0f}" height="{h:.0f}" fill="#fbf8ef"/>']
@@ -52,24 +67,57 @@ def board_svg(s: St) -> str:
                 cells = [(rr, cc) for rr in range(3) for cc in range(3) if o.region_of[rr][cc] == k]
                 rr, cc = cells[len(cells) // 2]
                 out.append(f'<circle cx="{x0 + (cc + 0.5) * sub:.1f}" cy="{y0 + (rr + 0.5) * sub:.1f}" '
-                           f'r="6" fill="{GOD_FILL[g]}" stroke="#fff" stroke-width="1.5">'
-                           f'<title>Prophet der {escape(GOD_NAMES[g])}</title></circle>')
+                           f'r="6" fill="{_fill(s, g)}" stroke="#fff" stroke-width="1.5">'
+                           f'<title>Prophet ({escape(prophet_label(s, g))})</title></circle>')
         elif c in s.world.cities:
             g = s.world.cities[c]
             out.append(f'<circle cx="{x0 + CELL / 2}" cy="{y0 + CELL / 2}" r="{CELL / 2 - 3}" '
-                       f'fill="#e0c070" stroke="{GOD_FILL[g]}" stroke-width="4">'
-                       f'<title>Legendäre Stadt, {escape(GOD_NAMES[g])}</title></circle>')
+                       f'fill="#e0c070" stroke="{_fill(s, g)}" stroke-width="4">'
+                       f'<title>Legendäre Stadt, {escape(prophet_label(s, g))}</title></circle>')
         else:
             stroke = "#c62828" if c in s.world.frontier else "#ddd"
             out.append(f'<rect x="{x0 + 1}" y="{y0 + 1}" width="{CELL - 2}" height="{CELL - 2}" '
                        f'fill="none" stroke="{stroke}" stroke-dasharray="3,3"/>')
     pts = s.scores()
     y = MARGIN + ts.rows * CELL + 20
+    hidden = s._hidden_gods_of(viewer) if viewer is not None else []
     for p in range(s.game.num_players):
         gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
+        if p in hidden:
+            gods = "?"
+        if s.game.hidden_gods:
+            gods += " (Farbe " + (",".join(prophet_label(s, g) for g in s.gods[p]) or "-") + ")"
+        points = "? Punkte" if p in hidden else f"{pts[p]:.0f} Punkte"
         out.append(f'<text x="{MARGIN + (p % 2) * 260}" y="{y + (p // 2) * 16}" font-size="11">'
-                   f'Spieler {p}: {escape(gods)}, {pts[p]:.0f} Punkte</text>')
+                   f'Spieler {p}: {escape(gods)}, {points}</text>')
     out.append(f'<text x="{MARGIN}" y="{y + 36}" font-size="11">Zug {s.turn}, Beutel {len(s.bag)}'
                f'{", Ende: " + escape(s.end_reason) if s.end_reason else ""}</text>')
+    out.extend(_legend(s, MARGIN, y + 56))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _legend(s: St, x: int, y: int) -> list[str]:
+    """Terrain colours; prophet colours (gods, or players' colours with
+    hidden gods); the city, the outlined free cell."""
+    out = [f'<text x="{x}" y="{y}" font-size="10" font-weight="bold">Legende</text>']
+    items = [(TERRAIN_FILL[t], TERRAIN_NAMES[t], "rect") for t in range(4)]
+    if s.game.hidden_gods:
+        items += [(COLOUR_FILL[k], f"Prophet {COLOUR_NAMES[k]}", "circle")
+                  for k in sorted({prophet_colour(s, g) for g in range(4) if s.owner[g] >= 0})]
+    else:
+        items += [(GOD_FILL[g], f"Prophet {GOD_NAMES[g]}", "circle") for g in range(4)]
+    items += [("#e0c070", "Legendäre Stadt", "city"), ("#c62828", "hier darf gelegt werden", "free")]
+    for i, (fill, label, shape) in enumerate(items):
+        cx, cy = x + (i % 5) * 100, y + 14 + (i // 5) * 18
+        if shape == "rect":
+            out.append(f'<rect x="{cx}" y="{cy - 9}" width="10" height="10" fill="{fill}"/>')
+        elif shape == "circle":
+            out.append(f'<circle cx="{cx + 5}" cy="{cy - 4}" r="5" fill="{fill}" stroke="#fff"/>')
+        elif shape == "city":
+            out.append(f'<circle cx="{cx + 5}" cy="{cy - 4}" r="5" fill="{fill}" stroke="#555" stroke-width="2"/>')
+        else:
+            out.append(f'<rect x="{cx}" y="{cy - 9}" width="10" height="10" fill="none" stroke="{fill}" '
+                       f'stroke-dasharray="2,2"/>')
+        out.append(f'<text x="{cx + 14}" y="{cy}" font-size="10">{escape(label)}</text>')
+    return out

@@ -10,6 +10,34 @@ if TYPE_CHECKING:
     from wdg.games.four_gods.state import FourGodsState as St
 
 
+COLOUR_NAMES = ("Rot", "Blau", "Gelb", "Lila")
+"""Prophet colours of the hidden gods ("Verdeckte Götter"): "Jeder von euch
+wählt bei Spielbeginn eine Spielerfarbe ... Die Farbe der gewählten
+Propheten hat in diesem Modus nichts mit der Gottheit zu tun"."""
+
+
+def prophet_colour(s: St, g: int) -> int:
+    """The colour index of god ``g``'s prophets with hidden gods: its
+    player's seat (a player's second god, in the two-player game with four
+    gods, the seat plus the number of players); -1 for a god not dealt."""
+    p = s.owner[g] if g >= 0 else -1
+    if p < 0:
+        return -1
+    return p + s.game.num_players * s.gods[p].index(g)
+
+
+def prophet_label(s: St, g: int) -> str:
+    """How a god's prophets (and cities) are named where players see them:
+    the god with open gods, the colour with hidden gods (the god stays
+    secret until the scoring)."""
+    if g < 0:
+        return "ohne Propheten"
+    if s.game.hidden_gods:
+        k = prophet_colour(s, g)
+        return COLOUR_NAMES[k] if k >= 0 else "?"
+    return GOD_NAMES[g]
+
+
 def cell_name(s: St, c: int) -> str:
     """Column letter and row number, e.g. ``C4`` (A1 is the north-west corner)."""
     r, col = divmod(c, s.game.tileset.cols)
@@ -52,7 +80,7 @@ def describe(s: St, a: int) -> str:
     if kind == "city":
         return f"build city at {cell_name(s, args[0])}"
     if kind == "prophet":
-        return f"prophet of {GOD_NAMES[args[0]]} from supply to {_region(s, args[1])}"
+        return f"prophet of {prophet_label(s, args[0])} from supply to {_region(s, args[1])}"
     if kind == "move":
         return f"move prophet from {cell_name(s, args[0])} to {_region(s, args[1])}"
     if kind == "skip":
@@ -84,19 +112,29 @@ def render(s: St) -> str:
             if o is not None:
                 cells.append(f"{o.tile:2d}{orient_name(o.orient)}")
             elif c in s.world.cities:
-                cells.append(f"C{s.world.cities[c]:+d} ")
+                g = s.world.cities[c]
+                cells.append(f"C{g:+d} " if not s.game.hidden_gods or g < 0
+                             else f"C{prophet_label(s, g)[0]}  ")
             else:
                 cells.append("  . ")
         lines.append(" ".join(cells))
     lines.append("prophets " + " ".join(
-        f"{cell_name(s, c)}:{GOD_NAMES[g]}/{k}" for c, (g, (_, k)) in sorted(s.prophets.items())))
-    lines.append("supply " + " ".join(f"{GOD_NAMES[g]}={s.supply[g]}" for g in range(4)))
+        f"{cell_name(s, c)}:{prophet_label(s, g)}/{k}" for c, (g, (_, k)) in sorted(s.prophets.items())))
+    lines.append("supply " + " ".join(f"{prophet_label(s, g)}={s.supply[g]}" for g in _supply_gods(s)))
     for p in range(s.game.num_players):
         row = " ".join(f"{t}{'AB'[side]}" for t, side in s.rows[p])
         gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
         lines.append(f"player {p} gods {gods} destroyed {s.destroyed[p]} row [{row}]")
     return "\n".join(lines)
 
+
+
+def _supply_gods(s: St) -> list[int]:
+    """The gods whose supply is shown: all four with open gods, the dealt
+    ones by colour with hidden gods."""
+    if not s.game.hidden_gods:
+        return list(range(4))
+    return sorted((g for g in range(4) if s.owner[g] >= 0), key=lambda g: prophet_colour(s, g))
 
 
 def tile_terrain(s: St, tile: int, orient: int = 0) -> str:
@@ -134,7 +172,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
                                          for cc in range(3)))
                 elif c in s.world.cities:
                     god = s.world.cities[c]
-                    parts.append(f"({GOD_NAMES[god][0]})" if rr == 1 else "( )")
+                    parts.append(f"({prophet_label(s, god)[0] if god >= 0 else ' '})" if rr == 1 else "( )")
                 else:
                     parts.append(" + " if rr == 1 and c in s.world.frontier else " · " if rr == 1 else "   ")
             label = f"{r + 1:>3} " if rr == 1 else "    "
@@ -148,13 +186,17 @@ def board_text(s: St, viewer: int | None = None) -> str:
     for p in range(s.game.num_players):
         row = ", ".join(f"{i}:{tile_terrain(s, t, 4 * side)}" for i, (t, side) in enumerate(s.rows[p]))
         gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
-        if viewer is not None and p in s._hidden_gods_of(viewer):
-            gods = "?"
+        if s.game.hidden_gods:
+            colours = ",".join(prophet_label(s, g) for g in s.gods[p])
+            if viewer is not None and p in s._hidden_gods_of(viewer):
+                gods = "?"
+            gods = f"{gods} (Farbe {colours or '-'})"
         lines.append(f"Spieler {p}: Götter {gods}; zerstörte Städte {s.destroyed[p]}; "
                      f"Ablagereihe [{row}]")
     if s.prophets:
         lines.append("Propheten: " + ", ".join(
-            f"{cell_name(s, c)} {GOD_NAMES[g]} ({TERRAIN_NAMES[s.world.tiles[c].region_terrain[k]]})"
+            f"{cell_name(s, c)} {prophet_label(s, g)} ({TERRAIN_NAMES[s.world.tiles[c].region_terrain[k]]})"
             for c, (g, (_, k)) in sorted(s.prophets.items()) if s.world.tiles[c] is not None))
-    lines.append("Propheten im Vorrat: " + ", ".join(f"{GOD_NAMES[g]} {s.supply[g]}" for g in range(4)))
+    lines.append("Propheten im Vorrat: " + ", ".join(f"{prophet_label(s, g)} {s.supply[g]}"
+                                                    for g in _supply_gods(s)))
     return "\n".join(lines)

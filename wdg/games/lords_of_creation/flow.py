@@ -40,7 +40,7 @@ def _deal(s: LordsState, action: int) -> None:
 def _start(s: LordsState, action: int) -> None:
     """2.: "Ein Startspieler wird ausgewürfelt"."""
     s.phase = CREATE
-    s.to_move = action - A.PLAYER_CHOSEN
+    s.to_move = s.starter = action - A.PLAYER_CHOSEN
     _skip_creation_players(s)
 
 

@@ -22,6 +22,7 @@ class LordsOfCreation(Game):
     """
 
     name = "lords_of_creation"
+    end_conditions = ("alle Karten gespielt", "gleiche Karten bei leerem Stapel")
     min_players = 2
     max_players = 5
 
@@ -43,6 +44,8 @@ class LordsOfCreation(Game):
             if not isinstance(self.params[key], bool):
                 raise GameError(f"lords_of_creation: parameter {key} must be true or false, "
                                 f"got {self.params[key]!r}")
+        if not self.params["sudden_end"]:  # 5.1 drops the end by identical cards
+            self.end_conditions = ("alle Karten gespielt",)
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:

@@ -41,6 +41,15 @@ def _hit_chance(need: int) -> float:
 _P_HIT = {True: _hit_chance(SAME_TERRAIN_HIT), False: _hit_chance(OTHER_TERRAIN_HIT)}
 
 
+COUNTER_TIEBREAK = 0.004
+"""Greedy's tie-break per own counter on the board: counters are the
+strength to attack and hold land (3.6, 3.7) but score nothing by themselves
+(4.2). Without it greedy rated every card alike (placing any card into an
+empty hex is one point) and chose its card at random; with it, among moves
+of equal margin it keeps more counters. A player's 30 counters add at
+most 0.12, so no score difference (whole points) is ever outweighed."""
+
+
 class LordsState(State):
     """A Lords of Creation game in progress."""
 
@@ -49,7 +58,7 @@ class LordsState(State):
         "civ", "altar", "supply", "hands", "deck", "bag", "kept", "phase", "to_move",
         "turn_player", "dealt", "empty", "drawn", "chosen", "queue", "refill_next",
         "card", "civ_done", "altar_done", "ever_civ", "src", "dst", "round", "ended_by",
-        "_legal",
+        "starter", "_legal",
     )
 
     def __init__(self, game: LordsOfCreation) -> None:
@@ -87,6 +96,7 @@ class LordsState(State):
         self.src = self.dst = -1
         self.round = 0
         self.ended_by = ""
+        self.starter = -1
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------------ API
@@ -102,6 +112,28 @@ class LordsState(State):
     def in_compound_action(self) -> bool:
         """True between the sub-decisions of one move, attack, civilisation or altar."""
         return self.phase in _COMPOUND_PHASES
+
+    def start_player(self) -> int:
+        """2.: "Ein Startspieler wird ausgewürfelt" — he places the first
+        terrain marker; the people phase's turns go by the cards (3.2)."""
+        return self.starter
+
+    def choice_preview(self, action: int) -> LordsState | None:
+        """3.2: a card chosen face down, judged without the others' cards:
+        the chooser's own turn with it as if it came now (placing first, 3.5);
+        the other players' choices stay as they are, hidden, and nothing is
+        revealed. Turn order (the lowest card moves first) is not judged."""
+        if self.phase != CHOOSE or not A.CARD <= action < A.CARD + NUM_CARD_TYPES:
+            return None
+        s = self.clone()
+        p = s.to_move
+        c = action - A.CARD
+        s.hands[p][c] -= 1
+        s.chosen[p] = c
+        s.queue = []
+        s._legal = None
+        flow._begin_turn(s, p)
+        return s
 
     def clone(self) -> LordsState:
         """An independent copy (the finished world's tables are shared)."""
@@ -122,6 +154,7 @@ class LordsState(State):
         c.civ_done, c.altar_done = self.civ_done, self.altar_done
         c.ever_civ = self.ever_civ[:]
         c.src, c.dst, c.round, c.ended_by = self.src, self.dst, self.round, self.ended_by
+        c.starter = self.starter
         c._legal = self._legal
         return c
 
@@ -219,7 +252,8 @@ class LordsState(State):
     def _margin(self, player: int) -> float:
         s = self.scores()
         others = [s[q] for q in range(self.n) if q != player]
-        return s[player] - (max(others) if others else 0.0)
+        own = sum(k for o, k in zip(self.owner, self.count) if o == player)
+        return s[player] - (max(others) if others else 0.0) + COUNTER_TIEBREAK * own
 
     # --------------------------------------------------------------- text
 

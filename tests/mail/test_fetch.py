@@ -1,0 +1,143 @@
+"""``wdg mail fetch`` against the real Dovecot/Postfix (issue #34, Deliver 1 and 2):
+IMAP over verified TLS, the arrival time from the server (INTERNALDATE), each mail
+imported once across months, processed mail filed away, other mail untouched,
+answers in the players' boxes."""
+
+from __future__ import annotations
+
+import imaplib
+import time
+from datetime import datetime, timezone
+
+import pytest
+import yaml
+
+from mailservers import sheet_mail
+from wdg.errors import StateError
+from wdg.mail.fetch import fetch
+from wdg.world.storage import save_segment
+
+
+def test_fetch_imports_answers_and_files_away(mail_campaign):
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
+    s.send(p[1], sheet_mail(p[1], gm, "Spielzug Königreich 2", mc.sheet(2, password="falsch")))
+    s.send(p[2], sheet_mail(p[2], gm, "Urlaubsfotos", "Hallo, anbei die Bilder."))
+    s.wait_for(gm, 3)
+    rep = fetch(mc.camp, "test")
+    assert sorted((r.kingdom, r.status) for r in rep.results) == [(1, "angenommen"),
+                                                                   (2, "abgelehnt")]
+    assert rep.ignored == 1 and rep.moved == 2
+    assert (mc.camp.root / "orders/test/0412-04/k1.txt").is_file() or \
+        list((mc.camp.root / "orders/test").glob("*/k1.txt"))
+    # the inbox keeps only the mail not for the game, unread
+    left = s.messages(gm)
+    assert [m.subject for m in left] == ["Urlaubsfotos"]
+    assert "\\Seen" not in left[0].flags
+    assert sorted(m.subject for m in s.messages(gm, "wdg/erledigt")) == \
+        ["Spielzug", "Spielzug Königreich 2"]
+    # answers arrived, with the right headers
+    a1 = s.wait_for(p[0], 1)[0].message
+    sent1 = s.messages(gm, "wdg/erledigt")
+    assert a1["From"] == f"Segmentleiter Test <{gm.address}>"
+    assert a1["Date"] and a1["Message-ID"]
+    orig = next(m.message for m in sent1 if m.subject == "Spielzug")
+    assert a1["In-Reply-To"] == orig["Message-ID"] and a1["References"] == orig["Message-ID"]
+    assert "angenommen" in a1["Subject"]
+    a2 = s.wait_for(p[1], 1)[0].message
+    assert "abgelehnt" in a2["Subject"] and "falsches Passwort" in a2.get_body().get_content()
+    assert s.messages(p[2]) == []  # the holiday mail got no answer
+    # a second fetch finds nothing new and sends nothing again
+    rep2 = fetch(mc.camp, "test")
+    assert rep2.results == [] and rep2.sent == [] and rep2.ignored == 1
+    time.sleep(0.5)
+    assert len(s.messages(p[0])) == 1 and len(s.messages(p[1])) == 1
+
+
+def test_certificate_for_another_name_is_refused_before_the_password(mail_campaign):
+    mc = mail_campaign
+    s = mc.world.servers
+    s.start_wrong_dovecot()
+    s.append(mc.world.gm, sheet_mail(mc.world.players[0], mc.world.gm, "Spielzug",
+                                     mc.sheet(1)).as_bytes())
+    for security, port in (("ssl", s.imaps_wrong), ("starttls", s.imap_wrong)):
+        mc.write_mail_yaml(port=port, security=security)
+        log_before = (s.dovecot_dir / "dovecot-wrong.log").read_text()
+        with pytest.raises(StateError, match="Zertifikat"):
+            fetch(mc.camp, "test")
+        log = (s.dovecot_dir / "dovecot-wrong.log").read_text()[len(log_before):]
+        assert "Login:" not in log and "auth failed" not in log
+    # nothing was imported, nothing moved
+    assert not (mc.seg_dir / "mail" / "seen.yaml").exists()
+    assert len(s.messages(mc.world.gm)) == 1
+
+
+def test_starttls_port_works_with_the_right_certificate(mail_campaign):
+    mc = mail_campaign
+    s = mc.world.servers
+    mc.write_mail_yaml(port=s.imap, security="starttls")
+    s.send(mc.world.players[0], sheet_mail(mc.world.players[0], mc.world.gm, "Spielzug",
+                                           mc.sheet(1)))
+    s.wait_for(mc.world.gm, 1)
+    rep = fetch(mc.camp, "test")
+    assert [r.status for r in rep.results] == ["angenommen"]
+
+
+def test_arrival_time_is_the_servers_not_the_senders(mail_campaign):
+    """"Der Spielzug muß den Segmentleiter bis zu dem von ihm angegebenen Datum
+    (EINTREFFSCHLUSS) bis 13:00 Uhr (mittags) erreicht haben": what counts is when the
+    mail reached the game master's server (IMAP INTERNALDATE), not the sender's Date:
+    nor any Received: header the sender wrote."""
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    seg = mc.seg()
+    # a deadline in the past: Dovecot keeps no INTERNALDATE in the future
+    seg.settings.deadline, seg.settings.deadline_month = "2025-05-01 13:00", seg.date.key
+    seg.settings.timezone = "Europe/Berlin"
+    save_segment(seg, mc.seg_dir)
+    deadline = datetime(2025, 5, 1, 11, 0, tzinfo=timezone.utc).timestamp()  # 13:00 CEST
+    # on time at the server, though its Date: and a forged Received: say "late"
+    early = sheet_mail(p[0], gm, "Spielzug", mc.sheet(1), date="Wed, 01 May 2025 18:00:00 +0200")
+    early["Received"] = "from evil by evil; Wed, 01 May 2025 19:00:00 +0200"
+    s.append(gm, early.as_bytes(), when=deadline - 60)
+    # late at the server, though its Date: and a forged Received: say "early"
+    late = sheet_mail(p[1], gm, "Spielzug", mc.sheet(2), date="Wed, 01 May 2025 09:00:00 +0200")
+    late["Received"] = "from evil by evil; Wed, 01 May 2025 09:00:00 +0200"
+    s.append(gm, late.as_bytes(), when=deadline + 60)
+    rep = fetch(mc.camp, "test")
+    got = {r.kingdom: r for r in rep.results}
+    assert got[1].status == "angenommen"
+    assert got[2].status == "abgelehnt" and "Eintreffschluß" in got[2].reason
+    assert got[1].arrival.timestamp() == deadline - 60
+    assert got[2].arrival.timestamp() == deadline + 60
+
+
+def test_same_mailbox_in_two_months_imports_each_mail_once(mail_campaign):
+    """A mail fetched in one month is never taken again: not when it comes back into the
+    inbox (moved back by hand), not in the next month (a sheet without ``Mond:``), not
+    after the server renumbered the mailbox (new UIDVALIDITY: the Message-ID still
+    knows it)."""
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
+    s.send(p[2], sheet_mail(p[2], gm, "Spielzug", "Hallo, nur eine Frage."))
+    s.wait_for(gm, 2)
+    rep = fetch(mc.camp, "test")
+    assert sorted(r.status for r in rep.results) == ["abgelehnt", "angenommen"]
+    s.wait_for(p[0], 1)
+    # next month: the game master's client put the mails back into the inbox
+    seg = mc.seg()
+    first = seg.date
+    seg.date = seg.date.next()
+    save_segment(seg, mc.seg_dir)
+    for m in s.messages(gm, "wdg/erledigt"):
+        s.append(gm, m.raw)
+    rep = fetch(mc.camp, "test")
+    assert [r.status for r in rep.results] == ["bereits erfasst", "bereits erfasst"]
+    assert all(f"schon im Mond {first.short()}" in r.reason for r in rep.results)
+    assert rep.sent == [] and rep.moved == 2
+    assert not (mc.camp.root / "orders" / "test" / seg.date.key / "k1.txt").exists()
+    time.sleep(0.5)
+    assert len(s.messages(p[0])) == 1 and len(s.messages(p[2])) == 1
+    assert s.messages(gm) == []

@@ -1,0 +1,85 @@
+"""``wdg mail fetch`` and ``wdg mail watch`` (added to the ``wdg mail`` group by
+:mod:`wdg.commands.mail`). Thin: parse flags, call :mod:`wdg.mail.fetch` /
+:mod:`wdg.mail.watch`, print."""
+
+from __future__ import annotations
+
+import json
+import signal
+from datetime import datetime
+from pathlib import Path
+
+import typer
+
+from wdg.commands.common import campaign_option, open_campaign
+
+EXIT_SOME_REFUSED = 3
+"""As ``wdg orders import``: some mails were refused or quarantined."""
+
+
+def fetch_cmd(
+    segment: str = typer.Argument(..., help="Segment name."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    no_answer: bool = typer.Option(False, "--no-answer", help="Import and file away, but send "
+                                   "no answers now (the next fetch sends them)."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Fetch the game master's mailbox (imap: in worlds/<segment>/mail.yaml): import every
+    new sheet once, answer it at once, file it into the done folder.
+
+    Exit code 0: all taken; 3: some mails refused or quarantined (see the table);
+    1: the fetch could not run (server, login, certificate, lock)."""
+    from wdg.mail.fetch import fetch
+
+    camp = open_campaign(campaign)
+    report = fetch(camp, segment, answer=not no_answer)
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
+    else:
+        typer.echo(report.table(), nl=False)
+    if report.refused:
+        raise typer.Exit(EXIT_SOME_REFUSED)
+
+
+def watch_cmd(
+    segment: str = typer.Argument(..., help="Segment name."),
+    idle: int = typer.Option(25 * 60, "--idle", min=5, max=29 * 60,
+                             help="Seconds to wait in IMAP IDLE before looking again."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Stay connected and answer every mail the moment it arrives (IMAP IDLE);
+    reconnect after a dropped connection. SIGTERM stops it cleanly (exit 0) after the
+    mail in hand; Ctrl-C stops it at once (exit 130; nothing stored is lost)."""
+    from wdg.mail.watch import watch
+
+    camp = open_campaign(campaign)
+    stopping = {"now": False}
+
+    def on_term(signum, frame):  # noqa: ANN001, ARG001
+        stopping["now"] = True
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGHUP, on_term)
+
+    def stamp() -> str:
+        return datetime.now().astimezone().strftime("%d.%m.%Y %H:%M:%S %Z")
+
+    def on_report(rep) -> None:  # noqa: ANN001
+        if rep.new or rep.sent or rep.moved or rep.failed or rep.uncertain:
+            typer.echo(f"[{stamp()}]")
+            typer.echo(rep.table(), nl=False)
+
+    def on_problem(text: str) -> None:
+        typer.echo(f"[{stamp()}] {text}", err=True)
+
+    typer.echo(f"[{stamp()}] wdg mail watch {segment}: warte auf Mail (Ende mit SIGTERM "
+               "oder Strg-C)")
+    watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
+          on_problem=on_problem, idle_seconds=idle)
+    typer.echo(f"[{stamp()}] beendet (SIGTERM)")
+
+
+def register(sub: typer.Typer) -> None:
+    """Add ``fetch`` and ``watch`` to the ``wdg mail`` group."""
+    sub.command("fetch")(fetch_cmd)
+    sub.command("watch")(watch_cmd)

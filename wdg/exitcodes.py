@@ -1,0 +1,36 @@
+"""Exit codes of the commands a cron job or a systemd timer calls
+(``wdg mail run``, ``wdg reports send``, ``wdg mail forms``; docs/gamemaster.md).
+
+Other commands exit 0 on success, 1 on an error, 2 on a usage error, 130 on
+Ctrl-C. The mail commands tell more apart, so that a script can react:
+"""
+
+from __future__ import annotations
+
+OK = 0
+"""Work was done (mails fetched/answered, the month run, results sent)."""
+FAILED = 1
+"""Something failed (a server not reachable, a damaged file ...): see the message."""
+USAGE = 2
+"""The command line itself was wrong."""
+NOTHING = 3
+"""Nothing to do: no new mail, every mail already sent."""
+WAITING = 4
+"""Waiting for the deadline: the month's EINTREFFSCHLUSS has not passed yet."""
+REFUSED = 5
+"""Refused: the month may not run (a blocker in ``wdg turn status``: too many
+sheets missing, the game master's sheet has errors, no deadline set ...), or a
+mail is uncertain / the send record is damaged — the game master must look."""
+LOCKED = 6
+"""Another wdg command holds the segment's lock; try again later."""
+INTERRUPTED = 130
+"""Ctrl-C (SIGINT); 143 for SIGTERM (128 + signal number)."""
+
+NAMES = {OK: "erledigt", FAILED: "fehlgeschlagen", USAGE: "Aufruf fehlerhaft",
+         NOTHING: "nichts zu tun", WAITING: "wartet auf den Eintreffschluß",
+         REFUSED: "verweigert", LOCKED: "gesperrt", INTERRUPTED: "abgebrochen"}
+"""The German word for each code (in the log and in ``--json`` as ``status``)."""
+
+JSON_STATUS = {OK: "done", FAILED: "failed", NOTHING: "nothing", WAITING: "waiting",
+               REFUSED: "refused", LOCKED: "locked", INTERRUPTED: "interrupted"}
+"""The machine-readable word for each code (``--json``)."""

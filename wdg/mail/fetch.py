@@ -1,0 +1,422 @@
+"""``wdg mail fetch``: the game master's mailbox in, every sheet answered at once.
+
+:func:`fetch` connects to the IMAP server of ``mail.yaml`` (TLS, certificate
+verified), looks at every mail in the inbox and
+
+1. leaves a mail that is **not for the game** where it is, untouched (not even
+   marked read): the rule of ``imap.accept`` (:func:`for_the_game`), and a sheet
+   naming another segment of the campaign is left for that segment's fetch;
+2. **imports** each new mail exactly once, across months, with the arrival time
+   the server recorded (``INTERNALDATE``): :class:`wdg.orders.intake.Intake`, the
+   same import as ``wdg orders import``, records it in the segment's intake record
+   ``worlds/<segment>/mail/seen.yaml`` (by Message-ID and by UIDVALIDITY/UID);
+   a player's **mail command** (:mod:`wdg.mail.commands`) is answered instead;
+3. **answers** each at once through SMTP, exactly once (the send record
+   ``sent.yaml``, :func:`wdg.mail.send.send_mails`): From of ``mail.yaml``, a real
+   Date, a Message-ID, In-Reply-To/References of the player's mail;
+4. **moves** the mail to ``imap.done_folder`` (``wdg/erledigt``, created if missing).
+
+Why a kill at any moment loses nothing and imports nothing twice: the order is
+record → store → record → answer → move. The intake record gets ``taking``
+before the sheet is stored and ``taken`` after; a mail is moved out of the inbox
+only after it is recorded as taken and its answer went through the send record.
+Killed before the move, the mail is still in the inbox: the next fetch finds it
+recorded (by its place and Message-ID) and only completes what is missing — the
+answer (the send record knows whether it went out) and the move. Killed while
+storing, the import of the same mail finds its own receipt (the intake is
+idempotent by the mail's id). Killed after ``taking`` and before the month was
+run and the fetch repeated, the intake looks into that month's folder for the
+mail's receipt before taking it into a later month. The send record never sends
+a mail twice; a mail whose sending was cut by a kill between the server's "250"
+and its record stays *uncertain* and is not sent again on its own (``wdg mail
+sent``).
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.utils import formatdate, getaddresses, make_msgid, parseaddr
+from pathlib import Path
+from typing import Any
+
+from wdg.campaign import Campaign
+from wdg.errors import StateError
+from wdg.mail.config import MailConfig, load_mail_config
+from wdg.mail.imap import ImapSession
+from wdg.orders.intake import DUPLICATE, REFUSED_STATUSES, Incoming, MailResult
+from wdg.textpolicy import visible
+
+DEFAULT_SUBJECT = (r"(?i)\b(spielzug|spielzüge|zugblatt|befehle?|befehlsbogen|wdg|"
+                   r"welt\s+der\s+g(ö|oe)tter|segment\s*\w*|königreich|koenigreich)\b")
+"""Subjects of mail for the game when ``imap.accept`` sets no rule (German)."""
+
+HEADER_FIELDS = ("SUBJECT", "TO", "CC", "DELIVERED-TO", "X-ORIGINAL-TO", "MESSAGE-ID", "FROM")
+
+
+@dataclass(slots=True)
+class FetchReport:
+    """What one fetch did."""
+
+    segment: str
+    month: str = ""
+    results: list[MailResult] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    """Mail commands answered (:mod:`wdg.mail.commands`)."""
+    ignored: int = 0
+    """Mails left in the inbox: not for the game (or for another segment)."""
+    other_segment: dict[str, int] = field(default_factory=dict)
+    already: int = 0
+    """Mails found recorded by an earlier fetch (a fetch stopped before moving them)."""
+    moved: int = 0
+    sent: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    uncertain: list[str] = field(default_factory=list)
+    refused_answers: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def new(self) -> int:
+        """Mails imported (or commands answered) by this fetch."""
+        return len({r.position for r in self.results}) + len(self.commands)
+
+    @property
+    def refused(self) -> bool:
+        """True if some sheet was refused or quarantined."""
+        return any(r.status in REFUSED_STATUSES for r in self.results)
+
+    def table(self) -> str:
+        """The summary in German."""
+        lines = [f"Postfach abgeholt: Segment {self.segment}, Mond {self.month}"]
+        if self.results:
+            lines.append(f"{'Absender':32} {'Reich':>5}  {'Ergebnis':16} Grund")
+            for r in self.results:
+                k = str(r.kingdom) if r.kingdom else "-"
+                reason = "; ".join(x for x in (r.reason, *r.notes) if x)
+                lines.append(f"{visible(r.sender or '(unbrauchbar)')[:32]:32} {k:>5}  "
+                             f"{r.status:16} {visible(reason)}")
+        for c in self.commands:
+            lines.append(f"{visible(c['sender'])[:32]:32} {c.get('kingdom') or '-':>5}  "
+                         f"{'Befehl':16} {visible(c['text'])}")
+        lines.append(f"Neue Mails: {self.new}; nicht für das Spiel (im Posteingang gelassen): "
+                     f"{self.ignored}; in den Ordner für Erledigtes verschoben: {self.moved}")
+        for name, n in sorted(self.other_segment.items()):
+            lines.append(f"Für Segment {name} (dort abholen): {n}")
+        if self.already:
+            lines.append(f"Schon früher erfaßt (nur noch verschoben/beantwortet): {self.already}")
+        lines.append(self.answers_line())
+        lines += [f"Hinweis: {n}" for n in self.notes]
+        return "\n".join(lines) + "\n"
+
+    def answers_line(self) -> str:
+        """One German line on the answers sent."""
+        return (f"Antworten gesendet: {len(self.sent)}"
+                + (f"; nicht gesendet (der nächste Abruf versucht es wieder): "
+                   f"{len(self.failed)}" if self.failed else "")
+                + (f"; ungewiss (nicht erneut gesendet, 'wdg mail sent'): "
+                   f"{len(self.uncertain)}" if self.uncertain else "")
+                + (f"; vom Server abgelehnt: {len(self.refused_answers)}"
+                   if self.refused_answers else ""))
+
+    def as_dict(self) -> dict[str, Any]:
+        """For ``--json``."""
+        return {
+            "segment": self.segment, "month": self.month, "new": self.new,
+            "ignored": self.ignored, "other_segment": dict(self.other_segment),
+            "already": self.already, "moved": self.moved,
+            "mails": [{"sender": r.sender, "message_id": r.message_id, "kingdom": r.kingdom,
+                       "status": r.status, "reason": r.reason, "notes": list(r.notes),
+                       "arrival": r.arrival.isoformat() if r.arrival else None}
+                      for r in self.results],
+            "commands": list(self.commands),
+            "answers": {"sent": list(self.sent), "failed": dict(self.failed),
+                        "uncertain": list(self.uncertain), "refused": dict(self.refused_answers)},
+            "notes": list(self.notes),
+        }
+
+
+# --- the rule for "mail for the game" -------------------------------------------------
+
+def for_the_game(head: EmailMessage, accept: dict[str, Any]) -> bool:
+    """Whether a mail (its headers) is for the game, by ``imap.accept``:
+
+    - ``to``: an address or a list; the mail is for the game when one of them is
+      among To, Cc, Delivered-To, X-Original-To (a plus-address like
+      ``sl+wdg@example.org`` makes a clean rule);
+    - ``subject``: a regular expression searched in the Subject (case-insensitive);
+    - neither: the subject rule :data:`DEFAULT_SUBJECT` (Spielzug, Befehle, WdG,
+      Königreich, Segment …) or a mail command's subject.
+    A mail command's subject (:mod:`wdg.mail.commands`) counts wherever the
+    subject rule applies."""
+    from wdg.mail.commands import command_of
+
+    subject = _header(head, "Subject")
+    to_rule = accept.get("to")
+    subject_rule = accept.get("subject")
+    if to_rule:
+        wanted = {a.strip().lower() for a in ([to_rule] if isinstance(to_rule, str) else to_rule)
+                  if isinstance(a, str)}
+        got = {addr.lower() for _, addr in getaddresses(
+            [_header(head, h) for h in ("To", "Cc", "Delivered-To", "X-Original-To")])}
+        if wanted & got:
+            return True
+        if not subject_rule:
+            return False
+    pattern = subject_rule if isinstance(subject_rule, str) and subject_rule else DEFAULT_SUBJECT
+    try:
+        if re.search(pattern, subject, re.IGNORECASE):
+            return True
+    except re.error:
+        raise StateError(f"imap.accept.subject: {pattern!r} ist kein gültiger regulärer "
+                         "Ausdruck") from None
+    return command_of(subject) is not None
+
+
+def check_accept(accept: dict[str, Any], source: str) -> None:
+    """Refuse a bad ``imap.accept`` before anything is fetched."""
+    unknown = set(accept) - {"to", "subject"}
+    if unknown:
+        raise StateError(f"{source}: imap.accept kennt {', '.join(sorted(unknown))} nicht; "
+                         "erlaubt sind 'to' (Adresse oder Liste) und 'subject' (regulärer "
+                         "Ausdruck)")
+    if "subject" in accept:
+        try:
+            re.compile(str(accept["subject"]))
+        except re.error as exc:
+            raise StateError(f"{source}: imap.accept.subject {accept['subject']!r} ist kein "
+                             f"gültiger regulärer Ausdruck ({exc})") from None
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    try:
+        value = msg.get(name)
+        return str(value) if value is not None else ""
+    except Exception:  # noqa: BLE001 - a broken header is no header
+        return ""
+
+
+_SEGMENT_LINE = re.compile(r"(?im)^[ \t>]*segment[ \t]*:[ \t]*([A-Za-z][A-Za-z0-9_-]{0,39})[ \t]*$")
+
+
+def named_segment(raw: bytes) -> str | None:
+    """The segment a mail's sheet names in its ``Segment:`` line, if any."""
+    from wdg.orders.mailtext import part_texts
+
+    try:
+        texts, _ = part_texts(email.message_from_bytes(raw, policy=email.policy.default))
+    except Exception:  # noqa: BLE001 - unreadable: the import quarantines it
+        return None
+    for text in texts:
+        m = _SEGMENT_LINE.search(text)
+        if m:
+            return m.group(1).lower()
+    return None
+
+
+# --- fetch ------------------------------------------------------------------------------
+
+def mail_config(camp: Campaign, segment: str) -> MailConfig:
+    """``mail.yaml`` of the segment with an ``imap`` section, or a clear refusal."""
+    seg_dir = camp.segment_dir(segment)
+    config = load_mail_config(seg_dir)
+    if config is None or config.imap is None:
+        raise StateError(f"{seg_dir / 'mail.yaml'}: kein IMAP-Postfach eingerichtet (Abschnitt "
+                         "imap: mit host, user, password_env oder password_file; "
+                         "docs/gamemaster.md, Mail abholen)")
+    check_accept(config.imap.accept, str(config.path))
+    return config
+
+
+def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
+          answer: bool = True, holding_lock: bool = False,
+          session: ImapSession | None = None) -> FetchReport:
+    """Fetch, import, answer and file away the new mail of ``segment`` (see the module).
+
+    ``holding_lock``: the caller holds the segment's lock (``wdg mail run``); else
+    the lock is taken for the import of the new mails only (not while talking to a
+    server with nothing to do). ``session``: an open IMAP session to reuse
+    (``wdg mail watch``). Raises :class:`StateError` (German) when the server cannot
+    be reached or refuses the login or the certificate — nothing was imported then."""
+    config = config or mail_config(camp, segment)
+    assert config.imap is not None
+    imap = config.imap
+    report = FetchReport(segment)
+    own = session is None
+    box = session or ImapSession(imap)
+    if own:
+        box.__enter__()
+    try:
+        uidvalidity = box.select(imap.mailbox)
+        uids = box.uids()
+        heads = box.headers(uids, HEADER_FIELDS) if uids else {}
+        parser = BytesHeaderParser(policy=email.policy.default)
+        candidates = []
+        for uid in uids:
+            head = parser.parsebytes(heads.get(uid, b""))
+            if for_the_game(head, imap.accept):  # type: ignore[arg-type]
+                candidates.append((uid, head))
+            else:
+                report.ignored += 1
+        if candidates:
+            if holding_lock:
+                _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
+            else:
+                from wdg.engine.archive import segment_lock
+
+                with segment_lock(camp.segment_dir(segment)):
+                    _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
+        elif answer:
+            # answers a stopped fetch left unsent (the mails are filed already)
+            if holding_lock:
+                answer_pending(camp, segment, config, report)
+            else:
+                from wdg.engine.archive import segment_lock
+
+                with segment_lock(camp.segment_dir(segment)):
+                    answer_pending(camp, segment, config, report)
+    finally:
+        if own:
+            box.__exit__(None, None, None)
+    return report
+
+
+def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, uidvalidity: int,
+          candidates: list[tuple[int, EmailMessage]], report: FetchReport, answer: bool) -> None:
+    from wdg.mail.commands import answer_command, command_of
+    from wdg.mail.seen import SeenRecord, mail_key, place
+    from wdg.orders.intake import Intake
+    from wdg.world.deadline import deadline_for
+    from wdg.world.storage import load_segment
+
+    imap = config.imap
+    assert imap is not None
+    seg = load_segment(camp.segment_dir(segment))
+    report.month = seg.date.key
+    record = SeenRecord(camp.segment_dir(segment))
+    intake = Intake(camp, seg, deadline=deadline_for(seg, seg.date), sender_address=config.sender,
+                    record=record)
+    done: list[int] = []
+    for pos, (uid, head) in enumerate(candidates, start=1):
+        where = place(imap.user, imap.host, imap.mailbox, uidvalidity, uid)
+        known = record.at_place(where)
+        if known is not None and known.taken:
+            report.already += 1  # recorded by a fetch that stopped before moving it
+            done.append(uid)
+            continue
+        got = box.fetch(uid)
+        if got is None:
+            continue  # gone meanwhile (another client moved it)
+        other = named_segment(got.raw)
+        if other and other != segment and (camp.segment_dir(other) / "segment.yaml").is_file():
+            report.other_segment[other] = report.other_segment.get(other, 0) + 1
+            report.ignored += 1
+            continue
+        command = command_of(_header(head, "Subject"))
+        if command is not None and known is None:
+            key = mail_key(_header(head, "Message-ID").strip(), got.raw)
+            if record.get(key) is None or not record.get(key).taken:
+                record.record(key, "taking", seg.date.key, place=where)
+                outcome = answer_command(camp, seg, config, command, got.raw)
+                record.record(key, "taken", seg.date.key, place=where, command=command,
+                              results=[{"status": "Befehl", "kingdom": outcome.get("kingdom"),
+                                        "sender": outcome.get("sender", ""),
+                                        "answers": outcome.get("answers", [])}])
+                report.commands.append({**outcome, "command": command})
+            else:
+                report.already += 1
+            done.append(uid)
+            continue
+        results = intake.take(Incoming(got.raw, pos, server_time=got.internaldate, place=where))
+        if len(results) == 1 and results[0].status == DUPLICATE and results[0].confirmation is None \
+                and "schon im Mond" in results[0].reason:
+            report.already += 1
+        report.results.extend(results)
+        done.append(uid)
+    intake.finish()
+    if answer:
+        answer_pending(camp, segment, config, report, record=record, month=seg.date.key)
+    if done:
+        box.ensure_folder(imap.done_folder)
+        box.move(done, imap.done_folder)
+        report.moved = len(done)
+
+
+# --- answers ---------------------------------------------------------------------------
+
+def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: FetchReport, *,
+                    record: Any = None, month: str | None = None) -> None:
+    """Send every answer of this month's recorded mails that the send record has not
+    seen go out (new ones, and those a stopped fetch or an import without SMTP left):
+    each exactly once. The caller holds the segment's lock. Used by :func:`fetch` and
+    by ``wdg orders import``."""
+    from wdg.mail.ledger import Ledger
+    from wdg.mail.seen import SeenRecord
+    from wdg.mail.send import Outgoing, digest, send_mails
+
+    seg_dir = camp.segment_dir(segment)
+    if record is None:
+        record = SeenRecord(seg_dir)
+    if month is None:
+        from wdg.world.storage import load_segment
+
+        month = load_segment(seg_dir).date.key
+    mails: list[Outgoing] = []
+    for m in record.taken():
+        if m.month != month:
+            continue
+        for res in m.info.get("results", []):
+            for rel in ([res.get("answer")] if res.get("answer") else []) + list(res.get("answers", [])):
+                path = camp.root / rel
+                if not path.is_file():
+                    continue
+                raw = path.read_bytes()
+                head = BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+                to = parseaddr(_header(head, "To"))[1]
+                if not to:
+                    continue
+                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to,
+                                      build=lambda correction, raw=raw: _ready(raw, config),
+                                      sha256=digest(raw), info={"kind": "antwort"}))
+    if not mails or config.smtp is None:
+        if mails:
+            report.notes.append(f"{config.path}: kein SMTP-Server eingerichtet (smtp:); "
+                                f"{len(mails)} Antwort(en) liegen im Ausgang und gehen nicht raus")
+        return
+    ledger = Ledger(seg_dir)
+    try:
+        res = send_mails(ledger, config, mails)
+    except StateError as exc:
+        report.notes.append(str(exc))
+        report.failed.update({m.key: str(exc) for m in mails if not ledger.was_sent(m.key)})
+        return
+    report.sent += res.sent + res.corrected
+    report.failed.update(res.failed)
+    report.uncertain += res.uncertain
+    report.refused_answers.update(res.refused)
+
+
+def _ready(raw: bytes, config: MailConfig) -> EmailMessage:
+    """An answer from the outbox made ready to go: From of mail.yaml, Date = now, a
+    Message-ID (kept if the file has one: the same on every try)."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    del msg["From"]
+    msg["From"] = config.sender
+    del msg["Date"]
+    msg["Date"] = formatdate(localtime=False, usegmt=True)
+    if msg.get("Message-ID") is None:
+        domain = parseaddr(config.sender)[1].rpartition("@")[2] or "localhost"
+        msg["Message-ID"] = make_msgid("wdg.antwort." + hashlib.sha256(raw).hexdigest()[:16],
+                                       domain=domain)
+    return msg
+
+
+def outbox_dir(camp: Campaign, segment: str, month: str) -> Path:
+    """Where the answers of a month lie (as ``wdg orders import`` writes them)."""
+    return camp.root / "outbox" / segment / month
+

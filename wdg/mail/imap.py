@@ -1,0 +1,354 @@
+"""The IMAP client of the intake: IMAPS (993) or STARTTLS (143), the server's
+certificate and host name always verified (:func:`wdg.mail.config.tls_context`),
+a timeout at connect and at every reply.
+
+:class:`ImapSession` wraps :mod:`imaplib` with what :mod:`wdg.mail.fetch` needs:
+the mailbox's ``UIDVALIDITY``, the UIDs in it, a mail's bytes and its
+``INTERNALDATE`` (the time the server put it into the mailbox) read without
+setting ``\\Seen`` (``BODY.PEEK``), moving a mail to another folder (``UID MOVE``
+where the server offers it, else ``COPY`` + ``\\Deleted`` + ``UID EXPUNGE``),
+and ``IDLE`` for ``wdg mail watch``. Every failure becomes a German
+:class:`~wdg.errors.StateError` naming the server and the stage.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import re
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from wdg.errors import StateError
+from wdg.mail.config import ServerConfig
+
+FETCH_CHUNK = 50
+"""UIDs per header FETCH."""
+
+
+class ImapError(StateError):
+    """The IMAP server could not be reached or refused something (German)."""
+
+
+class ConnectionLost(ImapError):
+    """The connection broke (server restarted, network gone): try again later."""
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"das Zertifikat des Servers ist nicht gültig ({exc.verify_message})"
+    if isinstance(exc, (TimeoutError, socket.timeout)) or "timed out" in str(exc):
+        return "keine Antwort in der gesetzten Zeit"
+    if isinstance(exc, ConnectionRefusedError):
+        return "Verbindung abgelehnt (läuft dort ein IMAP-Server?)"
+    text = exc.args[0] if exc.args else exc
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return f"{type(exc).__name__}: {text}".rstrip(": ")
+
+
+class _IMAP4(imaplib.IMAP4):
+    """IMAP (+ STARTTLS) whose certificate is checked against ``cert_name``."""
+
+    def __init__(self, host: str, port: int, timeout: float, cert_name: str) -> None:
+        self._cert_name = cert_name
+        super().__init__(host, port, timeout=timeout)
+
+    def starttls(self, ssl_context=None):  # noqa: ANN001, ANN201 - imaplib's signature
+        host, self.host = self.host, self._cert_name  # imaplib passes self.host as SNI name
+        try:
+            return super().starttls(ssl_context=ssl_context)
+        finally:
+            self.host = host
+
+
+class _IMAP4SSL(imaplib.IMAP4_SSL):
+    """IMAPS whose certificate is checked against ``cert_name``."""
+
+    def __init__(self, host: str, port: int, timeout: float, cert_name: str,
+                 context: ssl.SSLContext) -> None:
+        self._cert_name = cert_name
+        super().__init__(host, port, ssl_context=context, timeout=timeout)
+
+    def _create_socket(self, timeout):  # noqa: ANN001, ANN202 - imaplib's hook
+        sock = socket.create_connection((self.host, self.port), timeout)
+        return self.ssl_context.wrap_socket(sock, server_hostname=self._cert_name)
+
+
+@dataclass(slots=True)
+class Fetched:
+    """One mail as the server holds it."""
+
+    uid: int
+    raw: bytes
+    internaldate: datetime | None
+
+
+def quote(mailbox: str) -> str:
+    """A mailbox name as an IMAP quoted string (modified UTF-7 for non-ASCII)."""
+    return '"' + _utf7(mailbox).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _utf7(text: str) -> str:
+    """RFC 3501 modified UTF-7 (mailbox names)."""
+    import base64
+
+    out, buf = [], []
+
+    def flush() -> None:
+        if buf:
+            data = "".join(buf).encode("utf-16-be")
+            out.append("&" + base64.b64encode(data).decode().rstrip("=").replace("/", ",") + "-")
+            buf.clear()
+
+    for ch in text:
+        if 0x20 <= ord(ch) <= 0x7e:
+            flush()
+            out.append("&-" if ch == "&" else ch)
+        else:
+            buf.append(ch)
+    flush()
+    return "".join(out)
+
+
+_INTERNALDATE = re.compile(rb'INTERNALDATE "([^"]+)"')
+_UID = re.compile(rb"UID (\d+)")
+
+
+def parse_internaldate(text: str) -> datetime | None:
+    """``17-Jul-1996 02:44:25 -0700`` as an aware datetime."""
+    try:
+        return datetime.strptime(text.strip(), "%d-%b-%Y %H:%M:%S %z")
+    except ValueError:
+        return None
+
+
+class ImapSession:
+    """One connection to the configured IMAP server (a context manager).
+
+    Opening it connects, secures the line (IMAPS, or STARTTLS — refused if the
+    server does not offer it) with certificate and host name verified, and logs
+    in; a failure raises :class:`ImapError` — with a bad certificate the password
+    was never sent."""
+
+    def __init__(self, config: ServerConfig, *, timeout: float | None = None) -> None:
+        self.config = config
+        self.timeout = config.timeout if timeout is None else timeout
+        self.conn: imaplib.IMAP4 | None = None
+        self.selected = ""
+        self.uidvalidity = 0
+
+    # --- connection ---------------------------------------------------------------------
+
+    def __enter__(self) -> ImapSession:
+        cfg = self.config
+        password = cfg.password() if cfg.user else ""
+        stage = "Verbindung zu"
+        try:
+            if cfg.security == "ssl":
+                stage = "TLS-Verbindung (IMAPS) zu"
+                self.conn = _IMAP4SSL(cfg.host, cfg.port, self.timeout, cfg.cert_name, cfg.context())
+            else:
+                self.conn = _IMAP4(cfg.host, cfg.port, self.timeout, cfg.cert_name)
+                if cfg.security == "starttls":
+                    stage = "STARTTLS mit"
+                    if "STARTTLS" not in self.conn.capabilities:
+                        raise imaplib.IMAP4.error("der Server bietet kein STARTTLS an; ohne "
+                                                  "Verschlüsselung wird kein Passwort gesendet")
+                    self.conn.starttls(ssl_context=cfg.context())
+            if cfg.user:
+                stage = "Anmeldung bei"
+                self.conn.login(cfg.user, password)
+        except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
+            self.close()
+            raise ImapError(f"{stage} dem IMAP-Server {cfg.where} gescheitert: {_describe(exc)}; "
+                            "nichts abgeholt") from None
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(polite=exc[0] is None)
+
+    def close(self, polite: bool = False) -> None:
+        conn, self.conn = self.conn, None
+        if conn is None:
+            return
+        try:
+            if polite:
+                conn.logout()
+            else:
+                conn.shutdown()
+        except (OSError, imaplib.IMAP4.error, ssl.SSLError, AttributeError):
+            try:
+                conn.shutdown()
+            except Exception:  # noqa: BLE001 - closing a broken connection
+                pass
+
+    def _call(self, what: str, fn, *args):  # noqa: ANN001, ANN202
+        if self.conn is None:
+            raise ConnectionLost(f"IMAP-Server {self.config.where}: keine Verbindung")
+        try:
+            typ, data = fn(*args)
+        except (OSError, imaplib.IMAP4.abort, ssl.SSLError) as exc:
+            self.close()
+            raise ConnectionLost(f"IMAP-Server {self.config.where}: Verbindung verloren bei "
+                                 f"{what} ({_describe(exc)})") from None
+        except imaplib.IMAP4.error as exc:
+            raise ImapError(f"IMAP-Server {self.config.where}: {what} abgelehnt "
+                            f"({_describe(exc)})") from None
+        if typ != "OK":
+            detail = b" ".join(x for x in data if isinstance(x, bytes)).decode("utf-8", "replace")
+            raise ImapError(f"IMAP-Server {self.config.where}: {what} abgelehnt ({typ} {detail})")
+        return data
+
+    # --- mailboxes ----------------------------------------------------------------------
+
+    def select(self, mailbox: str) -> int:
+        """Open ``mailbox`` for reading and writing; returns its UIDVALIDITY."""
+        assert self.conn is not None
+        self._call(f"Öffnen des Postfachs {mailbox!r}", self.conn.select, quote(mailbox))
+        _, data = self.conn.response("UIDVALIDITY")
+        try:
+            self.uidvalidity = int(data[-1])
+        except (TypeError, ValueError, IndexError):
+            self.uidvalidity = int(self._status(mailbox, "UIDVALIDITY"))
+        self.selected = mailbox
+        return self.uidvalidity
+
+    def _status(self, mailbox: str, item: str) -> str:
+        assert self.conn is not None
+        data = self._call(f"STATUS {mailbox!r}", self.conn.status, quote(mailbox), f"({item})")
+        m = re.search(rf"{item} (\d+)".encode(), data[0] or b"")
+        return m.group(1).decode() if m else "0"
+
+    def ensure_folder(self, mailbox: str) -> None:
+        """Create ``mailbox`` (and its parents) unless it exists; subscribe to it."""
+        assert self.conn is not None
+        data = self._call("LIST", self.conn.list, '""', quote(mailbox))
+        if any(d for d in data if d):
+            return
+        try:
+            self._call(f"Anlegen des Ordners {mailbox!r}", self.conn.create, quote(mailbox))
+        except ConnectionLost:
+            raise
+        except ImapError:
+            # created meanwhile by another client? then it is there now
+            data = self._call("LIST", self.conn.list, '""', quote(mailbox))
+            if not any(d for d in data if d):
+                raise
+        try:
+            self._call("SUBSCRIBE", self.conn.subscribe, quote(mailbox))
+        except ImapError as exc:
+            if isinstance(exc, ConnectionLost):
+                raise
+
+    def uids(self) -> list[int]:
+        """The UIDs of the selected mailbox's mails not marked deleted, ascending."""
+        assert self.conn is not None
+        data = self._call("UID SEARCH", self.conn.uid, "SEARCH", "UNDELETED")
+        return sorted(int(x) for x in b" ".join(d for d in data if d).split())
+
+    def headers(self, uids: list[int], fields: tuple[str, ...]) -> dict[int, bytes]:
+        """The named header fields of each mail (``BODY.PEEK``: \\Seen is not set)."""
+        assert self.conn is not None
+        out: dict[int, bytes] = {}
+        wanted = " ".join(fields).upper()
+        for i in range(0, len(uids), FETCH_CHUNK):
+            chunk = ",".join(str(u) for u in uids[i:i + FETCH_CHUNK])
+            data = self._call("FETCH", self.conn.uid, "FETCH", chunk,
+                              f"(UID BODY.PEEK[HEADER.FIELDS ({wanted})])")
+            for item in data:
+                if isinstance(item, tuple):
+                    m = _UID.search(item[0])
+                    if m:
+                        out[int(m.group(1))] = item[1]
+        return out
+
+    def fetch(self, uid: int) -> Fetched | None:
+        """One mail's bytes and INTERNALDATE (``None`` if it is gone meanwhile)."""
+        assert self.conn is not None
+        data = self._call("FETCH", self.conn.uid, "FETCH", str(uid), "(UID INTERNALDATE BODY.PEEK[])")
+        for item in data:
+            if isinstance(item, tuple):
+                m = _INTERNALDATE.search(item[0])
+                when = parse_internaldate(m.group(1).decode()) if m else None
+                return Fetched(uid, item[1], when)
+        return None
+
+    def move(self, uids: list[int], target: str) -> None:
+        """Move mails to ``target`` (atomic ``UID MOVE`` where offered)."""
+        assert self.conn is not None
+        if not uids:
+            return
+        ids = ",".join(str(u) for u in uids)
+        if "MOVE" in self.conn.capabilities:
+            self._call(f"Verschieben nach {target!r}", self.conn.uid, "MOVE", ids, quote(target))
+            return
+        self._call(f"Kopieren nach {target!r}", self.conn.uid, "COPY", ids, quote(target))
+        self._call("Löschen", self.conn.uid, "STORE", ids, "+FLAGS.SILENT", r"(\Deleted)")
+        if "UIDPLUS" in self.conn.capabilities:
+            self._call("UID EXPUNGE", self.conn.uid, "EXPUNGE", ids)
+        else:
+            self._call("EXPUNGE", self.conn.expunge)
+
+    # --- IDLE ---------------------------------------------------------------------------
+
+    def idle(self, seconds: float, stop=None) -> bool:  # noqa: ANN001
+        """Wait (IMAP IDLE, RFC 2177) until the server reports a change in the
+        selected mailbox or ``seconds`` pass; True when something changed.
+        ``stop()`` is polled about once a second and ends the wait early."""
+        conn = self.conn
+        if conn is None:
+            raise ConnectionLost(f"IMAP-Server {self.config.where}: keine Verbindung")
+        if "IDLE" not in conn.capabilities:
+            time.sleep(min(seconds, 60))
+            return True
+        tag = conn._new_tag().decode()  # noqa: SLF001 - imaplib has no IDLE (before 3.14)
+        sock = conn.sock
+        changed = False
+        try:
+            conn.send(f"{tag} IDLE\r\n".encode())
+            line = conn.readline()
+            if not line.startswith(b"+"):
+                raise ImapError(f"IMAP-Server {self.config.where}: IDLE abgelehnt "
+                                f"({line.decode('utf-8', 'replace').strip()})")
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline and not changed:
+                if stop is not None and stop():
+                    break
+                sock.settimeout(min(1.0, max(0.05, deadline - time.monotonic())))
+                try:
+                    line = conn.readline()
+                except (TimeoutError, socket.timeout):
+                    continue
+                except ssl.SSLError as exc:
+                    if "timed out" in str(exc):
+                        continue
+                    raise
+                if not line:
+                    raise OSError("connection closed by the server")
+                if re.search(rb"\b(EXISTS|RECENT|EXPUNGE|FETCH)\b", line):
+                    changed = True
+                elif line.startswith(b"* BYE"):
+                    raise OSError(line.decode("utf-8", "replace").strip())
+            sock.settimeout(self.timeout)
+            conn.send(b"DONE\r\n")
+            while True:
+                line = conn.readline()
+                if not line:
+                    raise OSError("connection closed by the server")
+                if line.startswith(tag.encode()):
+                    break
+                if re.search(rb"\b(EXISTS|RECENT)\b", line):
+                    changed = True
+        except (OSError, imaplib.IMAP4.abort, ssl.SSLError) as exc:
+            self.close()
+            raise ConnectionLost(f"IMAP-Server {self.config.where}: Verbindung verloren "
+                                 f"({_describe(exc)})") from None
+        return changed
+
+

@@ -1,0 +1,35 @@
+"""The mail log of a segment: ``worlds/<segment>/mail/log/<YYYY-MM>.log``.
+
+One line per thing done (fetched, answered, run, sent, refused), stamped with
+the time in the segment's time zone. A log, not state: nothing reads it back;
+it is for the game master (and ``journalctl``-less cron set-ups). One file per
+real calendar month keeps it small; old files can be deleted at any time.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+LOG_DIR = Path("mail") / "log"
+
+
+def _zone(tz: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(tz or "UTC")
+    except Exception:  # noqa: BLE001 - a bad zone name is reported elsewhere
+        return ZoneInfo("UTC")
+
+
+def log_line(segment_dir: Path, text: str, tz: str | None = None) -> Path:
+    """Append one line (``YYYY-MM-DD HH:MM:SS+ZZZZ text``) to the segment's log."""
+    now = datetime.now(_zone(tz))
+    d = segment_dir / LOG_DIR
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / f"{now:%Y-%m}.log"
+    line = f"{now:%Y-%m-%d %H:%M:%S%z} [{os.getpid()}] {' '.join(text.split())}\n"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line)
+    return path
