@@ -9,6 +9,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import faultinject  # noqa: E402
+from wdg.provenance import environment  # noqa: E402
+
+# What a month's provenance records (wdg's commit and dirty flag, the installed
+# distributions) is taken once, in this process, before any test forks: children
+# that compare a run with its re-run (fault injection) record the same software
+# even while the checkout is being edited during the test run.
+environment()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001

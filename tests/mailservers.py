@@ -706,8 +706,18 @@ postlog   unix-dgram n - n - 1 postlogd
         return conn
 
     def send(self, sender: Account, msg: EmailMessage | bytes, to: list[str] | None = None) -> None:
-        """Send as ``sender`` through the submission port (authenticated)."""
-        with contextlib.closing(self.smtp_client(sender)) as conn:
+        """Send as ``sender`` through the submission port (authenticated). A temporary
+        refusal of the login (454: Postfix's link to Dovecot's auth socket is renewed
+        after a Dovecot restart) is tried again, as a mail client would."""
+        for attempt in range(20):
+            try:
+                conn = self.smtp_client(sender)
+                break
+            except smtplib.SMTPAuthenticationError as exc:
+                if exc.smtp_code != 454 or attempt == 19:
+                    raise
+                time.sleep(0.25)
+        with contextlib.closing(conn):
             if isinstance(msg, bytes):
                 conn.sendmail(sender.address, to or [], msg)
             else:

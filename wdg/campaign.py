@@ -20,8 +20,12 @@ from wdg.world.calendar import MonthDate
 
 _SEGMENT_RE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-"""The checkout (or install prefix) holding the shipped worlds/ and templates/."""
+_CHECKOUT = Path(__file__).resolve().parent.parent
+_WHEEL_DATA = Path(__file__).resolve().parent / "_shipped"
+PACKAGE_ROOT = _WHEEL_DATA if not (_CHECKOUT / "worlds").is_dir() and _WHEEL_DATA.is_dir() \
+    else _CHECKOUT
+"""The folder holding the shipped worlds/, templates/ and orders/: the checkout, or
+in an installed wheel ``wdg/_shipped/`` (copied there by setup.py when it is built)."""
 
 
 def check_segment_name(name: str) -> str:

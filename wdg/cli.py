@@ -17,7 +17,6 @@ import sys
 
 import typer
 
-from wdg import __version__
 from wdg.errors import WdgError
 from wdg.textpolicy import terminal_safe
 
@@ -79,7 +78,9 @@ change)."""
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"wdg {__version__}")
+        from wdg.provenance import version_line
+
+        typer.echo(version_line())
         raise typer.Exit()
 
 

@@ -11,17 +11,9 @@ import pytest
 import yaml
 
 from mailservers import SERVER_NAME, MailWorld
+from tests.mail.segments import make_segment
 from wdg.campaign import Campaign
-from wdg.world.factory import add_army, add_kingdom, add_settlement, own, small_segment
-from wdg.world.passwords import hash_password
-from wdg.world.state import Building
 from wdg.world.storage import load_segment, save_segment
-
-MAP = [
-    "~K ~K ~K ~K ~K ~K ~K ~K",
-    "Tw T. T. Hv T. T. T. T.",
-    "T. T. T. T. T. T. T. T.",
-]
 
 
 @dataclass
@@ -57,18 +49,6 @@ class MailCampaign:
         }
         (self.seg_dir / "mail.yaml").write_text(yaml.safe_dump(data, allow_unicode=True),
                                                 encoding="utf-8")
-
-
-def make_segment(world: MailWorld, name: str = "test"):
-    seg = small_segment(MAP, name=name)
-    for n, player in enumerate(world.players, start=1):
-        k = add_kingdom(seg, n, email=player.address)
-        k.player.password_hash = hash_password(f"geheim-{n}")
-    add_settlement(seg, "101.10", 150, name="Hafenburg", kingdom=1,
-                   buildings={Building.KASERNE: 1, Building.HAFEN: 1, Building.PALAST: 1})
-    own(seg, 1, "101.09", "101.11")
-    add_army(seg, 101, 1, "101.10", units=500)
-    return seg
 
 
 @pytest.fixture

@@ -143,3 +143,72 @@ def test_same_mailbox_in_two_months_imports_each_mail_once(mail_campaign):
     # confirmations to senders who sent no sheet)
     assert len(s.messages(p[0])) == 1 and len(s.messages(p[2])) == 0
     assert s.messages(gm) == []
+
+
+def test_what_is_not_a_sheet_or_not_for_this_segment(mail_campaign):
+    """Mail for another segment of the campaign stays in the inbox for that segment's
+    fetch; a sheet for a month already run is refused with a clear answer; a mail with
+    no sheet at all is answered — or, with ``answers: {no_sheet: false}``, filed away
+    without an answer. Nothing is ever answered twice."""
+    from tests.mail.segments import make_segment
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    save_segment(make_segment(mc.world, name="zwei"), mc.camp.segment_dir("zwei"))
+    (mc.camp.segment_dir("zwei") / "mail.yaml").write_text(
+        (mc.seg_dir / "mail.yaml").read_text())
+    seg = mc.seg()
+    old = seg.date.previous().short()
+    s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1).replace("Segment: test",
+                                                                      "Segment: zwei")))
+    s.send(p[1], sheet_mail(p[1], gm, "Spielzug", mc.sheet(2, month=old)))
+    s.send(p[2], sheet_mail(p[2], gm, "Spielzug", "Lieber Spielleiter, wann ist Schluß?"))
+    s.wait_for(gm, 3)
+    rep = fetch(mc.camp, "test")
+    assert rep.other_segment == {"zwei": 1}
+    got = {r.sender: r for r in rep.results}
+    assert got[p[1].address].status == "abgelehnt" and old in got[p[1].address].reason
+    assert got[p[2].address].reason == "keine Königreichnummer im Spielzug"
+    assert [m.subject for m in s.messages(gm)] == ["Spielzug"]  # zwei's
+    assert "Mond" in s.wait_for(p[1], 1)[0].message.get_body().get_content()
+    assert "keine Königreichnummer" in s.wait_for(p[2], 1)[0].message.get_body().get_content()
+    rep2 = fetch(mc.camp, "zwei")
+    assert [(r.kingdom, r.status) for r in rep2.results] == [(1, "angenommen")]
+    assert s.messages(gm) == []
+    # without answers for non-sheets
+    data = yaml.safe_load((mc.seg_dir / "mail.yaml").read_text())
+    data["answers"] = {"no_sheet": False}
+    (mc.seg_dir / "mail.yaml").write_text(yaml.safe_dump(data))
+    s.send(p[3], sheet_mail(p[3], gm, "Spielzug", "Nur ein Gruß."))
+    s.wait_for(gm, 1)
+    rep3 = fetch(mc.camp, "test")
+    assert [r.reason for r in rep3.results] == ["keine Königreichnummer im Spielzug"]
+    assert rep3.moved == 1
+    time.sleep(1)
+    assert s.messages(p[3]) == []
+    assert len(s.messages(p[1])) == 1 and len(s.messages(p[2])) == 1
+
+
+def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):
+    """A month being run holds the segment's lock: the fetch is refused (exit 6, as
+    ``wdg mail run``) and the mail stays in the inbox for the next fetch."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from wdg.engine.archive import segment_lock
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
+    s.wait_for(gm, 1)
+    root = Path(__file__).resolve().parents[2]
+    with segment_lock(mc.seg_dir):
+        res = subprocess.run([sys.executable, "-m", "wdg", "mail", "fetch", "test", "-C",
+                              str(mc.camp.root)], capture_output=True, text=True, cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert res.returncode == 6, res.stderr
+    assert "locked" in res.stderr and "Traceback" not in res.stderr
+    assert len(s.messages(gm)) == 1
+    assert [r.status for r in fetch(mc.camp, "test").results] == ["angenommen"]

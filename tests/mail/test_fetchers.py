@@ -71,6 +71,16 @@ def _as_mail_user(path: Path) -> None:
         os.chown(p, uid, gid)
 
 
+def _run(mc, args: list[str], **kw) -> subprocess.CompletedProcess:
+    """A fetcher as the ``mail`` user; on a hang, fail with its output and the logs."""
+    try:
+        return subprocess.run(args, capture_output=True, text=True, timeout=120, user="mail",
+                              group="mail", stdin=subprocess.DEVNULL, **kw)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"{args[0]} hung: {exc.stdout!r} {exc.stderr!r}\n"
+                             f"{mc.world.servers.logs()}") from None
+
+
 def _getmail(mc, tmp: Path, mbox: Path) -> str:
     s, gm = mc.world.servers, mc.world.gm
     gdir = tmp / "getmail"
@@ -96,9 +106,7 @@ delete = false
     mbox.touch()
     _as_mail_user(gdir)
     _as_mail_user(mbox)
-    res = subprocess.run(["getmail", f"--getmaildir={gdir}", f"--rcfile={rc}"],
-                         capture_output=True, text=True, timeout=60, user="mail", group="mail",
-                         cwd=tmp)
+    res = _run(mc, ["getmail", f"--getmaildir={gdir}", f"--rcfile={rc}"], cwd=tmp)
     assert res.returncode == 0, res.stdout + res.stderr
     return res.stdout
 
@@ -120,10 +128,9 @@ poll {SERVER_NAME} via {s.host} service {s.imaps} proto IMAP
     rc.chmod(0o600)
     _as_mail_user(fdir)
     _as_mail_user(maildir)
-    res = subprocess.run(["fetchmail", "-f", str(rc), "--pidfile", str(fdir / "pid"),
-                          "-i", str(fdir / "ids"), "--nosyslog"],
-                         capture_output=True, text=True, timeout=60, user="mail", group="mail",
-                         cwd=tmp, env={**os.environ, "HOME": str(fdir), "FETCHMAILHOME": str(fdir)})
+    res = _run(mc, ["fetchmail", "-f", str(rc), "--pidfile", str(fdir / "pid"),
+                    "-i", str(fdir / "ids"), "--nosyslog"],
+               cwd=tmp, env={**os.environ, "HOME": str(fdir), "FETCHMAILHOME": str(fdir)})
     assert res.returncode in (0, 1), res.stdout + res.stderr  # 1: no new mail
     return res.stdout + res.stderr
 

@@ -402,3 +402,36 @@ def test_a_sheet_the_checker_refuses_whole_gets_no_forecast_only_the_reason():
     text = forecast_text(fc)
     assert "Keine Vorschau: der ganze Spielzug wird nicht angenommen" in text
     assert "Siedlung" not in text and "Reichsschatz:" not in text
+
+
+def test_a_foreign_army_the_scouts_saw_is_in_the_forecast_and_the_fight_foreseen():
+    """Issue #32: the forecast runs the engine's steps on the view "with foreign
+    armies as the view has them". Kingdom 1 holds status 2 toward kingdom 2
+    ("Angriff auf fremde Heere möglich" at 1-3) and its scouts saw army 0201 (50
+    Krieger, reported) in 101.02: army 0101 (1.000 Krieger) marches there and
+    the engine's combat step fights it — the stronger side wins, as
+    ExpectedDice states (the likelier case of a yes/no draw). Without the
+    sighting the way is free and no fight is foreseen."""
+    from wdg.engine.events import Event
+    from wdg.world.factory import add_kingdom as _k
+
+    seg = small_segment(["T. T. T."], date=MonthDate(412, 7))
+    add_kingdom(seg, 1, diplomacy={2: 2})
+    _k(seg, 2, diplomacy={1: 5})
+    add_army(seg, 101, 1, (0, 0), units=1000)
+    enemy = add_army(seg, 201, 2, (1, 0), units=50)
+    know_all(seg)
+    body = block(seg, 101, "B: b O")
+    seen = Event("recon.sighting", 1, at=enemy.position, why="Heer 0201 ...",
+                 data={"what": "heer", "id": 201, "of": 2, "troop": "Krieger", "units": 50,
+                       "exact": True})
+    view = build_view(seg, 1, [seen])
+    assert [(f.number, f.kingdom, str(f.position), f.units) for f in view.foreign] == \
+        [(201, 2, "101.02", 50)]
+    sheet = parse_sheet(HEAD + body)
+    fought = forecast(view, sheet, RULES)
+    assert any("0201" in e for e in fought.army(101).effects), fought.army(101).effects
+    assert fought.army(201) is None  # the forecast lists the kingdom's own armies only
+    free = forecast(build_view(seg, 1), sheet, RULES)
+    assert not any("0201" in e for e in free.army(101).effects)
+    assert view_from_dict(view_to_dict(view)).foreign == view.foreign  # ansicht.yaml keeps it

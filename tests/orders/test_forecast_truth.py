@@ -75,7 +75,8 @@ def months(tmp_path_factory) -> list[Month]:
                      for k in playing_kingdoms(seg)}
         before = copy.deepcopy(seg)
         intake = take_in(seg, files)
-        fcs = {k: forecast(build_view(before, k), sheet, rules)
+        seen = out[-1].events if out else []  # the foreign armies last month's scouts saw
+        fcs = {k: forecast(build_view(before, k, seen), sheet, rules)
                for k, sheet in intake.sheets.items()}
         result = resolve_intake(seg, intake, rules)
         out.append(Month(before.date.key, before, copy.deepcopy(result.state),

@@ -3,7 +3,8 @@ schema uses (type, const, enum, required, properties, additionalProperties,
 items, minItems, maxItems, minimum, maximum, pattern, propertyNames, $ref to
 #/$defs; additionalProperties false or a schema). Returns every violation as
 "path: message"; a keyword outside that subset is an error of the schema
-(so the schema never says more than is checked)."""
+(so the schema never says more than is checked). ``x-text: true`` marks a
+field whose value is German text for people (:func:`german_outside_text`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null":
 
 _KEYWORDS = {"type", "const", "enum", "required", "properties", "additionalProperties", "items",
              "minItems", "maxItems", "minimum", "maximum", "pattern", "propertyNames", "$ref",
-             "description", "title", "$schema", "$id", "$defs"}
+             "description", "title", "$schema", "$id", "$defs", "x-text"}
 
 
 def _is(value: Any, name: str) -> bool:
@@ -73,3 +74,38 @@ def check(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None
             for i, v in enumerate(value):
                 errs += check(v, schema["items"], root, f"{path}[{i}]")
     return errs
+
+
+_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{2,}")
+
+
+def _resolve(schema: dict[str, Any] | None, root: dict[str, Any]) -> dict[str, Any] | None:
+    while schema is not None and "$ref" in schema:
+        schema = root["$defs"][schema["$ref"].split("/")[-1]]
+    return schema
+
+
+def german_outside_text(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None,
+                        path: str = "$", key: str = "", text: bool = False) -> list[str]:
+    """Paths of strings that read as German phrases (three words or more) in a
+    field that is not text: its key is neither ``text`` nor ends in ``_text``,
+    and its schema does not mark it (or a field around it) ``x-text``. Issue
+    #32: "German text only in fields named as text"."""
+    root = root or schema
+    node = _resolve(schema, root)
+    text = text or key == "text" or key.endswith("_text") or bool(node and node.get("x-text"))
+    if isinstance(value, str):
+        phrase = " " in value.strip() and len(_WORD.findall(value)) >= 3
+        return [f"{path}: {value[:60]!r}"] if phrase and not text else []
+    out: list[str] = []
+    if isinstance(value, dict):
+        props = (node or {}).get("properties", {})
+        extra = (node or {}).get("additionalProperties")
+        for k, v in value.items():
+            sub = props.get(k, extra if isinstance(extra, dict) else None)
+            out += german_outside_text(v, sub or {}, root, f"{path}.{k}", k, text)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += german_outside_text(v, (node or {}).get("items") or {}, root, f"{path}[{i}]",
+                                       key, text)
+    return out

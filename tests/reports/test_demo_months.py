@@ -173,3 +173,11 @@ def test_the_import_confirmation_and_the_forecast_write_numbers_the_same_way(tmp
     echo = re.compile(r"^ *\d+  .*$", re.M)
     bad = [b for name, text in outputs.items() for b in _bad_formats(name, echo.sub("", text))]
     assert bad == [], "\n".join(bad)
+
+
+def test_the_gazette_names_one_deadline(demo):
+    """Issue #32: the demo's Götterbotschaft named two different deadlines (its
+    head and the game master's announcement); the deadline stands in one place."""
+    for month in sorted(p for p in demo.iterdir() if p.is_dir()):
+        gazette = (month / "goetterbotschaft.txt").read_text(encoding="utf-8")
+        assert gazette.count("Eintreffschluß") == 1, month.name

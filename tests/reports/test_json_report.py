@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.reports.reportkit import demo_two_months, stress_month
-from tests.reports.schema_check import check
+from tests.reports.schema_check import check, german_outside_text
 from wdg.campaign import PACKAGE_ROOT
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT
@@ -42,6 +42,7 @@ def test_the_demo_reports_of_the_first_two_months_match_their_golden_files(demo,
     for k in (1, 3):
         doc = _show(demo, month, k)
         assert check(doc, SCHEMA) == []
+        assert german_outside_text(doc, SCHEMA) == []
         golden = GOLDEN / f"bericht-{month}-k{k}.json"
         text = json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
         if os.environ.get("WDG_REGEN_GOLDEN"):
@@ -79,6 +80,10 @@ def test_every_number_on_the_sheet_head_comes_from_the_report(demo):
 
 @pytest.mark.slow
 def test_the_schema_validates_every_kingdom_report_of_the_stress_preset():
+    """Issue #32 (6): every kingdom's report of a stress month validates against
+    docs/report-schema.json, holds no German phrase outside its text fields,
+    gives foreign armies as data with their estimate as a range, a fleet's
+    durability as a number and the two rings around each army."""
     from wdg.reports.batch import report_kingdoms
     from wdg.reports.build import build_kingdom_report
     from wdg.reports.jsonreport import build_json
@@ -88,12 +93,22 @@ def test_the_schema_validates_every_kingdom_report_of_the_stress_preset():
     settings = load_report_settings()
     kingdoms = report_kingdoms(result.state)
     assert len(kingdoms) == 60
+    foreign = 0
     for k in kingdoms:
         rep = build_kingdom_report(result.state, list(result.log), intake.sheets.get(k), k, settings)
         doc = json.loads(json.dumps(build_json(rep, result.state, k, None)))
         assert doc["version"] == REPORT_VERSION
         assert check(doc, SCHEMA) == [], k
+        assert german_outside_text(doc, SCHEMA) == [], k
         assert doc["known_map"] and doc["report"]["armies"]
+        foreign += len(doc["report"]["foreign"])
+        for s in doc["report"]["foreign"]:  # estimates as ranges holding the reported count
+            assert s["low"] <= s["units"] <= s["high"], (k, s)
+            assert s["exact"] == (s["low"] == s["high"] == s["units"]) or not s["exact"], (k, s)
+        for a in doc["report"]["armies"]:
+            assert a["durability"] is None or isinstance(a["durability"], int)
+            assert len(a["around"]) in ((0,) if a["position"] == "000.00" else range(7, 20))
+    assert foreign > 0
 
 
 def test_the_second_month_stores_its_state_before_once(demo):
@@ -136,3 +151,29 @@ def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alo
                                         rules=rules).items():
             archived = archived_bytes(out, f"{folder}/{name}").decode("utf-8")
             assert text == archived, (folder, name)
+
+
+def test_the_checker_finds_german_outside_text_fields():
+    """The test above can fail: a German phrase in a data field is found, the
+    same phrase in a field named ``text`` or marked ``x-text`` is not."""
+    schema = {"type": "object", "properties": {"a": {"type": "string"},
+                                               "b": {"type": "string", "x-text": True}}}
+    doc = {"a": "Heer 2739 von Reich Dunital", "b": "Heer 2739 von Reich Dunital",
+           "text": "Heer 2739 von Reich Dunital", "c": "krieger"}
+    assert [p.split(":")[0] for p in german_outside_text(doc, schema)] == ["$.a"]
+
+
+def test_an_estimate_range_holds_every_true_count_that_gives_the_estimate():
+    """"Die Erkundung": an estimate is the true count off by up to
+    ``estimate_error`` and rounded; :func:`estimate_range` holds every true
+    count that can give it (all truths 1..3000, both error extremes)."""
+    from wdg.engine.recon import estimate_range
+    from wdg.rules import shipped_rules
+
+    rules = shipped_rules()
+    err, r = rules.num("recon", "estimate_error"), rules.int("recon", "estimate_round_to")
+    for true in range(1, 3000, 7):
+        for u in (-err, -err / 2, 0.0, err / 2, err):
+            est = max(1, int(round(true * (1 + u) / r)) * r)
+            low, high = estimate_range(est, err, r)
+            assert low <= true <= high, (true, u, est, low, high)

@@ -32,11 +32,11 @@ from wdg.bots.npc import write_npc_sheets
 from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.commands.common import locked
 from wdg.commands.map import write_map
-from wdg.engine.turn import replay_month, run_month
+from wdg.engine.turn import run_month
 from wdg.errors import StateError
 from wdg.orders.demo import demo_verdicts
 from wdg.orders.intake import import_mailbox
-from wdg.reports.archived import archive_writers, deliver
+from wdg.reports.archived import archive_writers, deliver, replay_archived
 from wdg.reports.batch import default_jobs
 from wdg.reports.status import render_status
 from wdg.world.storage import load_segment
@@ -60,6 +60,12 @@ def copy_demo(out: Path, source: Path = PACKAGE_ROOT) -> Campaign:
         if src.is_dir():
             shutil.copytree(src, out / part, ignore=shutil.ignore_patterns("__pycache__"))
     return Campaign(out)
+
+
+DEMO_NEXT_DEADLINE = "2026-12-03 13:00"
+"""The EINTREFFSCHLUSS the demo's game master sets for the second month's sheets
+(``wdg turn run --next-deadline``): the sheets and the Götterbotschaft name this
+one deadline, the game master's announcement none of its own (issue #32)."""
 
 
 def register(root: typer.Typer) -> None:
@@ -90,7 +96,7 @@ def run_demo(out: Path) -> Campaign:
             report = import_mailbox(camp, locked_seg, box)
         typer.echo(report.table())
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
-    result = run_month(camp, DEMO_SEGMENT, outputs=archive_writers(
+    result = run_month(camp, DEMO_SEGMENT, next_deadline=DEMO_NEXT_DEADLINE, outputs=archive_writers(
         camp.templates_dir, camp.rules_dir, jobs=default_jobs(),
         archive_dir=camp.archive_dir(DEMO_SEGMENT)))
     sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"
@@ -103,10 +109,7 @@ def run_demo(out: Path) -> Campaign:
         typer.echo(f"    Königreich {k}: {rdir / f'k{k}'}/ergebnis.{{txt,html,pdf}}")
     typer.echo(f"    Götterbotschaft: {rdir}/goetterbotschaft.pdf (auch .html, .txt)")
     typer.echo(f"    Übersicht des Segmentleiters: {rdir}/overview.html (auch .txt)")
-    report = replay_month(camp, DEMO_SEGMENT, result.date,
-                          outputs=archive_writers(camp.templates_dir, mdir / "rules",
-                                                  jobs=default_jobs(),
-                                                  archive_dir=camp.archive_dir(DEMO_SEGMENT)))
+    report = replay_archived(camp, DEMO_SEGMENT, result.date, jobs=default_jobs())
     if not report.ok:
         raise StateError(f"replay of {result.date.key} differs: {report.first_difference}")
     typer.echo(f"  Wiederholung von {result.date.key}: alle Ausgaben byte-gleich\n")

@@ -22,10 +22,28 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
         month: str = typer.Option(None, "--month", "-m", help="Only this archived month "
                                   "(YYYY-MM); its cost does not grow with the archive."),
+        archive: bool = typer.Option(False, "--archive", help="The whole campaign as one "
+                                     "self-describing package (a tar file, --out required): "
+                                     "every month's inputs, state, events, outputs, provenance, "
+                                     "README, JSON Schemas and verify.py (standard library "
+                                     "only); passwords in sheets redacted."),
         campaign: Path | None = campaign_option(),
     ) -> None:
         """The whole history of a segment (every archived month with seed, sheets,
-        events and manifest; the current state's summary) as one JSON document."""
+        events and manifest; the current state's summary) as one JSON document; with
+        --archive the archival package of the whole campaign (docs/turns.md)."""
+        if archive:
+            if out is None:
+                raise InvalidInputError("--archive writes a package file: give --out FILE.tar")
+            from wdg.engine.export_archive import export_archive
+
+            camp = open_campaign(campaign)
+            load(camp, segment)
+            index = export_archive(camp, segment, out)
+            typer.echo(f"Archivpaket geschrieben: {out} ({len(index['files'])} Dateien, "
+                       f"{len(index['months'])} Monate); prüfen: tar xf {out.name} && "
+                       f"python3 -I wdg-archiv-{segment}/verify.py")
+            return
         if fmt != "json":
             raise InvalidInputError(f"unknown format {fmt!r}; expected 'json'")
         camp = open_campaign(campaign)

@@ -13,10 +13,6 @@ import typer
 
 from wdg.commands.common import campaign_option, open_campaign
 
-EXIT_SOME_REFUSED = 3
-"""As ``wdg orders import``: some mails were refused or quarantined."""
-
-
 def fetch_cmd(
     segment: str = typer.Argument(..., help="Segment name."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
@@ -27,18 +23,28 @@ def fetch_cmd(
     """Fetch the game master's mailbox (imap: in worlds/<segment>/mail.yaml): import every
     new sheet once, answer it at once, file it into the done folder.
 
-    Exit code 0: all taken; 3: some mails refused or quarantined (see the table);
-    1: the fetch could not run (server, login, certificate, lock)."""
+    Exit codes (wdg/exitcodes.py): 0 new mail taken or answers sent; 3 nothing new;
+    5 an answer is uncertain (see 'wdg mail sent'); 6 the segment is locked by another
+    command; 1 the fetch could not run (server, login, certificate)."""
+    from wdg import exitcodes
+    from wdg.errors import LockedError
     from wdg.mail.fetch import fetch
 
     camp = open_campaign(campaign)
-    report = fetch(camp, segment, answer=not no_answer)
+    try:
+        report = fetch(camp, segment, answer=not no_answer)
+    except LockedError as exc:
+        typer.echo(f"Fehler: {exc}", err=True)
+        raise typer.Exit(exitcodes.LOCKED) from None
+    code = exitcodes.REFUSED if report.uncertain else \
+        exitcodes.OK if report.new or report.sent or report.moved else exitcodes.NOTHING
     if as_json:
-        typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
+        typer.echo(json.dumps({"status": exitcodes.JSON_STATUS[code], **report.as_dict()},
+                              ensure_ascii=False, indent=1))
     else:
         typer.echo(report.table(), nl=False)
-    if report.refused:
-        raise typer.Exit(EXIT_SOME_REFUSED)
+    if code:
+        raise typer.Exit(code)
 
 
 def watch_cmd(
@@ -72,10 +78,18 @@ def watch_cmd(
     def on_problem(text: str) -> None:
         typer.echo(f"[{stamp()}] {text}", err=True)
 
-    typer.echo(f"[{stamp()}] wdg mail watch {segment}: warte auf Mail (Ende mit SIGTERM "
-               "oder Strg-C)")
-    watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
-          on_problem=on_problem, idle_seconds=idle)
+    def on_ready() -> None:
+        typer.echo(f"[{stamp()}] wdg mail watch {segment}: warte auf Mail (Ende mit SIGTERM "
+                   "oder Strg-C)")
+
+    try:
+        watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
+              on_problem=on_problem, idle_seconds=idle, on_ready=on_ready)
+    except KeyboardInterrupt:
+        # typer turns Ctrl-C into a silent exit 130: say what it means here
+        typer.echo(f"[{stamp()}] abgebrochen (Strg-C); Gespeichertes ist unverändert oder "
+                   "vollständig, der nächste Abruf macht das Begonnene fertig", err=True)
+        raise typer.Exit(130) from None
     typer.echo(f"[{stamp()}] beendet (SIGTERM)")
 
 

@@ -145,6 +145,32 @@ def status(
     typer.echo(render_status(seg), nl=False)
 
 
+@app.command("upgrade")
+def upgrade(
+    name: str = typer.Argument(..., help="Segment name."),
+    templates: str = typer.Option(None, "--templates", help="The campaign's own templates/ "
+                                  "when they differ from the shipped ones: 'keep' or 'replace' "
+                                  "(moved aside to templates.vor-upgrade-<n>/)."),
+    rules: str = typer.Option("keep", "--rules", help="New rules whose absence means 'off' "
+                              "(e.g. deposits): 'keep' (default: the campaign plays as before) "
+                              "or 'adopt' (take them from the shipped rules)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change, change nothing."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Migrate a segment made by an older wdg to this version's format: rules keys added
+    (with the old behaviour's value where known), templates kept or replaced, other
+    records moved; archived months are never touched. Prints what changed."""
+    from wdg.engine.upgrade import upgrade_segment
+
+    report = upgrade_segment(open_campaign(campaign), name, templates=templates, rules=rules,
+                             dry_run=dry_run)
+    if not report.changes:
+        typer.echo(f"Segment {name}: Format {report.to_format}, nichts zu tun")
+        return
+    for line in report.lines():
+        typer.echo(line)
+
+
 @app.command("check")
 def check(
     name: str = typer.Argument(..., help="Segment name."),
@@ -158,13 +184,19 @@ def check(
     load(camp, name)  # a clear message for a missing segment
     try:
         # Taking the lock completes or cleans what a crash interrupted (with a notice).
-        with segment_lock(seg_dir):
+        with segment_lock(seg_dir, any_format=True):
             seg = load(camp, name)
             disk = store_findings(seg_dir, holding_lock=True)
     except StateError as exc:  # another command holds it: check without touching anything
         typer.echo(f"Hinweis: {exc}", err=True)
         seg = load(camp, name)
         disk = store_findings(seg_dir, busy=True)
+    from wdg.world.storage import FORMAT, format_of
+
+    fmt = format_of(seg_dir)
+    if fmt < FORMAT:
+        disk.append(f"{seg_dir / 'segment.yaml'}: Segmentformat {fmt} einer älteren wdg-Version "
+                    f"(diese schreibt {FORMAT}): 'wdg segment upgrade {name}' ausführen")
     findings: list[object] = [*disk, *check_segment(seg)]
     for f in findings:
         typer.echo(str(f))

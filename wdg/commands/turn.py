@@ -174,33 +174,70 @@ def replay(
                              "(0 = one per core)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Re-run an archived month and verify every output byte against its manifest,
-    and the delivered reports (reports/<segment>/<YYYY-MM>/) against the archive."""
-    from wdg.reports.archived import archive_writers, check_delivered, storage_of
+    """Re-run an archived month and verify every output byte against its manifest, in
+    layers (inputs, rules, state, events, each output), saying which layer differs and
+    why where it can; then the delivered reports (reports/<segment>/<YYYY-MM>/)."""
+    from wdg.reports.archived import check_delivered, replay_archived
     from wdg.reports.batch import default_jobs
 
     camp = open_campaign(campaign)
     date = MonthDate.parse(month)
-    mdir = archive.month_dir(camp, segment, date)
-    manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {}) \
-        if (mdir / "manifest.yaml").is_file() else {}
-    # render as the month was archived: with PDFs or not, compressed or not (older months)
-    with_pdf = any(name.endswith(".pdf") for name in manifest)
-    report = turn.replay_month(camp, segment, month,
-                               outputs=archive_writers(camp.templates_dir, mdir / "rules",
-                                                       pdf=with_pdf, jobs=jobs or default_jobs(),
-                                                       storage=storage_of(mdir, manifest),
-                                                       archive_dir=camp.archive_dir(segment)))
+    report = replay_archived(camp, segment, date, jobs=jobs or default_jobs())
     first = report.first_difference
     if report.ok:
+        mdir = archive.month_dir(camp, segment, date)
+        manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {})
         delivered = check_delivered(camp, segment, date, manifest)
         if delivered is not None:
             first = f"{delivered} (ausgelieferte Datei weicht vom Archiv ab)"
+    for line in report.lines():
+        typer.echo(line, err=first is not None)
     if first is None:
         typer.echo(f"{segment} {report.month.key}: {report.checked} Dateien identisch")
         return
     typer.echo(f"{segment} {report.month.key}: Abweichung in {first}", err=True)
     raise typer.Exit(1)
+
+
+@sub.command("provenance")
+def provenance(
+    segment: str = typer.Argument(..., help="Segment name."),
+    month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
+    requirements: bool = typer.Option(False, "--requirements", help="Print the month's "
+                                      "dependencies as a pip requirements file (name==version), "
+                                      "for 'pip install -r' into a fresh venv."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """What resolved an archived month: wdg version, commit, Python, dependencies, the
+    hashes of its inputs and templates (provenance.yaml; docs/turns.md)."""
+    from wdg.provenance import describe
+    from wdg.provenance import requirements as requirements_of
+
+    camp = open_campaign(campaign)
+    date = MonthDate.parse(month)
+    mdir = archive.month_dir(camp, segment, date)
+    if not (mdir / "manifest.yaml").is_file():
+        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+    prov = archive.read_provenance(mdir)
+    if prov is None:
+        raise StateError(f"{mdir}: archived before wdg 0.2.0, without provenance.yaml; which "
+                         "version made it is not recorded (docs/turns.md, 'Replaying with the "
+                         "exact version')")
+    if requirements:
+        typer.echo(requirements_of(prov), nl=False)
+        return
+    py = prov.get("python") or {}
+    typer.echo(f"{segment} {date.key}: ausgewertet mit {describe(prov.get('wdg'))}, "
+               f"Python {py.get('version')} ({py.get('platform')}), Segmentformat "
+               f"{prov.get('segment_format')}")
+    typer.echo(f"  {len(prov.get('dependencies') or {})} Abhängigkeiten, "
+               f"{len(prov.get('inputs') or {})} Eingaben, "
+               f"{len(prov.get('templates') or {})} Vorlagen (je mit SHA-256 in {mdir.name}/"
+               f"{archive.PROVENANCE})")
+    for name in ("jinja2", "numpy", "pyyaml", "typer", "weasyprint"):
+        dep = (prov.get("dependencies") or {}).get(name)
+        if dep:
+            typer.echo(f"  {name} {dep.get('version')}")
 
 
 @sub.command("undo")

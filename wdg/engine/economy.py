@@ -184,6 +184,22 @@ def _pay_army(m: Month, army: Army) -> None:
         _shortfall(m, army, due, paid)
 
 
+def shortfall_text(deserters: int, morale_loss: int, exp_loss: int) -> str:
+    """What an unpaid month did to an army, in German, naming only what happened
+    (issue #32: not "0 Rüstgüter desertieren ... um 0")."""
+    parts = []
+    if deserters:
+        parts.append(count(deserters, "Rüstgut desertiert und zerstreut sich",
+                           "Rüstgüter desertieren und zerstreuen sich"))
+    else:
+        parts.append("Niemand desertiert")
+    if morale_loss:
+        parts.append(f"die Moral sinkt um {morale_loss}")
+    if exp_loss:
+        parts.append(f"die Erfahrung des Feldherren sinkt um {exp_loss}")
+    return "; ".join(parts) + "."
+
+
 def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
     """Desertion, morale and experience after an incomplete payment."""
     rules = m.rules
@@ -200,8 +216,7 @@ def _shortfall(m: Month, army: Army, due: int, paid: int) -> None:
         army.general.experience -= exp_loss
     m.emit(Event("pay.shortfall", army.kingdom, army.number, army.position,
                  f"Der Reichsschatz reicht nicht: {gs(due - paid)} blieben unbezahlt. "
-                 f"{count(deserters, 'Rüstgut desertiert und zerstreut', 'Rüstgüter desertieren und zerstreuen')} sich; die Moral sinkt "
-                 f"um {morale_loss}, die Erfahrung des Feldherren um {exp_loss}.",
+                 + shortfall_text(deserters, morale_loss, exp_loss),
                  data={"unpaid": due - paid, "deserters": deserters, "soldiers": -deserters,
                        "morale_loss": morale_loss, "experience_loss": exp_loss}))
     if army.is_fleet and deserters:

@@ -26,8 +26,10 @@ offer; the terrain as last seen (unknown gemarks are filled with
 foreign owner a kingdom without armies whose diplomatic list is unknown (so
 its control area stops a move); the militia outside the own settlements at
 the engine's cap (:func:`wdg.engine.militia.militia_cap`, the level it grows
-back to). Foreign armies and creatures are not in it: the view does not
-carry them.
+back to). The foreign armies the kingdom's scouts saw last month stand where
+they were seen, with the count reported and no orders (their kingdoms' lists
+of relations unknown: they fight only where the kingdom's own list says 1-3);
+creatures and unseen armies are not in it.
 """
 
 from __future__ import annotations
@@ -153,7 +155,8 @@ def segment_from_view(view: KingdomView, rules: Rules,
     k = view.kingdom
     seg = Segment(name=view.segment, title=view.segment, seed=0, date=view.month, grid=grid,
                   **layers)
-    owners = ({o for o in view.owners.values()} | set(view.diplomacy) | set(others)) - {0, k}
+    owners = ({o for o in view.owners.values()} | set(view.diplomacy) | set(others)
+              | {f.kingdom for f in view.foreign}) - {0, k}
     for a, o in view.owners.items():
         if view.on_map(a) and o != k:
             seg.owner[grid.index(grid.hex_of(a))] = o
@@ -195,6 +198,15 @@ def segment_from_view(view: KingdomView, rules: Rules,
                                                    g.ability, g.wizard),
             units=av.units, morale=av.morale, durability=av.durability, boats=av.boats,
             boat_durability=av.boat_durability, carried_by=av.carried_by, carrying=av.carrying)
+    for f in view.foreign:
+        # a foreign army as the scouts saw it: where it stood, the count reported,
+        # a general of the rule's default experience; it has no orders (it rests)
+        if f.number not in seg.armies and view.on_map(f.position):
+            seg.armies[f.number] = Army(
+                number=f.number, kingdom=f.kingdom, status=ArmyStatus.ACTIVE,
+                position=grid.hex_of(f.position),
+                general=General(f"Feldherr des Heeres {f.number:04d}", TroopType(f.troop)),
+                units=f.units)
     return seg, Foresight(k, unknown)
 
 
@@ -203,6 +215,8 @@ class Foreseen:
     """A month foreseen: the segment before and after, the events, the marks."""
 
     before: Segment
+    """The segment at the start: its armies as they were (its layers are the
+    month's, changed: read only ``armies``, ``grid`` and ``label``)."""
     after: Segment
     log: EventLog
     foresight: Foresight
@@ -216,7 +230,12 @@ def foresee(view: KingdomView, sheet: Sheet, rules: Rules) -> Foreseen:
     import copy
 
     seg, marks = segment_from_view(view, rules, {x.to for x in sheet.messages})
-    before = copy.deepcopy(seg)
+    before = copy.copy(seg)  # the armies as they start (the layers are not read after)
+    # each army and its general copied (the steps change both in place; the
+    # forecast reads neither an army's items nor the layers of ``before``)
+    before.armies = {n: copy.copy(a) for n, a in seg.armies.items()}
+    for a in before.armies.values():
+        a.general = copy.copy(a.general)
     m = Month(state=seg, sheets={view.kingdom: sheet}, rng=ExpectedDice(),  # type: ignore[arg-type]
               rules=rules, kingdom_order=sorted(seg.kingdoms), foresight=marks)
     m.start = Snapshot(owner=seg.owner.copy(),

@@ -22,6 +22,8 @@ Events (``kingdom`` is the observer):
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -191,14 +193,26 @@ def _emit_sightings(m: Month, k: int, seen: _Seen) -> None:
             kind = m.rules.get("creatures", "kinds", c.kind, "name") or c.kind
             label = f"Fabelwesen {c.name} ({kind})" if c.name else f"Fabelwesen {kind}"
         units = true if exact else _estimate(m, true, err, round_to)
+        low, high = (units, units) if exact else estimate_range(units, err, round_to)
         m.emit(Event("recon.sighting", kingdom=k, at=h,
                      why=f"{label}: {'genau' if exact else 'etwa'} {number(units)}",
                      data={"what": what, "id": ident, "of": of, "troop": troop, "units": units,
-                           "exact": exact, "source": source}))
+                           "exact": exact, "source": source, "low": low, "high": high}))
 
 
 def _kname(seg: Segment, k: int) -> str:
     return seg.kingdoms[k].name if k in seg.kingdoms else f"Reich {k}"
+
+
+def estimate_range(units: int, error: float, round_to: int) -> tuple[int, int]:
+    """The true counts an estimate ``units`` can stand for: :func:`_estimate`
+    scales the truth by at most ``error`` either way and rounds to ``round_to``,
+    so the truth lies in ``[(units - r/2) / (1 + error), (units + r/2) / (1 - error)]``
+    (``recon.estimate_error``, ``estimate_round_to``). The JSON report gives it."""
+    half = max(1, round_to) / 2
+    low = max(1 if units > 0 else 0, math.ceil((units - half) / (1.0 + error)))
+    high = math.floor((units + half) / (1.0 - error)) if error < 1 else units * 10
+    return low, max(low, high)
 
 
 def _estimate(m: Month, true: int, error: float, round_to: int) -> int:

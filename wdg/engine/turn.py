@@ -57,6 +57,14 @@ class MonthResult:
     """The EINTREFFSCHLUSS set for the next month's sheets by this run (``wdg turn
     run --next-deadline``): already in ``state``, recorded in ``seed.yaml`` so
     that a replay sets it too and the result sheets name it."""
+    archived_inputs: dict[str, bytes] = field(default_factory=dict)
+    """Further inputs the outputs read (e.g. the previous month's report figures
+    the "changes since last month" compare with), by file name: the writers put
+    them here, the archive stores them under ``inputs/`` of the month so that
+    the month replays on its own (docs/turns.md, "Provenance")."""
+    templates: dict[str, bytes] = field(default_factory=dict)
+    """The report templates the outputs were rendered with (file name -> bytes),
+    archived with the month (content-addressed, ``turns/.blobs/``)."""
 
     def seed_record(self) -> dict[str, Any]:
         """What ``seed.yaml`` holds."""

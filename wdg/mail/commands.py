@@ -99,6 +99,7 @@ def _reply(config: MailConfig, to: str, subject: str, body: str, orig: EmailMess
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     domain = parseaddr(config.sender)[1].rpartition("@")[2] or "localhost"
     msg["Message-ID"] = f"<wdg.befehl.{tag}@{domain}>"
+    msg["Auto-Submitted"] = "auto-replied"  # RFC 3834
     mid = _message_id(orig)
     if mid:
         msg["In-Reply-To"] = mid
@@ -185,8 +186,7 @@ def _form_mail(config: MailConfig, seg: Segment, n: int, to: str, hello: str,
                  f"{seg.kingdoms[n].name} ({n}) für {seg.date.short()}. Füllen Sie es aus "
                  "und senden Sie es als reinen Text an diese Adresse zurück.\n\n"
                  "Der Segmentleiter\n", orig, tag)
-    msg.add_attachment(form.encode("utf-8"), maintype="text", subtype="plain",
-                       filename=f"spielzug-k{n}.txt")
+    msg.add_attachment(form, subtype="plain", charset="utf-8", filename=f"spielzug-k{n}.txt")
     return msg
 
 

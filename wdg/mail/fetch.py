@@ -56,7 +56,8 @@ DEFAULT_SUBJECT = (r"(?i)\b(spielzug|spielzüge|zugblatt|befehle?|befehlsbogen|w
                    r"welt\s+der\s+g(ö|oe)tter|segment\s*\w*|königreich|koenigreich)\b")
 """Subjects of mail for the game when ``imap.accept`` sets no rule (German)."""
 
-HEADER_FIELDS = ("SUBJECT", "TO", "CC", "DELIVERED-TO", "X-ORIGINAL-TO", "MESSAGE-ID", "FROM")
+HEADER_FIELDS = ("SUBJECT", "TO", "CC", "DELIVERED-TO", "X-ORIGINAL-TO", "MESSAGE-ID", "FROM",
+                 "AUTO-SUBMITTED", "PRECEDENCE", "X-AUTOREPLY", "X-AUTO-RESPONSE-SUPPRESS")
 
 
 @dataclass(slots=True)
@@ -177,6 +178,26 @@ def for_the_game(head: EmailMessage, accept: dict[str, Any]) -> bool:
     return command_of(subject) is not None
 
 
+def own_mail(head: EmailMessage, config: MailConfig) -> bool:
+    """A mail from the game master's own address (``from`` of mail.yaml): his copies,
+    the password requests wdg forwards to him — never for the intake (they stay in the
+    inbox for him to read), and never answered (no mail loops)."""
+    own = parseaddr(config.sender)[1].lower()
+    return bool(own) and parseaddr(_header(head, "From"))[1].lower() == own
+
+
+def automatic(head: EmailMessage) -> bool:
+    """An automatic mail (RFC 3834 ``Auto-Submitted``, a vacation reply, a list's bulk
+    mail): imported like any other, but never answered — an answer to an auto-reply is
+    how mail loops start."""
+    auto = _header(head, "Auto-Submitted").strip().lower()
+    if auto and auto != "no":
+        return True
+    if _header(head, "Precedence").strip().lower() in ("bulk", "junk", "list", "auto_reply"):
+        return True
+    return bool(_header(head, "X-Autoreply").strip())
+
+
 def check_accept(accept: dict[str, Any], source: str) -> None:
     """Refuse a bad ``imap.accept`` before anything is fetched."""
     unknown = set(accept) - {"to", "subject"}
@@ -229,6 +250,7 @@ def mail_config(camp: Campaign, segment: str) -> MailConfig:
                          "imap: mit host, user, password_env oder password_file; "
                          "docs/gamemaster.md, Mail abholen)")
     check_accept(config.imap.accept, str(config.path))
+    answer_policy(config)
     return config
 
 
@@ -258,7 +280,7 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
         candidates = []
         for uid in uids:
             head = parser.parsebytes(heads.get(uid, b""))
-            if for_the_game(head, imap.accept):  # type: ignore[arg-type]
+            if not own_mail(head, config) and for_the_game(head, imap.accept):  # type: ignore[arg-type]
                 candidates.append((uid, head))
             else:
                 report.ignored += 1
@@ -316,7 +338,7 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
             report.other_segment[other] = report.other_segment.get(other, 0) + 1
             report.ignored += 1
             continue
-        command = command_of(_header(head, "Subject"))
+        command = None if automatic(head) else command_of(_header(head, "Subject"))
         if command is not None and known is None:
             key = mail_key(_header(head, "Message-ID").strip(), got.raw)
             if record.get(key) is None or not record.get(key).taken:
@@ -331,7 +353,8 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
                 report.already += 1
             done.append(uid)
             continue
-        results = intake.take(Incoming(got.raw, pos, server_time=got.internaldate, place=where))
+        results = intake.take(Incoming(got.raw, pos, server_time=got.internaldate, place=where),
+                              answer=not automatic(head))
         if len(results) == 1 and results[0].status == DUPLICATE and results[0].confirmation is None \
                 and "schon im Mond" in results[0].reason:
             report.already += 1
@@ -365,11 +388,14 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
         from wdg.world.storage import load_segment
 
         month = load_segment(seg_dir).date.key
+    policy = answer_policy(config)
     mails: list[Outgoing] = []
     for m in record.taken():
         if m.month != month:
             continue
         for res in m.info.get("results", []):
+            if res.get("no_sheet") and not policy["no_sheet"]:
+                continue
             for rel in ([res.get("answer")] if res.get("answer") else []) + list(res.get("answers", [])):
                 path = camp.root / rel
                 if not path.is_file():
@@ -398,6 +424,24 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     report.failed.update(res.failed)
     report.uncertain += res.uncertain
     report.refused_answers.update(res.refused)
+
+
+ANSWER_DEFAULTS = {"no_sheet": True}
+
+
+def answer_policy(config: MailConfig) -> dict[str, bool]:
+    """``answers:`` of mail.yaml: which mails get an answer. ``no_sheet`` (default
+    true): a mail for the game that holds no sheet at all (``kein Spielzug gefunden``,
+    ``nur HTML``) is answered with that reason; false: it is filed away unanswered.
+    Refused sheets (wrong password, late, another month, unknown segment) are always
+    answered — the player must learn that his sheet does not count."""
+    data = config.raw.get("answers") or {}
+    if not isinstance(data, dict) or set(data) - set(ANSWER_DEFAULTS) or \
+            not all(isinstance(v, bool) for v in data.values()):
+        raise StateError(f"{config.path}: answers: erwartet z.B. 'answers: {{no_sheet: false}}' "
+                         f"(erlaubt: {', '.join(ANSWER_DEFAULTS)}; Werte true/false), gefunden "
+                         f"{data!r}")
+    return {**ANSWER_DEFAULTS, **data}
 
 
 def _ready(raw: bytes, config: MailConfig) -> EmailMessage:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import imaplib
 import re
+import select
 import socket
 import ssl
 import time
@@ -320,22 +321,19 @@ class ImapSession:
             while time.monotonic() < deadline and not changed:
                 if stop is not None and stop():
                     break
-                sock.settimeout(min(1.0, max(0.05, deadline - time.monotonic())))
-                try:
-                    line = conn.readline()
-                except (TimeoutError, socket.timeout):
+                # wait for the server with select(), not with a socket timeout: after a
+                # timeout imaplib's file object refuses to read on
+                wait = min(1.0, max(0.05, deadline - time.monotonic()))
+                pending = sock.pending() if isinstance(sock, ssl.SSLSocket) else 0
+                if not pending and not select.select([sock], [], [], wait)[0]:
                     continue
-                except ssl.SSLError as exc:
-                    if "timed out" in str(exc):
-                        continue
-                    raise
+                line = conn.readline()
                 if not line:
                     raise OSError("connection closed by the server")
                 if re.search(rb"\b(EXISTS|RECENT|EXPUNGE|FETCH)\b", line):
                     changed = True
                 elif line.startswith(b"* BYE"):
                     raise OSError(line.decode("utf-8", "replace").strip())
-            sock.settimeout(self.timeout)
             conn.send(b"DONE\r\n")
             while True:
                 line = conn.readline()

@@ -16,12 +16,14 @@ import time
 from collections.abc import Callable
 
 from wdg.campaign import Campaign
-from wdg.errors import StateError
+from wdg.errors import LockedError
 from wdg.mail.fetch import FetchReport, fetch, mail_config
 from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
 
 IDLE_SECONDS = 25 * 60
 BACKOFF = (1, 2, 5, 10, 30, 60)
+RETRY_SECONDS = 10
+"""How soon answers the SMTP server did not take are tried again."""
 
 
 def _pause(seconds: float, stop: Callable[[], bool]) -> None:
@@ -33,8 +35,9 @@ def _pause(seconds: float, stop: Callable[[], bool]) -> None:
 def watch(camp: Campaign, segment: str, *, stop: Callable[[], bool],
           on_report: Callable[[FetchReport], None],
           on_problem: Callable[[str], None], idle_seconds: float = IDLE_SECONDS,
-          answer: bool = True) -> None:
-    """Fetch and answer until ``stop()`` is true (see the module)."""
+          answer: bool = True, on_ready: Callable[[], None] | None = None) -> None:
+    """Fetch and answer until ``stop()`` is true (see the module). ``on_ready`` is
+    called once, after the first fetch, before the first wait."""
     failures = 0
     while not stop():
         config = mail_config(camp, segment)  # re-read: the game master may change it
@@ -47,16 +50,20 @@ def watch(camp: Campaign, segment: str, *, stop: Callable[[], bool],
                 while not stop():
                     report = fetch(camp, segment, config=config, session=box, answer=answer)
                     on_report(report)
+                    if on_ready is not None:
+                        on_ready()
+                        on_ready = None
                     if stop():
                         break
-                    box.idle(idle_seconds, stop)
+                    # answers that could not go out are tried again soon, not only
+                    # when the next mail arrives
+                    box.idle(min(idle_seconds, RETRY_SECONDS) if report.failed else idle_seconds,
+                             stop)
         except ConnectionLost as exc:
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
         except ImapError as exc:
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
-        except StateError as exc:
-            if "locked" not in str(exc) and "gesperrt" not in str(exc):
-                raise
+        except LockedError as exc:  # a month being run: wait for it
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
         _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
         failures += 1

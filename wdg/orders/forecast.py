@@ -359,8 +359,14 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
     if view.treasury is not None:
         fc.gold_after = after.kingdoms[k].treasury
     blocks = {b.number: b for b in sheet.armies}
+    by_army: dict[int, list[Event]] = {}
+    for e in mine:
+        if e.army is not None:
+            by_army.setdefault(e.army, []).append(e)
     for n in sorted(before.armies):
         a0, a1 = before.armies[n], after.armies[n]
+        if a0.kingdom != k:
+            continue  # a foreign army the scouts saw
         b = blocks.get(n)
         af = ArmyForecast(n, before.label(a0.position) if a0.position else "000.00",
                           a0.troop.value if a0.troop else None, a0.units, a1.units,
@@ -370,7 +376,7 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
         if b is not None:
             af.phase_a = str(b.phase_a) if b.phase_a is not None else ""
             af.phase_b = str(b.phase_b) if b.phase_b is not None else ""
-        evs = [e for e in mine if e.army == n]
+        evs = by_army.get(n, [])
         af.effects = [e.why for e in evs if e.why and not e.kind.startswith(_QUIET)]
         losses: dict[str, int] = {}
         for e in evs:
@@ -418,8 +424,10 @@ _STAYS: dict[type, str] = {
 
 
 _UNKNOWN_LINES = [
-    "Bewegungen, Befehle und Kämpfe anderer Königreiche und der Fabelwesen sind unbekannt; "
-    "wo ein Heer auf fremde Truppen trifft, kann es kämpfen, Verluste erleiden oder anhalten.",
+    "Fremde Heere stehen, wo Ihre Aufklärer sie zuletzt sahen, in der gemeldeten Stärke und "
+    "ohne Befehle; ungesehene Heere, die Befehle anderer Königreiche, deren Haltung zu Ihnen "
+    "und die Fabelwesen sind unbekannt: wo ein Heer auf fremde Truppen trifft, kann es "
+    "anders kämpfen, Verluste erleiden oder anhalten.",
     "Es wird nicht gewürfelt: die Vorschau nimmt jeweils das Wahrscheinlichere an (kein "
     "Heer verirrt sich, keine Flotte zerschellt; die Gefahr steht als Prozentzahl da); bei "
     "knappem Sold desertiert der zu erwartende Teil.",

@@ -380,8 +380,9 @@ class Intake:
                 return old.month
         return None
 
-    def take(self, mail: Incoming) -> list[MailResult]:
-        """Import one mail (see the module); the results are also in the report."""
+    def take(self, mail: Incoming, answer: bool = True) -> list[MailResult]:
+        """Import one mail (see the module); the results are also in the report.
+        ``answer=False``: write no confirmation (an automatic mail, RFC 3834)."""
         from wdg.mail.seen import mail_key
 
         # (a mail over the size limit holds only its first bytes: its key is the
@@ -419,6 +420,9 @@ class Intake:
             if r.no_sheet and not self.answer_without_sheet:
                 r.notes.append("kein Spielzug: nicht beantwortet")
                 continue
+            if not answer:
+                r.notes.append("automatische Mail: nicht beantwortet")
+                continue
             try:
                 r.confirmation = _confirm(self.outbox, mail, r, self.sender_address,
                                           self.seg, len(results) > 1, self.rules)
@@ -429,6 +433,7 @@ class Intake:
                 key, "taken", this, place=mail.place,
                 results=[{"status": r.status, "kingdom": r.kingdom, "sender": r.sender,
                           "arrival": r.arrival.isoformat() if r.arrival else None,
+                          "no_sheet": no_sheet(r),
                           "answer": _rel(self.camp, r.confirmation)} for r in results])
         self.report.results.extend(results)
         return results
@@ -443,6 +448,16 @@ class Intake:
                 continue
             (report.valid if (self.folder / f"k{n}.txt").is_file() else report.missing).append(n)
         return report
+
+
+NO_SHEET_REASONS = ("kein Spielzug gefunden", "nur HTML", "keine Königreichnummer")
+
+
+def no_sheet(r: MailResult) -> bool:
+    """Whether the mail held no sheet at all: no text with a sheet's header lines (a
+    sheet that names no kingdom but has its password line is a sheet, refused)."""
+    return r.status == REJECTED and r.kingdom is None and r.parsed is None \
+        and r.reason.startswith(NO_SHEET_REASONS)
 
 
 def _rel(camp: Campaign, path: Path | None) -> str | None:
@@ -924,6 +939,7 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
     # out) and a Message-ID of the game master's domain, stable across re-sends.
     out["Date"] = formatdate(localtime=False, usegmt=True)
     out["Message-ID"] = _answer_id(mail.raw, r, gm)
+    out["Auto-Submitted"] = "auto-replied"  # RFC 3834: no vacation reply to it, no loops
     if r.message_id:
         try:
             out["In-Reply-To"] = r.message_id

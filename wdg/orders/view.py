@@ -106,6 +106,19 @@ class SettlementView:
 
 
 @dataclass(slots=True)
+class ForeignArmyView:
+    """A foreign army the kingdom's scouts saw in the last month's Phase E."""
+
+    number: int
+    kingdom: int
+    position: Address
+    troop: str
+    units: int
+    """The count reported (exact or an estimate)."""
+    exact: bool = False
+
+
+@dataclass(slots=True)
 class OfferView:
     """The general who offered himself last month."""
 
@@ -149,6 +162,10 @@ class KingdomView:
     mines: dict[Address, int] = field(default_factory=dict)
     """Mine level of own gemarks without a settlement (a settlement's mine is in
     its :attr:`SettlementView.buildings`)."""
+    foreign: list[ForeignArmyView] = field(default_factory=list)
+    """Foreign armies seen in the last month's Phase E (where they stood then, the
+    count as reported); empty when the view was built without the month's
+    sightings."""
 
     @property
     def grid(self) -> Grid:
@@ -198,8 +215,10 @@ def _neighbour(cols: int, rows: int, province: int, gemark: int,
     return a.province, a.gemark
 
 
-def build_view(seg: Segment, kingdom: int) -> KingdomView:
-    """The view of ``kingdom`` on ``seg`` as of the month to be played next."""
+def build_view(seg: Segment, kingdom: int, sightings: list[Any] = ()) -> KingdomView:  # type: ignore[assignment]
+    """The view of ``kingdom`` on ``seg`` as of the month to be played next.
+    ``sightings``: the events of the month just resolved (``recon.sighting``
+    events of this kingdom give :attr:`KingdomView.foreign`; others are ignored)."""
     if kingdom not in seg.kingdoms:
         raise InvalidInputError(f"kingdom {kingdom!r} does not exist in segment {seg.name!r}")
     k = seg.kingdoms[kingdom]
@@ -237,6 +256,15 @@ def build_view(seg: Segment, kingdom: int) -> KingdomView:
         view.offer = OfferView(GeneralView(g.name, g.troop.value, g.experience, g.wizard,
                                            g.ability), k.offer.price)
     _fill_known(seg, kingdom, view)
+    for e in sightings:
+        d = getattr(e, "data", None) or {}
+        if getattr(e, "kind", "") == "recon.sighting" and e.kingdom == kingdom \
+                and d.get("what") == "heer" and e.at is not None and d.get("of") is not None \
+                and d.get("of") != kingdom and seg.grid.contains(e.at) and d.get("troop"):
+            view.foreign.append(ForeignArmyView(int(d["id"]), int(d["of"]),
+                                                seg.grid.address_of(e.at), str(d["troop"]),
+                                                int(d.get("units", 0)), bool(d.get("exact"))))
+    view.foreign.sort(key=lambda f: f.number)
     return view
 
 
@@ -300,6 +328,9 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
         "treasury": view.treasury,
         "popularity": view.popularity,
         "mines": {str(a): lv for a, lv in sorted(view.mines.items(), key=lambda kv: str(kv[0]))},
+        **({"foreign": [{"number": f.number, "kingdom": f.kingdom, "position": str(f.position),
+                         "troop": f.troop, "units": f.units, "exact": f.exact}
+                        for f in view.foreign]} if view.foreign else {}),
     }
 
 
@@ -397,6 +428,14 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
         if not isinstance(lv, int) or lv < 0:
             raise DataError(path, f"mines.{a}", lv, "a mine level >= 0")
         view.mines[r.address(a, f"mines.{a}")] = lv
+    for i, f in enumerate(r.seq(d.get("foreign") or [], "foreign")):
+        key = f"foreign[{i}]"
+        f = r.mapping(f, key)
+        view.foreign.append(ForeignArmyView(
+            r.typed(f, "number", int, key + "."), r.typed(f, "kingdom", int, key + "."),
+            r.address(f.get("position"), key + ".position"),
+            r.choice(f.get("troop"), key + ".troop", [t.value for t in TroopType]),
+            r.typed(f, "units", int, key + "."), bool(f.get("exact", False))))
     offer = d.get("offer")
     if offer is not None:
         o = r.mapping(offer, "offer")

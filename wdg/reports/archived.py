@@ -329,7 +329,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
         got = render_reports(None, after, events, sheets, gm_sheet, Path(tmp),
                              jobs=jobs or default_jobs(), templates=camp.templates_dir,
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
-                             previous=previous_reports(camp.archive_dir(segment), date),
+                             previous=_previous_of(month_dir(camp, segment, date), camp,
+                                                   segment, date),
                              rules_dir=rules)
         for p in got:
             rel = p.relative_to(tmp)
@@ -352,9 +353,70 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
     return result
 
 
+PREVIOUS_REPORTS = "previous-reports.json"
+"""``inputs/previous-reports.json(.xz)`` of an archived month: the figures of
+each kingdom's report of the month before that this month's "changes since
+last month" compare with (:func:`wdg.reports.jsonreport.previous_extract`)."""
+
+
+def previous_extracts(archive_dir: Path | None, month: MonthDate) -> dict[int, dict]:
+    """What a month's reports read of the month before: each kingdom's
+    :func:`~wdg.reports.jsonreport.previous_extract` (``{}``: none archived)."""
+    from wdg.reports.jsonreport import previous_extract
+
+    return {k: previous_extract(doc) for k, doc in previous_reports(archive_dir, month).items()}
+
+
+def previous_bytes(extracts: dict[int, dict]) -> bytes:
+    """The archived form of :func:`previous_extracts` (sorted JSON, UTF-8)."""
+    import json
+
+    return (json.dumps({str(k): v for k, v in sorted(extracts.items())}, ensure_ascii=False,
+                       sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def read_previous(mdir: Path) -> dict[int, dict] | None:
+    """The previous month's report figures archived with the month ``mdir``
+    (``None``: a month archived before they were, replayed from the month
+    before it as then)."""
+    import json
+
+    from wdg.engine.archive import read_archived
+
+    try:
+        data = read_archived(mdir / "inputs" / PREVIOUS_REPORTS, root=mdir)
+    except FileNotFoundError:
+        return None
+    try:
+        return {int(k): v for k, v in json.loads(data).items()}
+    except (ValueError, AttributeError) as e:
+        raise StateError(f"{mdir / 'inputs' / PREVIOUS_REPORTS}: damaged ({e})") from None
+
+
+def _previous_of(mdir: Path, camp: Campaign, segment: str, date: MonthDate) -> dict[int, dict]:
+    """The previous month's figures a month's reports read: archived with it, or
+    (months archived before) from the month before."""
+    found = read_previous(mdir)
+    return found if found is not None else previous_extracts(camp.archive_dir(segment), date)
+
+
+def template_files(templates: Path | None) -> dict[str, bytes]:
+    """Every template and asset the renderer finds (the campaign's
+    ``templates/`` over the shipped ones): ``{relative name: bytes}``."""
+    from wdg.reports.render import template_dirs
+
+    out: dict[str, bytes] = {}
+    for d in reversed(template_dirs(templates)):
+        for p in sorted(d.rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts:
+                out[p.relative_to(d).as_posix()] = p.read_bytes()
+    return dict(sorted(out.items()))
+
+
 def archive_writers(templates: Path | None = None, rules_dir: Path | None = None, *,
                     pdf: bool = True, jobs: int = 1, progress: bool = False,
-                    storage: str = PACKED, archive_dir: Path | None = None) -> dict[str, Any]:
+                    storage: str = PACKED, archive_dir: Path | None = None,
+                    previous: dict[int, dict] | None = None) -> dict[str, Any]:
     """Every report of the month as an output of the archived month:
     ``{"reports": writer}`` for :func:`wdg.engine.turn.run_month` and
     ``replay_month`` (``outputs=``). The writer renders the result sheets (with
@@ -362,7 +424,11 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
     and overview over ``jobs`` workers into the staging folder, so they are
     archived before the commit point and a replay verifies them byte for byte.
     ``storage``: :data:`PACKED` (new months), :data:`GZIP` or :data:`PLAIN` (to
-    replay a month archived before, as it was stored)."""
+    replay a month archived before, as it was stored). ``previous``: the
+    previous month's report figures (a replay passes the month's archived
+    ones); default: read from ``archive_dir``. The writer puts them and the
+    templates it renders with into the result (``archived_inputs``,
+    ``templates``), so the archive stores them with the month."""
     if storage not in (PACKED, GZIP, PLAIN):
         raise ValueError(f"unknown report storage {storage!r}")
 
@@ -379,12 +445,16 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
             for p in sorted(files):
                 packers[0].add_file(p)
 
+        prev = previous if previous is not None else previous_extracts(archive_dir, result.date)
+        if hasattr(result, "archived_inputs"):
+            result.archived_inputs[PREVIOUS_REPORTS] = previous_bytes(prev)
+            result.templates = template_files(templates)
         try:
             render_reports(None, result.state, list(result.log), result.sheets,
                            getattr(result, "gm_sheet", None), directory, jobs=jobs,
                            templates=templates, settings=load_report_settings(rules_dir),
                            pdf=pdf, progress=progress,
-                           previous=previous_reports(archive_dir, result.date),
+                           previous=prev,
                            rules_dir=rules_dir, beside=beside,
                            collect=collect if storage == PACKED else None)
         except BaseException:
@@ -398,3 +468,58 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
 
     write.works_beside = True  # type: ignore[attr-defined]
     return {OUTPUT_NAME: write}
+
+
+def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
+                    jobs: int = 1) -> Any:
+    """Replay an archived month as it was made: with the templates archived
+    with it (months before 0.2.0: the campaign's or the shipped ones), its own
+    rules and previous-month figures, with PDFs if it archived PDFs, its
+    reports stored as it stored them. Returns the
+    :class:`wdg.engine.archive.ReplayReport` (docs/turns.md, "Replay")."""
+    from wdg.engine.archive import (Layer, ReplayReport, archived_templates, fill_month_rules,
+                                    month_dir, replay_month)
+    from wdg.errors import DataError
+
+    date = MonthDate.parse(month) if isinstance(month, str) else month
+    mdir = month_dir(camp, segment, date)
+    live = camp.segment_dir(segment)
+    if (live / "segment.yaml").is_file():  # a segment of a newer wdg: refused, as everywhere
+        from wdg.world.storage import FORMAT, format_of, too_new
+
+        if (fmt := format_of(live)) > FORMAT:
+            raise too_new(live / "segment.yaml", fmt)
+    if not (mdir / "manifest.yaml").is_file():
+        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+    manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files") or {}
+    with_pdf = any(str(name).endswith(".pdf") for name in manifest)
+    with tempfile.TemporaryDirectory(prefix="wdg-replay-templates-") as tmp:
+        def _refused(e: Exception) -> Any:
+            from wdg.engine.archive import read_provenance
+            from wdg.provenance import build_info, describe
+
+            prov = read_provenance(mdir)
+            return ReplayReport(date, len(manifest), f"{e}", [Layer("Eingaben", False, str(e))],
+                                made_by=describe((prov or {}).get("wdg")),
+                                this_version=describe(build_info()))
+
+        try:
+            used = archived_templates(mdir, Path(tmp))
+            previous = _previous_of(mdir, camp, segment, date)
+        except StateError as e:
+            return _refused(e)
+        try:
+            # a rules key this version needs that did not exist then: completed
+            added = fill_month_rules(mdir, Path(tmp) / ".rules")
+        except StateError as e:
+            return _refused(e)
+        except DataError as e:  # (a damaged archived rules file: named by the inputs' layer)
+            added = []
+            del e
+        rules = Path(tmp) / ".rules" if added else mdir / "rules"
+        tdir = Path(tmp) if used is not None else camp.templates_dir
+        writers = archive_writers(tdir, rules, pdf=with_pdf, jobs=jobs,
+                                  storage=storage_of(mdir, manifest), previous=previous)
+        return replay_month(camp, segment, date, writers,
+                            templates=Path(tmp) if used is not None else None,
+                            rules_dir=rules, rules_added=added)

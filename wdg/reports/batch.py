@@ -93,7 +93,9 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
     d = inp.out_dir / f"k{kingdom}"
     d.mkdir(parents=True, exist_ok=True)
     out = [_write(d / JSON_FILE, text)]
-    view = build_view(inp.seg_after, kingdom)  # the view file and the order editor's data
+    # the view file and the order editor's data, with the foreign armies seen this month
+    view = build_view(inp.seg_after, kingdom, inp.index.mine(kingdom) if inp.index is not None
+                      else inp.events)
     # Everything the player reads is rendered from the report as its file holds it
     # (the order editor also reads the kingdom view, as the player's own tools do).
     for name, data in render_sheets(doc, r, inp.settings, pdf=inp.pdf, view=view,

@@ -18,6 +18,8 @@ import numpy as np
 from wdg.engine.events import Event
 from wdg.orders.model import Sheet
 from wdg.reports.model import (
+    AroundCell,
+    Sighting,
     FOREIGN_ANSWERS,
     STATUS_TEXT,
     ArmyRow,
@@ -46,6 +48,7 @@ from wdg.reports.model import (
 )
 from wdg.reports.settings import ReportSettings
 from wdg.rules import Rules, shipped_rules
+from wdg.world.hexgrid import Hex
 from wdg.world.state import (
     BUILDING_ORDER,
     UNKNOWN_TERRAIN,
@@ -173,6 +176,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                                     ("Preis", money(offer.price))]
                            + ([("Zauberer", "ja")] if g.wizard else [])))
     markers = _markers(seg_after, kingdom, index, settings)
+    foreign = _foreign(seg_after, seen)
     auto = lines(claim(lambda e: e.kind == "diplomacy.report"))
     messages = [MessageRow(e.data.get("from"), _kname(seg_after, e.data.get("from")),
                            str(e.data.get("text", "")))
@@ -205,6 +209,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         provinces=provinces,
         settlements=settlements,
         militia_estimate=militia,
+        foreign=foreign,
         armies=armies,
         sightings=sightings,
         battles=battles,
@@ -316,6 +321,8 @@ def _booking_text(e: Event) -> str:
     text = _AMOUNT_TAIL.sub("", text) or text
     if len(text) > BOOKING_WIDTH and ":" in text:
         text = text.split(":", 1)[0]
+        if text.count("(") > text.count(")"):  # cut inside a bracket: drop the bracket
+            text = text[:text.rindex("(")].rstrip()
     if e.army is not None and f"{e.army:04d}" not in text:
         text += f" (Heer {e.army:04d})"
     return text
@@ -502,10 +509,39 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             troop=a.troop.value if a.troop else "ohne Feldherrn", units=a.units, morale=a.morale,
             general=g.name if g else "", experience=g.experience if g else None,
             transport=_transport(a),
-            durability=pct(a.durability) if a.is_fleet else "",
+            durability=a.durability if a.is_fleet else None,
             seen=[], carried_by=a.carried_by, carrying=a.carrying,
             troop_type=a.troop.value if a.troop else None,
-            morale_events=[_morale_text(e) for e in morale.get(n, [])]))
+            morale_events=[_morale_text(e) for e in morale.get(n, [])],
+            around=_around(seg, kingdom, a.position)))
+    return out
+
+
+AROUND_RINGS = 2
+"""Rings of gemarks shown around each army: the two the scouting reports
+("Die Erkundung"; docs/reports.md)."""
+
+
+def _around(seg: Segment, kingdom: int, h: Hex | None) -> list[AroundCell]:
+    """The gemarks within :data:`AROUND_RINGS` of ``h`` on the map, with the
+    terrain the kingdom knows after the month (own land as it is; else its
+    Erkundungskarte), north to south, west to east."""
+    if h is None:
+        return []
+    km = seg.known.get(kingdom)
+    out = []
+    n = AROUND_RINGS
+    for dr in range(-n, n + 1):
+        for dq in range(max(-n, -n - dr), min(n, n - dr) + 1):
+            x = Hex(h.q + dq, h.r + dr)
+            if not seg.grid.contains(x):
+                continue
+            r, c = seg.grid.index(x)
+            tid = int(seg.terrain[r, c]) if seg.owner[r, c] == kingdom else \
+                int(km.terrain[r, c]) if km is not None else UNKNOWN_TERRAIN
+            t = terrain(tid) if tid != UNKNOWN_TERRAIN else None
+            out.append(AroundCell(max(abs(dq), abs(dr), abs(dq + dr)), dq, dr, seg.label(x),
+                                  t.code if t else "", t.name if t else ""))
     return out
 
 
@@ -567,6 +603,24 @@ def _by_place(items: list[Line]) -> list[Line]:
     return out
 
 
+def _foreign(seg: Segment, seen: list[Event]) -> list[Sighting]:
+    """Every foreign army and creature the kingdom saw this month, once each
+    (``recon.sighting`` events as data)."""
+    out: dict[tuple[str, int], Sighting] = {}
+    for e in seen:
+        if e.kind != "recon.sighting" or e.at is None:
+            continue
+        d = e.data
+        key = (str(d.get("what", "")), int(d.get("id", 0)))
+        units = int(d.get("units", 0))
+        if key not in out:
+            out[key] = Sighting(seg.label(e.at), key[0], key[1], d.get("of"),
+                                    str(d.get("troop", "")), units, bool(d.get("exact")),
+                                    int(d.get("low", units)), int(d.get("high", units)),
+                                    source=str(d.get("source", "")))
+    return sorted(out.values(), key=lambda s: (s.gemark, s.what, s.id))
+
+
 def _grouped_recon(seg: Segment, seen: list[Event], settings: ReportSettings) -> list[Line]:
     """The armies' Phase E reports, one line per thing seen (several armies
     seeing the same settlements give one line naming them all), in the order
@@ -574,10 +628,14 @@ def _grouped_recon(seg: Segment, seen: list[Event], settings: ReportSettings) ->
     Key = tuple[str, tuple[tuple[str, str], ...]]
     who: dict[Key, list[tuple[int, str]]] = {}
     texts: dict[Key, list[str]] = {}
+    data: dict[Key, dict] = {}
     for e in sorted(seen, key=lambda e: (e.army or 0, e.line)):
         line = event_line(e, seg, settings)
-        key = (line.kind, tuple(line.details))
+        # one line per thing seen and cause: armies' lines merge only when they
+        # say the same (issue #32: two armies with different causes were merged)
+        key = (line.kind, (("", line.text),) + tuple(line.details))
         who.setdefault(key, []).append((e.army or 0, line.where))
+        data.setdefault(key, line.data)
         if line.text not in texts.setdefault(key, []):
             texts[key].append(line.text)
     out = []
@@ -585,7 +643,7 @@ def _grouped_recon(seg: Segment, seen: list[Event], settings: ReportSettings) ->
         names = ", ".join(f"{n:04d}" + (f" ({w})" if w else "") for n, w in armies)
         out.append(Line(key[0], "; ".join(texts[key]),
                         where=("Heer " if len(armies) == 1 else "Heere ") + names,
-                        army=None, details=list(key[1])))
+                        army=None, details=list(key[1][1:]), data=data[key]))
     return out
 
 

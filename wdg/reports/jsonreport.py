@@ -25,7 +25,7 @@ from wdg.world.calendar import MonthDate
 from wdg.world.state import UNKNOWN_TERRAIN, Segment
 from wdg.world.terrain import TERRAINS
 
-REPORT_VERSION = 2
+REPORT_VERSION = 3
 FILE = "bericht.json"
 
 
@@ -78,6 +78,30 @@ def known_map(seg: Segment, kingdom: int) -> list[dict[str, Any]]:
     return out
 
 
+def previous_extract(doc: dict[str, Any]) -> dict[str, Any]:
+    """The figures of a month's report that the next month's :func:`changes`
+    reads (and nothing else): archived with the next month
+    (``inputs/previous-reports.json``), so that month replays without this
+    one. ``changes(now, previous_extract(before)) == changes(now, before)``
+    (tested)."""
+    r = doc["report"]
+    out: dict[str, Any] = {
+        "treasury": {"after": r["treasury"]["after"]},
+        "armies": [{"number": a["number"], "units": a["units"], "morale": a["morale"]}
+                   for a in r["armies"]],
+        "provinces": [{"gemarks": [{"address": g["address"]} for g in p["gemarks"]]}
+                      for p in r["provinces"]],
+        "diplomacy": [{"kingdom": d["kingdom"]} for d in r["diplomacy"]],
+        "sightings": [{"where": s["where"], "text": s["text"]} for s in r["sightings"]],
+    }
+    if "foreign" in r:  # version 3: new sightings are foreign armies not seen before
+        out["foreign"] = [{"what": s["what"], "id": s["id"]} for s in r["foreign"]]
+    totals = r.get("totals") or {}
+    if "popularity" in totals:
+        out["totals"] = {"popularity": totals["popularity"]}
+    return {"report": out}
+
+
 def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
     """What changed since the previous month's report (``None``: the first month)."""
     if before is None:
@@ -89,9 +113,12 @@ def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any
     soldiers = [{"army": n, "before": a0.get(n), "after": a1.get(n)}
                 for n in sorted(set(a0) | set(a1)) if a0.get(n) != a1.get(n)]
     m0 = {a["number"]: a["morale"] for a in before["report"]["armies"]}
+    # an army destroyed this month (passive, no general, no Rüstgüter) has no
+    # morale to report (issue #32: it was shown with a rising morale)
     morale = [{"army": a["number"], "before": m0[a["number"]], "after": a["morale"]}
               for a in now["report"]["armies"]
-              if a["number"] in m0 and m0[a["number"]] != a["morale"]]
+              if a["number"] in m0 and m0[a["number"]] != a["morale"]
+              and not (a["status"] == "passiv" and not a["general"] and not a["units"])]
     p0 = (before["report"].get("totals") or {}).get("popularity")  # (version 1 has no totals)
     p1 = (now["report"].get("totals") or {}).get("popularity")
     popularity = {"before": p0, "after": p1}
@@ -99,8 +126,15 @@ def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any
     g1 = {g["address"] for p in now["report"]["provinces"] for g in p["gemarks"]}
     d0 = {d["kingdom"] for d in before["report"]["diplomacy"]}
     new_contacts = [d for d in now["report"]["diplomacy"] if d["kingdom"] not in d0]
-    s0 = {(s["where"], s["text"]) for s in before["report"]["sightings"]}
-    new_sightings = [s for s in now["report"]["sightings"] if (s["where"], s["text"]) not in s0]
+    # new sightings: foreign armies and creatures not seen last month (issue #32:
+    # not the sighting lines whose text changed, e.g. a new estimate)
+    if "foreign" in before["report"]:
+        f0 = {(s["what"], s["id"]) for s in before["report"]["foreign"]}
+        new_sightings = [s for s in now["report"]["foreign"] if (s["what"], s["id"]) not in f0]
+    else:  # a version-2 report before: its lines are all there is
+        s0 = {(s["where"], s["text"]) for s in before["report"]["sightings"]}
+        new_sightings = [s for s in now["report"]["sightings"]
+                         if (s["where"], s["text"]) not in s0]
     return {"first_month": False, "treasury": {"before": t0, "after": t1, "change": t1 - t0},
             "soldiers": soldiers, "morale": morale, "popularity": popularity, "gemarks_gained": sorted(g1 - g0),
             "gemarks_lost": sorted(g0 - g1), "new_contacts": new_contacts,

@@ -61,6 +61,32 @@ class Line:
     where: str = ""
     army: int | None = None
     details: list[tuple[str, str]] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    """The event's data as machine-readable values (numbers as numbers, places
+    as addresses, kingdoms and armies by number), without the keys players never
+    see (``hidden_data_keys``) and without German phrases (those are in ``text``)."""
+
+
+@dataclass(slots=True)
+class Sighting:
+    """A foreign army or creature seen in Phase E, as data ("Die Erkundung")."""
+
+    gemark: str
+    what: str
+    """``heer`` or ``fabelwesen``."""
+    id: int
+    kingdom: int | None
+    """The owning kingdom of an army (``None`` for a creature)."""
+    troop: str
+    """Troop type of an army; kind of a creature."""
+    units: int
+    """The count reported: exact, or the estimate."""
+    exact: bool
+    low: int
+    high: int
+    """The true count lies in ``[low, high]`` (equal to ``units`` when exact)."""
+    source: str = ""
+    """Who saw it (the engine's ``source``: an own army's scouts or the own land)."""
 
 
 @dataclass(slots=True)
@@ -156,6 +182,20 @@ class SettlementRow:
 
 
 @dataclass(slots=True)
+class AroundCell:
+    """One gemark around an army: its place relative to the army (axial ``dq``,
+    ``dr``; ring 0 is the army's own gemark), its address and its terrain as the
+    kingdom knows it (``code``/``terrain`` empty: never seen)."""
+
+    ring: int
+    dq: int
+    dr: int
+    gemark: str
+    code: str
+    terrain: str
+
+
+@dataclass(slots=True)
 class ArmyRow:
     """One own army and what it saw in Phase E."""
 
@@ -168,7 +208,8 @@ class ArmyRow:
     general: str
     experience: int | None
     transport: str
-    durability: str
+    durability: int | None
+    """A fleet's durability in percent (``None`` for other armies)."""
     seen: list[Line] = field(default_factory=list)
     carried_by: int | None = None
     """The fleet carrying this army (for the order form)."""
@@ -178,6 +219,10 @@ class ArmyRow:
     """The troop type proper (``None`` without a general: no type)."""
     morale_events: list[str] = field(default_factory=list)
     """This month's events of the army that changed its morale (their texts)."""
+    around: list[AroundCell] = field(default_factory=list)
+    """The gemarks within two rings of its position as the kingdom knows them
+    after Phase E (the scouting reports two rings, "Die Erkundung"), row by row
+    from north to south, west to east; empty for an army in 000.00."""
 
 
 @dataclass(slots=True)
@@ -285,6 +330,8 @@ class KingdomReport:
     offer: OfferRow | None = None
     markers: list[Marker] = field(default_factory=list)
     """Foreign armies and creatures the map marks (own armies come from ``armies``)."""
+    foreign: list[Sighting] = field(default_factory=list)
+    """Every foreign army and creature seen this month, as data (the JSON report)."""
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -303,6 +350,7 @@ DATA_LABELS = {
     "name": "Name", "email": "E-Mail", "address": "Anschrift", "count": "Anzahl",
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
     "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
+    "low": "mindestens", "high": "höchstens",
     "enemy_kingdom": "gegnerisches Königreich",
     # every other key the engine writes, so that no English key reaches a sheet or
     # the game master's overview (tests/reports/test_german.py checks a stress month)
@@ -441,6 +489,39 @@ def _detail_value(k: str, v: Any, seg: Segment) -> str:
     return _value(v, seg)
 
 
+def _data_value(v: Any, seg: Segment) -> Any:
+    """A value of event data as plain JSON data, or ``_PHRASE`` for German text."""
+    if isinstance(v, Hex):
+        return seg.label(v) if seg.grid.contains(v) else None
+    if isinstance(v, (bool, int, float)) or v is None:
+        return v
+    if isinstance(v, str):
+        return _PHRASE if " " in v.strip() else v
+    if isinstance(v, dict):
+        got = {str(k): _data_value(x, seg) for k, x in v.items()}
+        return {k: x for k, x in got.items() if x is not _PHRASE}
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = sorted(v, key=str) if isinstance(v, (set, frozenset)) else v
+        return [x for x in (_data_value(i, seg) for i in items) if x is not _PHRASE]
+    return _PHRASE
+
+
+_PHRASE = object()
+"""Marks a value that is German text (it belongs to the line's ``text``)."""
+
+
+def event_data(e: Event, settings: ReportSettings, seg: Segment) -> dict[str, Any]:
+    """The machine-readable data of ``e`` for the JSON report (:attr:`Line.data`)."""
+    out = {}
+    for k, v in sorted(e.data.items()):
+        if k in settings.hidden_data_keys:
+            continue
+        x = _data_value(v, seg)
+        if x is not _PHRASE:
+            out[k] = x
+    return out
+
+
 def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
     """An event for the player: its text, place and the data worth reading
     beside it (:data:`DETAIL_KEYS`)."""
@@ -453,7 +534,7 @@ def event_line(e: Event, seg: Segment, settings: ReportSettings) -> Line:
     if e.at is not None:
         where = seg.label(e.at) if seg.grid.contains(e.at) else ""
     text = e.why or KIND_TEXT.get(e.kind, e.kind)
-    return Line(e.kind, text, where, e.army, details)
+    return Line(e.kind, text, where, e.army, details, event_data(e, settings, seg))
 
 
 def outcome_of(kinds: list[str]) -> str:

@@ -191,6 +191,33 @@ def title_of(who: Any, use: str = "nom") -> str:
     return ruler_title(female, use)
 
 
+def around_lines(cells: list[dict[str, Any]]) -> list[str]:
+    """The gemarks around an army (:class:`wdg.reports.model.AroundCell` as data)
+    as a small hex map of terrain codes, the army's gemark in brackets, ``??``
+    never seen, blank off the map: two rings in five lines."""
+    rows: dict[int, dict[int, dict[str, Any]]] = {}
+    n = max((c["ring"] for c in cells), default=0)
+    for c in cells:
+        rows.setdefault(c["dr"], {})[c["dq"]] = c
+    out = []
+    for dr in range(-n, n + 1):
+        if dr not in rows:
+            continue  # beyond the map's edge
+        line = " " * (2 * abs(dr))
+        for dq in range(max(-n, -n - dr), min(n, n - dr) + 1):
+            c = rows.get(dr, {}).get(dq)
+            code = "  " if c is None else (c["code"] or "??")
+            line += f"[{code}]" if (dq, dr) == (0, 0) else f" {code} "
+        out.append(line.rstrip())
+    return out
+
+
+def around_legend(armies: list[dict[str, Any]]) -> str:
+    """The terrain codes the armies' surroundings use, with their names."""
+    names = {c["code"]: c["terrain"] for a in armies for c in a.get("around", []) if c["code"]}
+    return ", ".join(f"{code}\u00a0{names[code]}" for code in sorted(names))
+
+
 def volume_text(volume: dict[str, int]) -> str:
     """A settlement's Rüstvolumen in German: "3.642 Krieger oder 1.821 Reiter"
     ("keine Rüstung" without Kaserne or Hafen)."""
@@ -218,6 +245,7 @@ class Renderer:
             env.filters.update(gs=gs, money=money, signed_money=signed_money, pct=pct, count=count,
                                wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
                                print_map=print_svg, volume=volume_text,
+                               around=around_lines, around_legend=around_legend,
                                zfill4=lambda v: str(v).zfill(4))
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from wdg import yamlfast
-from wdg.errors import DataError
+from wdg.errors import DataError, StateError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
 from wdg.rules import safe_load_file
 from wdg.world import mapfile
@@ -62,8 +62,50 @@ from wdg.world.state import (
     new_known_map,
 )
 
-FORMAT = 1
-"""Version of the on-disk format (``format:`` in segment.yaml)."""
+FORMAT = 2
+"""Version of the on-disk format (``format:`` in segment.yaml). 1: up to wdg 0.1.0;
+2: since wdg 0.2.0 (months archived with provenance and templates). A segment
+of a newer format is refused by every command; an older one is read (archived
+months stay as they are) but changed only after ``wdg segment upgrade``
+(:func:`check_live_format`, docs/turns.md, "Upgrading a campaign")."""
+
+
+class FormatError(StateError):
+    """A segment's format is newer than this wdg reads, or older than it writes."""
+
+
+def format_of(path: Path) -> int:
+    """The ``format:`` of the segment folder ``path`` (1 when absent: the first format)."""
+    head = _load_yaml_mapping(path / SEGMENT_FILE)
+    fmt = head.get("format", 1)
+    if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
+        raise DataError(str(path / SEGMENT_FILE), "format", fmt, "a format number 1, 2, ...")
+    return fmt
+
+
+def too_new(path: Path, fmt: int) -> FormatError:
+    from wdg import __version__
+
+    return FormatError(
+        f"{path}: Segmentformat {fmt} ist neuer als diese wdg-Version ({__version__}, liest "
+        f"Format bis {FORMAT}) — bitte die wdg-Version verwenden, die das Segment geschrieben "
+        "hat, oder eine neuere; nichts wurde verändert")
+
+
+def check_live_format(path: Path) -> None:
+    """Before a command changes the segment ``path``: its format must be this
+    version's. Newer: refused (a newer wdg wrote it). Older: refused until
+    ``wdg segment upgrade`` has migrated it (so nothing is written in the new
+    format without the upgrade's steps)."""
+    fmt = format_of(path)
+    if fmt > FORMAT:
+        raise too_new(path / SEGMENT_FILE, fmt)
+    if fmt < FORMAT:
+        raise FormatError(
+            f"{path / SEGMENT_FILE}: Segmentformat {fmt} einer älteren wdg-Version; diese "
+            f"Version schreibt Format {FORMAT}. Zuerst 'wdg segment upgrade {path.name}' "
+            "ausführen (zeigt, was sich ändert; archivierte Monate bleiben unberührt); "
+            "nichts wurde verändert")
 
 SEGMENT_FILE = "segment.yaml"
 MAP_FILE = "map.txt"
@@ -501,9 +543,11 @@ def _decode_head(head: dict[str, Any]) -> tuple[Grid, dict[str, Any]]:
     for k in head:
         if k not in allowed:
             raise DataError(None, str(k), k, "keys among " + ", ".join(sorted(allowed)))
-    fmt = head.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise DataError(None, "format", fmt, f"format {FORMAT}")
+    fmt = head.get("format", 1)
+    if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
+        raise DataError(None, "format", fmt, f"a format number 1..{FORMAT}")
+    if fmt > FORMAT:
+        raise too_new(Path(SEGMENT_FILE), fmt)
     prov = head.get("provinces")
     parts = prov.lower().split("x") if isinstance(prov, str) else []
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):

@@ -1,0 +1,138 @@
+"""What made a month: the software's version, commit and environment (docs/turns.md).
+
+:func:`build_info` names this wdg: the release number (``wdg.__version__``),
+the git commit and whether the tree had uncommitted changes — read from git
+when the package runs from a checkout, else from ``wdg/_build.json``, written
+into the wheel when it is built (``setup.py``); ``None`` where neither can say.
+:func:`environment` adds the Python version and every installed
+distribution's exact version and the SHA-256 of its ``RECORD`` (the list of
+every installed file with its own hash, PEP 376/627), so an archivist can
+rebuild the environment a month was resolved in. Both are computed once per
+process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from wdg import __version__
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+BUILD_FILE = "_build.json"
+"""``wdg/_build.json``: ``{"commit": ..., "dirty": ...}`` written when a wheel is built."""
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                             timeout=20, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def git_info(root: Path) -> dict[str, Any] | None:
+    """``{"commit", "dirty"}`` of the git checkout ``root`` (``None``: not a checkout).
+    Dirty: a tracked file differs from the commit (untracked files do not count)."""
+    if not (root / ".git").exists():
+        return None
+    head = _git(root, "rev-parse", "HEAD")
+    if not head:
+        return None
+    status = _git(root, "status", "--porcelain", "--untracked-files=no")
+    return {"commit": head.strip(), "dirty": None if status is None else bool(status.strip())}
+
+
+@lru_cache(maxsize=1)
+def build_info() -> dict[str, Any]:
+    """``{"version", "commit", "dirty", "source"}`` of the running wdg; ``source``
+    says where commit and dirty flag come from: ``git`` (a checkout), ``build``
+    (recorded in the wheel) or ``unknown``."""
+    info: dict[str, Any] = {"version": __version__, "commit": None, "dirty": None,
+                            "source": "unknown"}
+    found = git_info(PACKAGE_DIR.parent)
+    if found is not None:
+        return {**info, **found, "source": "git"}
+    try:
+        recorded = json.loads((PACKAGE_DIR / BUILD_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return info
+    if isinstance(recorded, dict):
+        info.update(commit=recorded.get("commit"), dirty=recorded.get("dirty"), source="build")
+    return info
+
+
+def version_line() -> str:
+    """``wdg 0.2.0 (commit 1234abc, geändert)`` for ``wdg --version``."""
+    b = build_info()
+    if not b["commit"]:
+        return f"wdg {b['version']}"
+    state = {True: ", mit nicht eingecheckten Änderungen", False: "", None: ""}[b["dirty"]]
+    return f"wdg {b['version']} (commit {b['commit'][:12]}{state})"
+
+
+def describe(info: dict[str, Any] | None) -> str:
+    """A made-by record's short form: ``wdg 0.2.0 (commit 1234abc)``."""
+    if not info:
+        return "einer wdg-Version vor 0.2.0 (ohne Herkunftsangaben)"
+    text = f"wdg {info.get('version')}"
+    if info.get("commit"):
+        text += f" (commit {str(info['commit'])[:12]}{', geändert' if info.get('dirty') else ''})"
+    return text
+
+
+def _record_hash(dist: metadata.Distribution) -> str | None:
+    try:
+        text = dist.read_text("RECORD")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def distributions() -> dict[str, dict[str, Any]]:
+    """Every installed distribution (the running interpreter's ``sys.path``):
+    ``{name: {"version", "record_sha256"}}``, sorted by normalised name; wdg
+    itself is left out (it is recorded as the software)."""
+    out: dict[str, dict[str, Any]] = {}
+    for dist in metadata.distributions():
+        name = (dist.metadata["Name"] or "").strip()
+        key = name.lower().replace("_", "-").replace(".", "-")
+        if not key or key == "wdg" or key in out:
+            continue  # the first on sys.path is the one imported
+        entry: dict[str, Any] = {"version": dist.version}
+        digest = _record_hash(dist)
+        if digest:
+            entry["record_sha256"] = digest
+        out[key] = entry
+    return dict(sorted(out.items()))
+
+
+@lru_cache(maxsize=1)
+def environment() -> dict[str, Any]:
+    """The record of the software resolving a month: wdg, Python, dependencies."""
+    return {
+        "wdg": dict(build_info()),
+        "python": {"version": platform.python_version(),
+                   "implementation": sys.implementation.name,
+                   "platform": f"{platform.system()}-{platform.machine()}"},
+        "dependencies": distributions(),
+    }
+
+
+def requirements(record: dict[str, Any]) -> str:
+    """A pip requirements file (``name==version`` a line) of a month's recorded
+    dependencies, for ``pip install -r`` into a fresh venv (docs/turns.md)."""
+    deps = record.get("dependencies") or {}
+    lines = [f"{name}=={d['version']}" for name, d in sorted(deps.items())
+             if isinstance(d, dict) and d.get("version") and name not in ("pip", "setuptools", "wheel")]
+    return "".join(line + "\n" for line in lines)
