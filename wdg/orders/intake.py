@@ -450,14 +450,12 @@ class Intake:
         return report
 
 
-NO_SHEET_REASONS = ("kein Spielzug gefunden", "nur HTML", "keine Königreichnummer")
-
-
 def no_sheet(r: MailResult) -> bool:
     """Whether the mail held no sheet at all: no text with a sheet's header lines (a
-    sheet that names no kingdom but has its password line is a sheet, refused)."""
-    return r.status == REJECTED and r.kingdom is None and r.parsed is None \
-        and r.reason.startswith(NO_SHEET_REASONS)
+    sheet that names no kingdom but has its password line is a sheet, refused; an
+    HTML-only mail whose text has header lines is a sheet sent as HTML)."""
+    return r.no_sheet or (r.status == REJECTED and r.kingdom is None and r.parsed is None
+                          and r.reason.startswith("kein Spielzug gefunden"))
 
 
 def _rel(camp: Campaign, path: Path | None) -> str | None:
