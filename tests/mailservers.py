@@ -53,6 +53,9 @@ HOST = "127.0.0.1"
 SERVER_NAME = "mail.wdg.test"
 WRONG_NAME = "wrong.wdg.test"
 DOMAIN = "wdg.test"
+SEPARATOR = "."
+"""The mailbox hierarchy separator, Dovecot's default for Maildir (many providers'):
+wdg must map its "wdg/erledigt" onto it. Test helpers take names with "/"."""
 
 DOVECOT = "/usr/sbin/dovecot"
 POSTFIX = "/usr/sbin/postfix"
@@ -350,7 +353,7 @@ mail_location = maildir:~/Maildir
 mail_privileged_group =
 namespace inbox {{
   inbox = yes
-  separator = /
+  separator = {SEPARATOR}
   mailbox Drafts {{
     special_use = \\Drafts
   }}
@@ -730,7 +733,7 @@ postlog   unix-dgram n - n - 1 postlogd
         conn = self.imap_client(account)
         try:
             date = imaplib.Time2Internaldate(when if when is not None else time.time())
-            typ, data = conn.append(mailbox, None, date, raw)
+            typ, data = conn.append(_quote(mailbox.replace("/", SEPARATOR)), None, date, raw)
             if typ != "OK":
                 raise MailServerError(f"APPEND failed: {data}")
         finally:
@@ -740,7 +743,7 @@ postlog   unix-dgram n - n - 1 postlogd
         """Every mail in ``mailbox`` (read without setting \\Seen), oldest UID first."""
         conn = self.imap_client(account)
         try:
-            typ, _ = conn.select(_quote(mailbox), readonly=True)
+            typ, _ = conn.select(_quote(mailbox.replace("/", SEPARATOR)), readonly=True)
             if typ != "OK":
                 return []
             typ, data = conn.uid("FETCH", "1:*", "(UID INTERNALDATE FLAGS BODY.PEEK[])")
@@ -759,7 +762,7 @@ postlog   unix-dgram n - n - 1 postlogd
                 m = re.match(rb'\((?P<f>[^)]*)\) (?:"(?:[^"]*)"|NIL) (?P<n>.*)$', line)
                 if m:
                     n = m.group("n").decode()
-                    names.append(n[1:-1] if n.startswith('"') else n)
+                    names.append((n[1:-1] if n.startswith('"') else n).replace(SEPARATOR, "/"))
             return sorted(names)
         finally:
             _logout(conn)

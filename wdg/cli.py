@@ -10,15 +10,31 @@ or mail text are shown escaped, never sent to the terminal.
 
 from __future__ import annotations
 
-import gc
-import importlib
 import os
+import signal
 import sys
 
-import typer
 
-from wdg.errors import WdgError
-from wdg.textpolicy import terminal_safe
+def _interrupted_at_start(signum: int, frame: object) -> None:  # pragma: no cover - timing
+    """Ctrl-C while the command line is still starting (importing): nothing has
+    been read or written yet — leave quietly with 130 instead of a traceback."""
+    os.write(2, "abgebrochen (Strg-C) beim Start; nichts geändert\n".encode())
+    os._exit(130)
+
+
+if os.path.basename(sys.argv[0]) in ("wdg", "__main__.py") and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    # run as the wdg command (not imported by a test or a program): until main()
+    # has its handlers in place, Ctrl-C ends the start quietly
+    signal.signal(signal.SIGINT, _interrupted_at_start)
+
+import gc  # noqa: E402
+import importlib  # noqa: E402
+
+import typer  # noqa: E402
+
+from wdg.errors import WdgError  # noqa: E402
+from wdg.textpolicy import terminal_safe  # noqa: E402
 
 _plain_echo = typer.echo
 
@@ -128,6 +144,17 @@ def _app_for(args: list[str]) -> typer.Typer:
     return build_app(first) if first in COMMAND_MODULES else __getattr__("app")
 
 
+def _unraisable(args: object) -> None:
+    """``sys.unraisablehook`` of the command line: a Ctrl-C that Python could not
+    raise where it arrived (inside a weak-reference callback or a ``__del__``,
+    where it would print "Exception ignored ... Traceback" and be lost) is raised
+    again as the signal it was, so the command stops as for any Ctrl-C."""
+    if isinstance(getattr(args, "exc_value", None), KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
+        return
+    sys.__unraisablehook__(args)  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``wdg`` console script."""
     from wdg.fsio import CLI_UMASK, describe_os_error
@@ -135,8 +162,11 @@ def main(argv: list[str] | None = None) -> None:
 
     os.umask(os.umask(0) | CLI_UMASK)  # campaign files are the game master's alone (#30)
     install_signal_handlers()
+    sys.unraisablehook = _unraisable
     gc.set_threshold(*GC_THRESHOLDS)
     try:
+        if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         args = list(sys.argv[1:] if argv is None else argv)
         _app_for(args)(args=args, standalone_mode=True)
     except WdgError as exc:

@@ -125,6 +125,33 @@ def write_durable(path: Path, data: bytes, mode: int = 0o644) -> None:
         os.close(fd)
 
 
+def append_durable(path: Path, line: bytes, header: bytes = b"") -> None:
+    """Append one complete line (ending in ``\n``) to a journal file and flush it to
+    the disk before returning (the directory too when the file is new). A last line
+    without its line end — cut off by a crash while it was written, so never acted
+    on — is cut off first; ``header`` starts a new (or emptied) file. Used by the
+    mail records (:mod:`wdg.mail.ledger`, :mod:`wdg.mail.seen`); the caller holds the
+    segment's lock."""
+    new = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            tail = os.pread(fd, min(size, 1 << 20), max(0, size - (1 << 20)))
+            cut = tail.rfind(b"\n")
+            size = size - len(tail) + cut + 1 if cut >= 0 else 0
+            os.ftruncate(fd, size)
+        data = (header if size == 0 else b"") + line
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if new:
+        fsync_dir(path.parent)
+
+
 _HINTS = {
     errno.ENOSPC: ("kein Platz mehr auf dem Datenträger / no space left on device",
                    "free disk space, then run the command again"),

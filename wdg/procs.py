@@ -112,6 +112,21 @@ def kill_workers(pool: Executor) -> None:
             pass
 
 
+def _quiet_broken_pool(args: Any) -> None:
+    """``threading.excepthook`` while a pool is being stopped: the executor's
+    management thread of Python 3.11 raises ``InvalidStateError`` when it finds
+    the killed workers and tries to fail futures that were cancelled already
+    (it printed a traceback after Ctrl-C). That one is expected; others pass on."""
+    from concurrent.futures import InvalidStateError
+
+    if args.exc_type is not None and issubclass(args.exc_type, InvalidStateError):
+        return
+    _previous_hook(args)
+
+
+_previous_hook = __import__("threading").excepthook
+
+
 @contextmanager
 def stopping_pool(pool: Executor) -> Iterator[Executor]:
     """Use ``pool`` for the block; on an exception (Ctrl-C, SIGTERM, an error)
@@ -120,6 +135,12 @@ def stopping_pool(pool: Executor) -> Iterator[Executor]:
     try:
         yield pool
     except BaseException:
+        import threading
+
+        if threading.excepthook is not _quiet_broken_pool:
+            global _previous_hook
+            _previous_hook = threading.excepthook
+            threading.excepthook = _quiet_broken_pool
         kill_workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         raise

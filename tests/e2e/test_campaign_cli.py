@@ -415,7 +415,9 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
         "outputs/reports/k3/ergebnis.html",
         "outputs/reports/k3/ergebnis.pdf",
         "outputs/reports/k3/ergebnis.txt", "outputs/reports/overview.html",
-        "outputs/reports/overview.txt", "summary.yaml"]
+        "outputs/reports/overview.txt",
+        "provenance.yaml",  # the hash of the corrected sheet among the month's inputs
+        "summary.yaml"]
     # the state after differs where a smaller settlement project shows: kingdom 3's
     # treasury, its settlement and project, and the militia (its cap grows with
     # the settlement); the map file, the armies and the segment header do not

@@ -26,9 +26,10 @@ def world(treasury: int = 100_000, kingdoms: tuple[int, ...] = (1,)) -> Segment:
     return seg
 
 
-def month(seg: Segment, sheets: dict[int, Sheet] | None = None) -> Month:
+def month(seg: Segment, sheets: dict[int, Sheet] | None = None, *,
+          rules: Rules | None = None) -> Month:
     """The month context the runner builds (generator, kingdom order, snapshot)."""
-    return begin_month(seg, sheets or {}, RULES)
+    return begin_month(seg, sheets or {}, rules or RULES)
 
 
 def k_sheet(kingdom: int, *orders: KingdomOrder) -> dict[int, Sheet]:

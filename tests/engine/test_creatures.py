@@ -34,18 +34,23 @@ def test_armies_never_attack_passive_creatures():
 
 
 def test_a_beaten_creature_s_treasure_goes_to_the_victor():
-    """"Manche Fabelwesen führen Schätze ... mit sich, die, falls die Fabelwesen
-    von einem Heer geschlagen werden, dem Sieger zufallen." A troll never evades."""
+    """"Manche Fabelwesen führen Schätze oder magische Gerätschaften mit sich, die,
+    falls die Fabelwesen von einem Heer geschlagen werden, dem Sieger zufallen und
+    von ihm automatisch aufgenommen werden." A troll never evades: its gold goes to
+    the treasury and its item into the victorious army's ``items``."""
     seg = small_segment()
     add_kingdom(seg, 1, treasury=0)
-    add_army(seg, 1, 1, (2, 2), units=100_000)
+    army = add_army(seg, 1, 1, (2, 2), units=100_000)
+    army.items = ["Kompass"]
     seg.creatures[1] = Creature(1, "troll", at(seg, (2, 2)), gold=7000, items=["Zauberstab"])
     m = month(seg)
     creature_attacks(m)
     assert 1 not in seg.creatures and 1 in m.fought
     assert seg.kingdoms[1].treasury == 7000
+    assert seg.armies[1].items == ["Kompass", "Zauberstab"]
     treasure = m.log.of_kind("creature.treasure")[0]
     assert treasure.gold == 7000 and treasure.data["items"] == ["Zauberstab"]
+    assert "nimmt Zauberstab auf" in treasure.why
 
 
 def test_a_creature_may_evade_by_flying_away_and_keeps_its_treasure():

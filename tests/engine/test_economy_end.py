@@ -19,7 +19,8 @@ from wdg.engine.economy import (
 from wdg.orders.model import ArmyBlock, Move, Search, Sheet, Train
 from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own
-from wdg.world.state import Building, Construction, ProjectKind, TroopType
+from wdg.rules import Rules
+from wdg.world.state import Building, Construction, Deposit, ProjectKind, TroopType
 
 
 def test_a_settlement_project_finishes_up_to_50_baueinheiten_a_month():
@@ -81,14 +82,25 @@ def test_taxes_come_from_gemarks_and_settlements_as_they_stood_at_the_start():
     assert seg.kingdoms[2].treasury == 0
 
 
-def test_a_mine_yields_by_level_and_height():
-    """wdg: "Mine ... für die Ausbeutung eines ... Bodenschatzes": income per level by
-    height level (economy.yaml, mine)."""
+def test_a_mine_yields_by_level_on_a_known_deposit():
+    """"Mine ... für die Ausbeutung eines bereits bekannten Bodenschatzes": a
+    level-2 mine on a Silber deposit its owner found yields 2 x the kind's yield
+    (deposits.yaml); on an unknown deposit nothing; a rules set without
+    deposits.yaml (months archived before it) keeps the old yield by height."""
     seg = world(treasury=0)
     h = at(seg, "101.13")  # Bergland, height 3
     own(seg, 1, h)
     seg.buildings[3][seg.grid.index(h)] = 2
+    seg.deposits = {h: Deposit(h, "Silber", known_by=[1])}
     m = month(seg)
+    taxes(m)
+    assert m.log.of_kind("tax.mines")[0].gold == 2 * RULES.int("deposits", "kinds", "Silber")
+    seg.deposits[h].known_by = []
+    m = month(seg)
+    taxes(m)
+    assert not m.log.of_kind("tax.mines")
+    old = Rules({a: RULES.section(a) for a in RULES.areas() if a != "deposits"})
+    m = month(seg, rules=old)
     taxes(m)
     assert m.log.of_kind("tax.mines")[0].gold == 2 * 3000
 

@@ -144,6 +144,11 @@ def test_upgrade_and_a_further_month(old):
     assert (mdir / "provenance.yaml").is_file()
     code, out = wdg("turn", "replay", "canura", "0412-07", "-j", "1", "-C", str(camp))
     assert code == 0 and "Dateien identisch" in out, out
+    code, out = wdg("turn", "list", "canura", "-C", str(camp))  # a mixed archive says who made what
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 4, out
+    assert all(line.endswith("(wdg vor 0.2.0)") for line in lines[:3]), out
+    assert lines[3].startswith("0412-07") and "(wdg 0.2.0" in lines[3], out
     assert tree(camp / "worlds" / "canura" / "turns" / "0412-04") == \
         {k[len("0412-04/"):]: v for k, v in archived.items() if k.startswith("0412-04/")}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from wdg.world.consistency import check_segment
 from wdg.world.factory import add_army, add_kingdom, add_settlement, own, small_segment
-from wdg.world.state import BUILDING_ORDER, Building, TroopType
+from wdg.world.state import BUILDING_ORDER, Building, Deposit, TroopType
 
 
 def _seg():
@@ -56,6 +56,16 @@ def test_a_barracks_outside_a_settlement_is_found_but_a_mine_is_not():
     seg.buildings[BUILDING_ORDER.index(Building.KASERNE), 0, 1] = 1
     seg.buildings[BUILDING_ORDER.index(Building.MINE), 0, 0] = 1
     assert _whats(seg) == ["Kaserne outside a settlement"]
+
+
+def test_a_deposit_on_water_is_found():
+    """Deposits ("Bodenschätze") lie in the ground of land gemarks (the generator
+    places them on land only; docs/rules.md, "Deposits and mines")."""
+    seg = _seg()
+    for col in (0, 3):
+        h = seg.grid.hex_at(0, col)
+        seg.deposits[h] = Deposit(h, "Salz")
+    assert _whats(seg) == ["deposit (Salz) on water"]
 
 
 def test_negative_treasury_and_status_out_of_range_are_found():

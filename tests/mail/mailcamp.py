@@ -16,7 +16,8 @@ SEG = "brief"
 class MailCampaign:
     """A campaign directory, its players' accounts and the ``wdg`` command line."""
 
-    def __init__(self, root: Path, world, kingdoms: int = 3, seed: int = 11) -> None:  # noqa: ANN001
+    def __init__(self, root: Path, world, kingdoms: int = 3, seed: int = 11,  # noqa: ANN001
+                 provinces: str = "2x2") -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         self.world = world
@@ -24,7 +25,7 @@ class MailCampaign:
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "WDG_CAMPAIGN": "",
                     "WDG_SMTP_PASSWORD": world.gm.password,
                     "WDG_IMAP_PASSWORD": world.gm.password}
-        out = self("segment", "new", SEG, "--provinces", "2x2", "--kingdoms", str(kingdoms),
+        out = self("segment", "new", SEG, "--provinces", provinces, "--kingdoms", str(kingdoms),
                    "--seed", str(seed)).stdout
         self.passwords = {int(k): pw for k, pw in
                           re.findall(r"^\s+(\d+)\s+Reich .*?\s(\S+)$", out, re.M)}

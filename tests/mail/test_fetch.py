@@ -37,6 +37,14 @@ def test_fetch_imports_answers_and_files_away(mail_campaign):
     assert "\\Seen" not in left[0].flags
     assert sorted(m.subject for m in s.messages(gm, "wdg/erledigt")) == \
         ["Spielzug", "Spielzug Königreich 2"]
+    # "wdg/erledigt" in mail.yaml is the folder erledigt under wdg in the server's own
+    # hierarchy (Dovecot's Maildir default separates with dots)
+    conn = s.imap_client(gm)
+    try:
+        listed = b" ".join(x for x in conn.list()[1] if x)
+    finally:
+        conn.logout()
+    assert b'"." wdg.erledigt' in listed and b"wdg/erledigt" not in listed
     # answers arrived, with the right headers
     a1 = s.wait_for(p[0], 1)[0].message
     sent1 = s.messages(gm, "wdg/erledigt")
@@ -211,3 +219,9 @@ def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):
     assert "locked" in res.stderr and "Traceback" not in res.stderr
     assert len(s.messages(gm)) == 1
     assert [r.status for r in fetch(mc.camp, "test").results] == ["angenommen"]
+    # nothing new and every answer sent: a fetch during a run does not even need the lock
+    with segment_lock(mc.seg_dir):
+        res = subprocess.run([sys.executable, "-m", "wdg", "mail", "fetch", "test", "-C",
+                              str(mc.camp.root)], capture_output=True, text=True, cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert res.returncode == 3, res.stderr

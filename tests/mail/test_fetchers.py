@@ -201,3 +201,41 @@ def test_the_same_growing_mbox_next_month_replays_nothing(mail_campaign, fetch_d
     folder = mc.camp.root / "orders" / "test" / seg.date.key
     assert sorted(x.name for x in folder.glob("k*.txt")) == ["k4.txt"]
     assert len(list((mc.camp.root / "outbox" / "test" / seg.date.key).glob("*.eml"))) == 1
+
+
+def test_orders_import_sends_the_confirmations_once(mail_campaign, tmp_path):
+    """``wdg orders import`` with an ``smtp:`` section sends each confirmation at once,
+    From of mail.yaml, answering the player's mail; importing the mailbox again sends
+    nothing again."""
+    import mailbox
+    import sys
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    box = mailbox.mbox(str(tmp_path / "eingang.mbox"))
+    sent = [sheet_mail(p[n - 1], gm, "Spielzug", mc.sheet(n)) for n in (1, 2)]
+    for m in sent:
+        box.add(m)
+    box.close()
+    root = Path(__file__).resolve().parents[2]
+
+    def wdg_import() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "wdg", "orders", "import", "test",
+                               str(tmp_path / "eingang.mbox"), "-C", str(mc.camp.root)],
+                              capture_output=True, text=True, cwd=root, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(root)})
+
+    res = wdg_import()
+    assert res.returncode == 0, res.stderr
+    assert "Antworten gesendet: 2" in res.stdout
+    for n, m in zip((1, 2), sent):
+        got = s.wait_for(p[n - 1], 1)[0].message
+        assert got["In-Reply-To"] == m["Message-ID"]
+        assert got["From"] == f"Segmentleiter Test <{gm.address}>"
+        assert got["Date"] and got["Message-ID"].endswith(f"@{s.domain}>")
+    again = wdg_import()
+    assert "Antworten gesendet: 0" in again.stdout, again.stdout
+    import time
+
+    time.sleep(0.5)
+    assert [len(s.messages(a)) for a in p[:2]] == [1, 1]

@@ -123,3 +123,28 @@ def test_sending_waits_for_no_one_while_another_command_holds_the_lock(camp):
     assert "locked" in busy.stderr or "gesperrt" in busy.stderr
     time.sleep(0.5)
     assert all(c.inbox(k) == [] for k in (1, 2, 3))
+
+
+def test_first_forms_and_the_starting_map_reach_every_player_once_and_a_new_kingdom_later(
+        tmp_path, mail_world):
+    c = MailCampaign(tmp_path / "c", mail_world)
+    out = c("mail", "forms", SEG).stdout
+    assert "versandt 3" in out
+    for k in (1, 2, 3):
+        got = _wait(c, k, 1)
+        msg = got[0].message
+        assert "Spielzug für" in msg["Subject"] and "Dormit 412" in msg["Subject"]
+        names = sorted(p.get_filename() for p in msg.iter_attachments())
+        assert names == [f"ansicht-k{k}-0412-04.yaml", f"karte-k{k}.svg",
+                         f"spielzug-k{k}-0412-04.txt"]
+        form = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".txt"))
+        assert f"Königreich: {k}" in form.get_content()
+        assert c.passwords[k] not in msg.as_string()  # never a password by mail
+    c("mail", "forms", SEG, code=3)
+    c("kingdom", "add", SEG, "--name", "Nordmark", "--ruler", "Ulf", "--email",
+      c.world.players[3].address)
+    out = c("mail", "forms", SEG).stdout
+    assert "versandt 1" in out and "schon früher versandt 3" in out
+    c.servers.wait_for(c.world.players[3], 1, timeout=30)
+    time.sleep(0.5)
+    assert all(len(c.inbox(k)) == 1 for k in (1, 2, 3))

@@ -21,8 +21,32 @@ def test_a_deadline_given_as_a_day_means_13_00():
     """"bis zu dem ... angegebenen Datum ... bis 13:00 Uhr (mittags)"."""
     assert normalise("2024-05-01") == "2024-05-01 13:00"
     assert normalise(" 2024-05-01 18:30 ") == "2024-05-01 18:30"
-    with pytest.raises(WdgError, match="not a deadline"):
+    with pytest.raises(WdgError, match="kein Eintreffschluß"):
         normalise("1. Mai")
+
+
+def test_a_deadline_is_taken_in_the_german_form_and_the_form_wdg_prints():
+    """"bis zu dem ... angegebenen Datum": ``03.12.2026 13:00`` as a German game master
+    writes it, a day alone meaning 13:00, and wdg's own ``3.12.2026, 13:00 Uhr``."""
+    assert normalise("03.12.2026 13:00") == "2026-12-03 13:00"
+    assert normalise("3.12.2026") == "2026-12-03 13:00"
+    assert normalise("3.12.2026, 18:30 Uhr") == "2026-12-03 18:30"
+    with pytest.raises(WdgError, match="TT.MM.JJJJ HH:MM"):
+        normalise("12/03/2026")
+
+
+def test_a_deadline_in_the_past_is_refused_unless_forced(world, tmp_path):
+    """The EINTREFFSCHLUSS is announced for sheets still to come: one in the past is
+    refused (nothing changed); --force sets it (to read old mail in afterwards)."""
+    save_segment(world, tmp_path / "worlds" / "test")
+    r = CliRunner().invoke(app, ["turn", "deadline", "test", "01.05.2024 13:00", "-C",
+                                 str(tmp_path)])
+    assert r.exit_code != 0 and "liegt in der Vergangenheit" in str(r.exception)
+    assert load_segment(tmp_path / "worlds" / "test").settings.deadline in ("", None)
+    r = CliRunner().invoke(app, ["turn", "deadline", "test", "01.05.2024 13:00", "--force",
+                                 "-C", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert load_segment(tmp_path / "worlds" / "test").settings.deadline == "2024-05-01 13:00"
 
 
 def test_the_deadline_belongs_to_one_month(world):
@@ -32,7 +56,7 @@ def test_the_deadline_belongs_to_one_month(world):
     assert deadline_for(world, world.date.next()) is None
     assert describe(world, world.date).endswith("1.5.2024, 13:00 Uhr")
     assert "wie vom Segmentleiter angekündigt" in describe(world, world.date.next())
-    with pytest.raises(WdgError, match="unknown time zone"):
+    with pytest.raises(WdgError, match="unbekannte Zeitzone"):
         set_deadline(world, "2024-05-01", tz="Mars/Olympus")
 
 
@@ -41,7 +65,8 @@ def test_import_without_deadline_option_uses_the_month_s_deadline(world, tmp_pat
     every later import without repeating it."""
     save_segment(world, tmp_path / "worlds" / "test")
     write_mbox(tmp_path / "in.mbox", standard_mails())
-    r = CliRunner().invoke(app, ["turn", "deadline", "test", "2024-05-01", "-C", str(tmp_path)])
+    r = CliRunner().invoke(app, ["turn", "deadline", "test", "2024-05-01", "--force", "-C",
+                                 str(tmp_path)])
     assert r.exit_code == 0, r.output
     assert load_segment(tmp_path / "worlds" / "test").settings.deadline == "2024-05-01 13:00"
     r = CliRunner().invoke(app, ["orders", "import", "test", str(tmp_path / "in.mbox"),
@@ -64,11 +89,11 @@ def test_a_game_year_deadline_is_refused_before_the_month_is_committed(world, tm
     r = CliRunner().invoke(app, ["turn", "run", "test", "-q", "--force", "--next-deadline",
                                  "0412-06-03 13:00", "-C", str(tmp_path)])
     assert r.exit_code != 0 and isinstance(r.exception, WdgError)  # main() prints it
-    assert "0412-06-03 13:00" in str(r.exception) and "YYYY-MM-DD" in str(r.exception)
+    assert "0412-06-03 13:00" in str(r.exception) and "JJJJ-MM-TT" in str(r.exception)
     assert not (tmp_path / "worlds" / "test" / "turns" / before).exists()
     seg = load_segment(tmp_path / "worlds" / "test")
     assert seg.date.key == before and seg.settings.deadline in ("", None)
-    with pytest.raises(WdgError, match="game year"):
+    with pytest.raises(WdgError, match="Spieljahr"):
         normalise("0412-06-03")
 
 
@@ -85,7 +110,7 @@ def test_a_stored_deadline_that_cannot_be_read_never_makes_a_command_crash(world
         assert "412-06-03 13:00" in r.output and "wdg turn deadline" in r.output
     assert deadline_for(world, world.date) is None
     assert "wie vom Segmentleiter angekündigt" in describe(world, world.date)
-    r = CliRunner().invoke(app, ["turn", "deadline", "test", "2026-12-03", "-C", str(tmp_path)])
+    r = CliRunner().invoke(app, ["turn", "deadline", "test", "2036-12-03", "-C", str(tmp_path)])
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, ["turn", "status", "test", "-C", str(tmp_path)])
-    assert "3.12.2026, 13:00 Uhr" in r.output and "Warnung: the stored" not in r.output
+    assert "3.12.2036, 13:00 Uhr" in r.output and "Warnung: der gespeicherte" not in r.output

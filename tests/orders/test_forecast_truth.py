@@ -229,6 +229,7 @@ AGREEMENT_CAUSES = (
     ("Eroberung", ("conquest",)),
     ("Würfel: verirrt oder zerschellt", ("move.lost", "move.shattered", "move.drowned")),
     ("Würfel: Desertion bei knappem Sold", ("pay.shortfall",)),
+    ("Würfel: Desertion bei niedriger Moral", ("morale.desertion",)),
     ("Abnutzung der Boote und Schiffe", ("durability.sunk", "durability.drowned",
                                          "durability.boats_lost")),
     ("Segmentleiter", ("gm",)),

@@ -56,6 +56,11 @@ A12 = Address(101, 12)
     ("SS 101.12 100", m.Settle(A12, 100, 5)),
     ("Siedlung bauen 101.12, 50", m.Settle(A12, 50, 5)),
     ("Siedlung erweitern 101.12 1", m.Settle(A12, 1, 5)),
+    ("Siedlung bauen/erweitern 101.12 10", m.Settle(A12, 10, 5)),
+    ("(SS) Siedlung bauen/erweitern 101.12, 10", m.Settle(A12, 10, 5)),
+    ('Bauwerk "M" bauen 101.12', m.Build(Building.MINE, A12, 5)),
+    ("(BH) Bauwerk Hafen bauen 101.12", m.Build(Building.HAFEN, A12, 5)),
+    ("(DS) Diplomatiestatus ändern 4 ++", m.ChangeDiplomacy(4, 2, 5)),
     ("F+ 5000", m.Festival(5000, 5)),
     ("Volksfest veranstalten 5.000 GS", m.Festival(5000, 5)),
 ])
@@ -108,6 +113,9 @@ def test_every_phase_a_order_parses_in_short_and_long_form(line, expected):
     ("x Q", m.Destroy(m.DestroyTarget.PALAST, 6)),
     ("Siedlung zerstören X", m.Destroy(m.DestroyTarget.SIEDLUNG, 6)),
     ("Bauwerk zerstoeren Hafen", m.Destroy(m.DestroyTarget.HAFEN, 6)),
+    ("Gemark einnehmen O", m.Conquer((Direction.O,), 6)),
+    ("Gemark okkupieren", m.Occupy(6)),
+    ("(x) Siedlung/Bauwerk zerstören X", m.Destroy(m.DestroyTarget.SIEDLUNG, 6)),
 ])
 def test_every_phase_b_order_parses_in_short_and_long_form(line, expected):
     """"Die Heeresbefehle der Phase B (I)": b c e h i o r s t x."""

@@ -180,7 +180,8 @@ def test_a_hostile_kingdom_and_general_name_stay_inert_in_the_page(tmp_path, mon
     after.kingdoms[2].name = HOSTILE  # on kingdom 1's diplomacy list: a message recipient
     page = _render(tmp_path, (before, after, events, sheets), settings)
     assert "<script>alert(1)" not in page and "<!--" not in page.split("<body", 1)[1]
-    assert page.count("<script") == 2 and page.count("</script>") == 2  # the data and the code
+    # the editor's data and code, the map's data and code
+    assert page.count("<script") == 4 and page.count("</script>") == 4
     raw = DATA.search(page).group(1)
     assert "<" not in raw and ">" not in raw and "&" not in raw and "\u2028" not in raw
     data = json.loads(raw)
@@ -229,10 +230,12 @@ def test_an_enemy_army_the_kingdom_cannot_see_on_its_path_changes_nothing_in_the
         assert secret not in page
 
 
-def test_the_editor_code_and_style_are_small_and_fetch_nothing():
-    js = (SHIPPED_TEMPLATES / "editor.js").read_text(encoding="utf-8")
-    css = (SHIPPED_TEMPLATES / "editor.css").read_text(encoding="utf-8")
-    assert len(js.encode()) + len(css.encode()) < 25_000
+@pytest.mark.parametrize("name, most", [("editor", 45_000), ("map", 15_000)])
+def test_the_editor_and_map_code_and_style_are_small_and_fetch_nothing(name, most):
+    """Each script with its style sheet stays small enough to read in the page."""
+    js = (SHIPPED_TEMPLATES / f"{name}.js").read_text(encoding="utf-8")
+    css = (SHIPPED_TEMPLATES / f"{name}.css").read_text(encoding="utf-8")
+    assert len(js.encode()) + len(css.encode()) < most
     for text in (js, css):
         assert "</" not in text  # inlined: nothing may close the element
         assert not re.search(r"https?:|//[a-z]|@import|url\(|fetch\(|XMLHttpRequest|innerHTML|eval\(",
@@ -245,3 +248,38 @@ def test_the_mailto_link_is_there_only_with_an_address(tmp_path, month, settings
 
     page = _render(tmp_path, month, replace(settings, orders_address=address))
     assert ('id="ed-mail" href="mailto:sl@example.org"' in page) == bool(address)
+
+
+MAP_DATA = re.compile(r'<script type="application/json" id="map-data">(.*?)</script>', re.S)
+
+
+def test_the_map_data_names_every_known_gemark_and_foreign_owner_from_the_report(tmp_path, month,
+                                                                                 settings):
+    """Issue #32, the map a player plans on: the HTML sheet's map data holds
+    every gemark of the report's known map with terrain, owner, settlement
+    and when it was seen, the foreign owners (never the kingdom itself, never
+    nobody) with a colour each, and the own armies at their gemarks; none of
+    it is in the printed sheet. (Foreign owners at stress size and in the
+    browser: tests/e2e/test_editor_browser.py.)"""
+    from wdg.reports.mapview import OWNER_COLOURS
+    from wdg.reports.sheet import printed_html
+
+    page = _render(tmp_path, month, settings)
+    data = json.loads(MAP_DATA.search(page).group(1))
+    doc = json.loads((tmp_path / "k1" / "bericht.json").read_text(encoding="utf-8"))
+    assert [c[2] for c in data["cells"]] == [c["gemark"] for c in doc["known_map"]]
+    owners = {o["k"] for o in data["owners"]}
+    known = {c["owner"] for c in doc["known_map"]} - {None, 0, 1}
+    assert owners == known and 1 not in owners
+    assert [o["colour"] for o in data["owners"]] == list(OWNER_COLOURS[:len(owners)])
+    for cell, c in zip(data["cells"], doc["known_map"]):
+        assert cell[3] == c["terrain"]
+        if c["owner"] in owners:
+            assert data["owners"][cell[4]]["k"] == c["owner"]
+    own = [a for a in doc["report"]["armies"] if a["status"] != "passiv"]
+    for a in own:
+        assert any(f"eigenes Heer {a['number']:04d}" in m for m in data["marks"][a["position"]])
+    from wdg.reports.exploration import report_pages
+    from wdg.reports.render import Renderer
+    printed = printed_html(doc, Renderer(), settings, report_pages(doc, settings))
+    assert "map-data" not in printed and 'class="toc"' not in printed and 'id="karte"' not in printed

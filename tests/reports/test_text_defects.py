@@ -119,3 +119,17 @@ def test_scouting_lines_of_two_armies_with_different_causes_stay_apart():
     assert [(l.where, l.text) for l in lines] == [
         ("Heere 0101, 0103", "Die Aufklärer sehen zwei Gemarken weit"),
         ("Heer 0102", "Nebel: die Aufklärer sehen nur die eigene Gemark")]
+
+
+def test_a_battle_is_told_once_and_named_beside_the_morale():
+    """A battle stood in three sections (Kämpfe, and twice under the army's
+    morale change); beside the morale it is now named once, "Kampf (siehe
+    Kämpfe)", while the events of other causes keep their own text."""
+    from wdg.reports.build import _morale_texts
+
+    evs = [Event("a.nr", 1, 102, None, "257 Krieger angeworben: 2.570\u00a0GS"),
+           Event("combat.battle", 1, 102, None, "Heer 0102 griff Heer 4710 in 318.02 an"),
+           Event("combat.losses", 1, 102, None, "Verluste im Kampf gegen Heer 4710"),
+           Event("militia.fight", 1, 102, None, "Die Miliz stellt sich dem Heer")]
+    assert _morale_texts(evs) == ["257 Krieger angeworben: 2.570\u00a0GS", "Kampf (siehe Kämpfe)",
+                                  "Partisanenkampf (siehe Kämpfe)"]

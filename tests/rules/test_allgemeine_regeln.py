@@ -75,3 +75,49 @@ def test_the_checker_refuses_boarding_and_leaving_ships_above_height_2():
     left = [d.message for d in check_sheet(parse_sheet(ok), build_view(seg, 1))
             if d.severity is mo.Severity.ERROR]
     assert len(left) == 1 and "Einschiffen" in left[0]
+
+
+def stromtal_coast(month_number: int):
+    """Row 0 water; (0,1) a harbour town, (1,1) a Tieflandstromtal on the coast;
+    a fleet in the harbour carries a warrior army; the month ``month_number``."""
+    seg = small_segment(["~K ~K ~K ~K", "T. Ts T. T."], date=MonthDate(412, month_number))
+    add_kingdom(seg, 1)
+    add_settlement(seg, (0, 1), 150, kingdom=1, buildings=HAFEN)
+    add_army(seg, 11, 1, (0, 1), troop=TroopType.SCHIFFE, units=5)
+    add_army(seg, 21, 1, (0, 1), units=100)
+    seg.armies[11].carrying, seg.armies[21].carried_by = 21, 11
+    return seg
+
+
+def test_an_army_cannot_leave_its_fleet_into_a_stromtal_in_spring():
+    """(f) "In den Monden des Frühjahres (4-6) kann die Geländeart Stromtal nicht
+    betreten werden": ``vs`` onto an adjacent Tieflandstromtal is refused in Dormit,
+    Endex and Pluz (the army stays on the fleet) and carried out in Gurudin."""
+    for month_number in (4, 5, 6, 7):
+        seg = stromtal_coast(month_number)
+        target = seg.grid.address_of(at(seg, (1, 1)))
+        m = month(seg, sheets(seg, a={21: Disembark(target)}))
+        phase_a(m)
+        if month_number <= 6:
+            assert seg.armies[21].carried_by == 11 and seg.armies[11].carrying == 21
+            refused = m.log.of_kind("a.vs.refused")
+            assert [e.army for e in refused] == [21] and "stromtal" in refused[0].why
+        else:
+            assert seg.armies[21].carried_by is None
+            assert seg.armies[21].position == at(seg, (1, 1))
+
+
+def test_the_checker_refuses_leaving_ships_into_a_stromtal_in_spring():
+    """The checker asks the same rule ((f)): ``vs`` into the Stromtal is an error in
+    Endex (5) and none in Gurudin (7)."""
+    for month_number, expected in ((5, 1), (7, 0)):
+        seg = stromtal_coast(month_number)
+        seg.kingdoms[1].player.password_hash = ""
+        h, s = (seg.grid.address_of(at(seg, x)) for x in ((0, 1), (1, 1)))
+        text = (f"Segment: test\nKönigreich: 1\nPasswort: x\nH\nHeer 0011 {h}\n"
+                f"Heer 0021 {h}\nA: vs {s}\n")
+        errors = [d.message for d in check_sheet(parse_sheet(text), build_view(seg, 1))
+                  if d.severity is mo.Severity.ERROR]
+        assert len(errors) == expected
+        if expected:
+            assert "stromtal" in errors[0] and "(f)" in errors[0]

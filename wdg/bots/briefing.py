@@ -65,6 +65,11 @@ class Briefing:
     notes: dict[int, list[Address]] = field(default_factory=dict)
     """The bot's notebook from its own last sheet: kingdom -> gemarks where it
     was last seen (:func:`read_notes`)."""
+    morale: dict[int, int] = field(default_factory=dict)
+    """Morale of each own army as the result sheet shows it ("Moral")."""
+    searched: list[Address] = field(default_factory=list)
+    """Gemarks its armies searched (``s``), once per search: the notebook's
+    ``# Gesucht:`` line (:func:`read_searched`)."""
 
     @property
     def kingdom(self) -> int:
@@ -81,6 +86,21 @@ INCOME_LEDGERS = frozenset({"tax", "income", "conquest", "treasure"})
 
 
 NOTE_PREFIX = "# Notiz: Königreich "
+SEARCH_PREFIX = "# Gesucht: "
+"""The notebook line of the gemarks searched for deposits (``s``)."""
+
+
+def read_searched(sheet: str | None) -> list[Address]:
+    """The ``# Gesucht:`` line of a sheet: one address per search made."""
+    out: list[Address] = []
+    for line in (sheet or "").splitlines():
+        if line.startswith(SEARCH_PREFIX):
+            for word in line[len(SEARCH_PREFIX):].split():
+                try:
+                    out.append(Address.parse(word))
+                except InvalidInputError:
+                    continue
+    return out
 
 
 def read_notes(sheet: str | None) -> dict[int, list[Address]]:
@@ -112,6 +132,8 @@ def brief(seg: Segment, kingdom: int, events: list[Event] | None = None,
     mine = [e for e in (events or []) if e.kingdom == kingdom]
     b = Briefing(view=view, treasury=k.treasury, popularity=k.popularity, events=mine,
                  notes=read_notes(last_sheet))
+    b.morale = {n: a.morale for n, a in seg.armies.items() if a.kingdom == kingdom}
+    b.searched = read_searched(last_sheet)
     b.income = sum(e.gold for e in mine if e.gold > 0 and e.ledger in INCOME_LEDGERS)
     b.expense = -sum(e.gold for e in mine if e.gold < 0)
     grid = seg.grid

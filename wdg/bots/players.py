@@ -45,6 +45,10 @@ import numpy as np
 
 from wdg.bots.briefing import Briefing
 from wdg.bots.plan import Planner
+from wdg.engine.deposits import chance_by_terrain
+from wdg.engine.deposits import enabled as deposits_enabled
+from wdg.engine.deposits import kinds as deposit_kinds
+from wdg.engine.morale import enabled as morale_enabled
 from wdg.orders.forecast import running_costs
 from wdg.errors import InvalidInputError
 from wdg.orders.view import ArmyView
@@ -99,6 +103,15 @@ NOTE_PLACES = 6
 RICH = 100_000
 """Free gold (beyond the reserve) for which an Eroberer or Kriegsherr raises
 one more army."""
+KEEP_MORALE_MARGIN = 15
+"""A bot trains an army whose morale is less than this above the level where
+soldiers desert for low morale (morale.yaml ``desertion.below``)."""
+SEARCHES_PER_GEMARK = 3
+"""Searches a bot makes in one gemark before it gives up on a deposit there."""
+PROSPECT_CHANCE = 0.03
+"""The least chance of a deposit (deposits.yaml) that makes a gemark worth searching."""
+SEARCH_NOTES = 120
+"""Searches the notebook remembers."""
 HOSTILE_SUFFIX = "+feind"
 """``Kriegsherr+feind``: the Kriegsherr at war with every kingdom it has met."""
 
@@ -172,6 +185,11 @@ class _Bot:
         self.levy_towns: dict[object, int] = {}
         self.claimed: set[Hex] = set()
         self.targets_taken: set[Hex] = set()
+        self.prospected: set[Hex] = set()
+        self.deposit_chance = chance_by_terrain(rules) if deposits_enabled(rules) else None
+        self.searches: dict[object, int] = {}
+        for x in b.searched:
+            self.searches[x] = self.searches.get(x, 0) + 1
 
     # -- money ------------------------------------------------------------------------
 
@@ -206,6 +224,9 @@ class _Bot:
         notes = self.notebook()
         if notes:
             lines += ["", *notes]
+        searched = self.search_notes()
+        if searched:
+            lines += [searched]
         for to, text in self.o.messages:
             lines += ["", f"BOTSCHAFT {to}", text, "ENDE"]
         return "\n".join(lines) + "\n"
@@ -253,6 +274,17 @@ class _Bot:
             if spots:
                 lines.append(f"{NOTE_PREFIX}{k}: " + " ".join(self.plan.label(h) for h in spots))
         return lines
+
+    def search_notes(self) -> str:
+        """The notebook's ``# Gesucht:`` line: every search made so far (those of
+        the gemarks not yet searched enough, at most :data:`SEARCH_NOTES`)."""
+        from wdg.bots.briefing import SEARCH_PREFIX
+
+        done = [a for a in self.b.searched if a not in (self.view.deposits or {})]
+        done += [self.plan.grid.address_of(self.plan.hex(self.view.armies[n].position))
+                 for n, o in sorted(self.o.b.items()) if o == "s"]
+        done = done[-SEARCH_NOTES:]
+        return SEARCH_PREFIX + " ".join(str(a) for a in done) if done else ""
 
     def enemies(self) -> list[int]:
         """Kingdoms this bot makes war on. The diplomacy status is its memory:
@@ -325,8 +357,8 @@ class _Bot:
             if s.level(Building.PALAST) == 0 and s.size >= 100:
                 out.append((f"BQ {s.at}", self.prices["Palast"]))
         mines = self.mine_sites()
-        mine = (f"BM {mines[v.month.ordinal % len(mines)]}", self.prices["Mine"]) if mines \
-            else None
+        pick = 0 if deposits_enabled(self.rules) else v.month.ordinal % max(1, len(mines))
+        mine = (f"BM {mines[pick]}", self.prices["Mine"]) if mines else None
         builder = self.p.name.startswith("Baumeister")
         if builder:
             founding = [s for s in towns if s.size < 100]
@@ -357,7 +389,23 @@ class _Bot:
         return out
 
     def mine_sites(self) -> list[str]:
+        """Where a mine pays: with deposits (deposits.yaml) only on a deposit the
+        kingdom found in its own land, richest kind first, below the top level
+        ("für die Ausbeutung eines bereits bekannten Bodenschatzes"); without
+        them (old rules) the highest own land."""
         v = self.view
+        if deposits_enabled(self.rules):
+            top = self.rules.int("economy", "buildings", "max_level")
+            yields = deposit_kinds(self.rules)
+            sites = []
+            for a, kind in (v.deposits or {}).items():
+                if a not in v.owned:
+                    continue
+                s = v.settlements.get(a)
+                level = s.level(Building.MINE) if s is not None else v.mines.get(a, 0)
+                if level < top:
+                    sites.append((-yields.get(kind, 0), level, str(a)))
+            return [a for _y, _l, a in sorted(sites)]
         land = []
         for a in v.owned:
             t = v.terrain_at(a)
@@ -591,6 +639,13 @@ class _Bot:
         here = self.plan.hex(a.position)
         if self.defend(a, kind, here):
             return
+        if self.demoralised(a):
+            # "Eine niedrige Moral kann aber auch ... Desertionen zur Folge haben":
+            # train ("kann den Moralwert eines Heeres erhöhen") before anything else
+            self.o.b[a.number] = "t"
+            return
+        if not self.p.war and self.view.month.ordinal % 2 == 0 and self.prospect(a, kind, here):
+            return
         if self.p.war:
             # war first; without a known enemy, look for one before taking land
             if self.war_move(a, kind, here):
@@ -601,8 +656,49 @@ class _Bot:
             return
         if self.p.explore and self.scout(a, kind, here):
             return
+        if self.prospect(a, kind, here):
+            return
         owner = self.b.owners.get(a.position, 0)
         self.o.b[a.number] = "h" if owner == self.view.kingdom else "t"
+
+    # deposits: search own land ----------------------------------------------------------
+
+    def demoralised(self, a: ArmyView) -> bool:
+        """Morale near the level where soldiers desert (morale.yaml)."""
+        if not morale_enabled(self.rules):
+            return False
+        below = self.rules.int("morale", "desertion", "below")
+        return self.b.morale.get(a.number, 100) < below + KEEP_MORALE_MARGIN
+
+    def worth_searching(self, h: Hex) -> bool:
+        """An own land gemark that may hold a deposit the kingdom has not found
+        and that its armies searched fewer than :data:`SEARCHES_PER_GEMARK` times."""
+        a = self.plan.grid.address_of(h)
+        if a not in self.view.owned or a in (self.view.deposits or {}):
+            return False
+        t = self.plan.known.get(h)
+        if t is None or is_water(t):
+            return False
+        return self.searches.get(a, 0) < SEARCHES_PER_GEMARK \
+            and self.deposit_chance is not None and self.deposit_chance[t.id] >= PROSPECT_CHANCE
+
+    def prospect(self, a: ArmyView, kind: str, here: Hex) -> bool:
+        """Look for deposits ("Bodenschätze"; the search ``s`` finds them): search
+        here, or go to the nearest own gemark worth searching."""
+        if not deposits_enabled(self.rules):
+            return False
+        if self.worth_searching(here) and here not in self.prospected:
+            self.prospected.add(here)
+            self.o.b[a.number] = "s"
+            return True
+        path = self.plan.route(kind, here, lambda h: self.worth_searching(h)
+                               and h not in self.prospected, limit=300)
+        steps = self.plan.month_steps(kind, here, path) if path else []
+        if not steps:
+            return False
+        self.prospected.add(path[-1])
+        self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
+        return True
 
     def defend(self, a: ArmyView, kind: str, here: Hex) -> bool:
         """Throw out an intruder: an army of a kingdom we are at war with (status

@@ -20,6 +20,9 @@ def sent(
     release: list[str] = typer.Option(None, "--release", help="Release an uncertain (or "
                                       "refused) mail by its key so that the next send sends it "
                                       "once more (the player may get it twice)."),
+    arrived: list[str] = typer.Option(None, "--arrived", help="An uncertain mail did arrive "
+                                      "(the player or the server's log says so): record it as "
+                                      "sent, by its key."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """The send record (worlds/<segment>/mail/sent.yaml): mails sent, uncertain ones
@@ -28,13 +31,21 @@ def sent(
     from wdg.mail.ledger import Ledger
 
     camp = open_campaign(campaign)
-    if release:
+    if release or arrived:
         with locked(camp, segment):
             led = Ledger(camp.segment_dir(segment))
-            for key in release:
+            for key in release or ():
                 rec = led.release(key)
                 typer.echo(f"freigegeben: {key} an {rec.to}; der nächste Versand sendet sie "
                            "noch einmal")
+            for key in arrived or ():
+                rec = led.latest(key)
+                if rec is None or rec.state != "pending":
+                    from wdg.errors import StateError
+
+                    raise StateError(f"Versandbuch: {key!r} ist nicht ungewiss; nichts geändert")
+                led.settle(key, "sent", "Ankunft vom Spielleiter bestätigt")
+                typer.echo(f"als versandt verbucht: {key} an {rec.to}")
         return
     led = Ledger(camp.segment_dir(segment))
     counts: dict[str, int] = {}
@@ -48,6 +59,111 @@ def sent(
         r = recs[-1]
         if r.state in ("pending", "refused", "failed"):
             typer.echo(f"{words[r.state]}: {r.key} an {r.to} ({r.intended}) {r.answer}".rstrip())
+
+
+@sub.command("run")
+def run(
+    segment: str = typer.Argument(..., help="Segment name."),
+    force: bool = typer.Option(False, "--force", help="Run the month before its deadline, or "
+                               "with too many sheets missing."),
+    next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS of the "
+                                      "next month when this call runs the month "
+                                      "('TT.MM.JJJJ [HH:MM]')."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="With the PDFs (default)."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """For cron/systemd: fetch and answer new mail; send results still due; once the
+    deadline has passed and 'wdg turn status' names no blocker, run the month and send
+    its results. Exit codes: 0 done, 1 failed, 3 nothing to do, 4 waiting for the
+    deadline, 5 refused, 6 locked, 130 interrupted (docs/gamemaster.md)."""
+    import json
+
+    from wdg import exitcodes
+    from wdg.commands.common import load
+    from wdg.errors import LockedError, WdgError
+    from wdg.mail.log import log_line
+    from wdg.mail.run import RunReport, run_unattended
+    from wdg.world.deadline import normalise
+
+    camp = open_campaign(campaign)
+    seg = load(camp, segment)
+    seg_dir = camp.segment_dir(segment)
+    tz = seg.settings.timezone
+    if next_deadline is not None:
+        normalise(next_deadline)
+    try:
+        rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
+    except LockedError as exc:
+        rep = RunReport(segment, exitcodes.LOCKED, [f"gesperrt: {exc}"])
+    except WdgError as exc:
+        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {exc}"])
+    except OSError as exc:
+        from wdg.fsio import describe_os_error
+
+        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {describe_os_error(exc)}"])
+    except KeyboardInterrupt:
+        log_line(seg_dir, "mail run: abgebrochen (Strg-C)", tz)
+        raise
+    log_line(seg_dir, f"mail run: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code}): "
+             + " | ".join(rep.lines), tz)
+    if as_json:
+        typer.echo(json.dumps(rep.as_dict(), ensure_ascii=False))
+    else:
+        for line in rep.lines:
+            typer.echo(line, err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
+        typer.echo(f"{segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
+    if rep.code:
+        raise typer.Exit(rep.code)
+
+
+@sub.command("forms")
+def forms(
+    segment: str = typer.Argument(..., help="Segment name."),
+    kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Only these kingdoms."),
+    corrections: bool = typer.Option(False, "--corrections", help="Send a form that changed "
+                                     "since it was mailed once more, marked as a correction."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """The first order form and the starting map by mail to every player of the current
+    month (kingdoms added later get theirs on the next call; nothing twice; never a
+    password). Exit codes as 'wdg reports send'."""
+    from wdg import exitcodes
+    from wdg.commands.common import load
+    from wdg.errors import LockedError
+    from wdg.mail.forms import send_forms
+    from wdg.mail.log import log_line
+
+    camp = open_campaign(campaign)
+    seg = load(camp, segment)
+    try:
+        r, skipped, total = send_forms(camp, segment, kingdoms=kingdom or None,
+                                       corrections=corrections)
+    except LockedError as exc:
+        typer.echo(f"Fehler: {exc}", err=True)
+        raise typer.Exit(exitcodes.LOCKED) from None
+    line = (f"{seg.date.key}: {total} Spielzugmails; versandt {len(r.sent)}, berichtigt "
+            f"{len(r.corrected)}, schon früher versandt {len(r.already)}")
+    typer.echo(line)
+    for k, why in sorted(skipped.items()):
+        typer.echo(f"Königreich {k}: keine Mail — {why}")
+    for key in r.changed:
+        typer.echo(f"Warnung: {key} hat sich seit dem Versand geändert; nicht erneut versandt "
+                   "(--corrections sendet ihn als Berichtigung)", err=True)
+    for key in r.uncertain:
+        typer.echo(f"Warnung: {key}: ungewiss, ob angenommen; 'wdg mail sent {segment} "
+                   f"--release {key}' sendet sie noch einmal", err=True)
+    for key, answer in sorted({**r.refused, **r.failed}.items()):
+        typer.echo(f"Warnung: {key} nicht versandt ({answer})", err=True)
+    log_line(camp.segment_dir(segment), f"mail forms: {line}", seg.settings.timezone)
+    if r.uncertain or r.refused:
+        raise typer.Exit(exitcodes.REFUSED)
+    if r.failed:
+        raise typer.Exit(exitcodes.FAILED)
+    if not (r.sent or r.corrected):
+        typer.echo("nichts versandt: " + ("alle schon früher versandt" if r.already
+                                          else "kein Spieler mit Mailadresse"))
+        raise typer.Exit(exitcodes.NOTHING)
 
 
 def register(app: typer.Typer) -> None:

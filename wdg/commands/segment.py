@@ -16,6 +16,7 @@ import typer
 from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.engine.archive import segment_lock, store_findings
 from wdg.errors import InvalidInputError, StateError
+from wdg.rules import Rules
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
 from wdg.world.consistency import check_segment
@@ -127,7 +128,8 @@ def new(
             name, cols, rows, int(opts["kingdoms"]), seed, city_states=int(opts["city_states"]),
             armies_per_kingdom=int(opts["armies"]), active_per_kingdom=int(opts["active"]),
             creatures=int(opts["creatures"]), capital_radius=int(opts["radius"]),
-            start=MonthDate.parse(start), demo_passwords=demo_passwords)
+            start=MonthDate.parse(start), demo_passwords=demo_passwords,
+            rules=Rules.load(camp.rules_dir))
     save_segment(seg, target)
     typer.echo(f"Segment {name} angelegt in {target} (Seed {seed}).")
     typer.echo("Passwörter (nur jetzt angezeigt, gespeichert werden nur Hashes):")

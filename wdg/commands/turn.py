@@ -160,7 +160,9 @@ def run(
                f"{len(result.log)} Ereignisse ({summary}); Sheets: "
                f"{', '.join(sorted(result.inputs)) or 'keine'}")
     if result.next_deadline is not None and not dry_run:
-        typer.echo(f"Eintreffschluß für {result.date.next().short()}: {result.next_deadline} Uhr")
+        kept = " (vom zurückgenommenen Lauf übernommen)" if result.kept_deadline else ""
+        typer.echo(f"Eintreffschluß für {result.date.next().short()}: {result.next_deadline} Uhr "
+                   f"({result.state.settings.timezone}){kept}")
     if files:
         typer.echo(f"{len(files)} Berichte in {camp.reports_dir(segment, result.date)} "
                    "(aus dem Archiv)")
@@ -254,31 +256,67 @@ def undo(
 @sub.command("deadline")
 def deadline(
     segment: str = typer.Argument(..., help="Segment name."),
-    when: str = typer.Argument(None, help="'YYYY-MM-DD' (13:00, as the rule says) or "
-                               "'YYYY-MM-DD HH:MM'; omit to show the deadline."),
-    tz: str = typer.Option(None, "--tz", help="Time zone, e.g. Europe/Berlin (kept for later)."),
+    when: str = typer.Argument(None, help="'TT.MM.JJJJ' or 'YYYY-MM-DD' (13:00, as the rule "
+                               "says), with ' HH:MM' for another time, e.g. '03.12.2026 13:00'; "
+                               "omit to show the deadline."),
+    tz: str = typer.Option(None, "--tz", help="Time zone of the segment, e.g. Europe/Berlin "
+                           "(deadlines and mail dates)."),
+    force: bool = typer.Option(False, "--force", help="Set a deadline that lies in the past "
+                               "(e.g. to read old mail in afterwards)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable (docs/gamemaster.md)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Set (or show) the EINTREFFSCHLUSS for the sheets of the segment's current month:
-    used by 'wdg orders import', shown by 'wdg turn status' and on the result sheets."""
+    used by 'wdg orders import' and 'wdg mail fetch/run', shown by 'wdg turn status' and
+    on the result sheets. A deadline in the past is refused (unless --force)."""
+    from wdg.world.deadline import check_timezone, refuse_past
+
     camp = open_campaign(campaign)
     if when is None:
         seg = load(camp, segment)
         d = deadline_for(seg, seg.date)
+        problem = stored_problem(seg)
+        if as_json:
+            typer.echo(json.dumps(deadline_json(seg, d, problem), ensure_ascii=False))
+            return
         typer.echo(f"{segment} {seg.date.key}: Eintreffschluß "
                    + (f"{when_text(d)} ({seg.settings.timezone})" if d else "nicht gesetzt"))
-        if (problem := stored_problem(seg)) is not None:
+        if problem is not None:
             typer.echo(f"Warnung: {problem}", err=True)
         return
+    value = normalise(when)  # a bad date is refused before the lock is taken
     with locked(camp, segment) as seg:
+        if not force:
+            refuse_past(value, check_timezone(tz) if tz else seg.settings.timezone)
         value = set_deadline(seg, when, tz=tz)
         save(camp, seg)
-    typer.echo(f"{segment} {seg.date.key}: Eintreffschluß {value} ({seg.settings.timezone})")
+    if as_json:
+        typer.echo(json.dumps(deadline_json(seg, deadline_for(seg, seg.date), None),
+                              ensure_ascii=False))
+        return
+    d = deadline_for(seg, seg.date)
+    typer.echo(f"{segment} {seg.date.key}: Eintreffschluß {when_text(d)} "
+               f"({seg.settings.timezone})")
+
+
+def deadline_json(seg, d, problem: str | None) -> dict:  # noqa: ANN001
+    """``wdg turn deadline --json``: the month, the deadline (ISO 8601 with its UTC
+    offset, and the zone), whether it has passed, seconds left."""
+    from datetime import datetime
+
+    now = datetime.now(d.tzinfo) if d is not None else None
+    return {"segment": seg.name, "month": seg.date.key, "month_name": seg.date.short(),
+            "deadline": d.isoformat() if d is not None else None,
+            "timezone": seg.settings.timezone,
+            "passed": (now >= d) if d is not None else None,
+            "seconds_left": max(0, int((d - now).total_seconds())) if d is not None else None,
+            "problem": problem}
 
 
 @sub.command("status")
 def status(
     segment: str = typer.Argument(..., help="Segment name."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable (docs/gamemaster.md)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Before the run: the month, the deadline, which kingdoms sent valid sheets,
@@ -286,9 +324,14 @@ def status(
     camp = open_campaign(campaign)
     seg = load(camp, segment)
     st = history.month_status(camp, segment)
+    problem = stored_problem(seg)
+    if as_json:
+        typer.echo(json.dumps(status_json(seg, st, problem), ensure_ascii=False))
+        return
     typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
-    typer.echo(f"Eintreffschluß: {st.deadline}")
-    if (problem := stored_problem(seg)) is not None:
+    d = deadline_for(seg, seg.date)
+    typer.echo(f"Eintreffschluß: {st.deadline}" + (f" ({seg.settings.timezone})" if d else ""))
+    if problem is not None:
         typer.echo(f"Warnung: {problem}")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
@@ -296,12 +339,33 @@ def status(
         typer.echo(f"Spielzüge der Bots (schreibt 'wdg turn run'): {', '.join(map(str, st.bots))}")
     for k, why in sorted(st.refused.items()):
         typer.echo(f"Abgelehnt: Königreich {k}: {why}")
+    for line in st.texts:
+        typer.echo(f"Prüfen: {line}")
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
+    for blocker in blockers(st):
+        typer.echo(f"Warnung: {blocker}")
+
+
+def blockers(st) -> list[str]:  # noqa: ANN001
+    """Why ``wdg turn run`` (and ``wdg mail run``) would refuse to start, in German."""
+    out = []
     if st.gm_errors:
-        typer.echo(f"Warnung: {st.gm_errors} — 'wdg turn run' verweigert den Start")
+        out.append(f"{st.gm_errors} — 'wdg turn run' verweigert den Start")
     if st.needs_force:
-        typer.echo(f"Warnung: {len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
+        out.append(f"{len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
                    "(verlorene Post?) — 'wdg turn run' verlangt --force")
+    return out
+
+
+def status_json(seg, st, problem: str | None) -> dict:  # noqa: ANN001
+    """``wdg turn status --json`` (docs/gamemaster.md)."""
+    d = deadline_for(seg, seg.date)
+    return {"segment": seg.name, "month": st.date.key, "month_name": st.date.short(),
+            "deadline": deadline_json(seg, d, problem),
+            "valid": st.valid, "missing": st.missing, "bots": st.bots,
+            "refused": {str(k): why for k, why in sorted(st.refused.items())},
+            "playing": st.playing, "gm_sheet": st.gm_sheet, "gm_errors": st.gm_errors or None,
+            "needs_force": st.needs_force, "blockers": blockers(st)}
 
 
 @sub.command("list")
@@ -325,7 +389,7 @@ def list_(
         ok = good if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
         typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
                    f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
-                   f"{m.events} Ereignisse  {ok}")
+                   f"{m.events} Ereignisse  {ok}  ({m.made_by or 'wdg vor 0.2.0'})")
     if not all(m.verified for m in months):
         raise typer.Exit(1)
 

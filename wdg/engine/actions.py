@@ -16,7 +16,8 @@ end of the month, :mod:`wdg.engine.militia`).
 
 Events: ``action.rest`` (the default rest answers the army's block line),
 ``action.training``, ``action.help``, ``action.information``,
-``action.search.found``, ``action.search.nothing``, ``action.refused`` (a
+``action.search.found``, ``action.search.deposit`` (a deposit found,
+:mod:`wdg.engine.deposits`), ``action.search.nothing``, ``action.refused`` (a
 ``b e r t h i s`` order of an army that cannot act in Phase B).
 """
 
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wdg.engine.deposits import find as find_deposit
 from wdg.engine.events import Event
 from wdg.engine.ledger import credit, gs, number
 from wdg.engine.month import Month, step
+from wdg.engine.morale import army_factor
 from wdg.engine.movement import phase_b_armies, phase_b_orders
 from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
 from wdg.rules import Rules
@@ -175,11 +178,40 @@ def help_people(ctx: _Ctx, army: Army, line: int) -> None:
         before = kingdom.popularity
         kingdom.popularity = min(100, before + int(sec["popularity_gain"]))
         popularity = kingdom.popularity - before
+    repaired, left = repair(m, army, here)
+    fixed = f"; {repaired} Baueinheiten der Siedlung repariert" + (
+        f" ({left} noch beschädigt)" if left else "") if repaired else ""
     m.emit(Event("action.help", kingdom=army.kingdom, army=army.number, at=here, line=line,
                  gold=gold, ledger="income" if gold else "",
                  why=f"Das Heer hilft den Einwohnern: {gs(gold)} Ernteertrag, Beliebtheit "
-                     f"+{popularity}; die Miliz wächst am Ende des Mondes schneller nach",
-                 data={"gold": gold, "popularity": popularity}))
+                     f"+{popularity}{fixed}; die Miliz wächst am Ende des Mondes schneller nach",
+                 data={"gold": gold, "popularity": popularity,
+                       **({"repaired": repaired, "damage": left} if repaired else {})}))
+
+
+def repair_capacity(units: int, rules: Rules) -> int:
+    """Baueinheiten an army of ``units`` soldiers repairs in a month with ``h``
+    ("indem es z.B. Beschädigungen repariert", actions.yaml)."""
+    if units <= 0 or not rules.has(AREA, "help", "repair_per_1000_soldiers"):
+        return 0
+    return max(1, int(units * rules.num(AREA, "help", "repair_per_1000_soldiers") / 1000))
+
+
+def repair(m: Month, army: Army, here: Hex) -> tuple[int, int]:
+    """Repair the damage an ``x`` did to the settlement at ``here`` (any owner's:
+    the army helps "den Einwohnern der Gemark"); (repaired, still damaged)."""
+    seg = m.state
+    damage = seg.damage.get(here, 0)
+    r, c = seg.grid.index(here)
+    if not damage or seg.settlement[r, c] <= 0:
+        return 0, damage
+    done = min(damage, repair_capacity(army.units, m.rules))
+    seg.settlement[r, c] += done
+    if damage - done:
+        seg.damage[here] = damage - done
+    else:
+        del seg.damage[here]
+    return done, damage - done
 
 
 def inform(ctx: _Ctx, army: Army, line: int) -> None:
@@ -193,7 +225,9 @@ def inform(ctx: _Ctx, army: Army, line: int) -> None:
     size = int(seg.settlement[r, c])
     buildings = {b.german: int(seg.buildings[i, r, c])
                  for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0}
-    militia = estimate(m, int(seg.militia[r, c]), m.rules.num(AREA, "information", "militia_error"),
+    # a better army errs less ("Erfolgswahrscheinlichkeit", morale.yaml)
+    militia = estimate(m, int(seg.militia[r, c]),
+                       m.rules.num(AREA, "information", "militia_error") / army_factor(m.rules, army),
                        m.rules.int(AREA, "information", "round_to"))
     owner_text = f"gehört zum {seg.kingdoms[owner].name}" if owner in seg.kingdoms \
         else "gehört niemandem"
@@ -213,6 +247,17 @@ def estimate(m: Month, true: int, error: float, round_to: int) -> int:
     return max(0, int(round(noisy / step_)) * step_)
 
 
+def search_chance(rules: Rules, units: int, factor: float = 1.0) -> float:
+    """The chance of a search by ``units`` soldiers (ships already weighted) to
+    find each thing hidden in the gemark: base + per_1000_units per 1,000,
+    times the army's morale and experience factor (:func:`wdg.engine.morale.
+    army_factor`, "Die Moral hat Auswirkungen auf die
+    Erfolgswahrscheinlichkeit"), at most ``max``."""
+    sec = rules.section(AREA, "search")
+    base = float(sec["base"]) + float(sec["per_1000_units"]) * units / 1000
+    return min(float(sec["max"]), base * factor)
+
+
 def search(ctx: _Ctx, army: Army, line: int) -> None:
     """``s``: each treasure in the army's start gemark is found with a chance
     growing with the army's size; found gold goes to the treasury, items
@@ -221,8 +266,7 @@ def search(ctx: _Ctx, army: Army, line: int) -> None:
     here = _start_position(m, army)
     sec = m.rules.section(AREA, "search")
     weight = int(sec["ship_weight"]) if army.is_fleet else 1
-    chance = min(float(sec["max"]),
-                 float(sec["base"]) + float(sec["per_1000_units"]) * army.units * weight / 1000)
+    chance = search_chance(m.rules, army.units * weight, army_factor(m.rules, army))
     found = False
     for tid in list(ctx.treasures.get(here, ())):
         treasure = m.state.treasures.get(tid)
@@ -232,6 +276,8 @@ def search(ctx: _Ctx, army: Army, line: int) -> None:
             _take(ctx, army, treasure, line)
             ctx.treasures[here].remove(tid)
             found = True
+    # a Bodenschatz is a treasure of the ground: the same search finds it
+    found = find_deposit(m, army, here, chance, line) or found
     if not found:
         _emit(m, "action.search.nothing", army, here, line, "Die Suche bleibt ohne Erfolg")
 

@@ -745,7 +745,10 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     for e in result.log:
         if e.kingdom is not None:
             by_kingdom[int(e.kingdom)] = by_kingdom.get(int(e.kingdom), 0) + 1
-    dump_yaml({**result.seed_record(), "sheets": sorted(result.inputs),
+    from wdg.provenance import build_info, describe
+
+    dump_yaml({**result.seed_record(), "wdg": describe(build_info()),
+               "sheets": sorted(result.inputs),
                "events": len(result.log), "events_by_kingdom": dict(sorted(by_kingdom.items())),
                "sizes": {name: (staging / name).stat().st_size
                          for name in sorted({stored_file(staging, n) for n in manifest})}},
@@ -914,9 +917,50 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         if not (mdir / "state-before").is_dir():
             raise StateError(f"segment {segment!r}: no archived month {last.key} to undo")
         keep = _free_name(seg_dir / TURNS / UNDONE, last.key)
+        s = seg.settings
+        nxt = f"{s.deadline} {s.timezone}\n" if s.deadline and s.deadline_month == seg.date.key \
+            else ""
         save_segment(load_segment(mdir / "state-before"), seg_dir,
                      renames=((f"{TURNS}/{last.key}", keep.relative_to(seg_dir).as_posix()),))
+        if nxt:  # the deadline the next month had, for the month's re-run
+            (keep / NEXT_DEADLINE).write_text(nxt, encoding="utf-8")
     return last
+
+
+NEXT_DEADLINE = "next-deadline.txt"
+"""In an undone month's folder (``turns/.undone/<YYYY-MM>.<n>/``): the deadline
+the month after had when the month was undone (``YYYY-MM-DD HH:MM Zone``)."""
+
+
+def kept_next_deadline(seg_dir: Path, month: MonthDate, tz: str = "UTC") -> str | None:
+    """The deadline for the month after ``month`` that the last undone run of
+    ``month`` had (set by its ``--next-deadline`` or later with ``wdg turn
+    deadline``), if it has not passed; ``None`` otherwise."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    undone = seg_dir / TURNS / UNDONE
+    runs = sorted((p for p in undone.glob(f"{month.key}.*") if p.suffix[1:].isdigit()),
+                  key=lambda p: int(p.suffix[1:])) if undone.is_dir() else []
+    if not runs:
+        return None
+    text = ""
+    if (runs[-1] / NEXT_DEADLINE).is_file():
+        text = (runs[-1] / NEXT_DEADLINE).read_text(encoding="utf-8").strip()
+    elif (runs[-1] / "seed.yaml").is_file():
+        from wdg.rules import safe_load_file
+
+        rec = safe_load_file(runs[-1] / "seed.yaml") or {}
+        text = str(rec.get("next_deadline") or "") if isinstance(rec, dict) else ""
+    if not text:
+        return None
+    when, zone = (text.rpartition(" ")[0], text.rpartition(" ")[2]) if text.count(" ") >= 2 \
+        else (text, tz)
+    try:
+        at = datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=ZoneInfo(zone))
+    except (ValueError, KeyError):
+        return None
+    return when if at > datetime.now(at.tzinfo) else None
 
 
 # --- replay ---------------------------------------------------------------------------
@@ -980,9 +1024,26 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
             return {**base, **{k: merge(base.get(k), v) for k, v in over.items()}}
         return over if over is not None or base is None else base
 
+    from wdg.engine.upgrade import RULE_KEYS_ADDED, RULES_OFF_WHEN_ABSENT
+
     data = {area: merge(shipped._data.get(area), archived._data.get(area))
             for area in sorted(set(shipped._data) | set(archived._data))}
-    from wdg.engine.upgrade import RULE_KEYS_ADDED
+    for file, key in RULES_OFF_WHEN_ABSENT:  # absent then = off then: not completed
+        area = file.removesuffix(".yaml")
+        if area not in archived._data:
+            if key is None or area not in data:
+                data.pop(area, None)
+                continue
+        if key is not None and isinstance(data.get(area), dict):
+            parts, node = key.split("."), archived._data.get(area)
+            for part in parts:
+                node = node.get(part) if isinstance(node, dict) else None
+            if node is None:
+                target = data[area]
+                for part in parts[:-1]:
+                    target = target.get(part) if isinstance(target, dict) else None
+                if isinstance(target, dict):
+                    target.pop(parts[-1], None)
 
     for k in RULE_KEYS_ADDED:  # the value that gives the old behaviour, where it is known
         area, parts = k.file.removesuffix(".yaml"), k.key.split(".")

@@ -43,6 +43,7 @@ from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Building, TroopType
 from wdg.world.terrain import (
     Component,
+    closed_reason,
     coastal_mask,
     has,
     is_land,
@@ -450,6 +451,9 @@ def _disembark(m: Month, army: Army, order: Disembark) -> None:
     if not ship_step_ok(height):
         return refuse(m, army, order, "Schiffe gelten beim Ausschiffen als Höhenstufe 1; "
                       f"{order.at} liegt auf Höhenstufe {height}.")
+    closed = closed_reason(terrain(seg.at(seg.terrain, target)), seg.date.month)
+    if closed:
+        return refuse(m, army, order, closed + ".")
     army.carried_by, fleet.carrying, army.position = None, None, target
     notes(m).disembarked.add(fleet.number)
     m.busy.add(army.number)

@@ -174,6 +174,12 @@ def _tear_down(m: Month, army: Army, at: Hex, target: DestroyTarget, line: int) 
     damage = int(army.units / 100 * float(d["settlement_units_per_100"]) * morale_factor(m, army))
     damage = min(size, damage)
     seg.settlement[r, c] = size - damage
+    if m.rules.has("actions", "help", "repair_per_1000_soldiers"):
+        # the damage "h" can repair ("Beschädigungen repariert"); none once razed
+        if damage == size:
+            seg.damage.pop(at, None)
+        elif damage:
+            seg.damage[at] = seg.damage.get(at, 0) + damage
     out = []
     if damage == size:
         seg.buildings[[BUILDING_ORDER.index(b) for b in BUILDING_ORDER if b.only_in_settlement],

@@ -156,10 +156,16 @@ def _slain(m: Month, cr: Creature, army: Army, kind: dict[str, Any]) -> list[Eve
                         f"{m.state.kingdoms[army.kingdom].name} besiegte {said(kind, 'accusative')} "
                         f"in {seg.label(cr.position)}",
                         data={"creature": cr.id, "kind": cr.kind}))]
+    if cr.items:
+        # "Schätze oder magische Gerätschaften ..., die ... dem Sieger zufallen
+        # und von ihm automatisch aufgenommen werden": the items join the
+        # victorious army's items, as a search's finds do
+        army.items.extend(cr.items)
     if cr.gold or cr.items:
         out.append(credit(m, army.kingdom, cr.gold, kind="creature.treasure", ledger="treasure",
                           army=army.number, at=cr.position,
-                          why="Der Schatz des Fabelwesens fällt dem Sieger zu",
+                          why="Der Schatz des Fabelwesens fällt dem Sieger zu"
+                          + (f"; das Heer nimmt {', '.join(cr.items)} auf" if cr.items else ""),
                           data={"items": list(cr.items)}))
     return out
 

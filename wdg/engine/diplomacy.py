@@ -285,6 +285,40 @@ def content_problems(seg: Segment, rules: Rules, text: str) -> list[str]:
     return sorted(set(reasons))
 
 
+def game_terms(rules: Rules, text: str) -> list[str]:
+    """The kinds of game terms in a message or announcement ("formale Begriffe
+    und Abkürzungen, die zu Spielzwecken im Spielzug ... verwendet werden":
+    ``game_term_patterns`` of diplomacy.yaml) — flagged for the game master, who
+    decides; none for a rules set without the patterns."""
+    if not rules.has(AREA, "game_term_patterns"):
+        return []
+    pieces = filter_pieces(text, rules)
+    return [f"enthält {label}" for label, pattern in
+            rules.section(AREA, "game_term_patterns").items()
+            if any(_compiled(pattern).search(piece) for piece in pieces)]
+
+
+def gm_holds(m: Month) -> dict[tuple[int, str, int], object]:
+    """The game master's ZURUECKHALTEN commands of the month by (kingdom,
+    ``botschaft``/``bekanntmachung``, number on the sheet)."""
+    from wdg.orders.gmsheet import GmSheet, HoldMessage
+
+    sheet = m.gm_sheet
+    if not isinstance(sheet, GmSheet):
+        return {}
+    return {(c.kingdom, c.what, c.number): c for c in sheet.commands if isinstance(c, HoldMessage)}
+
+
+def _held(holds: dict[tuple[int, str, int], object], used: set[tuple[int, str, int]],
+          key: tuple[int, str, int]) -> list[str]:
+    """The game master's reason for holding the text ``key`` back (marked used), or []."""
+    hold = holds.get(key)
+    if hold is None:
+        return []
+    used.add(key)
+    return [f"vom Segmentleiter zurückgehalten: {getattr(hold, 'reason', '')}"]
+
+
 def _start_lists(m: Month) -> dict[int, set[int]]:
     lists = m.notes.get("diplomacy.start_lists")
     if lists is None:
@@ -298,10 +332,12 @@ def deliverable_messages(m: Month) -> list[Event]:
     list and only when its content passes; one event per message."""
     seg = m.state
     lists = _start_lists(m)
+    holds = gm_holds(m)
+    used: set[tuple[int, str, int]] = set()
     out: list[Event] = []
     for k in sorted(m.sheets):
-        for msg in m.sheets[k].messages:
-            reasons = []
+        for i, msg in enumerate(m.sheets[k].messages, start=1):
+            reasons = _held(holds, used, (k, "botschaft", i))
             if msg.to not in lists.get(k, set()):
                 reasons.append(f"Königreich {msg.to} steht nicht in der Liste der "
                                f"diplomatischen Beziehungen")
@@ -312,34 +348,49 @@ def deliverable_messages(m: Month) -> list[Event]:
                     why="Botschaft nicht weitergeleitet: " + "; ".join(reasons),
                     data={"to": msg.to, "reasons": reasons})))
             else:
+                terms = game_terms(m.rules, msg.text)
                 out.append(m.emit(Event(
                     "message.sent", kingdom=k, line=msg.line,
                     why=f"Botschaft an {seg.kingdoms[msg.to].name} weitergeleitet",
-                    data={"to": msg.to})))
+                    data={"to": msg.to, **({"game_terms": terms, "number": i} if terms else {})})))
                 out.append(m.emit(Event(
                     "message.delivered", kingdom=msg.to, line=msg.line,
                     why=f"Botschaft von {seg.kingdoms[k].name}",
                     data={"from": k, "text": msg.text})))
+    m.notes["diplomacy.holds_used"] = used
     return out
 
 
 def publishable_announcements(m: Month) -> list[Event]:
     """Check every ``BEKANNTMACHUNG`` for the Götterbotschaft."""
     seg = m.state
+    holds = gm_holds(m)
+    used = m.notes.get("diplomacy.holds_used") or set()
+    assert isinstance(used, set)
     out: list[Event] = []
     for k in sorted(m.sheets):
-        for ann in m.sheets[k].announcements:
-            reasons = content_problems(seg, m.rules, ann.text)
+        for i, ann in enumerate(m.sheets[k].announcements, start=1):
+            reasons = _held(holds, used, (k, "bekanntmachung", i))
+            reasons += content_problems(seg, m.rules, ann.text)
             if reasons:
                 out.append(m.emit(Event(
                     "announcement.held", kingdom=k, line=ann.line,
                     why="Bekanntmachung nicht veröffentlicht: " + "; ".join(reasons),
                     data={"reasons": reasons})))
             else:
+                terms = game_terms(m.rules, ann.text)
                 out.append(m.emit(Event(
                     "announcement.published", kingdom=k, line=ann.line, public=True,
                     why=f"Bekanntmachung von {seg.kingdoms[k].name}",
-                    data={"from": k, "text": ann.text})))
+                    data={"from": k, "text": ann.text,
+                          **({"game_terms": terms, "number": i} if terms else {})})))
+    for key, hold in sorted(holds.items()):
+        if key not in used:
+            k, what, number = key
+            out.append(m.emit(Event(
+                "gm.refused", line=hold.line,  # type: ignore[attr-defined]
+                why=f"ZURUECKHALTEN: Königreich {k} hat in diesem Mond keine "
+                    f"{'Botschaft' if what == 'botschaft' else 'Bekanntmachung'} Nr. {number}")))
     return out
 
 

@@ -5,7 +5,8 @@ Steps (order numbers of :mod:`wdg.engine.month`):
 
 - 10 ``pay``: "Besoldung und Unterhalt", kingdoms in the month's random order,
   armies ascending. Events ``pay.active``, ``pay.upkeep``, ``pay.wages``,
-  ``pay.shortfall``.
+  ``pay.shortfall``; then desertion at low morale (:mod:`wdg.engine.morale`,
+  ``morale.desertion``).
 - 80 ``construction``: "Die Siedlung" (e), "Die Bauwerke" (b). Events
   ``build.progress``, ``build.done``, ``build.abandoned``.
 - 82 ``taxes``: "Währung und Steuern" from the state at the start of the month.
@@ -26,10 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from wdg.engine.combat import destroy_army, overload
+from wdg.engine.deposits import enabled as deposits_enabled
+from wdg.engine.deposits import owner_yield_layer
 from wdg.engine.events import Event
 from wdg.engine.gamemaster import GM_OFFERS
 from wdg.engine.ledger import count, credit, gs, spend
 from wdg.engine.month import Month, step
+from wdg.engine.morale import low_morale_desertion
 from wdg.rules import Rules
 from wdg.world.generator import distinct_name, generals_of
 from wdg.world.hexgrid import Hex
@@ -60,6 +64,10 @@ class EconomyStart:
     settlement: np.ndarray
     buildings: np.ndarray
     popularity: dict[int, int]
+    mine_yield: np.ndarray | None = None
+    """Goldsterne per mine level by gemark for its owner: the deposits the owner
+    knew at the start of the month (:mod:`wdg.engine.deposits`); ``None`` for a
+    rules set without deposits.yaml (mines yield by height, the old reading)."""
 
 
 def remember_start(m: Month) -> EconomyStart:
@@ -69,8 +77,9 @@ def remember_start(m: Month) -> EconomyStart:
         return found
     seg = m.state
     owner = m.start.owner.copy() if m.start is not None else seg.owner.copy()
+    mine_yield = owner_yield_layer(seg, owner, m.rules) if deposits_enabled(m.rules) else None
     start = EconomyStart(owner, seg.settlement.copy(), seg.buildings.copy(),
-                         {n: k.popularity for n, k in seg.kingdoms.items()})
+                         {n: k.popularity for n, k in seg.kingdoms.items()}, mine_yield)
     m.notes["economy"] = start
     return start
 
@@ -158,6 +167,7 @@ def pay_and_upkeep(m: Month) -> None:
                              "Das Heer ist ab diesem Mond aktiv."))
             if army.is_active and army.general is not None:
                 _pay_army(m, army)
+                low_morale_desertion(m, army)
 
 
 def army_dues(troop: str, units: int, rules: Rules) -> tuple[int, int]:
@@ -297,9 +307,15 @@ def tax_income(start: EconomyStart, terrain: np.ndarray, kingdom: int,
     gemarks = int(TAXES[terrain][mask].sum()) * rules.int("economy", "taxes", "gemark_factor")
     per100 = rules.int("economy", "settlement", "income_per_hundred")
     settlements = int(((start.settlement[mask] // 100) * per100).sum())
-    by_height = rules.section("economy", "mine", "income_by_height")
-    table = np.array([int(by_height.get(h, 0)) for h in range(7)], dtype=np.int64)
-    mines = int((start.buildings[_MINE][mask] * table[HEIGHTS[terrain][mask]]).sum())
+    if start.mine_yield is not None:
+        # "für die Ausbeutung eines bereits bekannten Bodenschatzes": only on a
+        # deposit the owner knows, at its kind's yield (deposits.yaml)
+        mines = int((start.buildings[_MINE][mask].astype(np.int64)
+                     * start.mine_yield[mask]).sum())
+    else:
+        by_height = rules.section("economy", "mine", "income_by_height")
+        table = np.array([int(by_height.get(h, 0)) for h in range(7)], dtype=np.int64)
+        mines = int((start.buildings[_MINE][mask] * table[HEIGHTS[terrain][mask]]).sum())
     return (int(gemarks * factor), int(settlements * factor), int(mines * factor))
 
 

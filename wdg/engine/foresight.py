@@ -20,7 +20,7 @@ stated here and in docs/players.md:
   made (:meth:`Foresight.chance`, :meth:`Foresight.entered`).
 
 The segment holds the kingdom's own armies, settlements (with their
-militia), buildings, mines, treasury, popularity, diplomacy and general
+militia), buildings, mines, the deposits it found, treasury, popularity, diplomacy and general
 offer; the terrain as last seen (unknown gemarks are filled with
 :data:`FILL` and marked); the owners of foreign gemarks as last seen, each
 foreign owner a kingdom without armies whose diplomatic list is unknown (so
@@ -51,6 +51,7 @@ from wdg.world.state import (
     Army,
     ArmyStatus,
     Building,
+    Deposit,
     General,
     GeneralOffer,
     Kingdom,
@@ -185,6 +186,11 @@ def segment_from_view(view: KingdomView, rules: Rules,
             seg.buildings[i, r, c] = s.level(b)
     for a, lv in view.mines.items():
         seg.buildings[(mine, *grid.index(grid.hex_of(a)))] = lv
+    # the deposits the kingdom found: its mines yield on them (wdg.engine.deposits);
+    # those it has not found are unknown to it, so a search finds none here
+    seg.deposits = None if view.deposits is None else {
+        grid.hex_of(a): Deposit(grid.hex_of(a), kind, [k])
+        for a, kind in view.deposits.items() if view.on_map(a)}
     seg.militia[:] = militia_cap(seg, rules)
     for s in view.settlements.values():
         if s.militia is not None:

@@ -44,6 +44,8 @@ def _apply(m: Month, c: g.GmCommand) -> list[Event]:
     seg = m.state
     if isinstance(c, g.Note):
         return [m.emit(Event("gm.note", kingdom=c.kingdom, why=c.text, line=c.line))]
+    if isinstance(c, g.HoldMessage):
+        return []  # applied when the messages are forwarded (step 8, wdg.engine.diplomacy)
     if isinstance(c, g.Bulletin):
         return [m.emit(Event("gm.bulletin", why=c.text, public=True, line=c.line,
                              data={"kind": c.kind}))]

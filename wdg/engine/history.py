@@ -24,9 +24,11 @@ from wdg.engine.archive import read_order_files
 from wdg.engine.intake import take_in
 from wdg.orders.parser import decode, redact_passwords
 from wdg.errors import StateError
-from wdg.rules import safe_load_file
+from wdg.orders.model import Sheet
+from wdg.rules import Rules, safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.deadline import deadline_for, when
+from wdg.world.state import Segment
 from wdg.world.storage import load_segment
 
 
@@ -48,6 +50,10 @@ class MonthStatus:
     bots: list[int] = field(default_factory=list)
     """Kingdoms played by a bot without a sheet yet: ``wdg turn run`` lets the
     bot write it (docs/bots.md), so they are not missing."""
+    texts: list[str] = field(default_factory=list)
+    """Messages and announcements of the valid sheets that the content filter
+    flags (game terms: the game master decides; real names and addresses: held
+    back by the run), one German line each with the ZURUECKHALTEN line to use."""
 
     @property
     def needs_force(self) -> bool:
@@ -66,6 +72,8 @@ class ArchivedMonth:
     events: int
     verified: bool
     first_mismatch: str | None = None
+    made_by: str = ""
+    """Which wdg resolved the month (from its index; empty: before wdg 0.2.0)."""
 
 
 def month_status(camp: Campaign, segment: str) -> MonthStatus:
@@ -95,7 +103,34 @@ def month_status(camp: Campaign, segment: str) -> MonthStatus:
     st.bots = [k for k in playing if k not in intake.sheets and seg.kingdoms[k].bot
                and k not in st.refused]
     st.missing = [k for k in playing if k not in intake.sheets and k not in st.bots]
+    st.texts = flagged_texts(seg, intake.sheets, Rules.load(camp.rules_dir))
     return st
+
+
+def flagged_texts(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> list[str]:
+    """The messages and announcements the game master should look at before
+    the run ("Alle Botschaften und Bekanntmachungen müssen sich in der
+    Wortwahl ... am Zeitalter des Spieles orientieren"): game terms are flagged
+    for his judgement (``ZURUECKHALTEN``), real names and addresses are held
+    back by the run itself."""
+    from wdg.engine.diplomacy import content_problems, game_terms
+
+    out = []
+    for k in sorted(sheets):
+        texts = [("BOTSCHAFT", i, msg.line, msg.text, f" an Königreich {msg.to}")
+                 for i, msg in enumerate(sheets[k].messages, start=1)]
+        texts += [("BEKANNTMACHUNG", i, ann.line, ann.text, "")
+                  for i, ann in enumerate(sheets[k].announcements, start=1)]
+        for what, i, line, text, to in texts:
+            held = content_problems(seg, rules, text)
+            terms = game_terms(rules, text)
+            head = f"Königreich {k}: {what.capitalize()} Nr. {i}{to} (Zeile {line})"
+            if held:
+                out.append(f"{head} {', '.join(held)} — wird zurückgehalten")
+            elif terms:
+                out.append(f"{head} {', '.join(terms)} (Spielbegriffe) — zurückhalten mit "
+                           f"'ZURUECKHALTEN {k} {what} {i} <Grund>' in sl.txt")
+    return out
 
 
 def _month_dirs(camp: Campaign, segment: str) -> list[Path]:
@@ -147,7 +182,8 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
             out.append(ArchivedMonth(
                 MonthDate.parse(d.name), list(summary.get("entropy") or []),
                 list(summary.get("kingdom_order") or []), list(summary.get("sheets") or []),
-                int(summary.get("events") or 0), mismatch is None, mismatch))
+                int(summary.get("events") or 0), mismatch is None, mismatch,
+                str(summary.get("wdg") or "")))
             continue
         seed = safe_load_file(d / "seed.yaml") or {}
         events = read_events_data(d)

@@ -20,7 +20,7 @@ import numpy as np
 
 from wdg.engine.events import Event, EventLog
 from wdg.engine.month import Month, Snapshot, registered_steps, run_step
-from wdg.errors import WdgError
+from wdg.errors import InvalidInputError, WdgError
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
 from wdg.world.calendar import MonthDate
@@ -66,6 +66,10 @@ class MonthResult:
     """The report templates the outputs were rendered with (file name -> bytes),
     archived with the month (content-addressed, ``turns/.blobs/``)."""
 
+    kept_deadline: bool = False
+    """True when :attr:`next_deadline` was kept from a run of this month that was
+    undone (not given to this run)."""
+
     def seed_record(self) -> dict[str, Any]:
         """What ``seed.yaml`` holds."""
         rec: dict[str, Any] = {"segment": self.state.name, "month": self.date.key,
@@ -100,6 +104,21 @@ def begin_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> Month:
     return m
 
 
+def check_deposits(seg: Segment, rules: Rules) -> None:
+    """A segment saved before deposits existed may not run a month under rules
+    with deposits.yaml: its mines would stop yielding without a word. The game
+    master runs ``wdg segment upgrade`` (or keeps rules without deposits.yaml)."""
+    from wdg.engine.deposits import enabled
+
+    if seg.deposits is None and enabled(rules):
+        raise InvalidInputError(
+            f"Segment {seg.name}: der Spielstand stammt aus der Zeit vor den Bodenschätzen "
+            "(world.yaml ohne 'deposits'), die Regeln haben aber deposits.yaml. Erst "
+            f"'wdg segment upgrade {seg.name}' ausführen (verteilt die Bodenschätze; "
+            "gebaute Minen fördern weiter), oder mit Regeln ohne deposits.yaml "
+            "weiterspielen (docs/rules.md, \"Deposits and mines\"); nichts wurde verändert.")
+
+
 def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
                   pre_events: list[Event] | None = None, gm_sheet: object | None = None,
                   progress: Progress | None = None,
@@ -111,6 +130,7 @@ def resolve_month(seg: Segment, sheets: dict[int, Sheet], rules: Rules, *,
     :class:`InjectedFailure` after the named step (atomicity tests).
     """
     date, entropy = seg.date, month_entropy(seg)
+    check_deposits(seg, rules)
     m = begin_month(seg, sheets, rules)
     m.gm_sheet = gm_sheet
     m.log.extend(list(pre_events or []))
@@ -162,7 +182,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
               next_deadline: str | None = None,
               stage: Callable[[str], None] | None = None,
               prepare: Callable[[Segment], None] | None = None,
-              passwords: Any = None) -> MonthResult:
+              passwords: Any = None, holding_lock: bool = False) -> MonthResult:
     """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
     and commit it with its archive (unless ``dry_run``).
 
@@ -178,6 +198,11 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     write the bot kingdoms' sheets without loading the segment a second time).
     ``passwords``: the month's :class:`wdg.engine.intake.PasswordChecks` when
     the caller has started them (it closes them); default: started here.
+    ``holding_lock``: the caller holds the segment's lock already (``wdg mail run``).
+
+    Without ``next_deadline`` a run of a month that was undone keeps the
+    deadline the undone run had for the next month
+    (:func:`wdg.engine.archive.kept_next_deadline`), unless it has passed.
     """
     from wdg.campaign import Campaign
     from wdg.engine import archive
@@ -190,7 +215,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
         raise StateError(f"no segment {segment!r} in {camp.worlds}")
-    with archive.segment_lock(seg_dir), \
+    with contextlib.nullcontext() if holding_lock else archive.segment_lock(seg_dir), \
             contextlib.nullcontext(passwords) if passwords is not None else PasswordChecks() \
             as checks:
         if passwords is None:
@@ -225,6 +250,10 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         if stage is not None:
             stage("month")
         result = resolve_intake(seg, intake, rules, progress=progress, fail_after_step=in_steps)
+        if next_deadline is None and not dry_run:
+            next_deadline = archive.kept_next_deadline(seg_dir, result.date,
+                                                       result.state.settings.timezone)
+            result.kept_deadline = next_deadline is not None
         if next_deadline is not None:
             result.set_next_deadline(next_deadline)
         if not dry_run:

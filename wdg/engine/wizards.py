@@ -25,6 +25,7 @@ from wdg.engine.events import Event
 from wdg.engine.ledger import count, gs, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
+from wdg.engine.morale import action_factor
 from wdg.errors import WdgError
 from wdg.orders.model import CharacterAction
 from wdg.world.hexgrid import Hex
@@ -97,8 +98,12 @@ def tame(m: Month, army: Army, order: CharacterAction) -> list[Event]:
     r = m.rules
     g = army.general
     assert g is not None
-    chance = r.num(AREA, "tame_base") + g.experience / 100 * r.num(AREA, "tame_weight") \
-        - creature_strength(m, cr) / 1000 * r.num(AREA, "tame_per_strength")
+    # the experience is in the taming formula itself; the army's morale changes
+    # the chance as for every action ("Die Moral hat Auswirkungen auf die
+    # Erfolgswahrscheinlichkeit", morale.yaml; experience counted once)
+    chance = (r.num(AREA, "tame_base") + g.experience / 100 * r.num(AREA, "tame_weight")
+              - creature_strength(m, cr) / 1000 * r.num(AREA, "tame_per_strength")) \
+        * action_factor(r, army.morale, 50)
     chance = max(0.0, min(1.0, chance))
     name = kind_of(m, cr)["name"]
     if m.rng.random() < chance:

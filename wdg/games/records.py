@@ -6,6 +6,7 @@ illegal action, and re-scores it.
 ::
 
     game: lords_of_creation
+    engine: wdg 0.2.0
     params: {board_radius: null, full_knowledge: false, players: 4, sudden_end: true}
     seed: 17
     bots: [random, greedy, random, random]
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from wdg import __version__
 from wdg.errors import DataError
 from wdg.games.base import CHANCE, Game, GameError, State, load_game
 from wdg.games.bots import get_bot
@@ -49,11 +51,15 @@ class GameRecord:
     """``(player, action, text)``; player -1 is chance."""
     scores: list[float] | None = None
     returns: list[float] | None = None
+    engine: str = field(default_factory=lambda: f"wdg {__version__}")
+    """The engine that played (or wrote) the record; records of older
+    versions have none (read as "")."""
 
     def to_yaml(self) -> str:
         """The record as YAML text."""
         data = {
-            "game": self.game, "params": dict(sorted(self.params.items())), "seed": self.seed,
+            "game": self.game, "engine": self.engine,
+            "params": dict(sorted(self.params.items())), "seed": self.seed,
             "bots": list(self.bots), "actions": [list(a) for a in self.actions],
             "scores": self.scores, "returns": self.returns,
         }
@@ -127,6 +133,9 @@ def load_record(path: Path) -> GameRecord:
         if val is not None and (not isinstance(val, list) or not all(
                 isinstance(x, (int, float)) and not isinstance(x, bool) for x in val)):
             raise DataError(str(path), key, val, "a list of numbers, one per player")
+    engine = raw.get("engine", "")
+    if not isinstance(engine, str):
+        raise DataError(str(path), "engine", engine, "the engine's name and version, e.g. 'wdg 0.2.0'")
     if any(not isinstance(k, str) for k in raw["params"]):
         raise DataError(str(path), "params", raw["params"], "a mapping of parameter names to values")
     actions = []
@@ -136,7 +145,7 @@ def load_record(path: Path) -> GameRecord:
             raise DataError(str(path), f"actions[{i}]", entry, "[player, action, text]")
         actions.append((entry[0], entry[1], str(entry[2]) if len(entry) == 3 else ""))
     return GameRecord(raw["game"], raw["params"], raw.get("seed"), list(raw.get("bots") or []),
-                      actions, raw.get("scores"), raw.get("returns"))
+                      actions, raw.get("scores"), raw.get("returns"), engine)
 
 
 def replay(record: GameRecord, source: str = "<record>", *, upto: int | None = None,

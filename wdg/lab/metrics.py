@@ -25,6 +25,7 @@ from wdg.world.state import ArmyStatus, Segment, TroopType
 
 CAUSES: tuple[tuple[str, str], ...] = (
     ("pay.", "Desertion"),
+    ("morale.", "Moral"),
     ("combat.", "Kampf"),
     ("militia.", "Miliz"),
     ("creature.", "Fabelwesen"),
@@ -38,6 +39,9 @@ CAUSES: tuple[tuple[str, str], ...] = (
 )
 """Event kind prefix -> cause of a loss (first match)."""
 INCOME_LEDGERS = frozenset({"tax", "income", "conquest", "treasure", "gm"})
+INCOME_KINDS = {"tax.gemarks": "income_taxes", "tax.settlements": "income_settlements",
+                "tax.mines": "income_mines"}
+"""Income events counted by source (the rest of the income: help, treasure, conquest)."""
 UPKEEP_LEDGERS = frozenset({"pay", "upkeep"})
 
 
@@ -77,6 +81,12 @@ class KingdomMonth:
 
     treasury: int = 0
     income: int = 0
+    income_taxes: int = 0
+    """Of the income: the gemarks' taxes (``tax.gemarks``)."""
+    income_settlements: int = 0
+    """Of the income: the settlements' income (``tax.settlements``)."""
+    income_mines: int = 0
+    """Of the income: the mines' yield (``tax.mines``)."""
     costs: int = 0
     upkeep: int = 0
     """Pay and upkeep of the armies (part of the costs)."""
@@ -95,6 +105,8 @@ class KingdomMonth:
     conquests: int = 0
     towns_won: int = 0
     towns_lost: int = 0
+    morale: int = 0
+    """Morale of the active land armies with soldiers, averaged by soldiers (0: none)."""
     losses: dict[str, int] = field(default_factory=dict)
     gold_ok: bool = True
     soldiers_ok: bool = True
@@ -128,6 +140,8 @@ def measure(before: Snapshot, seg: Segment, events: list[Event], date: MonthDate
             if r is not None:
                 if e.gold > 0 and e.ledger in INCOME_LEDGERS:
                     r.income += e.gold
+                    if e.kind in INCOME_KINDS:
+                        setattr(r, INCOME_KINDS[e.kind], getattr(r, INCOME_KINDS[e.kind]) + e.gold)
                 elif e.gold < 0:
                     r.costs -= e.gold
                     if e.ledger in UPKEEP_LEDGERS:
@@ -148,6 +162,7 @@ def measure(before: Snapshot, seg: Segment, events: list[Event], date: MonthDate
             r.battles_won += 1 if e.data.get("won") else 0
         elif e.kind == "conquest.won":
             r.conquests += 1
+    weighted: dict[int, int] = defaultdict(int)
     for n, a in seg.armies.items():
         r = rows.get(a.kingdom)
         if r is None or a.status is not ArmyStatus.ACTIVE:
@@ -157,8 +172,11 @@ def measure(before: Snapshot, seg: Segment, events: list[Event], date: MonthDate
             r.ships += a.units
         else:
             r.soldiers += a.units
+            weighted[a.kingdom] += a.units * a.morale
         if a.units == 0:
             r.empty_armies += 1
+    for k, r in rows.items():
+        r.morale = round(weighted[k] / r.soldiers) if r.soldiers else 0
     for (row, col), old in before.towns.items():
         new = int(seg.owner[row, col])
         if seg.settlement[row, col] > 0 and new != old:

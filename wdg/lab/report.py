@@ -23,6 +23,9 @@ from wdg.lab.run import CampaignRun
 METRICS: tuple[tuple[str, str, bool], ...] = (
     ("treasury", "Reichsschatz (GS)", False),
     ("income", "Einnahmen je Mond (GS)", False),
+    ("income_mines", "davon Minen (GS)", False),
+    ("income_settlements", "davon Siedlungen (GS)", False),
+    ("morale", "Moral der Landheere (Mittel nach Soldaten)", False),
     ("costs", "Ausgaben je Mond (GS)", False),
     ("soldiers", "Soldaten", False),
     ("gemarks", "Gemarken", False),
@@ -53,6 +56,8 @@ def figures(run: CampaignRun) -> dict[str, Any]:
             "towns_won": sum(m.kingdoms[k].towns_won for m in months),
             "towns_lost": sum(m.kingdoms[k].towns_lost for m in months),
             "losses": _losses(months, k),
+            "income_total": sum(m.kingdoms[k].income for m in months),
+            "mines_total": sum(m.kingdoms[k].income_mines for m in months),
         }
     builders = {k: v for k, v in per_kingdom.items() if str(v["bot"]).startswith("Baumeister")}
     upkeep_last = {k: r.upkeep for k, r in last.items()}
@@ -71,6 +76,9 @@ def figures(run: CampaignRun) -> dict[str, Any]:
         "gemarks_conquered": sum(r.conquests for m in months for r in m.kingdoms.values()),
         "baumeister_income": {k: [v["income_first"], v["income_last"]] for k, v in builders.items()},
         "empty_army_upkeep": sum(r.empty_upkeep for m in months for r in m.kingdoms.values()),
+        # the mines' share of all income of all kingdoms over the campaign
+        "mine_share": round(sum(v["mines_total"] for v in per_kingdom.values())
+                            / max(1, sum(v["income_total"] for v in per_kingdom.values())), 3),
         # cannot pay next month's pay and upkeep (at last month's rate)
         "broke_at_end": sorted(k for k, r in last.items() if r.treasury < upkeep_last[k]),
         "conservation_errors": [e for m in months for e in m.conservation_errors],
@@ -170,6 +178,7 @@ def _html(runs: list[CampaignRun], figs: list[dict[str, Any]], images: list[Path
             ("gemarks_conquered", "Gemarken erobert"),
             ("baumeister_income", "Einnahmen der Baumeister (erster → letzter Mond)"),
             ("empty_army_upkeep", "Unterhalt für leere Heere (GS)"),
+            ("mine_share", "Anteil der Minen an allen Einnahmen"),
             ("broke_at_end", "pleite am Ende"),
             ("conservation_errors", "Erhaltungsfehler (Gold, Soldaten)"),
             ("replay_failures", "Wiederholungsfehler")]

@@ -125,11 +125,24 @@ def tls_context(cafile: str | Path | None = None) -> ssl.SSLContext:
         try:
             ctx.load_verify_locations(cafile=str(cafile))
         except (OSError, ssl.SSLError) as exc:
-            raise StateError(f"cafile {str(cafile)!r} lässt sich nicht als CA-Zertifikat laden "
+            raise StateError(f"cafile {str(cafile)!r} läßt sich nicht als CA-Zertifikat laden "
                              f"({exc}); erwartet wird eine PEM-Datei") from None
     ctx.check_hostname = True
     ctx.verify_mode = ssl.CERT_REQUIRED
     return ctx
+
+
+def network_problem(exc: BaseException, server: str) -> str | None:
+    """German words for the failures SMTP and IMAP share — a certificate refused, no
+    answer in time, the connection refused (``server``: "ein Mailserver", "ein
+    IMAP-Server") — or ``None`` for anything else."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"das Zertifikat des Servers ist nicht gültig ({exc.verify_message})"
+    if isinstance(exc, TimeoutError) or "timed out" in str(exc):
+        return "keine Antwort in der gesetzten Zeit"
+    if isinstance(exc, ConnectionRefusedError):
+        return f"Verbindung abgelehnt (läuft dort {server}?)"
+    return None
 
 
 def read_password_file(path: Path, source: str = "mail.yaml") -> str:
@@ -140,7 +153,7 @@ def read_password_file(path: Path, source: str = "mail.yaml") -> str:
     except FileNotFoundError:
         raise StateError(f"{source}: die Passwortdatei {str(path)!r} gibt es nicht") from None
     except OSError as exc:
-        raise StateError(f"{source}: die Passwortdatei {str(path)!r} lässt sich nicht öffnen "
+        raise StateError(f"{source}: die Passwortdatei {str(path)!r} läßt sich nicht öffnen "
                          f"({exc.strerror}); ein symbolischer Link wird nicht angenommen") from None
     try:
         st = os.fstat(fd)

@@ -292,7 +292,7 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
 
                 with segment_lock(camp.segment_dir(segment)):
                     _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
-        elif answer:
+        elif answer and answers_due(camp, segment, config):
             # answers a stopped fetch left unsent (the mails are filed already)
             if holding_lock:
                 answer_pending(camp, segment, config, report)
@@ -379,7 +379,7 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     by ``wdg orders import``."""
     from wdg.mail.ledger import Ledger
     from wdg.mail.seen import SeenRecord
-    from wdg.mail.send import Outgoing, digest, send_mails
+    from wdg.mail.send import send_mails
 
     seg_dir = camp.segment_dir(segment)
     if record is None:
@@ -388,26 +388,7 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
         from wdg.world.storage import load_segment
 
         month = load_segment(seg_dir).date.key
-    policy = answer_policy(config)
-    mails: list[Outgoing] = []
-    for m in record.taken():
-        if m.month != month:
-            continue
-        for res in m.info.get("results", []):
-            if res.get("no_sheet") and not policy["no_sheet"]:
-                continue
-            for rel in ([res.get("answer")] if res.get("answer") else []) + list(res.get("answers", [])):
-                path = camp.root / rel
-                if not path.is_file():
-                    continue
-                raw = path.read_bytes()
-                head = BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
-                to = parseaddr(_header(head, "To"))[1]
-                if not to:
-                    continue
-                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to,
-                                      build=lambda correction, raw=raw: _ready(raw, config),
-                                      sha256=digest(raw), info={"kind": "antwort"}))
+    mails = _answers(camp, config, record, month)
     if not mails or config.smtp is None:
         if mails:
             report.notes.append(f"{config.path}: kein SMTP-Server eingerichtet (smtp:); "
@@ -424,6 +405,54 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     report.failed.update(res.failed)
     report.uncertain += res.uncertain
     report.refused_answers.update(res.refused)
+
+
+def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> list[Any]:
+    """The answers (outbox files) of the month's recorded mails, as mails to send."""
+    from wdg.mail.send import Outgoing, digest
+
+    policy = answer_policy(config)
+    mails: list[Outgoing] = []
+    for m in record.taken():
+        if m.month != month:
+            continue
+        for res in m.info.get("results", []):
+            if res.get("no_sheet") and not policy["no_sheet"]:
+                continue
+            for rel in ([res["answer"]] if res.get("answer") else []) + list(res.get("answers", [])):
+                path = camp.root / rel
+                if not path.is_file():
+                    continue
+                raw = path.read_bytes()
+                head = BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+                to = parseaddr(_header(head, "To"))[1]
+                if not to:
+                    continue
+                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to,
+                                      build=lambda correction, raw=raw: _ready(raw, config),
+                                      sha256=digest(raw), info={"kind": "antwort"}))
+    return mails
+
+
+def answers_due(camp: Campaign, segment: str, config: MailConfig) -> bool:
+    """Whether some answer of this month waits to be sent (read without the lock: a
+    fetch with no new mail and nothing to send never waits for a running month)."""
+    from wdg.mail.ledger import Ledger
+    from wdg.mail.seen import SeenRecord
+    from wdg.mail.send import plan
+    from wdg.world.storage import load_segment
+
+    if config.smtp is None:
+        return False
+    seg_dir = camp.segment_dir(segment)
+    record = SeenRecord(seg_dir)
+    if not record.mails:
+        return False
+    mails = _answers(camp, config, record, load_segment(seg_dir).date.key)
+    if not mails:
+        return False
+    ledger = Ledger(seg_dir)
+    return any(plan(ledger, m, False) in ("send", "correct") for m in mails)
 
 
 ANSWER_DEFAULTS = {"no_sheet": False}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from wdg.errors import StateError
-from wdg.mail.config import ServerConfig
+from wdg.mail.config import ServerConfig, network_problem
 
 FETCH_CHUNK = 50
 """UIDs per header FETCH."""
@@ -38,12 +38,9 @@ class ConnectionLost(ImapError):
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"das Zertifikat des Servers ist nicht gültig ({exc.verify_message})"
-    if isinstance(exc, (TimeoutError, socket.timeout)) or "timed out" in str(exc):
-        return "keine Antwort in der gesetzten Zeit"
-    if isinstance(exc, ConnectionRefusedError):
-        return "Verbindung abgelehnt (läuft dort ein IMAP-Server?)"
+    common = network_problem(exc, "ein IMAP-Server")
+    if common is not None:
+        return common
     text = exc.args[0] if exc.args else exc
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
@@ -211,7 +208,8 @@ class ImapSession:
     def select(self, mailbox: str) -> int:
         """Open ``mailbox`` for reading and writing; returns its UIDVALIDITY."""
         assert self.conn is not None
-        self._call(f"Öffnen des Postfachs {mailbox!r}", self.conn.select, quote(mailbox))
+        self._call(f"Öffnen des Postfachs {mailbox!r}", self.conn.select,
+                   quote(self.folder(mailbox)))
         _, data = self.conn.response("UIDVALIDITY")
         try:
             self.uidvalidity = int(data[-1])
@@ -226,9 +224,26 @@ class ImapSession:
         m = re.search(rf"{item} (\d+)".encode(), data[0] or b"")
         return m.group(1).decode() if m else "0"
 
+    def delimiter(self) -> str:
+        """The server's hierarchy separator (``/`` or ``.``; ``LIST "" ""``)."""
+        assert self.conn is not None
+        if getattr(self, "_delimiter", None) is None:
+            data = self._call("LIST", self.conn.list, '""', '""')
+            m = re.match(rb'\([^)]*\) "((?:\\.|[^"])*)"', (data[0] or b"") if data else b"")
+            self._delimiter = m.group(1).decode().replace("\\", "") if m else "/"
+        return self._delimiter
+
+    def folder(self, name: str) -> str:
+        """A folder name as written in mail.yaml (levels separated by ``/``) in the
+        server's own hierarchy separator: ``wdg/erledigt`` is ``wdg.erledigt`` on a
+        server that separates with dots."""
+        sep = self.delimiter()
+        return name if sep in ("/", "") else name.replace("/", sep)
+
     def ensure_folder(self, mailbox: str) -> None:
         """Create ``mailbox`` (and its parents) unless it exists; subscribe to it."""
         assert self.conn is not None
+        mailbox = self.folder(mailbox)
         data = self._call("LIST", self.conn.list, '""', quote(mailbox))
         if any(d for d in data if d):
             return
@@ -285,6 +300,7 @@ class ImapSession:
         assert self.conn is not None
         if not uids:
             return
+        target = self.folder(target)
         ids = ",".join(str(u) for u in uids)
         if "MOVE" in self.conn.capabilities:
             self._call(f"Verschieben nach {target!r}", self.conn.uid, "MOVE", ids, quote(target))

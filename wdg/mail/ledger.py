@@ -40,13 +40,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from wdg.errors import DataError, StateError
-from wdg.fsio import fsync_dir
+from wdg.fsio import append_durable
 
 MAIL_DIR = "mail"
 SENT_FILE = "sent.yaml"
@@ -57,6 +61,35 @@ HEADER = ("# wdg: Versandbuch dieses Segments (docs/reports.md). Nur wdg schreib
 EVENTS = ("intent", "sent", "failed", "refused", "released")
 OPEN = "pending"
 """State of a mail with an ``intent`` and no outcome (uncertain after a crash)."""
+
+
+@contextmanager
+def held_signals() -> Iterator[None]:
+    """Hold back Ctrl-C (SIGINT) and SIGTERM for the block; one that arrives
+    meanwhile is raised right after it, to the handler that was in place.
+
+    Used while a record line is written and while a mail's outcome is awaited
+    and recorded. Python-level handlers are swapped (not the signal mask: a
+    signal may be delivered to any thread of the process, and Python raises it
+    in the main thread all the same). Outside the main thread: no effect."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        got.append(signum)
+
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        old[sig] = signal.signal(sig, hold)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        if got:
+            signal.raise_signal(got[0])
 
 
 def _now() -> str:
@@ -191,36 +224,18 @@ class Ledger:
 
     # --- writing ---------------------------------------------------------------------------
     def _append(self, entry: dict[str, Any]) -> None:
+        with held_signals():  # a line is written whole, and counted, or not at all
+            self._append_held(entry)
+
+    def _append_held(self, entry: dict[str, Any]) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         entry = {"n": self.n + 1, **entry, "at": _now()}
         line = ("- " + json.dumps(entry, ensure_ascii=False, sort_keys=False) + "\n").encode()
-        new = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            if new or os.fstat(fd).st_size == 0:
-                os.write(fd, HEADER.encode())
-            else:
-                self._drop_torn_tail(fd)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if new:
-            fsync_dir(self.dir)
+        append_durable(self.path, line, HEADER.encode())
         self.n += 1
         tmp = self.seal.with_name(f".{SEAL_FILE}.tmp")
         tmp.write_text(f"{self.n}\n", encoding="utf-8")
         os.replace(tmp, self.seal)
-
-    def _drop_torn_tail(self, fd: int) -> None:
-        """Cut a last line without its line end (a crash while writing it)."""
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            with open(self.path, "rb") as f:
-                whole = f.read()
-            os.truncate(self.path, whole.rfind(b"\n") + 1)
 
     def intend(self, key: str, *, message_id: str, to: str, sha256: str,
                **info: Any) -> MailRecord:

@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from wdg.errors import DataError
-from wdg.fsio import fsync_dir
+from wdg.fsio import append_durable
 
 MAIL_DIR = "mail"
 SEEN_FILE = "seen.yaml"
@@ -154,25 +153,7 @@ class SeenRecord:
         entry.update(info)
         line = ("- " + json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         self.dir.mkdir(parents=True, exist_ok=True)
-        new = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":  # a torn last line: cut it off
-                tail = os.pread(fd, min(size, 1 << 20), max(0, size - (1 << 20)))
-                cut = tail.rfind(b"\n")
-                size = size - len(tail) + cut + 1 if cut >= 0 else 0
-                os.ftruncate(fd, size)
-            if size == 0:
-                line = HEADER.encode("utf-8") + line
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if new:
-            fsync_dir(self.dir)
+        append_durable(self.path, line, HEADER.encode("utf-8"))
         self._apply(entry)
 
 

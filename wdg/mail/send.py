@@ -136,10 +136,6 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                 break
             msg = m.build(correction)
             raw = msg.as_bytes()
-            with held_signals():  # an intent is written whole, and then acted on
-                ledger.intend(m.key, message_id=str(msg["Message-ID"]), to=m.to,
-                              sha256=m.sha256, subject=str(msg["Subject"]),
-                              correction=correction, **m.info)
 
             def record(outcome: Accepted | NotSent | Uncertain, key: str = m.key) -> None:
                 if isinstance(outcome, Accepted):
@@ -149,7 +145,13 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                                   outcome.answer)
                 # Uncertain: the intent stays open — never sent again on its own
 
+            intended = False
             try:
+                with held_signals():  # an intent is written whole, and then acted on
+                    ledger.intend(m.key, message_id=str(msg["Message-ID"]), to=m.to,
+                                  sha256=m.sha256, subject=str(msg["Subject"]),
+                                  correction=correction, **m.info)
+                    intended = True
                 sess.send(config.sender, m.to, raw, record=record)
             except NotSent as exc:
                 if ledger.latest(m.key).state == OPEN:  # failed before the final '.'
@@ -159,7 +161,8 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                 result.uncertain.append(m.key)
             except BaseException:
                 # Ctrl-C/SIGTERM before the final '.': the server has not accepted it
-                if ledger.latest(m.key).state == OPEN:
+                # (after it, the outcome is recorded before the interrupt is raised)
+                if intended and ledger.latest(m.key).state == OPEN and not sess.handed_over:
                     ledger.settle(m.key, "failed", "abgebrochen vor dem Ende der Übertragung")
                 raise
             else:

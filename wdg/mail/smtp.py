@@ -18,17 +18,16 @@ again on its own.
 from __future__ import annotations
 
 import re
-import signal
 import smtplib
 import socket
 import ssl
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.utils import parseaddr
 
 from wdg.errors import StateError
-from wdg.mail.config import ServerConfig
+from wdg.mail.config import ServerConfig, network_problem
+from wdg.mail.ledger import held_signals  # noqa: F401 - part of this module's API
 
 
 class NotSent(Exception):
@@ -56,21 +55,6 @@ class Accepted:
     answer: str
 
 
-@contextmanager
-def held_signals() -> Iterator[None]:
-    """Hold back SIGINT and SIGTERM for the block (they are delivered right
-    after it): used while a mail's outcome is awaited and recorded."""
-    try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX / no main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
 def _data_bytes(raw: bytes) -> bytes:
     """The message as the DATA phase sends it: CRLF line ends, leading dots
     doubled, the terminating ``CRLF . CRLF``."""
@@ -87,12 +71,9 @@ def _answer(code: int, resp: bytes | str) -> str:
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"das Zertifikat des Servers ist nicht gültig ({exc.verify_message})"
-    if isinstance(exc, (TimeoutError, socket.timeout)) or "timed out" in str(exc):
-        return "keine Antwort in der gesetzten Zeit"
-    if isinstance(exc, ConnectionRefusedError):
-        return "Verbindung abgelehnt (läuft dort ein Mailserver?)"
+    common = network_problem(exc, "ein Mailserver")
+    if common is not None:
+        return common
     if isinstance(exc, smtplib.SMTPAuthenticationError):
         return f"Anmeldung abgelehnt ({_answer(exc.smtp_code, exc.smtp_error)})"
     if isinstance(exc, smtplib.SMTPNotSupportedError):
@@ -130,6 +111,8 @@ class SmtpSession:
         self.timeout = config.timeout if timeout is None else timeout
         self.smtp: smtplib.SMTP | None = None
         self.broken = False
+        self.handed_over = False
+        """True from the final '.' of a mail until its outcome was recorded."""
 
     def __enter__(self) -> SmtpSession:
         cfg = self.config
@@ -212,6 +195,7 @@ class SmtpSession:
             self.broken = True
             raise
         # From here the server may accept the mail at any moment.
+        self.handed_over = True
         with held_signals():
             outcome: Accepted | NotSent | Uncertain
             try:
@@ -224,6 +208,7 @@ class SmtpSession:
                 outcome = Uncertain(_describe(exc))
             if record is not None:
                 record(outcome)
+            self.handed_over = False
         if isinstance(outcome, Accepted):
             return outcome
         raise outcome

@@ -23,7 +23,7 @@ from wdg.orders.view import ArmyView, KingdomView
 from wdg.world.address import Address
 from wdg.world.hexgrid import Direction
 from wdg.world.state import Building, TroopType
-from wdg.world.terrain import Component, coastal_mask, has, is_land, is_water, ship_step_ok, \
+from wdg.world.terrain import Component, closed_reason, coastal_mask, has, is_land, is_water, ship_step_ok, \
     settlement_cost_factor, terrain
 
 E, W = m.Severity.ERROR, m.Severity.WARNING
@@ -334,6 +334,10 @@ class _Checker:
                                f"((q)); {o.at} liegt auf Höhenstufe {t.height}",
                                found=str(o.at), expected="eine Gemark auf Höhenstufe 1 oder 2",
                                consequence=REFUSED)
+        elif t is not None and (closed := closed_reason(t, self.view.month.month)):
+            yield m.Diagnostic(o.line, 1, E, closed, found=str(o.at),
+                               expected="eine Gemark, die in diesem Mond betreten werden kann",
+                               consequence=REFUSED)
 
     def _phase_b(self, army: ArmyView, a: m.PhaseAOrder | None,
                  o: m.PhaseBOrder) -> Iterator[m.Diagnostic]:
@@ -427,6 +431,15 @@ class _Checker:
                 yield m.Diagnostic(o.line, 1, E, "Minen nur in eigenen Landgemarken",
                                    found=str(o.at), expected="eine eigene Landgemark",
                                    consequence=REFUSED)
+            elif self.view.deposits is not None and o.at not in self.view.deposits:
+                # "Mine ... für die Ausbeutung eines bereits bekannten Bodenschatzes"
+                yield m.Diagnostic(o.line, 1, W, "hier ist dem Königreich kein Bodenschatz "
+                                   "bekannt: die Mine wird nichts einbringen (Bodenschätze "
+                                   "findet ein Heer mit s, Suche)", found=str(o.at),
+                                   expected="eine Gemark mit gefundenem Bodenschatz: " + (
+                                       ", ".join(sorted(str(a) for a in self.view.deposits))
+                                       or "keine gefunden"),
+                                   consequence="Befehl wird ausgeführt")
 
     def _settle(self, o: m.Settle) -> Iterator[m.Diagnostic]:
         yield from self._where(o.line, o.at)

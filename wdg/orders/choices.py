@@ -40,8 +40,8 @@ from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.hexgrid import Direction
 from wdg.world.state import Building, TroopType
-from wdg.world.terrain import Component, has, is_land, is_water, settlement_cost_factor, \
-    ship_step_ok
+from wdg.world.terrain import Component, closed_reason, has, is_land, is_water, \
+    settlement_cost_factor, ship_step_ok
 
 _BOAT_FORESTS = (Component.WALD, Component.REGENWALD, Component.SUMPF)
 _DS_STEPS = (("++", 2), ("+", 1), ("-", -1), ("--", -2))
@@ -132,12 +132,14 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
     out: list[dict[str, Any]] = []
     if a.carried_by is not None or a.boats:
         # on a fleet or in boats: the only Phase A order is leaving them
+        # (the terrain closed this month is left out: the engine's vs and the
+        # checker refuse it, terrain.closed_reason)
         places = [str(pos)] if a.carried_by is not None and _ship_ok(view, pos) else []
         for d in Direction:
             x = view.neighbour(pos, d)
             t = view.terrain_at(x) if x is not None else None
             if x is not None and t is not None and is_land(t) and km.is_coastal(x) \
-                    and ship_step_ok(t.height):
+                    and ship_step_ok(t.height) and closed_reason(t, view.month.month) is None:
                 places.append(str(x))
         if places:
             out.append({"code": "vs", "param": "choice", "options": sorted(set(places)),
@@ -193,7 +195,8 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
 
 def _ship_ok(view: KingdomView, a: Address) -> bool:
     t = view.terrain_at(a)
-    return t is not None and is_land(t) and ship_step_ok(t.height)
+    return t is not None and is_land(t) and ship_step_ok(t.height) \
+        and closed_reason(t, view.month.month) is None
 
 
 def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[dict[str, Any]],
@@ -253,9 +256,18 @@ def _kingdom(view: KingdomView, rules: Rules, costs: dict[str, Any]) -> dict[str
                            "cost": costs["B"][b.value], "label": f"{b.german} bauen in"})
     mines = sorted(str(a) for a in view.owned if (t := view.terrain_at(a)) is not None
                    and is_land(t) and _mine_level(view, a) < top)
+    label = "Mine bauen in"
+    if view.deposits is not None:
+        # "für die Ausbeutung eines bereits bekannten Bodenschatzes": the gemarks with a
+        # deposit the kingdom found first, and the label says where a mine yields
+        found = {str(a): kind for a, kind in view.deposits.items()}
+        mines.sort(key=lambda a: (a not in found, a))
+        known = ", ".join(f"{a} {found[a]}" for a in mines if a in found)
+        label += (f" (fördert nur auf einem gefundenen Bodenschatz: {known})" if known else
+                  " (kein Bodenschatz gefunden: eine Mine fördert nichts)")
     if mines:
         orders.append({"code": "BM", "param": "choice", "options": mines,
-                       "cost": costs["B"][Building.MINE.value], "label": "Mine bauen in"})
+                       "cost": costs["B"][Building.MINE.value], "label": label})
     factors = {str(a): settlement_cost_factor(t) for a in view.owned
                if (t := view.terrain_at(a)) is not None and is_land(t)
                and settlement_cost_factor(t) is not None}

@@ -164,9 +164,26 @@ class Bulletin:
     line: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class HoldMessage:
+    """``ZURUECKHALTEN <Königreich> BOTSCHAFT|BEKANNTMACHUNG <Nr> <Grund …>``: the
+    game master holds back the kingdom's n-th message (or announcement) of this
+    month's sheet, counted in sheet order from 1 ("Bekanntmachungen und
+    Botschaften, die diese Erfordernisse nicht erfüllen, wird der Segmentleiter
+    weder verkünden noch weiterbefördern"); the reason goes to the sender's
+    result sheet. Applied when the messages are forwarded (step 8)."""
+
+    kingdom: int
+    what: str
+    """``botschaft`` or ``bekanntmachung``."""
+    number: int
+    reason: str
+    line: int = 0
+
+
 GmCommand = PlaceCreature | MoveCreature | RemoveCreature | PlaceTreasure | OfferGeneral \
     | ChangeGold | SetTerrain | SetOwner | SetMilitia | SetSettlement | SeasonEvent \
-    | AddDiplomacy | Note | Bulletin
+    | AddDiplomacy | Note | Bulletin | HoldMessage
 
 
 @dataclass(slots=True)
@@ -185,7 +202,7 @@ class GmSheet:
 _BLOCKS = {"NOTIZ", "ANKUENDIGUNG", "RATSCHLAG", "ERLAEUTERUNG"}
 COMMANDS = ("FABELWESEN", "SCHATZ", "FELDHERR", "GOLD", "GELAENDE", "BESITZER", "MILIZ",
             "SIEDLUNG", "EREIGNIS", "DIPLOMATIE", "NOTIZ", "ANKUENDIGUNG", "RATSCHLAG",
-            "ERLAEUTERUNG")
+            "ERLAEUTERUNG", "ZURUECKHALTEN")
 
 
 def _fold(word: str) -> str:
@@ -322,6 +339,19 @@ def _parse_line(cmd: str, args: list[str], line: int) -> GmCommand:
             raise _LineError(0, "ein Königreich kann nicht auf seiner eigenen Liste stehen",
                              " ".join(args[:2]), "zwei verschiedene Königreiche")
         return AddDiplomacy(a, b, line)
+    if cmd == "ZURUECKHALTEN":
+        usage = "ZURUECKHALTEN <Königreich> BOTSCHAFT|BEKANNTMACHUNG <Nr> <Grund>"
+        _need(args, 4, usage)
+        what = _fold(args[1])
+        if what not in ("BOTSCHAFT", "BEKANNTMACHUNG"):
+            raise _LineError(0, "was soll zurückgehalten werden?", args[1],
+                             "BOTSCHAFT oder BEKANNTMACHUNG")
+        number = _int(args[2], "Nummer")
+        if number < 1:
+            raise _LineError(0, "Nummer ab 1", args[2],
+                             "die Nummer der Botschaft im Spielzug (1 = die erste)")
+        return HoldMessage(_int(args[0], "Königreich"), what.lower(), number,
+                           " ".join(args[3:]), line)
     raise AssertionError(cmd)  # pragma: no cover - COMMANDS is exhaustive
 
 

@@ -79,7 +79,8 @@ COMMANDS: tuple[Command, ...] = (
     _c("BQ", K, "<Gemark>", "Bauwerk Palast bauen", "Palast bauen"),
     _c("BM", K, "<Gemark>", "Bauwerk Mine bauen", "Mine bauen"),
     _c("DS", K, "<Königreichnummer> <++|+|-|-->", "Diplomatiestatus ändern"),
-    _c("SS", K, "<Gemark> <Baueinheiten 1..100>", "Siedlung bauen", "Siedlung erweitern"),
+    _c("SS", K, "<Gemark> <Baueinheiten 1..100>", "Siedlung bauen/erweitern", "Siedlung bauen",
+       "Siedlung erweitern"),
     _c("F+", K, "<Goldsterne>", "Volksfest veranstalten"),
     _c("nf", A, "", "Neuen Feldherren anwerben", "Feldherren anwerben"),
     _c("nh", A, "<Gemark>", "Heer neu aktivieren", "Aktivieren"),
@@ -92,10 +93,10 @@ COMMANDS: tuple[Command, ...] = (
     _c("nn", A, "<Name, bis 15 Zeichen>", "Neuer Siedlungsname", "Umbenennen"),
     _c("b", B, "<Richtung> [<Richtung> ...]", "Bewegung"),
     _c("c", B, "<Aktionscode> [<Angaben>]", "Charakteraktion"),
-    _c("e", B, "<Richtung> [<Richtung> ...]", "Einnahme"),
+    _c("e", B, "<Richtung> [<Richtung> ...]", "Einnahme", "Gemark einnehmen"),
     _c("h", B, "", "Hilfe"),
     _c("i", B, "", "Information"),
-    _c("o", B, "", "Okkupation"),
+    _c("o", B, "", "Okkupation", "Gemark okkupieren"),
     _c("r", B, "", "Ruhepause"),
     _c("s", B, "", "Suche"),
     _c("t", B, "", "Training"),
@@ -154,9 +155,16 @@ def match(words: list[str], parts: tuple[Part, ...]) -> Match | None:
 def _match(words: tuple[str, ...], parts: tuple[Part, ...]) -> Match | None:
     first = fold(words[0]).strip("()")
     exact = BY_CODE.get(first)
+    folded = [fold(w).strip(_QUOTES) for w in words]
     if exact is not None and exact.part in parts:
+        # the rule prints "(SS) Siedlung bauen/erweitern <Gemark, Baustufe>": a
+        # code in brackets may be followed by its own long name
+        if words[0].startswith("(") and len(folded) > 1:
+            named = [_score(folded[1:], _name_words(n)) for n in exact.names]
+            # only whole words of the name count ("(nn) Neu" renames to "Neu")
+            used = max((sc[0] for sc in named if sc and sc[0] == sc[1]), default=0)
+            return Match(exact, 1 + used)
         return Match(exact, 1)
-    folded = [fold(w) for w in words]
     best: dict[str, tuple[int, int]] = {}
     # a name can only match if its first word starts with the line's first word
     for c, name_words in _by_initial().get(folded[0][:1], ()):
@@ -172,6 +180,10 @@ def _match(words: tuple[str, ...], parts: tuple[Part, ...]) -> Match | None:
     if len(winners) > 1:
         raise Ambiguous(winners)
     return Match(winners[0], top[0])
+
+
+_QUOTES = "\"'„“”‚‘’»«"
+"""Quotation marks around a word: the rule writes "(Bn) Bauwerk "n" bauen"."""
 
 
 @functools.cache

@@ -166,6 +166,10 @@ class KingdomView:
     """Foreign armies seen in the last month's Phase E (where they stood then, the
     count as reported); empty when the view was built without the month's
     sightings."""
+    deposits: dict[Address, str] | None = None
+    """Deposits ("Bodenschätze") the kingdom has found, by kind; a mine yields
+    only on one of them (:mod:`wdg.engine.deposits`). ``None``: the segment has
+    no deposits (saved before they existed)."""
 
     @property
     def grid(self) -> Grid:
@@ -265,6 +269,9 @@ def build_view(seg: Segment, kingdom: int, sightings: list[Any] = ()) -> Kingdom
                                                 seg.grid.address_of(e.at), str(d["troop"]),
                                                 int(d.get("units", 0)), bool(d.get("exact"))))
     view.foreign.sort(key=lambda f: f.number)
+    if seg.deposits is not None:
+        view.deposits = {grid.address_of(h): d.kind for h, d in seg.deposits.items()
+                         if kingdom in d.known_by}
     return view
 
 
@@ -302,7 +309,7 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
             return None
         return {"name": g.name, "troop": g.troop, "experience": g.experience,
                 "wizard": g.wizard, "ability": g.ability}
-    return {
+    out = {
         "segment": view.segment,
         "month": view.month.key,
         "kingdom": view.kingdom,
@@ -332,6 +339,10 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
                          "troop": f.troop, "units": f.units, "exact": f.exact}
                         for f in view.foreign]} if view.foreign else {}),
     }
+    if view.deposits is not None:  # views of segments without deposits stay as they were
+        out["deposits"] = {str(a): k for a, k in sorted(view.deposits.items(),
+                                                          key=lambda kv: str(kv[0]))}
+    return out
 
 
 def view_to_yaml(view: KingdomView) -> str:
@@ -436,6 +447,12 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
             r.address(f.get("position"), key + ".position"),
             r.choice(f.get("troop"), key + ".troop", [t.value for t in TroopType]),
             r.typed(f, "units", int, key + "."), bool(f.get("exact", False))))
+    if "deposits" in d:
+        view.deposits = {}
+        for a, kind in r.mapping(d.get("deposits") or {}, "deposits").items():
+            if not isinstance(kind, str) or not kind:
+                raise DataError(path, f"deposits.{a}", kind, "the kind of a deposit, e.g. Silber")
+            view.deposits[r.address(a, f"deposits.{a}")] = kind
     offer = d.get("offer")
     if offer is not None:
         o = r.mapping(offer, "offer")

@@ -24,6 +24,7 @@ from wdg.reports.model import (
     STATUS_TEXT,
     ArmyRow,
     Booking,
+    DepositRow,
     DiplomacyRow,
     GemarkRow,
     Header,
@@ -229,7 +230,21 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                       popularity=seg_after.kingdoms[kingdom].popularity),
         offer=_offer(seg_after, kingdom),
         markers=markers,
+        deposits=_deposits(seg_after, kingdom),
     )
+
+
+def _deposits(seg: Segment, kingdom: int) -> list[DepositRow]:
+    """The deposits the kingdom has found, in map order (:mod:`wdg.engine.deposits`)."""
+    from wdg.engine.deposits import known_to
+
+    mine = BUILDING_ORDER.index(Building.MINE)
+    out = []
+    for d in known_to(seg, kingdom):
+        r, c = seg.grid.index(d.position)
+        out.append(DepositRow(seg.label(d.position), d.kind, int(seg.buildings[mine, r, c]),
+                              int(seg.owner[r, c]) == kingdom))
+    return out
 
 
 def _offer(seg: Segment, kingdom: int) -> OfferRow | None:
@@ -276,6 +291,10 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
             if known:
                 add("creature", e.at, "F")
+    from wdg.engine.deposits import known_to
+
+    for d in known_to(seg, kingdom):
+        add("deposit", d.position, d.kind)
     return out
 
 
@@ -512,7 +531,7 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             durability=a.durability if a.is_fleet else None,
             seen=[], carried_by=a.carried_by, carrying=a.carrying,
             troop_type=a.troop.value if a.troop else None,
-            morale_events=[_morale_text(e) for e in morale.get(n, [])],
+            morale_events=_morale_texts(morale.get(n, [])),
             around=_around(seg, kingdom, a.position)))
     return out
 
@@ -555,6 +574,22 @@ a spell sets it); the sheet names them beside a morale change."""
 def _morale_text(e: Event) -> str:
     text = e.why or e.kind
     return text.rstrip(".")
+
+
+def _morale_texts(events: list[Event]) -> list[str]:
+    """The texts beside an army's morale change. A fight is told once, in the
+    section "Kämpfe": here it is named by where it was (issue #32: a battle
+    stood in three sections, its sentences repeated under the morale)."""
+    out: list[str] = []
+    for e in events:
+        if e.kind.startswith(BATTLE_PREFIXES):
+            what = "Partisanenkampf" if e.kind.startswith(("militia.", "partisan")) else "Kampf"
+            text = f"{what} (siehe Kämpfe)"
+        else:
+            text = _morale_text(e)
+        if text not in out:
+            out.append(text)
+    return out
 
 
 def _morale_events(events: list[Event], kingdom: int) -> dict[int, list[Event]]:

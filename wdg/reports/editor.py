@@ -24,6 +24,7 @@ from typing import Any
 from markupsafe import Markup
 
 from wdg.orders.choices import order_choices
+from wdg.orders.parser import COMMENT_MARKS
 from wdg.orders.view import KingdomView
 from wdg.reports.model import MapPage
 from wdg.rules import Rules
@@ -64,7 +65,7 @@ def editor_data(doc: dict[str, Any], view: KingdomView, maps: list[MapPage], rul
         "address": orders_address,
         "maps": [{"r0": p.origin[0], "c0": p.origin[1], "s": p.origin[2]} for p in maps],
         "limits": {"name": lim.settlement_name_length, "line": lim.message_line_length,
-                   "text": lim.message_length},
+                   "text": lim.message_length, "comment": list(COMMENT_MARKS)},
         "offer": None if view.offer is None else {"name": view.offer.general.name,
                                                   "price": view.offer.price},
         "choices": order_choices(view, rules, foreign),

@@ -43,6 +43,8 @@ FOREIGN_COLOUR = "#333333"
 SIGHTED_COLOUR = "#b03a2e"
 CREATURE_COLOUR = "#6c3483"
 ARMY_COLOUR = "#1a3c8f"
+DEPOSIT_COLOUR = "#9a6a00"
+"""A deposit the kingdom found: a dark gold disc with B (white text, as F)."""
 UNKNOWN_FILL = "#f7f7f4"
 
 
@@ -63,6 +65,8 @@ class _Layer:
     armies: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     sighted: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     creatures: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    deposits: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    """Deposits the kingdom found ("Bodenschätze"), by kind."""
 
 
 def _full_layer(seg: Segment) -> _Layer:
@@ -137,7 +141,8 @@ def _report_layer(grid: Grid, doc: dict) -> _Layer:
         h = _parse(grid, m["gemark"])
         if h is None:
             continue
-        target = lay.creatures if m["kind"] == "creature" else lay.sighted
+        target = lay.creatures if m["kind"] == "creature" else \
+            lay.deposits if m["kind"] == "deposit" else lay.sighted
         target.setdefault(grid.index(h), []).append(m["label"])
     return lay
 
@@ -499,6 +504,7 @@ def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
     stack: list[tuple[str, str]] = [("army", f"{n:04d}") for n in lay.armies.get(cell, [])]
     stack += [("sighted", v) for v in lay.sighted.get(cell, [])]
     stack += [("creature", "F") for _ in lay.creatures.get(cell, [])]
+    stack += [("deposit", "B") for _ in lay.deposits.get(cell, [])]
     if len(stack) > 2:
         stack = stack[:1] + [("more", f"+{len(stack) - 1}")]
     h, gap = s * MARKER_H, s * 0.04
@@ -507,11 +513,12 @@ def _markers(lay: _Layer, cell: tuple[int, int], x: float, y: float, s: float,
         drawn.add(kind)
         yy = y + i * (h + gap)
         base = yy + h * 0.8
-        if kind == "creature":
+        if kind in ("creature", "deposit"):
+            colour = CREATURE_COLOUR if kind == "creature" else DEPOSIT_COLOUR
             out.append(f'<circle cx="{x:.1f}" cy="{yy + h / 2:.1f}" r="{h / 2:.1f}" '
-                       f'fill="{CREATURE_COLOUR}"/>')
-            texts.append((x, base, "F", "m", s * 0.27))
-            boxes.append(("marker", x - h / 2, yy, x + h / 2, yy + h, "F"))
+                       f'fill="{colour}"/>')
+            texts.append((x, base, label, "m", s * 0.27))
+            boxes.append(("marker", x - h / 2, yy, x + h / 2, yy + h, label))
             continue
         wid = s * (0.12 + 0.18 * len(label))
         if kind == "sighted":
@@ -574,6 +581,9 @@ def _legend(terrains: list[int], lay: _Layer, x0: float, y0: float, width: float
     if "creature" in drawn:
         items.append((f'<circle cx="{u / 2:.1f}" cy="{u / 2:.1f}" r="{u / 2:.1f}" fill="{CREATURE_COLOUR}"/>',
                       "Fabelwesen" + (", gesichtet" if lay.own is not None else "")))
+    if "deposit" in drawn:
+        items.append((f'<circle cx="{u / 2:.1f}" cy="{u / 2:.1f}" r="{u / 2:.1f}" fill="{DEPOSIT_COLOUR}"/>',
+                      "B: gefundener Bodenschatz"))
     if "more" in drawn:
         items.append((f'<rect width="{u * 1.4:.1f}" height="{u * 0.75:.1f}" rx="1" fill="#555"/>',
                       "+n: n weitere Heere/Fabelwesen"))

@@ -194,6 +194,28 @@ class KingdomColour:
     colour: str
 
 
+def game_term_warnings(seg: Segment, events: list[Event]) -> list[str]:
+    """Messages and announcements forwarded with game terms in them ("formale
+    Begriffe und Abkürzungen, die zu Spielzwecken ... verwendet werden"): the
+    game master decides, and holds such a text back with ``ZURUECKHALTEN`` in
+    his sheet before the run (``wdg turn status`` lists them, as does an
+    overview of ``wdg turn run --dry-run``)."""
+    out = []
+    for e in events:
+        terms = e.data.get("game_terms") if e.kind in ("message.sent",
+                                                        "announcement.published") else None
+        if not terms or e.kingdom is None:
+            continue
+        what = "BOTSCHAFT" if e.kind == "message.sent" else "BEKANNTMACHUNG"
+        name = seg.kingdoms[e.kingdom].name if e.kingdom in seg.kingdoms else ""
+        to = f" an Königreich {e.data['to']}" if "to" in e.data else ""
+        out.append(f"Königreich {e.kingdom} ({name}): {what.capitalize()} Nr. {e.data.get('number')}"
+                   f"{to} (Zeile {e.line}) {', '.join(terms)} (Spielbegriffe) — weitergeleitet; "
+                   f"zurückhalten mit 'ZURUECKHALTEN {e.kingdom} {what} {e.data.get('number')} "
+                   "<Grund>' im Bogen des Segmentleiters vor dem Lauf")
+    return out
+
+
 def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sheet],
                    settings: ReportSettings, seg_before: Segment | None = None, *,
                    index: MonthEvents | None = None) -> Overview:
@@ -237,6 +259,8 @@ def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sh
                  and e.line not in {o.line for o in orders}]
         if orders or loose:
             details.append(KingdomDetail(k, kd.name, orders, loose))
+
+    warnings += game_term_warnings(seg_after, events)
 
     def who(e: Event) -> str:
         return f"{e.kingdom}" if e.kingdom is not None else "–"

@@ -153,6 +153,10 @@ def build_json(report: KingdomReport, seg_after: Segment, kingdom: int,
         "report": _plain(report),
         "known_map": known_map(seg_after, kingdom),
     }
+    if not doc["report"]["deposits"]:
+        # absent means "none found": the reports of segments without deposits read
+        # (and replay) as before
+        del doc["report"]["deposits"]
     if not doc["report"]["header"]["herrscherin"]:
         # absent means "Herrscher": the reports of kingdoms without the field read as before
         del doc["report"]["header"]["herrscherin"]

@@ -277,7 +277,8 @@ class Totals:
 @dataclass(slots=True)
 class Marker:
     """Something the map marks at a gemark besides own armies: a foreign army
-    sighted (``army``) or a creature (``creature``), with its label."""
+    sighted (``army``), a creature (``creature``) or a deposit the kingdom found
+    (``deposit``), with its label."""
 
     kind: str
     gemark: str
@@ -301,6 +302,19 @@ class MapPage:
     origin: tuple[int, int, float] = (0, 0, 0.0)
     """``(first row, first column, hex radius)`` of the drawn window: where a
     gemark's centre lies in the SVG's units (the order editor draws on it)."""
+
+
+@dataclass(slots=True)
+class DepositRow:
+    """A deposit ("Bodenschatz") the kingdom has found (``s`` Suche)."""
+
+    address: str
+    kind: str
+    """Salz, Eisen, Kupfer, Silber, Gold, Edelsteine (deposits.yaml)."""
+    mine: int
+    """Level of the mine there (0: none yet)."""
+    own: bool
+    """True if the gemark belongs to the kingdom (only then its mine yields for it)."""
 
 
 @dataclass(slots=True)
@@ -332,6 +346,8 @@ class KingdomReport:
     """Foreign armies and creatures the map marks (own armies come from ``armies``)."""
     foreign: list[Sighting] = field(default_factory=list)
     """Every foreign army and creature seen this month, as data (the JSON report)."""
+    deposits: list[DepositRow] = field(default_factory=list)
+    """The deposits the kingdom has found (absent from the JSON report when none)."""
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -373,6 +389,8 @@ DATA_LABELS = {
     "distance": "Entfernung", "treasure": "Schatz", "number": "Nummer", "ruler": "Herrscher",
     "severity": "Art", "suggestion": "Vorschlag", "current": "bisher",
     "city_state": "Stadtstaat", "sheet": "Spielzug",
+    "per_level": "Ertrag je Minenstufe und Mond", "mine": "Minenstufe",
+    "repaired": "repariert", "damage": "noch beschädigt", "game_terms": "Spielbegriffe",
 }
 
 DETAIL_KEYS: dict[str, tuple[str, ...]] = {

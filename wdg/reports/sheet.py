@@ -184,6 +184,10 @@ def render_sheets(doc: dict[str, Any], renderer: Renderer, settings: ReportSetti
 
         extra["editor"] = editor_context(doc, view, values["maps"], form,
                                          rules or shipped_rules(), settings.orders_address)
+    # the map's planning aids (owners, details on hover, zoom): the screen's sheet only
+    from wdg.reports.mapview import map_context
+
+    extra["mapview"] = map_context(doc, values["maps"], settings)
     out[f"{SHEET}.html"] = r.html("ergebnisblatt.html.j2", doc_date=doc_date(doc), print=False,
                                   **values, **extra)
     if pdf:

@@ -78,6 +78,16 @@ class Rules:
             node = node[k]
         return node
 
+    def has(self, area: str, *keys: str) -> bool:
+        """True if the value exists: a rule added later is off in a rules set
+        archived before it (such months replay as they were resolved)."""
+        node: Any = self._data.get(area)
+        for k in keys:
+            if not isinstance(node, dict) or k not in node:
+                return False
+            node = node[k]
+        return node is not None
+
     def get(self, area: str, *keys: str) -> Any:
         """Any value (mapping, list, number, string)."""
         return self._lookup(area, keys)

@@ -73,6 +73,9 @@ def _check_layers(seg: Segment) -> list[Finding]:
     mine = seg.buildings[BUILDING_ORDER.index(Building.MINE)]
     for r, c in np.argwhere((mine > 0) & water):
         out.append(Finding(seg.label(seg.grid.hex_at(int(r), int(c))), "Mine on water"))
+    for h, d in sorted((seg.deposits or {}).items(), key=lambda kv: seg.grid.index(kv[0])):
+        if water[seg.grid.index(h)]:
+            out.append(Finding(seg.label(h), f"deposit ({d.kind}) on water"))
     for h in sorted(seg.settlement_names):
         if not seg.grid.contains(h):
             out.append(Finding(f"settlement name {seg.settlement_names[h]!r}", "outside the map"))

@@ -23,28 +23,49 @@ FIRST_YEAR = 1970
 (``0412-06-03`` is Quellmond 412 written like a month key, not a deadline)."""
 
 
-def normalise(text: str, hour: int = 13) -> str:
-    """``YYYY-MM-DD`` (the rule's 13:00) or ``YYYY-MM-DD HH:MM`` -> ``YYYY-MM-DD HH:MM``.
+_FORMS = ("%Y-%m-%d %H:%M", "%Y-%m-%d", "%d.%m.%Y %H:%M", "%d.%m.%Y")
+FORMS_TEXT = ("'JJJJ-MM-TT' oder 'TT.MM.JJJJ' (13:00 Uhr, wie die Regel sagt), "
+              "'JJJJ-MM-TT HH:MM' oder 'TT.MM.JJJJ HH:MM', z.B. '2026-12-03 13:00' oder "
+              "'03.12.2026 13:00'")
+"""The forms a deadline may be given in (docs/gamemaster.md), in German."""
 
-    Raises :class:`InvalidInputError` for anything else, including a real-looking
-    date in a game year (before :data:`FIRST_YEAR`)."""
-    t = text.strip()
-    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d"):
+
+def normalise(text: str, hour: int = 13) -> str:
+    """A deadline as the game master writes it -> ``YYYY-MM-DD HH:MM``.
+
+    Accepted: ``YYYY-MM-DD`` and ``DD.MM.YYYY`` (the rule's 13:00, or ``hour``),
+    each also with ``HH:MM``; the form wdg prints (``3.12.2026, 13:00 Uhr``)
+    is read back too. Raises :class:`InvalidInputError` (German) for anything
+    else, including a real-looking date in a game year (before :data:`FIRST_YEAR`)."""
+    t = " ".join(text.replace(",", " ").split())
+    if t.endswith(" Uhr"):
+        t = t[:-4]
+    for fmt in _FORMS:
         try:
             d = datetime.strptime(t, fmt)
         except ValueError:
             continue
         if d.year < FIRST_YEAR:
             raise InvalidInputError(
-                f"not a deadline: {text!r} lies in the year {d.year} — a game year? The "
-                "EINTREFFSCHLUSS is a real calendar date: expected 'YYYY-MM-DD' (13:00) or "
-                f"'YYYY-MM-DD HH:MM' from {FIRST_YEAR} on, e.g. '2026-12-03 13:00'; nothing "
-                "was changed")
-        if fmt == "%Y-%m-%d":
+                f"kein Eintreffschluß: {text!r} liegt im Jahr {d.year} — ein Spieljahr? Der "
+                f"EINTREFFSCHLUSS ist ein echtes Kalenderdatum ab {FIRST_YEAR}: erwartet "
+                f"{FORMS_TEXT}; nichts geändert")
+        if "%H" not in fmt:
             d = d.replace(hour=hour)
         return f"{d.year:04d}-{d:%m-%d %H:%M}"
-    raise InvalidInputError(f"not a deadline: {text!r}; expected 'YYYY-MM-DD' (13:00) or "
-                            "'YYYY-MM-DD HH:MM'; nothing was changed")
+    raise InvalidInputError(f"kein Eintreffschluß: {text!r}; erwartet {FORMS_TEXT}; "
+                            "nichts geändert")
+
+
+def refuse_past(value: str, tz: str, *, what: str = "Eintreffschluß") -> None:
+    """Refuse a normalised deadline ``value`` that lies in the past in zone ``tz``."""
+    at = datetime.strptime(value, "%Y-%m-%d %H:%M").replace(tzinfo=ZoneInfo(check_timezone(tz)))
+    now = datetime.now(at.tzinfo)
+    if at <= now:
+        raise InvalidInputError(
+            f"der {what} {when(at)} ({tz}) liegt in der Vergangenheit (jetzt: {when(now)}); "
+            "ein Eintreffschluß muß in der Zukunft liegen — nichts geändert (--force setzt "
+            "ihn trotzdem, etwa um alte Post nachträglich einzulesen)")
 
 
 def check_timezone(tz: str) -> str:
@@ -52,7 +73,8 @@ def check_timezone(tz: str) -> str:
     try:
         ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInputError(f"unknown time zone {tz!r}; expected e.g. 'Europe/Berlin'") from None
+        raise InvalidInputError(f"unbekannte Zeitzone {tz!r}; erwartet z.B. 'Europe/Berlin'") \
+            from None
     return tz
 
 
@@ -77,12 +99,12 @@ def stored_problem(seg: Segment) -> str | None:
         return None
     try:
         if normalise(s.deadline) != s.deadline:
-            raise InvalidInputError(f"not in the form 'YYYY-MM-DD HH:MM': {s.deadline!r}")
+            raise InvalidInputError(f"nicht in der Form 'JJJJ-MM-TT HH:MM': {s.deadline!r}")
         check_timezone(s.timezone)
     except InvalidInputError as exc:
-        return (f"the stored deadline {s.deadline!r} ({s.timezone}) cannot be used: {exc}; "
-                f"it counts as not set — set it again with 'wdg turn deadline {seg.name} "
-                "YYYY-MM-DD [HH:MM]'")
+        return (f"der gespeicherte Eintreffschluß {s.deadline!r} ({s.timezone}) ist nicht "
+                f"lesbar: {exc}; er gilt als nicht gesetzt — neu setzen mit 'wdg turn deadline "
+                f"{seg.name} TT.MM.JJJJ [HH:MM]'")
     return None
 
 

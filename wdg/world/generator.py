@@ -19,7 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from wdg.errors import InvalidInputError
+from wdg.rules import Rules, shipped_rules
 from wdg.world.address import Grid
+from wdg.world.deposits import place as place_deposits
 from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Hex
 from wdg.world.landscape import make_terrain
@@ -78,11 +80,14 @@ def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, s
                      city_states: int = 2, armies_per_kingdom: int = 4,
                      active_per_kingdom: int = 1, creatures: int = 5, capital_radius: int = 1,
                      start: MonthDate = MonthDate(412, 4),
-                     demo_passwords: bool = False) -> tuple[Segment, dict[int, str]]:
+                     demo_passwords: bool = False,
+                     rules: Rules | None = None) -> tuple[Segment, dict[int, str]]:
     """A new segment and the plain passwords of its kingdoms (shown once to the
     game master, stored only as hashes). Kingdoms are numbered 1..N, city
     states N+1..; kingdom k's armies k*100+1 ... (``demo_passwords`` gives the
-    fixed passwords ``<name>-<k>``)."""
+    fixed passwords ``<name>-<k>``). Deposits ("Bodenschätze") are placed by
+    the table of ``rules`` (default: the shipped rules files) when it has
+    deposits.yaml (:func:`wdg.world.deposits.place`, its own generator)."""
     opts = Options(kingdoms, seed, city_states, armies_per_kingdom, active_per_kingdom,
                    creatures, capital_radius, start, demo_passwords)
     _check(opts)
@@ -120,7 +125,9 @@ def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, s
     _add_creatures(rng, seg, creatures)
     for k in seg.kingdoms:
         _init_known(seg, k, opts.capital_radius + 1)
+    seg.deposits = place_deposits(seg, rules if rules is not None else shipped_rules())
     return seg, passwords
+
 
 
 MAX_KINGDOMS = 99

@@ -228,6 +228,21 @@ class Treasure:
     note: str = ""
 
 
+@dataclass(slots=True)
+class Deposit:
+    """A "Bodenschatz" in the ground of a gemark ("Die Bauwerke": a Mine is for
+    "die Ausbeutung eines bereits bekannten Bodenschatzes"): placed by the
+    generator by terrain (``worlds/rules/deposits.yaml``), unknown until an army
+    finds it with ``s`` (Suche)."""
+
+    position: Hex
+    kind: str
+    """Key into ``deposits.yaml`` ``kinds`` (Salz, Eisen, Kupfer, Silber, Gold, Edelsteine)."""
+    known_by: list[int] = field(default_factory=list)
+    """Kingdoms that found it (ascending); a mine yields for its owner only if
+    the owner is among them."""
+
+
 class ProjectKind(Enum):
     """What a construction project builds."""
 
@@ -329,6 +344,13 @@ class Segment:
     constructions: list[Construction] = field(default_factory=list)
     known: dict[int, KnownMap] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
+    deposits: dict[Hex, Deposit] | None = field(default_factory=dict)
+    """"Bodenschätze" by gemark; ``None`` for a segment saved before deposits
+    existed (its world.yaml has no ``deposits`` key): its mines keep the old
+    reading until ``wdg segment upgrade`` places deposits (docs/rules.md)."""
+    damage: dict[Hex, int] = field(default_factory=dict)
+    """Baueinheiten of a settlement destroyed by ``x`` and not yet repaired
+    (``h`` repairs them: "indem es z.B. Beschädigungen repariert")."""
 
     # -- small read helpers (no behaviour beyond lookups) ---------------------
 

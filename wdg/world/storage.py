@@ -53,6 +53,7 @@ from wdg.world.state import (
     Building,
     Construction,
     Creature,
+    Deposit,
     Kingdom,
     KnownMap,
     Segment,
@@ -128,7 +129,7 @@ JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg comm
 # stored generically: arrays in layers.npz, the rest under ``extra:`` in segment.yaml.
 _HANDLED = {"name", "title", "seed", "date", "grid", "terrain", "owner", "militia",
             "settlement", "buildings", "settlement_names", "kingdoms", "armies", "creatures",
-            "treasures", "constructions", "known", "settings"}
+            "treasures", "constructions", "known", "settings", "deposits", "damage"}
 _LAYER_DTYPES = {"owner": np.int16, "militia": np.int32}
 _BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
 
@@ -474,13 +475,21 @@ def _world_data(seg: Segment) -> dict[str, Any]:
         levels = {b.german: int(seg.buildings[i, row, col]) for i, b in enumerate(BUILDING_ORDER)
                   if seg.buildings[i, row, col]}
         buildings[g.label(g.hex_at(row, col))] = levels
-    return {
+    out: dict[str, Any] = {
         "settlements": settlements,
         "buildings": buildings,
         "creatures": [encode(seg.creatures[i], Creature, g) for i in sorted(seg.creatures)],
         "treasures": [encode(seg.treasures[i], Treasure, g) for i in sorted(seg.treasures)],
         "constructions": [encode(c, Construction, g) for c in seg.constructions],
     }
+    # written only when present, so that a segment saved before they existed
+    # (and every archived month of it) keeps its bytes
+    if seg.deposits is not None:
+        out["deposits"] = [encode(seg.deposits[h], Deposit, g)
+                           for h in sorted(seg.deposits, key=g.index)]
+    if seg.damage:
+        out["damage"] = {g.label(h): int(seg.damage[h]) for h in sorted(seg.damage, key=g.index)}
+    return out
 
 
 def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -638,9 +647,21 @@ def _read_armies(seg: Segment, path: Path) -> None:
 
 def _read_world(seg: Segment, path: Path) -> None:
     data = _load_yaml_mapping(path)
-    allowed = ("settlements", "buildings", "creatures", "treasures", "constructions")
+    allowed = ("settlements", "buildings", "creatures", "treasures", "constructions",
+               "deposits", "damage")
     g = seg.grid
     with _in_file(path):
+        _read_deposits(seg, data)
+        damage = data.get("damage") or {}
+        if not isinstance(damage, dict):
+            raise DataError(None, "damage", type(damage).__name__,
+                            "a mapping address -> Baueinheiten destroyed and not yet repaired")
+        for addr, units in damage.items():
+            h = decode(addr, Hex, f"damage.{addr}", g)
+            n = decode(units, int, f"damage.{addr}", g)
+            if n < 1:
+                raise DataError(None, f"damage.{addr}", n, "1 or more Baueinheiten")
+            seg.damage[h] = n
         for k in data:
             if k not in allowed:
                 raise DataError(None, str(k), k, "keys among " + ", ".join(allowed))
@@ -666,6 +687,25 @@ def _read_world(seg: Segment, path: Path) -> None:
                 raise DataError(None, f"constructions[{i}].kingdom", c.kingdom,
                                 _known_kingdoms(seg))
             seg.constructions.append(c)
+
+
+def _read_deposits(seg: Segment, data: dict[str, Any]) -> None:
+    """``deposits:`` (a list, possibly empty); no key = a segment saved before
+    deposits existed (``seg.deposits`` is ``None``)."""
+    if "deposits" not in data:
+        seg.deposits = None
+        return
+    seg.deposits = {}
+    for i, item in enumerate(_list(data, "deposits")):
+        d = decode(item, Deposit, f"deposits[{i}]", seg.grid)
+        if d.position in seg.deposits:
+            raise DataError(None, f"deposits[{i}].position", seg.grid.label(d.position),
+                            "one deposit per gemark")
+        for k in d.known_by:
+            if k not in seg.kingdoms:
+                raise DataError(None, f"deposits[{i}].known_by", k, _known_kingdoms(seg))
+        d.known_by = sorted(set(d.known_by))
+        seg.deposits[d.position] = d
 
 
 def _list(data: dict[str, Any], key: str) -> list[Any]:

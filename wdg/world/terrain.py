@@ -265,6 +265,16 @@ def closed_months(t: Terrain) -> frozenset[int]:
     return out
 
 
+def closed_reason(t: Terrain, month: int) -> str | None:
+    """Why terrain ``t`` may not be entered in ``month`` ("Allgemeine Regeln"
+    (f): "In den Monden des Frühjahres (4-6) kann die Geländeart Stromtal nicht
+    betreten werden", (g), (h)), or ``None``: the engine's ``vs`` and the
+    checker ask this one function."""
+    if is_closed(t, month):
+        return f"{t.name} kann in diesem Mond nicht betreten werden (Allgemeine Regeln (f)-(h))"
+    return None
+
+
 def is_closed(t: Terrain, month: int) -> bool:
     """True if the terrain cannot be entered in ``month`` (1-12)."""
     return month in closed_months(t)

@@ -1,0 +1,189 @@
+"""``wdg mail run``: one unattended step of a campaign by mail, for cron or a
+systemd timer (docs/gamemaster.md).
+
+Each call, under the segment's lock:
+
+1. **fetch**: new mail from the game master's IMAP box is imported and every
+   sheet answered at once (:func:`wdg.mail.fetch.fetch`, when ``mail.yaml`` has
+   an ``imap:`` section);
+2. **send what is due**: result mails of the last month run that have not gone
+   out yet (an earlier call that stopped after the run, a server that was
+   down) are sent;
+3. **the month**: once the deadline of the current month has passed and
+   ``wdg turn status`` names no blocker, the month is run (reports into the
+   archive, delivered into ``reports/``) and its results are sent. Before the
+   deadline nothing is run (``--force`` runs anyway); with a blocker nothing is
+   run and the call says why.
+
+The outcome is one exit code (:mod:`wdg.exitcodes`), a line per step in the
+segment's log (:mod:`wdg.mail.log`) and, with ``--json``, one JSON document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from wdg import exitcodes
+from wdg.campaign import Campaign
+
+
+@dataclass(slots=True)
+class RunReport:
+    """What one ``wdg mail run`` did."""
+
+    segment: str
+    code: int = exitcodes.NOTHING
+    lines: list[str] = field(default_factory=list)
+    """German lines for the game master (and the log)."""
+    fetched: dict[str, Any] | None = None
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    ran: str | None = None
+    month: str | None = None
+    deadline: dict[str, Any] | None = None
+    blockers: list[str] = field(default_factory=list)
+
+    def note(self, line: str) -> None:
+        """Add a line."""
+        self.lines.append(line)
+
+    def as_dict(self) -> dict[str, Any]:
+        """For ``--json``."""
+        return {"segment": self.segment, "status": exitcodes.JSON_STATUS.get(self.code, "?"),
+                "exit_code": self.code, "month": self.month, "deadline": self.deadline,
+                "fetched": self.fetched, "ran": self.ran, "sent": self.sent,
+                "blockers": self.blockers, "messages": self.lines}
+
+
+def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:  # noqa: ANN001
+    """Step 1; False when fetching failed (then the month must not run: its
+    sheets may still be in the mailbox)."""
+    try:
+        from wdg.mail.fetch import fetch
+    except ModuleNotFoundError as exc:
+        if exc.name != "wdg.mail.fetch":
+            raise
+        rep.note("Abholen: in dieser Version noch nicht vorhanden; nur Versand und Auswertung")
+        return True
+    got = fetch(camp, segment, config=config, holding_lock=True)
+    rep.fetched = got.as_dict() if hasattr(got, "as_dict") else {}
+    table = got.table() if hasattr(got, "table") else ""
+    rep.note(f"Abgeholt: {getattr(got, 'new', 0)} neue Mails" + (f"\n{table}" if table else ""))
+    if getattr(got, "new", 0) or getattr(got, "sent", None):
+        rep.code = exitcodes.OK
+    if getattr(got, "uncertain", None):
+        rep.note(f"Warnung: ungewisse Antworten: {', '.join(got.uncertain)}")
+    return True
+
+
+def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:  # noqa: ANN001
+    from wdg.commands.reports import send_summary
+    from wdg.reports.mail import send_month
+
+    got = send_month(camp, segment, month, holding_lock=True)
+    code, lines = send_summary(got)
+    rep.sent.append(got.as_dict())
+    for line, _ in lines:
+        if code == exitcodes.NOTHING and line.startswith("nichts versandt"):
+            continue
+        rep.note(line)
+    return code
+
+
+def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
+                   next_deadline: str | None = None, pdf: bool = True,
+                   fetch: bool = True) -> RunReport:
+    """One step (see the module). Raises :class:`wdg.errors.LockedError` when
+    another command holds the lock; other errors propagate (the caller maps
+    them to ``failed``)."""
+    from wdg.commands.turn import blockers
+    from wdg.commands.turn import deadline_json
+    from wdg.engine import history
+    from wdg.engine.archive import month_dir, segment_lock
+    from wdg.mail.config import load_mail_config
+    from wdg.world.deadline import deadline_for, stored_problem, when
+    from wdg.world.storage import load_segment
+
+    rep = RunReport(segment)
+    seg_dir = camp.segment_dir(segment)
+    with segment_lock(seg_dir):
+        config = load_mail_config(seg_dir)
+        if config is None:
+            from wdg.errors import StateError
+
+            raise StateError(f"{seg_dir / 'mail.yaml'} fehlt: ohne Mailserver gibt es nichts "
+                             "abzuholen und nichts zu senden (docs/gamemaster.md)")
+        if fetch and config.imap is not None:
+            _fetch(camp, segment, config, rep)
+        seg = load_segment(seg_dir)
+        last = seg.date.previous()
+        if config.smtp is not None and (month_dir(camp, segment, last) / "state-before").is_dir():
+            code = _send(camp, segment, last, rep)
+            rep.code = _worse(rep.code, code)
+        rep.month = seg.date.key
+        d = deadline_for(seg, seg.date)
+        rep.deadline = deadline_json(seg, d, stored_problem(seg))
+        now = datetime.now(d.tzinfo) if d is not None else None
+        if not force:
+            if d is None:
+                rep.note(f"{seg.date.short()}: kein Eintreffschluß gesetzt ('wdg turn deadline "
+                         f"{segment} TT.MM.JJJJ HH:MM'); der Mond wird nicht ausgewertet")
+                rep.code = _worse(rep.code, exitcodes.NOTHING)
+                return rep
+            if now < d:
+                left = d - now
+                hours, rest = divmod(int(left.total_seconds()), 3600)
+                rep.note(f"{seg.date.short()}: wartet auf den Eintreffschluß {when(d)} "
+                         f"({seg.settings.timezone}), noch {hours} Std. {rest // 60} Min.; "
+                         "nicht ausgewertet (--force wertet trotzdem aus)")
+                # the month's state decides (mail fetched meanwhile shows in --json)
+                if rep.code not in (exitcodes.FAILED, exitcodes.REFUSED):
+                    rep.code = exitcodes.WAITING
+                return rep
+        st = history.month_status(camp, segment)
+        rep.blockers = blockers(st)
+        if rep.blockers and not force:
+            for b in rep.blockers:
+                rep.note(f"verweigert: {b}")
+            rep.code = exitcodes.REFUSED
+            return rep
+        _run_month(camp, segment, rep, force=force, next_deadline=next_deadline, pdf=pdf)
+        rep.code = exitcodes.OK
+        if config.smtp is not None:
+            code = _send(camp, segment, seg.date, rep)
+            if code not in (exitcodes.OK, exitcodes.NOTHING):
+                rep.code = code
+    return rep
+
+
+_ORDER = (exitcodes.FAILED, exitcodes.REFUSED, exitcodes.OK, exitcodes.WAITING,
+          exitcodes.NOTHING)
+
+
+def _worse(a: int, b: int) -> int:
+    """The code that matters more of two (failed > refused > done > waiting > nothing)."""
+    return min(a, b, key=lambda c: _ORDER.index(c) if c in _ORDER else 0)
+
+
+def _run_month(camp: Campaign, segment: str, rep: RunReport, *, force: bool,
+               next_deadline: str | None, pdf: bool) -> None:
+    """The month, as ``wdg turn run`` does it, under the lock the caller holds."""
+    from wdg.commands.turn import _npc_sheets
+    from wdg.engine import turn
+    from wdg.reports.archived import archive_writers, deliver
+    from wdg.reports.batch import default_jobs
+
+    outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf, jobs=default_jobs(),
+                              progress=False, archive_dir=camp.archive_dir(segment))
+    result = turn.run_month(camp, segment, force=force, outputs=outputs,
+                            next_deadline=next_deadline,
+                            prepare=lambda seg: _npc_sheets(camp, seg), holding_lock=True)
+    files = deliver(camp, segment, result.date)
+    rep.ran = result.date.key
+    rep.note(f"{result.date.short()} ({result.date.key}) ausgewertet: Spielzüge "
+             f"{', '.join(sorted(result.inputs)) or 'keine'}; {len(files)} Berichte")
+    if result.next_deadline:
+        kept = " (vom zurückgenommenen Lauf übernommen)" if result.kept_deadline else ""
+        rep.note(f"Eintreffschluß für {result.date.next().short()}: {result.next_deadline} "
+                 f"({result.state.settings.timezone}){kept}")
