@@ -178,12 +178,37 @@ _HINTS = {
 }
 
 
-def describe_os_error(exc: OSError) -> str:
-    """One line for the user: what failed, where, what to do; stored data is intact."""
+def describe_os_error(exc: OSError, committed: bool | None = None) -> str:
+    """One line for the user: what failed, where (the path, or the operation
+    when the system named none), what to do. ``committed``: whether the
+    command's change was committed before the error (None: not known here —
+    the store then says what holds for every command)."""
     what, todo = _HINTS.get(exc.errno or 0, (exc.strerror or str(exc), "fix the cause and run "
                                              "the command again"))
-    where = exc.filename if exc.filename is not None else "?"
+    where = exc.filename if exc.filename is not None else _where(exc)
     if exc.filename2 is not None:
         where = f"{where} -> {exc.filename2}"
-    return (f"{what}: {where} — {todo}. Saved segment and archive are intact "
-            "(an interrupted change was not committed, or is completed on the next start).")
+    if committed is None:
+        tail = ("Saved segment and archive are intact (an interrupted change was not committed, "
+                "or is completed on the next start).")
+    elif committed:
+        tail = "The change itself was committed."
+    else:
+        tail = "Nothing was committed."
+    return f"{what}: {where} — {todo}. {tail}"
+
+
+def _where(exc: OSError) -> str:
+    """A path for an error that came without one (e.g. a write to an open
+    file): the file being written, from the traceback's frames when a local
+    variable names it, else the working directory's file system."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        for key in ("path", "dst", "target", "tmp", "p", "directory", "d"):
+            value = tb.tb_frame.f_locals.get(key)
+            if isinstance(value, Path) or (isinstance(value, str) and os.sep in value):
+                found = str(value)
+                break
+        tb = tb.tb_next
+    return found or f"(Datei nicht genannt; Dateisystem von {os.getcwd()})"

@@ -410,7 +410,7 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     second = tree(wdg.archive())
     changed = sorted(name for name in first.keys() | second.keys() if first.get(name) != second.get(name))
     assert [n for n in changed if not n.startswith("state/")] == [
-        "events.jsonl", "manifest.yaml", "orders/k3.txt",
+        "SHA256SUMS", "events.jsonl", "manifest.yaml", "orders/k3.txt",
         "outputs/reports/k3/ansicht.yaml", "outputs/reports/k3/bericht.json",
         "outputs/reports/k3/ergebnis.html",
         "outputs/reports/k3/ergebnis.pdf",

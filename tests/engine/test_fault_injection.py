@@ -70,6 +70,8 @@ def _digest(root: Path) -> dict[str, str]:
     def normalise(rel: str, data: bytes) -> bytes:
         if rel.endswith("kingdoms.yaml"):
             return re.sub(rb"password_hash: \S+", b"password_hash: *", data)
+        if rel == f"worlds/{SEG}/SHA256SUMS":  # (the hash list holds that file's hash)
+            return re.sub(rb"[0-9a-f]{64}  kingdoms.yaml", b"*  kingdoms.yaml", data)
         return data
     return tree_digest(root, _ignored, normalise)
 
@@ -254,3 +256,110 @@ def test_sigkill_at_a_sample_of_file_operations_loses_nothing(base, tmp_path, co
     the next command completes a committed save or cleans an uncommitted one."""
     count, _, _ = _reference(base, tmp_path, command)
     _sweep(base, tmp_path, command, ("kill",), sorted({*range(1, count + 1, 5), count}))
+
+
+# --- random SIGKILL in time (issue #30 "Must show") ------------------------------------------------
+
+RANDOM_KILLS = {"turn run (PDFs)": 6, "orders import": 6, "turn undo": 6}
+"""Kills per command: bounded (about a minute on two busy cores)."""
+
+
+def _run_killed(args: list[str], delay: float | None) -> int:
+    """``wdg ARGS`` in a forked child, SIGKILLed after ``delay`` seconds (None:
+    let it finish); returns its exit status (or -9)."""
+    import signal
+    import time
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        faultinject._child(args, None, "interrupt", None)
+    if delay is not None:
+        end = time.monotonic() + delay
+        while time.monotonic() < end:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.005)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+            return -9 if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        return os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
+    _, status = os.waitpid(pid, 0)
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", list(RANDOM_KILLS))
+def test_sigkill_at_random_moments_recovers_byte_identical(base, tmp_path, command):
+    """Issue #30: SIGKILL at random moments of ``turn run`` with PDFs, ``orders
+    import`` and ``turn undo`` (the moments drawn from a seeded generator over
+    the command's own duration): afterwards the next command recovers, the
+    hash lists and the chain check out (``segment check``, ``turn list
+    --verify``), the campaign is as before or as after (an import: some mail
+    stored), and running the command again gives the uninterrupted run's bytes
+    exactly — the reports with their PDFs included for ``turn run``."""
+    import time
+
+    rng = np.random.default_rng(30)
+    plain = command.replace(" (PDFs)", "")
+
+    def prepare(work: Path) -> list[str]:
+        args = _prepare(base, work, plain) + ["-C", str(work)]
+        if command == "turn run (PDFs)":
+            args = [a for a in args if a != "--no-render"]
+        return args
+
+    def digest(work: Path) -> dict[str, str]:
+        return tree_digest(work, normalise=lambda rel, data: data)
+
+    ref = tmp_path / "ref"
+    args = prepare(ref)
+    before = digest(ref)
+    started = time.monotonic()
+    assert _run_killed(args, None) == 0
+    duration = time.monotonic() - started
+    after = digest(ref)
+    failures, outcomes = [], {"old": 0, "new": 0, "partial": 0}
+    for i in range(RANDOM_KILLS[command]):
+        work = tmp_path / f"k{i}"
+        args = prepare(work)
+        # half over the whole run, half in its last third (the commit, the delivery)
+        delay = float(rng.uniform(0.02, duration) if i % 2 == 0
+                      else rng.uniform(duration * 0.67, duration))
+        code = _run_killed(args, delay)
+        where = f"{command}, kill after {delay:.2f} s of {duration:.2f} s (exit {code})"
+        if code == 99:
+            failures.append(f"{where}: a traceback")
+        # the next command recovers; everything checks out
+        check = _run_killed(["segment", "check", SEG, "-C", str(work)], None)
+        listing = _run_killed(["turn", "list", SEG, "--verify", "-C", str(work)], None)
+        if check != 0 or listing not in (0,):
+            failures.append(f"{where}: segment check {check}, turn list --verify {listing}")
+        state = {k: v for k, v in digest(work).items() if not k.startswith("reports/")}
+        old = {k: v for k, v in before.items() if not k.startswith("reports/")}
+        new = {k: v for k, v in after.items() if not k.startswith("reports/")}
+        outcome = "old" if state == old else "new" if state == new else "partial"
+        outcomes[outcome] += 1
+        if outcome == "partial" and plain in ATOMIC:
+            diff = sorted(k for k in set(state) | set(new) if state.get(k) != new.get(k))
+            failures.append(f"{where}: neither before nor after: {diff[:6]}")
+        if outcome != "new":
+            if _run_killed(args, None) != 0:
+                failures.append(f"{where}: the re-run failed")
+        elif command == "turn run (PDFs)":
+            # committed: the reports are delivered again from the archive
+            _run_killed(["reports", "render", SEG, "-q", "-C", str(work)], None)
+        if digest(work) != after:
+            diff = sorted(k for k in set(after) | set(digest(work))
+                          if after.get(k) != digest(work).get(k))
+            failures.append(f"{where}: not byte-identical to the uninterrupted run: {diff[:6]}")
+        shutil.rmtree(work, ignore_errors=True)
+    text = (f"[fault injection] {command}: {sum(outcomes.values())} random SIGKILLs; "
+            f"{outcomes['old']} as before, {outcomes['new']} committed, {outcomes['partial']} "
+            f"partly imported; {len(failures)} problems")
+    faultinject.SUMMARY.append(text)
+    print("\n" + text)
+    assert not failures, "\n".join(failures)

@@ -204,18 +204,26 @@ def test_a_lock_held_by_a_running_command_is_refused(camp):
 def test_segment_check_reports_and_recovers_leftovers(camp):
     """Issue #21: 'wdg segment check' cleans what a crash left (taking the lock)
     and says so; a leftover of an older version's save is reported, not deleted."""
+    from wdg.world.storage import _mark
+
     seg_dir = camp / "worlds" / SEG
     gen = seg_dir / ".gen-999-dead"
     gen.mkdir()
+    _mark(gen)  # what a save writes first into its generation: proof that it made it
     (gen / "armies.yaml").write_text("armies: []\n", encoding="utf-8")
+    foreign = seg_dir / ".gen-1-foreign"  # no proof of origin (issue #30): kept and named
+    foreign.mkdir()
+    (foreign / "armies.yaml").write_text("armies: []\n", encoding="utf-8")
     old = camp / "worlds" / f".{SEG}.new-abc"
     (old / "turns").mkdir(parents=True)
     runner = CliRunner()
     r = runner.invoke(app, ["segment", "check", SEG, "-C", str(camp)])
     assert not gen.exists()
+    assert (foreign / "armies.yaml").is_file() and ".gen-1-foreign" in r.output
     assert r.exit_code == 1 and f".{SEG}.new-abc" in r.output and "older wdg" in r.output
     assert old.is_dir()  # reported, never deleted
     shutil.rmtree(old)
+    shutil.rmtree(foreign)
     r = runner.invoke(app, ["segment", "check", SEG, "-C", str(camp)])
     assert r.exit_code == 0 and "keine Befunde" in r.output
 

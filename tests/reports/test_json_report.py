@@ -111,15 +111,16 @@ def test_the_schema_validates_every_kingdom_report_of_the_stress_preset():
     assert foreign > 0
 
 
-def test_the_second_month_stores_its_state_before_once(demo):
-    """Each file stored once: the state before month 2 is the state after month 1
-    (hard links), as are unchanged rules files."""
+def test_the_second_month_holds_its_own_copy_of_the_state_before(demo):
+    """The state before month 2 is the state after month 1 byte for byte, as are
+    unchanged rules files — but each month holds its own copy, never a hard link
+    that one in-place edit would change for both months (issue #30, #29)."""
     turns = demo.archive_dir(DEMO_SEGMENT)
-    linked = [p.name for p in (turns / "0412-05" / "state-before").iterdir()
-              if p.samefile(turns / "0412-04" / "state" / p.name)]
-    assert "armies.yaml.gz" in linked and "kingdoms.yaml.gz" in linked
-    assert (turns / "0412-05" / "rules" / "economy.yaml").samefile(
-        turns / "0412-04" / "rules" / "economy.yaml")
+    for name in ("armies.yaml.gz", "kingdoms.yaml.gz", "layers.npz"):
+        a, b = turns / "0412-05" / "state-before" / name, turns / "0412-04" / "state" / name
+        assert a.read_bytes() == b.read_bytes() and not a.samefile(b)
+    a, b = turns / "0412-05" / "rules" / "economy.yaml", turns / "0412-04" / "rules" / "economy.yaml"
+    assert a.read_bytes() == b.read_bytes() and not a.samefile(b)
 
 
 @pytest.mark.parametrize("month", ["0412-04", "0412-05"])

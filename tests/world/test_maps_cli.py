@@ -102,7 +102,7 @@ def _cli(args: list[str]) -> tuple[int, str]:
 def test_a_missing_segment_is_one_clear_message_without_traceback(tmp_path: Path) -> None:
     code, err = _cli(["segment", "status", "fehlt", "-C", str(tmp_path)])
     assert code == 1 and "Traceback" not in err
-    assert err.startswith("Fehler:") and "fehlt" in err and "segment directory" in err
+    assert err.startswith("Fehler:") and "kein Segment 'fehlt'" in err and "segment.yaml" in err
 
 
 def test_a_corrupt_file_is_one_clear_message_naming_file_and_key(campaign: Path) -> None:

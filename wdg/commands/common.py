@@ -39,9 +39,9 @@ def _existing(camp: Campaign, segment: str) -> Path:
         names = sorted(p.parent.name for p in camp.worlds.glob("*/segment.yaml")) \
             if camp.worlds.is_dir() else []
         raise StateError(
-            f"no segment {segment!r}: the segment directory {d} does not exist or has no "
-            "segment.yaml"
-            + (f"; segments there: {', '.join(names)}" if names else "; create one with 'wdg segment new'")
+            f"kein Segment {segment!r}: das Verzeichnis {d} fehlt oder hat keine segment.yaml"
+            + (f"; Segmente dort: {', '.join(names)}" if names
+               else "; ein neues legt 'wdg segment new' an")
         )
     return d
 

@@ -15,13 +15,13 @@ import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.engine.archive import segment_lock, store_findings
-from wdg.errors import InvalidInputError, StateError
+from wdg.errors import InvalidInputError, LockedError, StateError, WdgError
 from wdg.rules import Rules
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
 from wdg.world.consistency import check_segment
 from wdg.world.generator import generate_segment
-from wdg.world.storage import SEGMENT_FILE, save_segment
+from wdg.world.storage import FILES, SEGMENT_FILE, save_segment
 from wdg.world.stress import stress_segment
 
 app = typer.Typer(help="Segments: create one, show its status, check its consistency.",
@@ -181,28 +181,62 @@ def check(
     """Find what must never be (armies on impossible terrain, units without an army,
     buildings outside settlements, negative treasury, statuses outside 1-9, dangling
     references...): one line per finding, exit code 1 if there is any."""
+    from wdg import integrity
+    from wdg.commands.common import _existing
+    from wdg.world.storage import load_segment
+
     camp = open_campaign(campaign)
-    seg_dir = camp.segment_dir(name)
-    load(camp, name)  # a clear message for a missing segment
+    seg_dir = _existing(camp, name)  # a clear message for a missing segment
     try:
         # Taking the lock completes or cleans what a crash interrupted (with a notice).
         with segment_lock(seg_dir, any_format=True):
-            seg = load(camp, name)
             disk = store_findings(seg_dir, holding_lock=True)
-    except StateError as exc:  # another command holds it: check without touching anything
+    except StateError as exc:  # another command holds it (or a planted link): touch nothing
         typer.echo(f"Hinweis: {exc}", err=True)
-        seg = load(camp, name)
-        disk = store_findings(seg_dir, busy=True)
+        disk = store_findings(seg_dir, busy=isinstance(exc, LockedError))
     from wdg.world.storage import FORMAT, format_of
 
     fmt = format_of(seg_dir)
     if fmt < FORMAT:
         disk.append(f"{seg_dir / 'segment.yaml'}: Segmentformat {fmt} einer älteren wdg-Version "
                     f"(diese schreibt {FORMAT}): 'wdg segment upgrade {name}' ausführen")
-    findings: list[object] = [*disk, *check_segment(seg)]
+    # Every stored file against the hash lists: the live files, the chain of
+    # months against the date, every archived month's inputs and outputs.
+    stored = integrity.verify_segment(seg_dir)
+    damage = [f for f in stored if not f.uncovered]
+    findings: list[object] = [*disk, *damage]
+    if not any(f.path.startswith(str(seg_dir / n)) for f in damage for n in FILES):
+        try:
+            findings += check_segment(load_segment(seg_dir))
+        except WdgError as exc:
+            findings.append(str(exc))
+    for f in stored:
+        if f.uncovered:
+            typer.echo(f"Hinweis: {f}")
     for f in findings:
         typer.echo(str(f))
     if findings:
         typer.echo(f"{len(findings)} Befund(e) in Segment {name}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"Segment {name}: keine Befunde")
+    typer.echo(f"Segment {name}: keine Befunde (Hashlisten geprüft: Segment, "
+               f"{len(integrity.month_dirs(seg_dir / 'turns'))} archivierte Monde, Kette)")
+
+
+@app.command("accept")
+def accept(
+    name: str = typer.Argument(..., help="Segment name."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """After changing the segment's files by hand: check them (every check of a load
+    except the hash list) and write a new hash list, so the next commands accept them."""
+    from wdg.commands.common import _existing
+    from wdg.world.storage import accept_edits
+
+    camp = open_campaign(campaign)
+    seg_dir = _existing(camp, name)
+    with segment_lock(seg_dir):
+        seg = accept_edits(seg_dir)
+    findings = check_segment(seg)
+    for f in findings:
+        typer.echo(f"Warnung: {f}")
+    typer.echo(f"Segment {name}: Dateien geprüft und neu versiegelt (SHA256SUMS)")

@@ -147,7 +147,16 @@ def run(
         files = []
         if render and not dry_run:
             show.stage("deliver")
-            files = deliver(camp, segment, result.date)
+            try:
+                files = deliver(camp, segment, result.date)
+            except OSError as exc:
+                from wdg.fsio import describe_os_error
+
+                raise StateError(
+                    f"Mond {result.date.key} ist ausgewertet und gespeichert (Archiv "
+                    f"turns/{result.date.key}); die Berichte wurden nicht ausgeliefert: "
+                    f"{describe_os_error(exc, committed=True)} Danach: wdg reports render "
+                    f"{segment} {result.date.key}") from None
         ok = True
     finally:
         show.close(ok)
@@ -378,19 +387,27 @@ def list_(
 ) -> None:
     """Every archived month with seed, kingdom order, sheets and whether its
     stored files are complete (from each month's index: sizes; --verify: hashes)."""
+    from wdg import integrity
+
     camp = open_campaign(campaign)
     load(camp, segment)
     months = history.list_months(camp, segment, verify=verify)
-    if not months:
+    chain = [f for f in integrity.check_chain(camp.segment_dir(segment)) if not f.uncovered]
+    if not months and not chain:
         typer.echo(f"{segment}: noch kein Mond archiviert")
         return
-    good = "Hashes ok" if verify else "Dateien vollständig"
+    good = "Hashes ok (Eingaben und Ausgaben)" if verify else "Dateien vollständig"
     for m in months:
-        ok = good if m.verified else f"ABWEICHUNG in {m.first_mismatch}"
+        ok = good if m.verified else f"ABWEICHUNG: {m.first_mismatch}"
+        if m.verified and m.not_covered:
+            ok = ("Ausgaben laut Manifest ok" if verify else "Dateien vorhanden") + \
+                " — nicht abgesichert: Eingaben und Index (von einer älteren wdg archiviert)"
         typer.echo(f"{m.date.key}  {m.date.short():<14} Seed {m.entropy}  Reihenfolge "
                    f"{m.kingdom_order}  Bögen {', '.join(m.sheets) or '-'}  "
                    f"{m.events} Ereignisse  {ok}  ({m.made_by or 'wdg vor 0.2.0'})")
-    if not all(m.verified for m in months):
+    for f in chain:
+        typer.echo(f"Kette: {f}")
+    if chain or not all(m.verified for m in months):
         raise typer.Exit(1)
 
 

@@ -39,9 +39,11 @@ import json
 import lzma
 import os
 import shutil
+import stat
 import socket
 import sys
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,12 +58,14 @@ from wdg.campaign import Campaign
 from wdg.engine.turn import InjectedFailure, MonthResult
 from wdg.errors import DataError, LockedError, StateError, WdgError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files
+from wdg import integrity
+from wdg.integrity import IntegrityError
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Segment
-from wdg.world.storage import (FILES, JOURNAL, leftovers, recover_store, save_segment,
-                               write_segment_files)
+from wdg.world.storage import (FILES, JOURNAL, leftovers, recover_store, refuse_symlinks,
+                               save_segment, write_segment_files)
 
 LOCK_FILE = ".lock"
 TURNS = "turns"
@@ -141,7 +145,14 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
     path = segment_dir / LOCK_FILE
     host = socket.gethostname()
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:  # never through a link planted as .lock (it would truncate its target)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            if path.is_symlink():
+                raise StateError(f"{path} ist ein symbolischer Link; wdg folgt ihm nicht. "
+                                 f"Entfernen Sie ihn ('rm {path}') und rufen Sie den Befehl "
+                                 "erneut auf.") from None
+            raise exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -213,13 +224,10 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     if turns.is_dir() and not busy:
         found += [f"{p}: the staged archive of a month that was not committed"
                   for p in sorted(turns.glob(".staging-*"))]
-        try:
-            head = safe_load_file(segment_dir / "segment.yaml")
-            current = str(head.get("date")) if isinstance(head, dict) else None
-        except Exception:
-            current = None
-        if current and (turns / current).is_dir():
-            found.append(f"{turns / current}: an archive folder of the month not yet run")
+        found += [f"{p}: ein symbolischer Link im Archiv (auf {os.readlink(p)}); wdg folgt ihm "
+                  "nicht — von Hand entfernen (rm, nicht rm -r)"
+                  for p in sorted(turns.glob(".*")) if p.is_symlink()]
+        # (a month folder of the month not yet run: integrity.check_chain names it)
     lock = segment_dir / LOCK_FILE
     if lock.exists() and not holding_lock and not busy:
         holder = lock.read_text(encoding="utf-8", errors="replace").strip() or "?"
@@ -309,8 +317,8 @@ def _decompress(path: Path, data: bytes) -> bytes:
             return gzip.decompress(data)
         if path.suffix == ".xz":
             return lzma.decompress(data)
-    except (OSError, EOFError, lzma.LZMAError) as e:
-        raise StateError(f"{path}: damaged compressed file ({e})") from None
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+        raise StateError(f"{path}: beschädigte komprimierte Datei ({e})") from None
     return data
 
 
@@ -430,8 +438,8 @@ def read_pack(pack: Path) -> dict[str, bytes]:
                 f = tar.extractfile(m) if m.isfile() else None
                 if f is not None:
                     members[m.name] = f.read()
-    except (lzma.LZMAError, tarfile.TarError, EOFError) as e:
-        raise StateError(f"{pack}: damaged pack of archived files ({e})") from None
+    except (lzma.LZMAError, tarfile.TarError, EOFError, zlib.error) as e:
+        raise StateError(f"{pack}: beschädigtes Paket archivierter Dateien ({e})") from None
     _remember_pack(pack, members)
     return members
 
@@ -582,25 +590,77 @@ def recover_archive(segment_dir: Path) -> list[str]:
     deleted. Returns one notice per action."""
     turns = segment_dir / TURNS
     notices: list[str] = []
+    refuse_symlinks(segment_dir, (TURNS,))
     if not turns.is_dir() or (segment_dir / JOURNAL).exists():
         return notices
+    refuse_symlinks(turns, [p.name for p in turns.glob(".*")])
     for p in sorted(turns.glob(".staging-*")):
-        if p.is_dir():
-            shutil.rmtree(p)
+        if p.name.endswith(STAGING_MARK_SUFFIX):
+            continue
+        if p.name.endswith(".blobs"):
+            notices += _remove_staged_blobs(p)
+            continue
+        mark = p.with_name(p.name + STAGING_MARK_SUFFIX)
+        if p.is_dir() and (_own_staging(p, mark) or not any(p.iterdir())):
+            shutil.rmtree(p)  # (rmtree never follows a link inside)
+            mark.unlink(missing_ok=True)
+            fsync_dir(turns)
             notices.append(f"{p}: removed the staged archive of a month that was not committed")
-    try:
-        head = safe_load_file(segment_dir / "segment.yaml")
-        current = str(head.get("date")) if isinstance(head, dict) else None
-    except Exception:  # a broken segment.yaml is reported by the load that follows
-        current = None
-    if current and (turns / current).is_dir():
-        target = _free_name(turns / ABANDONED, current)
-        target.parent.mkdir(exist_ok=True)
-        os.replace(turns / current, target)
-        fsync_dir(turns)
-        notices.append(f"{turns / current}: archive folder of the month not yet run (left by an "
-                       f"interrupted commit of an older wdg) moved to {target}")
+        elif p.is_dir():
+            notices.append(f"{p}: nicht von dieser wdg angelegt (keine passende Kennung "
+                           f"{mark.name}) — nicht gelöscht; prüfen und von Hand entfernen")
+    for mark in sorted(turns.glob(f".staging-*{STAGING_MARK_SUFFIX}")):
+        staged = mark.with_name(mark.name[:-len(STAGING_MARK_SUFFIX)])
+        if not staged.exists() and mark.is_file() and mark.stat().st_size < 200:
+            mark.unlink()  # the commit renamed its folder (or it was removed above)
+    # A month folder of the month not yet run is NOT moved away: a date set back
+    # in segment.yaml looks the same (issue #30); integrity.check_chain names it
+    # and the commands that would re-run the month refuse.
     return notices
+
+
+def _remove_staged_blobs(folder: Path) -> list[str]:
+    """An uncommitted month's staged template blobs (``.staging-<M>.blobs/``):
+    only files whose name is the SHA-256 of their content (what
+    :func:`stage_blob` writes) are removed; anything else is kept and named."""
+    kept = []
+    for entry in sorted(folder.iterdir()):
+        st = os.lstat(entry)
+        if stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and \
+                hashlib.sha256(entry.read_bytes()).hexdigest() == entry.name:
+            entry.unlink()
+        else:
+            kept.append(entry.name)
+    if kept:
+        return [f"{folder}: nicht von wdg angelegt: {', '.join(kept)} — nicht gelöscht; prüfen "
+                "und von Hand entfernen"]
+    folder.rmdir()
+    return [f"{folder}: removed the staged templates of a month that was not committed"]
+
+
+STAGING_MARK_SUFFIX = ".wdg"
+"""``turns/.staging-<M>.wdg`` beside a staged month: device and inode of the
+folder this run created; recovery removes a staging folder only when it
+matches (or the folder is empty)."""
+
+
+def _mark_staging(staging: Path) -> Path:
+    st = os.lstat(staging)
+    mark = staging.with_name(staging.name + STAGING_MARK_SUFFIX)
+    mark.unlink(missing_ok=True) if mark.is_file() and not mark.is_symlink() else None
+    fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    try:
+        os.write(fd, f"{st.st_dev} {st.st_ino} {staging.name}\n".encode())
+    finally:
+        os.close(fd)
+    return mark
+
+
+def _own_staging(staging: Path, mark: Path) -> bool:
+    if staging.is_symlink() or not staging.is_dir() or mark.is_symlink() or not mark.is_file():
+        return False
+    st = os.lstat(staging)
+    return mark.read_bytes()[:200] == f"{st.st_dev} {st.st_ino} {staging.name}\n".encode()
 
 
 def _free_name(directory: Path, stem: str) -> Path:
@@ -626,17 +686,23 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     """
     seg_dir = camp.segment_dir(result.state.name)
     turns = seg_dir / TURNS
+    refuse_symlinks(seg_dir, (TURNS,))
     turns.mkdir(exist_ok=True)
     key = result.date.key
-    if (turns / key).exists():
+    if (turns / key).exists() or (turns / key).is_symlink():
         raise StateError(f"the archive already holds {key} ({turns / key}); undo it first "
                          "('wdg turn undo') or check the segment's date")
     staging = turns / f".staging-{key}"
     blobs = staged_blobs(staging)
-    for leftover in (staging, blobs):
-        if leftover.exists():  # an uncommitted leftover (we hold the lock): only fresh files
-            shutil.rmtree(leftover)
+    refuse_symlinks(turns, (staging.name, staging.name + STAGING_MARK_SUFFIX, blobs.name))
+    if staging.exists() or blobs.exists():  # uncommitted leftovers: removed when provably ours
+        for note in recover_archive(seg_dir):
+            _notice(note)
+        if staging.exists() or blobs.exists():
+            raise StateError(f"{staging} ist nicht von dieser wdg angelegt; nicht gelöscht — "
+                             "prüfen und von Hand entfernen, dann erneut auswerten")
     staging.mkdir()
+    mark = _mark_staging(staging)
     try:
         manifest, state = _stage(seg_dir, staging, result, rules_dir, writers)
         if fail_at == "staged":
@@ -655,27 +721,17 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     except BaseException:
         if not (seg_dir / JOURNAL).exists() and not (turns / key).exists():
             shutil.rmtree(staging, ignore_errors=True)  # not committed: our own fresh files
-            shutil.rmtree(blobs, ignore_errors=True)
+            mark.unlink(missing_ok=True)
+            if blobs.is_dir() and not blobs.is_symlink():
+                _remove_staged_blobs(blobs)
         raise
     try:
         blobs.rmdir()  # emptied by the commit's renames (else removed with the lock's recovery)
     except OSError:
         pass
     result.committed, result.manifest = True, manifest
+    mark.unlink(missing_ok=True)
     return manifest
-
-
-def _store_once(src: Path, dst: Path, same_as: Path) -> None:
-    """Copy ``src`` to ``dst``, or hard-link ``dst`` to the archived ``same_as``
-    when it holds the same bytes (archived files are never changed)."""
-    try:
-        if same_as.is_file() and same_as.stat().st_size == src.stat().st_size \
-                and same_as.read_bytes() == src.read_bytes():
-            os.link(same_as, dst)
-            return
-    except OSError:
-        pass
-    shutil.copy2(src, dst)
 
 
 COMPRESSED_STATE = (".yaml", ".txt")
@@ -685,20 +741,23 @@ COMPRESSED_STATE = (".yaml", ".txt")
 
 def store_state(files: dict[str, bytes], directory: Path, previous: Path | None = None) -> None:
     """Archive a segment's files (``{name: bytes}``) into ``directory``: text
-    files gzip-compressed as ``name.gz``; a file whose content equals the one
-    ``previous`` (an archived state folder) holds is a hard link to it, not a
-    second copy (the state after last month is this month's state before)."""
+    files gzip-compressed as ``name.gz``. Every month holds its own copies —
+    never a hard link shared with another month, which one in-place edit would
+    change for all of them (issue #30); a file equal to the one ``previous``
+    (an archived state folder) holds is copied from there (no second
+    compression)."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, data in sorted(files.items()):
         stored = name + ".gz" if name.endswith(COMPRESSED_STATE) else name
         if previous is not None:
+            src = previous / stored
             try:
-                if read_archived(previous / name) == data:
-                    src = previous / stored
-                    if src.is_file():
-                        os.link(src, directory / stored)
+                if not src.is_symlink() and src.is_file():
+                    raw = src.read_bytes()
+                    if _decompress(src, raw) == data:
+                        (directory / stored).write_bytes(raw)
                         continue
-            except (OSError, StateError):  # none there, damaged, or no hard links here
+            except (OSError, StateError):  # none there or damaged: write it afresh
                 pass
         (directory / stored).write_bytes(gzip_bytes(data, GZ_LEVEL) if stored != name else data)
     restrict_private_files(directory)  # hashes and seed: 0600 (issue #30)
@@ -706,9 +765,7 @@ def store_state(files: dict[str, bytes], directory: Path, previous: Path | None 
 
 def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
            writers: dict[str, OutputWriter] | None) -> tuple[dict[str, str], dict[str, bytes]]:
-    # Stored once: a file equal to the previous month's archived one (the state
-    # after last month is this month's state before; the rules rarely change)
-    # is a hard link to it, not a second copy.
+    # Every month holds its own copies (no hard links shared between months).
     previous = seg_dir / TURNS / result.date.previous().key
     before = {name: (seg_dir / name).read_bytes() for name in FILES if (seg_dir / name).is_file()}
     store_state(before, staging / "state-before", previous / "state")
@@ -722,7 +779,7 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
     rules = staging / "rules"
     rules.mkdir()
     for p in sorted(rules_dir.glob("*.yaml")):
-        _store_once(p, rules / p.name, previous / "rules" / p.name)
+        (rules / p.name).write_bytes(p.read_bytes())  # a copy: no hard link between months
         inputs[f"rules/{p.name}"] = sha256(rules / p.name)
     dump_yaml(result.seed_record(), staging / "seed.yaml")
     inputs["seed.yaml"] = sha256(staging / "seed.yaml")
@@ -753,6 +810,9 @@ def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,
                "sizes": {name: (staging / name).stat().st_size
                          for name in sorted({stored_file(staging, n) for n in manifest})}},
               staging / SUMMARY)
+    # Last: the month's hash list over every file above (inputs, state before and
+    # after, events, outputs, index) with the link to the previous month's list.
+    integrity.seal_month(staging, previous if previous.is_dir() else None)
     return manifest, state
 
 
@@ -914,17 +974,40 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         seg = load_segment(seg_dir)
         last = seg.date.previous()
         mdir = month_dir(camp, segment, last)
+        turns = seg_dir / TURNS
+        refuse_symlinks(seg_dir, (TURNS, f"{TURNS}/{UNDONE}", f"{TURNS}/{last.key}"))
         if not (mdir / "state-before").is_dir():
             raise StateError(f"segment {segment!r}: no archived month {last.key} to undo")
-        keep = _free_name(seg_dir / TURNS / UNDONE, last.key)
+        chain = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
+        # what undo reads (the state before) must be intact; other damage in the
+        # month it takes back does not stop it (the folder is kept in .undone/)
+        damage = [f for f in integrity.verify_month(mdir) if not f.uncovered
+                  and f.path.startswith((str(mdir / "state-before"), str(mdir / integrity.LIST)))]
+        if chain or damage:
+            raise IntegrityError(chain + damage, f". Rückgängig machen nicht begonnen; nichts "
+                                 "wurde geändert.")
+        before = load_segment(mdir / "state-before")
+        # Before the commit: can it finish? (.undone exists, both renames stay on one
+        # file system, the segment folder takes new files and has room for them.)
+        need = sum(len(integrity_read(mdir / "state-before", n)) for n in FILES)
+        (turns / UNDONE).mkdir(exist_ok=True)
+        integrity.precheck("Rückgängig machen", (seg_dir, turns, turns / UNDONE),
+                           same_fs=(seg_dir, turns, turns / UNDONE, mdir), need=need,
+                           space_at=seg_dir)
+        keep = _free_name(turns / UNDONE, last.key)
         s = seg.settings
         nxt = f"{s.deadline} {s.timezone}\n" if s.deadline and s.deadline_month == seg.date.key \
             else ""
-        save_segment(load_segment(mdir / "state-before"), seg_dir,
+        save_segment(before, seg_dir,
                      renames=((f"{TURNS}/{last.key}", keep.relative_to(seg_dir).as_posix()),))
         if nxt:  # the deadline the next month had, for the month's re-run
             (keep / NEXT_DEADLINE).write_text(nxt, encoding="utf-8")
     return last
+
+
+def integrity_read(folder: Path, name: str) -> bytes:
+    """An archived state file's content (``name`` or ``name.gz``)."""
+    return read_archived(folder / name)
 
 
 NEXT_DEADLINE = "next-deadline.txt"
@@ -1436,4 +1519,10 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
             report.first_difference = f"{name} (archivierte Datei weicht vom Manifest ab)"
             return report
     report.layers.append(Layer("Archiv", True, f"{len(manifest)} Dateien wie im Manifest"))
+    # Every stored file against the month's hash list (the index, the list itself
+    # and its link included: what neither the provenance nor the manifest covers).
+    damage = [f for f in integrity.verify_month(mdir) if not f.uncovered]
+    if damage:
+        report.layers.append(Layer("Hashliste", False, str(damage[0])))
+        report.first_difference = str(damage[0])
     return report

@@ -14,7 +14,6 @@ Only reading; nothing here changes the segment or its archive.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from wdg.campaign import Campaign
 from wdg.engine.archive import read_order_files
 from wdg.engine.intake import take_in
 from wdg.orders.parser import decode, redact_passwords
-from wdg.errors import StateError
+from wdg.errors import DataError, StateError
 from wdg.orders.model import Sheet
 from wdg.rules import Rules, safe_load_file
 from wdg.world.calendar import MonthDate
@@ -72,6 +71,8 @@ class ArchivedMonth:
     events: int
     verified: bool
     first_mismatch: str | None = None
+    not_covered: str | None = None
+    """What the month's hash lists do not cover (a month archived by an older wdg)."""
     made_by: str = ""
     """Which wdg resolved the month (from its index; empty: before wdg 0.2.0)."""
 
@@ -134,27 +135,9 @@ def flagged_texts(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> list[
 
 
 def _month_dirs(camp: Campaign, segment: str) -> list[Path]:
-    turns = camp.archive_dir(segment)
-    if not turns.is_dir():
-        return []
-    return sorted(p for p in turns.iterdir() if p.is_dir() and not p.name.startswith("."))
+    from wdg.integrity import month_dirs
 
-
-def _verify(month_dir: Path) -> str | None:
-    """The first archived output whose stored bytes differ from the manifest
-    (every manifest entry is a file of the month's folder, stored as it is,
-    compressed or in a pack), else None."""
-    from wdg.engine.archive import stored_bytes
-
-    manifest = safe_load_file(month_dir / "manifest.yaml") or {}
-    for name, digest in sorted((manifest.get("files") or {}).items()):
-        try:
-            same = hashlib.sha256(stored_bytes(month_dir, name)).hexdigest() == digest
-        except (OSError, StateError):
-            same = False
-        if not same:
-            return name
-    return None
+    return [p for p in month_dirs(camp.archive_dir(segment)) if p.is_dir() and not p.is_symlink()]
 
 
 def _check_sizes(month_dir: Path, sizes: dict[str, int]) -> str | None:
@@ -167,32 +150,49 @@ def _check_sizes(month_dir: Path, sizes: dict[str, int]) -> str | None:
 
 
 def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[ArchivedMonth]:
-    """Every archived month, oldest first. A month with an index
-    (``summary.yaml``) is read from it and its files checked by size (a few
-    hundred bytes per month, whatever the month's size); ``verify`` (or a month
-    without an index) checks every file's SHA-256 against the manifest."""
+    """Every archived month, oldest first, read from its index
+    (``summary.yaml``; months archived before it: seed and event log). Each is
+    checked against its hash list (:func:`wdg.integrity.verify_month`): by
+    default the index files' hashes and every file's presence and size (a few
+    hundred bytes read per month, whatever its size); ``verify``: every
+    file's SHA-256, inputs as well as outputs. Damage is reported in the
+    month's entry (the first finding), never raised."""
+    from wdg import integrity
     from wdg.engine.archive import SUMMARY, read_events_data
 
-    dirs = _month_dirs(camp, segment)
     out = []
-    for d in dirs:
-        summary = safe_load_file(d / SUMMARY) if (d / SUMMARY).is_file() else None
-        if isinstance(summary, dict):
-            mismatch = _verify(d) if verify else _check_sizes(d, summary.get("sizes") or {})
-            out.append(ArchivedMonth(
-                MonthDate.parse(d.name), list(summary.get("entropy") or []),
-                list(summary.get("kingdom_order") or []), list(summary.get("sheets") or []),
-                int(summary.get("events") or 0), mismatch is None, mismatch,
-                str(summary.get("wdg") or "")))
-            continue
-        seed = safe_load_file(d / "seed.yaml") or {}
-        events = read_events_data(d)
-        mismatch = _verify(d)
+    for d in _month_dirs(camp, segment):
+        findings = integrity.verify_month(d, full=verify)
+        damage = [f for f in findings if not f.uncovered]
+        note = next((f.what for f in findings if f.uncovered), None)
+        info: dict[str, Any] = {}
+        sheets: list[str] = []
+        events = 0
+        try:
+            summary = safe_load_file(d / SUMMARY) if (d / SUMMARY).is_file() else None
+            if isinstance(summary, dict):
+                info = summary
+                sheets = [str(x) for x in summary.get("sheets") or []]
+                events = int(summary.get("events") or 0)
+                if not verify and not damage:
+                    wrong = _check_sizes(d, summary.get("sizes") or {})
+                    if wrong:
+                        damage.append(integrity.Finding(str(d / wrong), "fehlt oder hat eine "
+                                                        "andere Größe als im Index"))
+            else:
+                info = safe_load_file(d / "seed.yaml") or {}
+                events = len(read_events_data(d))
+                sheets = sorted(p.name for p in (d / "orders").glob("*.txt")) \
+                    if (d / "orders").is_dir() else []
+        except (DataError, StateError, OSError, TypeError, ValueError) as e:
+            if not damage:
+                damage.append(integrity.Finding(str(d), f"Index nicht lesbar ({e})"))
+        if not isinstance(info, dict):
+            info = {}
         out.append(ArchivedMonth(
-            MonthDate.parse(d.name), list(seed.get("entropy") or []),
-            list(seed.get("kingdom_order") or []),
-            sorted(p.name for p in (d / "orders").glob("*.txt")) if (d / "orders").is_dir() else [],
-            len(events), mismatch is None, mismatch))
+            MonthDate.parse(d.name), list(info.get("entropy") or []),
+            list(info.get("kingdom_order") or []), sheets, events, not damage,
+            str(damage[0]) if damage else None, note, str(info.get("wdg") or "")))
     return out
 
 

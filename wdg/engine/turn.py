@@ -223,6 +223,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             # segment loads (the intake uses them; a check is keyed by what it compares)
             checks.prefetch(seg_dir, lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
         seg = load_segment(seg_dir)
+        _check_archive(seg_dir, seg)
         findings = check_segment(seg)
         if findings:
             shown = "; ".join(str(f) for f in findings[:10])
@@ -260,8 +261,41 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             if stage is not None:
                 stage("archive")
             point = fail_after_step if fail_after_step in COMMIT_POINTS else None
-            archive.commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs)
+            try:
+                archive.commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs)
+            except OSError as exc:
+                raise StateError(_commit_failure(seg_dir, result, exc)) from None
     return result
+
+
+def _check_archive(seg_dir: Any, seg: Segment) -> None:
+    """Before a month runs: the chain of archived months fits the segment's
+    date (a date set back or forward is refused, never "recovered"), and the
+    last archived month — whose events and reports this month reads — is
+    intact. Raises :class:`wdg.integrity.IntegrityError` naming the file."""
+    from wdg import integrity
+
+    found = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
+    last = seg_dir / "turns" / seg.date.previous().key
+    if last.is_dir() and not last.is_symlink():
+        found += [f for f in integrity.verify_month(last) if not f.uncovered]
+    if found:
+        raise integrity.IntegrityError(found, ". Der Mond wird nicht ausgewertet; nichts wurde "
+                                       "geändert.")
+
+
+def _commit_failure(seg_dir: Any, result: MonthResult, exc: OSError) -> str:
+    """What a file-system error during the commit means: said exactly."""
+    from wdg.fsio import describe_os_error
+    from wdg.world.storage import JOURNAL
+
+    key, name = result.date.key, seg_dir.name
+    if result.committed or (seg_dir / JOURNAL).exists():
+        return (f"Mond {key} ist ausgewertet und gespeichert (Archiv turns/{key}; der nächste "
+                f"Befehl schließt das Speichern ab), aber: {describe_os_error(exc, committed=True)} "
+                f"Berichte fehlen noch: wdg reports render {name} {key}")
+    return (f"Mond {key} ist NICHT gespeichert (Segment und Archiv sind wie vor dem Lauf): "
+            f"{describe_os_error(exc, committed=False)} Danach erneut: wdg turn run {name}")
 
 
 def replay_month(campaign: Any, segment: str, month: MonthDate | str,

@@ -31,9 +31,11 @@ import json
 import os
 import secrets
 import signal
+import stat
 import threading
 import typing
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,8 @@ import numpy as np
 from wdg import yamlfast
 from wdg.errors import DataError, StateError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
+from wdg.integrity import (LIST, Finding, IntegrityError, has_sealed_months, live_list,
+                           verify_files)
 from wdg.rules import safe_load_file
 from wdg.world import mapfile
 from wdg.world.address import Grid
@@ -121,6 +125,12 @@ JOURNAL = ".commit"
 JOURNAL_TMP = ".commit.tmp"
 GENERATION_PREFIX = ".gen-"
 """A save's new files are written into ``.gen-<token>/`` beside the live ones."""
+GENERATION_MARK = ".wdg-generation"
+"""Written first into a generation: the device and inode of the directory this
+save created, so recovery deletes only inside a directory it can prove is its
+own (docs/storage.md, "What recovery may delete")."""
+STORED = FILES + (LIST,)
+"""Every file a save writes into its generation and moves into place."""
 TURNS_DIR = "turns"
 JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg command that locks\n"
                 "# the segment moves its files into place (docs/storage.md). Do not edit.\n")
@@ -158,18 +168,24 @@ def save_segment(seg: Segment, path: Path, *,
     path.mkdir(parents=True, exist_ok=True)
     if (path / JOURNAL).exists():
         roll_forward(path)
+    refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *STORED))
     gen = path / f"{GENERATION_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
     gen.mkdir()
     journal_tmp = path / JOURNAL_TMP
     try:
+        _mark(gen)
         if files is not None and set(files) == set(FILES):
             for name in FILES:
                 (gen / name).write_bytes(files[name])
         else:
             _write_all(seg, gen)
         restrict_private_files(gen)  # hashes and seed: 0600 (issue #30)
+        # the hash list of the files just written (and of the last archived
+        # month's list): committed with them, checked by every load
+        (gen / LIST).write_bytes(live_list({n: gen / n for n in FILES}, path, seg.date.key,
+                                           renames))
         fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
-        journal = {"generation": gen.name, "files": list(FILES),
+        journal = {"generation": gen.name, "files": list(STORED),
                    "renames": [[src, dst] for src, dst in renames]}
         write_durable(journal_tmp,
                       (JOURNAL_HEAD + json.dumps(journal, indent=1) + "\n").encode("utf-8"))
@@ -204,10 +220,13 @@ def roll_forward(path: Path) -> bool:
     if journal is None:
         return False
     gen = path / journal["generation"]
+    refuse_symlinks(path, (journal["generation"], *journal["files"],
+                           *(p for pair in journal["renames"] for p in pair)), parents=True)
     for src, dst in journal["renames"]:
         s, d = path / src, path / dst
         if s.exists() and not d.exists():
             d.parent.mkdir(parents=True, exist_ok=True)
+            refuse_symlinks(path, (dst,), parents=True)
             os.replace(s, d)
             fsync_dir(d.parent)
             fsync_dir(s.parent)
@@ -230,6 +249,8 @@ def recover_store(path: Path) -> list[str]:
     notices = []
     if not path.is_dir():
         return notices
+    refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *STORED,
+                           *(g.name for g in path.glob(f"{GENERATION_PREFIX}*"))))
     if roll_forward(path):
         notices.append(f"{path}: completed a save that was interrupted after its commit point")
     if (path / JOURNAL_TMP).exists():
@@ -237,10 +258,64 @@ def recover_store(path: Path) -> list[str]:
         notices.append(f"{path}: removed {JOURNAL_TMP} of an uncommitted save")
     for gen in sorted(path.glob(f"{GENERATION_PREFIX}*")):
         if gen.is_dir():
+            if not _own_generation(gen):
+                notices.append(f"{gen}: nicht von wdg angelegt (keine passende Kennung "
+                               f"{GENERATION_MARK}) — nicht gelöscht; prüfen und von Hand "
+                               "entfernen")
+                continue
             left = _remove_generation(gen)
             notices.append(f"{path}: removed {gen.name} of an uncommitted save"
                            + (f" (kept unknown files in it: {', '.join(left)})" if left else ""))
     return notices
+
+
+def refuse_symlinks(root: Path, names: Any, *, parents: bool = False) -> None:
+    """Refuse (StateError) if one of ``names`` (paths relative to the segment
+    directory ``root``) is a symbolic link — or, with ``parents``, passes
+    through one: recovery and saves never follow a link out of the segment
+    (issue #30: a planted ``.gen-x`` link made recovery delete another
+    campaign's files)."""
+    from wdg.errors import StateError
+
+    for name in names:
+        parts = Path(name).parts
+        steps = range(1, len(parts) + 1) if parents else (len(parts),)
+        for n in steps:
+            p = root.joinpath(*parts[:n])
+            if p.is_symlink():
+                raise StateError(
+                    f"{p} ist ein symbolischer Link (auf {os.readlink(p)}); wdg folgt Links im "
+                    "Segment nie und ändert nichts, solange er da ist. Entfernen Sie den Link "
+                    f"von Hand ('rm {p}', nicht 'rm -r') und rufen Sie den Befehl erneut auf.")
+
+
+def _mark(gen: Path) -> None:
+    """Record in a fresh generation the identity of the directory (its proof of origin)."""
+    st = os.lstat(gen)
+    fd = os.open(gen / GENERATION_MARK, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    try:
+        os.write(fd, f"{st.st_dev} {st.st_ino} {gen.name}\n".encode())
+    finally:
+        os.close(fd)
+
+
+def _own_generation(gen: Path) -> bool:
+    """True if ``gen`` is a real directory this wdg created: its mark names its
+    own device and inode; or it is empty, or holds nothing but a mark cut off
+    by a crash."""
+    if gen.is_symlink() or not gen.is_dir():
+        return False
+    entries = list(gen.iterdir())
+    mark = gen / GENERATION_MARK
+    if not entries:
+        return True
+    if mark.is_symlink() or not mark.is_file():
+        return False
+    st = os.lstat(gen)
+    text = mark.read_bytes()[:200].decode("ascii", "replace")
+    if text == f"{st.st_dev} {st.st_ino} {gen.name}\n":
+        return True
+    return len(entries) == 1 and len(text) < len(f"{st.st_dev} {st.st_ino} {gen.name}\n")
 
 
 def leftovers(path: Path) -> list[str]:
@@ -255,7 +330,10 @@ def leftovers(path: Path) -> list[str]:
                      "(completed by the next command that locks the segment)")
     if (path / JOURNAL_TMP).exists():
         found.append(f"{path / JOURNAL_TMP}: the journal of an uncommitted save")
-    found += [f"{g}: files of an uncommitted save" for g in sorted(path.glob(f"{GENERATION_PREFIX}*"))]
+    found += [f"{g}: files of an uncommitted save" + (
+        f" — ein symbolischer Link (auf {os.readlink(g)}): wdg folgt ihm nicht; von Hand "
+        "entfernen (rm, nicht rm -r)" if g.is_symlink() else "")
+        for g in sorted(path.glob(f"{GENERATION_PREFIX}*"))]
     if path.parent.is_dir():
         for p in sorted(path.parent.glob(f".{path.name}.*")):
             holds = " (holds an archive turns/)" if (p / TURNS_DIR).is_dir() else ""
@@ -268,11 +346,13 @@ def leftovers(path: Path) -> list[str]:
 def _remove_generation(gen: Path) -> list[str]:
     """Delete the segment files an uncommitted save wrote into ``gen`` and the
     directory if it is then empty; anything else in it is kept and returned."""
-    if not gen.is_dir():
+    if gen.is_symlink() or not gen.is_dir():
         return []
     kept = []
     for entry in sorted(gen.iterdir()):
-        if entry.name in FILES and entry.is_file() and not entry.is_symlink():
+        st = os.lstat(entry)
+        if entry.name in (*STORED, GENERATION_MARK) and stat.S_ISREG(st.st_mode) \
+                and st.st_nlink == 1:
             entry.unlink(missing_ok=True)
         else:
             kept.append(entry.name)
@@ -301,7 +381,7 @@ def _read_journal(path: Path) -> dict[str, Any] | None:
                         "the journal of a committed save; do not edit it — restore it or "
                         "ask for help") from None
     ok_name = isinstance(gen, str) and gen.startswith(GENERATION_PREFIX) and "/" not in gen
-    safe = all(n in FILES for n in files) and all(
+    safe = all(n in STORED for n in files) and all(
         not Path(p).is_absolute() and ".." not in Path(p).parts for pair in renames for p in pair)
     if not ok_name or not safe:
         raise DataError(str(jpath), None, "a journal naming paths outside the segment",
@@ -328,8 +408,13 @@ class _signals_held:
             signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
 
 
-def load_segment(path: Path) -> Segment:
+def load_segment(path: Path, *, verify: bool = True) -> Segment:
     """Read and validate the segment in directory ``path``.
+
+    Every file is checked against the segment's hash list ``SHA256SUMS``
+    first (:mod:`wdg.integrity`): a damaged or changed file is an
+    :class:`~wdg.integrity.IntegrityError` naming it, never game state.
+    ``verify=False`` only for ``wdg segment accept`` (hand edits to re-seal).
 
     A save committed but not yet completed (journal present, e.g. after a
     crash, or another process finishing its save right now) is read as it
@@ -344,13 +429,48 @@ def load_segment(path: Path) -> Segment:
     for attempt in range(3):
         pending = (path / JOURNAL).exists()
         try:
-            return _load_files(_file_map(path))
+            files = _file_map(path)
+            if verify:
+                try:
+                    _verify(path, files)
+                except IntegrityError as bad:
+                    try:  # what is wrong in it, if it does not even load (e.g. a hand edit)
+                        _load_files(files)
+                    except DataError as exc:
+                        raise IntegrityError(bad.findings, f"; außerdem: {exc}. Der Befehl hat "
+                                             "nichts verändert.") from None
+                    raise
+            return _load_files(files)
         except (DataError, FileNotFoundError):
             # A concurrent save moved a file between our look and our read: read again.
             if attempt < 2 and (pending or (path / JOURNAL).exists()):
                 continue
             raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _verify(path: Path, files: dict[str, Path]) -> None:
+    """The files about to be read against the live hash list (a segment
+    saved by an older wdg has none: accepted while its archive has none either)."""
+    lst = files.pop(LIST)
+    if lst.exists() or lst.is_symlink():
+        found = verify_files(files, lst)
+    elif has_sealed_months(path):
+        found = [Finding(str(lst), "die Hashliste des Segments fehlt, obwohl das Archiv "
+                         "Hashlisten hat (entfernt?)")]
+    else:
+        found = []
+    if found:
+        raise IntegrityError(found, ". Der Befehl hat nichts verändert.")
+
+
+def accept_edits(path: Path) -> Segment:
+    """Re-seal a segment whose files the game master changed by hand: load it
+    without the hash check (every other check applies) and save it (the save
+    writes a new hash list). Call holding the lock."""
+    seg = load_segment(path, verify=False)
+    save_segment(seg, path)
+    return seg
 
 
 def peek_passwords(path: Path) -> tuple[str, dict[int, str]]:
@@ -384,7 +504,7 @@ def _load_compressed(path: Path) -> Segment:
             elif (path / f"{name}.gz").is_file():
                 try:
                     data = gzip.decompress((path / f"{name}.gz").read_bytes())
-                except (OSError, EOFError) as e:
+                except (OSError, EOFError, zlib.error) as e:
                     raise DataError(str(path / f"{name}.gz"), None, f"damaged ({e})",
                                     "a gzip-compressed segment file") from None
                 (Path(tmp) / name).write_bytes(data)
@@ -394,7 +514,7 @@ def _load_compressed(path: Path) -> Segment:
 def _file_map(path: Path) -> dict[str, Path]:
     """Where each segment file is to be read: beside the journal's generation
     while a committed save is pending, else in ``path``."""
-    files = {name: path / name for name in FILES}
+    files = {name: path / name for name in STORED}
     journal = _read_journal(path)
     if journal is not None:
         gen = path / journal["generation"]
@@ -760,7 +880,7 @@ def read_npz(path: Path) -> dict[str, np.ndarray]:
     try:
         with np.load(path, allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
         raise DataError(str(path), None, str(exc), "a numpy .npz archive") from None
 
 
