@@ -37,6 +37,8 @@ def test_the_same_seed_gives_the_same_bytes_but_new_passwords(tmp_path: Path) ->
         assert files == sorted(p.name for p in (tmp_path / b).iterdir())
         for f in files:
             x, y = (tmp_path / a / f).read_bytes(), (tmp_path / b / f).read_bytes()
+            if f == "SHA256SUMS" and a == "a":
+                continue  # the hash list names kingdoms.yaml's hash, which differs
             if f == "kingdoms.yaml" and a == "a":
                 assert x != y
                 x, y = (b"\n".join(line for line in z.splitlines() if b"password_hash" not in line)

@@ -119,6 +119,8 @@ def test_orders_import_upgrades_an_old_hash_after_a_good_check(tmp_path: Path) -
             k["player"]["password_hash"] = _legacy_hash(f"alt-{k['number']}")
     (seg_dir / "kingdoms.yaml").write_text(yaml.safe_dump(data, allow_unicode=True,
                                                           sort_keys=False))
+    res = runner.invoke(app, ["segment", "accept", "alt", "-C", str(tmp_path)])  # the hand edit
+    assert res.exit_code == 0, res.output
     sheet = "Segment: alt\nKönigreich: {k}\nPasswort: {p}\nK\n"
     _mbox(tmp_path / "a.mbox", sheet.format(k=1, p="alt-1") + "\n\n"
           + sheet.format(k=2, p="falsch"))
