@@ -157,9 +157,10 @@ def _unraisable(args: object) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``wdg`` console script."""
-    from wdg.fsio import describe_os_error
+    from wdg.fsio import CLI_UMASK, describe_os_error
     from wdg.procs import Terminated, install_signal_handlers
 
+    os.umask(os.umask(0) | CLI_UMASK)  # campaign files are the game master's alone (#30)
     install_signal_handlers()
     sys.unraisablehook = _unraisable
     gc.set_threshold(*GC_THRESHOLDS)

@@ -74,10 +74,47 @@ def fsync_tree(root: Path) -> None:
         fsync_dir(Path(dirpath))
 
 
-def write_durable(path: Path, data: bytes) -> None:
+PRIVATE_MODE = 0o600
+"""Mode of every file holding password hashes or mail credentials (and the
+segment's seed): readable by the game master's user only (issue #30)."""
+PRIVATE_NAMES = frozenset({"kingdoms.yaml", "segment.yaml", "kingdoms.yaml.gz",
+                           "segment.yaml.gz"})
+"""Segment files (live and archived) that hold password hashes or the seed."""
+CLI_UMASK = 0o077
+"""The command line's umask: whatever it creates in a campaign (archives,
+quarantined mails, the outbox) is the game master's alone."""
+
+
+def make_private(path: Path) -> None:
+    """Set ``path`` to :data:`PRIVATE_MODE` (owner read/write only)."""
+    os.chmod(path, PRIVATE_MODE)
+
+
+def restrict_private_files(directory: Path) -> None:
+    """:func:`make_private` on each of :data:`PRIVATE_NAMES` in ``directory``."""
+    for name in PRIVATE_NAMES:
+        p = directory / name
+        if p.is_file() and not p.is_symlink():
+            make_private(p)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (a scratch file in the same
+    directory, flushed, renamed into place) with mode 0600 from its creation:
+    for records holding secrets or personal data (mail records, quarantine)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write_durable(tmp, data, mode=PRIVATE_MODE)
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def write_durable(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write ``data`` to a new file ``path`` and flush it (the caller fsyncs the
-    directory once for all files it wrote)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    directory once for all files it wrote). ``mode`` applies from the file's
+    creation (an existing file is set to it too)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    if mode != 0o644:
+        os.fchmod(fd, mode)
     try:
         view = memoryview(data)
         while view:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from pathlib import Path
 
 import numpy as np
@@ -17,14 +19,21 @@ NAME = "probe"
 MAP = ["~K ~K ~K ~K ~K ~K ~K ~K", "T. Tw T. Tu B. T. T. T.", "T. T. G. T. T. T. T. T."]
 
 
+@functools.cache
+def _hashes() -> dict[int, str]:
+    """The two kingdoms' password hashes, made once per session (scrypt: 0.1 s each)."""
+    rng = np.random.default_rng(0)
+    return {n: hash_password(f"pw-{n}", rng) for n in (1, 2)}
+
+
 def make_campaign(root: Path, seed: int = 11) -> Campaign:
     """Two kingdoms with a harbour town each, armies, militia; saved under ``root``."""
     seg = small_segment(MAP, date=MonthDate(412, 4), seed=seed, name=NAME)
-    rng = np.random.default_rng(0)
+    hashes = _hashes()
     for n, town, land in ((1, "101.09", ("101.10", "101.17", "101.18")),
                           (2, "101.14", ("101.15", "101.22", "101.23"))):
         k = add_kingdom(seg, n, treasury=60_000, diplomacy={3 - n: 5})
-        k.player.password_hash = hash_password(f"pw-{n}", rng)
+        k.player.password_hash = hashes[n]
         add_settlement(seg, town, 250, name=f"Stadt{n}", kingdom=n, militia=3000,
                        buildings={Building.KASERNE: 1, Building.HAFEN: 1, Building.PALAST: 1})
         own(seg, n, *land)

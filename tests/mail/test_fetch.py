@@ -147,15 +147,17 @@ def test_same_mailbox_in_two_months_imports_each_mail_once(mail_campaign):
     assert rep.sent == [] and rep.moved == 2
     assert not (mc.camp.root / "orders" / "test" / seg.date.key / "k1.txt").exists()
     time.sleep(0.5)
-    assert len(s.messages(p[0])) == 1 and len(s.messages(p[2])) == 1
+    # the sheet was answered once; the mail without any sheet not at all (#30: no
+    # confirmations to senders who sent no sheet)
+    assert len(s.messages(p[0])) == 1 and len(s.messages(p[2])) == 0
     assert s.messages(gm) == []
 
 
 def test_what_is_not_a_sheet_or_not_for_this_segment(mail_campaign):
     """Mail for another segment of the campaign stays in the inbox for that segment's
     fetch; a sheet for a month already run is refused with a clear answer; a mail with
-    no sheet at all is answered — or, with ``answers: {no_sheet: false}``, filed away
-    without an answer. Nothing is ever answered twice."""
+    no sheet at all is filed away without an answer (issue #30) — or, with
+    ``answers: {no_sheet: true}``, answered. Nothing is ever answered twice."""
     from tests.mail.segments import make_segment
 
     mc = mail_campaign
@@ -177,22 +179,21 @@ def test_what_is_not_a_sheet_or_not_for_this_segment(mail_campaign):
     assert got[p[2].address].reason == "keine Königreichnummer im Spielzug"
     assert [m.subject for m in s.messages(gm)] == ["Spielzug"]  # zwei's
     assert "Mond" in s.wait_for(p[1], 1)[0].message.get_body().get_content()
-    assert "keine Königreichnummer" in s.wait_for(p[2], 1)[0].message.get_body().get_content()
     rep2 = fetch(mc.camp, "zwei")
     assert [(r.kingdom, r.status) for r in rep2.results] == [(1, "angenommen")]
     assert s.messages(gm) == []
-    # without answers for non-sheets
+    # with answers for non-sheets
     data = yaml.safe_load((mc.seg_dir / "mail.yaml").read_text())
-    data["answers"] = {"no_sheet": False}
+    data["answers"] = {"no_sheet": True}
     (mc.seg_dir / "mail.yaml").write_text(yaml.safe_dump(data))
     s.send(p[3], sheet_mail(p[3], gm, "Spielzug", "Nur ein Gruß."))
     s.wait_for(gm, 1)
     rep3 = fetch(mc.camp, "test")
     assert [r.reason for r in rep3.results] == ["keine Königreichnummer im Spielzug"]
     assert rep3.moved == 1
+    assert "keine Königreichnummer" in s.wait_for(p[3], 1)[0].message.get_body().get_content()
     time.sleep(1)
-    assert s.messages(p[3]) == []
-    assert len(s.messages(p[1])) == 1 and len(s.messages(p[2])) == 1
+    assert len(s.messages(p[1])) == 1 and len(s.messages(p[2])) == 0
 
 
 def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):

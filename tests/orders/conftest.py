@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from wdg.world.factory import add_army, add_kingdom, add_settlement, own, small_segment
@@ -17,15 +19,21 @@ MAP = [
 101.12 a volcano."""
 
 
+@functools.cache
+def _hash(password: str) -> str:
+    """One scrypt hash per password for the whole session (each costs 0.1 s)."""
+    return hash_password(password)
+
+
 def make_world():
     """Kingdom 1 (player, password 'geheim-1') with six armies and one town;
     kingdoms 2 and 3 as neighbours; kingdom 4 unknown to kingdom 1."""
     seg = small_segment(MAP, name="test")
     k1 = add_kingdom(seg, 1, name="Nordmark", diplomacy={2: 5, 3: 9})
-    k1.player.password_hash = hash_password("geheim-1")
+    k1.player.password_hash = _hash("geheim-1")
     k1.offer = GeneralOffer(General("Ardo", TroopType.REITER, 20), 3000)
     for n in (2, 3, 4):
-        add_kingdom(seg, n).player.password_hash = hash_password(f"geheim-{n}")
+        add_kingdom(seg, n).player.password_hash = _hash(f"geheim-{n}")
     add_settlement(seg, "101.10", 150, name="Hafenburg", kingdom=1,
                    buildings={Building.KASERNE: 1, Building.HAFEN: 1, Building.PALAST: 1})
     add_settlement(seg, "101.20", 120, name="Fremdburg", kingdom=2,

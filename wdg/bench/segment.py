@@ -65,8 +65,9 @@ def bench_sheets(p: Prepared, res: Results, runs: int) -> None:
     res.add(rate_figure(G, "parse + check", n, both, "sheets/s"))
     intake_runs = repeat(lambda: take_sheets(seg, p.files), max(1, runs // 2))
     res.add(rate_figure(G, "runner intake (parse, check, passwords)", n, intake_runs,
-                        "sheets/s", note="includes one PBKDF2 password check per sheet "
-                        "(50,000 iterations, deliberately slow)"))
+                        "sheets/s", note="includes one scrypt password check per sheet "
+                        "(the stress segment's known passwords: N=2^10; a real segment's "
+                        "hashes cost N=2^15, about 0.1 s each, docs/security.md)"))
 
 
 def bench_month(p: Prepared, res: Results, runs: int) -> None:

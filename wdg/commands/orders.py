@@ -100,6 +100,10 @@ def import_cmd(
     outbox: Path | None = typer.Option(None, "--outbox", help="Where confirmations (.eml) go; "
                                        "default outbox/<segment>/<YYYY-MM>/."),
     max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", help="Size limit of one mail."),
+    answer_without_sheet: bool = typer.Option(
+        False, "--answer-without-sheet",
+        help="Also answer mails that hold no sheet at all (no header line: spam, greetings); "
+             "by default they are listed but not answered."),
     no_send: bool = typer.Option(False, "--no-send", help="Write the confirmations into the "
                                  "outbox but do not send them now (they are sent when "
                                  "worlds/<segment>/mail.yaml names an SMTP server)."),
@@ -125,7 +129,9 @@ def import_cmd(
             typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox,
-                                max_bytes=max_bytes, sender_address=sender)
+                                max_bytes=max_bytes, sender_address=sender,
+                                answer_without_sheet=answer_without_sheet)
+        _upgrade_password_hashes(camp, segment, seg, report)
         if config is not None and config.smtp is not None and not no_send:
             from wdg.mail.fetch import FetchReport, answer_pending
 
@@ -138,6 +144,20 @@ def import_cmd(
             typer.echo(f"Warnung: {note}", err=True)
     if report.refused:
         raise typer.Exit(EXIT_SOME_REFUSED)
+
+
+def _upgrade_password_hashes(camp: object, segment: str, seg: object, report: object) -> None:
+    """A password hash of the old format whose check an accepted sheet just
+    passed is replaced by a scrypt hash (wdg.world.passwords.upgrade_hashes),
+    saved the ordinary way under the lock the import holds."""
+    from wdg.orders.intake import ACCEPTED
+    from wdg.world.passwords import upgrade_hashes
+    from wdg.world.storage import save_segment
+
+    checked = {r.kingdom: r.parsed.password for r in report.results  # type: ignore[attr-defined]
+               if r.status == ACCEPTED and r.kingdom and r.parsed is not None}
+    if upgrade_hashes(seg, checked):
+        save_segment(seg, camp.segment_dir(segment))  # type: ignore[attr-defined]
 
 
 EXIT_SOME_REFUSED = 3

@@ -57,7 +57,7 @@ import yaml
 from wdg.campaign import Campaign
 from wdg.engine.turn import InjectedFailure, MonthResult
 from wdg.errors import DataError, LockedError, StateError, WdgError
-from wdg.fsio import fsync_dir, fsync_tree
+from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files
 from wdg import integrity
 from wdg.integrity import IntegrityError
 from wdg.rules import safe_load_file
@@ -760,6 +760,7 @@ def store_state(files: dict[str, bytes], directory: Path, previous: Path | None 
             except (OSError, StateError):  # none there or damaged: write it afresh
                 pass
         (directory / stored).write_bytes(gzip_bytes(data, GZ_LEVEL) if stored != name else data)
+    restrict_private_files(directory)  # hashes and seed: 0600 (issue #30)
 
 
 def _stage(seg_dir: Path, staging: Path, result: MonthResult, rules_dir: Path,

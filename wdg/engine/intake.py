@@ -27,7 +27,7 @@ from wdg.engine.events import Event
 from wdg.errors import StateError, WdgError
 from wdg.orders.model import Diagnostic, Sheet
 from wdg.orders.parser import parse_sheet
-from wdg.world.passwords import verify_password
+from wdg.world.passwords import needs_upgrade, upgrade_hashes, verify_password
 from wdg.world.state import Segment
 
 SHEET_RE = re.compile(r"^k(\d+)\.txt$")
@@ -64,7 +64,7 @@ THREADS_FROM = 4
 
 
 class PasswordChecks:
-    """The password checks of a month's sheets (PBKDF2: slow on purpose, and
+    """The password checks of a month's sheets (scrypt: slow on purpose, and
     releasing the GIL) in threads on every core, each remembered by exactly
     what it compares — a password and a stored hash — so that checks started
     early (:meth:`prefetch`, while the segment loads) are used by
@@ -160,6 +160,11 @@ def take_in(seg: Segment, files: dict[str, bytes],
                 else:
                     good = bool(ok)
                     checked = _check(seg, number, sheet) if good else ([], sheet)
+                if good and needs_upgrade(seg.kingdoms[number].player.password_hash):  # type: ignore[union-attr]
+                    # an old PBKDF2 hash is replaced after its first good check; the
+                    # new hash is derived deterministically, so a replay gives the
+                    # same state (wdg.world.passwords.upgraded_hash)
+                    upgrade_hashes(seg, {number: sheet.password})
                 sheet = _finish(number, name, good, events, checked)
             out.events += events
             if sheet is not None:

@@ -234,6 +234,9 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             prepare(seg)
         if stage is not None:
             stage("intake")
+        from wdg.orders.intake import recover_intake
+
+        recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
         files = archive.read_order_files(camp.orders_dir(segment, seg.date))
         intake = take_in(seg, files, checks)
         missing = [e for e in intake.events if e.kind == "sheet.missing"]

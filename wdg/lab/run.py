@@ -31,13 +31,14 @@ from wdg.engine.turn import replay_month, run_month
 from wdg.errors import InvalidInputError, StateError
 from wdg.lab.metrics import MonthMetrics, measure, snapshot
 from wdg.rules import Rules
+from wdg.world.passwords import known_password_hash
 from wdg.world.state import Segment
 from wdg.world.storage import FILES, load_segment
 
 DEFAULT_BOTS = ("Baumeister", "Eroberer", "Kriegsherr")
-LAB_ITERATIONS = 1000
-"""PBKDF2 iterations of the lab copy's passwords (the copy guards nothing;
-the real segment keeps its own hashes)."""
+# The lab copy's passwords are known (``lab-<k>``) and guard nothing: hashed at
+# the low cost of known passwords (wdg.world.passwords.known_password_hash); the
+# real segment keeps its own hashes.
 
 Progress = Callable[[int, int, str], None]
 
@@ -91,8 +92,7 @@ def lab_password(k: int) -> str:
 
 def _lab_hash(password: str, k: int) -> str:
     salt = hashlib.sha256(f"wdg-lab-{k}".encode()).digest()[:16]
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, LAB_ITERATIONS)
-    return f"pbkdf2_sha256${LAB_ITERATIONS}${salt.hex()}${digest.hex()}"
+    return known_password_hash(password, salt)
 
 
 def prepare(source: Campaign, segment: str, rules_dir: Path, directory: Path,

@@ -321,7 +321,7 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
     report.month = seg.date.key
     record = SeenRecord(camp.segment_dir(segment))
     intake = Intake(camp, seg, deadline=deadline_for(seg, seg.date), sender_address=config.sender,
-                    record=record)
+                    record=record, answer_without_sheet=answer_policy(config)["no_sheet"])
     done: list[int] = []
     for pos, (uid, head) in enumerate(candidates, start=1):
         where = place(imap.user, imap.host, imap.mailbox, uidvalidity, uid)
@@ -455,13 +455,15 @@ def answers_due(camp: Campaign, segment: str, config: MailConfig) -> bool:
     return any(plan(ledger, m, False) in ("send", "correct") for m in mails)
 
 
-ANSWER_DEFAULTS = {"no_sheet": True}
+ANSWER_DEFAULTS = {"no_sheet": False}
+"""Issue #30: no confirmation to a sender who sent no sheet at all (spam), unless asked."""
 
 
 def answer_policy(config: MailConfig) -> dict[str, bool]:
     """``answers:`` of mail.yaml: which mails get an answer. ``no_sheet`` (default
-    true): a mail for the game that holds no sheet at all (``kein Spielzug gefunden``,
-    ``nur HTML``) is answered with that reason; false: it is filed away unanswered.
+    false): a mail for the game that holds no sheet at all (no header line in any
+    text, nor in an HTML-only mail) is filed away unanswered; true: it is answered
+    with the reason (``keine Königreichnummer``, ``nur HTML`` …).
     Refused sheets (wrong password, late, another month, unknown segment) are always
     answered — the player must learn that his sheet does not count."""
     data = config.raw.get("answers") or {}

@@ -14,6 +14,7 @@ error removed ("die Ausführung des Befehles ganz verweigern").
 from __future__ import annotations
 
 import copy
+import functools
 import operator
 from collections.abc import Iterator
 
@@ -72,7 +73,6 @@ class _Checker:
     def __init__(self, sheet: m.Sheet, view: KingdomView) -> None:
         self.sheet = sheet
         self.view = view
-        self.coastal: set[Address] = self._coastal()
 
     def run(self) -> list[m.Diagnostic]:
         out: list[m.Diagnostic] = []
@@ -84,8 +84,10 @@ class _Checker:
 
     # -- helpers ---------------------------------------------------------------------
 
-    def _coastal(self) -> set[Address]:
-        """Known coastal gemarks (via the terrain module's rule on a small layer)."""
+    @functools.cached_property
+    def coastal(self) -> set[Address]:
+        """Known coastal gemarks (via the terrain module's rule on a small layer);
+        computed when a sheet first needs it (``bb``, ``vs``)."""
         import numpy as np
 
         grid = self.view.grid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wdg.orders.render import line_ranges
 from wdg.world.state import ruler_title
 
 _HEAD = {
@@ -17,9 +18,10 @@ _HEAD = {
 
 def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
                  in_force: str = "", outside: int = 0, notes: list[str] | None = None,
-                 preview: str = "", herrscherin: bool = False) -> str:
+                 preview: str = "", herrscherin: bool = False,
+                 outside_lines: list[int] | None = None) -> str:
     """The body of the confirmation mail: result, reason, which sheet is in
-    force now, how many lines outside the sheet were ignored, the checker's
+    force now, which lines outside the sheet were ignored (by number), the checker's
     verdict (the sheet with each message under its line) and the forecast of
     the sheet ("Vorschau", :func:`wdg.orders.forecast.forecast_text`). The
     salutation follows the kingdom's ruler ("Sehr geehrte Herrscherin" when
@@ -34,8 +36,10 @@ def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
     if in_force:
         lines.append(f"Es gilt jetzt: {in_force}")
     if outside:
+        where = f": Zeile{'n' if outside != 1 else ''} {line_ranges(outside_lines)}" \
+            if outside_lines else ""
         lines.append(f"{outside} Zeile{'n' if outside != 1 else ''} außerhalb des Spielzugs "
-                     "ignoriert (Anrede, Zitate, Signatur, Text nach NÄCHSTER/ENDE)")
+                     f"ignoriert (Anrede, Zitate, Signatur, Text nach NÄCHSTER/ENDE){where}")
     if status in ("abgelehnt", "Quarantäne"):
         lines += ["", "Bitte senden Sie den Spielzug vor dem Eintreffschluß erneut, als reinen "
                   "Text mit den Zeilen 'Segment:', 'Königreich:' und 'Passwort:'."]

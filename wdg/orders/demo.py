@@ -102,7 +102,9 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
     data = _read(path)
     diags = diagnose(data, view=view, campaign=campaign)
     errors = sum(d.severity is Severity.ERROR for d in diags)
-    out = to_json(diags, source=str(path)) if fmt == "json" else echo(data, diags)
+    ignored = parse_sheet(data).outside_lines
+    out = to_json(diags, source=str(path), ignored=ignored) if fmt == "json" \
+        else echo(data, diags, ignored)
     if fmt == "text" and checks_only_the_form(data, view=view, campaign=campaign):
         out = out.rstrip("\n") + "\n\n" + "\n".join(textwrap.wrap(FORM_ONLY, 80)) + "\n"
     if with_forecast and fmt == "text":

@@ -36,9 +36,12 @@ import email
 import email.policy
 import hashlib
 import mailbox
+import json
 import os
 import re
+import secrets
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
@@ -50,6 +53,7 @@ import yaml
 
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError, WdgError
+from wdg.fsio import fsync_dir, write_durable, write_private
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
@@ -97,6 +101,9 @@ class MailResult:
     """The sheet as received (before the text policy), for the confirmation."""
     parsed: object = field(default=None, repr=False)
     """That sheet parsed (a :class:`wdg.orders.model.Sheet`)."""
+    no_sheet: bool = False
+    """The mail holds no sheet at all (no header line anywhere): not answered
+    unless the import is told to (spam, a greeting)."""
 
 
 @dataclass(slots=True)
@@ -138,7 +145,9 @@ class IntakeReport:
 
 @dataclass(slots=True)
 class Incoming:
-    """One raw mail with where and when it arrived."""
+    """One raw mail with where and when it arrived. A mail larger than the
+    import's size limit holds only its first :data:`KEEP_BYTES` bytes in
+    ``raw`` (``truncated``), with the size and hash of the whole mail."""
 
     raw: bytes
     position: int
@@ -149,6 +158,28 @@ class Incoming:
     mailbox (IMAP ``INTERNALDATE``, :mod:`wdg.mail.fetch`): trusted first."""
     place: str = ""
     """Where an IMAP mail sits (:func:`wdg.mail.seen.place`), for the intake record."""
+    size: int = -1
+    """Bytes of the whole mail (-1: ``len(raw)``)."""
+    sha256: str = ""
+    """SHA-256 of the whole mail (empty: that of ``raw``)."""
+    truncated: bool = False
+
+    @property
+    def total(self) -> int:
+        return len(self.raw) if self.size < 0 else self.size
+
+    @property
+    def digest(self) -> str:
+        return self.sha256 or hashlib.sha256(self.raw).hexdigest()
+
+
+KEEP_BYTES = 65_536
+"""Of a mail over the size limit only this many bytes are read into memory and
+kept in quarantine, with the size and SHA-256 of the whole mail."""
+CHUNK = 1 << 20
+MAX_NESTING = 30
+"""Most nested multipart levels a mail may have (a mail client writes 3 or 4);
+a deeper mail is answered with a clear reason and kept in quarantine."""
 
 
 def parse_deadline(text: str, tz: str = "Europe/Berlin") -> datetime:
@@ -165,28 +196,87 @@ def parse_deadline(text: str, tz: str = "Europe/Berlin") -> datetime:
 _MAILDIR_TIME = re.compile(r"^(\d{9,11})(?:\.M(\d{1,6}))?")
 
 
-def read_mailbox(path: Path) -> list[Incoming]:
+def read_mailbox(path: Path, max_bytes: int | None = None) -> list[Incoming]:
     """The raw mails of an mbox file (in file order) or a Maildir directory (in
-    delivery order), each with its delivery time where the mailbox records one."""
+    delivery order) as a list (:func:`iter_mailbox` streams them)."""
+    return list(iter_mailbox(path, max_bytes))
+
+
+def iter_mailbox(path: Path, max_bytes: int | None = None) -> Iterator[Incoming]:
+    """The raw mails of an mbox file (in file order) or a Maildir directory (in
+    delivery order), one at a time, each with its delivery time where the
+    mailbox records one. Memory stays flat in the mailbox's size: one mail is
+    held at a time, and of a mail over ``max_bytes`` only its first
+    :data:`KEEP_BYTES` (its size and SHA-256 are taken while reading past them)."""
     if path.is_dir():
-        return _read_maildir(path)
+        yield from _iter_maildir(path, max_bytes)
+        return
     if not path.is_file():
         raise InvalidInputError(f"no mailbox at {str(path)!r}; expected an mbox file or a Maildir")
-    box = mailbox.mbox(str(path), create=False)
-    out = []
-    try:
-        for i, key in enumerate(box.keys(), start=1):
-            f = box.get_file(key, from_=True)
-            try:
-                data = f.read()
-            finally:
-                f.close()
-            first, _, rest = data.partition(b"\n")
-            out.append(Incoming(rest if first.startswith(b"From ") else data, i,
-                                _from_line_date(first)))
-    finally:
-        box.close()
-    return out
+    yield from _iter_mbox(path, max_bytes)
+
+
+class _Collector:
+    """The bytes of one mail as they stream by: all of them, or (over the
+    limit) the first :data:`KEEP_BYTES` plus the size and hash of all."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.parts: list[bytes] = []
+        self.held = 0
+        self.size = 0
+        self.hash = hashlib.sha256()
+        self.truncated = False
+
+    def add(self, data: bytes) -> None:
+        self.size += len(data)
+        self.hash.update(data)
+        if self.truncated:
+            return
+        self.parts.append(data)
+        self.held += len(data)
+        if self.limit is not None and self.held > self.limit:
+            kept = b"".join(self.parts)[:KEEP_BYTES]
+            self.parts, self.held, self.truncated = [kept], len(kept), True
+
+    def incoming(self, position: int, delivered: datetime | None) -> Incoming:
+        raw = b"".join(self.parts)
+        if not self.truncated:
+            return Incoming(raw, position, delivered)
+        return Incoming(raw, position, delivered, size=self.size,
+                        sha256=self.hash.hexdigest(), truncated=True)
+
+
+def _iter_mbox(path: Path, max_bytes: int | None) -> Iterator[Incoming]:
+    """An mbox file read line by line, split exactly as :class:`mailbox.mbox`
+    splits it: every line starting with ``From `` begins the next mail, and the
+    blank line before it (and at the end of the file) is the separator, not
+    part of the mail; text before the first ``From `` line is no mail."""
+    position = 0
+    current: _Collector | None = None
+    delivered: datetime | None = None
+    blank = b""
+    with open(path, "rb") as f:
+        for line in f:
+            if line.startswith(b"From "):
+                if current is not None:
+                    yield current.incoming(position, delivered)
+                position += 1
+                current = _Collector(max_bytes)
+                delivered = _from_line_date(line.rstrip(b"\r\n"))
+                blank = b""
+                continue
+            if current is None:
+                continue
+            if blank:
+                current.add(blank)
+                blank = b""
+            if line == b"\n":
+                blank = line
+            else:
+                current.add(line)
+    if current is not None:
+        yield current.incoming(position, delivered)
 
 
 def _from_line_date(line: bytes) -> datetime | None:
@@ -204,7 +294,7 @@ def _from_line_date(line: bytes) -> datetime | None:
         return None
 
 
-def _read_maildir(path: Path) -> list[Incoming]:
+def _iter_maildir(path: Path, max_bytes: int | None) -> Iterator[Incoming]:
     box = mailbox.Maildir(str(path), factory=None, create=False)
     items = []
     try:
@@ -216,24 +306,32 @@ def _read_maildir(path: Path) -> list[Incoming]:
                 when = int(mt.group(1)) + int((mt.group(2) or "0").ljust(6, "0")) / 1e6
             else:
                 when = file.stat().st_mtime
-            items.append((when, os.path.basename(sub), box.get_bytes(key)))
+            items.append((when, os.path.basename(sub), file))
     finally:
         box.close()
     items.sort(key=lambda t: (t[0], t[1]))
-    return [Incoming(raw, i, datetime.fromtimestamp(when, tz=timezone.utc))
-            for i, (when, _, raw) in enumerate(items, start=1)]
+    for i, (when, _, file) in enumerate(items, start=1):
+        got = _Collector(max_bytes)
+        with open(file, "rb") as f:
+            while chunk := f.read(CHUNK):
+                got.add(chunk)
+        yield got.incoming(i, datetime.fromtimestamp(when, tz=timezone.utc))
 
 
 def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    deadline: datetime | None = None, outbox: Path | None = None,
                    max_bytes: int = MAX_BYTES,
-                   sender_address: str = "Segmentleiter <segmentleiter@localhost>") -> IntakeReport:
+                   sender_address: str = "Segmentleiter <segmentleiter@localhost>",
+                   answer_without_sheet: bool = False) -> IntakeReport:
     """Import every mail of the mailbox at ``path`` into the segment's month
-    folder, in arrival order; never raises for a mail's content. The caller
-    holds the segment's lock (the intake record is written)."""
+    folder, in arrival order, one mail in memory at a time (:func:`iter_mailbox`);
+    never raises for a mail's content. A mail holding no sheet at all (no
+    header line: spam, a greeting) gets no confirmation unless
+    ``answer_without_sheet``. The caller holds the segment's lock (the intake
+    record is written)."""
     intake = Intake(camp, seg, deadline=deadline, outbox=outbox, max_bytes=max_bytes,
-                    sender_address=sender_address)
-    for mail in read_mailbox(path):
+                    sender_address=sender_address, answer_without_sheet=answer_without_sheet)
+    for mail in iter_mailbox(path, max_bytes):
         intake.take(mail)
     return intake.finish()
 
@@ -248,7 +346,7 @@ class Intake:
     def __init__(self, camp: Campaign, seg: Segment, *, deadline: datetime | None = None,
                  outbox: Path | None = None, max_bytes: int = MAX_BYTES,
                  sender_address: str = "Segmentleiter <segmentleiter@localhost>",
-                 record: Any = None) -> None:
+                 record: Any = None, answer_without_sheet: bool = False) -> None:
         from wdg.mail.seen import SeenRecord
 
         self.camp, self.seg, self.deadline, self.max_bytes = camp, seg, deadline, max_bytes
@@ -259,6 +357,8 @@ class Intake:
         self.report = IntakeReport(seg.name, seg.date.key)
         self.rules = Rules.load(camp.rules_dir)
         self.record = record if record is not None else SeenRecord(camp.segment_dir(seg.name))
+        self.answer_without_sheet = answer_without_sheet
+        recover_intake(self.folder)  # a sheet's storing an earlier import left half-done
 
     def earlier(self, key: str) -> str | None:
         """The month (key) in which the mail ``key`` was imported before, if it was
@@ -285,7 +385,11 @@ class Intake:
         ``answer=False``: write no confirmation (an automatic mail, RFC 3834)."""
         from wdg.mail.seen import mail_key
 
-        key = mail_key(_message_id_of(mail.raw), mail.raw)
+        # (a mail over the size limit holds only its first bytes: its key is the
+        # hash of the whole mail, taken while it was read)
+        mid = _message_id_of(mail.raw)
+        key = mail_key(mid, mail.raw) if mid.strip() or not mail.truncated \
+            else "sha256:" + mail.digest
         month = self.earlier(key)
         if month is not None:
             msg = _headers_only(mail.raw)
@@ -305,17 +409,22 @@ class Intake:
             self.record.record(key, "taking", this, place=mail.place)
         try:
             results = _one(self.seg, self.folder, mail, self.deadline, self.max_bytes)
+        except RecursionError:  # nested deeper than the pre-check saw
+            results = [_too_deep(mail, 0)]
         except Exception as exc:  # a mail's content must never stop the others
-            results = [MailResult(QUARANTINED, f"Mail nicht lesbar ({type(exc).__name__})", "",
-                                  "", None, position=mail.position)]
+            results = [MailResult(QUARANTINED, f"Mail nicht lesbar ({type(exc).__name__})",
+                                  _sender_of(mail), "", None, position=mail.position)]
         for r in results:
             if r.status == QUARANTINED or (r.status == REJECTED and not r.sender):
-                r.quarantined = _quarantine(self.quarantine, mail.raw, r)
+                r.quarantined = _quarantine(self.quarantine, mail, r)
+            if r.no_sheet and not self.answer_without_sheet:
+                r.notes.append("kein Spielzug: nicht beantwortet")
+                continue
             if not answer:
                 r.notes.append("automatische Mail: nicht beantwortet")
                 continue
             try:
-                r.confirmation = _confirm(self.outbox, mail.raw, r, self.sender_address,
+                r.confirmation = _confirm(self.outbox, mail, r, self.sender_address,
                                           self.seg, len(results) > 1, self.rules)
             except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
                 r.notes.append("Bestätigung nicht geschrieben")
@@ -341,14 +450,12 @@ class Intake:
         return report
 
 
-NO_SHEET_REASONS = ("kein Spielzug gefunden", "nur HTML", "keine Königreichnummer")
-
-
 def no_sheet(r: MailResult) -> bool:
     """Whether the mail held no sheet at all: no text with a sheet's header lines (a
-    sheet that names no kingdom but has its password line is a sheet, refused)."""
-    return r.status == REJECTED and r.kingdom is None and r.parsed is None \
-        and r.reason.startswith(NO_SHEET_REASONS)
+    sheet that names no kingdom but has its password line is a sheet, refused; an
+    HTML-only mail whose text has header lines is a sheet sent as HTML)."""
+    return r.no_sheet or (r.status == REJECTED and r.kingdom is None and r.parsed is None
+                          and r.reason.startswith("kein Spielzug gefunden"))
 
 
 def _rel(camp: Campaign, path: Path | None) -> str | None:
@@ -400,10 +507,40 @@ def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | Non
     return header_date(msg), "Date"
 
 
+def _sender_of(mail: Incoming) -> str:
+    """The sender from the headers alone (never raises)."""
+    try:
+        return sender_address(_headers_only(mail.raw)) or ""
+    except Exception:  # noqa: BLE001 - headers that cannot even be read: no sender
+        return ""
+
+
+_BOUNDARY = re.compile(rb"boundary\s*=", re.IGNORECASE)
+
+
+def _nesting(raw: bytes) -> int:
+    """An upper bound of the multipart levels of a mail: every nested
+    multipart declares a boundary (counted on the bytes, before parsing)."""
+    return len(_BOUNDARY.findall(raw))
+
+
+def _too_deep(mail: Incoming, levels: int) -> MailResult:
+    sender = _sender_of(mail)
+    found = f"{german_number(levels)} Ebenen, " if levels else ""
+    r = MailResult(QUARANTINED, f"Mail zu tief verschachtelt ({found}erlaubt "
+                   f"{MAX_NESTING}): bitte den Spielzug als einfachen Text oder als "
+                   ".txt-Anhang senden", sender, "", None, position=mail.position)
+    if not sender:
+        r.notes.append("keine Bestätigung möglich")
+    return r
+
+
 def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
          max_bytes: int) -> list[MailResult]:
     raw = mail.raw
-    big = len(raw) > max_bytes
+    big = mail.total > max_bytes
+    if not big and _nesting(raw) > MAX_NESTING:
+        return [_too_deep(mail, _nesting(raw))]
     msg = _headers_only(raw) if big else email.message_from_bytes(raw, policy=email.policy.default)
     sender = sender_address(msg) or ""
     mid = message_id(msg) or ""
@@ -417,7 +554,7 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
             base.notes.append("Message-ID unbrauchbar; Antwort ohne In-Reply-To")
     if big:
         base.status = QUARANTINED
-        base.reason = f"Mail zu groß ({german_number(len(raw))} Bytes, erlaubt " \
+        base.reason = f"Mail zu groß ({german_number(mail.total)} Bytes, erlaubt " \
                       f"{german_number(max_bytes)})"
         return [base]
     if not sender:
@@ -433,9 +570,13 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
     if not sheets:
         if texts and any(t.strip() for t in texts):
             base.reason = "keine Königreichnummer im Spielzug"
+            base.no_sheet = not any(_has_header(t) for t in texts)
+        elif html:
+            base.reason = "nur HTML: bitte den Spielzug als reinen Text senden"
+            base.no_sheet = not _html_has_header(msg)
         else:
-            base.reason = "nur HTML: bitte den Spielzug als reinen Text senden" if html \
-                else "kein Spielzug gefunden"
+            base.reason = "kein Spielzug gefunden"
+            base.no_sheet = True
         return [base]
     out = []
     for part, (text, sheet) in enumerate(sheets):
@@ -452,9 +593,35 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
             r.reason = "nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M") \
                 if arrival else "Ankunftszeit unbekannt; Eintreffschluß nicht prüfbar"
             continue
-        _store(folder, sheet.kingdom, text, r, hashlib.sha256(raw).hexdigest(), part,
-               source != "Date")
+        _store(folder, sheet.kingdom, text, r, mail.digest, part, source != "Date")
     return out
+
+
+def _has_header(text: str) -> bool:
+    """True if a line of ``text`` is a sheet's header line (``Königreich:``,
+    ``Passwort:`` …): the mail was meant as a sheet."""
+    from wdg.orders.parser import code_of, header_match
+
+    return any(len(line) < 200 and header_match(code_of(line)) for line in split_lines(text))
+
+
+_TAG = re.compile(r"<[^<>]{0,2000}>")
+
+
+def _html_has_header(msg: EmailMessage) -> bool:
+    """True if an HTML part's text holds a sheet's header line (a sheet sent as HTML)."""
+    import html as html_mod
+
+    for part in msg.walk():
+        try:
+            if part.get_content_type() != "text/html":
+                continue
+            text = html_mod.unescape(_TAG.sub("\n", str(part.get_content())))
+        except Exception:  # noqa: BLE001 - an unreadable part holds no sheet
+            continue
+        if _has_header(text):
+            return True
+    return False
 
 
 def _sheets(texts: list[str]) -> list[tuple[str, object]]:
@@ -539,12 +706,14 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
     current, cur_receipt = folder / f"k{n}.txt", folder / f"k{n}.receipt.yaml"
     replaced = folder / "replaced"
     if current.is_file() and not cur_receipt.is_file() and _sha_file(current) == sha:
-        # This very sheet was stored by an import interrupted before its receipt:
-        # complete it (the sheet is not a hand-placed one to be replaced).
+        # This very sheet was stored by an import of an older wdg interrupted
+        # before its receipt: complete it (not a hand-placed one to be replaced).
         r.status, r.stored = ACCEPTED, current
-        _write_new(cur_receipt, _receipt_text({**receipt, "status": ACCEPTED, "reason": r.reason}))
+        _commit(folder, [(cur_receipt, _receipt_text({**receipt, "status": ACCEPTED,
+                                                       "reason": r.reason}))], [])
         r.in_force = _describe(cur_receipt)
         return
+    moves: list[tuple[Path, Path]] = []
     if current.is_file() or cur_receipt.is_file():
         old = {}
         if cur_receipt.is_file():
@@ -561,16 +730,17 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
             r.reason = "früher eingetroffen als der schon gespeicherte Spielzug; aufbewahrt, " \
                        "gilt nicht"
             r.in_force = _describe(cur_receipt)
-            _write(replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
+            _write(folder, replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
                    {**receipt, "status": r.status, "reason": r.reason, "in_force": r.in_force})
             return
         if current.is_file():
-            current.rename(replaced / f"k{n}.{i}.txt")
+            moves.append((current, replaced / f"k{n}.{i}.txt"))
         if cur_receipt.is_file():
-            cur_receipt.rename(replaced / f"k{n}.{i}.receipt.yaml")
+            moves.append((cur_receipt, replaced / f"k{n}.{i}.receipt.yaml"))
         r.reason = f"ersetzt den früheren Spielzug (aufbewahrt als replaced/k{n}.{i}.txt)"
     r.status, r.stored = ACCEPTED, current
-    _write(current, cur_receipt, text, {**receipt, "status": ACCEPTED, "reason": r.reason})
+    _write(folder, current, cur_receipt, text,
+           {**receipt, "status": ACCEPTED, "reason": r.reason}, moves)
     r.in_force = _describe(cur_receipt)
 
 
@@ -594,15 +764,98 @@ def _describe(receipt: Path) -> str:
     return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
 
 
-def _write(sheet: Path, receipt: Path, text: str, data: dict) -> None:
-    """Store a sheet, then its receipt — each complete or not at all (a scratch
-    file renamed into place). The receipt comes last: a sheet without one is
-    completed by the next import of the same mail (see :func:`_store`)."""
+def _write(folder: Path, sheet: Path, receipt: Path, text: str, data: dict,
+           moves: list[tuple[Path, Path]] | None = None) -> None:
+    """Store a sheet and its receipt — and move the sheet they replace to
+    ``replaced/`` (``moves``) — under one journal: all of it or nothing,
+    whatever kills the import (:func:`_commit`). Nothing is overwritten: a
+    numbered file is never reused."""
+    leaving = {src for src, _ in moves or []}
     for p in (sheet, receipt):
-        if p.exists():  # never overwrite: a numbered file is never reused
+        if p.exists() and p not in leaving:
             raise FileExistsError(p)
-    _write_new(sheet, text.encode("utf-8"))
-    _write_new(receipt, _receipt_text(data))
+    _commit(folder, [(sheet, text.encode("utf-8")), (receipt, _receipt_text(data))],
+            moves or [])
+
+
+JOURNAL_GLOB = ".intake-*.journal"
+
+
+def _commit(folder: Path, writes: list[tuple[Path, bytes]],
+            moves: list[tuple[Path, Path]]) -> None:
+    """One step of the intake, crash-safe: each new file is written in full
+    beside its place (``.<name>.new``, flushed); then the journal
+    ``.intake-<token>.journal`` naming every move (the replaced sheet and
+    receipt first, then the new files) is put in place atomically — the commit
+    point; then the moves are done and the journal removed. An import killed
+    anywhere leaves either no journal (nothing changed; the ``.new`` files
+    are removed by :func:`recover_intake`) or one that the next import or
+    month run completes."""
+    steps = []
+    for dst, data in writes:
+        tmp = dst.with_name(f".{dst.name}.new")
+        write_durable(tmp, data)
+        steps.append([str(tmp.relative_to(folder)), str(dst.relative_to(folder))])
+    for d in {tmp.parent for tmp, _ in writes}:
+        fsync_dir(d)
+    journal = {"moves": [[str(a.relative_to(folder)), str(b.relative_to(folder))]
+                         for a, b in moves] + steps}
+    path = folder / f".intake-{os.getpid()}-{secrets.token_hex(4)}.journal"
+    tmp = path.with_name(path.name + ".tmp")
+    write_durable(tmp, json.dumps(journal, indent=1).encode("utf-8"))
+    os.replace(tmp, path)  # the commit point
+    fsync_dir(folder)
+    _roll_forward(folder, path)
+
+
+def _roll_forward(folder: Path, journal: Path) -> None:
+    """Do what a committed journal says (each move only if not done yet:
+    repeatable), then remove it."""
+    try:
+        steps = json.loads(journal.read_text(encoding="utf-8"))["moves"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # not readable: left for the game master (segment check names it)
+    touched = {folder}
+    for src, dst in steps:
+        a, b = folder / src, folder / dst
+        if not _inside(folder, a) or not _inside(folder, b):
+            continue
+        if a.is_file() and not a.is_symlink() and not b.exists():
+            b.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(a, b)
+            touched |= {a.parent, b.parent}
+    for d in touched:
+        fsync_dir(d)
+    journal.unlink()
+    fsync_dir(folder)
+
+
+def _inside(folder: Path, path: Path) -> bool:
+    try:
+        return os.path.realpath(path.parent).startswith(os.path.realpath(folder))
+    except OSError:
+        return False
+
+
+def recover_intake(folder: Path) -> list[str]:
+    """Complete what an interrupted import committed (its journals) and remove
+    the scratch files of what it did not (``.<name>.new``, a journal's
+    ``.tmp``) — only files the intake writes; call it holding the segment's
+    lock. Returns one notice per action."""
+    notices: list[str] = []
+    if not folder.is_dir():
+        return notices
+    for journal in sorted(folder.glob(JOURNAL_GLOB)):
+        _roll_forward(folder, journal)
+        notices.append(f"{journal}: completed a sheet's storing interrupted after its commit")
+    for d in (folder, folder / "replaced"):
+        if not d.is_dir():
+            continue
+        for tmp in sorted(d.glob(".*.new")) + sorted(d.glob(".intake-*.journal.tmp")):
+            if tmp.is_file() and not tmp.is_symlink():
+                tmp.unlink()
+                notices.append(f"{tmp}: removed (an uncommitted sheet of an interrupted import)")
+    return notices
 
 
 def _receipt_text(data: dict) -> bytes:
@@ -622,30 +875,40 @@ def _sha_file(path: Path) -> str:
         return ""
 
 
-def _quarantine(folder: Path, raw: bytes, r: MailResult) -> Path:
-    """Keep the raw bytes of a mail that could not be taken."""
+def _quarantine(folder: Path, mail: Incoming, r: MailResult) -> Path:
+    """Keep the raw bytes of a mail that could not be taken, with the reason:
+    the reason file first, then the mail, each written whole under a scratch
+    name and renamed into place (0600: mails hold personal data) — a kill
+    never leaves a truncated mail or one without its reason. Of a mail over the
+    size limit only its first :data:`KEEP_BYTES` are kept, with the size and
+    SHA-256 of the whole mail in the reason file."""
     folder.mkdir(parents=True, exist_ok=True)
-    tag = hashlib.sha256(raw).hexdigest()[:16]
-    path = folder / f"{tag}.eml"
-    if not path.is_file():
-        path.write_bytes(raw)
-        (folder / f"{tag}.grund.txt").write_text(visible(r.reason) + "\n", encoding="utf-8")
+    tag = mail.digest[:16]
+    path, reason = folder / f"{tag}.eml", folder / f"{tag}.grund.txt"
+    if path.is_file() and reason.is_file():
+        return path
+    note = visible(r.reason) + "\n"
+    if mail.truncated:
+        note += (f"Aufbewahrt: die ersten {german_number(len(mail.raw))} von "
+                 f"{german_number(mail.total)} Bytes; SHA-256 der ganzen Mail: {mail.digest}\n")
+    write_private(reason, note.encode("utf-8"))
+    write_private(path, mail.raw)
     return path
 
 
-def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
+def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
              several: bool, rules: Rules | None = None) -> Path | None:
     """Write the confirmation unless this mail was already answered or has
     no usable sender."""
     if not r.sender:
         return None
-    tag = hashlib.sha256(raw).hexdigest()[:12]
+    tag = mail.digest[:12]
     name = f"k{r.kingdom}-{tag}.eml" if r.kingdom else f"unbekannt-{tag}.eml"
     path = outbox / name
     if path.is_file():
         return path
     if (r.status == DUPLICATE and r.original and r.original.get("status")
-            and r.original.get("raw") == hashlib.sha256(raw).hexdigest()):
+            and r.original.get("raw") == mail.digest):
         # These very bytes were stored by an import that stopped before answering
         # (a re-sent copy differs in its headers): answer as that import would have.
         r.status = str(r.original["status"])
@@ -658,13 +921,14 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
         text = r.received_text or r.stored.read_text(encoding="utf-8")
         sheet = r.parsed if r.received_text and r.parsed is not None else parse_sheet(text)
         diags = sheet_verdict(sheet, seg)  # type: ignore[arg-type]
-        verdict = _verdict(text, diags)
+        verdict = _verdict(text, diags, sheet.outside_lines)  # type: ignore[attr-defined]
         if r.status != REPLACED_OLDER and rules is not None:
             preview = _preview(sheet, seg, rules, diags)
     ruler = seg.kingdoms.get(r.kingdom) if r.kingdom else None
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
                         outside=r.outside, notes=r.notes, preview=preview,
-                        herrscherin=bool(ruler and ruler.herrscherin))
+                        herrscherin=bool(ruler and ruler.herrscherin),
+                        outside_lines=getattr(r.parsed, "outside_lines", None))
     out = EmailMessage()
     out["From"] = gm
     out["To"] = r.sender
@@ -672,7 +936,7 @@ def _confirm(outbox: Path, raw: bytes, r: MailResult, gm: str, seg: Segment,
     # A real Date (when the answer was written; the sender sets it again when it goes
     # out) and a Message-ID of the game master's domain, stable across re-sends.
     out["Date"] = formatdate(localtime=False, usegmt=True)
-    out["Message-ID"] = _answer_id(raw, r, gm)
+    out["Message-ID"] = _answer_id(mail.raw, r, gm)
     out["Auto-Submitted"] = "auto-replied"  # RFC 3834: no vacation reply to it, no loops
     if r.message_id:
         try:
@@ -719,17 +983,18 @@ VERDICT_MESSAGES = 500
 """Most messages a confirmation repeats."""
 
 
-def _verdict(text: str, diags: list[Any]) -> str:
+def _verdict(text: str, diags: list[Any], ignored: list[int] | None = None) -> str:
     """The checker's verdict on a sheet as received (``diags``: the import's
     refusals, the checker's and the text policy's messages), as the player reads
-    it: the sheet with each message under its line; for a very long sheet only
-    the lines that carry a message."""
-    from wdg.orders.render import format_diagnostic, summary
+    it: the sheet with each message under its line and the lines outside the
+    sheet by number (``ignored``); for a very long sheet only the lines that
+    carry a message."""
+    from wdg.orders.render import format_diagnostic, ignored_note, summary
 
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
     lines = split_lines(shown)
     if len(lines) <= VERDICT_LINES and len(diags) <= VERDICT_MESSAGES:
-        return echo(shown, diags)
+        return echo(shown, diags, ignored)
     out = [f"(Ihr Spielzug hat {german_number(len(lines))} Zeilen; hier nur die Zeilen mit "
            "einer Meldung)"]
     for d in diags[:VERDICT_MESSAGES]:
@@ -738,5 +1003,7 @@ def _verdict(text: str, diags: list[Any]) -> str:
         out.append(f"   >>> {format_diagnostic(d)}")
     if len(diags) > VERDICT_MESSAGES:
         out.append(f"… und {german_number(len(diags) - VERDICT_MESSAGES)} weitere Meldungen")
+    if ignored:
+        out.append(ignored_note(ignored))
     out.append(summary(diags))
     return visible("\n".join(out) + "\n")

@@ -393,6 +393,8 @@ class Sheet:
     marker, quoted replies, signatures, forwarded mails), ignored."""
     next_sheet: int = 0
     """The line where another sheet begins in the same text (0: none)."""
+    outside_lines: list[int] = field(default_factory=list)
+    """The numbers of those lines (the checker and the confirmation list them)."""
 
     @property
     def errors(self) -> list[Diagnostic]:

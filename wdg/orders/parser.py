@@ -81,6 +81,11 @@ _GREETING = re.compile(
     r"bis bald|bis dann)\b.{0,40}$|gruesse\b.{0,40}$|gruss\b.{0,40}$)")
 """A closing greeting outside message text ends the sheet like a signature."""
 _QUOTE_START = (">", "|>")
+_MAIL_HEADER = re.compile(r"^\s*+(?:from|sent|to|cc|bcc|subject|date|reply-to|von|gesendet|an|"
+                          r"betreff|datum|antwort an|kopie)\s*+:", re.IGNORECASE)
+"""A header line of a quoted or forwarded mail (``From:``, ``Gesendet:`` …)."""
+_ARMY_POS_RE = re.compile(r"^\s*+\d{1,4}\s++\d{3}\s*+[.\-/]\s*+\d{2}\b")
+"""An army line without the word ``Heer``: number and position."""
 SUGGESTIONS = 50
 """Unknown command words per sheet that get a "meinten Sie" suggestion."""
 _CLOSER_FIRST = frozenset("-_aAoOvVfF")
@@ -158,17 +163,39 @@ def unquote_password(value: str) -> str:
     return v
 
 
-def redact_passwords(text: str) -> str:
-    """The sheet with the value of every ``Passwort:`` header line replaced by
-    ``******`` (line numbers unchanged): for exports, confirmations and any
-    other place a sheet is shown to someone who need not see its password."""
-    out = []
-    for line in split_lines(text):
-        mt = header_match(code_of(line)) if len(line) <= limits().order_line_length else None
-        if mt and mt[0] == "password" and mt[1]:
-            i = line.index(":") + 1
-            line = line[:i] + " ******"
-        out.append(line)
+_PASSWORD_WORD = re.compile(
+    r"(?:(?<![^\W\d_])(?:pa(?:ss|ß|s)w(?:o|ö|oe)r[dt]|passwd|kennwort|losungswort|parole)"
+    r"(?![^\W\d_])\s*+(?:[:=]|ist\b|is\b|lautet\b)?"
+    r"|(?<![^\W\d_])(?:passw|pass|paß|pas|pwd|pw|kennw|kenn|ken)\s*+[:=])",
+    re.IGNORECASE)
+"""A password's key word in any spelling (``Passwort``, ``PASSWORT``, ``Paßwort``,
+``Kennwort``, ``Password``, ``PW:``, the header's abbreviations ``Pas:``, ``Ken:``),
+anywhere in a line — also after quote marks (``> Passwort: canura-5``)."""
+REDACTED = "******"
+
+
+def redact_line(line: str, known: tuple[str, ...] = ()) -> str:
+    """``line`` with whatever follows a password key word replaced by
+    ``******``, and every occurrence of a ``known`` password (the sheet's own)."""
+    for pw in known:
+        if len(pw) >= 3 and pw in line:
+            line = line.replace(pw, REDACTED)
+    mt = _PASSWORD_WORD.search(line)
+    if mt is not None:
+        rest = line[mt.end():]
+        if rest.strip() and rest.strip() != REDACTED:
+            line = line[:mt.end()].rstrip() + " " + REDACTED
+    return line
+
+
+def redact_passwords(text: str, known: tuple[str, ...] = ()) -> str:
+    """The sheet (or any text) with the value of every password line replaced
+    by ``******`` — header lines, quoted lines (``> Passwort: canura-5``) and
+    every spelling (:data:`_PASSWORD_WORD`), plus every occurrence of a
+    ``known`` password — line numbers unchanged: for exports, confirmations,
+    the checker's echo and any other place a sheet is shown to someone who need
+    not see its password."""
+    out = [redact_line(line, known) for line in split_lines(text)]
     return "\n".join(out) + ("\n" if text.endswith(("\n", "\r")) else "")
 
 
@@ -215,6 +242,14 @@ def parse_detailed(text: str | bytes, *, source: str = "") -> ParseResult:
             all_lines = split_lines(decoded)
             for k in range(restart.line, len(all_lines) + 1):
                 p.outside(k, all_lines[k - 1])
+        if p.sheet.next_sheet:
+            p.lines = split_lines(decoded)
+            k = p.sheet.next_sheet
+            p.diag(k, 1, W, f"ab Zeile {k} folgt ein eigener Spielzug für Königreich "
+                   f"{p._block_kingdom(k) or '?'}",
+                   expected="ein Spielzug je Datei (in einer Mail: getrennt durch ENDE)",
+                   consequence="nicht Teil dieses Spielzugs; die Einsendung per Mail prüft ihn "
+                               "für sich")
         return ParseResult(p.sheet, p.kinds)
     except Exception as exc:  # the reader must never fail a whole month
         sheet = m.Sheet()
@@ -260,19 +295,29 @@ class _Parser:
         self.orders_until = 0  # greetings before this line are followed by orders
         self.suggestions_left = SUGGESTIONS
         self.no_orders_until = 0  # greetings before this line are followed by none
+        self.mail_head = False  # right after a separator inside the sheet
+        self.ahead_from = self.ahead_to = 0  # _look_ahead's last range and result
+        self.ahead: tuple[str, int] = ("none", 0)
 
     # -- diagnostics ------------------------------------------------------------
 
     def diag(self, n: int, col: int, sev: m.Severity, msg: str, *, found: str = "",
              expected: str = "", consequence: str = "", suggestion: str = "") -> None:
+        if found and _PASSWORD_WORD.search(found):
+            found = redact_line(found)  # never a password in a message
         self.sheet.diagnostics.append(m.Diagnostic(n, max(col, 1), sev, msg, found, expected,
                                                    consequence, suggestion))
         self.kinds.setdefault(n, "diagnostic")
 
     def outside(self, n: int, raw: str) -> None:
         if raw.strip():
+            if not raw.lstrip().startswith(_QUOTE_START) and len(raw) < 4096 \
+                    and not code_of(raw).strip():
+                self.kinds[n] = "comment"  # a comment is no ignored text
+                return
             self.kinds[n] = "outside"
             self.sheet.outside += 1
+            self.sheet.outside_lines.append(n)
 
     # -- main loop ----------------------------------------------------------------
 
@@ -300,11 +345,15 @@ class _Parser:
                     _QUOTE_START):
                 self.outside(n, raw)
                 continue
+            if self.mail_head and self._mail_head_line(n, raw):
+                continue
             if first in _CLOSER_FIRST and self._closer(raw):
                 if self.text_block is not None:
+                    if self._look_ahead(n, in_text=True)[0] == "orders":
+                        self._text_line(n, raw)  # a rule inside a message: its text
+                        continue
                     self._missing_end(n)
-                self.outside(n, raw)
-                closed = True
+                closed = self._separator(n, raw)
                 continue
             if self.text_block is not None:
                 if not self._text_ends_before(raw):
@@ -315,6 +364,7 @@ class _Parser:
                     and not self._is_order_line(raw) and not self._orders_follow(n):
                 self.outside(n, raw)
                 closed = True
+                self._quoted_sheet(n)
                 continue
             if len(raw) > cap:
                 self.diag(n, cap + 1, E,
@@ -391,20 +441,165 @@ class _Parser:
                                                      and not s.startswith("---" * 30))
 
     def _after_end(self, n: int) -> bool:
-        """After an end marker: the rest is outside; a later header block
-        (another kingdom's sheet pasted below) starts the next sheet."""
-        for k in range(n + 1, len(self.lines) + 1):
-            raw = self.lines[k - 1]
-            if len(raw) <= self.limits.order_line_length and not raw.lstrip().startswith(
-                    _QUOTE_START) and header_match(code_of(clean_line(raw)[0])):
-                if self._closed_between(n, k):
-                    break
-                self.sheet.next_sheet = k
-                break
+        """After an end marker (``ENDE``, ``NÄCHSTER``): order lines that follow
+        before any header line mean a stray marker — a warning, and the sheet
+        goes on; a later header block of another kingdom (its sheet pasted
+        below) starts the next sheet; else the rest is outside. Returns True
+        if the sheet ends here."""
+        kind, k = self._look_ahead(n)
+        if kind == "orders":
+            self.diag(n, 1, W, "Endemarke mitten im Spielzug",
+                      found=self.lines[n - 1].strip()[:40],
+                      expected="ENDE/NÄCHSTER erst nach dem letzten Befehl",
+                      consequence=f"ignoriert; der Spielzug geht weiter (Befehle ab Zeile {k} "
+                                  "gelten)")
+            return False
+        if kind == "sheet" and not self._closed_between(n, k) \
+                and self._block_kingdom(k) not in (0, self.sheet.kingdom):
+            self.sheet.next_sheet = k
+            return True
+        self._quoted_sheet(n)
         return True
 
     def _closed_between(self, a: int, b: int) -> bool:
         return any(self._closer(self.lines[k - 1]) for k in range(a + 1, b))
+
+    def _separator(self, n: int, raw: str) -> bool:
+        """A separator line (``-- ``, ``__________``, the head of a quoted or
+        forwarded mail) after the header: it ends the sheet only where no order
+        line of this sheet follows. Otherwise it is ignored with a warning, the
+        mail header lines right after it (``From:``, ``Gesendet:`` …) are
+        ignored too, and the orders after it count. Returns True if the sheet
+        ends here."""
+        kind, k = self._look_ahead(n)
+        if kind == "orders":
+            self.diag(n, 1, W, "Trennlinie mitten im Spielzug", found=raw.strip()[:40],
+                      expected="Trennlinien, Signatur und zitierte Mails erst nach dem "
+                               "letzten Befehl",
+                      consequence=f"ignoriert; der Spielzug geht weiter (Befehle ab Zeile {k} "
+                                  "gelten)")
+            self.mail_head = True
+            return False
+        self.outside(n, raw)
+        self._quoted_sheet(n, separator=True)
+        return True
+
+    def _quoted_sheet(self, n: int, separator: bool = False) -> None:
+        """The sheet ended at line ``n``; if header lines of a sheet follow (a
+        quoted or forwarded sheet, not read), say so: an error when it is this
+        kingdom's sheet for this month (which of the two counts is not clear), a
+        warning otherwise."""
+        kind, k = self._look_ahead(n)
+        if kind != "sheet":
+            return
+        other = self._block_kingdom(k)
+        month = self._block_month(k)
+        if other not in (0, self.sheet.kingdom):
+            self.diag(n, 1, W, f"nach Zeile {n} folgt ein Spielzug für Königreich {other} "
+                      f"(ab Zeile {k})", expected="ein Spielzug je Mail oder Trennung mit ENDE",
+                      consequence="nicht gelesen (zitiert oder weitergeleitet)")
+        elif month is not None and self.sheet.month is not None and month != self.sheet.month:
+            self.diag(n, 1, W, f"nach Zeile {n} folgt ein älterer Spielzug (ab Zeile {k}, "
+                      f"Mond {month.short()})",
+                      consequence="nicht gelesen (zitiert oder weitergeleitet)")
+        else:
+            self.diag(n, 1, E, f"nach Zeile {n} folgt ein zweiter Spielzug dieses Königreichs "
+                      f"(ab Zeile {k}): welcher gilt, ist nicht eindeutig",
+                      expected="nur ein Spielzug je Königreich und Mail",
+                      consequence=f"nur die Zeilen bis {n} gelten; der zweite wird nicht "
+                                  "gelesen — bitte einen einzigen Spielzug senden")
+
+    def _look_ahead(self, n: int, in_text: bool = False) -> tuple[str, int]:
+        """What follows line ``n``, skipping blank, quoted and separator lines,
+        greetings and mail header lines: ``("orders", k)`` for an order line
+        at ``k`` (``in_text``: also the end of a message), ``("sheet", k)`` for
+        a header line, else ``("none", 0)``. Remembered per line range, so a
+        sheet of many separators is scanned once (linear time)."""
+        if not in_text and self.ahead_from < n < self.ahead_to:
+            return self.ahead
+        cap = self.limits.order_line_length
+        result: tuple[str, int] = ("none", 0)
+        for k in range(n + 1, len(self.lines) + 1):
+            raw = self.lines[k - 1]
+            if len(raw) > cap or not raw.strip() or raw.lstrip().startswith(_QUOTE_START):
+                continue
+            if not (raw.isascii() and raw.isprintable()):
+                raw = clean_line(raw)[0]
+            if raw[:1] in _CLOSER_FIRST and self._closer(raw):
+                continue
+            code = code_of(raw)
+            folded = fold(code).strip()
+            if not folded:
+                continue
+            if in_text and folded in _END_WORDS:
+                return "orders", k
+            if ":" in code and header_match(code):
+                result = ("sheet", k)
+                break
+            if _MAIL_HEADER.match(code) or folded in _SHEET_END_WORDS:
+                continue
+            if self._order_like(code, folded):
+                result = ("orders", k)
+                break
+        if not in_text:
+            self.ahead_from, self.ahead_to, self.ahead = n, result[1] or len(self.lines) + 1, result
+        return result
+
+    @staticmethod
+    def _order_like(code: str, folded: str) -> bool:
+        """True for a line that reads as part of a sheet's body: a section, an
+        army line, an ``A:``/``B:`` line, a message or a command code."""
+        if _ARMY_WORD_RE.match(code) or _ARMY_POS_RE.match(code) or _PHASE_RE.match(code) \
+                or _SECTION_K.match(folded) or _SECTION_H.match(folded) \
+                or _TEXT_KEYWORD_RE.match(code):
+            return True
+        # a command counts only by its code (``F+ 1000``, ``BH 101.12``, ``s``):
+        # a signature's "Suche noch Mitspieler" is no order
+        first = folded.split(maxsplit=1)[0].strip("()") if folded else ""
+        return len(code) < 80 and first in BY_CODE and not _GREETING.match(folded)
+
+    def _block_kingdom(self, k: int) -> int:
+        """The kingdom named by the header block starting at line ``k`` (0: none)."""
+        hm = self._block_value(k, "kingdom")
+        mk = re.match(r"^(\d{1,3})\b", hm) if hm else None
+        return int(mk.group(1)) if mk else 0
+
+    def _block_month(self, k: int) -> MonthDate | None:
+        value = self._block_value(k, "month")
+        try:
+            return MonthDate.parse(value) if value else None
+        except InvalidInputError:
+            return None
+
+    def _block_value(self, k: int, what: str) -> str:
+        """The value of ``what`` in the header block at line ``k`` (its header
+        lines, blank lines and comments, at most 20 lines)."""
+        for j in range(k, min(k + 20, len(self.lines) + 1)):
+            raw = self.lines[j - 1]
+            if len(raw) > self.limits.order_line_length:
+                break
+            code = code_of(clean_line(raw)[0])
+            if not code.strip():
+                continue
+            hm = header_match(code)
+            if hm is None:
+                break
+            if hm[0] == what:
+                return hm[1]
+        return ""
+
+    def _mail_head_line(self, n: int, raw: str) -> bool:
+        """Right after a separator inside the sheet: the quoted mail's header
+        lines (``From:``, ``Gesendet:`` …) are outside; the first other line
+        ends that state. True if line ``n`` was one of them."""
+        if not raw.strip():
+            return False
+        code = code_of(raw)
+        if _MAIL_HEADER.match(code) and not header_match(code):
+            self.outside(n, raw)
+            return True
+        self.mail_head = False
+        return False
 
     def _new_sheet(self, n: int, code: str) -> bool:
         """A header line naming another kingdom after orders: the next sheet
@@ -693,13 +888,23 @@ class _Parser:
         return True
 
     def _orders_follow(self, n: int) -> bool:
-        """True if an order-like line follows line ``n`` before a signature,
-        a quoted or forwarded mail or the end marker: then a greeting does not
-        end the sheet (it gets its own error instead). Remembered, so that a
-        run of greetings costs one scan."""
+        """True if an order-like line of this sheet follows line ``n`` — also
+        after a signature or a quoted mail's head (:meth:`_look_ahead`), or a
+        header block naming another kingdom before a separator or an end marker
+        (the next sheet, split off later): then a greeting does not end the
+        sheet (it gets its own error instead). Remembered, so that a run of
+        greetings costs one scan."""
         if n < self.orders_until:
             return True
         if n < self.no_orders_until:
+            return False
+        kind, k = self._look_ahead(n)
+        if kind == "orders":
+            self.orders_until = k
+            return True
+        if kind == "none" or self._closed_between(n, k) \
+                or self._block_kingdom(k) in (0, self.sheet.kingdom):
+            self.no_orders_until = k or len(self.lines) + 1
             return False
         for k in range(n + 1, len(self.lines) + 1):
             raw = self.lines[k - 1]

@@ -26,7 +26,7 @@ from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Hex
 from wdg.world.landscape import make_terrain
 from wdg.world.neighbours import distances_from
-from wdg.world.passwords import generate_password, hash_password
+from wdg.world.passwords import generate_password, hash_password, known_password_hash
 from wdg.world.state import (
     BUILDING_ORDER,
     Army,
@@ -104,8 +104,20 @@ def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, s
         city = number > kingdoms
         _found_realm(rng, seg, number, (row, col), city, opts)
         if not city:
-            passwords[number] = f"{name}-{number}" if demo_passwords else generate_password(rng)
-            seg.kingdoms[number].player.password_hash = hash_password(passwords[number], rng)
+            # The draws the generator made for passwords and salts before
+            # issue #30 are still made and thrown away, so that a seed gives the
+            # same world as before; passwords now come from the OS's CSPRNG.
+            if not demo_passwords:
+                rng.integers(0, 20, size=3)
+                rng.integers(10, 100)
+            salt = bytes(rng.integers(0, 256, size=16, dtype=np.uint8))
+            if demo_passwords:  # known to everybody: a deterministic, cheap hash
+                passwords[number] = f"{name}-{number}"
+                hashed = known_password_hash(passwords[number], salt)
+            else:
+                passwords[number] = generate_password()
+                hashed = hash_password(passwords[number])
+            seg.kingdoms[number].player.password_hash = hashed
     _set_militia(rng, seg)
     _add_diplomacy(seg, sites[:kingdoms])
     for k in range(1, kingdoms + 1):

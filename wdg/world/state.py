@@ -75,7 +75,8 @@ class Player:
     email: str
     contact: Contact = Contact.OPEN
     password_hash: str = ""
-    """``pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>`` (see :mod:`wdg.world.passwords`)."""
+    """``scrypt$<N>$<r>$<p>$<salt hex>$<hash hex>`` (older: ``pbkdf2_sha256$…``;
+    see :mod:`wdg.world.passwords`)."""
     address: str = ""
     """The real postal address shared with open players on first contact."""
 

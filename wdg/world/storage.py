@@ -43,7 +43,7 @@ import numpy as np
 
 from wdg import yamlfast
 from wdg.errors import DataError, StateError
-from wdg.fsio import fsync_dir, fsync_tree, write_durable
+from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
 from wdg.integrity import (LIST, Finding, IntegrityError, has_sealed_months, live_list,
                            verify_files)
 from wdg.rules import safe_load_file
@@ -179,6 +179,7 @@ def save_segment(seg: Segment, path: Path, *,
                 (gen / name).write_bytes(files[name])
         else:
             _write_all(seg, gen)
+        restrict_private_files(gen)  # hashes and seed: 0600 (issue #30)
         # the hash list of the files just written (and of the last archived
         # month's list): committed with them, checked by every load
         (gen / LIST).write_bytes(live_list({n: gen / n for n in FILES}, path, seg.date.key,
@@ -208,6 +209,7 @@ def write_segment_files(seg: Segment, directory: Path) -> None:
     ``state/``)."""
     directory.mkdir(parents=True, exist_ok=True)
     _write_all(seg, directory)
+    restrict_private_files(directory)
 
 
 def roll_forward(path: Path) -> bool:

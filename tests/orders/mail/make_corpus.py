@@ -196,12 +196,16 @@ def build() -> None:  # noqa: PLR0915 - one case after the other
                   status="abgelehnt", kingdom=1, reason="falsches Segment")
     i = n(); case("wrong-month", plain(i, sheet(1, 1000 + i, month="0412-03")),
                   status="abgelehnt", kingdom=1, reason="Spielzug für den Mond")
+    # no sheet at all (no header line): listed, not answered (issue #30: no
+    # confirmations to spam senders); `--answer-without-sheet` answers them
     i = n(); case("no-kingdom", plain(i, "Hallo, wann geht es weiter?\nGruß Hans\n"),
-                  status="abgelehnt", reason="keine Königreichnummer")
+                  status="abgelehnt", reason="keine Königreichnummer", confirmation=None,
+                  note="nicht beantwortet")
     i = n(); case("html-only", headers(i).encode() + b'Content-Type: text/html; charset="utf-8"'
                   b"\n\n<p>" + sheet(2, 1).encode() + b"</p>\n",
                   status="abgelehnt", reason="nur HTML")
-    i = n(); case("empty-body", plain(i, ""), status="abgelehnt", reason="kein Spielzug")
+    i = n(); case("empty-body", plain(i, ""), status="abgelehnt", reason="kein Spielzug",
+                  confirmation=None, note="nicht beantwortet")
     i = n(); case("too-large", plain(i, sheet(1, 1000 + i, extra="# " + "x" * 300_000 + "\n")),
                   status="Quarantäne", reason="Mail zu groß", quarantined=True)
     i = n(); case("late", plain(i, sheet(2, 1000 + i)).replace(
