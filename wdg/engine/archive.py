@@ -1359,8 +1359,10 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     result = None
     for _ in range(50):
         try:
+            # a month resolved before wdg 0.2.0 (no provenance) kept its PBKDF2 hashes
             result = resolve_from_inputs(load_segment(mdir / "state-before") if added else seg,
-                                         orders, rules)
+                                         orders, rules,
+                                         upgrade_passwords=(mdir / PROVENANCE).is_file())
             break
         except DataError as e:
             if e.found != "missing key" or not e.path:

@@ -132,10 +132,12 @@ class PasswordChecks:
 
 
 def take_in(seg: Segment, files: dict[str, bytes],
-            passwords: PasswordChecks | None = None) -> Intake:
+            passwords: PasswordChecks | None = None, *, upgrade_passwords: bool = True) -> Intake:
     """Parse and check every sheet of the month (``seg`` at the month's start);
     ``passwords``: the month's :class:`PasswordChecks` when the caller has
-    started some already (default: a new one)."""
+    started some already (default: a new one). ``upgrade_passwords``: replace
+    an old PBKDF2 hash after its first good check (wdg 0.2.0 on; a replay of a
+    month resolved by an older version passes False, as that version did not)."""
     out = Intake(files={n: files[n] for n in sorted(files) if is_input_file(n)})
     numbered = sorted((int(SHEET_RE.match(n).group(1)), n)  # type: ignore[union-attr]
                       for n in out.files if SHEET_RE.match(n))
@@ -160,7 +162,7 @@ def take_in(seg: Segment, files: dict[str, bytes],
                 else:
                     good = bool(ok)
                     checked = _check(seg, number, sheet) if good else ([], sheet)
-                if good and needs_upgrade(seg.kingdoms[number].player.password_hash):  # type: ignore[union-attr]
+                if good and upgrade_passwords and needs_upgrade(seg.kingdoms[number].player.password_hash):  # type: ignore[union-attr]
                     # an old PBKDF2 hash is replaced after its first good check; the
                     # new hash is derived deterministically, so a replay gives the
                     # same state (wdg.world.passwords.upgraded_hash)

@@ -157,11 +157,13 @@ COMMIT_POINTS = ("staged", "archived")
 
 def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
                         progress: Progress | None = None,
-                        fail_after_step: str | None = None) -> MonthResult:
+                        fail_after_step: str | None = None,
+                        upgrade_passwords: bool = True) -> MonthResult:
     """Take in the month's sheet files (:mod:`wdg.engine.intake`) and resolve it."""
     from wdg.engine.intake import take_in
 
-    return resolve_intake(seg, take_in(seg, files), rules, progress=progress,
+    return resolve_intake(seg, take_in(seg, files, upgrade_passwords=upgrade_passwords), rules,
+                          progress=progress,
                           fail_after_step=fail_after_step)
 
 
