@@ -114,7 +114,36 @@ def _tail(path: Path | None, lines: int = 40) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
+def _server_umask() -> None:
+    """The servers' own umask: Postfix creates its queue as root for its
+    daemons that run as postfix; the test process may have taken the CLI's
+    umask 077 (wdg.cli.main run in-process by an earlier test), with which
+    "postsuper: open directory defer: Permission denied"."""
+    os.umask(0o022)
+
+
+def _die_with_parent_umask() -> None:
+    _server_umask()
+    _die_with_parent()
+
+
+def _with_server_umask(method):  # noqa: ANN001, ANN201
+    """Run a MailServers method (it creates the servers' files and folders)
+    under umask 022 and restore the caller's afterwards."""
+    import functools
+
+    @functools.wraps(method)
+    def inner(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+        saved = os.umask(0o022)
+        try:
+            return method(*args, **kw)
+        finally:
+            os.umask(saved)
+    return inner
+
+
 def _run(args: list[str], **kw) -> subprocess.CompletedProcess:
+    kw.setdefault("preexec_fn", _server_umask)
     res = subprocess.run(args, capture_output=True, text=True, **kw)
     if res.returncode != 0:
         raise MailServerError(f"{' '.join(args)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
@@ -389,11 +418,12 @@ service imap-login {{
         log = d / ("dovecot-wrong.log" if wrong else "dovecot.log")
         proc = subprocess.Popen([DOVECOT, "-F", "-c", str(conf)], stdin=subprocess.DEVNULL,
                                 stdout=open(d / "stdout.log", "ab"), stderr=subprocess.STDOUT,
-                                preexec_fn=_die_with_parent)
+                                preexec_fn=_die_with_parent_umask)
         _wait_port(self.imaps_wrong if wrong else self.imaps, 20, proc, "dovecot", log)
         _wait_port(self.imap_wrong if wrong else self.imap, 5, proc, "dovecot", log)
         return proc
 
+    @_with_server_umask
     def start_dovecot(self) -> None:
         """Start (or restart after stop/kill) the Dovecot that holds the mailboxes."""
         self.dovecot = self._start_one_dovecot(wrong=False)
@@ -403,6 +433,7 @@ service imap-login {{
                 raise MailServerError(f"dovecot sockets missing\n{_tail(self.dovecot_log)}")
             time.sleep(0.05)
 
+    @_with_server_umask
     def start_wrong_dovecot(self) -> None:
         if getattr(self, "dovecot_wrong", None) is None:
             self.dovecot_wrong = self._start_one_dovecot(wrong=True)
@@ -436,6 +467,7 @@ service imap-login {{
                     break
             time.sleep(0.05)
 
+    @_with_server_umask
     def restart_dovecot(self, sig: int = signal.SIGTERM) -> None:
         self.stop_dovecot(sig)
         self.start_dovecot()
@@ -557,7 +589,7 @@ postlog   unix-dgram n - n - 1 postlogd
         (conf / "master.cf").write_text(self._postfix_master_cf())
         self.postfix_log.touch()
         env = {**os.environ, "MAIL_CONFIG": str(conf)}
-        _run([POSTFIX, "-c", str(conf), "start"], env=env, preexec_fn=_die_with_parent)
+        _run([POSTFIX, "-c", str(conf), "start"], env=env, preexec_fn=_die_with_parent_umask)
         self.postfix_started = True
         for port in (self.smtp, self.submission, self.smtps, self.submission_wrong, self.smtps_wrong):
             _wait_port(port, 20, None, "postfix", self.postfix_log)
@@ -576,6 +608,7 @@ postlog   unix-dgram n - n - 1 postlogd
 
     # ------------------------------------------------------------- lifecycle
 
+    @_with_server_umask
     def start(self) -> "MailServers":
         try:
             self.start_dovecot()
@@ -658,6 +691,7 @@ postlog   unix-dgram n - n - 1 postlogd
         self._wait_visible(acc)
         return acc
 
+    @_with_server_umask
     def new_world(self, players: int = 5) -> MailWorld:
         """Fresh, empty accounts for one test: a game master and ``players`` players."""
         if players <= self.POOL_PLAYERS and self._pool:
