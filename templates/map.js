@@ -144,9 +144,9 @@
     });
 
     /* zoom (buttons) and pan (drag with the mouse; touch scrolls the box itself) */
-    /* at 100 % the map fills the width of its box, but is never drawn more
+    /* at zoom 1 the map fills the width of its box, but is never drawn more
        than 1.8 times its printed size (a small realm's map is not blown up) */
-    var z = 1, label = el("span", {"class": "map-zoom", text: "100 %"}), natural = svg.width.baseVal.value;
+    var z = 1, label = el("span", {"class": "map-zoom", text: "100 %"}), natural = svg.width.baseVal.value;
     function zoom(to) {
       var fx = (box.scrollLeft + box.clientWidth / 2) / box.scrollWidth;
       var fy = (box.scrollTop + box.clientHeight / 2) / box.scrollHeight;
@@ -155,7 +155,7 @@
       box.classList.toggle("zoomed", z > 1);
       svg.style.width = Math.round(Math.min(section.clientWidth, natural * 1.8) * z) + "px";
       svg.style.maxWidth = "none";
-      label.textContent = Math.round(z * 100) + " %";
+      label.textContent = Math.round(z * 100) + " %";
       box.scrollLeft = fx * box.scrollWidth - box.clientWidth / 2;
       box.scrollTop = fy * box.scrollHeight - box.clientHeight / 2;
     }
