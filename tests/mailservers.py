@@ -262,6 +262,7 @@ class MailServers:
     wrong_name = WRONG_NAME
     domain = DOMAIN
 
+    @_with_server_umask
     def __init__(self, root: Path | None = None):
         if os.geteuid() != 0:
             raise MailServerError(
