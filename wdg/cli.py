@@ -22,8 +22,8 @@ def _interrupted_at_start(signum: int, frame: object) -> None:  # pragma: no cov
     os._exit(130)
 
 
-if os.path.basename(sys.argv[0]) in ("wdg", "__main__.py") and \
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+_AS_COMMAND = os.path.basename(sys.argv[0]) in ("wdg", "__main__.py")
+if _AS_COMMAND and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     # run as the wdg command (not imported by a test or a program): until main()
     # has its handlers in place, Ctrl-C ends the start quietly
     signal.signal(signal.SIGINT, _interrupted_at_start)
@@ -172,6 +172,14 @@ def main(argv: list[str] | None = None) -> None:
     except WdgError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         sys.exit(1)
+    except SystemExit as exc:
+        if exc.code == 130 and isinstance(getattr(exc.__context__, "__cause__", None),
+                                          KeyboardInterrupt):
+            # typer turns a Ctrl-C no command handled into a silent exit 130:
+            # say what it means
+            typer.echo("abgebrochen (Strg-C); Gespeichertes ist unverändert oder vollständig",
+                       err=True)
+        raise
     except KeyboardInterrupt:
         typer.echo("abgebrochen (Strg-C); Gespeichertes ist unverändert oder vollständig", err=True)
         sys.exit(130)
@@ -182,3 +190,9 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as exc:
         typer.echo(f"Fehler: {describe_os_error(exc)}", err=True)
         sys.exit(1)
+    finally:
+        if _AS_COMMAND:
+            # The command is over (done, failed or stopped) and Python is exiting:
+            # a Ctrl-C now would end the process by the signal itself (exit -2,
+            # no message) although everything is stored. Ignore it.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)

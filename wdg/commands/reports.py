@@ -72,7 +72,7 @@ def send(
         typer.echo(f"abgebrochen (Strg-C) nach {len(done)} versandten Mails; jede ist "
                    "verbucht, der nächste Aufruf sendet genau den Rest", err=True)
         log_line(seg_dir, f"reports send: abgebrochen nach {len(done)} Mails")
-        raise
+        raise typer.Exit(130) from None
     code, lines = send_summary(got)
     for line, err in lines:
         typer.echo(line, err=err)
