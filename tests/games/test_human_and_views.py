@@ -272,3 +272,80 @@ def test_players_given_twice_must_agree(tmp_path: Path) -> None:
     assert res.exit_code == 0 and "seat" in res.output
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--bots", "mcts:x", "--games", "1"])
     assert "budget" in error_line(res)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _legend_labels(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    return ["".join(g.itertext()).strip() for g in root.iter(f"{SVG}g") if g.get("class") == "legend-item"]
+
+
+def test_lords_of_creation_svg_has_a_legend_of_terrains_and_marks() -> None:
+    """The board's legend names the seven terrains and what the marks mean
+    (4.2: barbarian 1 point, civilised 2, altar 3) and the hex numbers."""
+    state, _ = play(load_game("lords_of_creation", players=4), ["greedy"] * 4, 3)
+    svg = state.board_svg()
+    labels = _legend_labels(svg)
+    for name in ("Grasland", "Hügel", "Wald", "Insel", "See", "Berge", "Wüste"):
+        assert name in labels
+    assert any(x.startswith("barbarisch") for x in labels)
+    assert any(x.startswith("zivilisiert") for x in labels)
+    assert any(x.startswith("Altar") for x in labels)
+    assert any("Feldnummer" in x for x in labels)
+    # the marks the legend explains are on the board: a ring per civilised hex
+    rings = [c for c in ET.fromstring(svg) if c.tag == f"{SVG}circle" and c.get("stroke") == "#fff"]
+    assert len(rings) == sum(state.civ)
+
+
+def test_four_gods_svg_legend_names_the_gods_by_colour_as_the_viewer_knows_them() -> None:
+    """Hidden gods ("Die Farbe der gewählten Propheten hat in diesem Modus
+    nichts mit der Gottheit zu tun"): the legend gives every colour its
+    player; the god only for the viewer's own colour. Open gods: every god
+    with its player."""
+    from wdg.games.four_gods.svg import board_svg
+    from wdg.games.four_gods.tiles import GOD_NAMES
+    state, _ = play(load_game("four_gods", players=3, gods="hidden"), ["greedy"] * 3, 3)
+    labels = _legend_labels(board_svg(state, 1))
+    prophets = [x for x in labels if x.startswith("Prophet ")]
+    assert len(prophets) == 3
+    own = GOD_NAMES[state.gods[1][0]]
+    assert f"Prophet Blau: Spieler 1 ({own})" in prophets
+    assert sum("(Gottheit verdeckt)" in x for x in prophets) == 2
+    assert not any(GOD_NAMES[state.gods[q][0]] in x for q in (0, 2) for x in prophets)
+    assert {"Meer", "Ebene", "Wald", "Gebirge"} <= set(labels)
+    labels = _legend_labels(board_svg(state))  # after the game, for everyone: all named
+    assert all("verdeckt" not in x for x in labels)
+    state, _ = play(load_game("four_gods", players=2), ["greedy"] * 2, 3)
+    labels = _legend_labels(state.board_svg())
+    for g, name in enumerate(GOD_NAMES):
+        assert f"Prophet {name} (Spieler {state.owner[g]})" in labels
+
+
+def test_empires_svg_shows_each_armys_edition_and_lord() -> None:
+    """Every army on the map carries its edition (hero or minion) and its
+    lord (the character it follows), in its box and in the label under its
+    region; the legend explains boxes, borders and labels."""
+    state, _ = play(load_game("empires_of_middle_earth", players=3), ["greedy"] * 3, 3)
+    root = ET.fromstring(state.board_svg())
+    cards = state.g.cards
+    on_map = [a for p in range(3) for a in state.table[p]
+              if cards[a].kind != "character" and state.region[a] >= 0]
+    assert on_map
+    groups = [g for g in root.iter(f"{SVG}g") if g.get("class") == "army"]
+    assert len(groups) == len(on_map)
+    labels = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "army-label"]
+    by_name = {"".join(g.find(f"{SVG}rect").find(f"{SVG}title").itertext()).split(" (")[0]: g for g in groups}
+    for a in on_map:
+        g = by_name[f"P{state.owner[a]} {cards[a].name}"]
+        lord = cards[state.lord[a]].name
+        edition = ("Held", "Scherge")[cards[a].edition]
+        assert g.get("data-lord") == lord and g.get("data-edition") == edition
+        title = "".join(g.find(f"{SVG}rect").find(f"{SVG}title").itertext())
+        assert f"{edition}, Fürst {lord}" in title
+        assert any(x.startswith(f"P{state.owner[a]} {lord}: ") and f"{cards[a].strength}{edition[0]}" in x
+                   for x in labels)
+    legend = _legend_labels(state.board_svg())
+    assert any("Held" in x for x in legend) and any("Scherge" in x for x in legend)
+    assert any("Fürst" in x for x in legend)
