@@ -126,6 +126,40 @@ class State(ABC):
         card chosen face down). Default: perfect information."""
         return self.action_to_string(action)
 
+    # ------------------------------------------------ play by hand
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """German labels of a legal action of the player to move, from the
+        coarse to the fine (kind, then target, then detail: ``("Bewegen von
+        Feld 12", "nach Feld 13")``). The human player's menu groups the legal
+        actions by these labels so that a choice is two short lists
+        (:func:`wdg.games.human.group_actions`). Default: one label, the
+        action's name."""
+        return (self.action_to_string(action),)
+
+    def human_view(self, player: int) -> str:
+        """The position as ``player`` sees it, in German, for play by hand:
+        what :meth:`observation_string` shows (nothing hidden from him is
+        in it), laid out for a person. Default: the observation."""
+        return self.observation_string(player)
+
+    def human_action_string(self, action: int, viewer: int) -> str:
+        """:meth:`public_action_string` in German, for the human player's
+        news. Default: the public string."""
+        return self.public_action_string(action, viewer)
+
+    def turn_owner(self) -> int:
+        """The player whose turn it is (also while chance acts within it),
+        -1 between turns. The human player is told when it changes (the end
+        of a turn). Default: the player to move."""
+        p = self.current_player()
+        return p if p >= 0 else -1
+
+    def turn_status(self, player: int) -> list[str]:
+        """German lines for ``player`` about the turn and the score: what is
+        left to do in this turn, the points he may know. Default: the
+        scores."""
+        return ["Punkte: " + ", ".join(f"Spieler {p} {x:g}" for p, x in enumerate(self.scores()))]
+
     def in_compound_action(self) -> bool:
         """True while the current player is between the sub-decisions of one
         compound move (e.g. "move", then from/to, then how many). The greedy

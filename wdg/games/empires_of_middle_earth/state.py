@@ -591,6 +591,31 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
             return unit * (3 + 2 * (k - 3))
         return unit * k
 
+    # ----------------------------------------------------------- by hand
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """German menu labels: kind, acting card, target (:func:`text.action_path`)."""
+        from wdg.games.empires_of_middle_earth.text import action_path
+        return action_path(self, action)
+
+    def human_action_string(self, action: int, viewer: int) -> str:
+        """An action as ``viewer`` sees it, in German."""
+        from wdg.games.empires_of_middle_earth.text import action_de
+        return action_de(self, action, viewer)
+
+    def human_view(self, player: int) -> str:
+        """The board, the discard pile and the own hand, in German."""
+        from wdg.games.empires_of_middle_earth.text import human_view
+        return human_view(self, player)
+
+    def turn_owner(self) -> int:
+        """The player on turn (also while others decide within it)."""
+        return -1 if self.phase in (START, OVER) else self.player
+
+    def turn_status(self, player: int) -> list[str]:
+        """Drawing or acting left in the turn, and the armies (:func:`text.turn_status`)."""
+        from wdg.games.empires_of_middle_earth.text import turn_status
+        return turn_status(self, player)
+
     # ----------------------------------------------------------- imperfect information
     def observation_string(self, player: int) -> str:
         """The position as ``player`` sees it: the other players' hands only

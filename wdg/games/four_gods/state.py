@@ -216,6 +216,32 @@ class FourGodsState(State):
         from wdg.games.four_gods.svg import board_svg
         return board_svg(self)
 
+    # ------------------------------------------------------------ by hand
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """German menu labels: kind, target, detail (:func:`text.action_path`)."""
+        from wdg.games.four_gods.text import action_path
+        return action_path(self, action)
+
+    def human_action_string(self, action: int, viewer: int) -> str:
+        """An action as ``viewer`` sees it, in German."""
+        from wdg.games.four_gods.text import action_de
+        return action_de(self, action, viewer)
+
+    def human_view(self, player: int) -> str:
+        """The world and the players in German, the others' hidden gods as
+        ``?`` (the bag by its size only)."""
+        return self.board_text(player)
+
+    def turn_owner(self) -> int:
+        """The player on turn (also while his tiles are drawn)."""
+        return -1 if self.phase in ("deal", "start", "over") else self.player
+
+    def turn_status(self, player: int) -> list[str]:
+        """Actions left in the turn and every god's points that ``player``
+        may know (:func:`text.turn_status`)."""
+        from wdg.games.four_gods.text import turn_status
+        return turn_status(self, player)
+
     # ------------------------------------------------------------ imperfect information
     def _hidden_gods_of(self, viewer: int) -> list[int]:
         """Players whose gods ``viewer`` does not know (hidden gods only)."""
