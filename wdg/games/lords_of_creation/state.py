@@ -306,6 +306,59 @@ class LordsState(State):
                 return f"Altar auf Feld {h} bauen"
         return f"Aktion {action} (in Phase {PHASE_NAMES[ph]})"
 
+    # ------------------------------------------------------ observation tensor
+
+    def observation_blocks(self, player: int) -> list[tuple[str, list[float]]]:
+        """``player``'s observation as numbers (docs/games.md lists the
+        layout). Per hex: terrain one-hot (7, all zero while unplaced),
+        owner one-hot (players), counters, civilised, altar. Per player:
+        supply, cards in hand, kept markers per terrain, first civilisation
+        done, has chosen a card this round, the chosen card one-hot where
+        ``player`` may see it (his own; the others' only after the reveal,
+        3.2). His own hand per card type; the bag per terrain and the deck's
+        size (not its order or contents); phase, player to move, player on
+        turn, round, the turn's card, civilisation and altar done, the
+        attack or move's hexes, the terrain just drawn, the viewer."""
+        n, size = self.n, self.size
+
+        def one_hot(i: int, k: int) -> list[float]:
+            v = [0.0] * k
+            if 0 <= i < k:
+                v[i] = 1.0
+            return v
+        terrain: list[float] = []
+        owner: list[float] = []
+        for h in range(size):
+            terrain += one_hot(self.terrain[h], 7)
+            owner += one_hot(self.owner[h], n)
+        per_player: list[float] = []
+        chosen: list[float] = []
+        for q in range(n):
+            hidden = self._hidden_chosen(q, player)
+            per_player += [float(self.supply[q]), float(sum(self.hands[q])),
+                           *map(float, self.kept[q]), float(self.ever_civ[q]),
+                           float(self.chosen[q] >= 0)]
+            chosen += one_hot(-1 if hidden else self.chosen[q], NUM_CARD_TYPES)
+        return [
+            ("hex_terrain", terrain), ("hex_owner", owner),
+            ("hex_counters", [float(c) for c in self.count]),
+            ("hex_civilised", [float(c) for c in self.civ]),
+            ("hex_altar", [float(a) for a in self.altar]),
+            ("player_supply_hand_kept7_firstciv_haschosen", per_player),
+            ("player_chosen_card", chosen),
+            ("own_hand", [float(k) for k in self.hands[player]]),
+            ("bag", [float(k) for k in self.bag]),
+            ("deck_size", [float(sum(self.deck))]),
+            ("phase", one_hot(self.phase, len(PHASE_NAMES))),
+            ("to_move", one_hot(self.to_move, n)),
+            ("turn_player", one_hot(self.turn_player, n)),
+            ("round_civdone_altardone", [float(self.round), float(self.civ_done), float(self.altar_done)]),
+            ("turn_card", one_hot(self.card, NUM_CARD_TYPES)),
+            ("from_hex", one_hot(self.src, size)), ("to_hex", one_hot(self.dst, size)),
+            ("drawn_terrain", one_hot(self.drawn, 7)),
+            ("viewer", one_hot(player, n)),
+        ]
+
     # ---------------------------------------------------------- by hand
 
     def _row_label(self, h: int) -> str:
