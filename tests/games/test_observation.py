@@ -155,9 +155,35 @@ def test_four_gods_hidden_gods_are_hidden_from_the_others() -> None:
     assert "player 1 gods ?" in view and "player 2 gods ?" in view
     assert "player 0 gods ?" not in view
     rng = np.random.default_rng(0)
-    dealt = {tuple(s.resample_from_infostate(0, rng).gods[1]) for _ in range(12)}
-    assert len(dealt) == 2  # the two gods the others may have
+    dealt = {tuple(s.resample_from_infostate(0, rng).gods[1]) for _ in range(20)}
+    # player 1 may have any god but player 0's: the two dealt to the others
+    # and the one nobody was dealt (three players, four gods)
+    assert dealt == {(g,) for g in range(4) if g != s.gods[0][0]}
     assert all(s.resample_from_infostate(0, rng).gods[0] == s.gods[0] for _ in range(3))
+
+
+def test_four_gods_hidden_god_determinisations_keep_every_players_colour() -> None:
+    """"Die Farbe der gewählten Propheten hat in diesem Modus nichts mit der
+    Gottheit zu tun": a determinisation gives the others other gods, but
+    their prophets, cities and supply stay theirs (their colour), so it
+    looks the same to the player — before issue 33 the prophets stayed with
+    the god and changed colour (player), half of the samples showed another
+    board. Its observation (text and vector) and legal actions are the
+    position's."""
+    s = _advance("four_gods", {"players": 3, "gods": "hidden"}, 1,
+                 lambda s: s.current_player() >= 0 and len(s.prophets) >= 6)
+    me = s.current_player()
+    rng = np.random.default_rng(5)
+    moved = 0
+    for _ in range(12):
+        d = s.resample_from_infostate(me, rng)
+        assert d.observation_string(me) == s.observation_string(me)
+        assert (d.observation_tensor(me) == s.observation_tensor(me)).all()
+        assert d.legal_actions() == s.legal_actions()
+        moved += d.gods != s.gods
+        for c, (g, _) in d.prophets.items():
+            assert d.owner[g] == s.owner[s.prophets[c][0]]
+    assert moved
 
 
 @pytest.mark.parametrize("name", ["lords_of_creation", "four_gods", "empires_of_middle_earth"])
@@ -170,3 +196,82 @@ def test_mcts_plays_legal_moves_within_its_budget(name: str) -> None:
     a = bot(s, np.random.default_rng(1))
     assert a in s.legal_actions() and bot.simulations == 12
     assert ISMCTSBot(12)(s, np.random.default_rng(1)) == a
+
+
+def _same(a: State, b: State, player: int) -> bool:
+    return bool((a.observation_tensor(player) == b.observation_tensor(player)).all())
+
+
+def test_lords_of_creation_observation_vector_hides_a_card_chosen_face_down_and_the_hands() -> None:
+    """3.2: the cards are laid face down; hands are not shown. Two positions
+    differing only in the card player 0 chose face down (and so in his
+    hand) give player 1 the same observation vector, player 0 not."""
+    s = _advance("lords_of_creation", {"players": 3}, 2,
+                 lambda s: s.phase == CHOOSE and s.current_player() == 1)
+    t = s.clone()
+    old = t.chosen[0]
+    new = next(c for c, k in enumerate(t.hands[0]) if k and c != old)
+    t.hands[0][new] -= 1
+    t.hands[0][old] += 1
+    t.chosen[0] = new
+    t._legal = None
+    assert str(s) != str(t)
+    assert _same(s, t, 1) and _same(s, t, 2)
+    assert not _same(s, t, 0)
+    # and a card of player 2's hand exchanged with the deck
+    u = s.clone()
+    out = next(c for c, k in enumerate(u.hands[2]) if k)
+    into = next(c for c, k in enumerate(u.deck) if k and c != out)
+    u.hands[2][out] -= 1
+    u.hands[2][into] += 1
+    u.deck[into] -= 1
+    u.deck[out] += 1
+    assert _same(s, u, 0) and _same(s, u, 1) and not _same(s, u, 2)
+
+
+def test_empires_observation_vector_hides_the_other_hands_and_the_deck() -> None:
+    """Hands are secret, the deck face down: a card of another's hand
+    exchanged with one of the deck leaves the vector of the player to move
+    as it was; the owner of the hand sees the change."""
+    s = _empires_position()
+    me = s.current_player()
+    t = _empires_swap(s, me)
+    assert _same(s, t, me)
+    other = next(p for p in range(3) if p != me and s.hands[p] != t.hands[p])
+    assert not _same(s, t, other)
+
+
+def test_four_gods_observation_vector_hides_the_others_gods() -> None:
+    """Verdeckte Götter: two positions in which players 1 and 2 embody each
+    other's god (their prophets keep their colours) give player 0 the same
+    vector; players 1 and 2 see the difference."""
+    s = _advance("four_gods", {"players": 3, "gods": "hidden"}, 1,
+                 lambda s: s.current_player() >= 0 and len(s.prophets) >= 6)
+    rng = np.random.default_rng(0)
+    t = next(d for d in (s.resample_from_infostate(0, rng) for _ in range(20))
+             if d.gods[1] != s.gods[1] and d.gods[2] != s.gods[2])
+    assert _same(s, t, 0)
+    assert not _same(s, t, 1) and not _same(s, t, 2)
+
+
+@pytest.mark.parametrize(("name", "params"), [("lords_of_creation", {"players": 3}),
+                                              ("four_gods", {"players": 4, "gods": "hidden"}),
+                                              ("empires_of_middle_earth", {"players": 3})])
+def test_determinisations_give_the_player_the_same_observation_vector(name: str, params: dict) -> None:
+    """Any determinisation (the hidden parts dealt again) looks the same to
+    the player it is drawn for — text and vector; to some other player it
+    looks different (the vector carries what he may see)."""
+    rng = np.random.default_rng(4)
+    s = load_game(name, **params).new_initial_state()
+    differs = checked = step = 0
+    while not s.is_terminal():
+        me = s.current_player()
+        if me >= 0 and step % 23 == 0:
+            d = s.resample_from_infostate(me, rng)
+            assert d.observation_string(me) == s.observation_string(me)
+            assert _same(s, d, me)
+            differs += any(not _same(s, d, q) for q in range(params["players"]) if q != me)
+            checked += 1
+        s.apply_action(s.sample_chance(rng) if me == CHANCE else random_bot(s, rng))
+        step += 1
+    assert checked > 5 and differs > 0

@@ -37,7 +37,25 @@ class GameError(WdgError):
 
 
 class State(ABC):
-    """One playthrough of a game."""
+    """One playthrough of a game.
+
+    Every state remembers the actions applied to it since the game's
+    initial state (:meth:`history`; a subclass's ``apply_action``, ``clone``
+    and ``resample_from_infostate`` are wrapped to keep it), so that it can
+    be serialised, undone and told as a player's information state with
+    perfect recall, as in OpenSpiel."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        if "apply_action" in own and not getattr(own["apply_action"], "_keeps_history", False):
+            cls.apply_action = _recording_apply(own["apply_action"])  # type: ignore[method-assign]
+        if "clone" in own and not getattr(own["clone"], "_keeps_history", False):
+            cls.clone = _history_clone(own["clone"])  # type: ignore[method-assign]
+        if "resample_from_infostate" in own and not getattr(
+                own["resample_from_infostate"], "_keeps_history", False):
+            cls.resample_from_infostate = _history_lost(  # type: ignore[method-assign]
+                own["resample_from_infostate"])
 
     @abstractmethod
     def current_player(self) -> int:
@@ -103,11 +121,19 @@ class State(ABC):
         return str(self)
 
     def information_state_string(self, player: int) -> str:
-        """What ``player`` knows at this point. The games keep all past
-        public events in the position (played cards, discard piles, the
-        board), so this is the observation; a game with forgetful
-        observations overrides it."""
-        return self.observation_string(player)
+        """What ``player`` knows at this point, with perfect recall (as in
+        OpenSpiel): every action since the start as he saw it
+        (:meth:`public_action_string` — his own actions in full, others'
+        secrets unnamed), one line each, then his current observation. Two
+        histories he cannot tell apart give the same string."""
+        lines = []
+        s = self._game().new_initial_state()
+        for a in self.history():
+            p = s.current_player()
+            who = "chance" if p == CHANCE else f"player {p}"
+            lines.append(f"{who}: {s.public_action_string(a, player)}")
+            s.apply_action(a)
+        return "\n".join(lines) + "\n--\n" + self.observation_string(player)
 
     def resample_from_infostate(self, player: int, rng: np.random.Generator) -> State:
         """A determinisation for search: a full state that ``player`` cannot
@@ -125,6 +151,115 @@ class State(ABC):
         ``viewer`` cannot see (a card drawn into another player's hand, a
         card chosen face down). Default: perfect information."""
         return self.action_to_string(action)
+
+    # ------------------------------------------------ history (OpenSpiel parity)
+    def history(self) -> list[int]:
+        """Every action applied since the initial state (chance outcomes
+        included), in order. :class:`GameError` for a state not reached so
+        (a determinisation of :meth:`resample_from_infostate`)."""
+        node = getattr(self, "_hist", None)
+        if node is _UNKNOWN:
+            raise GameError("this position was not reached by actions from the start "
+                            "(a determinisation); it has no history")
+        out: list[int] = []
+        while node is not None:
+            node, a = node
+            out.append(a)
+        out.reverse()
+        return out
+
+    def _game(self) -> Game:
+        game = getattr(self, "game", None) or getattr(self, "g", None)
+        if not isinstance(game, Game):
+            raise GameError(f"{type(self).__name__} does not name its game")
+        return game
+
+    def _replayed(self, actions: list[int]) -> State:
+        s = self._game().new_initial_state()
+        for a in actions:
+            s.apply_action(a)
+        return s
+
+    def serialize(self) -> str:
+        """The state as text (one JSON line: game, parameters, actions), as
+        OpenSpiel's ``serialize``: :func:`deserialize_state` makes an equal
+        state that continues byte for byte as this one would. A position
+        built by hand rather than by actions from the start is refused
+        (:class:`GameError`), as its actions would not lead to it."""
+        import json
+
+        actions = self.history()
+        if str(self._replayed(actions)) != str(self):
+            raise GameError("this position was not reached by actions from the start "
+                            "(built by hand); it cannot be serialised")
+        game = self._game()
+        return json.dumps({"game": game.name, "params": dict(sorted(game.params.items())),
+                           "actions": actions}, ensure_ascii=False, separators=(",", ":"))
+
+    def undo_action(self) -> None:
+        """Take back the last action (OpenSpiel's ``UndoAction``): the state
+        becomes equal to the one before it (replayed from the start).
+        :class:`GameError` at the initial state or for a position built by
+        hand."""
+        actions = self.history()
+        if not actions:
+            raise GameError("nothing to undo: this is the initial state")
+        if str(self._replayed(actions)) != str(self):
+            raise GameError("this position was not reached by actions from the start "
+                            "(built by hand); it cannot be undone")
+        before = self._replayed(actions[:-1])
+        _assign(self, before)
+
+    def observation_blocks(self, player: int) -> list[tuple[str, list[float]]]:
+        """The observation of ``player`` as named blocks of numbers (the
+        layout of :meth:`observation_tensor`): every block's length depends
+        on the game's parameters only, never on the position; nothing hidden
+        from ``player`` goes into it. Games override it; the default has
+        none."""
+        return []
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """The observation as a flat ``float32`` vector (OpenSpiel's
+        ``observation_tensor``) of :meth:`Game.observation_tensor_size`
+        numbers, laid out as :meth:`Game.observation_tensor_layout` says.
+        Two states that differ only in what ``player`` cannot see give the
+        same vector."""
+        parts = [v for _, v in self.observation_blocks(player)]
+        return np.asarray([x for v in parts for x in v], dtype=np.float32)
+
+    # ------------------------------------------------ play by hand
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """German labels of a legal action of the player to move, from the
+        coarse to the fine (kind, then target, then detail: ``("Bewegen von
+        Feld 12", "nach Feld 13")``). The human player's menu groups the legal
+        actions by these labels so that a choice is two short lists
+        (:func:`wdg.games.human.group_actions`). Default: one label, the
+        action's name."""
+        return (self.action_to_string(action),)
+
+    def human_view(self, player: int) -> str:
+        """The position as ``player`` sees it, in German, for play by hand:
+        what :meth:`observation_string` shows (nothing hidden from him is
+        in it), laid out for a person. Default: the observation."""
+        return self.observation_string(player)
+
+    def human_action_string(self, action: int, viewer: int) -> str:
+        """:meth:`public_action_string` in German, for the human player's
+        news. Default: the public string."""
+        return self.public_action_string(action, viewer)
+
+    def turn_owner(self) -> int:
+        """The player whose turn it is (also while chance acts within it),
+        -1 between turns. The human player is told when it changes (the end
+        of a turn). Default: the player to move."""
+        p = self.current_player()
+        return p if p >= 0 else -1
+
+    def turn_status(self, player: int) -> list[str]:
+        """German lines for ``player`` about the turn and the score: what is
+        left to do in this turn, the points he may know. Default: the
+        scores."""
+        return ["Punkte: " + ", ".join(f"Spieler {p} {x:g}" for p, x in enumerate(self.scores()))]
 
     def in_compound_action(self) -> bool:
         """True while the current player is between the sub-decisions of one
@@ -246,6 +381,23 @@ class Game(ABC):
         """Lowest and highest possible value of :meth:`State.returns`."""
         return 0.0, 1.0
 
+    def observation_tensor_layout(self) -> list[tuple[str, int]]:
+        """The blocks of :meth:`State.observation_tensor`: ``(name, length)``
+        in order (docs/games.md lists them per game)."""
+        return [(name, len(v)) for name, v in self.new_initial_state().observation_blocks(0)]
+
+    def observation_tensor_size(self) -> int:
+        """The fixed length of :meth:`State.observation_tensor`."""
+        return sum(n for _, n in self.observation_tensor_layout())
+
+    def deserialize_state(self, text: str) -> State:
+        """The state of :meth:`State.serialize` (this game's), replayed."""
+        state = deserialize_state(text)
+        if state._game().name != self.name or state._game().params != self.params:
+            raise GameError(f"the serialised state is of {state._game().name} "
+                            f"{state._game().params!r}, not of {self.name} {self.params!r}")
+        return state
+
 
 _REGISTRY: dict[str, Callable[..., Game]] = {}
 
@@ -347,3 +499,75 @@ def playthrough_text(game: Game, seed: int) -> str:
     lines.append(f"scores: {state.scores()!r}")
     lines.append(f"returns: {state.returns()!r}")
     return "\n".join(lines) + "\n"
+
+
+_UNKNOWN = ("unknown",)
+"""The history of a determinisation: not known (it was not played)."""
+
+
+def _recording_apply(apply: Callable[[State, int], None]) -> Callable[[State, int], None]:
+    def apply_action(self: State, action: int) -> None:
+        apply(self, action)
+        node = getattr(self, "_hist", None)
+        if node is not _UNKNOWN:
+            self._hist = (node, action)  # type: ignore[attr-defined]
+    apply_action.__doc__ = apply.__doc__
+    apply_action._keeps_history = True  # type: ignore[attr-defined]
+    return apply_action
+
+
+def _history_clone(clone: Callable[[State], State]) -> Callable[[State], State]:
+    def clone_with_history(self: State) -> State:
+        c = clone(self)
+        c._hist = getattr(self, "_hist", None)  # type: ignore[attr-defined]
+        return c
+    clone_with_history.__doc__ = clone.__doc__
+    clone_with_history._keeps_history = True  # type: ignore[attr-defined]
+    return clone_with_history
+
+
+def _history_lost(resample: Callable[..., State]) -> Callable[..., State]:
+    def resample_without_history(self: State, *args: Any, **kwargs: Any) -> State:
+        s = resample(self, *args, **kwargs)
+        if s is not self:
+            s._hist = _UNKNOWN  # type: ignore[attr-defined]
+        return s
+    resample_without_history.__doc__ = resample.__doc__
+    resample_without_history._keeps_history = True  # type: ignore[attr-defined]
+    return resample_without_history
+
+
+def _assign(target: State, source: State) -> None:
+    """Make ``target`` a copy of ``source`` in place (every attribute, in
+    ``__dict__`` and in ``__slots__``)."""
+    fresh = source.clone()
+    names = set(getattr(fresh, "__dict__", {}))
+    for klass in type(fresh).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.update([slots] if isinstance(slots, str) else slots)
+    for name in names:
+        if hasattr(fresh, name):
+            setattr(target, name, getattr(fresh, name))
+
+
+def deserialize_state(text: str) -> State:
+    """A state from :meth:`State.serialize`: its game loaded with its
+    parameters, its actions replayed (each checked to be legal)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise GameError(f"not a serialised game state: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str) or \
+            not isinstance(data.get("params"), dict) or not isinstance(data.get("actions"), list) or \
+            not all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]):
+        raise GameError("a serialised game state is a JSON object with game (text), params "
+                        "(mapping) and actions (whole numbers)")
+    state = load_game(data["game"], **data["params"]).new_initial_state()
+    for i, a in enumerate(data["actions"]):
+        try:
+            state.apply_action(a)
+        except GameError as exc:
+            raise GameError(f"serialised state, action {i} ({a}): {exc}") from None
+    return state

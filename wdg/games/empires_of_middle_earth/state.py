@@ -591,6 +591,110 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
             return unit * (3 + 2 * (k - 3))
         return unit * k
 
+    # ----------------------------------------------------------- observation tensor
+    def observation_blocks(self, player: int) -> list[tuple[str, list[float]]]:
+        """``player``'s observation as numbers (docs/games.md lists the
+        layout). Per card: where it lies as ``player`` sees it — unknown
+        (the face-down deck or another player's hand: one and the same to
+        him), the open discard pile, his hand, another's hand where a
+        pending roll showed it (per player), a player's table (per player),
+        out of the game — then acted this turn, influenced before, its
+        region (one-hot, map order), home site (one-hot), its lord and the
+        character it follows (card number + 1, 0 none). Per player: gold,
+        hand size, armies (the score). Round, turn, cards drawn this turn,
+        deck size, waive, choosing from the discard pile; phase, player on
+        turn, start player; a pending roll (mobilise / intrigue, its two
+        cards one-hot, bribe points, needed number) or battle (attackers
+        and defenders one-hot); the viewer."""
+        from wdg.games.empires_of_middle_earth.common import OUT
+        n_cards = len(self.g.cards)
+        players = self.g.num_players
+        regions = len(self.g.map.regions)
+        sites = len(self.g.map.sites)
+        shown = self._public_cards()
+
+        def one_hot(i: int, k: int) -> list[float]:
+            v = [0.0] * k
+            if 0 <= i < k:
+                v[i] = 1.0
+            return v
+        where: list[float] = []
+        detail: list[float] = []
+        for c in range(n_cards):
+            w, o = self.where[c], self.owner[c]
+            if w == DISCARD:
+                slot = 1
+            elif w == HAND and o == player:
+                slot = 2
+            elif w == HAND and c in shown:
+                slot = 3 + o
+            elif w == PLAY:
+                slot = 3 + players + o
+            elif w == OUT:
+                slot = 3 + 2 * players
+            else:  # the deck or another player's hand: not told apart
+                slot = 0
+            where += one_hot(slot, 4 + 2 * players)
+            on_table = w == PLAY
+            detail += [float(self.acted[c] and on_table), float(self.mobilised[c])]
+            detail += one_hot(self.region[c] if on_table else -1, regions)
+            detail += one_hot(self.site[c] if on_table else -1, sites)
+            detail += [float(self.lord[c] + 1 if on_table else 0), float(self.master[c] + 1 if on_table else 0)]
+        per_player: list[float] = []
+        scores = self.scores()
+        for q in range(players):
+            per_player += [float(self.gold[q]), float(len(self.hands[q])), float(scores[q])]
+        phases = (START, DRAWING, DRAW_CARD, MAIN, END, OVER)
+        pend = self.pend
+        roll = [0.0, 0.0] + [0.0] * (2 * n_cards) + [0.0, 0.0]
+        battle = [0.0] * (2 * n_cards)
+        if isinstance(pend, Roll):
+            roll = ([float(pend.kind == "mobilise"), float(pend.kind == "intrigue")]
+                    + one_hot(pend.char, n_cards) + one_hot(pend.target, n_cards)
+                    + [float(pend.points), float(pend.need)])
+        elif pend is not None:
+            battle = ([float(c in pend.att) for c in range(n_cards)]
+                      + [float(c in pend.dfn) for c in range(n_cards)])
+        return [
+            ("card_where", where),
+            ("card_acted_influenced_region_site_lord_master", detail),
+            ("player_gold_hand_armies", per_player),
+            ("round_turn_drawn_deck_discard_waive_taking",
+             [float(self.rounds), float(self.turn), float(self.drawn), float(len(self.deck)),
+              float(len(self.discard)), float(self.waive), float(self.taking)]),
+            ("phase", one_hot(phases.index(self.phase) if self.phase in phases else -1, len(phases))),
+            ("player_on_turn", one_hot(self.player, players)),
+            ("start_player", one_hot(self.first, players)),
+            ("roll_kind2_char_target_points_need", roll),
+            ("battle_attackers_defenders", battle),
+            ("viewer", one_hot(player, players)),
+        ]
+
+    # ----------------------------------------------------------- by hand
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """German menu labels: kind, acting card, target (:func:`text.action_path`)."""
+        from wdg.games.empires_of_middle_earth.text import action_path
+        return action_path(self, action)
+
+    def human_action_string(self, action: int, viewer: int) -> str:
+        """An action as ``viewer`` sees it, in German."""
+        from wdg.games.empires_of_middle_earth.text import action_de
+        return action_de(self, action, viewer)
+
+    def human_view(self, player: int) -> str:
+        """The board, the discard pile and the own hand, in German."""
+        from wdg.games.empires_of_middle_earth.text import human_view
+        return human_view(self, player)
+
+    def turn_owner(self) -> int:
+        """The player on turn (also while others decide within it)."""
+        return -1 if self.phase in (START, OVER) else self.player
+
+    def turn_status(self, player: int) -> list[str]:
+        """Drawing or acting left in the turn, and the armies (:func:`text.turn_status`)."""
+        from wdg.games.empires_of_middle_earth.text import turn_status
+        return turn_status(self, player)
+
     # ----------------------------------------------------------- imperfect information
     def observation_string(self, player: int) -> str:
         """The position as ``player`` sees it: the other players' hands only

@@ -2,8 +2,9 @@
 map as labelled circles at rough Middle-earth positions (typed in by the
 project; regions of another map file are laid out on a circle), the borders
 between them as lines, mountain regions shaded, and each region's armies as
-small coloured boxes (owner colour, strength, hero or minion) with their
-region number as in :func:`board_text`."""
+small coloured boxes (owner colour, strength, hero or minion), under each
+region its armies by player and lord, the region number as in
+:func:`board_text`, and a legend."""
 
 from __future__ import annotations
 
@@ -33,6 +34,38 @@ POSITIONS: dict[str, tuple[float, float]] = {
     "Khand": (860, 560), "Harondor": (600, 680),
 }
 WIDTH, HEIGHT = 920, 720
+EDITION_DE = ("Held", "Scherge")
+
+
+def _edition(e: int) -> str:
+    return EDITION_DE[e] if e in (0, 1) else str(e)
+
+
+def legend_items() -> list[tuple[str, str]]:
+    """The legend's entries ``(kind, label)``: an army's box and its border
+    (the edition), the label under a region (lord and armies), a mountain
+    region."""
+    return [("hero", "Heer, Held (schwarzer Rand), Zahl: Stärke"),
+            ("minion", "Heer, Scherge (weißer Rand)"),
+            ("label", "unter der Region: Spieler, Fürst: Stärke, H/S"),
+            ("mountain", "Gebirgsregion (dunkler)"), ("region", "Region mit Nummer")]
+
+
+def _legend(x: float, y: float) -> list[str]:
+    out = [f'<text x="{x:.0f}" y="{y:.0f}" font-size="11" font-weight="bold">Legende</text>']
+    for i, (kind, label) in enumerate(legend_items()):
+        cy = y + 14 + 13 * i
+        if kind in ("hero", "minion"):
+            mark = (f'<rect x="{x:.0f}" y="{cy - 9:.0f}" width="10" height="10" rx="2" fill="#888" '
+                    f'stroke="{"#000" if kind == "hero" else "#fff"}"/>')
+        elif kind == "label":
+            mark = f'<text x="{x:.0f}" y="{cy:.0f}" font-size="8">P0</text>'
+        else:
+            fill = "#c8bfae" if kind == "mountain" else "#e6dcc0"
+            mark = f'<circle cx="{x + 5:.0f}" cy="{cy - 4:.0f}" r="5" fill="{fill}" stroke="#7a6a48"/>'
+        out.append(f'<g class="legend-item" data-kind="{kind}">{mark}'
+                   f'<text x="{x + 16:.0f}" y="{cy:.0f}" font-size="10">{escape(label)}</text></g>')
+    return out
 
 
 TOP = 30
@@ -72,15 +105,30 @@ def board_svg(s: EmpiresState) -> str:
         out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="24" fill="{fill}" stroke="#7a6a48"/>')
         out.append(f'<text x="{x:.0f}" y="{y - 28:.0f}" font-size="10" text-anchor="middle">'
                    f'{r} {escape(name)}</text>')
-        for i, a in enumerate(armies.get(r, [])):
+        here = armies.get(r, [])
+        for i, a in enumerate(here):
             p = s.owner[a]
             bx, by = x - 20 + (i % 3) * 14, y - 8 + (i // 3) * 14
             stroke = "#000" if cards[a].edition == 0 else "#fff"
-            out.append(f'<rect x="{bx:.0f}" y="{by:.0f}" width="13" height="13" rx="2" '
+            lord = cards[s.lord[a]].name if s.lord[a] >= 0 else "-"
+            edition = _edition(cards[a].edition)
+            out.append(f'<g class="army" data-owner="{p}" data-edition="{escape(edition)}" '
+                       f'data-lord="{escape(lord)}">'
+                       f'<rect x="{bx:.0f}" y="{by:.0f}" width="13" height="13" rx="2" '
                        f'fill="{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}" stroke="{stroke}">'
-                       f'<title>P{p} {escape(cards[a].name)} ({cards[a].strength})</title></rect>')
-            out.append(f'<text x="{bx + 6.5:.1f}" y="{by + 10:.0f}" font-size="9" fill="#fff" '
-                       f'text-anchor="middle">{cards[a].strength}</text>')
+                       f'<title>P{p} {escape(cards[a].name)} ({cards[a].strength}), {edition}, '
+                       f'Fürst {escape(lord)}</title></rect>'
+                       f'<text x="{bx + 6.5:.1f}" y="{by + 10:.0f}" font-size="9" fill="#fff" '
+                       f'text-anchor="middle">{cards[a].strength}</text></g>')
+        lords: dict[tuple[int, str], list[str]] = {}
+        for a in here:
+            lord = cards[s.lord[a]].name if s.lord[a] >= 0 else "-"
+            lords.setdefault((s.owner[a], lord), []).append(
+                f"{cards[a].strength}{_edition(cards[a].edition)[0]}")
+        for j, ((p, lord), armies_of_lord) in enumerate(sorted(lords.items())):
+            out.append(f'<text class="army-label" x="{x:.0f}" y="{y + 34 + 9 * j:.0f}" font-size="8" '
+                       f'text-anchor="middle" fill="{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">'
+                       f'P{p} {escape(lord)}: {" ".join(armies_of_lord)}</text>')
     free = armies.get(-1, [])
     legend = [f"P{p}: {int(s.scores()[p])} Heere, Gold {s.gold[p]}" for p in range(s.g.num_players)]
     for i, text in enumerate(legend):
@@ -92,5 +140,6 @@ def board_svg(s: EmpiresState) -> str:
                    + escape(", ".join(f"P{s.owner[a]} {cards[a].name}" for a in free)) + '</text>')
     out.append(f'<text x="10" y="16" font-size="13">Runde {s.rounds}, am Zug P{s.player}, '
                f'Stapel {len(s.deck)}</text>')
+    out.extend(_legend(WIDTH - 290, HEIGHT + TOP - 60))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -6,13 +6,16 @@ from typing import TYPE_CHECKING
 
 from wdg.games.base import CHANCE
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE, YES
-from wdg.games.empires_of_middle_earth.common import DRAWING, END, START
+from wdg.games.empires_of_middle_earth.common import ARMY_KINDS, DRAWING, END, START
 
 if TYPE_CHECKING:
     from wdg.games.empires_of_middle_earth.state import EmpiresState
 
+EDITION_DE = ("Held", "Scherge")
+"""The two editions of the cards (hero, minion), as the German views name them."""
 
-def _table_text(s: EmpiresState, p: int) -> str:
+
+def _table_text(s: EmpiresState, p: int, german: bool = False) -> str:
     cards, me = s.g.cards, s.g.map
     parts = []
     for c in s.table[p]:
@@ -20,7 +23,8 @@ def _table_text(s: EmpiresState, p: int) -> str:
         if card.kind != "character":
             continue
         site = me.sites[s.site[c]] if s.site[c] >= 0 else "/".join(me.sites[h] for h in card.homes)
-        flags = ("*" if s.acted[c] else "") + (f" follows {cards[s.master[c]].name}" if s.master[c] >= 0 else "")
+        follows = " folgt" if german else " follows"
+        flags = ("*" if s.acted[c] else "") + (f"{follows} {cards[s.master[c]].name}" if s.master[c] >= 0 else "")
         armies = [f"{cards[a].name} {cards[a].strength}"
                   f"@{me.regions[s.region[a]] if s.region[a] >= 0 else '-'}{'*' if s.acted[a] else ''}"
                   for a in s.table[p] if s.lord[a] == c]
@@ -88,6 +92,10 @@ def _chance_text(s: EmpiresState, a: int) -> str:
     return f"draw {s.card_name(a)}"
 
 
+def _edition(e: int) -> str:
+    return EDITION_DE[e] if e in (0, 1) else str(e)
+
+
 def board_text(s: EmpiresState) -> str:
     """The board: every region with its number (as in the map file), the
     armies in it (owner, strength, lord) and the sieges; then each player's
@@ -100,8 +108,7 @@ def board_text(s: EmpiresState) -> str:
                 r = s.region[a]
                 lord = cards[s.lord[a]].name if s.lord[a] >= 0 else "-"
                 by_region.setdefault(r, []).append(
-                    f"P{p} {cards[a].name} ({cards[a].strength}, {'hero' if cards[a].edition == 0 else 'minion'}, "
-                    f"Fürst {lord})")
+                    f"P{p} {cards[a].name} ({cards[a].strength}, {_edition(cards[a].edition)}, Fürst {lord})")
     lines = [f"Runde {s.rounds}, Spieler am Zug P{s.player}, Stapel {len(s.deck)} Karten, "
              f"Abwurf {len(s.discard)}"]
     for r, name in enumerate(me.regions):
@@ -117,7 +124,8 @@ def board_text(s: EmpiresState) -> str:
                      + ", ".join(cards[a].name for a in armies))
     for p in range(s.g.num_players):
         lines.append(f"P{p}: Gold {s.gold[p]}, Hand {len(s.hands[p])}, Heere {int(s.scores()[p])}; "
-                     f"{_table_text(s, p)}")
+                     f"{_table_text(s, p, german=True)}")
+    lines.append("(* hat in diesem Zug gehandelt; Heer: Stärke@Region)")
     return "\n".join(lines)
 
 
@@ -181,3 +189,122 @@ def _main_text(s: EmpiresState, a: int) -> str:
     if a < k.hazard:
         return _pair(s, a, k.liberate, "freed under")
     return _pair(s, a, k.hazard, "played on")
+
+
+# ------------------------------------------------------------------ by hand
+_STAGE_DE = {"passage": ("Durchzug verbieten", "Durchzug erlauben"),
+             "help": ("nicht eingreifen", "bei der Verteidigung helfen"),
+             "siege": ("abziehen", "belagern"),
+             "capture": ("Gefangenen abwerfen", "Gefangenen nehmen"),
+             "support": ("keine weitere Unterstützung", ""),
+             "prep_a": ("bereit", "Belagerungsgerät kaufen"), "prep_d": ("bereit", "")}
+
+
+def _card_group(s: EmpiresState, c: int) -> str:
+    card = s.g.cards[c]
+    kind = "Charakter" if card.kind == "character" else "Heer" if card.kind in ARMY_KINDS else card.kind
+    return f"{kind} ({_edition(card.edition)})"
+
+
+def action_path(s: EmpiresState, a: int) -> tuple[str, ...]:
+    """The menu labels of action ``a`` for play by hand (German): kind, then
+    the acting card, then its target; a card out of a pile or the hand by
+    its kind and edition, then its name."""
+    k, name = s.g.codes, s.card_name
+    if s.pend is not None:
+        stage = getattr(s.pend, "stage", "")
+        if a in (NO, YES) and stage in _STAGE_DE:
+            return (_STAGE_DE[stage][a],)
+        if k.fort <= a < k.fort + 3:
+            return ("Gebirgsverteidigung", f"+{a - k.fort}")
+        if a >= k.use:
+            c = a - k.use
+            return (("Karte für den Wurf spielen", name(c)) if c < k.n
+                    else ("Karte gegen den Wurf spielen", name(c - k.n)))
+        if a >= k.bribe:
+            v = a - k.bribe - BRIBE_MAX
+            band = "für den Wurf" if v > 0 else "gegen den Wurf" if v < 0 else "keine"
+            lo = 10 * ((abs(v) - 1) // 10) + 1
+            sign = "+" if v > 0 else "-"
+            return (("Bestechung", band, f"{sign}{lo} bis {sign}{lo + 9}", f"{v:+d} Punkte") if v
+                    else ("Keine Bestechung",))
+        if a >= k.site:
+            return ("Heimatort wählen", s.g.map.sites[a - k.site])
+        return ("Karte wählen", name(a - k.pick))
+    if s.phase == DRAWING:
+        if s.taking:
+            return ("Vom Abwurfstapel nehmen", _card_group(s, a - k.take), name(a - k.take))
+        return ({NO: "Nicht mehr ziehen", DRAW: "Vom verdeckten Stapel ziehen",
+                 TAKE: "Vom offenen Abwurfstapel nehmen"}.get(a, f"Aktion {a}"),)
+    if s.phase == END:
+        return ("Zum Zugende eine Karte abwerfen", _card_group(s, a - k.final), name(a - k.final))
+    if a == NO:
+        return ("Hauptphase beenden",)
+    if a < k.drop:
+        return ("Karte ausspielen", _card_group(s, a - k.play), name(a - k.play))
+    if a < k.final:
+        return ("Eigenen Charakter abwerfen", name(a - k.drop))
+    for base, kind, prep in ((k.hazard, "Gefahr spielen", "auf"), (k.liberate, "Gefangene befreien", "unter"),
+                             (k.campaign, "Feldzug", "gegen"), (k.intrigue, "Intrige", "gegen"),
+                             (k.mob, "Heer mobilisieren", "")):
+        if a >= base:
+            x, y = divmod(a - base, k.n)
+            actor = {"Heer mobilisieren": "durch", "Feldzug": "mit"}.get(kind, "von")
+            return (kind, f"{actor} {name(x)}", f"{prep} {name(y)}".strip())
+    return (action_text(s, a),)
+
+
+def action_de(s: EmpiresState, a: int, viewer: int) -> str:
+    """An action as ``viewer`` sees it, in German (a card another player
+    draws from the deck unnamed)."""
+    if s.current_player() == CHANCE:
+        if s.pend is None and s.phase == START:
+            return f"Startspieler: P{a}"
+        if s.pend is None:
+            return (f"P{s.player} zieht {s.card_name(a)}" if s.player == viewer
+                    else f"P{s.player} zieht eine Karte vom Stapel")
+        return _chance_text(s, a)
+    return " ".join(action_path(s, a))
+
+
+def human_view(s: EmpiresState, viewer: int) -> str:
+    """The position for play by hand, in German: the board (regions and
+    armies with edition and lord, the players' characters), the open
+    discard pile, the viewer's own hand (the others' by their size) and a
+    pending roll or battle."""
+    cards = s.g.cards
+    lines = [board_text(s)]
+    lines.append("Abwurfstapel (offen): " + (", ".join(cards[c].name for c in s.discard) or "leer"))
+    lines.append(f"Deine Hand: " + (", ".join(cards[c].name for c in sorted(s.hands[viewer])) or "leer"))
+    for p in range(s.g.num_players):
+        if p != viewer:
+            lines.append(f"Hand P{p}: {len(s.hands[p])} Karten")
+    if s.pend is not None:
+        pend = s.pend
+        if type(pend).__name__ == "Roll":
+            lines.append(f"Offener Wurf: {pend.kind} {s.card_name(pend.char)} -> {s.card_name(pend.target)}, "
+                         f"nötig mehr als {pend.need}, Bestechung bisher {pend.points:+d}")
+        else:
+            lines.append("Laufender Feldzug: Angreifer " + ", ".join(s.card_name(x) for x in pend.att)
+                         + "; Verteidiger " + ", ".join(s.card_name(x) for x in pend.dfn))
+    return "\n".join(lines)
+
+
+def turn_status(s: EmpiresState, player: int) -> list[str]:
+    """What is left of the turn: drawing (cards drawn, the next one's cost)
+    or the main phase (characters and armies that have not acted yet), and
+    every player's armies (the score)."""
+    cards = s.g.cards
+    out = []
+    me = "Dein Zug" if s.player == player else f"Zug von P{s.player}"
+    if s.phase == DRAWING:
+        out.append(f"{me}, Ziehphase: {s.drawn} Karten gezogen; die nächste kostet {s.draw_cost()} Gold "
+                   f"(du hast {s.gold[player]}).")
+    elif s.phase == END:
+        out.append(f"{me}: zum Zugende eine Karte abwerfen.")
+    elif s.phase not in (START, "over"):
+        ready = [cards[c].name for c in s.table[s.player] if not s.acted[c]
+                 and cards[c].kind == "character"]
+        out.append(f"{me}, Hauptphase: noch nicht gehandelt: {', '.join(ready) or 'niemand'}.")
+    out.append("Heere: " + ", ".join(f"P{p} {x:.0f}" for p, x in enumerate(s.scores())))
+    return out

@@ -216,6 +216,121 @@ class FourGodsState(State):
         from wdg.games.four_gods.svg import board_svg
         return board_svg(self)
 
+    # ------------------------------------------------------------ observation tensor
+    def observation_blocks(self, player: int) -> list[tuple[str, list[float]]]:
+        """``player``'s observation as numbers (docs/games.md lists the
+        layout). Prophets, cities and supplies go by colour — the god with
+        open gods, the player's colour with hidden gods (the god stays
+        secret). Per cell: a tile, its 3 x 3 terrains one-hot (36), a city,
+        its colour (4), a prophet's colour (4) and region (9). Per reserve
+        row slot (20 per player): a tile, its up side and its other side
+        (36 each). The hands (a tile and both sides, twice). Per player:
+        his gods where ``player`` may know them (4), his colours (4),
+        destroyed cities. Supply per colour; bag size, cities left, turn,
+        actions of the turn, last turns left, idle turns, draws left;
+        phase, player on turn, start player, the cell just laid, the row a
+        tile was taken from, the viewer."""
+        from wdg.games.four_gods.actions import MAX_ROW, REGIONS
+        from wdg.games.four_gods.text import prophet_colour
+        from wdg.games.four_gods.tiles import orient_grid
+
+        n = self.game.num_players
+        ts = self.game.tileset
+        cells = ts.rows * ts.cols
+        hidden = self._hidden_gods_of(player)
+
+        def one_hot(i: int, k: int) -> list[float]:
+            v = [0.0] * k
+            if 0 <= i < k:
+                v[i] = 1.0
+            return v
+
+        def colour(g: int) -> int:
+            if g < 0:
+                return -1
+            return prophet_colour(self, g) if self.game.hidden_gods else g
+
+        def grid(tile: int | None, orient: int) -> list[float]:
+            if tile is None:
+                return [0.0] * 36
+            return [x for row in orient_grid(ts.sides[tile], orient) for t in row for x in one_hot(t, 4)]
+
+        world: list[float] = []
+        for c in range(cells):
+            o = self.world.tiles[c]
+            world.append(float(o is not None))
+            world += [x for row in o.grid for t in row for x in one_hot(t, 4)] if o is not None else [0.0] * 36
+            city = c in self.world.cities
+            world.append(float(city))
+            world += one_hot(colour(self.world.cities[c]) if city else -1, 4)
+            g, (_, k) = self.prophets.get(c, (-1, (c, -1)))
+            world += one_hot(colour(g), 4) + one_hot(k, REGIONS)
+        rows: list[float] = []
+        for q in range(n):
+            for i in range(MAX_ROW):
+                if i < len(self.rows[q]):
+                    t, side = self.rows[q][i]
+                    rows += [1.0] + grid(t, 4 * side) + grid(t, 4 * (1 - side))
+                else:
+                    rows += [0.0] * 73
+        hands: list[float] = []
+        for h in (0, 1):
+            t = self.hands[h]
+            hands += [float(t is not None)] + grid(t, 0) + grid(t, 4)
+        players: list[float] = []
+        for q in range(n):
+            known = [] if q in hidden else self.gods[q]
+            players += [float(g in known) for g in range(4)]
+            players += [float(any(colour(g) == k for g in self.gods[q])) for k in range(4)]
+            players.append(float(self.destroyed[q]))
+        supply = [0.0] * 4
+        for g in range(4):
+            if colour(g) >= 0:
+                supply[colour(g)] = float(self.supply[g])
+        phases = ("deal", "start", "main", "draw", "taken", "prophet", "city", "over")
+        return [
+            ("cell_tile_terrain36_city_citycolour4_prophetcolour4_region9", world),
+            ("row_slot_tile_up36_down36", rows),
+            ("hand_tile_sideA36_sideB36", hands),
+            ("player_gods4_colours4_destroyed", players),
+            ("supply_by_colour", supply),
+            ("bag_citiesleft_turn_actions_final_idle_draws",
+             [float(len(self.bag)), float(self.cities_left), float(self.turn), float(self.turn_actions),
+              float(self.final_turns), float(self.idle_turns), float(self.draws_left)]),
+            ("phase", one_hot(phases.index(self.phase), len(phases))),
+            ("player_on_turn", one_hot(self.player if self.phase not in ("deal", "start") else -1, n)),
+            ("start_player", one_hot(self.starter, n)),
+            ("focus_cell", one_hot(self.focus, cells)),
+            ("taken_from_row", one_hot(self.taken_from, n)),
+            ("viewer", one_hot(player, n)),
+        ]
+
+    # ------------------------------------------------------------ by hand
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """German menu labels: kind, target, detail (:func:`text.action_path`)."""
+        from wdg.games.four_gods.text import action_path
+        return action_path(self, action)
+
+    def human_action_string(self, action: int, viewer: int) -> str:
+        """An action as ``viewer`` sees it, in German."""
+        from wdg.games.four_gods.text import action_de
+        return action_de(self, action, viewer)
+
+    def human_view(self, player: int) -> str:
+        """The world and the players in German, the others' hidden gods as
+        ``?`` (the bag by its size only)."""
+        return self.board_text(player)
+
+    def turn_owner(self) -> int:
+        """The player on turn (also while his tiles are drawn)."""
+        return -1 if self.phase in ("deal", "start", "over") else self.player
+
+    def turn_status(self, player: int) -> list[str]:
+        """Actions left in the turn and every god's points that ``player``
+        may know (:func:`text.turn_status`)."""
+        from wdg.games.four_gods.text import turn_status
+        return turn_status(self, player)
+
     # ------------------------------------------------------------ imperfect information
     def _hidden_gods_of(self, viewer: int) -> list[int]:
         """Players whose gods ``viewer`` does not know (hidden gods only)."""
@@ -241,20 +356,35 @@ class FourGodsState(State):
 
     def resample_from_infostate(self, player: int, rng: np.random.Generator) -> FourGodsState:
         """A determinisation for ``player``: with hidden gods the other
-        players' gods are dealt again among them (the bag's order is chance
-        anyway: every draw is sampled when it happens)."""
+        players' gods are dealt again from the gods ``player`` does not know
+        to be elsewhere (theirs, and once the deal is over the gods nobody
+        was dealt). Each player keeps his colour: his prophets, cities and
+        supply go with him to the god he is now given ("Die Farbe der
+        gewählten Propheten hat in diesem Modus nichts mit der Gottheit zu
+        tun"), so the determinisation looks the same to ``player``. (The
+        bag's order is chance anyway: every draw is sampled when it
+        happens.)"""
         s = self.clone()
         hidden = self._hidden_gods_of(player)
         if hidden:
-            pool = sorted(g for q in hidden for g in self.gods[q])
-            order = [pool[int(i)] for i in rng.permutation(len(pool))]
-            at = 0
-            for q in hidden:
-                k = len(self.gods[q])
-                s.gods[q] = order[at:at + k]
-                for g in s.gods[q]:
-                    s.owner[g] = q
-                at += k
+            slots = [(q, i) for q in hidden for i in range(len(self.gods[q]))]
+            old = [self.gods[q][i] for q, i in slots]
+            spare = [g for g in range(4) if self.owner[g] < 0] if self.phase != "deal" else []
+            pool = sorted(old + spare)
+            new = [pool[int(i)] for i in rng.permutation(len(pool))][:len(old)]
+            relabel = dict(zip(old, new))
+            s.gods = [g.copy() for g in self.gods]
+            s.owner = self.owner.copy()
+            s.supply = self.supply.copy()
+            for g in old:
+                s.owner[g] = -1
+                s.supply[g] = 0
+            for (q, i), g_old, g_new in zip(slots, old, new):
+                s.gods[q][i] = g_new
+                s.owner[g_new] = q
+                s.supply[g_new] = self.supply[g_old]
+            s.prophets = {c: (relabel.get(g, g), m) for c, (g, m) in self.prophets.items()}
+            s.world.cities = {c: relabel.get(g, g) for c, g in self.world.cities.items()}
             s._legal = None
             s._scored = []
         return s

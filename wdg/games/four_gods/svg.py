@@ -39,7 +39,7 @@ def board_svg(s: St, viewer: int | None = None) -> str:
     hidden gods as ``?``)."""
     ts = s.game.tileset
     sub = CELL / 3
-    w, h = max(MARGIN + ts.cols * CELL + 10, 540), MARGIN + ts.rows * CELL + 126
+    w, h = max(MARGIN + ts.cols * CELL + 10, 540), MARGIN + ts.rows * CELL + 190
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
            f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="sans-serif">',
            f'<rect width="{w:.0f}" height="{h:.0f}" fill="#fbf8ef"/>']
@@ -92,24 +92,42 @@ def board_svg(s: St, viewer: int | None = None) -> str:
                    f'Spieler {p}: {escape(gods)}, {points}</text>')
     out.append(f'<text x="{MARGIN}" y="{y + 36}" font-size="11">Zug {s.turn}, Beutel {len(s.bag)}'
                f'{", Ende: " + escape(s.end_reason) if s.end_reason else ""}</text>')
-    out.extend(_legend(s, MARGIN, y + 56))
+    out.extend(_legend(s, MARGIN, y + 56, hidden))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _legend(s: St, x: int, y: int) -> list[str]:
-    """Terrain colours; prophet colours (gods, or players' colours with
-    hidden gods); the city, the outlined free cell."""
-    out = [f'<text x="{x}" y="{y}" font-size="10" font-weight="bold">Legende</text>']
+def legend_items(s: St, hidden: list[int] | None = None) -> list[tuple[str, str, str]]:
+    """The legend's entries ``(fill, label, shape)``: the terrains, the
+    prophets by colour, the city, the free cell. With open gods every god's
+    colour and its player; with hidden gods ("Verdeckte Götter") every
+    dealt colour and its player, the god named only where the viewer may
+    know it (his own; all without a viewer), else "Gottheit verdeckt"."""
+    hidden = hidden or []
     items = [(TERRAIN_FILL[t], TERRAIN_NAMES[t], "rect") for t in range(4)]
     if s.game.hidden_gods:
-        items += [(COLOUR_FILL[k], f"Prophet {COLOUR_NAMES[k]}", "circle")
-                  for k in sorted({prophet_colour(s, g) for g in range(4) if s.owner[g] >= 0})]
+        for k, g in sorted((prophet_colour(s, g), g) for g in range(4) if s.owner[g] >= 0):
+            p = s.owner[g]
+            god = "Gottheit verdeckt" if p in hidden else GOD_NAMES[g]
+            items.append((COLOUR_FILL[k], f"Prophet {COLOUR_NAMES[k]}: Spieler {p} ({god})", "circle"))
     else:
-        items += [(GOD_FILL[g], f"Prophet {GOD_NAMES[g]}", "circle") for g in range(4)]
-    items += [("#e0c070", "Legendäre Stadt", "city"), ("#c62828", "hier darf gelegt werden", "free")]
+        for g in range(4):
+            who = f"Spieler {s.owner[g]}" if s.owner[g] >= 0 else "noch frei"
+            items.append((GOD_FILL[g], f"Prophet {GOD_NAMES[g]} ({who})", "circle"))
+    items += [("#e0c070", "Legendäre Stadt (Rand: Farbe ihres Propheten)", "city"),
+              ("#c62828", "hier darf gelegt werden", "free")]
+    return items
+
+
+def _legend(s: St, x: int, y: int, hidden: list[int]) -> list[str]:
+    """The legend (:func:`legend_items`) as SVG groups ``class="legend-item"``."""
+    out = [f'<text x="{x}" y="{y}" font-size="10" font-weight="bold">Legende</text>']
+    items = legend_items(s, hidden)
+    cols = 2
     for i, (fill, label, shape) in enumerate(items):
-        cx, cy = x + (i % 5) * 100, y + 14 + (i // 5) * 18
+        cx, cy = (x + (i % 4) * 110, y + 14) if i < 4 else (x + ((i - 4) % cols) * 250,
+                                                            y + 32 + ((i - 4) // cols) * 18)
+        out.append('<g class="legend-item">')
         if shape == "rect":
             out.append(f'<rect x="{cx}" y="{cy - 9}" width="10" height="10" fill="{fill}"/>')
         elif shape == "circle":
@@ -119,5 +137,5 @@ def _legend(s: St, x: int, y: int) -> list[str]:
         else:
             out.append(f'<rect x="{cx}" y="{cy - 9}" width="10" height="10" fill="none" stroke="{fill}" '
                        f'stroke-dasharray="2,2"/>')
-        out.append(f'<text x="{cx + 14}" y="{cy}" font-size="10">{escape(label)}</text>')
+        out.append(f'<text x="{cx + 14}" y="{cy}" font-size="10">{escape(label)}</text></g>')
     return out

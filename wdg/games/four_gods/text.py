@@ -200,3 +200,107 @@ def board_text(s: St, viewer: int | None = None) -> str:
     lines.append("Propheten im Vorrat: " + ", ".join(f"{prophet_label(s, g)} {s.supply[g]}"
                                                     for g in _supply_gods(s)))
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ by hand
+def action_path(s: St, a: int) -> tuple[str, ...]:
+    """The menu labels of action ``a`` for play by hand (German): kind, then
+    target, then detail — a tile to lay by hand, then the cell, then side
+    and turn with the terrain it shows."""
+    kind, args = s.game.layout.decode(a)
+    if kind == "draw":
+        return ("Ziehen aus dem Beutel:", f"{args[0]} Plättchen")
+    if kind == "place":
+        h, c, o = args
+        t = s.hands[h]
+        verb = "Stadt zerstören an" if c in s.world.cities else "an"
+        terrain = tile_terrain(s, t, o) if t is not None else "?"
+        return (f"Plättchen {t} (Hand {h + 1}) legen", f"{verb} {cell_name(s, c)}",
+                f"Seite {'AB'[o // 4]}, {o % 4}x gedreht: {terrain}")
+    if kind == "reserve":
+        h, side = args
+        t = s.hands[h]
+        return ("Plättchen in die eigene Ablagereihe", f"Plättchen {t} (Hand {h + 1})",
+                f"Seite {'AB'[side]} oben")
+    if kind in ("flip", "take"):
+        q, i = args
+        tile, side = s.rows[q][i] if i < len(s.rows[q]) else (None, 0)
+        shown = tile_terrain(s, tile, 4 * (1 - side)) if tile is not None else "?"
+        verb = "Plättchen in einer Ablagereihe wenden" if kind == "flip" else \
+            "Plättchen aus einer Ablagereihe nehmen"
+        return (verb, f"Reihe von Spieler {q}", f"Plätze {10 * (i // 10) + 1}-{10 * (i // 10) + 10}",
+                f"Platz {i + 1}: Plättchen {tile}" + (f" (danach {shown})" if kind == "flip" else ""))
+    if kind == "god":
+        return ("Gottheit wählen", GOD_NAMES[args[0]])
+    if kind == "city":
+        return ("Legendäre Stadt bauen", f"an {cell_name(s, args[0])}")
+    if kind == "prophet":
+        return (f"Prophet ({prophet_label(s, args[0])}) aus dem Vorrat setzen", _region_de(s, args[1]))
+    if kind == "move":
+        return ("Prophet versetzen", f"von {cell_name(s, args[0])}", f"nach {_region_de(s, args[1])}")
+    if kind == "skip":
+        return ("Keinen Propheten setzen",)
+    if kind == "end":
+        return ("Zug beenden",)
+    if kind == "ret":
+        return (f"Plättchen zurück in die Reihe von Spieler {s.taken_from}",)
+    return (describe(s, a),)
+
+
+def _region_de(s: St, k: int) -> str:
+    tile = s.world.tiles[s.focus]
+    where = cell_name(s, s.focus)
+    if tile is None:
+        return f"Stadt {where}"
+    return f"{where} Gebiet {k + 1} ({TERRAIN_NAMES[tile.region_terrain[k]]})"
+
+
+def action_de(s: St, a: int, viewer: int) -> str:
+    """An action as ``viewer`` sees it, in German (a hidden god dealt to
+    another player unnamed)."""
+    kind, args = s.game.layout.decode(a)
+    n = s.game.num_players
+    if kind == "deal":
+        who = s.deal_next % n
+        return (f"Spieler {who} erhält verdeckt eine Gottheit" if who != viewer
+                else f"Spieler {who} erhält die Gottheit {GOD_NAMES[args[0]]}")
+    if kind == "start":
+        return f"Startspieler: Spieler {args[0]}"
+    if kind == "draw_tile":
+        return (f"Plättchen {args[0]} gezogen (Seite A {tile_terrain(s, args[0], 0)}, "
+                f"Seite B {tile_terrain(s, args[0], 4)})")
+    return ": ".join(x for x in (" ".join(action_path(s, a)),) if x)
+
+
+def turn_status(s: St, player: int) -> list[str]:
+    """Actions left in the turn (the hourglass), the last turns once the end
+    is triggered, and the points: every god of ``player`` on its own (with
+    two gods the lower counts), the others' where he may know their gods."""
+    out = []
+    if s.phase not in ("over", "deal", "start"):
+        left = max(0, s.game.actions_per_turn - s.turn_actions)
+        who = "Dein Zug" if s.player == player else f"Zug von Spieler {s.player}"
+        out.append(f"{who}: {s.turn_actions} von {s.game.actions_per_turn} Aktionen genutzt, "
+                   f"noch {left}." + (" Ein Prophet kann noch auf das gelegte Plättchen."
+                                      if s.phase == "prophet" else "")
+                   + (" Die neue Stadt braucht ihren Propheten." if s.phase == "city" else ""))
+    if s.final_turns > 0:
+        out.append(f"Das Ende ist ausgelöst ({s.end_reason}): noch {s.final_turns} Züge.")
+    b = s.breakdown()
+    pts = s.scores()
+    hidden = s._hidden_gods_of(player)
+    for p in range(s.game.num_players):
+        gods = s.gods[p]
+        if p in hidden:
+            text = "? (verdeckte Gottheit)"
+        elif not gods:
+            text = "noch keine Gottheit"
+        else:
+            each = ", ".join(f"{GOD_NAMES[g]} {b.total(g)}" for g in gods)
+            text = each + (f" (es zählt die niedrigere: {pts[p]:.0f})"
+                           if s.gods_per_player() == 2 else "")
+            if s.gods_per_player() == 2 and len(gods) < 2:
+                text += " — die zweite Gottheit fehlt noch (zählt 0)"
+        mine = " (du)" if p == player else ""
+        out.append(f"Punkte Spieler {p}{mine}: {text}")
+    return out

@@ -306,6 +306,140 @@ class LordsState(State):
                 return f"Altar auf Feld {h} bauen"
         return f"Aktion {action} (in Phase {PHASE_NAMES[ph]})"
 
+    # ------------------------------------------------------ observation tensor
+
+    def observation_blocks(self, player: int) -> list[tuple[str, list[float]]]:
+        """``player``'s observation as numbers (docs/games.md lists the
+        layout). Per hex: terrain one-hot (7, all zero while unplaced),
+        owner one-hot (players), counters, civilised, altar. Per player:
+        supply, cards in hand, kept markers per terrain, first civilisation
+        done, has chosen a card this round, the chosen card one-hot where
+        ``player`` may see it (his own; the others' only after the reveal,
+        3.2). His own hand per card type; the bag per terrain and the deck's
+        size (not its order or contents); phase, player to move, player on
+        turn, round, the turn's card, civilisation and altar done, the
+        attack or move's hexes, the terrain just drawn, the viewer."""
+        n, size = self.n, self.size
+
+        def one_hot(i: int, k: int) -> list[float]:
+            v = [0.0] * k
+            if 0 <= i < k:
+                v[i] = 1.0
+            return v
+        terrain: list[float] = []
+        owner: list[float] = []
+        for h in range(size):
+            terrain += one_hot(self.terrain[h], 7)
+            owner += one_hot(self.owner[h], n)
+        per_player: list[float] = []
+        chosen: list[float] = []
+        for q in range(n):
+            hidden = self._hidden_chosen(q, player)
+            per_player += [float(self.supply[q]), float(sum(self.hands[q])),
+                           *map(float, self.kept[q]), float(self.ever_civ[q]),
+                           float(self.chosen[q] >= 0)]
+            chosen += one_hot(-1 if hidden else self.chosen[q], NUM_CARD_TYPES)
+        return [
+            ("hex_terrain", terrain), ("hex_owner", owner),
+            ("hex_counters", [float(c) for c in self.count]),
+            ("hex_civilised", [float(c) for c in self.civ]),
+            ("hex_altar", [float(a) for a in self.altar]),
+            ("player_supply_hand_kept7_firstciv_haschosen", per_player),
+            ("player_chosen_card", chosen),
+            ("own_hand", [float(k) for k in self.hands[player]]),
+            ("bag", [float(k) for k in self.bag]),
+            ("deck_size", [float(sum(self.deck))]),
+            ("phase", one_hot(self.phase, len(PHASE_NAMES))),
+            ("to_move", one_hot(self.to_move, n)),
+            ("turn_player", one_hot(self.turn_player, n)),
+            ("round_civdone_altardone", [float(self.round), float(self.civ_done), float(self.altar_done)]),
+            ("turn_card", one_hot(self.card, NUM_CARD_TYPES)),
+            ("from_hex", one_hot(self.src, size)), ("to_hex", one_hot(self.dst, size)),
+            ("drawn_terrain", one_hot(self.drawn, 7)),
+            ("viewer", one_hot(player, n)),
+        ]
+
+    # ---------------------------------------------------------- by hand
+
+    def _row_label(self, h: int) -> str:
+        for r, row in enumerate(geometry(self.radius).rows):
+            if h in row:
+                return f"Reihe {r + 1} (Felder {row[0]}-{row[-1]})"
+        return "Reihe ?"
+
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """The menu labels of an action (German): kind, then where. Hexes go
+        by board row, then number (the text board's numbers); a move or an
+        attack by its origin, then its target; a card by its terrain."""
+        ph = self.phase
+        if ph == CREATE and A.KEPT <= action < A.CARD:
+            t, h = divmod(action - A.KEPT, 100)
+            return (f"Zurückgehaltenes {TERRAIN_NAMES[t]} legen", self._row_label(h), f"Feld {h}")
+        if ph == CREATE_PLACE and A.HEX <= action < A.HEX + self.size:
+            h = action - A.HEX
+            return (f"{TERRAIN_NAMES[self.drawn]} legen", self._row_label(h), f"Feld {h}")
+        if ph == CHOOSE and A.CARD <= action < A.CARD + NUM_CARD_TYPES:
+            c = action - A.CARD
+            return ("Karte verdeckt wählen", TERRAIN_NAMES[card_terrain(c)], card_name(c))
+        if ph in (MOVE_PAIR, ATTACK_PAIR) and A.PAIR <= action < A.KEPT:
+            a, b = divmod(action - A.PAIR, 100)
+            verb = "Bewegen" if ph == MOVE_PAIR else "Angriff"
+            return (f"{verb} von Feld {a}", f"nach Feld {b}")
+        if ph in (MOVE_COUNT, ADVANCE) and A.COUNT < action < A.TERRAIN_DRAWN:
+            k = action - A.COUNT
+            verb = "bewegen" if ph == MOVE_COUNT else "rücken nach"
+            return (f"Marker {verb} (Feld {self.src} nach Feld {self.dst})",
+                    f"{10 * (k // 10)}-{10 * (k // 10) + 9}", f"{k} Marker")
+        if A.HEX <= action < A.HEX + self.size and ph in (PLACE, CIVILISE, ALTAR):
+            h = action - A.HEX
+            kind = {PLACE: f"Einsetzen: {card_name(self.card)}", CIVILISE: "Zivilisieren",
+                    ALTAR: "Altar bauen"}[ph]
+            owner = self.owner[h]
+            where = f"Felder von Spieler {owner}" if ph == CIVILISE and owner >= 0 else self._row_label(h)
+            return (kind, where, f"Feld {h}")
+        return (self.action_to_string(action),)
+
+    def human_view(self, player: int) -> str:
+        """The position for play by hand, once: the phase, the players (his
+        own hand and the others' by their size, a card chosen face down as
+        ``verdeckt``) and the board with the hex numbers of the actions."""
+        lines = self._text(player).splitlines()
+        return "\n".join(lines[:len(lines) - len(self.board_lines())] + [self.board_text(player)])
+
+    def turn_owner(self) -> int:
+        """The player whose turn it is: the creator of the current marker
+        (2.), the player of the revealed card in the people phase (3.3);
+        -1 while cards are dealt, chosen or compared."""
+        ph = self.phase
+        if ph == CREATE:
+            return self.to_move
+        if ph in (CREATE_DRAW, CREATE_PLACE, PLACE, ACT, MOVE_PAIR, MOVE_COUNT, ATTACK_PAIR, DICE,
+                  ADVANCE, CIVILISE, ALTAR):
+            return self.turn_player
+        return -1
+
+    def turn_status(self, player: int) -> list[str]:
+        """What is left of the turn (3.3: placing, then moves and attacks in
+        any number, one civilisation, one altar; a double ends it, 3.7) and
+        everyone's points (public)."""
+        ph = self.phase
+        out = []
+        if ph in (CREATE, CREATE_PLACE):
+            out.append(f"Schöpfung: ein Geländemarker in diesem Zug; zurückgehalten "
+                       f"{sum(self.kept[player])} von {MAX_KEPT}.")
+        elif ph == CHOOSE:
+            out.append("Wähle verdeckt eine Karte für diese Runde (die Karten werden aufgedeckt, "
+                       "wenn alle gewählt haben).")
+        elif self.turn_player == player and self.card >= 0:
+            done = "ausstehend" if ph == PLACE else "erledigt"
+            civ = "erledigt" if self.civ_done else "noch möglich"
+            alt = "erledigt" if self.altar_done else "noch möglich"
+            out.append(f"Dein Zug mit {card_name(self.card)}: Einsetzen {done}; Zivilisieren {civ}; "
+                       f"Altar {alt}; Bewegen und Angreifen beliebig oft, bis du den Zug beendest "
+                       f"oder beim Angriff einen Pasch würfelst.")
+        out.append("Punkte: " + ", ".join(f"Spieler {p} {x:.0f}" for p, x in enumerate(self.scores())))
+        return out
+
     def __str__(self) -> str:
         """The whole position: phase, players (hands, supply, kept markers,
         chosen cards), bag, deck, and the board row by row."""

@@ -1,7 +1,7 @@
 """An SVG picture of a Lords of Creation board: hexes coloured by terrain
 with the hex numbers of the actions ("Feld 64"), the counters of each
 player as a coloured disc with their number (a ring for civilised people,
-a triangle for an altar)."""
+a triangle for an altar) and a legend of the colours and marks."""
 
 from __future__ import annotations
 
@@ -18,6 +18,49 @@ TERRAIN_FILL = ("#b7d97a", "#c9a86a", "#2e7d32", "#f3dd8c", "#4a90d9", "#8d8d8d"
 """Grasland, Hügel, Wald, Insel, See, Berge, Wüste."""
 PLAYER_FILL = ("#d62728", "#1f4fb4", "#111111", "#ff7f0e", "#8e24aa")
 SIZE = 26
+LEGEND_HEIGHT = 92
+"""Room for the legend below the players."""
+
+
+def legend_items() -> list[tuple[str, str]]:
+    """The legend's entries ``(kind, label)``: the seven terrains by colour,
+    then the marks of a held hex (4.2: 1 point barbarian, 2 civilised, 3
+    with an altar)."""
+    items = [(f"terrain:{t}", name) for t, name in enumerate(TERRAIN_NAMES)]
+    items += [("barbarian", "barbarisch (Scheibe mit Zahl der Marker, 1 Punkt)"),
+              ("civilised", "zivilisiert (weißer Ring, 2 Punkte)"),
+              ("altar", "Altar (Dreieck, 3 Punkte)"),
+              ("number", "Feldnummer der Aktionen (\"Feld 64\")")]
+    return items
+
+
+def _legend(x: float, y: float) -> list[str]:
+    """The legend as SVG groups (``class="legend-item"``, the label as text)."""
+    out = [f'<text x="{x:.0f}" y="{y:.0f}" font-size="11" font-weight="bold">Legende</text>']
+    grey = "#777"
+    for i, (kind, label) in enumerate(legend_items()):
+        col, row = (i % 4, i // 4) if kind.startswith("terrain") else (0, 2 + (i - 7) // 2)
+        if not kind.startswith("terrain"):
+            col = (i - 7) % 2
+        cx = x + (col * 110 if kind.startswith("terrain") else col * 260)
+        cy = y + 16 + row * 16
+        if kind.startswith("terrain"):
+            mark = (f'<rect x="{cx:.0f}" y="{cy - 9:.0f}" width="10" height="10" '
+                    f'fill="{TERRAIN_FILL[int(kind.split(":")[1])]}" stroke="#555"/>')
+        elif kind == "barbarian":
+            mark = f'<circle cx="{cx + 5:.0f}" cy="{cy - 4:.0f}" r="6" fill="{grey}"/>'
+        elif kind == "civilised":
+            mark = (f'<circle cx="{cx + 5:.0f}" cy="{cy - 4:.0f}" r="6" fill="{grey}" '
+                    f'stroke="#fff" stroke-width="2"/><circle cx="{cx + 5:.0f}" cy="{cy - 4:.0f}" r="8" '
+                    f'fill="none" stroke="{grey}"/>')
+        elif kind == "altar":
+            mark = (f'<polygon points="{cx:.0f},{cy:.0f} {cx + 10:.0f},{cy:.0f} {cx + 5:.0f},{cy - 9:.0f}" '
+                    f'fill="#fff" stroke="{grey}"/>')
+        else:
+            mark = f'<text x="{cx + 5:.0f}" y="{cy:.0f}" font-size="9" text-anchor="middle">64</text>'
+        out.append(f'<g class="legend-item" data-kind="{kind.split(":")[0]}">{mark}'
+                   f'<text x="{cx + 16:.0f}" y="{cy:.0f}" font-size="10">{escape(label)}</text></g>')
+    return out
 
 
 def board_svg(s: LordsState) -> str:
@@ -27,7 +70,7 @@ def board_svg(s: LordsState) -> str:
     cx0 = w3 * (s.radius + 1)
     cy0 = SIZE * (1.5 * s.radius + 1.6)
     width = 2 * cx0
-    height = 2 * cy0 + 40 + 16 * s.n
+    height = 2 * cy0 + 40 + 16 * s.n + LEGEND_HEIGHT
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbf8ef"/>']
@@ -63,8 +106,7 @@ def board_svg(s: LordsState) -> str:
         out.append(f'<circle cx="16" cy="{y + 16 * p:.0f}" r="6" fill="{PLAYER_FILL[p % len(PLAYER_FILL)]}"/>'
                    f'<text x="28" y="{y + 16 * p + 4:.0f}" font-size="12">Spieler {p}: '
                    f'{scores[p]:.0f} Punkte, Vorrat {s.supply[p]}</text>')
-    legend = " ".join(f"{n}" for n in TERRAIN_NAMES)
-    out.append(f'<text x="10" y="{height - 8:.0f}" font-size="10">Runde {s.round}. '
-               f'Gelände: {escape(legend)}</text>')
+    out.extend(_legend(10, y + 16 * s.n + 8))
+    out.append(f'<text x="10" y="{height - 8:.0f}" font-size="10">Runde {s.round}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
