@@ -178,14 +178,17 @@ _HINTS = {
 }
 
 
-def describe_os_error(exc: OSError, committed: bool | None = None) -> str:
+def describe_os_error(exc: OSError, committed: bool | None = None,
+                      near: Path | None = None) -> str:
     """One line for the user: what failed, where (the path, or the operation
     when the system named none), what to do. ``committed``: whether the
     command's change was committed before the error (None: not known here —
-    the store then says what holds for every command)."""
+    the store then says what holds for every command). ``near``: the folder
+    the command was writing into, named when the error came without a path
+    (e.g. from a worker process, whose frames are gone)."""
     what, todo = _HINTS.get(exc.errno or 0, (exc.strerror or str(exc), "fix the cause and run "
                                              "the command again"))
-    where = exc.filename if exc.filename is not None else _where(exc)
+    where = exc.filename if exc.filename is not None else _where(exc, near)
     if exc.filename2 is not None:
         where = f"{where} -> {exc.filename2}"
     if committed is None:
@@ -198,10 +201,11 @@ def describe_os_error(exc: OSError, committed: bool | None = None) -> str:
     return f"{what}: {where} — {todo}. {tail}"
 
 
-def _where(exc: OSError) -> str:
+def _where(exc: OSError, near: Path | None = None) -> str:
     """A path for an error that came without one (e.g. a write to an open
     file): the file being written, from the traceback's frames when a local
-    variable names it, else the working directory's file system."""
+    variable names it, else the file system of ``near`` (the folder the
+    command writes into) or of the working directory."""
     tb = exc.__traceback__
     found = None
     while tb is not None:
@@ -211,4 +215,4 @@ def _where(exc: OSError) -> str:
                 found = str(value)
                 break
         tb = tb.tb_next
-    return found or f"(Datei nicht genannt; Dateisystem von {os.getcwd()})"
+    return found or f"(Datei nicht genannt; Dateisystem von {near or os.getcwd()})"

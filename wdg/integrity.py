@@ -30,7 +30,7 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -472,13 +472,25 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
 # --- checks before a two-step command -----------------------------------------------------------
 
 def precheck(what: str, writable: Iterable[Path], *, same_fs: Iterable[Path] = (),
-             need: int = 0, space_at: Path | None = None) -> None:
-    """Refuse a command before it commits anything unless it can finish:
-    every directory in ``writable`` takes a new file (a probe, written and
-    removed), the paths in ``same_fs`` lie on one file system (renames there
-    cannot fail half-way), and ``space_at``'s file system has ``need`` bytes
-    free (plus a margin). ``what``: the command, for the message."""
+             need: int = 0, space_at: Path | None = None,
+             space: Mapping[Path, int] | None = None) -> None:
+    """Refuse a command before it commits anything unless it can finish (issue
+    #30): every directory in ``writable`` takes a new file (a probe: an unnamed
+    file, written and gone however we die; a directory not made yet is probed
+    at the nearest one that exists, where it will be made), the existing paths
+    in ``same_fs`` lie on one file system (renames between them cannot fail
+    half-way), and each file system has room for what will be written on it:
+    ``space`` maps a path to the bytes written there (``need``/``space_at``:
+    one such pair); the needs of paths on one file system add up, and the
+    check asks for a tenth more plus 1 MiB (:data:`SPACE_MARGIN`). ``what``:
+    the command, for the German message (``<what> nicht begonnen: …``), which
+    names the path, what is missing, and says that nothing was changed."""
+    checked: set[Path] = set()
     for d in writable:
+        d = _existing(Path(d))
+        if d in checked:
+            continue
+        checked.add(d)
         if d.is_symlink():
             raise StateError(f"{what} nicht begonnen: {d} ist ein symbolischer Link; wdg folgt "
                              "ihm nicht. Entfernen Sie den Link (rm, nicht rm -r) und rufen Sie "
@@ -491,7 +503,7 @@ def precheck(what: str, writable: Iterable[Path], *, same_fs: Iterable[Path] = (
             raise StateError(f"{what} nicht begonnen: in {d} kann nicht geschrieben werden "
                              f"({e.strerror}). Nichts wurde geändert; machen Sie den Ordner "
                              "beschreibbar und rufen Sie den Befehl erneut auf.") from None
-    devs = {}
+    devs: dict[int, Path] = {}
     for p in same_fs:
         if p.exists():
             devs.setdefault(os.lstat(p).st_dev, p)
@@ -500,14 +512,64 @@ def precheck(what: str, writable: Iterable[Path], *, same_fs: Iterable[Path] = (
         raise StateError(f"{what} nicht begonnen: {a} und {b} liegen auf verschiedenen "
                          "Dateisystemen (ein Umbenennen dazwischen wäre kein einzelner Schritt). "
                          "Nichts wurde geändert.")
+    wanted = dict(space or {})
     if need and space_at is not None:
-        free = shutil.disk_usage(space_at).free
-        want = need + need // 10 + (1 << 20)
+        wanted[space_at] = wanted.get(space_at, 0) + need
+    by_fs: dict[int, tuple[Path, int]] = {}
+    for p, n in wanted.items():
+        at = _existing(Path(p))
+        dev = os.stat(at).st_dev
+        first, total = by_fs.get(dev, (Path(p), 0))
+        by_fs[dev] = (first, total + n)
+    for at, n in by_fs.values():
+        if n <= 0:
+            continue
+        free = shutil.disk_usage(_existing(at)).free
+        want = with_margin(n)
         if free < want:
-            raise StateError(f"{what} nicht begonnen: auf dem Datenträger von {space_at} sind "
+            raise StateError(f"{what} nicht begonnen: auf dem Datenträger von {at} sind "
                              f"{free // 1024} KiB frei, gebraucht werden etwa {want // 1024} KiB. "
                              "Nichts wurde geändert; schaffen Sie Platz und rufen Sie den Befehl "
                              "erneut auf.")
+
+
+SPACE_MARGIN = (10, 1 << 20)
+"""A space check asks for the estimate plus a tenth of it plus 1 MiB (file
+system blocks, directory entries, journals and temporary files the estimate
+does not count)."""
+
+
+def with_margin(need: int) -> int:
+    """The free bytes a space check asks for ``need`` estimated bytes."""
+    return need + need // SPACE_MARGIN[0] + SPACE_MARGIN[1]
+
+
+def tree_size(path: Path) -> int:
+    """The bytes of the regular files at or under ``path`` (links not followed; 0 if none)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return 0
+    if stat.S_ISREG(st.st_mode):
+        return st.st_size
+    if not stat.S_ISDIR(st.st_mode):
+        return 0
+    total = 0
+    for root, _dirs, names in os.walk(path):
+        for n in names:
+            try:
+                st = os.lstat(os.path.join(root, n))
+            except OSError:
+                continue
+            total += st.st_size if stat.S_ISREG(st.st_mode) else 0
+    return total
+
+
+def _existing(p: Path) -> Path:
+    """``p``, or the nearest directory above it that exists (where it will be made)."""
+    while not p.exists() and not p.is_symlink() and p.parent != p:
+        p = p.parent
+    return p
 
 
 # --- sealed records (written between months: mail records) ---------------------------------------

@@ -353,6 +353,122 @@ def test_undo_refuses_without_space_and_across_file_systems(camp, capsys, monkey
     assert {k: v for k, v in tree_bytes(seg_dir).items()} == before
 
 
+@pytest.mark.parametrize("where", ["turns", "reports"])
+def test_turn_run_refuses_up_front_when_the_archive_or_reports_folder_is_read_only(
+        camp, capsys, mounts, where):
+    """Issue #30 item 5 for ``turn run``: with ``turns/`` (where the month is
+    archived) or ``reports/<segment>/`` (where it is delivered after the commit)
+    on a read-only mount, the run is refused before the month is resolved — a
+    German message naming the folder and that nothing was changed — and the
+    campaign is byte-identical; writable again, the month runs."""
+    folder = camp.segment_dir(NAME) / "turns" if where == "turns" else \
+        camp.root / "reports" / NAME
+    assert folder.is_dir()
+    mounts.read_only(folder)
+    before = tree_bytes(camp.root)
+    code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
+    assert code == 1 and "Traceback" not in out, out
+    assert f"Auswertung von Mond {JUNE.key} nicht begonnen: in {folder} kann nicht geschrieben " \
+        "werden (Read-only file system). Nichts wurde geändert" in out, out
+    assert tree_bytes(camp.root) == before
+    mounts.release(folder)
+    code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
+    assert code == 0, out
+    assert (camp.root / "reports" / NAME / JUNE.key).is_dir()
+
+
+def test_the_commit_point_check_counts_the_delivered_reports(camp, capsys, monkeypatch):
+    """At the commit point ``turn run`` asks for room for the new state and for
+    the reports it will deliver unpacked (issue #30 item 5): with less free
+    space than that it refuses before committing and removes its staged month."""
+    from wdg.engine import archive
+    from wdg.reports.archived import archived_reports, delivered_size
+
+    seen = {}
+    real = archive.can_commit
+
+    def spy(seg_dir, month, **kw):
+        if kw.get("staging") is not None:
+            seen["reports"] = delivered_size(archived_reports(kw["staging"]))
+            seen["state"] = sum(len(b) for b in kw["state"].values())
+            usage = shutil.disk_usage(seg_dir)
+            monkeypatch.setattr(shutil, "disk_usage", lambda p: usage._replace(
+                free=integrity.with_margin(seen["reports"] + seen["state"])))
+        return real(seg_dir, month, **kw)
+
+    monkeypatch.setattr(archive, "can_commit", spy)
+    before = tree_bytes(camp.root)
+    code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
+    assert code == 1 and f"Speichern von Mond {JUNE.key} nicht begonnen" in out, out
+    assert "Nichts wurde geändert" in out and "Traceback" not in out, out
+    delivered = sum(p.stat().st_size for p in (camp.root / "reports" / NAME / MAY.key).rglob("*")
+                    if p.is_file())
+    assert seen["reports"] > delivered // 2  # the unpacked reports, not the packed ones
+    assert tree_bytes(camp.root) == before
+    assert not list(camp.segment_dir(NAME).glob("turns/.staging-*"))
+
+
+def test_a_save_whose_renames_cannot_finish_is_refused_before_its_commit(camp, mounts):
+    """The journal's renames are carried out after the commit point: a target
+    folder on a read-only mount (or another file system) is refused before it,
+    and the target folders are made before it (issue #30 item 5)."""
+    from wdg.errors import StateError
+    from wdg.world.storage import load_segment, save_segment
+
+    seg_dir = camp.segment_dir(NAME)
+    seg = load_segment(seg_dir)
+    (seg_dir / "turns" / "x").mkdir()
+    target = seg_dir / "turns" / "ro"
+    target.mkdir()
+    mounts.read_only(target)
+    before = tree_bytes(seg_dir)
+    with pytest.raises(StateError, match=f"Speichern nicht begonnen: in {target} kann nicht "
+                       "geschrieben werden .*Nichts wurde geändert"):
+        save_segment(seg, seg_dir, renames=(("turns/x", "turns/ro/x"),))
+    assert tree_bytes(seg_dir) == before and (seg_dir / "turns" / "x").is_dir()
+    assert not list(seg_dir.glob(".gen-*")) and not (seg_dir / ".commit").exists()
+    save_segment(seg, seg_dir, renames=(("turns/x", "turns/new/deeper/x"),))
+    assert (seg_dir / "turns" / "new" / "deeper" / "x").is_dir()
+
+
+def test_sending_checks_the_send_record_can_be_written_before_the_first_mail(tmp_path, monkeypatch):
+    """``reports send`` / ``mail run``: a mail handed to the server must be
+    recorded (else it may go out twice). No room for the record: refused before
+    any connection is made, nothing recorded (issue #30 item 5)."""
+    from wdg.errors import StateError
+    from wdg.mail.config import load_mail_config
+    from wdg.mail.ledger import Ledger
+    from wdg.mail.send import Outgoing, send_mails
+
+    seg = tmp_path / "seg"
+    seg.mkdir()
+    (seg / "mail.yaml").write_text("from: SL <sl@wdg.test>\nsmtp:\n  host: 127.0.0.1\n"
+                                   "  port: 9\n  security: plain\n", encoding="utf-8")
+    usage = shutil.disk_usage(seg)
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: usage._replace(free=4096))
+    mails = [Outgoing(f"t/k{k}", f"p{k}@wdg.test", lambda c: None, f"{k:064x}") for k in (1, 2)]
+    with pytest.raises(StateError, match=r"Versand nicht begonnen: auf dem Datenträger von "
+                       rf"{seg / 'mail'} sind 4 KiB frei.*Nichts wurde geändert"):
+        send_mails(Ledger(seg), load_mail_config(seg), mails)
+    assert not (seg / "mail" / "sent.yaml").exists()
+
+
+def test_segment_upgrade_checks_before_its_first_step(camp, capsys, monkeypatch):
+    """``wdg segment upgrade`` writes rules, mail records and the segment in
+    steps: it checks first that there is room for all of them (issue #30 item 5)."""
+    seg_dir = camp.segment_dir(NAME)
+    before = tree_bytes(camp.root)
+    usage = shutil.disk_usage(seg_dir)
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: usage._replace(free=8192))
+    code, out = wdg(capsys, "segment", "upgrade", NAME, "-C", str(camp.root))
+    assert code == 1 and "Segment-Upgrade nicht begonnen: auf dem Datenträger von" in out, out
+    assert "Nichts wurde geändert" in out and "Traceback" not in out
+    assert tree_bytes(camp.root) == before
+    monkeypatch.undo()
+    code, out = wdg(capsys, "segment", "upgrade", NAME, "-C", str(camp.root))
+    assert code == 0, out
+
+
 # --- file-system errors say what was committed ------------------------------------------------------
 
 def test_a_full_disk_while_delivering_says_the_month_is_saved_and_what_to_run(camp, capsys,
@@ -427,63 +543,117 @@ if __name__ == "__main__":  # pragma: no cover
 
 # --- a real full disk and Ctrl-C under turn run --jobs 2 (slow) ----------------------------------
 
-def _tmpfs(path: Path, size_k: int) -> bool:
+def _mount(*args: str) -> bool:
     import subprocess
 
-    path.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", str(path)],
-                       capture_output=True)
-    return r.returncode == 0
+    return subprocess.run(["mount", *args], capture_output=True).returncode == 0
+
+
+@pytest.fixture
+def mounts():
+    """Mount helpers (need root; the test is skipped where mounting is not
+    allowed); everything mounted is unmounted after the test, last first.
+    ``mounts.tmpfs(path, size_k)``: a tmpfs of that size at ``path``;
+    ``mounts.read_only(path)``: ``path`` bind-mounted read-only onto itself."""
+    import subprocess
+    from types import SimpleNamespace
+
+    done: list[Path] = []
+
+    def tmpfs(path: Path, size_k: int) -> Path:
+        path.mkdir(parents=True, exist_ok=True)
+        if not _mount("-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", str(path)):
+            pytest.skip("mounting a tmpfs is not allowed here")
+        done.append(path)
+        return path
+
+    def read_only(path: Path) -> Path:
+        if not _mount("--bind", str(path), str(path)):
+            pytest.skip("bind mounts are not allowed here")
+        done.append(path)
+        if not _mount("-o", "remount,ro,bind", str(path)):
+            pytest.skip("read-only bind mounts are not allowed here")
+        return path
+
+    def release(path: Path) -> None:
+        subprocess.run(["umount", str(path)], capture_output=True)
+        done.remove(path)
+
+    yield SimpleNamespace(tmpfs=tmpfs, read_only=read_only, release=release)
+    for path in reversed(done):
+        subprocess.run(["umount", str(path)], capture_output=True)
+
+
+def _demo_on_tmpfs(tmp_path: Path, mounts, free_k: int) -> Campaign:
+    """The demo campaign on a tmpfs with about ``free_k`` KiB left."""
+    from wdg.commands.demo import copy_demo
+
+    probe = copy_demo(tmp_path / "measure")
+    used = sum(-(-p.stat().st_size // 4096) * 4 for p in probe.root.rglob("*") if p.is_file())
+    shutil.rmtree(probe.root)
+    mnt = mounts.tmpfs(tmp_path / "fs", used + free_k)
+    return copy_demo(mnt / "c")
+
+
+def _run_demo(camp: Campaign, *more: str):
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "wdg", "turn", "run", "canura", "--jobs", "2",
+                           "--force", *more, "-C", str(camp.root)], capture_output=True,
+                          text=True, timeout=300)
+
+
+def _unchanged_but_bot_sheets(camp: Campaign, before: dict[str, bytes], out: str) -> set[str]:
+    """The campaign is as ``before`` but for the bot kingdoms' sheets the run
+    wrote (and announced) for the month before resolving it — inputs the re-run
+    takes as they are; returns their names."""
+    after = tree_bytes(camp.root)
+    bots = {n for n in set(after) - set(before) if n.startswith("orders/canura/0412-04/")}
+    assert {n: after[n] for n in after if n not in bots} == before
+    assert all(f"Spielzug {Path(n).name} geschrieben" in out for n in bots), out
+    return bots
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size_k", [400, 1200])
-def test_a_full_disk_in_turn_run_with_two_workers_is_one_message(tmp_path, size_k):
-    """Issue #30 item 7: disk full "prints a worker-pool traceback at 3 levels" and
-    "says 'not committed' for a month that was committed". On a real tmpfs too
-    small for the demo month with PDFs (400 KiB: full while the workers render,
-    before the commit; 1200 KiB: full while the reports are delivered, after it):
-    one message, no traceback, and what it says about the commit is true."""
-    import subprocess
-
-    from wdg.commands.demo import copy_demo
-
-    mnt = tmp_path / "fs"
-    if not _tmpfs(mnt, size_k):
-        pytest.skip("mounting a tmpfs is not allowed here")
-    try:
-        camp = copy_demo(mnt / "c")
-        r = subprocess.run([sys.executable, "-m", "wdg", "turn", "run", "canura", "--jobs", "2",
-                            "-q", "--force", "-C", str(camp.root)], capture_output=True,
-                           text=True, timeout=300)
-        out = r.stdout + r.stderr
-        assert r.returncode == 1 and "Traceback" not in out, out
-        assert "no space left on device" in out and str(mnt) in out
-        month = camp.segment_dir("canura") / "turns" / "0412-04"
-        if month.is_dir():
-            assert "ist ausgewertet und gespeichert" in out and \
-                "wdg reports render canura 0412-04" in out, out
-            assert integrity.verify_month(month) == []
-        else:
-            assert "ist NICHT gespeichert" in out and "wdg turn run canura" in out, out
-    finally:
-        import subprocess as sp
-
-        sp.run(["umount", str(mnt)], capture_output=True)
+@pytest.mark.parametrize(("free_k", "what"), [(100, "Auswertung"), (1500, "Speichern")],
+                         ids=["before-the-month", "at-the-commit-point"])
+def test_turn_run_on_a_tiny_tmpfs_is_refused_up_front_and_changes_nothing(tmp_path, mounts,
+                                                                          free_k, what):
+    """Issue #30 item 5: "Undo and the other two-step commands check they can finish
+    before they commit (writable, same file system, space for what they will
+    write)". On a real tmpfs with the demo campaign and 100 KiB free, ``turn
+    run`` (with PDFs, two workers) is refused before the month is resolved (the
+    estimate: the state thrice plus 1 MiB); with 1.5 MiB free it resolves and
+    renders, and at the commit point the delivered reports (1.2 MB unpacked)
+    do not fit: refused before anything is committed, the staged month
+    removed. Both times: one German message naming the folder, the free and
+    the needed KiB, "Nichts wurde geändert"; the campaign byte-identical (the
+    second time but for the bot kingdom's sheet the run wrote, and said so,
+    before resolving: a sheet of the month, taken as it is by the re-run)."""
+    camp = _demo_on_tmpfs(tmp_path, mounts, free_k)
+    before = tree_bytes(camp.root)
+    r = _run_demo(camp, "-q")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1 and "Traceback" not in out, out
+    assert f"{what} von Mond 0412-04 nicht begonnen: auf dem Datenträger von " in out, out
+    assert "KiB frei, gebraucht werden etwa" in out and "Nichts wurde geändert" in out, out
+    assert str(camp.root) in out, out
+    bots = _unchanged_but_bot_sheets(camp, before, out)
+    assert what == "Speichern" or not bots
+    assert not list(camp.segment_dir("canura").glob("turns/.staging-*"))
 
 
 @pytest.mark.slow
-def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
-    """Ctrl-C while two workers render: exit 130, one line, no traceback of the pool."""
-    import signal
+def test_a_disk_filled_while_two_workers_render_is_one_message(tmp_path, mounts):
+    """Issue #30 item 7: disk full "prints a worker-pool traceback at 3 levels".
+    The checks before the month pass; the disk is filled by someone else while
+    the two workers render (after "[2/4]"): one message, no traceback, the
+    month not committed and the campaign as before."""
     import subprocess
-    import time
 
-    from wdg.commands.demo import copy_demo
-
-    camp = copy_demo(tmp_path / "c")
-    # Signalled while the reports render (after "[2/4]", before the commit):
-    # exit 130, one German line, nothing stored.
+    camp = _demo_on_tmpfs(tmp_path, mounts, 8000)
+    filler = camp.root.parent / "filler"
+    before = tree_bytes(camp.root)
     p = subprocess.Popen([sys.executable, "-m", "wdg", "turn", "run", "canura", "--jobs", "2",
                           "--force", "-C", str(camp.root)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
@@ -491,6 +661,57 @@ def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
     for line in p.stderr:
         seen.append(line)
         if line.startswith("[2/4]"):
+            with filler.open("wb") as f:  # everything left, block by block
+                try:
+                    while True:
+                        f.write(b"\0" * 65536)
+                        f.flush()
+                except OSError:
+                    pass
+            break
+    out, err = p.communicate(timeout=300)
+    out = out + "".join(seen) + err
+    assert p.returncode == 1 and "Traceback" not in out, out
+    assert "ist NICHT gespeichert" in out or "nicht begonnen" in out, out
+    assert "no space left on device" in out.lower() or "KiB frei" in out, out
+    assert str(camp.root.parent) in out, out
+    assert not (camp.segment_dir("canura") / "turns" / "0412-04").exists()
+    filler.unlink()
+    _unchanged_but_bot_sheets(camp, before, out)
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
+    """Ctrl-C while two workers render: exit 130, one line, no traceback of the pool."""
+    import signal
+    import subprocess
+
+    from wdg.commands.demo import copy_demo
+
+    camp = copy_demo(tmp_path / "c")
+    # Signalled while the two workers render (the parent is packing the first
+    # finished sheet; held there so a busy machine cannot finish the run before
+    # the signal arrives): exit 130, one German line, nothing stored.
+    held = ("import sys, time\n"
+            "sys.argv[0] = 'wdg'\n"
+            "from wdg.engine import archive\n"
+            "add = archive.PackWriter.add_file\n"
+            "def slow_add(self, path):\n"
+            "    if not getattr(archive, '_held', False):\n"
+            "        archive._held = True\n"
+            "        sys.stderr.write('HELD\\n'); sys.stderr.flush()\n"
+            "        time.sleep(120)\n"
+            "    add(self, path)\n"
+            "archive.PackWriter.add_file = slow_add\n"
+            "from wdg.cli import main\n"
+            "main()\n")
+    p = subprocess.Popen([sys.executable, "-c", held, "turn", "run", "canura", "--jobs", "2",
+                          "--force", "-C", str(camp.root)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in p.stderr:
+        seen.append(line)
+        if line.startswith("HELD"):
             p.send_signal(signal.SIGINT)
             break
     out, err = p.communicate(timeout=120)

@@ -98,7 +98,7 @@ def run_demo(out: Path) -> Campaign:
     typer.echo(f"Auswertung des Mondes {seg.date.long()} ...")
     result = run_month(camp, DEMO_SEGMENT, next_deadline=DEMO_NEXT_DEADLINE, outputs=archive_writers(
         camp.templates_dir, camp.rules_dir, jobs=default_jobs(),
-        archive_dir=camp.archive_dir(DEMO_SEGMENT)))
+        archive_dir=camp.archive_dir(DEMO_SEGMENT)), deliver=True)
     sheets = ", ".join(str(k) for k in sorted(result.sheets)) or "keine"
     mdir = camp.archive_dir(DEMO_SEGMENT) / result.date.key
     typer.echo(f"  Spielzüge verwendet: {sheets}; {len(result.log)} Ereignisse; Archiv: {mdir}")

@@ -143,7 +143,7 @@ def run(
                                     progress=show.step, outputs=outputs,
                                     next_deadline=next_deadline, stage=show.stage,
                                     prepare=lambda seg: _npc_sheets(camp, seg),
-                                    passwords=passwords)
+                                    passwords=passwords, deliver=render)
         files = []
         if render and not dry_run:
             show.stage("deliver")
@@ -155,7 +155,8 @@ def run(
                 raise StateError(
                     f"Mond {result.date.key} ist ausgewertet und gespeichert (Archiv "
                     f"turns/{result.date.key}); die Berichte wurden nicht ausgeliefert: "
-                    f"{describe_os_error(exc, committed=True)} Danach: wdg reports render "
+                    f"{describe_os_error(exc, committed=True, near=camp.reports_dir(segment, result.date))} "
+                    f"Danach: wdg reports render "
                     f"{segment} {result.date.key}") from None
         ok = True
     finally:

@@ -670,9 +670,53 @@ def _free_name(directory: Path, stem: str) -> Path:
     return directory / f"{stem}.{n}"
 
 
+def can_commit(seg_dir: Path, month: MonthDate, *, deliver_to: Path | None = None,
+               state: dict[str, bytes] | None = None, staging: Path | None = None) -> None:
+    """Refuse a month's commit before anything is committed unless it can finish
+    (issue #30; :func:`wdg.integrity.precheck`, German message naming the path):
+    the segment folder (the save's generation), ``turns/`` (the staged month's
+    rename to ``turns/<M>``) and the template store ``turns/.blobs/sha256/``
+    take new files and lie on one file system with the staging folder, and
+    ``deliver_to`` (``reports/<segment>/<M>/``, delivered after the commit)
+    takes files in every folder it already has; and the file systems have
+    room (docs/storage.md, "Checks before a commit"). Called twice:
+    before the month is resolved (an estimate: three times the live state for
+    the archived state before and after and the new state, plus what the last
+    archived month's folder and its delivered reports take), and at the commit
+    point with ``state`` (the new state files) and ``staging`` (the month's
+    folder, rendered): the state plus 64 KiB (hash list, journal, folder
+    entries) in the segment folder, and the reports' unpacked size, counted
+    from the staged pack, where they are delivered."""
+    turns = seg_dir / TURNS
+    store = turns / BLOBS / "sha256"
+    writable = [seg_dir, turns, store]
+    if deliver_to is not None:
+        writable.append(deliver_to)
+        if deliver_to.is_dir() and not deliver_to.is_symlink():
+            writable += sorted(d for d in deliver_to.rglob("*") if d.is_dir())
+    space: dict[Path, int] = {}
+    if state is not None:
+        space[seg_dir] = sum(len(b) for b in state.values()) + (64 << 10)
+        if deliver_to is not None and staging is not None:
+            from wdg.reports.archived import archived_reports, delivered_size
+
+            space[deliver_to] = delivered_size(archived_reports(staging))
+    else:  # before the month is resolved: what the last month took, and the state thrice
+        live = sum(integrity.tree_size(seg_dir / n) for n in FILES)
+        space[seg_dir] = 3 * live + integrity.tree_size(turns / month.previous().key)
+        if deliver_to is not None:
+            space[deliver_to] = integrity.tree_size(deliver_to.parent / month.previous().key)
+    what = (f"Speichern von Mond {month.key}" if state is not None
+            else f"Auswertung von Mond {month.key}")
+    integrity.precheck(what, writable, same_fs=(turns, turns / BLOBS, store,
+                                                *((staging,) if staging else ())),
+                       space=space)
+
+
 def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
            fail_at: str | None = None,
-           writers: dict[str, OutputWriter] | None = None) -> dict[str, str]:
+           writers: dict[str, OutputWriter] | None = None,
+           deliver_to: Path | None = None) -> dict[str, str]:
     """Archive the month and install the new state: one commit.
 
     The month's folder is written completely into ``turns/.staging-<M>/`` and
@@ -683,6 +727,8 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
 
     ``fail_at`` (test hook): ``"staged"`` and ``"archived"`` fail after the
     month's folder is prepared, right before the save that commits it.
+    ``deliver_to``: where the caller delivers the reports after the commit
+    (checked with the rest by :func:`can_commit` before the commit point).
     """
     seg_dir = camp.segment_dir(result.state.name)
     turns = seg_dir / TURNS
@@ -712,6 +758,9 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
         if new_blobs:
             fsync_tree(blobs)
         fsync_dir(turns)
+        # can the commit, its roll forward and the delivery finish? (else: refused,
+        # the staged month is removed below, nothing was changed)
+        can_commit(seg_dir, result.date, deliver_to=deliver_to, state=state, staging=staging)
         if fail_at == "archived":
             raise InjectedFailure("injected failure before saving the new state")
         # the new template blobs enter the shared store under the same commit

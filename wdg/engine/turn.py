@@ -184,7 +184,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
               next_deadline: str | None = None,
               stage: Callable[[str], None] | None = None,
               prepare: Callable[[Segment], None] | None = None,
-              passwords: Any = None, holding_lock: bool = False) -> MonthResult:
+              passwords: Any = None, holding_lock: bool = False,
+              deliver: bool = False) -> MonthResult:
     """Resolve the segment's current month from ``orders/<segment>/<YYYY-MM>/``
     and commit it with its archive (unless ``dry_run``).
 
@@ -201,6 +202,11 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     ``passwords``: the month's :class:`wdg.engine.intake.PasswordChecks` when
     the caller has started them (it closes them); default: started here.
     ``holding_lock``: the caller holds the segment's lock already (``wdg mail run``).
+    ``deliver``: the caller delivers the reports to ``reports/<segment>/<M>/``
+    after the commit (:func:`wdg.reports.archived.deliver`); that folder is
+    checked with the rest before anything is committed
+    (:func:`wdg.engine.archive.can_commit`: before the month is resolved, and
+    with the sizes at the commit point).
 
     Without ``next_deadline`` a run of a month that was undone keeps the
     deadline the undone run had for the next month
@@ -232,6 +238,9 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             more = f" (and {len(findings) - 10} more)" if len(findings) > 10 else ""
             raise StateError(f"segment {segment!r} is inconsistent, the month is not run: "
                              f"{shown}{more}; see 'wdg segment check {segment}'")
+        deliver_to = camp.reports_dir(segment, seg.date) if deliver else None
+        if not dry_run:  # writable, one file system: refused now, not after the work
+            archive.can_commit(seg_dir, seg.date, deliver_to=deliver_to)
         if prepare is not None:
             prepare(seg)
         if stage is not None:
@@ -264,7 +273,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
                 stage("archive")
             point = fail_after_step if fail_after_step in COMMIT_POINTS else None
             try:
-                archive.commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs)
+                archive.commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs,
+                               deliver_to=deliver_to)
             except OSError as exc:
                 raise StateError(_commit_failure(seg_dir, result, exc)) from None
     return result
@@ -292,12 +302,15 @@ def _commit_failure(seg_dir: Any, result: MonthResult, exc: OSError) -> str:
     from wdg.world.storage import JOURNAL
 
     key, name = result.date.key, seg_dir.name
+    near = seg_dir / "turns"  # where the month is written (the segment's files beside it)
     if result.committed or (seg_dir / JOURNAL).exists():
         return (f"Mond {key} ist ausgewertet und gespeichert (Archiv turns/{key}; der nächste "
-                f"Befehl schließt das Speichern ab), aber: {describe_os_error(exc, committed=True)} "
+                f"Befehl schließt das Speichern ab), aber: "
+                f"{describe_os_error(exc, committed=True, near=near)} "
                 f"Berichte fehlen noch: wdg reports render {name} {key}")
     return (f"Mond {key} ist NICHT gespeichert (Segment und Archiv sind wie vor dem Lauf): "
-            f"{describe_os_error(exc, committed=False)} Danach erneut: wdg turn run {name}")
+            f"{describe_os_error(exc, committed=False, near=near)} Danach erneut: "
+            f"wdg turn run {name}")
 
 
 def replay_month(campaign: Any, segment: str, month: MonthDate | str,

@@ -479,6 +479,8 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
         report = UpgradeReport(segment, fmt, FORMAT, dry_run=dry_run)
         ctx = Context(camp, segment, fmt, FORMAT, templates, dry_run, rules)
         due = [s for s in _STEPS if s.always or fmt < s.to_format]
+        if due and not dry_run:
+            _can_finish(camp, seg_dir)
         if ctx.templates is None and any(s.fn is templates_step for s in due):
             templates_step(Context(camp, segment, fmt, FORMAT, None, True))  # ask first
         for step in (s for s in due if not s.on_segment):
@@ -505,6 +507,22 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
         elif not changed:
             report.changes.clear()
     return report
+
+
+def _can_finish(camp: Campaign, seg_dir: Path) -> None:
+    """Before the first step writes: the folders the upgrade writes into take
+    files and have room (issue #30 item 5; :func:`wdg.integrity.precheck`) —
+    the segment (its files saved anew, the mail records) and the campaign's
+    rules (at most the shipped rules written)."""
+    from wdg.integrity import precheck, tree_size
+    from wdg.world.storage import FILES
+
+    own_rules = camp.worlds / "rules"
+    live = sum(tree_size(seg_dir / n) for n in FILES)
+    space = {seg_dir: 2 * live + (64 << 10)}
+    if own_rules.is_dir():
+        space[own_rules] = tree_size(SHIPPED_RULES)
+    precheck("Segment-Upgrade", (seg_dir, seg_dir / "mail", *space), space=space)
 
 
 def copy_tree(src: Path, dst: Path) -> None:

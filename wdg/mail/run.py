@@ -178,7 +178,8 @@ def _run_month(camp: Campaign, segment: str, rep: RunReport, *, force: bool,
                               progress=False, archive_dir=camp.archive_dir(segment))
     result = turn.run_month(camp, segment, force=force, outputs=outputs,
                             next_deadline=next_deadline,
-                            prepare=lambda seg: _npc_sheets(camp, seg), holding_lock=True)
+                            prepare=lambda seg: _npc_sheets(camp, seg), holding_lock=True,
+                            deliver=True)
     files = deliver(camp, segment, result.date)
     rep.ran = result.date.key
     rep.note(f"{result.date.short()} ({result.date.key}) ausgewertet: Spielzüge "

@@ -93,6 +93,11 @@ def digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
+RECORD_BYTES = 4096
+"""What the send record may take per mail (its lines ``intend`` and
+``sent``/``failed``: a few hundred bytes each), for the space check."""
+
+
 def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                corrections: bool = False, session: SmtpSession | None = None,
                progress: Callable[[str, str], None] | None = None) -> SendResult:
@@ -124,6 +129,11 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
 
         raise StateError(f"{config.path}: kein SMTP-Server eingerichtet (Abschnitt smtp:); "
                          f"{len(due)} Mail(s) nicht gesendet")
+    # the record of every mail handed over must be written: room and a writable
+    # folder for it, checked before the first mail leaves (issue #30 item 5)
+    from wdg.integrity import precheck
+
+    precheck("Versand", (ledger.dir,), space={ledger.dir: RECORD_BYTES * len(due)})
     own = session is None
     sess = session or SmtpSession(config.smtp)
     if own:

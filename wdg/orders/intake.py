@@ -54,6 +54,7 @@ import yaml
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError, WdgError
 from wdg.fsio import fsync_dir, write_durable, write_private
+from wdg.integrity import precheck
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
@@ -791,6 +792,14 @@ def _commit(folder: Path, writes: list[tuple[Path, bytes]],
     anywhere leaves either no journal (nothing changed; the ``.new`` files
     are removed by :func:`recover_intake`) or one that the next import or
     month run completes."""
+    # The roll forward only renames: its target folders are made now and must lie
+    # on the folder's file system (a mkdir or a rename across file systems after the
+    # commit could fail; issue #30 item 5). The new files' space is taken below.
+    targets = {b.parent for _, b in moves} | {dst.parent for dst, _ in writes}
+    for d in sorted(targets):
+        d.mkdir(parents=True, exist_ok=True)
+    precheck("Spielzug speichern", (), same_fs=(folder, *sorted(targets),
+                                                *sorted({a.parent for a, _ in moves})))
     steps = []
     for dst, data in writes:
         tmp = dst.with_name(f".{dst.name}.new")

@@ -225,6 +225,29 @@ def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
     return sorted(files)
 
 
+def delivered_size(archived: Path) -> int:
+    """The bytes :func:`deliver` writes from the reports folder ``archived``
+    (unpacked: pack members, decompressed ``.gz`` files by their gzip size
+    field, other files as they are), for the space check before a commit."""
+    from wdg.engine.archive import PACK, read_pack
+
+    total = 0
+    if not archived.is_dir() or archived.is_symlink():
+        return 0
+    for p in archived.rglob("*"):
+        if not p.is_file() or p.is_symlink():
+            continue
+        if p.name == PACK:
+            total += sum(len(data) for data in read_pack(p).values())  # (cached when just made)
+        elif p.name.endswith(COMPRESSED):
+            with p.open("rb") as f:
+                f.seek(-4, os.SEEK_END)
+                total += int.from_bytes(f.read(4), "little")
+        else:
+            total += p.stat().st_size
+    return total
+
+
 def check_delivered(camp: Campaign, segment: str, month: MonthDate,
                     manifest: dict[str, str]) -> str | None:
     """The first delivered report (``reports/<segment>/<YYYY-MM>/...``) whose

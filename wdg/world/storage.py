@@ -44,7 +44,7 @@ import numpy as np
 from wdg import yamlfast
 from wdg.errors import DataError, StateError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
-from wdg.integrity import (LIST, Finding, IntegrityError, has_sealed_months, live_list,
+from wdg.integrity import (LIST, Finding, IntegrityError, has_sealed_months, live_list, precheck,
                            verify_files)
 from wdg.rules import safe_load_file
 from wdg.world import mapfile
@@ -169,6 +169,8 @@ def save_segment(seg: Segment, path: Path, *,
     if (path / JOURNAL).exists():
         roll_forward(path)
     refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *STORED))
+    if renames:
+        _can_rename(path, renames)
     gen = path / f"{GENERATION_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
     gen.mkdir()
     journal_tmp = path / JOURNAL_TMP
@@ -201,6 +203,20 @@ def save_segment(seg: Segment, path: Path, *,
     with _signals_held():
         fsync_dir(path)
         roll_forward(path)
+
+
+def _can_rename(path: Path, renames: tuple[tuple[str, str], ...]) -> None:
+    """Before a save's commit point: the renames it commits can be carried out
+    by the roll forward (issue #30 item 5) — no link on their way, the target
+    folders made now (a ``mkdir`` after the commit could fail), every folder
+    involved takes a new entry and all lie on one file system (a rename across
+    file systems fails). Refused otherwise, nothing changed."""
+    refuse_symlinks(path, [p for pair in renames for p in pair], parents=True)
+    folders: list[Path] = []
+    for src, dst in renames:
+        (path / dst).parent.mkdir(parents=True, exist_ok=True)
+        folders += [(path / src).parent, (path / dst).parent]
+    precheck("Speichern", dict.fromkeys([path, *folders]), same_fs=folders)
 
 
 def write_segment_files(seg: Segment, directory: Path) -> None:
