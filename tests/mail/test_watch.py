@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _watch(mc) -> subprocess.Popen:
     """The watch, started and idling (its first fetch done: it said so)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "wdg", "mail", "watch", "test", "--idle", "30",
+        [sys.executable, "-X", "faulthandler", "-m", "wdg", "mail", "watch", "test", "--idle", "30",
          "-C", str(mc.camp.root)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     first = proc.stdout.readline()  # the greeting, printed after the first fetch
@@ -71,7 +71,13 @@ def test_watch_ctrl_c_exits_130(mail_campaign):
     try:
         time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            # still running: where it hangs (faulthandler dumps every thread on SIGABRT)
+            proc.send_signal(signal.SIGABRT)
+            out, err = proc.communicate(timeout=30)
+            pytest.fail(f"the watch did not stop on Ctrl-C within 60 s:\n{err[-4000:]}")
     finally:
         if proc.poll() is None:
             proc.kill()
