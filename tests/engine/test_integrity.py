@@ -487,7 +487,7 @@ def test_a_full_disk_while_delivering_says_the_month_is_saved_and_what_to_run(ca
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
     assert code == 1 and "Traceback" not in out
     assert f"Mond {JUNE.key} ist ausgewertet und gespeichert" in out
-    assert f"wdg reports render {NAME} {JUNE.key}" in out and "no space left" in out
+    assert f"wdg reports render {NAME} {JUNE.key}" in out and "kein Platz mehr" in out
     assert (camp.segment_dir(NAME) / "turns" / JUNE.key / integrity.LIST).is_file()
 
 
@@ -673,7 +673,7 @@ def test_a_disk_filled_while_two_workers_render_is_one_message(tmp_path, mounts)
     out = out + "".join(seen) + err
     assert p.returncode == 1 and "Traceback" not in out, out
     assert "ist NICHT gespeichert" in out or "nicht begonnen" in out, out
-    assert "no space left on device" in out.lower() or "KiB frei" in out, out
+    assert "kein Platz mehr auf dem Datenträger" in out or "KiB frei" in out, out
     assert str(camp.root.parent) in out, out
     assert not (camp.segment_dir("canura") / "turns" / "0412-04").exists()
     filler.unlink()

@@ -4,6 +4,7 @@ at once (IMAP IDLE), reconnects after the server went away, stops cleanly on SIG
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -30,6 +31,32 @@ def _watch(mc) -> subprocess.Popen:
     return proc
 
 
+@contextlib.contextmanager
+def _watching(mc):
+    """The watch (see :func:`_watch`) for a ``with`` block; killed if still running
+    at its end (a failed test)."""
+    proc = _watch(mc)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def _stop(proc, sig: int = signal.SIGTERM) -> tuple[str, str]:
+    """Signal the watch and wait for its end: its stdout and stderr. A watch that
+    does not stop within 60 s fails the test with where it hangs (faulthandler
+    dumps every thread on SIGABRT)."""
+    proc.send_signal(sig)
+    try:
+        return proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        out, err = proc.communicate(timeout=30)
+        pytest.fail(f"the watch did not stop on signal {sig} within 60 s:\n{err[-4000:]}")
+
+
 def _answered(s, account, n: int, within: float) -> float:
     start = time.monotonic()
     s.wait_for(account, n, timeout=within)
@@ -40,8 +67,7 @@ def _answered(s, account, n: int, within: float) -> float:
 def test_watch_answers_at_once_reconnects_and_stops_on_sigterm(mail_campaign):
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
-    proc = _watch(mc)
-    try:
+    with _watching(mc) as proc:
         time.sleep(0.5)  # into IDLE
         s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
         assert _answered(s, p[0], 1, within=10) < 10
@@ -52,12 +78,7 @@ def test_watch_answers_at_once_reconnects_and_stops_on_sigterm(mail_campaign):
         _answered(s, p[1], 1, within=60)
         assert "angenommen" in s.messages(p[1])[0].subject
         assert s.messages(gm) == []
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        out, err = _stop(proc)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "Traceback" not in out
     assert "Verbindung" in err  # the lost connection was reported, in German
@@ -67,21 +88,9 @@ def test_watch_answers_at_once_reconnects_and_stops_on_sigterm(mail_campaign):
 
 
 def test_watch_ctrl_c_exits_130(mail_campaign):
-    proc = _watch(mail_campaign)
-    try:
+    with _watching(mail_campaign) as proc:
         time.sleep(0.5)
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            # still running: where it hangs (faulthandler dumps every thread on SIGABRT)
-            proc.send_signal(signal.SIGABRT)
-            out, err = proc.communicate(timeout=30)
-            pytest.fail(f"the watch did not stop on Ctrl-C within 60 s:\n{err[-4000:]}")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        out, err = _stop(proc, signal.SIGINT)
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "Strg-C" in err, err
 
@@ -125,8 +134,7 @@ def test_watch_answers_every_sheet_of_a_rush(mail_campaign):
     unchanged: each mail gets its answer."""
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
-    proc = _watch(mc)
-    try:
+    with _watching(mc) as proc:
         time.sleep(0.5)  # into IDLE
         for version in (1, 2, 3):
             def send(k: int, version: int = version) -> None:
@@ -151,10 +159,5 @@ def test_watch_answers_every_sheet_of_a_rush(mail_campaign):
         assert [len(s.messages(a)) for a in p[:3]] == [3, 3, 3]
         subjects = [m.subject for m in s.messages(p[2])]
         assert all("Königreich 3" in x for x in subjects), subjects
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        _, err = _stop(proc)
     assert proc.returncode == 0, err

@@ -448,6 +448,15 @@ def _import_all() -> None:
                 raise
 
 
+def one_hot(i: int, k: int) -> list[float]:
+    """``k`` numbers, 1.0 at index ``i`` (none for ``i`` outside ``0..k-1``):
+    a block of an observation tensor."""
+    v = [0.0] * k
+    if 0 <= i < k:
+        v[i] = 1.0
+    return v
+
+
 def score_margin(state: State, player: int) -> float:
     """``player``'s score minus the best score of the others."""
     s = state.scores()
