@@ -110,7 +110,7 @@ def test_a_corrupt_file_is_one_clear_message_naming_file_and_key(campaign: Path)
     path.write_text(path.read_text().replace("units: 1000", "units: viele", 1))
     code, err = _cli(["map", "probe", "-C", str(campaign)])
     assert code == 1 and "Traceback" not in err
-    assert "armies.yaml" in err and "armies[0].units" in err and "an integer" in err
+    assert "armies.yaml" in err and "armies[0].units" in err and "eine ganze Zahl" in err
 
 
 def test_every_command_has_help() -> None:
