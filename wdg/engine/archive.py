@@ -219,10 +219,10 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     a lock file of a process that is gone. ``holding_lock``: the caller holds
     the lock (its file is not a finding); ``busy``: another command holds it
     right now (its work in progress is not a finding either)."""
-    found = [f for f in leftovers(segment_dir) if not busy or "older wdg version" in f]
+    found = [f for f in leftovers(segment_dir) if not busy or "älteren wdg-Version" in f]
     turns = segment_dir / TURNS
     if turns.is_dir() and not busy:
-        found += [f"{p}: the staged archive of a month that was not committed"
+        found += [f"{p}: das vorbereitete Archiv eines nicht festgeschriebenen Monds"
                   for p in sorted(turns.glob(".staging-*"))]
         found += [f"{p}: ein symbolischer Link im Archiv (auf {os.readlink(p)}); wdg folgt ihm "
                   "nicht — von Hand entfernen (rm, nicht rm -r)"
@@ -231,8 +231,8 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     lock = segment_dir / LOCK_FILE
     if lock.exists() and not holding_lock and not busy:
         holder = lock.read_text(encoding="utf-8", errors="replace").strip() or "?"
-        found.append(f"{lock}: a lock of process {holder}, which is gone (taken over by the next "
-                     "command)")
+        found.append(f"{lock}: eine Sperre des Prozesses {holder}, den es nicht mehr gibt (der "
+                     "nächste Befehl übernimmt sie)")
     return found
 
 

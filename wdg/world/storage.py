@@ -269,10 +269,10 @@ def recover_store(path: Path) -> list[str]:
     refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *STORED,
                            *(g.name for g in path.glob(f"{GENERATION_PREFIX}*"))))
     if roll_forward(path):
-        notices.append(f"{path}: completed a save that was interrupted after its commit point")
+        notices.append(f"{path}: eine nach ihrem Festschreibepunkt unterbrochene Speicherung vollendet")
     if (path / JOURNAL_TMP).exists():
         (path / JOURNAL_TMP).unlink()
-        notices.append(f"{path}: removed {JOURNAL_TMP} of an uncommitted save")
+        notices.append(f"{path}: {JOURNAL_TMP} einer nicht festgeschriebenen Speicherung entfernt")
     for gen in sorted(path.glob(f"{GENERATION_PREFIX}*")):
         if gen.is_dir():
             if not _own_generation(gen):
@@ -281,8 +281,8 @@ def recover_store(path: Path) -> list[str]:
                                "entfernen")
                 continue
             left = _remove_generation(gen)
-            notices.append(f"{path}: removed {gen.name} of an uncommitted save"
-                           + (f" (kept unknown files in it: {', '.join(left)})" if left else ""))
+            notices.append(f"{path}: {gen.name} einer nicht festgeschriebenen Speicherung entfernt"
+                           + (f" (unbekannte Dateien darin behalten: {', '.join(left)})" if left else ""))
     return notices
 
 
@@ -343,20 +343,20 @@ def leftovers(path: Path) -> list[str]:
     path = Path(path)
     found = []
     if (path / JOURNAL).exists():
-        found.append(f"{path / JOURNAL}: a committed save not yet completed "
-                     "(completed by the next command that locks the segment)")
+        found.append(f"{path / JOURNAL}: eine festgeschriebene, noch nicht vollendete Speicherung "
+                     "(der nächste Befehl, der das Segment sperrt, vollendet sie)")
     if (path / JOURNAL_TMP).exists():
-        found.append(f"{path / JOURNAL_TMP}: the journal of an uncommitted save")
-    found += [f"{g}: files of an uncommitted save" + (
+        found.append(f"{path / JOURNAL_TMP}: das Journal einer nicht festgeschriebenen Speicherung")
+    found += [f"{g}: Dateien einer nicht festgeschriebenen Speicherung" + (
         f" — ein symbolischer Link (auf {os.readlink(g)}): wdg folgt ihm nicht; von Hand "
         "entfernen (rm, nicht rm -r)" if g.is_symlink() else "")
         for g in sorted(path.glob(f"{GENERATION_PREFIX}*"))]
     if path.parent.is_dir():
         for p in sorted(path.parent.glob(f".{path.name}.*")):
-            holds = " (holds an archive turns/)" if (p / TURNS_DIR).is_dir() else ""
-            found.append(f"{p}: left by an interrupted save of an older wdg version{holds}; "
-                         "compare with the segment and remove it by hand when nothing in it "
-                         "is needed")
+            holds = " (enthält ein Archiv turns/)" if (p / TURNS_DIR).is_dir() else ""
+            found.append(f"{p}: Rest einer unterbrochenen Speicherung einer älteren wdg-Version{holds}; "
+                         "mit dem Segment vergleichen und von Hand entfernen, wenn nichts darin "
+                         "gebraucht wird")
     return found
 
 
