@@ -79,8 +79,9 @@ def test_the_sheet_header_must_name_the_kingdom_of_its_file(camp):
 def test_too_many_missing_sheets_need_force(tmp_path):
     """Settings.missing_sheet_share: ``wdg turn run`` asks for --force."""
     c = make_campaign(tmp_path)
-    with pytest.raises(StateError, match="--force"):
+    with pytest.raises(StateError, match="--force") as refused:
         run_month(c, NAME)
+    assert "Königreichen haben keinen gültigen Spielzug" in str(refused.value)  # German
     result = run_month(c, NAME, force=True)
     assert [e.kingdom for e in result.log if e.kind == "sheet.missing"] == [1, 2]
 

@@ -117,7 +117,7 @@ def new(
     opts = {**DEFAULTS, **given}
     cols, rows = parse_provinces(str(opts["provinces"]))
     if (target / SEGMENT_FILE).exists() and not force:
-        raise StateError(f"segment {name!r} already exists in {target}; use --force to replace it")
+        raise StateError(f"Segment {name!r} gibt es schon in {target}; --force ersetzt es")
     if seed is None:
         seed = secrets.randbelow(2**31)
     if preset == "stress":

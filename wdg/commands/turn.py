@@ -116,7 +116,7 @@ def run(
     if next_deadline is not None:
         normalise(next_deadline)  # a bad date stops the run before it starts
     if jobs < 0:
-        raise InvalidInputError(f"--jobs {jobs}: expected 0 (one per core) or more")
+        raise InvalidInputError(f"--jobs {jobs}: erwartet 0 (ein Prozeß je Kern) oder mehr")
     show = _Display(quiet)
     # The slow password checks start now, in threads, and run while the report
     # code is imported and the segment loads (the intake uses them).

@@ -471,7 +471,7 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
         raise InvalidInputError(f"--rules {rules!r}: expected 'keep' or 'adopt'")
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
-        raise StateError(f"no segment {segment!r} in {camp.worlds}")
+        raise StateError(f"kein Segment {segment!r} in {camp.worlds}")
     with segment_lock(seg_dir, any_format=True):
         fmt = format_of(seg_dir)
         if fmt > FORMAT:
