@@ -186,7 +186,7 @@ def test_undo_then_a_corrected_sheet_changes_the_month(camp):
 def test_undo_without_an_archived_month_fails(tmp_path):
     """Undo needs an archived month."""
     c = make_campaign(tmp_path)
-    with pytest.raises(StateError, match="no archived month"):
+    with pytest.raises(StateError, match="kein archivierter Mond"):
         undo_month(c, NAME)
 
 

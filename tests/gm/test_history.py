@@ -103,7 +103,7 @@ def test_show_filters_by_kingdom(ran):
     camp, result = ran
     events = history.month_events(camp, "canura", result.date, kingdom=3)
     assert events and all(e["kingdom"] == 3 for e in events)
-    with pytest.raises(StateError, match="not archived"):
+    with pytest.raises(StateError, match="nicht archiviert"):
         history.month_events(camp, "canura", "0400-01")
 
 
