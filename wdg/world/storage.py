@@ -898,7 +898,21 @@ def read_npz(path: Path) -> dict[str, np.ndarray]:
         with np.load(path, allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
-        raise DataError(str(path), None, str(exc), "ein numpy-.npz-Archiv") from None
+        raise DataError(str(path), None, _npz_problem(exc), "ein numpy-.npz-Archiv") from None
+
+
+def _npz_problem(exc: Exception) -> str:
+    """What was wrong with a layer file, in German (numpy's and zipfile's own
+    texts are English)."""
+    if isinstance(exc, EOFError):
+        return "eine abgeschnittene Datei"
+    if isinstance(exc, zlib.error):
+        return "beschädigte komprimierte Daten"
+    if isinstance(exc, zipfile.BadZipFile) or "pickle" in str(exc):
+        return "kein ZIP-Archiv (beschädigt oder überschrieben)"
+    if isinstance(exc, OSError):
+        return f"eine nicht lesbare Datei (errno {exc.errno})"
+    return f"ein beschädigtes Archiv ({type(exc).__name__})"
 
 
 def _read_layers(seg: Segment, path: Path) -> None:
