@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wdg.errors import DataError, StateError
+from wdg.fsio import german_strerror
 
 LIST = "SHA256SUMS"
 """The name of a hash list (live segment and every archived month)."""
@@ -104,7 +105,7 @@ def parse_list(path: Path) -> dict[str, str] | Finding:
     except UnicodeDecodeError:
         return Finding(str(path), "beschädigt (kein UTF-8-Text)")
     except OSError as e:
-        return Finding(str(path), f"nicht lesbar ({e.strerror})")
+        return Finding(str(path), f"nicht lesbar ({german_strerror(e)})")
     out: dict[str, str] = {}
     if not text.endswith("\n"):
         return Finding(str(path), "abgeschnitten (die letzte Zeile ist unvollständig)")
@@ -430,7 +431,7 @@ def verify_files(files: dict[str, Path], list_path: Path) -> list[Finding]:
                                  else "fehlt"))
             continue
         except OSError as e:
-            found.append(Finding(str(p), f"nicht lesbar ({e.strerror}; symbolischer Link?)"))
+            found.append(Finding(str(p), f"nicht lesbar ({german_strerror(e)}; symbolischer Link?)"))
             continue
         if want is None:
             found.append(Finding(str(p), f"nicht in der Hashliste {list_path}"))
@@ -501,7 +502,7 @@ def precheck(what: str, writable: Iterable[Path], *, same_fs: Iterable[Path] = (
                 f.flush()
         except OSError as e:
             raise StateError(f"{what} nicht begonnen: in {d} kann nicht geschrieben werden "
-                             f"({e.strerror}). Nichts wurde geändert; machen Sie den Ordner "
+                             f"({german_strerror(e)}). Nichts wurde geändert; machen Sie den Ordner "
                              "beschreibbar und rufen Sie den Befehl erneut auf.") from None
     devs: dict[int, Path] = {}
     for p in same_fs:

@@ -91,7 +91,7 @@ def month_status(camp: Campaign, segment: str) -> MonthStatus:
     s = seg.settings
     d = deadline_for(seg, seg.date)
     deadline = when(d) if d is not None else \
-        f"nicht gesetzt (wdg turn deadline {seg.name} YYYY-MM-DD [HH:MM])"
+        f"nicht gesetzt (wdg turn deadline {seg.name} JJJJ-MM-TT [HH:MM])"
     st = MonthStatus(segment, seg.date, deadline, gm_sheet="sl.txt" in files,
                      missing_share_limit=s.missing_sheet_share, gm_errors=gm_errors)
     playing = sorted(n for n, k in seg.kingdoms.items()

@@ -12,6 +12,7 @@ import json
 
 from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.errors import InvalidInputError
+from wdg.fsio import german_strerror
 from wdg.orders.checker import check_sheet
 from wdg.orders.forecast import Forecast, forecast, forecast_text
 from wdg.orders.acceptance import refusals
@@ -120,7 +121,7 @@ def _read(path: Path) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise InvalidInputError(f"der Befehlsbogen {str(path)!r} ist nicht lesbar: {exc.strerror}") from None
+        raise InvalidInputError(f"der Befehlsbogen {str(path)!r} ist nicht lesbar: {german_strerror(exc)}") from None
 
 
 def sheet_forecast(data: bytes, *, view: Path | None = None,

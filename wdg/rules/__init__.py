@@ -19,6 +19,7 @@ import yaml
 from wdg import yamlfast
 
 from wdg.errors import DataError, kind_of
+from wdg.fsio import german_strerror
 
 try:  # the C loader when present (much faster), else the pure-Python one
     _Loader: type = yaml.CSafeLoader  # type: ignore[attr-defined]
@@ -71,7 +72,7 @@ def safe_load_file(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DataError(str(path), None, exc.strerror, "eine lesbare Datei") from None
+        raise DataError(str(path), None, german_strerror(exc), "eine lesbare Datei") from None
     except UnicodeDecodeError as exc:
         raise DataError(str(path), None, f"Byte {exc.start}", "UTF-8-Text") from None
     try:
