@@ -369,7 +369,7 @@ def test_turn_run_refuses_up_front_when_the_archive_or_reports_folder_is_read_on
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
     assert code == 1 and "Traceback" not in out, out
     assert f"Auswertung von Mond {JUNE.key} nicht begonnen: in {folder} kann nicht geschrieben " \
-        "werden (Read-only file system). Nichts wurde geändert" in out, out
+        "werden (schreibgeschütztes Dateisystem). Nichts wurde geändert" in out, out
     assert tree_bytes(camp.root) == before
     mounts.release(folder)
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
