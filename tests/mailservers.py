@@ -142,9 +142,15 @@ def _with_server_umask(method):  # noqa: ANN001, ANN201
     return inner
 
 
-def _run(args: list[str], **kw) -> subprocess.CompletedProcess:
+def _run(args: list[str], timeout: float = 120, **kw) -> subprocess.CompletedProcess:
+    """A set-up program (openssl, postfix ...): a failure or a hang (``timeout``
+    seconds) is a clear MailServerError, never a stuck test run."""
     kw.setdefault("preexec_fn", _server_umask)
-    res = subprocess.run(args, capture_output=True, text=True, **kw)
+    try:
+        res = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired as exc:
+        raise MailServerError(f"{' '.join(args)} hung: no end after {timeout} s (killed)\n"
+                              f"{exc.stdout!r}{exc.stderr!r}") from None
     if res.returncode != 0:
         raise MailServerError(f"{' '.join(args)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
     return res
@@ -599,8 +605,12 @@ postlog   unix-dgram n - n - 1 postlogd
         if not self.postfix_started:
             return
         conf = self.postfix_dir / "conf"
-        res = subprocess.run([POSTFIX, "-c", str(conf), "abort"], capture_output=True, text=True,
-                             env={**os.environ, "MAIL_CONFIG": str(conf)})
+        try:
+            res = subprocess.run([POSTFIX, "-c", str(conf), "abort"], capture_output=True,
+                                 text=True, env={**os.environ, "MAIL_CONFIG": str(conf)},
+                                 timeout=60)
+        except subprocess.TimeoutExpired:  # killed below by its pid file
+            res = subprocess.CompletedProcess([POSTFIX], 1, "", "postfix abort hung")
         pidfile = self.postfix_dir / "queue" / "pid" / "master.pid"
         if res.returncode != 0 and pidfile.exists():
             with contextlib.suppress(Exception):

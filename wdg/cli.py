@@ -3,7 +3,8 @@
 Each area has its own module in :mod:`wdg.commands` exposing ``app`` (a
 ``typer.Typer``) and ``NAME``; the root includes them. Commands parse flags,
 make one call into the library and print. A :class:`wdg.errors.WdgError`
-becomes one clear message on stderr and exit code 1 — never a traceback.
+becomes one clear message on stderr and exit code 1 — never a traceback; a
+wrong command line a German message and exit code 2 (:mod:`wdg.usage`).
 Everything printed passes :func:`safe_echo`: control characters from player
 or mail text are shown escaped, never sent to the terminal.
 """
@@ -54,8 +55,11 @@ typer.echo = safe_echo  # type: ignore[assignment]
 
 
 def _new_app() -> typer.Typer:
+    from wdg.usage import RootGroup
+
     return typer.Typer(
         name="wdg",
+        cls=RootGroup,  # usage errors in German (wdg/usage.py)
         help="wdg — Auswertung für Welt der Götter (WdG): segments, order sheets, the month, "
         "result sheets; plus the batch engines of the other games in the rule collection.",
         no_args_is_help=True,

@@ -153,28 +153,28 @@ def append_durable(path: Path, line: bytes, header: bytes = b"") -> None:
 
 
 _HINTS = {
-    errno.ENOSPC: ("kein Platz mehr auf dem Datenträger / no space left on device",
-                   "free disk space, then run the command again"),
-    getattr(errno, "EDQUOT", -1): ("Speicherkontingent erschöpft / disk quota exceeded",
-                                   "free space within your quota, then run the command again"),
-    errno.EACCES: ("keine Berechtigung / permission denied",
-                   "give your user write permission there (or run as its owner)"),
-    errno.EPERM: ("nicht erlaubt / operation not permitted",
-                  "check the owner and permissions of that path"),
-    errno.EROFS: ("schreibgeschütztes Dateisystem / read-only file system",
-                  "mount it writable or copy the campaign to a writable place"),
-    errno.ENOENT: ("nicht gefunden / no such file or directory",
-                   "check the path (and --campaign); create the missing directory"),
-    errno.ENOTDIR: ("kein Verzeichnis / not a directory",
-                    "a file stands where a directory is expected; move it away"),
-    errno.EISDIR: ("ist ein Verzeichnis / is a directory",
-                   "a directory stands where a file is expected; move it away"),
-    errno.EIO: ("Ein-/Ausgabefehler / input/output error",
-                "the disk or network share failed: check it before going on"),
-    errno.EBUSY: ("belegt / device or resource busy",
-                  "another program holds that path; try again when it is free"),
-    errno.EMFILE: ("zu viele offene Dateien / too many open files",
-                   "raise the limit (ulimit -n) and run the command again"),
+    errno.ENOSPC: ("kein Platz mehr auf dem Datenträger",
+                   "Platz freimachen und den Befehl noch einmal aufrufen"),
+    getattr(errno, "EDQUOT", -1): ("Speicherkontingent erschöpft",
+                                   "Platz im Kontingent freimachen und den Befehl noch einmal "
+                                   "aufrufen"),
+    errno.EACCES: ("keine Berechtigung",
+                   "Ihrem Benutzer dort Schreibrecht geben (oder als Eigentümer aufrufen)"),
+    errno.EPERM: ("nicht erlaubt", "Eigentümer und Rechte dieses Pfads prüfen"),
+    errno.EROFS: ("schreibgeschütztes Dateisystem",
+                  "es beschreibbar einhängen oder die Kampagne an einen beschreibbaren Ort "
+                  "kopieren"),
+    errno.ENOENT: ("nicht gefunden",
+                   "den Pfad (und --campaign) prüfen; das fehlende Verzeichnis anlegen"),
+    errno.ENOTDIR: ("kein Verzeichnis",
+                    "dort steht eine Datei, wo ein Verzeichnis erwartet wird; sie beiseite legen"),
+    errno.EISDIR: ("ist ein Verzeichnis",
+                   "dort steht ein Verzeichnis, wo eine Datei erwartet wird; es beiseite legen"),
+    errno.EIO: ("Ein-/Ausgabefehler",
+                "der Datenträger oder die Netzfreigabe hat versagt: erst prüfen, dann weiter"),
+    errno.EBUSY: ("belegt", "ein anderes Programm hält diesen Pfad; später noch einmal versuchen"),
+    errno.EMFILE: ("zu viele offene Dateien",
+                   "die Grenze anheben (ulimit -n) und den Befehl noch einmal aufrufen"),
 }
 
 
@@ -186,18 +186,19 @@ def describe_os_error(exc: OSError, committed: bool | None = None,
     the store then says what holds for every command). ``near``: the folder
     the command was writing into, named when the error came without a path
     (e.g. from a worker process, whose frames are gone)."""
-    what, todo = _HINTS.get(exc.errno or 0, (exc.strerror or str(exc), "fix the cause and run "
-                                             "the command again"))
+    what, todo = _HINTS.get(exc.errno or 0, (
+        f"Fehler des Betriebssystems ({errno.errorcode.get(exc.errno or 0, exc.errno)}: "
+        f"{exc.strerror or exc})", "die Ursache beheben und den Befehl noch einmal aufrufen"))
     where = exc.filename if exc.filename is not None else _where(exc, near)
     if exc.filename2 is not None:
         where = f"{where} -> {exc.filename2}"
     if committed is None:
-        tail = ("Saved segment and archive are intact (an interrupted change was not committed, "
-                "or is completed on the next start).")
+        tail = ("Gespeichertes Segment und Archiv sind unversehrt (eine unterbrochene Änderung "
+                "ist nicht übernommen oder wird beim nächsten Aufruf vollendet).")
     elif committed:
-        tail = "The change itself was committed."
+        tail = "Die Änderung selbst ist gespeichert."
     else:
-        tail = "Nothing was committed."
+        tail = "Es wurde nichts gespeichert."
     return f"{what}: {where} — {todo}. {tail}"
 
 

@@ -479,5 +479,5 @@ def test_9_bad_input_is_one_clear_line_and_changes_nothing(wdg):
         for args in (("turn", "run", SEG, "--force"), ("turn", "undo", SEG),
                      ("kingdom", "set-password", SEG, "1"),
                      ("orders", "import", SEG, "eingang.mbox")):
-            assert f"locked by process {os.getpid()}" in wdg.fails(*args)
+            assert f"gesperrt von Prozess {os.getpid()}" in wdg.fails(*args)
     assert "keine Befunde" in wdg("segment", "check", SEG).stdout

@@ -502,7 +502,7 @@ def test_a_full_disk_while_delivering_says_the_month_is_saved_and_what_to_run(ca
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
     assert code == 1 and "Traceback" not in out
     assert f"Mond {JUNE.key} ist ausgewertet und gespeichert" in out
-    assert f"wdg reports render {NAME} {JUNE.key}" in out and "no space left" in out
+    assert f"wdg reports render {NAME} {JUNE.key}" in out and "kein Platz mehr" in out
     assert (camp.segment_dir(NAME) / "turns" / JUNE.key / integrity.LIST).is_file()
 
 
@@ -830,7 +830,7 @@ def test_a_disk_filled_while_two_workers_render_is_one_message(tmp_path, mounts)
     out = out + "".join(seen) + err
     assert p.returncode == 1 and "Traceback" not in out, out
     assert "ist NICHT gespeichert" in out or "nicht begonnen" in out, out
-    assert "no space left on device" in out.lower() or "KiB frei" in out, out
+    assert "kein Platz mehr auf dem Datenträger" in out or "KiB frei" in out, out
     assert str(camp.root.parent) in out, out
     assert not (camp.segment_dir("canura") / "turns" / "0412-04").exists()
     filler.unlink()
@@ -842,20 +842,33 @@ def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
     """Ctrl-C while two workers render: exit 130, one line, no traceback of the pool."""
     import signal
     import subprocess
-    import time
 
     from wdg.commands.demo import copy_demo
 
     camp = copy_demo(tmp_path / "c")
-    # Signalled while the reports render (after "[2/4]", before the commit):
-    # exit 130, one German line, nothing stored.
-    p = subprocess.Popen([sys.executable, "-m", "wdg", "turn", "run", "canura", "--jobs", "2",
+    # Signalled while the two workers render (the parent is packing the first
+    # finished sheet; held there so a busy machine cannot finish the run before
+    # the signal arrives): exit 130, one German line, nothing stored.
+    held = ("import sys, time\n"
+            "sys.argv[0] = 'wdg'\n"
+            "from wdg.engine import archive\n"
+            "add = archive.PackWriter.add_file\n"
+            "def slow_add(self, path):\n"
+            "    if not getattr(archive, '_held', False):\n"
+            "        archive._held = True\n"
+            "        sys.stderr.write('HELD\\n'); sys.stderr.flush()\n"
+            "        time.sleep(120)\n"
+            "    add(self, path)\n"
+            "archive.PackWriter.add_file = slow_add\n"
+            "from wdg.cli import main\n"
+            "main()\n")
+    p = subprocess.Popen([sys.executable, "-c", held, "turn", "run", "canura", "--jobs", "2",
                           "--force", "-C", str(camp.root)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     seen = []
     for line in p.stderr:
         seen.append(line)
-        if line.startswith("[2/4]"):
+        if line.startswith("HELD"):
             p.send_signal(signal.SIGINT)
             break
     out, err = p.communicate(timeout=120)

@@ -194,7 +194,7 @@ def test_a_lock_held_by_a_running_command_is_refused(camp):
     """The lock is an flock: while a command holds it, another is refused."""
     seg_dir = camp / "worlds" / SEG
     with segment_lock(seg_dir):
-        with pytest.raises(StateError, match=f"locked by process {os.getpid()}"):
+        with pytest.raises(StateError, match=f"gesperrt von Prozess {os.getpid()}"):
             with segment_lock(seg_dir):
                 pass
     with segment_lock(seg_dir):  # released: free again
@@ -229,9 +229,9 @@ def test_segment_check_reports_and_recovers_leftovers(camp):
 
 
 @pytest.mark.parametrize(("code", "text"), [
-    (errno.ENOSPC, "no space left on device"),
-    (errno.EACCES, "permission denied"),
-    (errno.EROFS, "read-only file system"),
+    (errno.ENOSPC, "kein Platz mehr auf dem Datenträger"),
+    (errno.EACCES, "keine Berechtigung"),
+    (errno.EROFS, "schreibgeschütztes Dateisystem"),
 ])
 def test_a_file_system_failure_is_one_clear_line_naming_the_path_and_nothing_changes(
         camp, monkeypatch, capsys, code, text):

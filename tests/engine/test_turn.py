@@ -194,7 +194,7 @@ def test_a_second_run_is_refused_while_the_lock_is_held(camp):
     with archive.segment_lock(camp.segment_dir(NAME)):
         assert (camp.segment_dir(NAME) / archive.LOCK_FILE).read_text().split()[0] == \
             str(os.getpid())
-        with pytest.raises(StateError, match="locked"):
+        with pytest.raises(StateError, match="gesperrt"):
             run_month(camp, NAME)
     assert run_month(camp, NAME).committed
 

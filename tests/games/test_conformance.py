@@ -175,3 +175,21 @@ def test_serialised_states_refuse_bad_text_and_other_games() -> None:
     if determinised is not s:
         with pytest.raises(GameError, match="determinisation"):
             determinised.history()
+
+
+def test_long_histories_survive_deepcopy_and_pickle() -> None:
+    """A finished game's state (hundreds of actions) can be deep-copied and
+    pickled (e.g. to a worker) with its history; a determinisation stays one
+    without a history."""
+    import copy
+    import pickle
+
+    from wdg.games.base import GameError, random_playout
+    state, actions = random_playout(load_game("empires_of_middle_earth", players=6), 3)
+    assert len(actions) > 500
+    for other in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert other == state and other.history() == actions
+    d = state.resample_from_infostate(0, np.random.default_rng(0))
+    for other in (copy.deepcopy(d), pickle.loads(pickle.dumps(d))):
+        with pytest.raises(GameError, match="determinisation"):
+            other.history()

@@ -98,7 +98,7 @@ def test_changes_between_months_wait_for_a_running_month(tmp_path, args):
     with segment_lock(camp / "worlds" / "test"):  # the run holding the lock
         before = _tree(camp)
         r = CliRunner().invoke(app, [*args, "-C", str(camp)])
-        assert r.exit_code != 0 and f"locked by process {os.getpid()}" in str(r.exception)
+        assert r.exit_code != 0 and f"gesperrt von Prozess {os.getpid()}" in str(r.exception)
         assert _tree(camp) == before
     r = CliRunner().invoke(app, [*args, "-C", str(camp)])
     assert r.exit_code == 0, r.output

@@ -216,7 +216,7 @@ def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):
                               str(mc.camp.root)], capture_output=True, text=True, cwd=root,
                              env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
     assert res.returncode == 6, res.stderr
-    assert "locked" in res.stderr and "Traceback" not in res.stderr
+    assert "gesperrt von Prozess" in res.stderr and "Traceback" not in res.stderr
     assert len(s.messages(gm)) == 1
     assert [r.status for r in fetch(mc.camp, "test").results] == ["angenommen"]
     # nothing new and every answer sent: a fetch during a run does not even need the lock

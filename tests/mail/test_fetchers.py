@@ -1,5 +1,6 @@
 """Provider mail fetched by the standard fetchers — getmail6 into an mbox, fetchmail
-into a Maildir, both in their default settings — from the real Dovecot, then
+into a Maildir, both in their default settings (plus a 30 s network timeout, so
+that a stalled connection ends) — from the real Dovecot, then
 ``wdg orders import``-ed (issue #34: "every on-time sheet was refused as late": both
 fetchers put their own ``Received:`` header on top, with the time of fetching).
 
@@ -10,13 +11,17 @@ not take a mail twice when the same (growing) mailbox file is imported next mont
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import os
 import pwd
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
+import time
 from datetime import datetime, timezone
 from email.utils import format_datetime
 from pathlib import Path
@@ -71,14 +76,34 @@ def _as_mail_user(path: Path) -> None:
         os.chown(p, uid, gid)
 
 
-def _run(mc, args: list[str], **kw) -> subprocess.CompletedProcess:
-    """A fetcher as the ``mail`` user; on a hang, fail with its output and the logs."""
+FETCH_TIMEOUT = 120
+"""Seconds a fetcher (or wdg) may take here before the test fails; a few seconds
+suffice even on a loaded machine. The fetchers' own network timeout (30 s, set in
+their configuration) ends a stalled connection before that."""
+
+
+def _run(mc, args: list[str], *, as_mail: bool = True, timeout: float = FETCH_TIMEOUT,
+         **kw) -> subprocess.CompletedProcess:
+    """A fetcher as the ``mail`` user (or wdg as root), in its own process group, stdin
+    closed. A hang is a clear failure after ``timeout`` seconds, not a stuck suite: the
+    whole group (the fetcher and the delivery program it started) is killed and the
+    test fails with what the process printed so far and the servers' logs."""
+    who = {"user": "mail", "group": "mail"} if as_mail else {}
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL, start_new_session=True, **who, **kw)
     try:
-        return subprocess.run(args, capture_output=True, text=True, timeout=120, user="mail",
-                              group="mail", stdin=subprocess.DEVNULL, **kw)
-    except subprocess.TimeoutExpired as exc:
-        raise AssertionError(f"{args[0]} hung: {exc.stdout!r} {exc.stderr!r}\n"
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # a pipe held open by a process outside the group
+            out, err = "", "(output not readable)"
+        raise AssertionError(f"{' '.join(map(str, args))} hung: no end after {timeout} s "
+                             f"(killed)\nstdout: {out}\nstderr: {err}\n"
                              f"{mc.world.servers.logs()}") from None
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
 def _getmail(mc, tmp: Path, mbox: Path) -> str:
@@ -94,6 +119,7 @@ username = {gm.user}
 password = {gm.password}
 ca_certs = {s.ca_file}
 ssl_cert_hostname = {SERVER_NAME}
+timeout = 30
 
 [destination]
 type = Mboxrd
@@ -119,7 +145,7 @@ def _fetchmail(mc, tmp: Path, maildir: Path) -> str:
     fdir.mkdir(exist_ok=True)
     rc = fdir / "fetchmailrc"
     rc.write_text(f"""set no syslog
-poll {SERVER_NAME} via {s.host} service {s.imaps} proto IMAP
+poll {SERVER_NAME} via {s.host} service {s.imaps} proto IMAP timeout 30
   user "{gm.user}" there with password "{gm.password}" is mail here
   ssl sslcertck sslcertfile "{s.ca_file}" sslcommonname "{SERVER_NAME}"
   keep
@@ -135,6 +161,7 @@ poll {SERVER_NAME} via {s.host} service {s.imaps} proto IMAP
     return res.stdout + res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fetcher", ["getmail6", "fetchmail"])
 def test_sheets_fetched_by_local_fetchers_keep_their_arrival_time(mail_campaign, fetch_dir,
                                                                   fetcher):
@@ -167,6 +194,7 @@ def test_sheets_fetched_by_local_fetchers_keep_their_arrival_time(mail_campaign,
     assert got[5].status == "abgelehnt" and "Eintreffschluß" in got[5].reason
 
 
+@pytest.mark.slow
 def test_the_same_growing_mbox_next_month_replays_nothing(mail_campaign, fetch_dir):
     """getmail6 appends each fetch to the same mbox; importing it again next month
     takes only the new mails. A sheet without ``Mond:`` line (optional) from last month
@@ -203,12 +231,12 @@ def test_the_same_growing_mbox_next_month_replays_nothing(mail_campaign, fetch_d
     assert len(list((mc.camp.root / "outbox" / "test" / seg.date.key).glob("*.eml"))) == 1
 
 
+@pytest.mark.slow
 def test_orders_import_sends_the_confirmations_once(mail_campaign, tmp_path):
     """``wdg orders import`` with an ``smtp:`` section sends each confirmation at once,
     From of mail.yaml, answering the player's mail; importing the mailbox again sends
     nothing again."""
     import mailbox
-    import sys
 
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
@@ -220,10 +248,9 @@ def test_orders_import_sends_the_confirmations_once(mail_campaign, tmp_path):
     root = Path(__file__).resolve().parents[2]
 
     def wdg_import() -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "wdg", "orders", "import", "test",
-                               str(tmp_path / "eingang.mbox"), "-C", str(mc.camp.root)],
-                              capture_output=True, text=True, cwd=root, timeout=120,
-                              env={**os.environ, "PYTHONPATH": str(root)})
+        return _run(mc, [sys.executable, "-m", "wdg", "orders", "import", "test",
+                         str(tmp_path / "eingang.mbox"), "-C", str(mc.camp.root)],
+                    as_mail=False, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
 
     res = wdg_import()
     assert res.returncode == 0, res.stderr
@@ -235,7 +262,17 @@ def test_orders_import_sends_the_confirmations_once(mail_campaign, tmp_path):
         assert got["Date"] and got["Message-ID"].endswith(f"@{s.domain}>")
     again = wdg_import()
     assert "Antworten gesendet: 0" in again.stdout, again.stdout
-    import time
 
     time.sleep(0.5)
     assert [len(s.messages(a)) for a in p[:2]] == [1, 1]
+
+
+def test_a_hanging_fetcher_is_a_clear_failure_not_a_stuck_suite(mail_campaign):
+    """The helper every fetcher runs through: a process that never ends (here a shell
+    that started a child, as fetchmail starts its delivery program) is killed with its
+    whole group after the timeout, and the test fails saying so."""
+    start = time.monotonic()
+    with pytest.raises(AssertionError, match=r"hung: no end after 1 s") as failed:
+        _run(mail_campaign, ["sh", "-c", "echo begun; sleep 300 & sleep 300"], timeout=1)
+    assert time.monotonic() - start < 15
+    assert "begun" in str(failed.value) and "--- dovecot ---" in str(failed.value)

@@ -97,6 +97,39 @@ def test_a_game_year_deadline_is_refused_before_the_month_is_committed(world, tm
         normalise("0412-06-03")
 
 
+def test_a_next_deadline_in_the_past_is_refused_before_the_month_is_run(world, tmp_path):
+    """"bis zu dem von ihm angegebenen Datum (EINTREFFSCHLUSS)": the deadline announced
+    for next month's sheets lies ahead. ``wdg turn run --next-deadline`` with a date
+    already past is refused like ``wdg turn deadline`` refuses one (the same message),
+    before the month is resolved: nothing stored, the segment stays in its month."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    save_segment(world, tmp_path / "worlds" / "test")
+    before = world.date.key
+    yesterday = (datetime.now(ZoneInfo(world.settings.timezone)) - timedelta(days=1))
+    past = yesterday.strftime("%d.%m.%Y %H:%M")
+    refused = CliRunner().invoke(app, ["turn", "deadline", "test", past, "-C", str(tmp_path)])
+    assert refused.exit_code != 0 and isinstance(refused.exception, WdgError)
+    r = CliRunner().invoke(app, ["turn", "run", "test", "-q", "--force", "--next-deadline",
+                                 past, "-C", str(tmp_path)])
+    assert r.exit_code != 0 and isinstance(r.exception, WdgError), r.output
+    said = str(r.exception)
+    assert "liegt in der Vergangenheit" in said and yesterday.strftime("%H:%M") in said
+    # the same message as 'turn deadline' up to how to set it anyway (and the time now)
+    assert said.split("(jetzt:")[0] == str(refused.exception).split("(jetzt:")[0]
+    assert "--force" in said
+    assert not (tmp_path / "worlds" / "test" / "turns" / before).exists()
+    seg = load_segment(tmp_path / "worlds" / "test")
+    assert seg.date.key == before and seg.settings.deadline in ("", None)
+    # a date ahead is taken
+    ahead = (yesterday + timedelta(days=8)).strftime("%d.%m.%Y %H:%M")
+    r = CliRunner().invoke(app, ["turn", "run", "test", "-q", "--force", "--no-pdf",
+                                 "--next-deadline", ahead, "-C", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "worlds" / "test" / "turns" / before).exists()
+
+
 def test_a_stored_deadline_that_cannot_be_read_never_makes_a_command_crash(world, tmp_path):
     """"EINTREFFSCHLUSS": a stored deadline written badly (by hand, or by an older
     version: ``412-06-03 13:00``) counts as not set — ``wdg turn status`` and ``wdg

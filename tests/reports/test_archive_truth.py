@@ -19,7 +19,7 @@ from wdg.world.storage import load_segment
 from wdg.world.terrain import WATER
 
 M1 = "0412-04"
-DEADLINE = "3.12.2026, 13:00 Uhr"
+DEADLINE = "3.12.2099, 13:00 Uhr"  # in the future: a past one is refused
 
 
 def _wdg(root: Path, *args: str, code: int = 0) -> str:
@@ -57,7 +57,7 @@ def _text(camp, name: str) -> str:
 def camp(tmp_path_factory):
     camp = copy_demo(tmp_path_factory.mktemp("truth") / "c")
     out = _wdg(camp.root, "turn", "run", DEMO_SEGMENT, "-q", "--jobs", "2",
-               "--next-deadline", "2026-12-03")
+               "--next-deadline", "2099-12-03")
     assert "ausgewertet und gespeichert" in out
     return camp
 

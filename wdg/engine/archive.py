@@ -158,9 +158,9 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
         except BlockingIOError:
             holder = _read_fd(fd) or "?"
             os.close(fd)
-            raise LockedError(f"segment {segment_dir.name!r} is locked by process {holder} "
-                             f"({path}): another wdg command is working on it; wait for it "
-                             "to finish") from None
+            raise LockedError(f"Segment {segment_dir.name!r} ist gesperrt von Prozess {holder} "
+                             f"({path}): ein anderer wdg-Befehl arbeitet daran; warten Sie, "
+                             "bis er fertig ist") from None
         except OSError:  # a file system without flock: fall back to the file alone
             os.close(fd)
             raise
@@ -176,17 +176,17 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
         pid, other = _holder(previous)
         refusal = None
         if other and other != host:
-            refusal = (f"segment {segment_dir.name!r} is locked by process {pid} on host {other} "
-                       f"({path}); if no wdg command runs there, remove that file")
+            refusal = (f"Segment {segment_dir.name!r} ist gesperrt von Prozess {pid} auf Rechner "
+                       f"{other} ({path}); läuft dort kein wdg-Befehl, löschen Sie diese Datei")
         elif pid is not None and pid != os.getpid() and _pid_alive(pid) and not other:
             # an old-format lock (no host) of a live process: respect it
-            refusal = (f"segment {segment_dir.name!r} is locked by process {pid} ({path}); "
-                       "if no run is going on, remove that file")
+            refusal = (f"Segment {segment_dir.name!r} ist gesperrt von Prozess {pid} ({path}); "
+                       "läuft kein Befehl, löschen Sie diese Datei")
         if refusal:
             os.close(fd)  # not ours: leave the file as it is
             raise LockedError(refusal)
         _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
-                "(der Prozess läuft nicht mehr) / took over the lock of a process that is gone")
+                "(der Prozess läuft nicht mehr)")
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {host}\n".encode(), 0)

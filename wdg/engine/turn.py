@@ -193,7 +193,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     sheets than ``settings.missing_sheet_share`` need ``force``. The sheets
     are taken in (parsed, checked, passwords verified) once. ``next_deadline``
     sets the next month's EINTREFFSCHLUSS in the new state before anything is
-    archived. ``stage(name)`` is called as each stage begins (``intake``,
+    archived; one in the past is refused before the month is resolved. ``stage(name)`` is called as each stage begins (``intake``,
     ``month``, ``archive``), for a progress display.
     ``fail_after_step`` names a step or a commit point (:data:`COMMIT_POINTS`)
     after which to fail on purpose (atomicity tests). ``prepare(seg)`` is called
@@ -231,6 +231,13 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             # segment loads (the intake uses them; a check is keyed by what it compares)
             checks.prefetch(seg_dir, lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
         seg = load_segment(seg_dir)
+        if next_deadline is not None:  # refused before the month is resolved, as 'turn deadline'
+            from wdg.world.deadline import normalise, refuse_past
+
+            refuse_past(normalise(next_deadline, seg.settings.deadline_hour),
+                        seg.settings.timezone,
+                        hint=f"nach dem Lauf setzt 'wdg turn deadline {segment} DATUM --force' "
+                             "einen vergangenen trotzdem")
         _check_archive(seg_dir, seg)
         findings = check_segment(seg)
         if findings:

@@ -161,12 +161,7 @@ class State(ABC):
         if node is _UNKNOWN:
             raise GameError("this position was not reached by actions from the start "
                             "(a determinisation); it has no history")
-        out: list[int] = []
-        while node is not None:
-            node, a = node
-            out.append(a)
-        out.reverse()
-        return out
+        return node.to_list() if node is not None else []
 
     def _game(self) -> Game:
         game = getattr(self, "game", None) or getattr(self, "g", None)
@@ -448,6 +443,15 @@ def _import_all() -> None:
                 raise
 
 
+def one_hot(i: int, k: int) -> list[float]:
+    """``k`` numbers, 1.0 at index ``i`` (none for ``i`` outside ``0..k-1``):
+    a block of an observation tensor."""
+    v = [0.0] * k
+    if 0 <= i < k:
+        v[i] = 1.0
+    return v
+
+
 def score_margin(state: State, player: int) -> float:
     """``player``'s score minus the best score of the others."""
     s = state.scores()
@@ -501,7 +505,45 @@ def playthrough_text(game: Game, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-_UNKNOWN = ("unknown",)
+class _History(tuple):  # type: ignore[type-arg]
+    """The actions since the initial state as an immutable linked list of
+    ``(parent, action)`` pairs: appending is O(1) (a C-level tuple, no
+    Python frame) and clones share it. Copied and pickled as a plain list
+    (a nested structure thousands deep would exceed the recursion limit of
+    ``copy.deepcopy`` and ``pickle``)."""
+
+    __slots__ = ()
+
+    def to_list(self) -> list[int]:
+        out = []
+        node: _History | None = self
+        while node is not None:
+            node, a = node
+            out.append(a)
+        out.reverse()
+        return out
+
+    @staticmethod
+    def from_list(actions: list[int]) -> _History | None:
+        node = None
+        for a in actions:
+            node = _NEW(_History, (node, a))
+        return node
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _History:
+        return self  # immutable
+
+    def __copy__(self) -> _History:
+        return self
+
+    def __reduce__(self) -> str | tuple[Any, ...]:  # type: ignore[override]
+        if self is _UNKNOWN:
+            return "_UNKNOWN"  # the module's one marker, by name
+        return _History.from_list, (self.to_list(),)
+
+
+_NEW = tuple.__new__
+_UNKNOWN = _NEW(_History, (None, -1))
 """The history of a determinisation: not known (it was not played)."""
 
 
@@ -510,7 +552,7 @@ def _recording_apply(apply: Callable[[State, int], None]) -> Callable[[State, in
         apply(self, action)
         node = getattr(self, "_hist", None)
         if node is not _UNKNOWN:
-            self._hist = (node, action)  # type: ignore[attr-defined]
+            self._hist = _NEW(_History, (node, action))  # type: ignore[attr-defined]
     apply_action.__doc__ = apply.__doc__
     apply_action._keeps_history = True  # type: ignore[attr-defined]
     return apply_action

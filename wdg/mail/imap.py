@@ -47,7 +47,58 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}".rstrip(": ")
 
 
-class _IMAP4(imaplib.IMAP4):
+class _Lines:
+    """imaplib's reading from the socket, with a buffer of our own whose contents we
+    can see: imaplib reads through a buffered file object, and lines the server sent
+    in the same packet as the one read (Dovecot's ``+ idling`` together with
+    ``* 5 EXISTS``) would wait in that file's buffer, where ``select()`` on the socket
+    cannot see them — IDLE would sleep on a change already received."""
+
+    sock: socket.socket
+    error: type[Exception]
+
+    def open(self, *args, **kw):  # noqa: ANN002, ANN003, ANN201 - imaplib's signature
+        self._rbuf = bytearray()
+        return super().open(*args, **kw)  # type: ignore[misc]
+
+    def _recv(self) -> bool:
+        data = self.sock.recv(65536)
+        if not data:
+            return False
+        self._rbuf += data
+        return True
+
+    def read(self, size: int) -> bytes:
+        buf = self._rbuf
+        while len(buf) < size and self._recv():
+            pass
+        out = bytes(buf[:size])
+        del buf[:size]
+        return out
+
+    def readline(self) -> bytes:
+        buf = self._rbuf
+        start = 0
+        while True:
+            end = buf.find(b"\n", start)
+            if end >= 0:
+                break
+            if len(buf) > imaplib._MAXLINE:  # noqa: SLF001 - imaplib's own limit
+                raise self.error(f"got more than {imaplib._MAXLINE} bytes")  # noqa: SLF001
+            start = len(buf)
+            if not self._recv():
+                end = len(buf) - 1
+                break
+        out = bytes(buf[:end + 1])
+        del buf[:end + 1]
+        return out
+
+    def has_line(self) -> bool:
+        """Whether a whole line was received and not read yet."""
+        return b"\n" in self._rbuf
+
+
+class _IMAP4(_Lines, imaplib.IMAP4):
     """IMAP (+ STARTTLS) whose certificate is checked against ``cert_name``."""
 
     def __init__(self, host: str, port: int, timeout: float, cert_name: str) -> None:
@@ -60,9 +111,10 @@ class _IMAP4(imaplib.IMAP4):
             return super().starttls(ssl_context=ssl_context)
         finally:
             self.host = host
+            self._rbuf.clear()  # nothing sent before TLS is read after it (RFC 3501 11.1)
 
 
-class _IMAP4SSL(imaplib.IMAP4_SSL):
+class _IMAP4SSL(_Lines, imaplib.IMAP4_SSL):
     """IMAPS whose certificate is checked against ``cert_name``."""
 
     def __init__(self, host: str, port: int, timeout: float, cert_name: str,
@@ -263,8 +315,14 @@ class ImapSession:
                 raise
 
     def uids(self) -> list[int]:
-        """The UIDs of the selected mailbox's mails not marked deleted, ascending."""
+        """The UIDs of the selected mailbox's mails not marked deleted, ascending.
+
+        This is the scan :meth:`idle` compares with: a new mail the server reports
+        from here on (``* n EXISTS`` with the reply to this or any later command —
+        mail that came in while the last scan's mails were being processed) makes
+        the next :meth:`idle` return at once."""
         assert self.conn is not None
+        self.conn.untagged_responses.pop("EXISTS", None)
         data = self._call("UID SEARCH", self.conn.uid, "SEARCH", "UNDELETED")
         return sorted(int(x) for x in b" ".join(d for d in data if d).split())
 
@@ -317,10 +375,16 @@ class ImapSession:
     def idle(self, seconds: float, stop=None) -> bool:  # noqa: ANN001
         """Wait (IMAP IDLE, RFC 2177) until the server reports a change in the
         selected mailbox or ``seconds`` pass; True when something changed.
-        ``stop()`` is polled about once a second and ends the wait early."""
+        ``stop()`` is polled about once a second and ends the wait early.
+
+        A new mail the server reported before (with the reply to a command after the
+        last :meth:`uids`) is a change: True at once, without IDLE — the server does
+        not report it again."""
         conn = self.conn
         if conn is None:
             raise ConnectionLost(f"IMAP-Server {self.config.where}: keine Verbindung")
+        if conn.untagged_responses.get("EXISTS"):
+            return True
         if "IDLE" not in conn.capabilities:
             time.sleep(min(seconds, 60))
             return True
@@ -330,6 +394,9 @@ class ImapSession:
         try:
             conn.send(f"{tag} IDLE\r\n".encode())
             line = conn.readline()
+            while line.startswith(b"* "):  # news sent before the go-ahead
+                changed = changed or bool(re.search(rb"\b(EXISTS|RECENT)\b", line))
+                line = conn.readline()
             if not line.startswith(b"+"):
                 raise ImapError(f"IMAP-Server {self.config.where}: IDLE abgelehnt "
                                 f"({line.decode('utf-8', 'replace').strip()})")
@@ -340,7 +407,8 @@ class ImapSession:
                 # wait for the server with select(), not with a socket timeout: after a
                 # timeout imaplib's file object refuses to read on
                 wait = min(1.0, max(0.05, deadline - time.monotonic()))
-                pending = sock.pending() if isinstance(sock, ssl.SSLSocket) else 0
+                pending = conn.has_line() or (  # type: ignore[attr-defined]
+                    isinstance(sock, ssl.SSLSocket) and sock.pending() > 0)
                 if not pending and not select.select([sock], [], [], wait)[0]:
                     continue
                 line = conn.readline()

@@ -3,7 +3,10 @@
 :func:`watch` keeps one IMAP connection open, fetches (:func:`wdg.mail.fetch.fetch`
 on that connection), then waits with ``IDLE`` until the server reports new mail
 (or ``idle_seconds`` pass: RFC 2177 asks to re-issue IDLE within 29 minutes), and
-fetches again. A dropped connection (server restart, network gone, the server's
+fetches again. Mail that came in while a fetch was busy, and that the server
+reported with the reply to one of the fetch's commands (it does not report it
+again in IDLE), ends the wait at once (:meth:`wdg.mail.imap.ImapSession.idle`):
+sheets arriving in a rush are all answered, not left until the next mail. A dropped connection (server restart, network gone, the server's
 own timeout) is reconnected after a pause that grows from 1 s to at most 60 s;
 a segment locked by another command (``wdg turn run``) is waited for the same way.
 ``stop()`` is polled at least once a second while waiting; a fetch in progress

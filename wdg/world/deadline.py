@@ -57,15 +57,19 @@ def normalise(text: str, hour: int = 13) -> str:
                             "nichts geändert")
 
 
-def refuse_past(value: str, tz: str, *, what: str = "Eintreffschluß") -> None:
-    """Refuse a normalised deadline ``value`` that lies in the past in zone ``tz``."""
+FORCE_HINT = "--force setzt ihn trotzdem, etwa um alte Post nachträglich einzulesen"
+
+
+def refuse_past(value: str, tz: str, *, what: str = "Eintreffschluß",
+                hint: str = FORCE_HINT) -> None:
+    """Refuse a normalised deadline ``value`` that lies in the past in zone ``tz``
+    (``hint``: how to set it anyway)."""
     at = datetime.strptime(value, "%Y-%m-%d %H:%M").replace(tzinfo=ZoneInfo(check_timezone(tz)))
     now = datetime.now(at.tzinfo)
     if at <= now:
         raise InvalidInputError(
             f"der {what} {when(at)} ({tz}) liegt in der Vergangenheit (jetzt: {when(now)}); "
-            "ein Eintreffschluß muß in der Zukunft liegen — nichts geändert (--force setzt "
-            "ihn trotzdem, etwa um alte Post nachträglich einzulesen)")
+            f"ein Eintreffschluß muß in der Zukunft liegen — nichts geändert ({hint})")
 
 
 def check_timezone(tz: str) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wdg.games.base import CHANCE, TERMINAL, GameError, State
+from wdg.games.base import CHANCE, TERMINAL, GameError, State, one_hot
 from wdg.games.empires_of_middle_earth.campaign import PRE_DICE, Battle, CampaignMixin, OutlookMixin
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE
 from wdg.games.empires_of_middle_earth.common import (
@@ -613,11 +613,6 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         sites = len(self.g.map.sites)
         shown = self._public_cards()
 
-        def one_hot(i: int, k: int) -> list[float]:
-            v = [0.0] * k
-            if 0 <= i < k:
-                v[i] = 1.0
-            return v
         where: list[float] = []
         detail: list[float] = []
         for c in range(n_cards):

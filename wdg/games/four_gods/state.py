@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wdg.games.base import CHANCE, EVALUATE_CHANCE_LIMIT, TERMINAL, GameError, State, score_margin
+from wdg.games.base import (
+    CHANCE, EVALUATE_CHANCE_LIMIT, TERMINAL, GameError, State, one_hot, score_margin,
+)
 from wdg.games.four_gods import rules
 from wdg.games.four_gods.text import describe, render
 from wdg.games.four_gods.scoring import CITY_POINTS, Breakdown, score_world
@@ -239,11 +241,6 @@ class FourGodsState(State):
         cells = ts.rows * ts.cols
         hidden = self._hidden_gods_of(player)
 
-        def one_hot(i: int, k: int) -> list[float]:
-            v = [0.0] * k
-            if 0 <= i < k:
-                v[i] = 1.0
-            return v
 
         def colour(g: int) -> int:
             if g < 0:

@@ -88,11 +88,15 @@ def describe(s: St, a: int) -> str:
     return f"give tile back to row {s.taken_from}"
 
 
-def _region(s: St, k: int) -> str:
+def _region(s: St, k: int, german: bool = False) -> str:
+    """The region ``k`` of the tile (or city) just laid, as in the actions;
+    German for play by hand (regions counted from 1)."""
     tile = s.world.tiles[s.focus]
     where = cell_name(s, s.focus)
     if tile is None:
-        return f"city {where}"
+        return f"{'Stadt' if german else 'city'} {where}"
+    if german:
+        return f"{where} Gebiet {k + 1} ({TERRAIN_NAMES[tile.region_terrain[k]]})"
     return f"{where} region {k} ({TERRAIN_NAMES[tile.region_terrain[k]]})"
 
 
@@ -235,9 +239,9 @@ def action_path(s: St, a: int) -> tuple[str, ...]:
     if kind == "city":
         return ("Legendäre Stadt bauen", f"an {cell_name(s, args[0])}")
     if kind == "prophet":
-        return (f"Prophet ({prophet_label(s, args[0])}) aus dem Vorrat setzen", _region_de(s, args[1]))
+        return (f"Prophet ({prophet_label(s, args[0])}) aus dem Vorrat setzen", _region(s, args[1], german=True))
     if kind == "move":
-        return ("Prophet versetzen", f"von {cell_name(s, args[0])}", f"nach {_region_de(s, args[1])}")
+        return ("Prophet versetzen", f"von {cell_name(s, args[0])}", f"nach {_region(s, args[1], german=True)}")
     if kind == "skip":
         return ("Keinen Propheten setzen",)
     if kind == "end":
@@ -245,14 +249,6 @@ def action_path(s: St, a: int) -> tuple[str, ...]:
     if kind == "ret":
         return (f"Plättchen zurück in die Reihe von Spieler {s.taken_from}",)
     return (describe(s, a),)
-
-
-def _region_de(s: St, k: int) -> str:
-    tile = s.world.tiles[s.focus]
-    where = cell_name(s, s.focus)
-    if tile is None:
-        return f"Stadt {where}"
-    return f"{where} Gebiet {k + 1} ({TERRAIN_NAMES[tile.region_terrain[k]]})"
 
 
 def action_de(s: St, a: int, viewer: int) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wdg.games.base import CHANCE, GameError, State
+from wdg.games.base import CHANCE, GameError, State, one_hot
 from wdg.games.lords_of_creation import actions as A
 from wdg.games.lords_of_creation import flow
 from wdg.games.lords_of_creation.components import (
@@ -321,11 +321,6 @@ class LordsState(State):
         attack or move's hexes, the terrain just drawn, the viewer."""
         n, size = self.n, self.size
 
-        def one_hot(i: int, k: int) -> list[float]:
-            v = [0.0] * k
-            if 0 <= i < k:
-                v[i] = 1.0
-            return v
         terrain: list[float] = []
         owner: list[float] = []
         for h in range(size):

@@ -1,0 +1,108 @@
+"""A wrong command line is answered in German (issue #34, Deliver 6: every message
+the game master reads is German): click and typer word usage errors in English
+("No such option", "Missing argument", "Usage: …" in a box); wdg prints them itself
+(wdg/usage.py), one German line with what was wrong and one with the command's
+syntax, exit code 2. ``--help`` stays as it is."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wdg.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGLISH = ("Usage", "Error", "Missing", "No such", "Try ", "Invalid", "Got unexpected",
+           "requires", "Possible", "Aborted", "─")
+
+
+def _usage_error(capsys, *args: str) -> str:
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out, err = capsys.readouterr()
+    assert done.value.code == 2, (out, err)
+    assert out == ""
+    assert "Traceback" not in err
+    for word in ENGLISH:
+        assert word not in err, (word, err)
+    assert err.startswith("Fehler: "), err
+    return err
+
+
+@pytest.mark.parametrize(("args", "said", "usage"), [
+    (("turn", "run", "--bogus"), "Fehler: unbekannte Option --bogus", "turn run [OPTIONS] {segment}"),
+    (("turn", "run"), "Fehler: Argument 'segment' fehlt", "turn run [OPTIONS] {segment}"),
+    (("turn", "bogus"), "Fehler: unbekannter Befehl 'bogus'", "turn [OPTIONS] COMMAND"),
+    (("bogus",), "Fehler: unbekannter Befehl 'bogus'", "[OPTIONS] COMMAND"),
+    (("--bogus",), "Fehler: unbekannte Option --bogus", "[OPTIONS] COMMAND"),
+    (("turn", "deadline", "s", "1.1.2030", "13:00", "x"), "Fehler: überzählige Angabe(n): 13:00 x",
+     "turn deadline [OPTIONS] {segment} [when]"),
+    (("turn", "run", "s", "--next-deadline"), "Fehler: Option '--next-deadline' verlangt einen "
+     "Wert", None),
+    (("turn", "run", "s", "--jobs", "zwei"), "Fehler: ungültiger Wert für '--jobs' / '-j': ",
+     "turn run [OPTIONS] {segment}"),
+])
+def test_usage_errors_are_german_with_the_command_s_syntax(capsys, args, said, usage):
+    err = _usage_error(capsys, *args)
+    assert err.startswith(said), err
+    if usage is not None:
+        assert "\nAufruf: " in err and usage in err, err
+        assert "(Hilfe: " in err and "--help)" in err, err
+
+
+def test_a_wrong_number_says_what_was_expected(capsys):
+    err = _usage_error(capsys, "turn", "run", "s", "--jobs", "zwei")
+    assert "ganze Zahl" in err, err
+
+
+def test_usage_error_of_the_installed_command_names_it(tmp_path):
+    """Through the real entry point: exit code 2, the German lines, the command as
+    it was called."""
+    proc = subprocess.run([sys.executable, "-m", "wdg", "orders", "import", "--bogus"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2, proc
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "Fehler: unbekannte Option --bogus", proc.stderr
+    assert lines[1].startswith("Aufruf: ") and "orders import [OPTIONS]" in lines[1], proc.stderr
+    assert len(lines) == 2, proc.stderr
+
+
+def test_help_is_unchanged(capsys):
+    """``--help`` is the developers' documentation, as typer writes it: exit 0."""
+    with pytest.raises(SystemExit) as done:
+        main(["turn", "run", "--help"])
+    out, _ = capsys.readouterr()
+    assert done.value.code == 0
+    assert "Usage:" in out and "--next-deadline" in out
+
+
+def test_a_command_group_without_a_command_still_shows_its_help(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["turn"])
+    out, err = capsys.readouterr()
+    assert done.value.code == 2
+    assert "run" in out + err and "deadline" in out + err
+
+
+def test_a_disk_error_is_german_only(capsys, tmp_path):
+    """The hints of wdg.fsio.describe_os_error have no English half any more."""
+    from wdg.fsio import describe_os_error
+
+    for code in (errno.ENOSPC, errno.EACCES, errno.EROFS, errno.ENOENT, errno.EIO,
+                 errno.EXDEV):
+        for committed in (None, True, False):
+            text = describe_os_error(OSError(code, os.strerror(code), str(tmp_path / "x")),
+                                     committed=committed)
+            assert str(tmp_path / "x") in text
+            for word in (" / ", "space", "permission", "denied", "file system", "run the",
+                         "committed", "intact", "Nothing"):
+                assert word not in text, (word, text)
+    assert describe_os_error(OSError(errno.ENOSPC, "No space left on device", "/x")).startswith(
+        "kein Platz mehr auf dem Datenträger: /x — Platz freimachen")
