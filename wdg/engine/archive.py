@@ -651,8 +651,11 @@ def _mark_staging(staging: Path) -> Path:
     fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         os.write(fd, f"{st.st_dev} {st.st_ino} {staging.name}\n".encode())
-    finally:
+    except BaseException:  # (a full disk): the mark this call created goes again
         os.close(fd)
+        mark.unlink(missing_ok=True)
+        raise
+    os.close(fd)
     return mark
 
 
@@ -748,7 +751,11 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
             raise StateError(f"{staging} ist nicht von dieser wdg angelegt; nicht gelöscht — "
                              "prüfen und von Hand entfernen, dann erneut auswerten")
     staging.mkdir()
-    mark = _mark_staging(staging)
+    try:
+        mark = _mark_staging(staging)
+    except BaseException:
+        staging.rmdir()  # just made, still empty
+        raise
     try:
         manifest, state = _stage(seg_dir, staging, result, rules_dir, writers)
         if fail_at == "staged":
