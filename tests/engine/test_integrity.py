@@ -891,3 +891,26 @@ def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
     assert p.returncode in (0, 130), (p.returncode, err)
     assert "Traceback" not in out + err, err
     assert (camp.segment_dir("canura") / "turns" / "0412-04").exists()
+
+
+def test_a_full_disk_at_the_staging_mark_leaves_no_empty_mark(tmp_path, monkeypatch):
+    """Issue #30 item 6 ("nothing it did not finish is left behind"): the disk
+    fills just as the run writes the mark beside its staging folder (seen in a
+    full suite on a busy machine: an empty ``turns/.staging-0412-04.wdg`` was
+    left). The mark it made is removed again and the error goes on."""
+    import errno
+
+    from wdg.engine import archive
+
+    staging = tmp_path / ".staging-0412-04"
+    staging.mkdir()
+    real_write = os.write
+
+    def full(fd, data):  # noqa: ANN001
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(archive.os, "write", full)
+    with pytest.raises(OSError):
+        archive._mark_staging(staging)
+    monkeypatch.setattr(archive.os, "write", real_write)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".staging-0412-04"]

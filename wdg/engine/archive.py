@@ -651,7 +651,7 @@ def _mark_staging(staging: Path) -> Path:
     fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         os.write(fd, f"{st.st_dev} {st.st_ino} {staging.name}\n".encode())
-    except BaseException:  # (a full disk): the mark this call created goes again
+    except BaseException:  # a full disk: no empty mark is left behind (we made it)
         os.close(fd)
         mark.unlink(missing_ok=True)
         raise
@@ -754,7 +754,7 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     try:
         mark = _mark_staging(staging)
     except BaseException:
-        staging.rmdir()  # just made, still empty
+        staging.rmdir()  # made empty a moment ago by this run
         raise
     try:
         manifest, state = _stage(seg_dir, staging, result, rules_dir, writers)
