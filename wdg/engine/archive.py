@@ -219,10 +219,10 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     a lock file of a process that is gone. ``holding_lock``: the caller holds
     the lock (its file is not a finding); ``busy``: another command holds it
     right now (its work in progress is not a finding either)."""
-    found = [f for f in leftovers(segment_dir) if not busy or "older wdg version" in f]
+    found = [f for f in leftovers(segment_dir) if not busy or "älteren wdg-Version" in f]
     turns = segment_dir / TURNS
     if turns.is_dir() and not busy:
-        found += [f"{p}: the staged archive of a month that was not committed"
+        found += [f"{p}: das vorbereitete Archiv eines nicht festgeschriebenen Monds"
                   for p in sorted(turns.glob(".staging-*"))]
         found += [f"{p}: ein symbolischer Link im Archiv (auf {os.readlink(p)}); wdg folgt ihm "
                   "nicht — von Hand entfernen (rm, nicht rm -r)"
@@ -231,8 +231,8 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     lock = segment_dir / LOCK_FILE
     if lock.exists() and not holding_lock and not busy:
         holder = lock.read_text(encoding="utf-8", errors="replace").strip() or "?"
-        found.append(f"{lock}: a lock of process {holder}, which is gone (taken over by the next "
-                     "command)")
+        found.append(f"{lock}: eine Sperre des Prozesses {holder}, den es nicht mehr gibt (der "
+                     "nächste Befehl übernimmt sie)")
     return found
 
 
@@ -517,11 +517,11 @@ def read_events_data(month_dir: Path) -> list[dict[str, Any]]:
         try:
             data: Any = [json.loads(line) for line in raw.decode("utf-8").split("\n") if line]
         except ValueError as e:
-            raise StateError(f"{path}: not an event log in JSON Lines ({e})") from None
+            raise StateError(f"{path}: kein Ereignisprotokoll in JSON Lines ({e})") from None
     else:
         data = yaml.load(raw, Loader=_Loader) or []
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
-        raise StateError(f"{path}: expected a list of events")
+        raise StateError(f"{path}: erwartet eine Liste von Ereignissen")
     return data
 
 
@@ -739,8 +739,8 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     turns.mkdir(exist_ok=True)
     key = result.date.key
     if (turns / key).exists() or (turns / key).is_symlink():
-        raise StateError(f"the archive already holds {key} ({turns / key}); undo it first "
-                         "('wdg turn undo') or check the segment's date")
+        raise StateError(f"das Archiv enthält schon {key} ({turns / key}); erst rückgängig machen "
+                         "('wdg turn undo') oder das Datum des Segments prüfen")
     staging = turns / f".staging-{key}"
     blobs = staged_blobs(staging)
     refuse_symlinks(turns, (staging.name, staging.name + STAGING_MARK_SUFFIX, blobs.name))
@@ -995,7 +995,7 @@ def read_provenance(mdir: Path) -> dict[str, Any] | None:
         return None
     data = safe_load_file(path)
     if not isinstance(data, dict):
-        raise StateError(f"{path}: expected a mapping (the month's provenance record)")
+        raise StateError(f"{path}: erwartet eine Zuordnung (den Herkunftsnachweis des Monds)")
     return data
 
 
@@ -1010,7 +1010,7 @@ def archived_templates(mdir: Path, target: Path) -> dict[str, str] | None:
     for name, digest in sorted(prov["templates"].items()):
         rel = Path(str(name))
         if rel.is_absolute() or ".." in rel.parts:
-            raise StateError(f"{mdir / PROVENANCE}: template name {name!r} is not a plain path")
+            raise StateError(f"{mdir / PROVENANCE}: der Vorlagenname {name!r} ist kein einfacher Pfad")
         dst = target / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         dst.write_bytes(read_blob(turns, str(digest), str(name)))
@@ -1034,7 +1034,7 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         turns = seg_dir / TURNS
         refuse_symlinks(seg_dir, (TURNS, f"{TURNS}/{UNDONE}", f"{TURNS}/{last.key}"))
         if not (mdir / "state-before").is_dir():
-            raise StateError(f"segment {segment!r}: no archived month {last.key} to undo")
+            raise StateError(f"Segment {segment!r}: kein archivierter Mond {last.key}, der rückgängig zu machen wäre")
         chain = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
         # what undo reads (the state before) must be intact; other damage in the
         # month it takes back does not stop it (the folder is kept in .undone/)
@@ -1360,10 +1360,10 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
     if not (mdir / "manifest.yaml").is_file():
-        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+        raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} ({mdir})")
     manifest = safe_load_file(mdir / "manifest.yaml")
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
-        raise StateError(f"{mdir / 'manifest.yaml'}: not a month's manifest (no 'files' mapping)")
+        raise StateError(f"{mdir / 'manifest.yaml'}: kein Manifest eines Monds (keine Zuordnung 'files')")
     manifest = {str(k): str(v) for k, v in manifest["files"].items()}
     prov = read_provenance(mdir)
     ours = build_info()

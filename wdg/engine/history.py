@@ -204,8 +204,8 @@ def month_events(camp: Campaign, segment: str, month: MonthDate | str,
     date = MonthDate.parse(month) if isinstance(month, str) else month
     d = camp.archive_dir(segment) / date.key
     if not events_file(d).is_file():
-        have = ", ".join(p.name for p in _month_dirs(camp, segment)) or "none"
-        raise StateError(f"month {date.key} of {segment!r} is not archived (archived: {have})")
+        have = ", ".join(p.name for p in _month_dirs(camp, segment)) or "keiner"
+        raise StateError(f"Mond {date.key} von {segment!r} ist nicht archiviert (archiviert: {have})")
     events = read_events_data(d)
     if kingdom is not None:
         events = [e for e in events if e.get("kingdom") == kingdom]
@@ -226,7 +226,7 @@ def export_history(camp: Campaign, segment: str, month: str | None = None) -> di
         key = MonthDate.parse(month).key
         dirs = [d for d in dirs if d.name == key]
         if not dirs:
-            raise StateError(f"month {key} of {segment!r} is not archived")
+            raise StateError(f"Mond {key} von {segment!r} ist nicht archiviert")
     for d in dirs:
         orders = d / "orders"
         months.append({
