@@ -228,15 +228,26 @@ def accept(
     campaign: Path | None = campaign_option(),
 ) -> None:
     """After changing the segment's files by hand: check them (every check of a load
-    except the hash list) and write a new hash list, so the next commands accept them."""
+    except the hash list) and write a new hash list, so the next commands accept them.
+    A damaged or unsealed intake record (mail/seen.yaml) whose lines read is sealed anew."""
     from wdg.commands.common import _existing
     from wdg.world.storage import accept_edits
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)
+    from wdg.mail.seen import SeenRecord, check_seen
+
     with segment_lock(seg_dir):
         seg = accept_edits(seg_dir)
+        damaged = check_seen(seg_dir)
+        record = SeenRecord(seg_dir, verify=False)  # (a line it cannot read stops here)
+        if damaged or (record.path.exists() and not record.sealed):
+            record.reseal()
     findings = check_segment(seg)
     for f in findings:
         typer.echo(f"Warnung: {f}")
     typer.echo(f"Segment {name}: Dateien geprüft und neu versiegelt (SHA256SUMS)")
+    if damaged:
+        typer.echo(f"Eingangsbuch {record.path}: die Zeilen gelesen und neu versiegelt — war "
+                   "beschädigt oder von Hand geändert (vorher: "
+                   f"{damaged[0].what.split('. Das Eingangsbuch')[0]})")

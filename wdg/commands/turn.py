@@ -408,7 +408,10 @@ def list_(
                    f"{m.events} Ereignisse  {ok}  ({m.made_by or 'wdg vor 0.2.0'})")
     for f in chain:
         typer.echo(f"Kette: {f}")
-    if chain or not all(m.verified for m in months):
+    blobs = integrity.verify_blobs(camp.segment_dir(segment)) if verify else []
+    for f in blobs:
+        typer.echo(f"Vorlagen: {f}")
+    if chain or blobs or not all(m.verified for m in months):
         raise typer.Exit(1)
 
 

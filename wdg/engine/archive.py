@@ -907,6 +907,7 @@ def stage_blob(turns: Path, staging: Path, data: bytes) -> str:
     the store holds it already; returns its SHA-256."""
     digest = hashlib.sha256(data).hexdigest()
     if blob_path(turns, digest).is_file():
+        read_blob(turns, digest)  # a damaged copy is named, never referenced again
         return digest
     folder = staged_blobs(staging)
     folder.mkdir(exist_ok=True)
