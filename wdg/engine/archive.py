@@ -892,7 +892,7 @@ hash, checked on every read)."""
 def blob_path(turns: Path, digest: str) -> Path:
     """Where the blob of SHA-256 ``digest`` lives under ``turns/``."""
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-        raise StateError(f"not a SHA-256 hex digest: {digest!r}")
+        raise StateError(f"kein SHA-256-Hexwert: {digest!r}")
     return turns / BLOBS / "sha256" / digest
 
 
