@@ -18,6 +18,19 @@ from wdg.provenance import environment  # noqa: E402
 environment()
 
 
+def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
+    """A pytest-xdist worker hands its fault-injection lines to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["faultinject_summary"] = list(faultinject.SUMMARY)
+
+
+@__import__("pytest").hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):  # noqa: ARG001
+    """The controller (``make test`` runs ``pytest -n auto``) collects the workers' lines."""
+    faultinject.SUMMARY.extend(getattr(node, "workeroutput", {}).get("faultinject_summary", []))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
     if faultinject.SUMMARY:
         terminalreporter.section("fault injection (issue #21)")

@@ -106,3 +106,81 @@ def test_a_disk_error_is_german_only(capsys, tmp_path):
                 assert word not in text, (word, text)
     assert describe_os_error(OSError(errno.ENOSPC, "No space left on device", "/x")).startswith(
         "kein Platz mehr auf dem Datenträger: /x — Platz freimachen")
+
+
+ENGLISH_WORDS = (" not ", " expected", " found", " no such", " missing", " the ", " a ", " an ",
+                 " of ", " is ", " must ", " cannot ", " unknown ", " got ", " line ", " key ")
+
+
+def _german_lines(capsys, *args: str, code: int = 1) -> list[str]:
+    """Run the command line; every line it prints (stdout and stderr) is German."""
+    try:
+        main(list(args))
+        exit_code = 0
+    except SystemExit as done:
+        exit_code = done.code
+    out, err = capsys.readouterr()
+    assert exit_code == code, (args, out, err)
+    assert "Traceback" not in err
+    lines = [ln for ln in (out + err).splitlines() if ln.strip()]
+    for line in lines:
+        for word in ENGLISH_WORDS:
+            assert word not in f" {line.lower()} ", (args, word, line)
+    return lines
+
+
+def test_typical_bad_input_is_answered_in_german(capsys, tmp_path):
+    """Issue #34, Deliver 6: what a game master meets when a segment is missing, a
+    file is broken or damaged, a value or a date is wrong is German throughout —
+    the frame ("Zeile", "Schlüssel", "gefunden", "erwartet") and the words in it
+    (file names, keys and the values found stay as they are)."""
+    camp = str(tmp_path)
+    main_ok = ["segment", "new", "probe", "--provinces", "1x1", "--kingdoms", "2",
+               "--city-states", "0", "--creatures", "0", "--armies", "1", "--seed", "1", "-C", camp]
+    _german_lines(capsys, *main_ok, code=0)
+    seg = tmp_path / "worlds" / "probe"
+    pristine = {p.name: p.read_bytes() for p in seg.iterdir()}
+
+    def restore() -> None:
+        for name, data in pristine.items():
+            (seg / name).write_bytes(data)
+
+    # a missing segment directory
+    said = _german_lines(capsys, "segment", "status", "fehlt", "-C", camp)
+    assert said[0].startswith("Fehler: kein Segment 'fehlt'")
+    # broken YAML in kingdoms.yaml: the hash list names the change, the reader the line
+    text = (seg / "kingdoms.yaml").read_text(encoding="utf-8").splitlines()
+    text[1] = text[1] + ": x"
+    (seg / "kingdoms.yaml").write_text("\n".join(text) + "\n", encoding="utf-8")
+    said = _german_lines(capsys, "map", "probe", "-C", camp)
+    assert "kingdoms.yaml, Zeile 2: gefunden" in said[0] and "erwartet gültiges YAML" in said[0]
+    _german_lines(capsys, "segment", "check", "probe", "-C", camp)
+    _german_lines(capsys, "turn", "status", "probe", "-C", camp)
+    # the same file accepted by hand and then wrong in a value: key and value named
+    restore()
+    kingdoms = (seg / "kingdoms.yaml").read_text(encoding="utf-8")
+    (seg / "kingdoms.yaml").write_text(kingdoms.replace("number: 2", "number: zwei", 1),
+                                       encoding="utf-8")
+    said = _german_lines(capsys, "segment", "accept", "probe", "-C", camp)
+    assert "Schlüssel 'kingdoms[1].number': gefunden 'zwei', erwartet eine ganze Zahl" in said[0]
+    # a damaged layer file and a damaged map
+    restore()
+    (seg / "layers.npz").write_bytes(pristine["layers.npz"][:300])
+    said = _german_lines(capsys, "segment", "status", "probe", "-C", camp)
+    assert "layers.npz: gefunden 'kein ZIP-Archiv" in said[0]
+    restore()
+    (seg / "map.txt").write_text(pristine["map.txt"].decode("utf-8").replace("\n", "\nZz", 1)
+                                 .replace("Zz", "Zz ", 1), encoding="utf-8")
+    _german_lines(capsys, "segment", "accept", "probe", "-C", camp)
+    _german_lines(capsys, "segment", "check", "probe", "-C", camp)
+    restore()
+    # bad dates and months, a bad option value
+    _german_lines(capsys, "turn", "show", "probe", "0412-13", "-C", camp)
+    _german_lines(capsys, "turn", "show", "probe", "Dormat 412", "-C", camp)
+    _german_lines(capsys, "turn", "show", "probe", "0412-05", "-C", camp)
+    _german_lines(capsys, "turn", "deadline", "probe", "32.13.2030", "-C", camp)
+    _german_lines(capsys, "segment", "new", "x", "--provinces", "120x9", "-C", camp)
+    _german_lines(capsys, "segment", "new", "Bad Name", "-C", camp)
+    # and after all that the segment is whole again: no findings
+    said = _german_lines(capsys, "segment", "check", "probe", "-C", camp, code=0)
+    assert said[-1].startswith("Segment probe: keine Befunde")

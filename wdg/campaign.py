@@ -32,8 +32,8 @@ def check_segment_name(name: str) -> str:
     """Segment names are ids: lower-case letters, digits, ``-`` and ``_``."""
     if not _SEGMENT_RE.match(name):
         raise InvalidInputError(
-            f"invalid segment name {name!r}; expected lower-case letters, digits, '-' or '_' "
-            "(starting with a letter, at most 40 characters)"
+            f"ungültiger Segmentname {name!r}; erwartet Kleinbuchstaben, Ziffern, '-' oder '_' "
+            "(mit einem Buchstaben am Anfang, höchstens 40 Zeichen)"
         )
     return name
 

@@ -26,12 +26,25 @@ class DataError(WdgError, ValueError):
         self.found = found
         self.expected = expected
         self.line = line
-        loc = path or "<input>"
+        # the frame is German like every message a game master reads (#34);
+        # ``expected`` is German at each raise site
+        loc = path or "<Eingabe>"
         if line is not None:
-            loc += f", line {line}"
+            loc += f", Zeile {line}"
         if where:
-            loc += f", key {where!r}"
-        super().__init__(f"{loc}: found {found!r}, expected {expected}")
+            loc += f", Schlüssel {where!r}"
+        super().__init__(f"{loc}: gefunden {found!r}, erwartet {expected}")
+
+
+_KINDS = {"dict": "eine Zuordnung", "list": "eine Liste", "str": "ein Text", "int": "eine Zahl",
+          "float": "eine Zahl", "bool": "ein Wahrheitswert", "NoneType": "nichts (leer)"}
+
+
+def kind_of(value: object) -> str:
+    """The German name of the kind of a value read from a file (for the
+    ``found`` of a :class:`DataError`): ``eine Liste``, ``ein Text``, ..."""
+    name = type(value).__name__
+    return _KINDS.get(name, name)
 
 
 class InvalidInputError(WdgError, ValueError):

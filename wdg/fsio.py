@@ -178,6 +178,15 @@ _HINTS = {
 }
 
 
+def german_strerror(exc: OSError) -> str:
+    """The system's word for ``exc`` in German ("nicht gefunden", "keine
+    Berechtigung", ...; the C library's own text is English), for a message
+    that names the file itself."""
+    if exc.errno in _HINTS:
+        return _HINTS[exc.errno][0]
+    return f"Fehler des Betriebssystems {errno.errorcode.get(exc.errno or 0, exc.errno)}"
+
+
 def describe_os_error(exc: OSError, committed: bool | None = None,
                       near: Path | None = None) -> str:
     """One line for the user: what failed, where (the path, or the operation

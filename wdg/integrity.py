@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wdg.errors import DataError, StateError
+from wdg.fsio import german_strerror
 
 LIST = "SHA256SUMS"
 """The name of a hash list (live segment and every archived month)."""
@@ -104,7 +105,7 @@ def parse_list(path: Path) -> dict[str, str] | Finding:
     except UnicodeDecodeError:
         return Finding(str(path), "beschädigt (kein UTF-8-Text)")
     except OSError as e:
-        return Finding(str(path), f"nicht lesbar ({e.strerror})")
+        return Finding(str(path), f"nicht lesbar ({german_strerror(e)})")
     out: dict[str, str] = {}
     if not text.endswith("\n"):
         return Finding(str(path), "abgeschnitten (die letzte Zeile ist unvollständig)")
@@ -430,7 +431,7 @@ def verify_files(files: dict[str, Path], list_path: Path) -> list[Finding]:
                                  else "fehlt"))
             continue
         except OSError as e:
-            found.append(Finding(str(p), f"nicht lesbar ({e.strerror}; symbolischer Link?)"))
+            found.append(Finding(str(p), f"nicht lesbar ({german_strerror(e)}; symbolischer Link?)"))
             continue
         if want is None:
             found.append(Finding(str(p), f"nicht in der Hashliste {list_path}"))
@@ -462,10 +463,43 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
         found.append(Finding(str(seg_dir), "von einer älteren wdg-Version gespeichert: die "
                              "Dateien des Segments sind durch keine Hashliste abgesichert (das "
                              "nächste Speichern schreibt sie)", uncovered=True))
+    from wdg.mail.ledger import check_sent  # the mail records, written between months
+    from wdg.mail.seen import check_seen
+
+    found += check_seen(seg_dir) + check_sent(seg_dir)
     found += check_chain(seg_dir)
     for m in month_dirs(seg_dir / TURNS):
         if m.is_dir() and not m.is_symlink():
             found += verify_month(m, full=full)
+    if full:
+        found += verify_blobs(seg_dir)
+    return found
+
+
+BLOB_STORE = (".blobs", "sha256")
+"""``turns/.blobs/sha256/<hex>``: the archived templates, content-addressed
+(:mod:`wdg.engine.archive`); a blob's name is the SHA-256 of its content."""
+
+
+def verify_blobs(seg_dir: Path) -> list[Finding]:
+    """Every archived template blob: a regular file whose content has the
+    SHA-256 it is named by (the months that used it list it in their covered
+    ``provenance.yaml``)."""
+    store = seg_dir.joinpath(TURNS, *BLOB_STORE)
+    found: list[Finding] = []
+    if store.is_symlink():
+        return [Finding(str(store), "ist ein symbolischer Link; wdg folgt ihm nicht")]
+    if not store.is_dir():
+        return found
+    for b in sorted(store.iterdir()):
+        st = os.lstat(b)
+        if not stat.S_ISREG(st.st_mode):
+            found.append(Finding(str(b), "keine gewöhnliche Datei (Link oder Ordner) im Speicher "
+                                 "der archivierten Vorlagen"))
+        elif file_digest(b) != b.name:
+            found.append(Finding(str(b), "archivierte Vorlage beschädigt (ihr Inhalt hat nicht den "
+                                 "SHA-256, nach dem sie benannt ist); aus der Sicherung "
+                                 "zurückholen"))
     return found
 
 
@@ -501,7 +535,7 @@ def precheck(what: str, writable: Iterable[Path], *, same_fs: Iterable[Path] = (
                 f.flush()
         except OSError as e:
             raise StateError(f"{what} nicht begonnen: in {d} kann nicht geschrieben werden "
-                             f"({e.strerror}). Nichts wurde geändert; machen Sie den Ordner "
+                             f"({german_strerror(e)}). Nichts wurde geändert; machen Sie den Ordner "
                              "beschreibbar und rufen Sie den Befehl erneut auf.") from None
     devs: dict[int, Path] = {}
     for p in same_fs:
@@ -575,35 +609,63 @@ def _existing(p: Path) -> Path:
 # --- sealed records (written between months: mail records) ---------------------------------------
 
 def write_sealed(path: Path, data: bytes) -> None:
-    """Write a record atomically with its own checksum as the last line
-    (``# sha256: <hex of everything before>``): a temporary file beside it,
-    fsynced, then ``os.replace``. For files written between months (the mail
-    records): a bit flip or a truncation is found by :func:`read_sealed`."""
-    from wdg.fsio import fsync_dir, write_durable
+    """Write a record atomically with its own checksum: a first line
+    :data:`SEALED_HEAD` (so a file cut short is told from one written before
+    sealing) and a last line ``# sha256: <hex of everything before>``; a
+    temporary file beside it, fsynced, then ``os.replace`` (0600: the records
+    hold players' addresses). For files written between months (the mail
+    records): a bit flip or a truncation is found by :func:`read_sealed`. The
+    caller holds the segment's lock: temporary files a killed writer left
+    beside ``path`` are removed first."""
+    from wdg.fsio import PRIVATE_MODE, fsync_dir, write_durable
 
     if data and not data.endswith(b"\n"):
         data += b"\n"
+    data = SEALED_HEAD + data
+    for stale in path.parent.glob(f".{path.name}.tmp-*"):  # of a writer killed (SIGKILL)
+        if stale.is_file() and not stale.is_symlink():  # (the caller holds the lock)
+            stale.unlink()
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    write_durable(tmp, data + f"{SEAL_PREFIX}{digest(data)}\n".encode())
-    os.replace(tmp, path)
+    try:
+        write_durable(tmp, data + f"{SEAL_PREFIX}{digest(data)}\n".encode(), mode=PRIVATE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     fsync_dir(path.parent)
+
+
+SEALED_HEAD = b"# versiegelt (wdg): die letzte Zeile ist die SHA-256 alles Vorherigen\n"
+"""The first line of a sealed record (:func:`write_sealed`)."""
+
+
+def is_sealed(raw: bytes) -> bool:
+    """Whether a record's bytes were written by :func:`write_sealed` (its first
+    line), whatever happened to them since."""
+    return raw.startswith(SEALED_HEAD)
 
 
 def read_sealed(path: Path) -> bytes:
     """The content of a record written by :func:`write_sealed` (without its
-    checksum line); a mismatch or a cut-off file is a DataError naming it. A
-    file without the line (written before sealing) is returned as it is."""
-    raw = path.read_bytes()
+    first and last line); a mismatch or a file cut short is an
+    :class:`IntegrityError` naming it. A file without the first line and
+    without a checksum line (written before sealing) is returned as it is."""
+    return unseal(path.read_bytes(), path)
+
+
+def unseal(raw: bytes, path: Path) -> bytes:
+    """:func:`read_sealed` of bytes read from ``path`` already."""
     body, sep, last = raw.rstrip(b"\n").rpartition(b"\n")
     if not sep:
         body, last = b"", raw.rstrip(b"\n")
-    if not last.startswith(SEAL_PREFIX.encode()):
-        if SEAL_PREFIX.encode() in raw:
+    if not last.startswith(SEAL_PREFIX.encode()) or not raw.endswith(b"\n"):
+        if is_sealed(raw) or SEAL_PREFIX.encode() in raw:
             raise IntegrityError([Finding(str(path), "abgeschnitten oder beschädigt (die "
                                           "Prüfsummenzeile ist nicht die letzte)")])
         return raw
     body = body + b"\n" if body else b""
-    if last[len(SEAL_PREFIX):].decode("ascii", "replace") != digest(body):
+    if last[len(SEAL_PREFIX):].decode("ascii", "replace") != digest(body) \
+            or not is_sealed(body):
         raise IntegrityError([Finding(str(path), "beschädigt oder von Hand verändert (die "
                                       "Prüfsumme der letzten Zeile stimmt nicht)")])
-    return body
+    return body[len(SEALED_HEAD):]

@@ -76,7 +76,7 @@ def test_two_rules_sets_are_compared_on_the_same_seeds(camp, tmp_path) -> None:
 def test_a_bad_rules_directory_is_a_clear_error(camp, tmp_path) -> None:
     res = runner.invoke(app, ["lab", "canura", "--months", "1", "--rules", str(tmp_path),
                               "-C", str(camp)])
-    assert res.exit_code != 0 and "no rules directory" in str(res.exception)
+    assert res.exit_code != 0 and "kein Regelverzeichnis" in str(res.exception)
 
 
 def test_without_matplotlib_the_lab_draws_its_own_svg_and_says_so(camp, tmp_path,

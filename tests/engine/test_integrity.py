@@ -84,9 +84,24 @@ LIVE = ["segment.yaml", "map.txt", "kingdoms.yaml", "armies.yaml", "world.yaml",
 ARCHIVED = ["orders/k1.txt", "rules/economy.yaml", "seed.yaml", "state-before/kingdoms.yaml.gz",
             "state-before/layers.npz", "state/armies.yaml.gz", "state/layers.npz",
             "events.jsonl.xz", "outputs/reports/pack.tar.xz", "manifest.yaml", "summary.yaml",
-            "SHA256SUMS"]
+            "provenance.yaml", "inputs/previous-reports.json.xz", "SHA256SUMS"]
 KINDS = ([("live", f) for f in LIVE] + [("last", f) for f in ARCHIVED]
-         + [("middle", f) for f in ARCHIVED])
+         + [("middle", f) for f in ARCHIVED] + [("blob", "template")])
+"""Every stored file kind: the live files and list; in the last and in a middle
+month a sheet, a rules file, the seed, state before and after (compressed YAML
+and layers), the event log, the reports pack, manifest, index, provenance, the
+archived inputs, the month's list; and an archived template (a blob of
+``turns/.blobs/sha256/``, used again by the next month). The mail records
+are tested below (``test_damage_to_the_intake_record_...``)."""
+
+
+def _blob(seg_dir: Path) -> Path:
+    """An archived template the last month used (the next month renders with it too)."""
+    import yaml
+
+    prov = yaml.safe_load((seg_dir / "turns" / MAY.key / "provenance.yaml").read_text())
+    name, digest = sorted(prov["templates"].items())[0]
+    return seg_dir / "turns" / ".blobs" / "sha256" / digest
 
 
 @pytest.mark.parametrize("damage", [_flip, _truncate], ids=["bitflip", "truncation"])
@@ -98,8 +113,8 @@ def test_damage_to_any_stored_file_is_found_and_named_never_game_state(camp, cap
     kind (inputs, state, events, outputs, index)"."""
     seg_dir = camp.segment_dir(NAME)
     folder = {"live": seg_dir, "last": seg_dir / "turns" / MAY.key,
-              "middle": seg_dir / "turns" / APRIL.key}[where]
-    path = folder / name
+              "middle": seg_dir / "turns" / APRIL.key, "blob": seg_dir}[where]
+    path = _blob(seg_dir) if where == "blob" else folder / name
     assert path.is_file(), path
     damage(path)
     root = str(camp.root)
@@ -115,7 +130,7 @@ def test_damage_to_any_stored_file_is_found_and_named_never_game_state(camp, cap
     else:
         assert str(path) in out or "Fehler:" in out, out
 
-    if where in ("live", "last"):
+    if where in ("live", "last", "blob"):
         # the month is not run on it: refused, the file named, nothing changed
         code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", root)
         assert code == 1 and str(path) in out and "Traceback" not in out, out
@@ -369,7 +384,7 @@ def test_turn_run_refuses_up_front_when_the_archive_or_reports_folder_is_read_on
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
     assert code == 1 and "Traceback" not in out, out
     assert f"Auswertung von Mond {JUNE.key} nicht begonnen: in {folder} kann nicht geschrieben " \
-        "werden (Read-only file system). Nichts wurde geändert" in out, out
+        "werden (schreibgeschütztes Dateisystem). Nichts wurde geändert" in out, out
     assert tree_bytes(camp.root) == before
     mounts.release(folder)
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
@@ -522,6 +537,148 @@ def test_sealed_records_find_a_bit_flip_and_a_truncation(tmp_path):
         integrity.read_sealed(path)
     path.write_bytes(b"sent: []\n")  # written before sealing: accepted as it is
     assert integrity.read_sealed(path) == b"sent: []\n"
+    integrity.write_sealed(path, b"sent:\n- id: 1\n- id: 2\n")
+    cut = path.read_bytes()
+    path.write_bytes(cut[:cut.index(b"- id: 2")])  # cut at a line end, seal line gone
+    with pytest.raises(integrity.IntegrityError, match="abgeschnitten"):
+        integrity.read_sealed(path)
+
+
+def _sheet_mailbox(camp: Campaign, path: Path) -> Path:
+    """An mbox with kingdom 1's June sheet (moved out of the orders folder)."""
+    import email.utils
+    import mailbox
+    from email.message import EmailMessage
+
+    sheet = camp.orders_dir(NAME, JUNE) / "k1.txt"
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "p1@example.org", "sl@example.org", "Spielzug"
+    msg["Date"] = email.utils.format_datetime(email.utils.parsedate_to_datetime(
+        "Mon, 02 Nov 2026 10:00:00 +0000"))
+    msg["Message-ID"] = "<k1-juni@example.org>"
+    msg.set_content(sheet.read_text(encoding="utf-8"))
+    sheet.unlink()
+    box = mailbox.mbox(str(path))
+    box.add(msg)
+    box.flush()
+    box.close()
+    return path
+
+
+def _flip_in_key(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    at = data.index(b"k1-juni") + 3
+    data[at] ^= 0x01  # "k1-juni" -> "k1-kuni": the mail would look unseen
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", [_flip_in_key, _truncate], ids=["bitflip", "truncation"])
+def test_damage_to_the_intake_record_is_found_and_never_read_as_not_seen(camp, capsys, tmp_path,
+                                                                         damage):
+    """The intake record ``mail/seen.yaml`` is sealed (issue #30: "a bit flip in
+    each stored file kind ... found and named, none turned into game state"):
+    a flipped byte in a mail's key or a file cut short is named on loading —
+    by ``orders import`` (which would otherwise take the mail again and answer
+    it twice) and by ``segment check`` — with what to do; nothing is imported.
+    Restored from the backup, the mail is known again."""
+    from wdg.mail.seen import SeenRecord
+
+    root, seg_dir = str(camp.root), camp.segment_dir(NAME)
+    box = _sheet_mailbox(camp, tmp_path / "eingang.mbox")
+    code, out = wdg(capsys, "orders", "import", NAME, str(box), "-C", root)
+    assert code == 0, out
+    seen = seg_dir / "mail" / "seen.yaml"
+    assert integrity.is_sealed(seen.read_bytes()) and SeenRecord(seg_dir).get("<k1-juni@example.org>")
+    good = seen.read_bytes()
+    damage(seen)
+    before = tree_bytes(camp.root)
+
+    code, out = wdg(capsys, "orders", "import", NAME, str(box), "-C", root)
+    assert code == 1 and "Traceback" not in out, out
+    assert str(seen) in out and f"wdg segment accept {NAME}" in out and "Sicherung" in out, out
+    assert "doppelt" in out, out
+    assert tree_bytes(camp.root) == before  # nothing imported, nothing answered
+
+    code, out = wdg(capsys, "segment", "check", NAME, "-C", root)
+    assert code == 1 and str(seen) in out and "Traceback" not in out, out
+
+    seen.write_bytes(good)  # restored from the backup
+    assert wdg(capsys, "segment", "check", NAME, "-C", root)[0] == 0
+    code, out = wdg(capsys, "orders", "import", NAME, str(box), "-C", root)
+    assert code in (0, 3) and "Traceback" not in out, out
+    assert sorted(p.name for p in camp.orders_dir(NAME, JUNE).glob("k1*.txt")) == ["k1.txt"]
+
+
+def test_a_checked_intake_record_is_sealed_again_by_segment_accept(camp, capsys):
+    from wdg.mail.seen import SeenRecord
+
+    seg_dir = camp.segment_dir(NAME)
+    rec = SeenRecord(seg_dir)
+    rec.record("<a@x>", "taking", JUNE.key)
+    rec.record("<a@x>", "taken", JUNE.key, results=[])
+    seen = rec.path
+    seen.write_bytes(seen.read_bytes().replace(b'"month": "0412-06"', b'"month": "0412-07"', 1))
+    with pytest.raises(integrity.IntegrityError, match="seen.yaml: beschädigt"):
+        SeenRecord(seg_dir)
+    code, out = wdg(capsys, "segment", "accept", NAME, "-C", str(camp.root))
+    assert code == 0 and "Eingangsbuch" in out and "neu versiegelt" in out, out
+    assert SeenRecord(seg_dir).get("<a@x>").taken
+    assert wdg(capsys, "segment", "check", NAME, "-C", str(camp.root))[0] == 0
+
+
+def test_an_intake_record_written_before_sealing_is_read_and_sealed_on_its_next_event(camp,
+                                                                                      capsys):
+    """Old segments keep working: the append-only record without a seal (a torn
+    last line dropped, as before) loads; its next event seals it, keeping every line."""
+    from wdg.mail.seen import HEADER, SeenRecord
+
+    seg_dir = camp.segment_dir(NAME)
+    seen = seg_dir / "mail" / "seen.yaml"
+    seen.parent.mkdir()
+    old = (HEADER + '- {"key": "<a@x>", "event": "taking", "month": "0412-06"}\n'
+           '- {"key": "<a@x>", "event": "taken", "month": "0412-06", "results": []}\n'
+           '- {"key": "<b@x>", "ev').encode()
+    seen.write_bytes(old)
+    assert wdg(capsys, "segment", "check", NAME, "-C", str(camp.root))[0] == 0
+    rec = SeenRecord(seg_dir)
+    assert rec.get("<a@x>").taken and rec.get("<b@x>") is None and not rec.sealed
+    rec.record("<c@x>", "taking", JUNE.key)
+    raw = seen.read_bytes()
+    assert integrity.is_sealed(raw) and raw.count(b'"key": "<a@x>"') == 2
+    assert b"<b@x>" not in raw
+    again = SeenRecord(seg_dir)
+    assert again.get("<a@x>").taken and again.get("<c@x>").event == "taking"
+    assert oct(seen.stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_bit_flip_in_the_send_record_is_refused_not_read_as_unsent(camp, capsys):
+    """The send record ``mail/sent.yaml`` (issue #30: a bit flip in each stored
+    file kind): its seal holds the SHA-256 of the record up to its last line,
+    so a flipped byte in a mail's key — which would make that mail look unsent
+    and mail it twice — is refused, by the next send and by ``segment check``.
+    A seal of an older wdg (the number only) is accepted and completed."""
+    from wdg.errors import StateError
+    from wdg.mail.ledger import Ledger
+
+    seg_dir = camp.segment_dir(NAME)
+    led = Ledger(seg_dir)
+    for k in ("bericht/0412-05/k1", "bericht/0412-05/k2"):
+        led.intend(k, message_id=f"<{k}@x>", to="p@x", sha256="ab")
+        led.settle(k, "sent", "250 ok")
+    path, seal = led.path, led.seal
+    good = path.read_bytes()
+    path.write_bytes(good.replace(b"0412-05/k1", b"0412-05/k3"))
+    with pytest.raises(StateError, match="Prüfsumme"):
+        Ledger(seg_dir)
+    code, out = wdg(capsys, "segment", "check", NAME, "-C", str(camp.root))
+    assert code == 1 and str(path) in out and "Prüfsumme" in out, out
+    path.write_bytes(good)
+    assert wdg(capsys, "segment", "check", NAME, "-C", str(camp.root))[0] == 0
+    seal.write_text("4\n")  # as an older wdg wrote it
+    led = Ledger(seg_dir)
+    assert led.was_sent("bericht/0412-05/k1") and not led.was_sent("bericht/0412-05/k3")
+    led.intend("x", message_id="<x@x>", to="p@x", sha256="ab")
+    assert len(seal.read_text().split()) == 2 and Ledger(seg_dir).n == 5
 
 
 def test_the_hash_lists_are_checked_by_sha256sum(camp):
@@ -734,3 +891,26 @@ def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
     assert p.returncode in (0, 130), (p.returncode, err)
     assert "Traceback" not in out + err, err
     assert (camp.segment_dir("canura") / "turns" / "0412-04").exists()
+
+
+def test_a_full_disk_at_the_staging_mark_leaves_no_empty_mark(tmp_path, monkeypatch):
+    """Issue #30 item 6 ("nothing it did not finish is left behind"): the disk
+    fills just as the run writes the mark beside its staging folder (seen in a
+    full suite on a busy machine: an empty ``turns/.staging-0412-04.wdg`` was
+    left). The mark it made is removed again and the error goes on."""
+    import errno
+
+    from wdg.engine import archive
+
+    staging = tmp_path / ".staging-0412-04"
+    staging.mkdir()
+    real_write = os.write
+
+    def full(fd, data):  # noqa: ANN001
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(archive.os, "write", full)
+    with pytest.raises(OSError):
+        archive._mark_staging(staging)
+    monkeypatch.setattr(archive.os, "write", real_write)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".staging-0412-04"]

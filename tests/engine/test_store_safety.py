@@ -151,7 +151,7 @@ def test_a_save_interrupted_after_its_commit_point_is_completed_by_the_next_comm
     monkeypatch.undo()
     assert (seg_dir / JOURNAL).exists()
     assert load_segment(seg_dir).kingdoms[3].ruler == "Hagen"  # read through the journal
-    assert any("completed" in f or "committed" in f for f in store_findings(seg_dir))
+    assert any("vollendet" in f or "festgeschrieben" in f for f in store_findings(seg_dir))
     notes = recover_store(seg_dir)
     assert notes and not (seg_dir / JOURNAL).exists() and not list(seg_dir.glob(".gen-*"))
     assert load_segment(seg_dir).kingdoms[3].ruler == "Hagen"
@@ -220,7 +220,7 @@ def test_segment_check_reports_and_recovers_leftovers(camp):
     r = runner.invoke(app, ["segment", "check", SEG, "-C", str(camp)])
     assert not gen.exists()
     assert (foreign / "armies.yaml").is_file() and ".gen-1-foreign" in r.output
-    assert r.exit_code == 1 and f".{SEG}.new-abc" in r.output and "older wdg" in r.output
+    assert r.exit_code == 1 and f".{SEG}.new-abc" in r.output and "älteren wdg-Version" in r.output
     assert old.is_dir()  # reported, never deleted
     shutil.rmtree(old)
     shutil.rmtree(foreign)

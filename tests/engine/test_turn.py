@@ -79,8 +79,9 @@ def test_the_sheet_header_must_name_the_kingdom_of_its_file(camp):
 def test_too_many_missing_sheets_need_force(tmp_path):
     """Settings.missing_sheet_share: ``wdg turn run`` asks for --force."""
     c = make_campaign(tmp_path)
-    with pytest.raises(StateError, match="--force"):
+    with pytest.raises(StateError, match="--force") as refused:
         run_month(c, NAME)
+    assert "Königreichen haben keinen gültigen Spielzug" in str(refused.value)  # German
     result = run_month(c, NAME, force=True)
     assert [e.kingdom for e in result.log if e.kind == "sheet.missing"] == [1, 2]
 
@@ -185,7 +186,7 @@ def test_undo_then_a_corrected_sheet_changes_the_month(camp):
 def test_undo_without_an_archived_month_fails(tmp_path):
     """Undo needs an archived month."""
     c = make_campaign(tmp_path)
-    with pytest.raises(StateError, match="no archived month"):
+    with pytest.raises(StateError, match="kein archivierter Mond"):
         undo_month(c, NAME)
 
 

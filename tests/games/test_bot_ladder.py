@@ -40,7 +40,9 @@ def test_greedy_beats_random_and_the_search_beats_greedy(game: str) -> None:
     wins more games than greedy."""
     games, seed, mcts = LADDER[game]
     ladder = ["random", "greedy"] + ([mcts] if mcts else [])
-    pairs = run_ladder(game, {"players": 2}, ladder, games, seed)
+    # two local processes (a batch is the same for any number of jobs:
+    # test_batch_cli), so the ladder takes both cores of the test machine
+    pairs = run_ladder(game, {"players": 2}, ladder, games, seed, jobs=2)
     low = pairs[0]
     assert (low.upper, low.lower) == ("greedy", "random")
     assert low.upper_rate >= 0.8

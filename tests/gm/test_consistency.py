@@ -29,7 +29,7 @@ def test_a_land_army_on_water_is_found():
     """Allgemeine Regeln (d): "Landheere können keine Wassergemarken betreten"."""
     seg = _seg()
     add_army(seg, 101, 1, (2, 0))
-    assert any("land army on water" in w for w in _whats(seg))
+    assert any("Landheer auf Wasser" in w for w in _whats(seg))
 
 
 def test_a_fleet_on_land_without_harbour_is_found():
@@ -37,9 +37,9 @@ def test_a_fleet_on_land_without_harbour_is_found():
     einem Hafen aufhalten"."""
     seg = _seg()
     add_army(seg, 101, 1, (0, 0), troop=TroopType.SCHIFFE, units=5)
-    assert any("fleet on" in w for w in _whats(seg))
+    assert any("Flotte auf" in w for w in _whats(seg))
     add_settlement(seg, (0, 0), 300, kingdom=1, buildings={Building.HAFEN: 1})
-    assert not any("fleet on" in w for w in _whats(seg))
+    assert not any("Flotte auf" in w for w in _whats(seg))
 
 
 def test_units_without_an_army_are_found():
@@ -47,7 +47,7 @@ def test_units_without_an_army_are_found():
     seg = _seg()
     a = add_army(seg, 101, 1, None)
     a.units = 50
-    assert any("units without an army" in w for w in _whats(seg))
+    assert any("Einheiten ohne Heer" in w for w in _whats(seg))
 
 
 def test_a_barracks_outside_a_settlement_is_found_but_a_mine_is_not():
@@ -55,7 +55,7 @@ def test_a_barracks_outside_a_settlement_is_found_but_a_mine_is_not():
     seg = _seg()
     seg.buildings[BUILDING_ORDER.index(Building.KASERNE), 0, 1] = 1
     seg.buildings[BUILDING_ORDER.index(Building.MINE), 0, 0] = 1
-    assert _whats(seg) == ["Kaserne outside a settlement"]
+    assert _whats(seg) == ["Kaserne außerhalb einer Siedlung"]
 
 
 def test_a_deposit_on_water_is_found():
@@ -65,7 +65,7 @@ def test_a_deposit_on_water_is_found():
     for col in (0, 3):
         h = seg.grid.hex_at(0, col)
         seg.deposits[h] = Deposit(h, "Salz")
-    assert _whats(seg) == ["deposit (Salz) on water"]
+    assert _whats(seg) == ["Vorkommen (Salz) auf Wasser"]
 
 
 def test_negative_treasury_and_status_out_of_range_are_found():
@@ -73,8 +73,8 @@ def test_negative_treasury_and_status_out_of_range_are_found():
     seg.kingdoms[1].treasury = -1
     seg.kingdoms[1].diplomacy[2] = 10
     whats = _whats(seg)
-    assert "negative treasury -1" in whats
-    assert "diplomacy status 10 toward 2 outside 1..9" in whats
+    assert "negativer Schatz -1" in whats
+    assert "Diplomatiestatus 10 gegenüber 2 außerhalb von 1..9" in whats
 
 
 def test_dangling_references_are_found():
@@ -85,16 +85,16 @@ def test_dangling_references_are_found():
     a.carried_by = 555
     seg.kingdoms[2].diplomacy[8] = 5
     whats = _whats(seg)
-    assert "gemarks owned by unknown kingdom 9" in whats
-    assert "carried by 555, which does not say so" in whats
-    assert "diplomacy list names unknown kingdom 8" in whats
+    assert "Gemarken im Besitz des unbekannten Reichs 9" in whats
+    assert "getragen von 555, bei dem das nicht vermerkt ist" in whats
+    assert "die Diplomatieliste nennt das unbekannte Reich 8" in whats
 
 
 def test_a_settlement_name_without_settlement_is_found():
     seg = _seg()
     h = add_settlement(seg, (0, 0), 100, name="Alt")
     seg.settlement[0, 0] = 0
-    assert any("without a settlement" in w for w in _whats(seg))
+    assert any("ohne Siedlung" in w for w in _whats(seg))
     assert h in seg.settlement_names
 
 
@@ -110,6 +110,6 @@ def test_turn_run_refuses_an_inconsistent_segment(tmp_path):
     seg = _seg()
     seg.buildings[BUILDING_ORDER.index(Building.KASERNE), 0, 1] = 1
     save_segment(seg, tmp_path / "worlds" / "test")
-    with pytest.raises(StateError, match="Kaserne outside a settlement"):
+    with pytest.raises(StateError, match="Kaserne außerhalb einer Siedlung"):
         run_month(Campaign(tmp_path), "test", force=True)
     assert not (tmp_path / "worlds" / "test" / "turns").exists()

@@ -47,8 +47,8 @@ def test_segment_check_prints_one_line_per_finding_and_exits_1(tmp_path):
     r = CliRunner().invoke(app, ["segment", "check", "test", "-C", str(_campaign(tmp_path, True))])
     assert r.exit_code == 1
     lines = [ln for ln in r.stdout.splitlines() if ln.strip()]
-    assert lines == ["101.02: Palast outside a settlement",
-                     "army 0102: land army on water 101.03"]
+    assert lines == ["101.02: Palast außerhalb einer Siedlung",
+                     "Heer 0102: Landheer auf Wasser 101.03"]
 
 
 def test_kingdom_set_and_retire_from_the_command_line(tmp_path):
@@ -65,7 +65,7 @@ def test_a_bad_contact_status_changes_nothing(tmp_path):
     camp = _campaign(tmp_path)
     before = _tree(camp / "worlds")
     r = CliRunner().invoke(app, ["kingdom", "set", "test", "1", "--contact", "halboffen", "-C", str(camp)])
-    assert r.exit_code != 0 and "unknown contact status 'halboffen'" in str(r.exception)
+    assert r.exit_code != 0 and "unbekannter Kontaktstatus 'halboffen'" in str(r.exception)
     assert _tree(camp / "worlds") == before
 
 

@@ -103,7 +103,7 @@ def test_show_filters_by_kingdom(ran):
     camp, result = ran
     events = history.month_events(camp, "canura", result.date, kingdom=3)
     assert events and all(e["kingdom"] == 3 for e in events)
-    with pytest.raises(StateError, match="not archived"):
+    with pytest.raises(StateError, match="nicht archiviert"):
         history.month_events(camp, "canura", "0400-01")
 
 
@@ -111,7 +111,7 @@ def test_show_refuses_an_unknown_kingdom_instead_of_printing_nothing(ran):
     camp, result = ran
     r = CliRunner().invoke(app, ["turn", "show", "canura", result.date.key, "--kingdom", "99",
                                  "-C", str(camp.root)])
-    assert r.exit_code == 1 and "kingdom 99 does not exist" in str(r.exception)
+    assert r.exit_code == 1 and "Reich 99 gibt es in Segment" in str(r.exception)
 
 
 def test_export_is_one_json_document_with_every_month(ran):

@@ -51,14 +51,14 @@ def test_a_hundredth_kingdom_is_refused_with_the_reason_and_nothing_changes():
     seg = _seg()
     add_kingdom(seg, 99, city_state=True)
     before = (dict(seg.kingdoms), dict(seg.armies), seg.owner.copy())
-    with pytest.raises(WdgError, match="at most 99 kingdoms"):
+    with pytest.raises(WdgError, match="höchstens 99 Reiche"):
         admin.add_new_kingdom(seg, name="Zuviel", ruler="Z", email="z@example.org")
     assert (seg.kingdoms, seg.armies) == before[:2] and (seg.owner == before[2]).all()
 
 
 def test_a_new_kingdom_on_owned_gemarks_is_refused():
     seg = _seg()
-    with pytest.raises(WdgError, match="already belongs to kingdom 1"):
+    with pytest.raises(WdgError, match="gehört schon Reich 1"):
         admin.add_new_kingdom(seg, name="X", ruler="Y", email="y@example.org", at=[seg.grid.hex_at(0, 0)])
     assert 3 not in seg.kingdoms
 
@@ -69,7 +69,7 @@ def test_the_contact_status_can_be_changed_at_any_time():
     admin.set_player(seg, 1, contact="geheim", email="neu@example.org")
     assert seg.kingdoms[1].player.contact is Contact.SECRET
     assert seg.kingdoms[1].player.email == "neu@example.org"
-    with pytest.raises(WdgError, match="not an e-mail address"):
+    with pytest.raises(WdgError, match="keine E-Mail-Adresse"):
         admin.set_player(seg, 1, email="kaputt")
 
 
@@ -94,7 +94,7 @@ def test_cli_unknown_kingdom_is_a_clear_message_and_nothing_changes(tmp_path):
     save_segment(seg, tmp_path / "worlds" / "test")
     before = _files(tmp_path / "worlds" / "test")
     r = CliRunner().invoke(app, ["kingdom", "set-password", "test", "9", "-C", str(tmp_path)])
-    assert r.exit_code != 0 and "unknown kingdom 9" in (r.output + str(r.exception))
+    assert r.exit_code != 0 and "unbekanntes Reich 9" in (r.output + str(r.exception))
     assert _files(tmp_path / "worlds" / "test") == before
 
 

@@ -225,3 +225,34 @@ def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):
                               str(mc.camp.root)], capture_output=True, text=True, cwd=root,
                              env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
     assert res.returncode == 3, res.stderr
+
+
+@pytest.mark.slow
+def test_a_big_fetch_answers_every_ten_mails(mail_campaign, monkeypatch):
+    """The rush before the deadline: one fetch finds 13 sheets. The first ten are
+    answered and filed away before the last three are taken (the first players do not
+    wait for the last sheet's check), and every sheet is answered exactly once."""
+    import wdg.mail.fetch as fetch_module
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    for n in range(13):
+        k = n % 5 + 1
+        s.append(gm, bytes(sheet_mail(p[k - 1], gm, "Spielzug", mc.sheet(k, f"# Fassung {n}\n"))))
+    seen = mc.seg_dir / "mail" / "seen.yaml"
+    taken_when_answering = []
+    real = fetch_module.answer_pending
+
+    def answering(*args, **kw):  # how many mails were taken when the answers went out
+        taken_when_answering.append(seen.read_text(encoding="utf-8").count('"taken"'))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(fetch_module, "answer_pending", answering)
+    rep = fetch(mc.camp, "test")
+    assert taken_when_answering == [10, 13]
+    assert rep.moved == 13 and len(rep.results) == 13 and len(rep.sent) == 13
+    assert s.messages(gm) == [] and len(s.messages(gm, "wdg/erledigt")) == 13
+    for k in range(1, 6):
+        s.wait_for(p[k - 1], 3 if k <= 3 else 2)
+    time.sleep(0.5)
+    assert [len(s.messages(a)) for a in p] == [3, 3, 3, 2, 2]

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _watch(mc) -> subprocess.Popen:
     """The watch, started and idling (its first fetch done: it said so)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "wdg", "mail", "watch", "test", "--idle", "30",
+        [sys.executable, "-X", "faulthandler", "-m", "wdg", "mail", "watch", "test", "--idle", "30",
          "-C", str(mc.camp.root)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     first = proc.stdout.readline()  # the greeting, printed after the first fetch
@@ -45,9 +45,16 @@ def _watching(mc):
 
 
 def _stop(proc, sig: int = signal.SIGTERM) -> tuple[str, str]:
-    """Signal the watch and wait for its end: its stdout and stderr."""
+    """Signal the watch and wait for its end: its stdout and stderr. A watch that
+    does not stop within 60 s fails the test with where it hangs (faulthandler
+    dumps every thread on SIGABRT)."""
     proc.send_signal(sig)
-    return proc.communicate(timeout=30)
+    try:
+        return proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        out, err = proc.communicate(timeout=30)
+        pytest.fail(f"the watch did not stop on signal {sig} within 60 s:\n{err[-4000:]}")
 
 
 def _answered(s, account, n: int, within: float) -> float:

@@ -53,9 +53,9 @@ def test_a_bad_sheet_gives_one_clear_line_and_exit_code_1(tmp_path):
     """The game master's sheet names no kingdom; a missing file cannot be read; a
     sheet for a segment the campaign does not have."""
     (tmp_path / "x.txt").write_text("Segment: nirgendwo\nKönigreich: 1\n", encoding="utf-8")
-    for args, says in (((str(DEMO / "sl.txt"), "-C", str(PACKAGE_ROOT)), "names no kingdom"),
-                       ((str(tmp_path / "none.txt"),), "cannot read order sheet"),
-                       ((str(tmp_path / "x.txt"), "-C", str(tmp_path)), "no segment for the")):
+    for args, says in (((str(DEMO / "sl.txt"), "-C", str(PACKAGE_ROOT)), "nennt kein Reich"),
+                       ((str(tmp_path / "none.txt"),), "ist nicht lesbar"),
+                       ((str(tmp_path / "x.txt"), "-C", str(tmp_path)), "kein Segment für den")):
         proc = _wdg("orders", "simulate", *args)
         lines = proc.stderr.strip().splitlines()
         assert proc.returncode == 1 and proc.stdout == "", proc

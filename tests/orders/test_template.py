@@ -10,7 +10,7 @@ def test_a_city_state_gets_no_order_form():
 
     seg = small_segment()
     add_kingdom(seg, 7, city_state=True)
-    with pytest.raises(WdgError, match="city state"):
+    with pytest.raises(WdgError, match="Stadtstaat"):
         render_template(seg, 7)
 
 

@@ -73,7 +73,7 @@ def test_the_three_separators_parse_alike(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["111.49", "111.00", "100.01", "abc", "1111.01"])
 def test_bad_addresses_are_refused_quoting_the_input(text: str) -> None:
-    with pytest.raises(InvalidInputError, match="expected"):
+    with pytest.raises(InvalidInputError, match="erwartet"):
         Address.parse(text)
 
 

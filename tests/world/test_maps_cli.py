@@ -110,7 +110,7 @@ def test_a_corrupt_file_is_one_clear_message_naming_file_and_key(campaign: Path)
     path.write_text(path.read_text().replace("units: 1000", "units: viele", 1))
     code, err = _cli(["map", "probe", "-C", str(campaign)])
     assert code == 1 and "Traceback" not in err
-    assert "armies.yaml" in err and "armies[0].units" in err and "an integer" in err
+    assert "armies.yaml" in err and "armies[0].units" in err and "eine ganze Zahl" in err
 
 
 def test_every_command_has_help() -> None:
@@ -136,13 +136,13 @@ def test_segment_new_names_the_range_not_the_format_when_the_size_is_too_large()
     """Addresses (docs/addresses.md): a province number has three digits, 100 x row +
     column — ``120x9`` and ``4x12`` are well-formed but too large, and the message says
     so and why; ``4-3`` is a format error."""
-    for text, found in (("120x9", "120 columns"), ("4x12", "12 rows")):
+    for text, found in (("120x9", "120 Spalten"), ("4x12", "12 Zeilen")):
         code, err = _cli(["segment", "new", "x", "--provinces", text, "-C", "/nonexistent"])
         assert code == 1 and "Traceback" not in err
-        assert found in err and "too large" in err and "1..99 columns" in err
-        assert "1..9 rows" in err and "three digits" in err
+        assert found in err and "zu groß" in err and "1..99 Spalten" in err
+        assert "1..9 Zeilen" in err and "drei Ziffern" in err
     code, err = _cli(["segment", "new", "x", "--provinces", "4-3", "-C", "/nonexistent"])
-    assert code == 1 and "expected COLUMNSxROWS" in err
+    assert code == 1 and "erwartet SPALTENxZEILEN" in err
 
 
 def test_segment_new_help_states_the_caps_and_their_reason() -> None:
@@ -154,7 +154,7 @@ def test_segment_new_help_states_the_caps_and_their_reason() -> None:
     assert "at most 99 (army numbers have four digits" in text.replace("│ ", "")
     assert "99x9" in text and "--scale" in text
     code, err = _cli(["segment", "new", "x", "--kingdoms", "120", "-C", "/nonexistent"])
-    assert code == 1 and "1..99" in err and "four digits" in err
+    assert code == 1 and "1..99" in err and "vier Ziffern" in err
 
 
 def test_the_stress_preset_refuses_size_options_and_scales_past_1x(tmp_path: Path) -> None:

@@ -134,3 +134,24 @@ def test_orders_import_upgrades_an_old_hash_after_a_good_check(tmp_path: Path) -
     assert h2 == _legacy_hash("alt-2")  # wrong password: not touched
     assert stat.S_IMODE((seg_dir / "kingdoms.yaml").stat().st_mode) == 0o600
     assert stat.S_IMODE((seg_dir / "segment.yaml").stat().st_mode) == 0o600
+
+
+def test_a_pair_checked_again_costs_no_second_scrypt_and_keeps_its_answer(monkeypatch):
+    """Issue #30 item 3 (a modern KDF and cost) without paying it twice for the same
+    pair: a player's three corrections in one import cost one check. The answer is
+    the same as the first (right stays right, wrong stays wrong), another hash or
+    another password is checked anew, and the process's memory holds no password."""
+    h = pw.hash_password("kali-motu-resa-beni-fuwo")
+    calls = []
+    real = pw._scrypt
+    monkeypatch.setattr(pw, "_scrypt", lambda *a: calls.append(a[0]) or real(*a))
+    assert pw.verify_password("kali-motu-resa-beni-fuwo", h)
+    assert not pw.verify_password("kali-motu-resa-beni-fuwa", h)
+    assert len(calls) == 2
+    assert pw.verify_password("kali-motu-resa-beni-fuwo", h)
+    assert not pw.verify_password("kali-motu-resa-beni-fuwa", h)
+    assert len(calls) == 2  # both answered from memory
+    other = pw.hash_password("kali-motu-resa-beni-fuwo")  # same password, new salt
+    made = len(calls)
+    assert pw.verify_password("kali-motu-resa-beni-fuwo", other) and len(calls) == made + 1
+    assert not any(b"kali" in k for k in pw._checked)

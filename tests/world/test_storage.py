@@ -96,7 +96,7 @@ def test_a_failed_save_leaves_the_previous_segment_untouched(saved: Path) -> Non
 
 def test_bad_yaml_names_file_and_line(saved: Path) -> None:
     _edit(saved / "armies.yaml", "armies:", "armies: [unclosed")
-    _fails(saved, "armies.yaml", "line 2", "valid YAML")
+    _fails(saved, "armies.yaml", "Zeile 2", "gültiges YAML")
 
 
 def test_unknown_terrain_code_names_line_and_column(saved: Path) -> None:
@@ -105,19 +105,19 @@ def test_unknown_terrain_code_names_line_and_column(saved: Path) -> None:
     first = next(i for i, ln in enumerate(lines) if not ln.startswith("#"))
     lines[first + 1] = " ~K Zz" + lines[first + 1][6:]
     path.write_text("\n".join(lines) + "\n")
-    _fails(saved, "map.txt", f"line {first + 2}", "column 5", "'Zz'", "terrain code")
+    _fails(saved, "map.txt", f"Zeile {first + 2}", "Spalte 5", "'Zz'", "Geländecode")
 
 
 def test_a_short_map_row_is_refused(saved: Path) -> None:
     path = saved / "map.txt"
     text = path.read_text()
     path.write_text(text.replace("~M ~K T. Hw ", "~K T. Hw ", 1))
-    _fails(saved, "map.txt", "15 codes", "16 codes per row")
+    _fails(saved, "map.txt", "15 Codes", "16 Codes je Zeile")
 
 
 def test_address_out_of_range_names_the_key(saved: Path) -> None:
     _edit(saved / "armies.yaml", "position: '101.03'", "position: '104.03'")
-    _fails(saved, "armies.yaml", "armies[0].position", "'104.03'", "on this map")
+    _fails(saved, "armies.yaml", "armies[0].position", "'104.03'", "auf dieser Karte")
 
 
 def test_gemark_number_out_of_range_is_refused(saved: Path) -> None:
@@ -132,7 +132,7 @@ def test_duplicate_army_number_names_both_entries(saved: Path) -> None:
 
 def test_wrong_type_names_the_key_path(saved: Path) -> None:
     _edit(saved / "armies.yaml", "units: 1000", "units: tausend")
-    _fails(saved, "armies.yaml", "armies[0].units", "'tausend'", "an integer")
+    _fails(saved, "armies.yaml", "armies[0].units", "'tausend'", "eine ganze Zahl")
 
 
 def test_wrong_enum_value_lists_the_choices(saved: Path) -> None:
@@ -142,12 +142,12 @@ def test_wrong_enum_value_lists_the_choices(saved: Path) -> None:
 
 def test_unknown_key_is_refused(saved: Path) -> None:
     _edit(saved / "kingdoms.yaml", "treasury:", "schatz: 1\n  treasury:")
-    _fails(saved, "kingdoms.yaml", "kingdoms[0].schatz", "keys among")
+    _fails(saved, "kingdoms.yaml", "kingdoms[0].schatz", "Schlüssel aus")
 
 
 def test_missing_required_key_is_refused(saved: Path) -> None:
     _edit(saved / "armies.yaml", "- number: 101\n  kingdom", "- kingdom")
-    _fails(saved, "armies.yaml", "armies[0].number", "missing key")
+    _fails(saved, "armies.yaml", "armies[0].number", "Schlüssel fehlt")
 
 
 def test_an_army_of_an_unknown_kingdom_is_refused(saved: Path) -> None:
@@ -181,11 +181,11 @@ def test_a_damaged_npz_is_refused(saved: Path) -> None:
 
 def test_a_missing_file_is_named(saved: Path) -> None:
     (saved / "kingdoms.yaml").unlink()
-    _fails(saved, "kingdoms.yaml", "missing file")
+    _fails(saved, "kingdoms.yaml", "Datei fehlt")
 
 
 def test_a_missing_segment_directory_is_a_data_error(tmp_path: Path) -> None:
-    with pytest.raises(DataError, match="segment directory"):
+    with pytest.raises(DataError, match="Segmentverzeichnis"):
         load_segment(tmp_path / "nowhere")
 
 

@@ -14,7 +14,7 @@ installs them — otherwise the figures are recorded as missing, with why).
 - **60 sheets in the last minute**: 20 players mail 3 sheets each (corrections
   replace earlier ones) within a minute while ``wdg mail watch`` runs; the
   figure is the time from the first sheet's sending until all 60 answers are
-  in the players' boxes (target 120 s).
+  in the players' boxes (target 120 s); beside it, until the first answer.
 """
 
 from __future__ import annotations
@@ -85,6 +85,22 @@ def _wait_answers(s, accounts, counts: dict, timeout: float) -> float:  # noqa: 
     return float("inf")
 
 
+def _wait_rush(s, accounts, before: dict, counts: dict, timeout: float,  # noqa: ANN001
+               t0: float) -> tuple[float, float]:
+    """Seconds since ``t0`` until the first new mail arrived in one of the accounts
+    and until every account holds its count (``inf`` if not within ``timeout``)."""
+    first = float("inf")
+    while time.perf_counter() - t0 < timeout:
+        got = {a.address: len(s.messages(a)) for a in accounts}
+        now = time.perf_counter() - t0
+        if first == float("inf") and any(got[a] > before[a] for a in got):
+            first = now
+        if all(got[a] >= counts[a] for a in got):
+            return first, now
+        time.sleep(0.2)
+    return first, float("inf")
+
+
 def run_all(work: Path, res: Results, quick: bool) -> None:
     """The three figures (see the module)."""
     sys.path.insert(0, str(PACKAGE_ROOT / "tests"))
@@ -92,7 +108,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
         import mailservers
     except ImportError as exc:  # an installed wdg without its tests
         for name in ("one sheet answered (mail run)", "one sheet answered (mail watch)",
-                     "60 sheets answered"):
+                     "60 sheets answered", "60 sheets: first answer"):
             res.add(Figure(G, name, None, "s", note=f"tests/mailservers.py not found: {exc}"))
         return
     problem = mailservers.missing_binaries()
@@ -100,7 +116,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
         problem.append("root")
     if problem:
         for name in ("one sheet answered (mail run)", "one sheet answered (mail watch)",
-                     "60 sheets answered"):
+                     "60 sheets answered", "60 sheets: first answer"):
             res.add(Figure(G, name, None, "s", note=f"needs {', '.join(problem)} (make test "
                            "installs the mail packages; run as root)"))
         return
@@ -153,6 +169,7 @@ def _measure(work: Path, res: Results, s, quick: bool, mailservers) -> None:  # 
         # --- 60 sheets in the last minute ---------------------------------------------
         n_sheets = 60 if not quick else 12
         counts = {a.address: len(s.messages(a)) for a in world.players}
+        before = dict(counts)
         sheets = {k: _sheet(root, env, k, passwords[k]) for k in sorted(passwords)}
         t0 = time.perf_counter()
         sent = 0
@@ -165,8 +182,8 @@ def _measure(work: Path, res: Results, s, quick: bool, mailservers) -> None:  # 
                 counts[acc.address] += 1
                 sent += 1
         spread = time.perf_counter() - t0
-        waited = _wait_answers(s, world.players, counts, 180)
-        total = time.perf_counter() - t0 if waited != float("inf") else None
+        first, waited = _wait_rush(s, world.players, before, counts, 180, t0)
+        total = waited if waited != float("inf") else None
         if total is None:
             got = sum(len(s.messages(a)) for a in world.players)
             res.tables["mail_60_missing"] = sum(counts.values()) - got
@@ -177,6 +194,10 @@ def _measure(work: Path, res: Results, s, quick: bool, mailservers) -> None:  # 
                        note=f"{n_sheets} sheets from {len(world.players)} players sent within "
                             f"{spread:.0f} s while 'wdg mail watch' ran; until every answer "
                             "was in the players' boxes"))
+        res.add(Figure(G, f"{n_sheets} sheets: first answer", first
+                       if first != float("inf") else None, "s",
+                       note="from the first sheet's sending until the first answer was in a "
+                            "player's box (the watch answers every ten sheets it takes)"))
     finally:
         os.killpg(watch.pid, signal.SIGTERM)
         try:

@@ -39,10 +39,10 @@ def set_bot(seg: Segment, number: int, who: str) -> tuple[Kingdom, str]:
     for a bot the one it writes on its sheets)."""
     k = seg.kingdoms.get(number)
     if k is None:
-        raise InvalidInputError(f"kingdom {number!r} does not exist in segment {seg.name!r}")
+        raise InvalidInputError(f"Reich {number!r} gibt es in Segment {seg.name!r} nicht")
     if k.city_state or k.retired:
-        raise IllegalOrderError(f"kingdom {number} ({k.name}) plays no more (city state or "
-                                "retired); a bot cannot play it")
+        raise IllegalOrderError(f"Reich {number} ({k.name}) spielt nicht mehr (Stadtstaat oder "
+                                "ausgeschieden); ein Bot kann es nicht spielen")
     plain = generate_password()
     if k.player is None:
         k.player = Player(name="Spielleitung", email=f"spielleitung@{seg.name}.invalid")

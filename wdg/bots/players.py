@@ -123,13 +123,13 @@ def personality(name: str) -> Personality:
         if key.casefold() == base.casefold():
             if flag:
                 if flag.casefold() != HOSTILE_SUFFIX[1:]:
-                    raise InvalidInputError(f"unknown bot flag {flag!r} in {name!r}; "
-                                            f"expected {key}{HOSTILE_SUFFIX}")
+                    raise InvalidInputError(f"unbekannte Bot-Angabe {flag!r} in {name!r}; "
+                                            f"erwartet {key}{HOSTILE_SUFFIX}")
                 return Personality(**{**_fields(p), "name": key + HOSTILE_SUFFIX,
                                       "war": True, "hostile": True})
             return p
-    raise InvalidInputError(f"unknown bot {name!r}; expected one of "
-                            f"{', '.join(PERSONALITIES)} (or Kriegsherr{HOSTILE_SUFFIX})")
+    raise InvalidInputError(f"unbekannter Bot {name!r}; erwartet einen von "
+                            f"{', '.join(PERSONALITIES)} (oder Kriegsherr{HOSTILE_SUFFIX})")
 
 
 def _fields(p: Personality) -> dict[str, object]:

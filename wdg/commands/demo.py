@@ -49,9 +49,9 @@ def copy_demo(out: Path, source: Path = PACKAGE_ROOT) -> Campaign:
     """Copy the demo campaign from ``source`` into a fresh ``out``."""
     out = out.resolve()
     if out == source.resolve() or source.resolve().is_relative_to(out):
-        raise StateError(f"refusing to replace {out}: it holds the checkout itself")
+        raise StateError(f"{out} wird nicht ersetzt: es enthält den Quellbaum selbst")
     if not (source / "worlds" / DEMO_SEGMENT).is_dir():
-        raise StateError(f"the demo segment is missing in {source / 'worlds' / DEMO_SEGMENT}")
+        raise StateError(f"das Demo-Segment fehlt in {source / 'worlds' / DEMO_SEGMENT}")
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -111,7 +111,7 @@ def run_demo(out: Path) -> Campaign:
     typer.echo(f"    Übersicht des Segmentleiters: {rdir}/overview.html (auch .txt)")
     report = replay_archived(camp, DEMO_SEGMENT, result.date, jobs=default_jobs())
     if not report.ok:
-        raise StateError(f"replay of {result.date.key} differs: {report.first_difference}")
+        raise StateError(f"die Wiederholung von {result.date.key} weicht ab: {report.first_difference}")
     typer.echo(f"  Wiederholung von {result.date.key}: alle Ausgaben byte-gleich\n")
     after = load_segment(camp.segment_dir(DEMO_SEGMENT))
     typer.echo(render_status(after), nl=False)

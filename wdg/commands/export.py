@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
         --archive the archival package of the whole campaign (docs/turns.md)."""
         if archive:
             if out is None:
-                raise InvalidInputError("--archive writes a package file: give --out FILE.tar")
+                raise InvalidInputError("--archive schreibt eine Paketdatei: --out DATEI.tar angeben")
             from wdg.engine.export_archive import export_archive
 
             camp = open_campaign(campaign)
@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
                        f"python3 -I wdg-archiv-{segment}/verify.py")
             return
         if fmt != "json":
-            raise InvalidInputError(f"unknown format {fmt!r}; expected 'json'")
+            raise InvalidInputError(f"unbekanntes Format {fmt!r}; erwartet 'json'")
         camp = open_campaign(campaign)
         load(camp, segment)
         text = json.dumps(export_history(camp, segment, month), ensure_ascii=False, indent=1,

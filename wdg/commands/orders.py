@@ -33,7 +33,7 @@ def check(
 ) -> None:
     """Echo the sheet with each message under its line; exit 0 only without errors."""
     if fmt not in ("text", "json"):
-        raise InvalidInputError(f"unknown format {fmt!r}; expected text or json")
+        raise InvalidInputError(f"unbekanntes Format {fmt!r}; erwartet text oder json")
     output, errors = check_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt,
                                 with_forecast=with_forecast)
     typer.echo(output, nl=False)
@@ -51,7 +51,7 @@ def simulate(
     """The forecast of a sheet in German: per army path, stop and why, chances; the
     treasury with every cost; what would be refused. Only what the kingdom knows."""
     if fmt not in ("text", "json"):
-        raise InvalidInputError(f"unknown format {fmt!r}; expected text or json")
+        raise InvalidInputError(f"unbekanntes Format {fmt!r}; erwartet text oder json")
     typer.echo(simulate_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt),
                nl=False)
 

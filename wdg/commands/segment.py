@@ -37,14 +37,14 @@ def parse_provinces(text: str) -> tuple[int, int]:
     """``4x3`` -> (4 columns, 3 rows); the format and the range are checked apart."""
     m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not m:
-        raise InvalidInputError(f"--provinces {text!r}: expected COLUMNSxROWS such as '4x3'")
+        raise InvalidInputError(f"--provinces {text!r}: erwartet SPALTENxZEILEN wie '4x3'")
     cols, rows = int(m.group(1)), int(m.group(2))
     if not (1 <= cols <= MAX_COLS and 1 <= rows <= MAX_ROWS):
         raise InvalidInputError(
-            f"--provinces {text!r}: {cols} columns x {rows} rows is too "
-            f"{'large' if cols > MAX_COLS or rows > MAX_ROWS else 'small'}; expected 1..{MAX_COLS} "
-            f"columns and 1..{MAX_ROWS} rows: a province number has three digits, 100 x row + "
-            "column (101 ... 999, docs/addresses.md)")
+            f"--provinces {text!r}: {cols} Spalten x {rows} Zeilen ist zu "
+            f"{'groß' if cols > MAX_COLS or rows > MAX_ROWS else 'klein'}; erwartet 1..{MAX_COLS} "
+            f"Spalten und 1..{MAX_ROWS} Zeilen: eine Provinznummer hat drei Ziffern, 100 x Zeile + "
+            "Spalte (101 ... 999, docs/addresses.md)")
     return cols, rows
 
 
@@ -105,19 +105,19 @@ def new(
                                ("armies", armies), ("active", active), ("radius", radius))
              if v is not None}
     if preset not in (None, "stress"):
-        raise InvalidInputError(f"--preset {preset!r}: expected 'stress'")
+        raise InvalidInputError(f"--preset {preset!r}: erwartet 'stress'")
     if preset == "stress" and given:
         names = ", ".join("--" + k.replace("_", "-") for k in given)
-        raise InvalidInputError(f"--preset stress sets the segment's size itself; {names} cannot "
-                                "be combined with it: use --scale (e.g. --scale 2) to make it "
-                                "larger or smaller")
+        raise InvalidInputError(f"--preset stress legt die Größe des Segments selbst fest; "
+                                f"{names} läßt sich nicht damit verbinden: --scale (z. B. "
+                                "--scale 2) macht es größer oder kleiner")
     if scale is not None and preset != "stress":
-        raise InvalidInputError("--scale works only with --preset stress; for other segments "
-                                "give --provinces, --kingdoms, --armies ...")
+        raise InvalidInputError("--scale geht nur mit --preset stress; für andere Segmente "
+                                "--provinces, --kingdoms, --armies ... angeben")
     opts = {**DEFAULTS, **given}
     cols, rows = parse_provinces(str(opts["provinces"]))
     if (target / SEGMENT_FILE).exists() and not force:
-        raise StateError(f"segment {name!r} already exists in {target}; use --force to replace it")
+        raise StateError(f"Segment {name!r} gibt es schon in {target}; --force ersetzt es")
     if seed is None:
         seed = secrets.randbelow(2**31)
     if preset == "stress":
@@ -228,15 +228,26 @@ def accept(
     campaign: Path | None = campaign_option(),
 ) -> None:
     """After changing the segment's files by hand: check them (every check of a load
-    except the hash list) and write a new hash list, so the next commands accept them."""
+    except the hash list) and write a new hash list, so the next commands accept them.
+    A damaged or unsealed intake record (mail/seen.yaml) whose lines read is sealed anew."""
     from wdg.commands.common import _existing
     from wdg.world.storage import accept_edits
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)
+    from wdg.mail.seen import SeenRecord, check_seen
+
     with segment_lock(seg_dir):
         seg = accept_edits(seg_dir)
+        damaged = check_seen(seg_dir)
+        record = SeenRecord(seg_dir, verify=False)  # (a line it cannot read stops here)
+        if damaged or (record.path.exists() and not record.sealed):
+            record.reseal()
     findings = check_segment(seg)
     for f in findings:
         typer.echo(f"Warnung: {f}")
     typer.echo(f"Segment {name}: Dateien geprüft und neu versiegelt (SHA256SUMS)")
+    if damaged:
+        typer.echo(f"Eingangsbuch {record.path}: die Zeilen gelesen und neu versiegelt — war "
+                   "beschädigt oder von Hand geändert (vorher: "
+                   f"{damaged[0].what.split('. Das Eingangsbuch')[0]})")

@@ -116,7 +116,7 @@ def run(
     if next_deadline is not None:
         normalise(next_deadline)  # a bad date stops the run before it starts
     if jobs < 0:
-        raise InvalidInputError(f"--jobs {jobs}: expected 0 (one per core) or more")
+        raise InvalidInputError(f"--jobs {jobs}: erwartet 0 (ein Prozeß je Kern) oder mehr")
     show = _Display(quiet)
     # The slow password checks start now, in threads, and run while the report
     # code is imported and the segment loads (the intake uses them).
@@ -229,12 +229,12 @@ def provenance(
     date = MonthDate.parse(month)
     mdir = archive.month_dir(camp, segment, date)
     if not (mdir / "manifest.yaml").is_file():
-        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+        raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} ({mdir})")
     prov = archive.read_provenance(mdir)
     if prov is None:
-        raise StateError(f"{mdir}: archived before wdg 0.2.0, without provenance.yaml; which "
-                         "version made it is not recorded (docs/turns.md, 'Replaying with the "
-                         "exact version')")
+        raise StateError(f"{mdir}: vor wdg 0.2.0 archiviert, ohne provenance.yaml; welche "
+                         "Version ihn erzeugt hat, ist nicht vermerkt (docs/turns.md, 'Replaying "
+                         "with the exact version')")
     if requirements:
         typer.echo(requirements_of(prov), nl=False)
         return
@@ -408,7 +408,10 @@ def list_(
                    f"{m.events} Ereignisse  {ok}  ({m.made_by or 'wdg vor 0.2.0'})")
     for f in chain:
         typer.echo(f"Kette: {f}")
-    if chain or not all(m.verified for m in months):
+    blobs = integrity.verify_blobs(camp.segment_dir(segment)) if verify else []
+    for f in blobs:
+        typer.echo(f"Vorlagen: {f}")
+    if chain or blobs or not all(m.verified for m in months):
         raise typer.Exit(1)
 
 
@@ -427,24 +430,24 @@ def show(
     camp = open_campaign(campaign)
     seg = load(camp, segment)
     if fmt not in ("text", "json"):
-        raise InvalidInputError(f"unknown format {fmt!r}; expected 'text' or 'json'")
+        raise InvalidInputError(f"unbekanntes Format {fmt!r}; erwartet 'text' oder 'json'")
     if fmt == "json":
         if kingdom is None:
-            raise InvalidInputError("--format json shows one kingdom's report: give --kingdom")
+            raise InvalidInputError("--format json zeigt den Bericht eines Reichs: --kingdom angeben")
         date = MonthDate.parse(month)
         src = archive.month_dir(camp, segment, date) / "outputs" / "reports"
         from wdg.reports.archived import archived_bytes
 
         data = archived_bytes(src, Path(f"k{kingdom}") / "bericht.json")
         if data is None:
-            raise StateError(f"segment {segment!r}: the archived month {date.key} holds no report "
-                             f"of kingdom {kingdom} (months archived before the JSON report "
-                             f"have none; 'wdg reports render {segment} {date.key}' renders it)")
+            raise StateError(f"Segment {segment!r}: der archivierte Mond {date.key} enthält keinen "
+                             f"Bericht von Reich {kingdom} (vor dem JSON-Bericht archivierte Monde "
+                             f"haben keinen; 'wdg reports render {segment} {date.key}' erzeugt ihn)")
         typer.echo(json.dumps(json.loads(data), ensure_ascii=False, sort_keys=True, indent=1))
         return
     if kingdom is not None and kingdom not in seg.kingdoms:
-        raise StateError(f"kingdom {kingdom} does not exist in segment {segment!r}; "
-                         f"kingdoms are {sorted(seg.kingdoms)}")
+        raise StateError(f"Reich {kingdom} gibt es in Segment {segment!r} nicht; "
+                         f"die Reiche sind {sorted(seg.kingdoms)}")
     for e in history.month_events(camp, segment, month, kingdom):
         who = f"K{e['kingdom']}" if "kingdom" in e else "--"
         army = f" Heer {e['army']:04d}" if "army" in e else ""

@@ -219,10 +219,10 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     a lock file of a process that is gone. ``holding_lock``: the caller holds
     the lock (its file is not a finding); ``busy``: another command holds it
     right now (its work in progress is not a finding either)."""
-    found = [f for f in leftovers(segment_dir) if not busy or "older wdg version" in f]
+    found = [f for f in leftovers(segment_dir) if not busy or "älteren wdg-Version" in f]
     turns = segment_dir / TURNS
     if turns.is_dir() and not busy:
-        found += [f"{p}: the staged archive of a month that was not committed"
+        found += [f"{p}: das vorbereitete Archiv eines nicht festgeschriebenen Monds"
                   for p in sorted(turns.glob(".staging-*"))]
         found += [f"{p}: ein symbolischer Link im Archiv (auf {os.readlink(p)}); wdg folgt ihm "
                   "nicht — von Hand entfernen (rm, nicht rm -r)"
@@ -231,8 +231,8 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     lock = segment_dir / LOCK_FILE
     if lock.exists() and not holding_lock and not busy:
         holder = lock.read_text(encoding="utf-8", errors="replace").strip() or "?"
-        found.append(f"{lock}: a lock of process {holder}, which is gone (taken over by the next "
-                     "command)")
+        found.append(f"{lock}: eine Sperre des Prozesses {holder}, den es nicht mehr gibt (der "
+                     "nächste Befehl übernimmt sie)")
     return found
 
 
@@ -517,11 +517,11 @@ def read_events_data(month_dir: Path) -> list[dict[str, Any]]:
         try:
             data: Any = [json.loads(line) for line in raw.decode("utf-8").split("\n") if line]
         except ValueError as e:
-            raise StateError(f"{path}: not an event log in JSON Lines ({e})") from None
+            raise StateError(f"{path}: kein Ereignisprotokoll in JSON Lines ({e})") from None
     else:
         data = yaml.load(raw, Loader=_Loader) or []
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
-        raise StateError(f"{path}: expected a list of events")
+        raise StateError(f"{path}: erwartet eine Liste von Ereignissen")
     return data
 
 
@@ -651,8 +651,11 @@ def _mark_staging(staging: Path) -> Path:
     fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         os.write(fd, f"{st.st_dev} {st.st_ino} {staging.name}\n".encode())
-    finally:
+    except BaseException:  # a full disk: no empty mark is left behind (we made it)
         os.close(fd)
+        mark.unlink(missing_ok=True)
+        raise
+    os.close(fd)
     return mark
 
 
@@ -736,8 +739,8 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
     turns.mkdir(exist_ok=True)
     key = result.date.key
     if (turns / key).exists() or (turns / key).is_symlink():
-        raise StateError(f"the archive already holds {key} ({turns / key}); undo it first "
-                         "('wdg turn undo') or check the segment's date")
+        raise StateError(f"das Archiv enthält schon {key} ({turns / key}); erst rückgängig machen "
+                         "('wdg turn undo') oder das Datum des Segments prüfen")
     staging = turns / f".staging-{key}"
     blobs = staged_blobs(staging)
     refuse_symlinks(turns, (staging.name, staging.name + STAGING_MARK_SUFFIX, blobs.name))
@@ -748,7 +751,11 @@ def commit(camp: Campaign, result: MonthResult, rules_dir: Path,
             raise StateError(f"{staging} ist nicht von dieser wdg angelegt; nicht gelöscht — "
                              "prüfen und von Hand entfernen, dann erneut auswerten")
     staging.mkdir()
-    mark = _mark_staging(staging)
+    try:
+        mark = _mark_staging(staging)
+    except BaseException:
+        staging.rmdir()  # made empty a moment ago by this run
+        raise
     try:
         manifest, state = _stage(seg_dir, staging, result, rules_dir, writers)
         if fail_at == "staged":
@@ -885,7 +892,7 @@ hash, checked on every read)."""
 def blob_path(turns: Path, digest: str) -> Path:
     """Where the blob of SHA-256 ``digest`` lives under ``turns/``."""
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-        raise StateError(f"not a SHA-256 hex digest: {digest!r}")
+        raise StateError(f"kein SHA-256-Hexwert: {digest!r}")
     return turns / BLOBS / "sha256" / digest
 
 
@@ -900,6 +907,7 @@ def stage_blob(turns: Path, staging: Path, data: bytes) -> str:
     the store holds it already; returns its SHA-256."""
     digest = hashlib.sha256(data).hexdigest()
     if blob_path(turns, digest).is_file():
+        read_blob(turns, digest)  # a damaged copy is named, never referenced again
         return digest
     folder = staged_blobs(staging)
     folder.mkdir(exist_ok=True)
@@ -987,7 +995,7 @@ def read_provenance(mdir: Path) -> dict[str, Any] | None:
         return None
     data = safe_load_file(path)
     if not isinstance(data, dict):
-        raise StateError(f"{path}: expected a mapping (the month's provenance record)")
+        raise StateError(f"{path}: erwartet eine Zuordnung (den Herkunftsnachweis des Monds)")
     return data
 
 
@@ -1002,7 +1010,7 @@ def archived_templates(mdir: Path, target: Path) -> dict[str, str] | None:
     for name, digest in sorted(prov["templates"].items()):
         rel = Path(str(name))
         if rel.is_absolute() or ".." in rel.parts:
-            raise StateError(f"{mdir / PROVENANCE}: template name {name!r} is not a plain path")
+            raise StateError(f"{mdir / PROVENANCE}: der Vorlagenname {name!r} ist kein einfacher Pfad")
         dst = target / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         dst.write_bytes(read_blob(turns, str(digest), str(name)))
@@ -1026,7 +1034,7 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         turns = seg_dir / TURNS
         refuse_symlinks(seg_dir, (TURNS, f"{TURNS}/{UNDONE}", f"{TURNS}/{last.key}"))
         if not (mdir / "state-before").is_dir():
-            raise StateError(f"segment {segment!r}: no archived month {last.key} to undo")
+            raise StateError(f"Segment {segment!r}: kein archivierter Mond {last.key}, der rückgängig zu machen wäre")
         chain = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
         # what undo reads (the state before) must be intact; other damage in the
         # month it takes back does not stop it (the folder is kept in .undone/)
@@ -1352,10 +1360,10 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
     if not (mdir / "manifest.yaml").is_file():
-        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+        raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} ({mdir})")
     manifest = safe_load_file(mdir / "manifest.yaml")
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
-        raise StateError(f"{mdir / 'manifest.yaml'}: not a month's manifest (no 'files' mapping)")
+        raise StateError(f"{mdir / 'manifest.yaml'}: kein Manifest eines Monds (keine Zuordnung 'files')")
     manifest = {str(k): str(v) for k, v in manifest["files"].items()}
     prov = read_provenance(mdir)
     ours = build_info()

@@ -89,7 +89,7 @@ def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
 
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
-        raise StateError(f"no segment {segment!r} in {camp.worlds}")
+        raise StateError(f"kein Segment {segment!r} in {camp.worlds}")
     top = f"wdg-archiv-{segment}"
     files: dict[str, bytes] = {}
     months: list[dict[str, Any]] = []

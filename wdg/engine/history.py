@@ -91,7 +91,7 @@ def month_status(camp: Campaign, segment: str) -> MonthStatus:
     s = seg.settings
     d = deadline_for(seg, seg.date)
     deadline = when(d) if d is not None else \
-        f"nicht gesetzt (wdg turn deadline {seg.name} YYYY-MM-DD [HH:MM])"
+        f"nicht gesetzt (wdg turn deadline {seg.name} JJJJ-MM-TT [HH:MM])"
     st = MonthStatus(segment, seg.date, deadline, gm_sheet="sl.txt" in files,
                      missing_share_limit=s.missing_sheet_share, gm_errors=gm_errors)
     playing = sorted(n for n, k in seg.kingdoms.items()
@@ -204,8 +204,8 @@ def month_events(camp: Campaign, segment: str, month: MonthDate | str,
     date = MonthDate.parse(month) if isinstance(month, str) else month
     d = camp.archive_dir(segment) / date.key
     if not events_file(d).is_file():
-        have = ", ".join(p.name for p in _month_dirs(camp, segment)) or "none"
-        raise StateError(f"month {date.key} of {segment!r} is not archived (archived: {have})")
+        have = ", ".join(p.name for p in _month_dirs(camp, segment)) or "keiner"
+        raise StateError(f"Mond {date.key} von {segment!r} ist nicht archiviert (archiviert: {have})")
     events = read_events_data(d)
     if kingdom is not None:
         events = [e for e in events if e.get("kingdom") == kingdom]
@@ -226,7 +226,7 @@ def export_history(camp: Campaign, segment: str, month: str | None = None) -> di
         key = MonthDate.parse(month).key
         dirs = [d for d in dirs if d.name == key]
         if not dirs:
-            raise StateError(f"month {key} of {segment!r} is not archived")
+            raise StateError(f"Mond {key} von {segment!r} ist nicht archiviert")
     for d in dirs:
         orders = d / "orders"
         months.append({

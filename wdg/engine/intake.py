@@ -265,5 +265,5 @@ def _gm(seg: Segment, raw: bytes) -> object:
                                          if d.severity.value == "Fehler"], key=lambda d: d.line)
     if problems:
         lines = "; ".join(f"line {d.line}: {d.message} ({d.found!r})" for d in problems[:5])
-        raise StateError(f"the game master's sheet {GM_SHEET} has errors: {lines}")
+        raise StateError(f"der Spielleiterbogen {GM_SHEET} hat Fehler: {lines}")
     return gm

@@ -222,7 +222,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
-        raise StateError(f"no segment {segment!r} in {camp.worlds}")
+        raise StateError(f"kein Segment {segment!r} in {camp.worlds}")
     with contextlib.nullcontext() if holding_lock else archive.segment_lock(seg_dir), \
             contextlib.nullcontext(passwords) if passwords is not None else PasswordChecks() \
             as checks:
@@ -242,9 +242,9 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         findings = check_segment(seg)
         if findings:
             shown = "; ".join(str(f) for f in findings[:10])
-            more = f" (and {len(findings) - 10} more)" if len(findings) > 10 else ""
-            raise StateError(f"segment {segment!r} is inconsistent, the month is not run: "
-                             f"{shown}{more}; see 'wdg segment check {segment}'")
+            more = f" (und {len(findings) - 10} weitere)" if len(findings) > 10 else ""
+            raise StateError(f"Segment {segment!r} ist nicht stimmig, der Mond wird nicht "
+                             f"ausgewertet: {shown}{more}; siehe 'wdg segment check {segment}'")
         deliver_to = camp.reports_dir(segment, seg.date) if deliver else None
         if not dry_run:  # writable, one file system: refused now, not after the work
             archive.can_commit(seg_dir, seg.date, deliver_to=deliver_to)
@@ -261,9 +261,10 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         playing = [k for k in seg.kingdoms.values()
                    if not k.city_state and not k.retired and k.player is not None]
         if not force and playing and len(missing) / len(playing) > seg.settings.missing_sheet_share:
-            raise StateError(f"{len(missing)} of {len(playing)} kingdoms have no valid sheet for "
-                             f"{seg.date.key} in {camp.orders_dir(segment, seg.date)}; "
-                             "use --force to run the month anyway")
+            raise StateError(f"{len(missing)} von {len(playing)} Königreichen haben keinen "
+                             f"gültigen Spielzug für {seg.date.key} in "
+                             f"{camp.orders_dir(segment, seg.date)}; der Mond wird nicht "
+                             "ausgewertet (mit --force trotzdem)")
         rules = Rules.load(camp.rules_dir)
         in_steps = fail_after_step if fail_after_step not in COMMIT_POINTS else None
         if stage is not None:

@@ -247,7 +247,7 @@ def insert_key(text: str, path: str, value: Any, comment: str) -> str:
             if child_indent is None:
                 child_indent = ind
         if child_indent is None:
-            raise StateError(f"cannot add {path}: {part} is not a block mapping")
+            raise StateError(f"{path} läßt sich nicht hinzufügen: {part} ist keine Block-Zuordnung")
         start, end, indent = found + 1, child_end, child_indent
     else:
         depth = len(parts) - 1
@@ -267,10 +267,10 @@ def insert_key(text: str, path: str, value: Any, comment: str) -> str:
     for part in parts[:-1]:
         node = node[part]
     if node.get(parts[-1]) != value:
-        raise StateError(f"cannot add {path} to the rules file by text")
+        raise StateError(f"{path} läßt sich der Regeldatei nicht als Text hinzufügen")
     node.pop(parts[-1])
     if _prune(after) != _prune(before):
-        raise StateError(f"adding {path} would change other keys")
+        raise StateError(f"{path} hinzuzufügen würde andere Schlüssel ändern")
     return out
 
 
@@ -466,12 +466,12 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
     from wdg.world.storage import FORMAT, format_of, load_segment, save_segment, too_new
 
     if templates not in (None, "keep", "replace"):
-        raise InvalidInputError(f"--templates {templates!r}: expected 'keep' or 'replace'")
+        raise InvalidInputError(f"--templates {templates!r}: erwartet 'keep' oder 'replace'")
     if rules not in ("keep", "adopt"):
-        raise InvalidInputError(f"--rules {rules!r}: expected 'keep' or 'adopt'")
+        raise InvalidInputError(f"--rules {rules!r}: erwartet 'keep' oder 'adopt'")
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
-        raise StateError(f"no segment {segment!r} in {camp.worlds}")
+        raise StateError(f"kein Segment {segment!r} in {camp.worlds}")
     with segment_lock(seg_dir, any_format=True):
         fmt = format_of(seg_dir)
         if fmt > FORMAT:

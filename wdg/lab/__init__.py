@@ -57,19 +57,19 @@ def run_lab(camp: Campaign, segment: str, *, months: int = 24, bots: str | None 
             executor: cf.Executor | None = None) -> LabResult:
     """Play and report (see the module docstring)."""
     if plots not in ("auto", "matplotlib", "svg", "none"):
-        raise InvalidInputError(f"--plots {plots!r}: expected auto, matplotlib, svg or none")
+        raise InvalidInputError(f"--plots {plots!r}: erwartet auto, matplotlib, svg oder none")
     seg = load_segment(camp.segment_dir(segment)) if (camp.segment_dir(segment) /
                                                        "segment.yaml").is_file() else None
     if seg is None:
         from wdg.errors import StateError
-        raise StateError(f"no segment {segment!r} in {camp.worlds}")
+        raise StateError(f"kein Segment {segment!r} in {camp.worlds}")
     assigned = assign_bots(seg, bots)
     out = Path(out) if out is not None else camp.root / "reports" / f"lab-{segment}"
     base_rules = camp.rules_dir
     sets = [base_rules] + ([Path(compare)] if compare is not None else [])
     for r in sets:
         if not (r / "economy.yaml").is_file():
-            raise InvalidInputError(f"--rules {r}: no rules directory (economy.yaml missing)")
+            raise InvalidInputError(f"--rules {r}: kein Regelverzeichnis (economy.yaml fehlt)")
     labels = [_label(r, compare if i == 0 else base_rules, i == 0) if compare else "Regeln"
               for i, r in enumerate(sets)]
     jobs_args = [(str(camp.root), segment, months, assigned, str(out / "campaigns" / lab),

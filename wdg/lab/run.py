@@ -69,11 +69,11 @@ def assign_bots(seg: Segment, spec: str | None) -> dict[int, str]:
     named = [p for p in parts if "=" in p]
     cycle = [p for p in parts if "=" not in p]
     if named and cycle:
-        raise InvalidInputError(f"--bots {spec!r}: either a list of personalities or K=Name pairs")
+        raise InvalidInputError(f"--bots {spec!r}: entweder eine Liste von Persönlichkeiten oder Paare K=Name")
     for p in named:
         k, _, who = p.partition("=")
         if not k.strip().isdigit() or int(k) not in playing:
-            raise InvalidInputError(f"--bots {spec!r}: {k!r} is no playing kingdom "
+            raise InvalidInputError(f"--bots {spec!r}: {k!r} ist kein spielendes Reich "
                                     f"({', '.join(map(str, playing))})")
         out[int(k)] = personality(who).name
     free = [n for n in playing if n not in out and not getattr(seg.kingdoms[n], "bot", "")]
@@ -100,9 +100,9 @@ def prepare(source: Campaign, segment: str, rules_dir: Path, directory: Path,
     """A fresh campaign in ``directory``: the segment's files and the rules."""
     src = source.segment_dir(segment)
     if not (src / "segment.yaml").is_file():
-        raise StateError(f"no segment {segment!r} in {source.worlds}")
+        raise StateError(f"kein Segment {segment!r} in {source.worlds}")
     if not (Path(rules_dir) / "economy.yaml").is_file():
-        raise InvalidInputError(f"{rules_dir} is no rules directory (no economy.yaml)")
+        raise InvalidInputError(f"{rules_dir} ist kein Regelverzeichnis (keine economy.yaml)")
     if directory.exists():
         shutil.rmtree(directory)
     camp = Campaign(directory.resolve())
@@ -126,7 +126,7 @@ def run_campaign(source: Campaign, segment: str, *, months: int, bots: dict[int,
                  progress: Progress | None = None) -> CampaignRun:
     """Play ``months`` months on a copy of ``segment`` in ``directory``."""
     if months < 1:
-        raise InvalidInputError("--months must be at least 1")
+        raise InvalidInputError("--months muß mindestens 1 sein")
     rules_path = Path(rules_dir) if rules_dir is not None else source.rules_dir
     camp = prepare(source, segment, rules_path, directory, bots)
     rules = Rules.load(camp.rules_dir)

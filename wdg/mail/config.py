@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.errors import DataError, StateError
+from wdg.fsio import german_strerror
 from wdg.rules import safe_load_file
 
 MAIL_FILE = "mail.yaml"
@@ -154,7 +155,7 @@ def read_password_file(path: Path, source: str = "mail.yaml") -> str:
         raise StateError(f"{source}: die Passwortdatei {str(path)!r} gibt es nicht") from None
     except OSError as exc:
         raise StateError(f"{source}: die Passwortdatei {str(path)!r} läßt sich nicht öffnen "
-                         f"({exc.strerror}); ein symbolischer Link wird nicht angenommen") from None
+                         f"({german_strerror(exc)}); ein symbolischer Link wird nicht angenommen") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

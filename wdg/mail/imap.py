@@ -413,7 +413,7 @@ class ImapSession:
                     continue
                 line = conn.readline()
                 if not line:
-                    raise OSError("connection closed by the server")
+                    raise OSError("Verbindung vom Server geschlossen")
                 if re.search(rb"\b(EXISTS|RECENT|EXPUNGE|FETCH)\b", line):
                     changed = True
                 elif line.startswith(b"* BYE"):
@@ -422,7 +422,7 @@ class ImapSession:
             while True:
                 line = conn.readline()
                 if not line:
-                    raise OSError("connection closed by the server")
+                    raise OSError("Verbindung vom Server geschlossen")
                 if line.startswith(tag.encode()):
                     break
                 if re.search(rb"\b(EXISTS|RECENT)\b", line):

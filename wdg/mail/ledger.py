@@ -28,8 +28,11 @@ without the game master being told.
 
 **Protection.** The record is written only by wdg, under the segment's lock.
 Lines carry a running number ``n``; ``mail/sent.seal`` holds the last number
-written. A record that is missing, emptied, cut short, out of order or not
-readable while the seal says more was written is refused with an explanation
+written and the SHA-256 of the record up to that line (``n <hex>``; a seal
+of an older wdg holds the number only and gets the checksum with the next
+line). A record that is missing, emptied, cut short, out of order, not
+readable, or changed in any byte (a bit flip in a mail's key would make it
+look unsent) while the seal says otherwise is refused with an explanation
 — it never silently turns into "nothing was sent" (which would mail every
 player again). A line cut off by a crash in the middle of writing (the very
 last line, without its line end) is the one exception: it was never
@@ -38,6 +41,7 @@ complete, so nothing was done on it; it is dropped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -134,7 +138,7 @@ class Ledger:
             f"'wdg mail sent <segment> --lost' (erklärt, was dann geschieht)")
 
     def _load(self) -> None:
-        sealed = self._sealed()
+        sealed, sealed_hash = self._sealed()
         if not self.path.exists():
             if sealed:
                 raise self._refuse(f"die Datei fehlt, aber {sealed} Einträge waren geschrieben "
@@ -148,10 +152,15 @@ class Ledger:
             return
         lines = data.split(b"\n")
         torn = lines[-1]  # after the last line end: empty, or a line cut off by a crash
+        h = hashlib.sha256()  # the bytes up to the line the seal names (their checksum)
         for lineno, line in enumerate(lines[:-1], 1):
+            h.update(line + b"\n")
             if not line.strip() or line.startswith(b"#"):
                 continue
             self._apply(self._parse(line, lineno), lineno)
+            if sealed_hash and self.n == sealed and h.hexdigest() != sealed_hash:
+                raise self._refuse(f"die Zeilen bis Eintrag {sealed} haben nicht die Prüfsumme, "
+                                   f"die {self.seal} nennt: beschädigt oder von Hand geändert")
         if torn.strip():
             try:
                 self._apply(self._parse(torn, len(lines)), len(lines))
@@ -161,16 +170,22 @@ class Ledger:
             raise self._refuse(f"es endet bei Eintrag {self.n}, geschrieben waren {sealed} "
                                f"({self.seal}): es wurde gekürzt oder ersetzt")
 
-    def _sealed(self) -> int:
+    def _sealed(self) -> tuple[int, str]:
+        """The seal: the last number written and the SHA-256 of the record up to
+        it (``n <hex>``; a seal of an older wdg has the number only)."""
         try:
             text = self.seal.read_text(encoding="utf-8").strip()
         except FileNotFoundError:
-            return 0
+            return 0, ""
+        number, _, digest = text.partition(" ")
         try:
-            return int(text)
+            if digest and (len(digest) != 64 or digest.strip("0123456789abcdef")):
+                raise ValueError
+            return int(number), digest
         except ValueError:
-            raise StateError(f"{self.seal}: gefunden {text[:40]!r}, erwartet eine Zahl (die "
-                             "letzte Nummer im Versandbuch); die Datei wurde verändert") from None
+            raise StateError(f"{self.seal}: gefunden {text[:80]!r}, erwartet eine Zahl (die "
+                             "letzte Nummer im Versandbuch) und die SHA-256 des Versandbuchs "
+                             "bis dahin; die Datei wurde verändert") from None
 
     def _parse(self, line: bytes, lineno: int) -> dict[str, Any]:
         text = line.decode("utf-8", "replace").strip()
@@ -233,8 +248,9 @@ class Ledger:
         line = ("- " + json.dumps(entry, ensure_ascii=False, sort_keys=False) + "\n").encode()
         append_durable(self.path, line, HEADER.encode())
         self.n += 1
+        digest = hashlib.sha256(self.path.read_bytes()).hexdigest()
         tmp = self.seal.with_name(f".{SEAL_FILE}.tmp")
-        tmp.write_text(f"{self.n}\n", encoding="utf-8")
+        tmp.write_text(f"{self.n} {digest}\n", encoding="utf-8")
         os.replace(tmp, self.seal)
 
     def intend(self, key: str, *, message_id: str, to: str, sha256: str,
@@ -272,3 +288,14 @@ class Ledger:
 def ledger_path(segment_dir: Path) -> Path:
     """``worlds/<segment>/mail/sent.yaml``."""
     return segment_dir / MAIL_DIR / SENT_FILE
+
+
+def check_sent(segment_dir: Path) -> list[Any]:
+    """``wdg segment check``: the send record against its seal (findings, never raises)."""
+    from wdg.integrity import Finding
+
+    try:
+        Ledger(segment_dir)
+    except (StateError, DataError) as e:
+        return [Finding(str(ledger_path(segment_dir)), str(e))]
+    return []

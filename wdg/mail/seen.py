@@ -2,11 +2,16 @@
 (``worlds/<segment>/mail/seen.yaml``).
 
 One line per mail event, each a YAML list item in flow form (JSON, which YAML
-reads too), appended and flushed to the disk (``fsync``) before wdg goes on:
-an event is recorded whole or — a line cut off by a crash while being written,
-the very last one, without its line end — not at all (such a line is dropped
-on reading and cut off before the next append). Only wdg writes it, under the
-segment's lock (the lock ``wdg turn run`` takes).
+reads too). The record is **sealed** (:func:`wdg.integrity.write_sealed`, issue
+#30): every event rewrites it whole — a temporary file, flushed to the disk,
+then renamed over the old one — with a first line marking it sealed and a last
+line holding the SHA-256 of everything before, so an event is recorded whole
+or not at all, and a bit flip or a file cut short is found on loading and
+named (:class:`wdg.integrity.IntegrityError`), never read as "not seen" (which
+would import and answer mails twice). A record written before sealing (an
+append-only journal without those lines; a line cut off by a crash, the very
+last one, is dropped) is read as it is and sealed by its next event. Only wdg
+writes it, under the segment's lock (the lock ``wdg turn run`` takes).
 
 A mail is known by its **key**: its Message-ID, else ``sha256:<hash of its
 bytes>``. An IMAP mail is also known by its place in the mailbox: the account,
@@ -37,8 +42,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from wdg import integrity
 from wdg.errors import DataError
-from wdg.fsio import append_durable
 
 MAIL_DIR = "mail"
 SEEN_FILE = "seen.yaml"
@@ -78,23 +83,36 @@ class SeenRecord:
     """The intake record of one segment, loaded. Change it only under the
     segment's lock."""
 
-    def __init__(self, segment_dir: Path) -> None:
+    def __init__(self, segment_dir: Path, *, verify: bool = True) -> None:
         self.dir = segment_dir / MAIL_DIR
         self.path = self.dir / SEEN_FILE
+        self.segment = segment_dir.name
         self.entries: list[dict[str, Any]] = []
         self.mails: dict[str, SeenMail] = {}
         self.by_place: dict[str, str] = {}
-        self._load()
+        self.body = b""
+        """The record's lines as read or written (without the seal's lines)."""
+        self.sealed = False
+        """Whether the file on disk is sealed (False: absent, or written before sealing)."""
+        self._load(verify)
 
-    def _load(self) -> None:
+    def _load(self, verify: bool) -> None:
         try:
-            data = self.path.read_bytes()
+            raw = self.path.read_bytes()
         except FileNotFoundError:
             return
+        self.sealed = integrity.is_sealed(raw)
+        try:
+            data = integrity.unseal(raw, self.path) if verify else strip_seal(raw)
+        except integrity.IntegrityError as e:
+            raise integrity.IntegrityError(e.findings, damaged_text(self.segment)) from None
         lines = data.split(b"\n")
+        offset = 1 if self.sealed else 0  # the seal's first line
+        kept: list[bytes] = []
         for lineno, line in enumerate(lines, 1):
             text = line.decode("utf-8", "replace").strip()
             if not text or text.startswith("#"):
+                kept.append(line)
                 continue
             try:
                 if not text.startswith("- "):
@@ -104,13 +122,18 @@ class SeenRecord:
                         or not isinstance(entry.get("key"), str):
                     raise ValueError
             except ValueError:
-                if lineno == len(lines):
+                if lineno == len(lines) and not self.sealed:
                     break  # cut off by a crash while being written: never acted on
                 raise DataError(str(self.path), None, text[:80],
                                 "eine von wdg geschriebene Zeile '- {\"key\": ..., \"event\": "
                                 "...}'; das Eingangsbuch ist beschädigt — aus der Sicherung "
-                                "zurückholen (docs/gamemaster.md)", line=lineno) from None
+                                "zurückholen (docs/gamemaster.md), oder die Zeile von Hand "
+                                f"richten und 'wdg segment accept {self.segment}'",
+                                line=lineno + offset) from None
+            kept.append(line)
             self._apply(entry)
+        self.body = b"\n".join(kept).rstrip(b"\n")
+        self.body = self.body + b"\n" if self.body else b""
 
     def _apply(self, e: dict[str, Any]) -> None:
         self.entries.append(e)
@@ -153,8 +176,49 @@ class SeenRecord:
         entry.update(info)
         line = ("- " + json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         self.dir.mkdir(parents=True, exist_ok=True)
-        append_durable(self.path, line, HEADER.encode("utf-8"))
+        body = (self.body or HEADER.encode("utf-8")) + line
+        integrity.write_sealed(self.path, body)
+        self.body, self.sealed = body, True
         self._apply(entry)
+
+    def reseal(self) -> None:
+        """Seal the record as it is now (``wdg segment accept``, after the game
+        master checked it; a record written before sealing gets its seal)."""
+        if self.path.exists():
+            integrity.write_sealed(self.path, self.body or HEADER.encode("utf-8"))
+            self.sealed = True
+
+
+def strip_seal(raw: bytes) -> bytes:
+    """A record's bytes without a seal's first and last line (whether they fit or not)."""
+    if integrity.is_sealed(raw):
+        raw = raw[len(integrity.SEALED_HEAD):]
+    body, sep, last = raw.rstrip(b"\n").rpartition(b"\n")
+    if last.startswith(integrity.SEAL_PREFIX.encode()):
+        return body + sep
+    if not sep and raw.startswith(integrity.SEAL_PREFIX.encode()):
+        return b""
+    return raw
+
+
+def damaged_text(segment: str) -> str:
+    """What the game master does about a damaged intake record (German)."""
+    return (". Das Eingangsbuch wird so nicht gelesen (als 'nicht gesehen' würden Mails doppelt "
+            "eingelesen und beantwortet); nichts wurde verändert. Aus der Sicherung "
+            "zurückholen (docs/gamemaster.md, Sicherung), oder — nach Prüfung der Datei — "
+            f"'wdg segment accept {segment}' (versiegelt sie neu)")
+
+
+def check_seen(segment_dir: Path) -> list[integrity.Finding]:
+    """``wdg segment check``: the intake record's seal and lines (findings, never raises)."""
+    try:
+        SeenRecord(segment_dir)
+    except integrity.IntegrityError as e:
+        return [integrity.Finding(f.path, f.what + damaged_text(segment_dir.name))
+                for f in e.findings]
+    except DataError as e:
+        return [integrity.Finding(str(seen_path(segment_dir)), str(e))]
+    return []
 
 
 def seen_path(segment_dir: Path) -> Path:

@@ -12,6 +12,7 @@ import json
 
 from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.errors import InvalidInputError
+from wdg.fsio import german_strerror
 from wdg.orders.checker import check_sheet
 from wdg.orders.forecast import Forecast, forecast, forecast_text
 from wdg.orders.acceptance import refusals
@@ -120,7 +121,7 @@ def _read(path: Path) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise InvalidInputError(f"cannot read order sheet {str(path)!r}: {exc.strerror}") from None
+        raise InvalidInputError(f"der Befehlsbogen {str(path)!r} ist nicht lesbar: {german_strerror(exc)}") from None
 
 
 def sheet_forecast(data: bytes, *, view: Path | None = None,
@@ -138,23 +139,23 @@ def sheet_forecast(data: bytes, *, view: Path | None = None,
     else:
         seg = _segment_of(sheet, campaign) if campaign is not None else None
         if seg is None:
-            raise InvalidInputError(f"no segment for the sheet (header 'Segment: "
-                                    f"{sheet.segment or '?'}'); give the campaign with -C or "
-                                    "the kingdom's view with --view")
+            raise InvalidInputError(f"kein Segment für den Bogen (Kopfzeile 'Segment: "
+                                    f"{sheet.segment or '?'}'); die Kampagne mit -C oder "
+                                    "die Reichsansicht mit --view angeben")
         if not sheet.kingdom:
-            raise InvalidInputError("the sheet names no kingdom (no 'Königreich:' line); a "
-                                    "game master's sheet has no forecast")
+            raise InvalidInputError("der Bogen nennt kein Reich (keine Zeile 'Königreich:'); "
+                                    "ein Spielleiterbogen hat keine Vorschau")
         if sheet.kingdom not in seg.kingdoms:
-            raise InvalidInputError(f"the sheet names kingdom {sheet.kingdom!r}, which segment "
-                                    f"{seg.name!r} does not have (header 'Königreich:')")
+            raise InvalidInputError(f"der Bogen nennt Reich {sheet.kingdom!r}, das es in Segment "
+                                    f"{seg.name!r} nicht gibt (Kopfzeile 'Königreich:')")
         kv = build_view(seg, sheet.kingdom)
         rules_dir = campaign.rules_dir  # type: ignore[union-attr]
         # the import's own refusals (password, month ...) count: a sheet refused
         # whole gets no forecast, only the reason
         diags = sheet_verdict(sheet, seg)
     if sheet.kingdom != kv.kingdom:
-        raise InvalidInputError(f"the sheet is for kingdom {sheet.kingdom!r}, the view for "
-                                f"kingdom {kv.kingdom}")
+        raise InvalidInputError(f"der Bogen ist für Reich {sheet.kingdom!r}, die Ansicht für "
+                                f"Reich {kv.kingdom}")
     return forecast(kv, sheet, Rules.load(rules_dir), diagnostics=diags)
 
 

@@ -190,7 +190,7 @@ def parse_deadline(text: str, tz: str = "Europe/Berlin") -> datetime:
     try:
         naive = datetime.strptime(text.strip(), "%Y-%m-%d %H:%M")
     except ValueError:
-        raise InvalidInputError(f"not a deadline: {text!r}; expected 'YYYY-MM-DD HH:MM'") from None
+        raise InvalidInputError(f"kein Eintreffschluß: {text!r}; erwartet 'JJJJ-MM-TT HH:MM'") from None
     return naive.replace(tzinfo=ZoneInfo(tz))
 
 
@@ -213,7 +213,7 @@ def iter_mailbox(path: Path, max_bytes: int | None = None) -> Iterator[Incoming]
         yield from _iter_maildir(path, max_bytes)
         return
     if not path.is_file():
-        raise InvalidInputError(f"no mailbox at {str(path)!r}; expected an mbox file or a Maildir")
+        raise InvalidInputError(f"kein Postfach unter {str(path)!r}; erwartet eine mbox-Datei oder ein Maildir")
     yield from _iter_mbox(path, max_bytes)
 
 

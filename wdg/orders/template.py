@@ -54,7 +54,7 @@ def render_template(seg: Segment, kingdom: int, view: KingdomView | None = None)
     k = seg.kingdoms.get(kingdom)
     if k is not None and (k.city_state or k.retired or k.player is None):
         raise IllegalOrderError(
-            f"kingdom {kingdom} ({k.name}) is a city state or has retired: no player, no order form")
+            f"Reich {kingdom} ({k.name}) ist ein Stadtstaat oder ausgeschieden: kein Spieler, kein Befehlsbogen")
     return render_view_template(view if view is not None else build_view(seg, kingdom))
 
 

@@ -224,7 +224,7 @@ def build_view(seg: Segment, kingdom: int, sightings: list[Any] = ()) -> Kingdom
     ``sightings``: the events of the month just resolved (``recon.sighting``
     events of this kingdom give :attr:`KingdomView.foreign`; others are ignored)."""
     if kingdom not in seg.kingdoms:
-        raise InvalidInputError(f"kingdom {kingdom!r} does not exist in segment {seg.name!r}")
+        raise InvalidInputError(f"Reich {kingdom!r} gibt es in Segment {seg.name!r} nicht")
     k = seg.kingdoms[kingdom]
     grid = seg.grid
     view = KingdomView(seg.name, seg.date, kingdom, k.name, grid.prov_cols, grid.prov_rows,
@@ -362,7 +362,7 @@ def load_view(path: str | Path) -> KingdomView:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise DataError(p, None, str(exc), "a readable YAML kingdom view") from None
+        raise DataError(p, None, str(exc), "eine lesbare Reichsansicht in YAML") from None
     return view_from_dict(data, p)
 
 
@@ -383,7 +383,7 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
     dip = r.mapping(d.get("diplomacy") or {}, "diplomacy")
     for k, v in dip.items():
         if not isinstance(k, int) or not isinstance(v, int) or not 1 <= v <= 9:
-            raise DataError(path, f"diplomacy.{k}", v, "kingdom number -> status 1..9")
+            raise DataError(path, f"diplomacy.{k}", v, "Reichsnummer -> Status 1..9")
         view.diplomacy[k] = v
     for i, a in enumerate(r.seq(d.get("armies") or [], "armies")):
         key = f"armies[{i}]"
@@ -412,7 +412,7 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
         for bn, lv in b.items():
             if bn not in names or not isinstance(lv, int) or lv < 0:
                 raise DataError(path, f"{key}.buildings.{bn}", lv,
-                                f"one of {', '.join(names)} with a level >= 0")
+                                f"eines von {', '.join(names)} mit einer Stufe >= 0")
         sv = SettlementView(r.address(s.get("at"), key + ".at"), str(s.get("name", "")),
                             r.typed(s, "size", int, key + "."), dict(b),
                             None if s.get("militia") is None else
@@ -423,11 +423,11 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
     for a, v in r.mapping(d.get("map") or {}, "map").items():
         parts = str(v).split()
         if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
-            raise DataError(path, f"map.{a}", v, "'<terrain code> <YYYY-MM> [owner]'")
+            raise DataError(path, f"map.{a}", v, "'<Geländecode> <JJJJ-MM> [Besitzer]'")
         try:
             terrain(parts[0])
         except InvalidInputError:
-            raise DataError(path, f"map.{a}", v, "a terrain map code such as 'Tw'") from None
+            raise DataError(path, f"map.{a}", v, "einen Geländecode wie 'Tw'") from None
         where = r.address(a, f"map.{a}")
         view.known[where] = (parts[0], r.month(parts[1], f"map.{a}"))
         if len(parts) == 3:
@@ -437,7 +437,7 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
             setattr(view, key, r.typed(d, key, int, ""))
     for a, lv in r.mapping(d.get("mines") or {}, "mines").items():
         if not isinstance(lv, int) or lv < 0:
-            raise DataError(path, f"mines.{a}", lv, "a mine level >= 0")
+            raise DataError(path, f"mines.{a}", lv, "eine Minenstufe >= 0")
         view.mines[r.address(a, f"mines.{a}")] = lv
     for i, f in enumerate(r.seq(d.get("foreign") or [], "foreign")):
         key = f"foreign[{i}]"
@@ -451,7 +451,7 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
         view.deposits = {}
         for a, kind in r.mapping(d.get("deposits") or {}, "deposits").items():
             if not isinstance(kind, str) or not kind:
-                raise DataError(path, f"deposits.{a}", kind, "the kind of a deposit, e.g. Silber")
+                raise DataError(path, f"deposits.{a}", kind, "die Art eines Vorkommens, z. B. Silber")
             view.deposits[r.address(a, f"deposits.{a}")] = kind
     offer = d.get("offer")
     if offer is not None:
@@ -469,41 +469,41 @@ class _Reader:
 
     def mapping(self, v: Any, key: str) -> dict[Any, Any]:
         if not isinstance(v, dict):
-            raise DataError(self.path, key or None, v, "a mapping")
+            raise DataError(self.path, key or None, v, "eine Zuordnung (Schlüssel: Wert)")
         return v
 
     def seq(self, v: Any, key: str) -> list[Any]:
         if not isinstance(v, list):
-            raise DataError(self.path, key, v, "a list")
+            raise DataError(self.path, key, v, "eine Liste")
         return v
 
     def typed(self, d: dict[Any, Any], key: str, t: type, prefix: str) -> Any:
         v = d.get(key)
         if not isinstance(v, t) or isinstance(v, bool):
-            raise DataError(self.path, prefix + key, v, f"a value of type {t.__name__}")
+            raise DataError(self.path, prefix + key, v, f"einen Wert vom Typ {t.__name__}")
         return v
 
     def opt_int(self, v: Any, key: str) -> int | None:
         if v is not None and not isinstance(v, int):
-            raise DataError(self.path, key, v, "an army number or null")
+            raise DataError(self.path, key, v, "eine Heeresnummer oder null")
         return v
 
     def choice(self, v: Any, key: str, options: list[str]) -> str:
         if v not in options:
-            raise DataError(self.path, key, v, "one of " + ", ".join(options))
+            raise DataError(self.path, key, v, "eines von " + ", ".join(options))
         return str(v)
 
     def address(self, v: Any, key: str) -> Address:
         try:
             return Address.parse(str(v))
         except InvalidInputError:
-            raise DataError(self.path, key, v, "an address like '101.12'") from None
+            raise DataError(self.path, key, v, "eine Adresse wie '101.12'") from None
 
     def month(self, v: Any, key: str) -> MonthDate:
         try:
             return MonthDate.parse(str(v))
         except InvalidInputError:
-            raise DataError(self.path, key, v, "a month like '0412-04'") from None
+            raise DataError(self.path, key, v, "einen Monat wie '0412-04'") from None
 
     def general(self, v: Any, key: str) -> GeneralView:
         g = self.mapping(v, key)

@@ -163,7 +163,7 @@ def _member_path(name: str) -> Path:
     """A pack member's relative path, refused if it could leave its folder."""
     rel = Path(name)
     if rel.is_absolute() or ".." in rel.parts or not rel.parts:
-        raise StateError(f"archived pack member {name!r} is not a plain relative path")
+        raise StateError(f"das archivierte Paketmitglied {name!r} ist kein einfacher relativer Pfad")
     return rel
 
 
@@ -203,8 +203,8 @@ def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
 
     src = archived_reports(month_dir(camp, segment, month))
     if not src.is_dir():
-        raise StateError(f"segment {segment!r}: the archived month {month.key} holds no reports "
-                         f"({src}); render them with 'wdg reports render {segment} {month.key}'")
+        raise StateError(f"Segment {segment!r}: der archivierte Mond {month.key} enthält keine "
+                         f"Berichte ({src}); 'wdg reports render {segment} {month.key}' erzeugt sie")
     from wdg.engine.archive import PACK, read_pack
 
     out = camp.reports_dir(segment, month)
@@ -317,16 +317,16 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
 
     mdir = month_dir(camp, segment, date)
     if not events_file(mdir).is_file() or not (mdir / "state-before").is_dir():
-        raise StateError(f"segment {segment!r}: no archived month {date.key} in {mdir}; "
-                         "run it first with 'wdg turn run'")
+        raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} in {mdir}; "
+                         "erst mit 'wdg turn run' auswerten")
     if (mdir / "state").is_dir():
         after = load_segment(mdir / "state")  # the month's own state after it
     else:  # archives written before the state after the month was kept
         nxt = month_dir(camp, segment, date.next()) / "state-before"
         after = load_segment(nxt if nxt.is_dir() else camp.segment_dir(segment))
         if after.date != date.next():
-            raise StateError(f"segment {segment!r}: the state after {date.key} is not archived "
-                             f"(the segment stands at {after.date.key})")
+            raise StateError(f"Segment {segment!r}: der Stand nach {date.key} ist nicht archiviert "
+                             f"(das Segment steht bei {after.date.key})")
     intake = take_in(load_segment(mdir / "state-before"), read_order_files(mdir / "orders"))
     rules = mdir / "rules" if (mdir / "rules" / "reports.yaml").is_file() else camp.rules_dir
     return after, load_events(mdir, after), intake.sheets, intake.gm_sheet, rules
@@ -413,7 +413,7 @@ def read_previous(mdir: Path) -> dict[int, dict] | None:
     try:
         return {int(k): v for k, v in json.loads(data).items()}
     except (ValueError, AttributeError) as e:
-        raise StateError(f"{mdir / 'inputs' / PREVIOUS_REPORTS}: damaged ({e})") from None
+        raise StateError(f"{mdir / 'inputs' / PREVIOUS_REPORTS}: beschädigt ({e})") from None
 
 
 def _previous_of(mdir: Path, camp: Campaign, segment: str, date: MonthDate) -> dict[int, dict]:
@@ -513,7 +513,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
         if (fmt := format_of(live)) > FORMAT:
             raise too_new(live / "segment.yaml", fmt)
     if not (mdir / "manifest.yaml").is_file():
-        raise StateError(f"segment {segment!r}: no archived month {date.key} ({mdir})")
+        raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} ({mdir})")
     manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files") or {}
     with_pdf = any(str(name).endswith(".pdf") for name in manifest)
     with tempfile.TemporaryDirectory(prefix="wdg-replay-templates-") as tmp:

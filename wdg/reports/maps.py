@@ -92,8 +92,8 @@ def render_map_svg(seg: Segment, kingdom: int | None = None, *, size: float | No
     (its known map, its own armies). ``size`` is the hex radius in px
     (default by map size); ``numbers`` forces gemark numbers on or off."""
     if kingdom is not None and kingdom not in seg.kingdoms:
-        raise InvalidInputError(f"kingdom {kingdom!r} does not exist in segment {seg.name!r}; "
-                                f"kingdoms are {sorted(seg.kingdoms)}")
+        raise InvalidInputError(f"Reich {kingdom!r} gibt es in Segment {seg.name!r} nicht; "
+                                f"die Reiche sind {sorted(seg.kingdoms)}")
     size = size or (16.0 if seg.grid.size <= 2500 else 10.0)
     numbers = size >= 14 if numbers is None else numbers
     geo = _Geometry(seg.grid.shape, size, margin=size)

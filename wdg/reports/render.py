@@ -262,7 +262,7 @@ class Renderer:
                 css = p.read_text(encoding="utf-8")
                 # Inline in <style>: a "</" could close the element.
                 return Markup(css.replace("</", "<\\/"))
-        raise FileNotFoundError(f"asset {name!r} not found in {', '.join(map(str, self.dirs))}")
+        raise FileNotFoundError(f"Vorlagendatei {name!r} fehlt in {', '.join(map(str, self.dirs))}")
 
     def text(self, template: str, **values: Any) -> str:
         """Render a text template; lines are right-stripped."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import PACKAGE_ROOT
-from wdg.errors import DataError
+from wdg.errors import DataError, kind_of
 from wdg.rules import safe_load_file
 
 FILE_NAME = "reports.yaml"
@@ -79,7 +79,7 @@ def load_report_settings(rules_dir: Path | None = None) -> ReportSettings:
 def _need(data: dict[str, Any], key: str, typ: type | tuple[type, ...], path: str,
           what: str) -> Any:
     if key not in data:
-        raise DataError(path, key, "missing key", what)
+        raise DataError(path, key, "Schlüssel fehlt", what)
     value = data[key]
     if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
         raise DataError(path, key, value, what)
@@ -88,45 +88,45 @@ def _need(data: dict[str, Any], key: str, typ: type | tuple[type, ...], path: st
 
 def _strings(value: Any, path: str, key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DataError(path, key, value, "a list of strings")
+        raise DataError(path, key, value, "eine Liste von Texten")
     return tuple(value)
 
 
 def parse_report_settings(data: Any, path: str = FILE_NAME) -> ReportSettings:
     """Validate the plain data of ``reports.yaml``."""
     if not isinstance(data, dict):
-        raise DataError(path, None, type(data).__name__, "a mapping at the top level")
-    chron = _need(data, "chronicle", dict, path, "a mapping with include and exclude")
-    sizes = _need(data, "settlement_sizes", list, path, "a list of [Baueinheiten, name]")
+        raise DataError(path, None, kind_of(data), "eine Zuordnung (Schlüssel: Wert) auf oberster Ebene")
+    chron = _need(data, "chronicle", dict, path, "eine Zuordnung mit include und exclude")
+    sizes = _need(data, "settlement_sizes", list, path, "eine Liste von [Baueinheiten, Name]")
     if not sizes or not all(isinstance(s, list) and len(s) == 2 and isinstance(s[0], int)
                             and isinstance(s[1], str) for s in sizes):
-        raise DataError(path, "settlement_sizes", sizes, "a non-empty list of [Baueinheiten, name]")
-    effects = _need(data, "diplomacy_effects", dict, path, "a mapping status -> text")
+        raise DataError(path, "settlement_sizes", sizes, "eine nicht leere Liste von [Baueinheiten, Name]")
+    effects = _need(data, "diplomacy_effects", dict, path, "eine Zuordnung Status -> Text")
     if sorted(effects) != list(range(1, 10)) or not all(isinstance(v, str) for v in effects.values()):
-        raise DataError(path, "diplomacy_effects", sorted(effects), "texts for the statuses 1..9")
-    labels = _need(data, "ledger_labels", dict, path, "a mapping category -> German name")
-    mp = _need(data, "map", dict, path, "a mapping with hex_size and page_provinces")
-    pages = _need(mp, "page_provinces", list, f"{path}: map", "[columns, rows]")
+        raise DataError(path, "diplomacy_effects", sorted(effects), "Texte für die Status 1..9")
+    labels = _need(data, "ledger_labels", dict, path, "eine Zuordnung Kategorie -> deutscher Name")
+    mp = _need(data, "map", dict, path, "eine Zuordnung mit hex_size und page_provinces")
+    pages = _need(mp, "page_provinces", list, f"{path}: map", "[Spalten, Zeilen]")
     if len(pages) != 2 or not all(isinstance(v, int) and v >= 1 for v in pages):
-        raise DataError(path, "map.page_provinces", pages, "[columns, rows], both >= 1")
-    hex_size = _need(mp, "hex_size", (int, float), f"{path}: map", "a number > 0")
+        raise DataError(path, "map.page_provinces", pages, "[Spalten, Zeilen], beide >= 1")
+    hex_size = _need(mp, "hex_size", (int, float), f"{path}: map", "eine Zahl > 0")
     if hex_size <= 0:
-        raise DataError(path, "map.hex_size", hex_size, "a number > 0")
-    rounding = _need(data, "militia_rounding", int, path, "an integer >= 1")
+        raise DataError(path, "map.hex_size", hex_size, "eine Zahl > 0")
+    rounding = _need(data, "militia_rounding", int, path, "eine ganze Zahl >= 1")
     if rounding < 1:
-        raise DataError(path, "militia_rounding", rounding, "an integer >= 1")
+        raise DataError(path, "militia_rounding", rounding, "eine ganze Zahl >= 1")
     address = data.get("orders_address") or ""
     if not isinstance(address, str) or (address and not _ADDRESS.fullmatch(address)):
-        raise DataError(path, "orders_address", address, "a mail address like sl@example.org, or ''")
+        raise DataError(path, "orders_address", address, "eine Mailadresse wie sl@example.org oder ''")
     return ReportSettings(
         chronicle_include=_strings(chron.get("include", []), path, "chronicle.include"),
         chronicle_exclude=_strings(chron.get("exclude", []), path, "chronicle.exclude"),
         hidden_data_keys=frozenset(_strings(_need(data, "hidden_data_keys", list, path,
-                                                  "a list of strings"), path, "hidden_data_keys")),
+                                                  "eine Liste von Texten"), path, "hidden_data_keys")),
         ledger_labels={str(k): str(v) for k, v in labels.items()},
         settlement_sizes=tuple(sorted((int(b), str(n)) for b, n in sizes)),
         diplomacy_effects={int(k): v for k, v in effects.items()},
-        treasury_warning=_need(data, "treasury_warning", int, path, "an integer"),
+        treasury_warning=_need(data, "treasury_warning", int, path, "eine ganze Zahl"),
         militia_rounding=rounding,
         hex_size=float(hex_size),
         page_provinces=(pages[0], pages[1]),

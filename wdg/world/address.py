@@ -58,19 +58,19 @@ class Address:
         m = _ADDRESS_RE.match(text)
         if not m:
             raise InvalidInputError(
-                f"not an address: {text!r}; expected province and gemark like '111.22'"
+                f"keine Adresse: {text!r}; erwartet Provinz und Gemark wie '111.22'"
             )
         prov, gem = int(m.group(1)), int(m.group(2))
         if (prov, gem) == (0, 0):
             return Address(0, 0)
         if not 1 <= gem <= GEMARKS_PER_PROVINCE:
             raise InvalidInputError(
-                f"gemark number {gem:02d} in {text.strip()!r} is out of range; expected 01..48"
+                f"Gemarknummer {gem:02d} in {text.strip()!r} gibt es nicht; erwartet 01..48"
             )
         if prov % 100 == 0 or prov < 101:
             raise InvalidInputError(
-                f"province number {prov:03d} in {text.strip()!r} does not exist; "
-                "expected block row (1-9) and block column (01-99), e.g. 111"
+                f"Provinznummer {prov:03d} in {text.strip()!r} gibt es nicht; "
+                "erwartet Blockzeile (1-9) und Blockspalte (01-99), z. B. 111"
             )
         return Address(prov, gem)
 
@@ -92,8 +92,8 @@ class Grid:
     def __post_init__(self) -> None:
         if not (1 <= self.prov_cols <= 99 and 1 <= self.prov_rows <= 9):
             raise InvalidInputError(
-                f"a segment has 1..99 province columns and 1..9 province rows, "
-                f"got {self.prov_cols}x{self.prov_rows}"
+                f"ein Segment hat 1..99 Provinzspalten und 1..9 Provinzzeilen, "
+                f"nicht {self.prov_cols}x{self.prov_rows}"
             )
 
     @property
@@ -134,7 +134,7 @@ class Grid:
         """The address of a hex on the map."""
         col, row = h.to_offset()
         if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise InvalidInputError(f"hex {tuple(h)} lies outside the map")
+            raise InvalidInputError(f"das Feld {tuple(h)} liegt außerhalb der Karte")
         brow, bcol = divmod(row, PROVINCE_ROWS)[0], divmod(col, PROVINCE_COLS)[0]
         gem = (row % PROVINCE_ROWS) * PROVINCE_COLS + (col % PROVINCE_COLS) + 1
         return Address(100 * (brow + 1) + (bcol + 1), gem)
@@ -144,12 +144,12 @@ class Grid:
         addresses off the map)."""
         a = Address.parse(addr) if isinstance(addr, str) else addr
         if a.is_passive:
-            raise InvalidInputError("000.00 is the passive gemark, not a place on the map")
+            raise InvalidInputError("000.00 ist die passive Gemark, kein Ort auf der Karte")
         brow, bcol = divmod(a.province, 100)
         if not (1 <= brow <= self.prov_rows and 1 <= bcol <= self.prov_cols):
             raise InvalidInputError(
-                f"province {a.province:03d} is not on this map; provinces run "
-                f"{self.first_province:03d}..{self.last_province:03d}"
+                f"Provinz {a.province:03d} liegt nicht auf dieser Karte; die Provinzen reichen von "
+                f"{self.first_province:03d} bis {self.last_province:03d}"
             )
         grow, gcol = divmod(a.gemark - 1, PROVINCE_COLS)
         row = (brow - 1) * PROVINCE_ROWS + grow

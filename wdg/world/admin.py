@@ -43,7 +43,7 @@ def kingdom_of(seg: Segment, number: int) -> Kingdom:
         return seg.kingdoms[number]
     except KeyError:
         raise InvalidInputError(
-            f"unknown kingdom {number!r} in segment {seg.name!r}; kingdoms are {sorted(seg.kingdoms)}"
+            f"unbekanntes Reich {number!r} in Segment {seg.name!r}; die Reiche sind {sorted(seg.kingdoms)}"
         ) from None
 
 
@@ -54,13 +54,13 @@ def parse_contact(text: str) -> Contact:
         return Contact.OPEN
     if t in ("geheim", "secret"):
         return Contact.SECRET
-    raise InvalidInputError(f"unknown contact status {text!r}; expected 'offen' or 'geheim'")
+    raise InvalidInputError(f"unbekannter Kontaktstatus {text!r}; erwartet 'offen' oder 'geheim'")
 
 
 def check_email(email: str) -> str:
     """A plausible e-mail address or a clear error."""
     if not _EMAIL_RE.match(email.strip()):
-        raise InvalidInputError(f"not an e-mail address: {email!r}")
+        raise InvalidInputError(f"keine E-Mail-Adresse: {email!r}")
     return email.strip()
 
 
@@ -69,9 +69,9 @@ def set_password(seg: Segment, number: int, password: str | None = None) -> str:
     password, which is shown once and stored only as a salted hash."""
     k = kingdom_of(seg, number)
     if k.player is None:
-        raise IllegalOrderError(f"kingdom {number} ({k.name}) has no player (a city state?)")
+        raise IllegalOrderError(f"Reich {number} ({k.name}) hat keinen Spieler (ein Stadtstaat?)")
     if password is not None and len(password) < 6:
-        raise InvalidInputError("a password needs at least 6 characters")
+        raise InvalidInputError("ein Passwort braucht mindestens 6 Zeichen")
     plain = password or generate_password()
     k.player.password_hash = hash_password(plain)
     return plain
@@ -84,7 +84,7 @@ def set_player(seg: Segment, number: int, *, email: str | None = None, contact: 
     whether the ruler is a woman (``herrscherin``; ``None``: unchanged)."""
     k = kingdom_of(seg, number)
     if (email or contact) and k.player is None:
-        raise IllegalOrderError(f"kingdom {number} ({k.name}) has no player (a city state?)")
+        raise IllegalOrderError(f"Reich {number} ({k.name}) hat keinen Spieler (ein Stadtstaat?)")
     new_email = check_email(email) if email is not None else None
     new_contact = parse_contact(contact) if contact is not None else None
     if k.player is not None:
@@ -108,9 +108,9 @@ def retire(seg: Segment, number: int, to: str | None = None) -> Kingdom:
     k = kingdom_of(seg, number)
     mode = (to or seg.settings.retire_to).lower()
     if mode not in ("stadtstaat", "neutral"):
-        raise InvalidInputError(f"unknown retire mode {mode!r}; expected 'stadtstaat' or 'neutral'")
+        raise InvalidInputError(f"unbekannte Art des Ausscheidens {mode!r}; erwartet 'stadtstaat' oder 'neutral'")
     if k.retired or k.city_state:
-        raise IllegalOrderError(f"kingdom {number} ({k.name}) is already a city state or retired")
+        raise IllegalOrderError(f"Reich {number} ({k.name}) ist schon ein Stadtstaat oder ausgeschieden")
     for n in [n for n, a in seg.armies.items() if a.kingdom == number]:
         fleet = seg.armies[n].carried_by
         if fleet is not None and fleet in seg.armies:
@@ -138,7 +138,7 @@ def free_start(seg: Segment, min_distance: int = 4) -> Hex:
     ok = land1 & (seg.owner == 0) & (seg.settlement == 0)
     rows, cols = np.nonzero(ok)
     if len(rows) == 0:
-        raise IllegalOrderError(f"segment {seg.name!r} has no free lowland gemark for a new kingdom")
+        raise IllegalOrderError(f"Segment {seg.name!r} hat keine freie Flachland-Gemark für ein neues Reich")
     cand = [seg.grid.hex_at(int(r), int(c)) for r, c in zip(rows, cols)]
     orr, occ = np.nonzero(seg.owner != 0)
     taken = [seg.grid.hex_at(int(r), int(c)) for r, c in zip(orr, occ)]
@@ -153,8 +153,8 @@ def free_start(seg: Segment, min_distance: int = 4) -> Hex:
     best = max(cand, key=score)  # max keeps the first of equal scores: map order
     if taken and min(best.distance(t) for t in taken) < min_distance:
         raise IllegalOrderError(
-            f"no free starting area at least {min_distance} gemarks from every kingdom; "
-            "give the gemarks with --at"
+            f"kein freies Startgebiet mindestens {min_distance} Gemarken von jedem Reich entfernt; "
+            "die Gemarken mit --at angeben"
         )
     return best
 
@@ -172,25 +172,25 @@ def add_new_kingdom(seg: Segment, *, name: str, ruler: str, email: str, contact:
     cstat = parse_contact(contact)
     if max(seg.kingdoms, default=0) + 1 > MAX_KINGDOMS:
         raise IllegalOrderError(
-            f"segment {seg.name!r} already has kingdom number {max(seg.kingdoms)}; at most "
-            f"{MAX_KINGDOMS} kingdoms and city states: army numbers have four digits, "
-            "kingdom x 100 + 1..99")
+            f"Segment {seg.name!r} hat schon die Reichsnummer {max(seg.kingdoms)}; höchstens "
+            f"{MAX_KINGDOMS} Reiche und Stadtstaaten: Heeresnummern haben vier Ziffern, "
+            "Reich x 100 + 1..99")
     gemarks = list(at) if at else []
     for h in gemarks:
         if not seg.grid.contains(h):
-            raise InvalidInputError(f"hex {tuple(h)} is not on the map")
+            raise InvalidInputError(f"das Feld {tuple(h)} liegt nicht auf der Karte")
         r, c = seg.grid.index(h)
         if WATER[seg.terrain[r, c]]:
-            raise IllegalOrderError(f"{seg.label(h)} is water; a kingdom needs land")
+            raise IllegalOrderError(f"{seg.label(h)} ist Wasser; ein Reich braucht Land")
         if seg.owner[r, c] != 0:
-            raise IllegalOrderError(f"{seg.label(h)} already belongs to kingdom {int(seg.owner[r, c])}")
+            raise IllegalOrderError(f"{seg.label(h)} gehört schon Reich {int(seg.owner[r, c])}")
     if not gemarks:
         cap = free_start(seg)
         gemarks = [cap] + [n for n in seg.grid.neighbours(cap)
                            if not WATER[seg.terrain[seg.grid.index(n)]] and seg.owner[seg.grid.index(n)] == 0]
     cap = gemarks[0]
     if terrain(seg.at(seg.terrain, cap)).name.endswith("vulkan"):
-        raise IllegalOrderError(f"{seg.label(cap)} is a Vulkan: no settlement can stand there")
+        raise IllegalOrderError(f"{seg.label(cap)} ist ein Vulkan: dort kann keine Siedlung stehen")
     number = max(seg.kingdoms, default=0) + 1
     plain = password or generate_password()
     k = Kingdom(number=number, name=name, ruler=ruler, herrscherin=herrscherin,

@@ -50,9 +50,9 @@ class MonthDate:
 
     def __post_init__(self) -> None:
         if not 1 <= self.month <= 12:
-            raise InvalidInputError(f"month must be 1..12, got {self.month!r}")
+            raise InvalidInputError(f"der Monat muß 1..12 sein, nicht {self.month!r}")
         if not 0 <= self.year <= 9999:
-            raise InvalidInputError(f"year must be 0..9999, got {self.year!r}")
+            raise InvalidInputError(f"das Jahr muß 0..9999 sein, nicht {self.year!r}")
 
     @property
     def info(self) -> MonthInfo:
@@ -121,6 +121,6 @@ class MonthDate:
                 if info.name.lower() == parts[0].lower():
                     return MonthDate(int(parts[1]), info.number)
         raise InvalidInputError(
-            f"not a month: {text!r}; expected YYYY-MM (e.g. 0412-04) or a month name "
-            "and year (e.g. 'Dormit 412')"
+            f"kein Monat: {text!r}; erwartet JJJJ-MM (z. B. 0412-04) oder einen Monatsnamen "
+            "und ein Jahr (z. B. 'Dormit 412')"
         )

@@ -89,13 +89,13 @@ def _identity(value: Any, grid: Grid) -> Any:
 
 def _decode_bool(data: Any, where: str, grid: Grid) -> bool:
     if not isinstance(data, bool):
-        raise _bad(where, data, "true or false")
+        raise _bad(where, data, "true oder false")
     return data
 
 
 def _decode_int(data: Any, where: str, grid: Grid) -> int:
     if isinstance(data, bool) or not isinstance(data, int):
-        raise _bad(where, data, "an integer")
+        raise _bad(where, data, "eine ganze Zahl")
     return data
 
 
@@ -105,13 +105,13 @@ def _encode_float(value: float, grid: Grid) -> float:
 
 def _decode_float(data: Any, where: str, grid: Grid) -> float:
     if isinstance(data, bool) or not isinstance(data, (int, float)):
-        raise _bad(where, data, "a number")
+        raise _bad(where, data, "eine Zahl")
     return float(data)
 
 
 def _decode_str(data: Any, where: str, grid: Grid) -> str:
     if not isinstance(data, str):
-        raise _bad(where, data, "a text (string)")
+        raise _bad(where, data, "ein Text")
     return data
 
 
@@ -121,11 +121,11 @@ def _encode_hex(value: Hex, grid: Grid) -> str:
 
 def _decode_hex(data: Any, where: str, grid: Grid) -> Hex:
     if not isinstance(data, str):
-        raise _bad(where, data, "an address like '101.01' (quoted)")
+        raise _bad(where, data, "eine Adresse wie '101.01' (in Anführungszeichen)")
     try:
         return grid.parse(data)
     except InvalidInputError as exc:
-        raise _bad(where, data, f"an address on this map ({exc})") from None
+        raise _bad(where, data, f"eine gültige Adresse ({exc})") from None
 
 
 def _encode_month(value: MonthDate, grid: Grid) -> str:
@@ -134,18 +134,18 @@ def _encode_month(value: MonthDate, grid: Grid) -> str:
 
 def _decode_month(data: Any, where: str, grid: Grid) -> MonthDate:
     if not isinstance(data, str):
-        raise _bad(where, data, "a month 'YYYY-MM' (quoted), e.g. '0412-04'")
+        raise _bad(where, data, "einen Monat 'JJJJ-MM' (in Anführungszeichen), z. B. '0412-04'")
     try:
         return MonthDate.parse(data)
     except InvalidInputError:
-        raise _bad(where, data, "a month 'YYYY-MM', e.g. '0412-04'") from None
+        raise _bad(where, data, "einen Monat 'JJJJ-MM', z. B. '0412-04'") from None
 
 
 # --- composites ----------------------------------------------------------------
 
 def _enum_codec(tp: type[Enum]) -> tuple[Encoder, Decoder]:
     by_value = {m.value: m for m in tp}
-    expected = "one of " + ", ".join(repr(v) for v in by_value)
+    expected = "einen von " + ", ".join(repr(v) for v in by_value)
 
     def enc(value: Enum, grid: Grid) -> Any:
         return value.value
@@ -193,7 +193,7 @@ def _list_codec(item: Any) -> tuple[Encoder, Decoder]:
 
     def dec(data: Any, where: str, grid: Grid) -> list[Any]:
         if not isinstance(data, list):
-            raise _bad(where, data, "a list")
+            raise _bad(where, data, "eine Liste")
         return [item_dec(v, f"{where}[{i}]", grid) for i, v in enumerate(data)]
 
     return enc, dec
@@ -211,7 +211,7 @@ def _dict_codec(key: Any, value: Any) -> tuple[Encoder, Decoder]:
         if data is None:
             return {}
         if not isinstance(data, dict):
-            raise _bad(where, data, "a mapping")
+            raise _bad(where, data, "eine Zuordnung (Schlüssel: Wert)")
         out = {}
         for k, v in data.items():
             out[key_dec(k, f"{where}.{k}", grid)] = val_dec(v, f"{where}.{k}", grid)
@@ -244,7 +244,7 @@ def _dataclass_codec(cls: type) -> tuple[Encoder, Decoder]:
             omit.append((f.name, default()))
     names = [p[0] for p in plan]
     known = set(names)
-    expected_keys = "keys among " + ", ".join(names)
+    expected_keys = "Schlüssel aus " + ", ".join(names)
     omittable = dict(omit)
 
     def enc(value: Any, grid: Grid) -> dict[str, Any]:
@@ -260,7 +260,7 @@ def _dataclass_codec(cls: type) -> tuple[Encoder, Decoder]:
 
     def dec(data: Any, where: str, grid: Grid) -> Any:
         if not isinstance(data, dict):
-            raise _bad(where, data, f"a mapping with {expected_keys}")
+            raise _bad(where, data, f"eine Zuordnung mit {expected_keys}")
         for k in data:
             if k not in known:
                 raise _bad(f"{where}.{k}" if where else str(k), k, expected_keys)
@@ -270,7 +270,7 @@ def _dataclass_codec(cls: type) -> tuple[Encoder, Decoder]:
             if name in data:
                 kwargs[name] = dec_f(data[name], sub, grid)
             elif default is _NO_DEFAULT:
-                raise _bad(sub, "nothing (missing key)", f"a value for required key {name!r}")
+                raise _bad(sub, "nichts (Schlüssel fehlt)", f"einen Wert für den Pflichtschlüssel {name!r}")
             else:
                 kwargs[name] = default()
         return cls(**kwargs)

@@ -141,18 +141,18 @@ def _check(o: Options) -> None:
     if not 1 <= o.kingdoms + o.city_states <= MAX_KINGDOMS or o.kingdoms < 0 \
             or o.city_states < 0:
         raise InvalidInputError(
-            f"kingdoms + city states must be 1..{MAX_KINGDOMS}, got {o.kingdoms} + "
-            f"{o.city_states}: army numbers have four digits, kingdom x 100 + 1..99, so "
-            f"there are at most {MAX_KINGDOMS} kingdom numbers")
+            f"Reiche + Stadtstaaten müssen 1..{MAX_KINGDOMS} sein, nicht {o.kingdoms} + "
+            f"{o.city_states}: Heeresnummern haben vier Ziffern, Reich x 100 + 1..99, also "
+            f"gibt es höchstens {MAX_KINGDOMS} Reichsnummern")
     if not 1 <= o.armies_per_kingdom <= MAX_ARMIES_PER_KINGDOM:
         raise InvalidInputError(
-            f"armies per kingdom must be 1..{MAX_ARMIES_PER_KINGDOM}, got "
-            f"{o.armies_per_kingdom}: an army's number is kingdom x 100 + 1..99")
+            f"Heere je Reich müssen 1..{MAX_ARMIES_PER_KINGDOM} sein, nicht "
+            f"{o.armies_per_kingdom}: die Nummer eines Heeres ist Reich x 100 + 1..99")
     if not 1 <= o.active_per_kingdom <= o.armies_per_kingdom:
-        raise InvalidInputError(f"active armies per kingdom must be 1..{o.armies_per_kingdom}, "
-                                f"got {o.active_per_kingdom}")
+        raise InvalidInputError(f"aktive Heere je Reich müssen 1..{o.armies_per_kingdom} sein, "
+                                f"nicht {o.active_per_kingdom}")
     if o.creatures < 0 or o.capital_radius not in (1, 2):
-        raise InvalidInputError("creatures must be >= 0 and the capital radius 1 or 2")
+        raise InvalidInputError("Kreaturen müssen >= 0 sein und der Hauptstadtradius 1 oder 2")
 
 
 # --- names -------------------------------------------------------------------------
@@ -190,8 +190,8 @@ def _place_capitals(rng: np.random.Generator, seg: Segment, n: int) -> list[tupl
             break
     spots = np.argwhere(cand)
     if len(spots) < n:
-        raise InvalidInputError(f"the map has room for only {len(spots)} capitals, {n} wanted; "
-                                "use more provinces or fewer kingdoms")
+        raise InvalidInputError(f"die Karte hat nur Platz für {len(spots)} Hauptstädte, {n} "
+                                "verlangt; mehr Provinzen oder weniger Reiche angeben")
     jitter = rng.random(len(spots)) * 0.5
     qs = spots[:, 1] - (spots[:, 0] - (spots[:, 0] & 1)) // 2
     rs = spots[:, 0]
@@ -361,7 +361,7 @@ def _add_creatures(rng: np.random.Generator, seg: Segment, n: int) -> None:
         kind = CREATURE_KINDS[int(rng.integers(len(CREATURE_KINDS)))]
         pool = sea if kind == "seeschlange" and len(sea) else wild
         if len(pool) == 0:
-            raise InvalidInputError("no free gemark left for a creature; use a larger map")
+            raise InvalidInputError("keine freie Gemark mehr für eine Kreatur; eine größere Karte wählen")
         row, col = pool[int(rng.integers(len(pool)))]
         count = int(rng.integers(20, 101)) if kind == "untote" else 1
         seg.creatures[i] = Creature(i, kind, seg.grid.hex_at(int(row), int(col)), count=count,

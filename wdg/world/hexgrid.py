@@ -104,7 +104,7 @@ class Direction(Enum):
         found = _ALIASES.get(key)
         if found is None:
             raise InvalidInputError(
-                f"unknown direction {text!r}; expected one of NW, NO, W, O, SW, SO"
+                f"unbekannte Richtung {text!r}; erwartet eine von NW, NO, W, O, SW, SO"
             )
         return found
 

@@ -49,21 +49,21 @@ def read_map(path: Path, grid: Grid) -> np.ndarray:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise DataError(p, None, "missing file", "the terrain map map.txt") from None
+        raise DataError(p, None, "Datei fehlt", "die Geländekarte map.txt") from None
     except UnicodeDecodeError as exc:
-        raise DataError(p, None, f"byte {exc.start}", "UTF-8 text") from None
+        raise DataError(p, None, f"Byte {exc.start}", "UTF-8-Text") from None
     out = np.zeros(grid.shape, dtype=np.uint8)
     row = 0
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if row >= grid.rows:
-            raise DataError(p, None, line.strip()[:20], f"only {grid.rows} map rows "
-                            f"(the segment has {grid.prov_rows} province rows)", line=lineno)
+            raise DataError(p, None, line.strip()[:20], f"nur {grid.rows} Kartenzeilen "
+                            f"(das Segment hat {grid.prov_rows} Provinzzeilen)", line=lineno)
         out[row] = _parse_row(p, line, lineno, grid, row)
         row += 1
     if row != grid.rows:
-        raise DataError(p, None, f"{row} map rows", f"{grid.rows} rows of gemarks", line=None)
+        raise DataError(p, None, f"{row} Kartenzeilen", f"{grid.rows} Zeilen von Gemarken", line=None)
     return out
 
 
@@ -80,15 +80,15 @@ def _parse_row(p: str, line: str, lineno: int, grid: Grid, row: int) -> list[int
         t = BY_CODE.get(code)
         if t is None or (pos + 2 < n and line[pos + 2] not in " \t"):
             word = line[pos:].split()[0]
-            raise DataError(p, f"column {pos + 1}", word,
-                            "a two-character terrain code such as '~M', 'T.', 'Hw' "
-                            "(see the legend at the top of the file)", line=lineno)
+            raise DataError(p, f"Spalte {pos + 1}", word,
+                            "einen Geländecode aus zwei Zeichen wie '~M', 'T.', 'Hw' "
+                            "(siehe die Legende am Anfang der Datei)", line=lineno)
         if col >= grid.cols:
-            raise DataError(p, f"column {pos + 1}", code,
-                            f"{grid.cols} codes per row (end of line)", line=lineno)
+            raise DataError(p, f"Spalte {pos + 1}", code,
+                            f"{grid.cols} Codes je Zeile (Zeilenende)", line=lineno)
         ids.append(t.id)
         col += 1
         pos += 2
     if col != grid.cols:
-        raise DataError(p, None, f"{col} codes", f"{grid.cols} codes per row", line=lineno)
+        raise DataError(p, None, f"{col} Codes", f"{grid.cols} Codes je Zeile", line=lineno)
     return ids

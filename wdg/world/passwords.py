@@ -85,12 +85,32 @@ def known_password_hash(password: str, salt: bytes) -> str:
     return _format(password, salt, KNOWN_N)
 
 
+_CHECKED_KEY = secrets.token_bytes(32)
+_checked: dict[bytes, bool] = {}
+CHECKED_MAX = 4096
+"""Answers of :func:`verify_password` remembered by one process (a player who
+mails three corrections, an import of a month's mailbox, a month run after its
+import in one ``wdg mail run``: each pair of password and hash costs one scrypt
+check, not one per sheet). Keyed by an HMAC under a random key made when the
+process starts, so the memory holds neither the password nor a digest that
+could be searched faster than scrypt; gone when the process ends."""
+
+
 def verify_password(password: str, stored: str) -> bool:
     """True if ``password`` matches ``stored`` (constant-time comparison);
     False for an empty or malformed stored hash. The password is compared in
-    Unicode NFC (as typed on any system) and as given."""
+    Unicode NFC (as typed on any system) and as given. The same pair checked
+    again in this process is answered from memory (:data:`CHECKED_MAX`)."""
+    tag = hmac.new(_CHECKED_KEY, stored.encode("utf-8", "surrogatepass") + b"\0"
+                   + password.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
+    known = _checked.get(tag)
+    if known is not None:
+        return known
     nfc = unicodedata.normalize("NFC", password)
-    return _verify(nfc, stored) or (nfc != password and _verify(password, stored))
+    ok = _verify(nfc, stored) or (nfc != password and _verify(password, stored))
+    if len(_checked) < CHECKED_MAX:
+        _checked[tag] = ok
+    return ok
 
 
 def _verify(password: str, stored: str) -> bool:

@@ -43,6 +43,7 @@ import numpy as np
 
 from wdg import yamlfast
 from wdg.errors import DataError, StateError
+from wdg.errors import kind_of as _kind
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
 from wdg.integrity import (LIST, Finding, IntegrityError, has_sealed_months, live_list, precheck,
                            verify_files)
@@ -84,7 +85,7 @@ def format_of(path: Path) -> int:
     head = _load_yaml_mapping(path / SEGMENT_FILE)
     fmt = head.get("format", 1)
     if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
-        raise DataError(str(path / SEGMENT_FILE), "format", fmt, "a format number 1, 2, ...")
+        raise DataError(str(path / SEGMENT_FILE), "format", fmt, "eine Formatnummer 1, 2, ...")
     return fmt
 
 
@@ -268,10 +269,10 @@ def recover_store(path: Path) -> list[str]:
     refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *STORED,
                            *(g.name for g in path.glob(f"{GENERATION_PREFIX}*"))))
     if roll_forward(path):
-        notices.append(f"{path}: completed a save that was interrupted after its commit point")
+        notices.append(f"{path}: eine nach ihrem Festschreibepunkt unterbrochene Speicherung vollendet")
     if (path / JOURNAL_TMP).exists():
         (path / JOURNAL_TMP).unlink()
-        notices.append(f"{path}: removed {JOURNAL_TMP} of an uncommitted save")
+        notices.append(f"{path}: {JOURNAL_TMP} einer nicht festgeschriebenen Speicherung entfernt")
     for gen in sorted(path.glob(f"{GENERATION_PREFIX}*")):
         if gen.is_dir():
             if not _own_generation(gen):
@@ -280,8 +281,8 @@ def recover_store(path: Path) -> list[str]:
                                "entfernen")
                 continue
             left = _remove_generation(gen)
-            notices.append(f"{path}: removed {gen.name} of an uncommitted save"
-                           + (f" (kept unknown files in it: {', '.join(left)})" if left else ""))
+            notices.append(f"{path}: {gen.name} einer nicht festgeschriebenen Speicherung entfernt"
+                           + (f" (unbekannte Dateien darin behalten: {', '.join(left)})" if left else ""))
     return notices
 
 
@@ -342,20 +343,20 @@ def leftovers(path: Path) -> list[str]:
     path = Path(path)
     found = []
     if (path / JOURNAL).exists():
-        found.append(f"{path / JOURNAL}: a committed save not yet completed "
-                     "(completed by the next command that locks the segment)")
+        found.append(f"{path / JOURNAL}: eine festgeschriebene, noch nicht vollendete Speicherung "
+                     "(der nächste Befehl, der das Segment sperrt, vollendet sie)")
     if (path / JOURNAL_TMP).exists():
-        found.append(f"{path / JOURNAL_TMP}: the journal of an uncommitted save")
-    found += [f"{g}: files of an uncommitted save" + (
+        found.append(f"{path / JOURNAL_TMP}: das Journal einer nicht festgeschriebenen Speicherung")
+    found += [f"{g}: Dateien einer nicht festgeschriebenen Speicherung" + (
         f" — ein symbolischer Link (auf {os.readlink(g)}): wdg folgt ihm nicht; von Hand "
         "entfernen (rm, nicht rm -r)" if g.is_symlink() else "")
         for g in sorted(path.glob(f"{GENERATION_PREFIX}*"))]
     if path.parent.is_dir():
         for p in sorted(path.parent.glob(f".{path.name}.*")):
-            holds = " (holds an archive turns/)" if (p / TURNS_DIR).is_dir() else ""
-            found.append(f"{p}: left by an interrupted save of an older wdg version{holds}; "
-                         "compare with the segment and remove it by hand when nothing in it "
-                         "is needed")
+            holds = " (enthält ein Archiv turns/)" if (p / TURNS_DIR).is_dir() else ""
+            found.append(f"{p}: Rest einer unterbrochenen Speicherung einer älteren wdg-Version{holds}; "
+                         "mit dem Segment vergleichen und von Hand entfernen, wenn nichts darin "
+                         "gebraucht wird")
     return found
 
 
@@ -393,15 +394,15 @@ def _read_journal(path: Path) -> dict[str, Any] | None:
         files = [str(f) for f in data["files"]]
         renames = [(str(a), str(b)) for a, b in data.get("renames", [])]
     except (ValueError, KeyError, TypeError) as exc:
-        raise DataError(str(jpath), None, f"an unreadable journal ({exc})",
-                        "the journal of a committed save; do not edit it — restore it or "
-                        "ask for help") from None
+        raise DataError(str(jpath), None, f"ein unlesbares Journal ({exc})",
+                        "das Journal einer abgeschlossenen Speicherung; bitte nicht bearbeiten — "
+                        "aus der Sicherung zurückholen oder um Hilfe bitten") from None
     ok_name = isinstance(gen, str) and gen.startswith(GENERATION_PREFIX) and "/" not in gen
     safe = all(n in STORED for n in files) and all(
         not Path(p).is_absolute() and ".." not in Path(p).parts for pair in renames for p in pair)
     if not ok_name or not safe:
-        raise DataError(str(jpath), None, "a journal naming paths outside the segment",
-                        "a journal written by wdg")
+        raise DataError(str(jpath), None, "ein Journal, das Pfade außerhalb des Segments nennt",
+                        "ein von wdg geschriebenes Journal")
     return {"generation": gen, "files": files, "renames": renames}
 
 
@@ -438,8 +439,8 @@ def load_segment(path: Path, *, verify: bool = True) -> Segment:
     changes anything on disk."""
     path = Path(path)
     if not path.is_dir():
-        raise DataError(str(path), None, "no such directory", "a segment directory "
-                        "(worlds/<segment>/ with segment.yaml, map.txt, ...)")
+        raise DataError(str(path), None, "kein solches Verzeichnis", "ein Segmentverzeichnis "
+                        "(worlds/<segment>/ mit segment.yaml, map.txt, ...)")
     if not (path / SEGMENT_FILE).exists() and (path / f"{SEGMENT_FILE}.gz").is_file():
         return _load_compressed(path)
     for attempt in range(3):
@@ -521,8 +522,8 @@ def _load_compressed(path: Path) -> Segment:
                 try:
                     data = gzip.decompress((path / f"{name}.gz").read_bytes())
                 except (OSError, EOFError, zlib.error) as e:
-                    raise DataError(str(path / f"{name}.gz"), None, f"damaged ({e})",
-                                    "a gzip-compressed segment file") from None
+                    raise DataError(str(path / f"{name}.gz"), None, f"beschädigt ({e})",
+                                    "eine gzip-komprimierte Segmentdatei") from None
                 (Path(tmp) / name).write_bytes(data)
         return _load_files(_file_map(Path(tmp)))
 
@@ -676,10 +677,10 @@ class _in_file:
 
 def _load_yaml_mapping(path: Path) -> dict[str, Any]:
     if not path.is_file():
-        raise DataError(str(path), None, "missing file", f"the segment file {path.name}")
+        raise DataError(str(path), None, "Datei fehlt", f"die Segmentdatei {path.name}")
     data = safe_load_file(path)
     if not isinstance(data, dict):
-        raise DataError(str(path), None, type(data).__name__, "a mapping at the top level")
+        raise DataError(str(path), None, _kind(data), "eine Zuordnung (Schlüssel: Wert) auf oberster Ebene")
     return data
 
 
@@ -687,19 +688,19 @@ def _decode_head(head: dict[str, Any]) -> tuple[Grid, dict[str, Any]]:
     allowed = {"format", "name", "title", "seed", "date", "provinces", "settings", "extra"}
     for k in head:
         if k not in allowed:
-            raise DataError(None, str(k), k, "keys among " + ", ".join(sorted(allowed)))
+            raise DataError(None, str(k), k, "Schlüssel aus " + ", ".join(sorted(allowed)))
     fmt = head.get("format", 1)
     if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
-        raise DataError(None, "format", fmt, f"a format number 1..{FORMAT}")
+        raise DataError(None, "format", fmt, f"eine Formatnummer 1..{FORMAT}")
     if fmt > FORMAT:
         raise too_new(Path(SEGMENT_FILE), fmt)
     prov = head.get("provinces")
     parts = prov.lower().split("x") if isinstance(prov, str) else []
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise DataError(None, "provinces", prov, "'<columns>x<rows>' such as '4x3'")
+        raise DataError(None, "provinces", prov, "'<Spalten>x<Zeilen>' wie '4x3'")
     cols, rows = int(parts[0]), int(parts[1])
     if not (1 <= cols <= 99 and 1 <= rows <= 9):
-        raise DataError(None, "provinces", prov, "1..99 columns and 1..9 rows of provinces")
+        raise DataError(None, "provinces", prov, "1..99 Spalten und 1..9 Zeilen von Provinzen")
     grid = Grid(cols, rows)
     meta = {
         "name": decode(_required(head, "name"), str, "name", grid),
@@ -716,7 +717,7 @@ def _month_type() -> Any:
 
 def _required(data: dict[str, Any], key: str) -> Any:
     if key not in data:
-        raise DataError(None, key, "nothing (missing key)", f"a value for required key {key!r}")
+        raise DataError(None, key, "nichts (Schlüssel fehlt)", f"einen Wert für den Pflichtschlüssel {key!r}")
     return data[key]
 
 
@@ -724,10 +725,10 @@ def _records(path: Path, key: str) -> list[Any]:
     data = _load_yaml_mapping(path)
     if set(data) - {key}:
         extra = sorted(str(k) for k in set(data) - {key})[0]
-        raise DataError(str(path), extra, extra, f"only the key {key!r} at the top level")
+        raise DataError(str(path), extra, extra, f"nur den Schlüssel {key!r} auf oberster Ebene")
     items = data.get(key) or []
     if not isinstance(items, list):
-        raise DataError(str(path), key, type(items).__name__, "a list")
+        raise DataError(str(path), key, _kind(items), "eine Liste")
     return items
 
 
@@ -736,12 +737,12 @@ def _read_kingdoms(seg: Segment, path: Path) -> None:
         for i, item in enumerate(_records(path, "kingdoms")):
             k = decode(item, Kingdom, f"kingdoms[{i}]", seg.grid)
             if not 1 <= k.number <= 9999:
-                raise DataError(None, f"kingdoms[{i}].number", k.number, "a number 1..9999")
+                raise DataError(None, f"kingdoms[{i}].number", k.number, "eine Nummer 1..9999")
             if k.number in seg.kingdoms:
                 raise DataError(None, f"kingdoms[{i}].number", k.number,
-                                "a kingdom number not used before in this file")
+                                "eine Reichsnummer, die in dieser Datei noch nicht vorkam")
             if k.treasury < 0:
-                raise DataError(None, f"kingdoms[{i}].treasury", k.treasury, "0 or more GS")
+                raise DataError(None, f"kingdoms[{i}].treasury", k.treasury, "0 oder mehr GS")
             seg.kingdoms[k.number] = k
         for i, number in enumerate(sorted(seg.kingdoms)):
             for other, status in seg.kingdoms[number].diplomacy.items():
@@ -749,12 +750,12 @@ def _read_kingdoms(seg: Segment, path: Path) -> None:
                 if other not in seg.kingdoms:
                     raise DataError(None, where, other, _known_kingdoms(seg))
                 if not 1 <= status <= 9:
-                    raise DataError(None, where, status, "a diplomacy status 1..9")
+                    raise DataError(None, where, status, "einen Diplomatiestatus 1..9")
 
 
 def _known_kingdoms(seg: Segment) -> str:
-    nums = ", ".join(str(k) for k in sorted(seg.kingdoms)) or "none defined"
-    return f"the number of a kingdom in kingdoms.yaml ({nums})"
+    nums = ", ".join(str(k) for k in sorted(seg.kingdoms)) or "keins angelegt"
+    return f"die Nummer eines Reichs in kingdoms.yaml ({nums})"
 
 
 def _read_armies(seg: Segment, path: Path) -> None:
@@ -763,14 +764,14 @@ def _read_armies(seg: Segment, path: Path) -> None:
         for i, item in enumerate(_records(path, "armies")):
             a = decode(item, Army, f"armies[{i}]", seg.grid)
             if not 1 <= a.number <= 9999:
-                raise DataError(None, f"armies[{i}].number", a.number, "a number 1..9999")
+                raise DataError(None, f"armies[{i}].number", a.number, "eine Nummer 1..9999")
             if a.number in seg.armies:
                 raise DataError(None, f"armies[{i}].number", a.number,
-                                f"a unique army number (already used by armies[{index[a.number]}])")
+                                f"eine eindeutige Heeresnummer (schon vergeben an armies[{index[a.number]}])")
             if a.kingdom not in seg.kingdoms:
                 raise DataError(None, f"armies[{i}].kingdom", a.kingdom, _known_kingdoms(seg))
             if a.units < 0:
-                raise DataError(None, f"armies[{i}].units", a.units, "0 or more")
+                raise DataError(None, f"armies[{i}].units", a.units, "0 oder mehr")
             seg.armies[a.number] = a
             index[a.number] = i
         for number, a in seg.armies.items():
@@ -778,7 +779,7 @@ def _read_armies(seg: Segment, path: Path) -> None:
                 ref = getattr(a, attr)
                 if ref is not None and ref not in seg.armies:
                     raise DataError(None, f"armies[{index[number]}].{attr}", ref,
-                                    "the number of an army in this file")
+                                    "die Nummer eines Heeres in dieser Datei")
 
 
 def _read_world(seg: Segment, path: Path) -> None:
@@ -790,23 +791,23 @@ def _read_world(seg: Segment, path: Path) -> None:
         _read_deposits(seg, data)
         damage = data.get("damage") or {}
         if not isinstance(damage, dict):
-            raise DataError(None, "damage", type(damage).__name__,
-                            "a mapping address -> Baueinheiten destroyed and not yet repaired")
+            raise DataError(None, "damage", _kind(damage),
+                            "eine Zuordnung Adresse -> zerstörte, noch nicht reparierte Baueinheiten")
         for addr, units in damage.items():
             h = decode(addr, Hex, f"damage.{addr}", g)
             n = decode(units, int, f"damage.{addr}", g)
             if n < 1:
-                raise DataError(None, f"damage.{addr}", n, "1 or more Baueinheiten")
+                raise DataError(None, f"damage.{addr}", n, "1 oder mehr Baueinheiten")
             seg.damage[h] = n
         for k in data:
             if k not in allowed:
-                raise DataError(None, str(k), k, "keys among " + ", ".join(allowed))
+                raise DataError(None, str(k), k, "Schlüssel aus " + ", ".join(allowed))
         for i, item in enumerate(_list(data, "settlements")):
             _read_settlement(seg, item, f"settlements[{i}]")
         buildings = data.get("buildings") or {}
         if not isinstance(buildings, dict):
-            raise DataError(None, "buildings", type(buildings).__name__,
-                            "a mapping address -> {building: level}")
+            raise DataError(None, "buildings", _kind(buildings),
+                            "eine Zuordnung Adresse -> {Gebäude: Stufe}")
         for addr, levels in buildings.items():
             _read_buildings(seg, addr, levels)
         for i, item in enumerate(_list(data, "creatures")):
@@ -836,7 +837,7 @@ def _read_deposits(seg: Segment, data: dict[str, Any]) -> None:
         d = decode(item, Deposit, f"deposits[{i}]", seg.grid)
         if d.position in seg.deposits:
             raise DataError(None, f"deposits[{i}].position", seg.grid.label(d.position),
-                            "one deposit per gemark")
+                            "ein Vorkommen je Gemark")
         for k in d.known_by:
             if k not in seg.kingdoms:
                 raise DataError(None, f"deposits[{i}].known_by", k, _known_kingdoms(seg))
@@ -847,27 +848,27 @@ def _read_deposits(seg: Segment, data: dict[str, Any]) -> None:
 def _list(data: dict[str, Any], key: str) -> list[Any]:
     items = data.get(key) or []
     if not isinstance(items, list):
-        raise DataError(None, key, type(items).__name__, "a list")
+        raise DataError(None, key, _kind(items), "eine Liste")
     return items
 
 
 def _unique(existing: dict[int, Any], key: int, where: str) -> None:
     if key in existing:
-        raise DataError(None, where, key, "a number not used before in this file")
+        raise DataError(None, where, key, "eine Nummer, die in dieser Datei noch nicht vorkam")
 
 
 def _read_settlement(seg: Segment, item: Any, where: str) -> None:
     if not isinstance(item, dict) or set(item) - {"address", "name", "size"}:
-        raise DataError(None, where, item, "a mapping with keys address, name, size")
+        raise DataError(None, where, item, "eine Zuordnung mit den Schlüsseln address, name, size")
     h: Hex = decode(item.get("address"), Hex, f"{where}.address", seg.grid)
     name = decode(item.get("name", ""), str, f"{where}.name", seg.grid)
     size = decode(item.get("size", 0), int, f"{where}.size", seg.grid)
     if size < 0:
-        raise DataError(None, f"{where}.size", size, "0 or more Baueinheiten")
+        raise DataError(None, f"{where}.size", size, "0 oder mehr Baueinheiten")
     row, col = seg.grid.index(h)
     if h in seg.settlement_names or seg.settlement[row, col]:
         raise DataError(None, f"{where}.address", item.get("address"),
-                        "one settlement per gemark (\"Die Siedlung\" (a))")
+                        "eine Siedlung je Gemark (\"Die Siedlung\" (a))")
     seg.settlement[row, col] = size
     seg.settlement_names[h] = name
 
@@ -876,28 +877,42 @@ def _read_buildings(seg: Segment, addr: Any, levels: Any) -> None:
     where = f"buildings.{addr}"
     h: Hex = decode(addr, Hex, where, seg.grid)
     if not isinstance(levels, dict):
-        raise DataError(None, where, levels, "a mapping building -> level, e.g. {Kaserne: 1}")
+        raise DataError(None, where, levels, "eine Zuordnung Gebäude -> Stufe, z. B. {Kaserne: 1}")
     row, col = seg.grid.index(h)
     for name, level in levels.items():
         b: Building | None = _BUILDING_BY_NAME.get(name)
         if b is None:
             raise DataError(None, f"{where}.{name}", name,
-                            "one of " + ", ".join(_BUILDING_BY_NAME))
+                            "eines von " + ", ".join(_BUILDING_BY_NAME))
         lv = decode(level, int, f"{where}.{name}", seg.grid)
         if not 0 <= lv <= 255:
-            raise DataError(None, f"{where}.{name}", lv, "a level 0..255")
+            raise DataError(None, f"{where}.{name}", lv, "eine Stufe 0..255")
         seg.buildings[BUILDING_ORDER.index(b), row, col] = lv
 
 
 def read_npz(path: Path) -> dict[str, np.ndarray]:
     """All arrays of an ``.npz`` file (no pickles); a damaged file is a DataError."""
     if not path.is_file():
-        raise DataError(str(path), None, "missing file", f"the layer file {path.name}")
+        raise DataError(str(path), None, "Datei fehlt", f"die Ebenendatei {path.name}")
     try:
         with np.load(path, allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
-        raise DataError(str(path), None, str(exc), "a numpy .npz archive") from None
+        raise DataError(str(path), None, _npz_problem(exc), "ein numpy-.npz-Archiv") from None
+
+
+def _npz_problem(exc: Exception) -> str:
+    """What was wrong with a layer file, in German (numpy's and zipfile's own
+    texts are English)."""
+    if isinstance(exc, EOFError):
+        return "eine abgeschnittene Datei"
+    if isinstance(exc, zlib.error):
+        return "beschädigte komprimierte Daten"
+    if isinstance(exc, zipfile.BadZipFile) or "pickle" in str(exc):
+        return "kein ZIP-Archiv (beschädigt oder überschrieben)"
+    if isinstance(exc, OSError):
+        return f"eine nicht lesbare Datei (errno {exc.errno})"
+    return f"ein beschädigtes Archiv ({type(exc).__name__})"
 
 
 def _read_layers(seg: Segment, path: Path) -> None:
@@ -905,13 +920,13 @@ def _read_layers(seg: Segment, path: Path) -> None:
     p = str(path)
     for name, dtype in _LAYER_DTYPES.items():
         if name not in arrays:
-            raise DataError(p, name, "missing layer", f"an array {name!r} of shape {seg.grid.shape}")
+            raise DataError(p, name, "Ebene fehlt", f"ein Feld {name!r} der Form {seg.grid.shape}")
         setattr(seg, name, _layer(p, name, arrays.pop(name), seg.grid.shape, dtype))
     bad = set(np.unique(seg.owner).tolist()) - set(seg.kingdoms) - {0}
     if bad:
         row, col = np.argwhere(np.isin(seg.owner, sorted(bad)))[0]
         raise DataError(p, f"owner[{seg.grid.label(seg.grid.hex_at(int(row), int(col)))}]",
-                        int(seg.owner[row, col]), "0 (neutral) or " + _known_kingdoms(seg))
+                        int(seg.owner[row, col]), "0 (neutral) oder " + _known_kingdoms(seg))
     _read_known(seg, p, arrays)
     hints = typing.get_type_hints(Segment)
     for f in dataclasses.fields(Segment):
@@ -921,8 +936,8 @@ def _read_layers(seg: Segment, path: Path) -> None:
             expected = default.shape if isinstance(default, np.ndarray) else value.shape
             setattr(seg, f.name, _layer(p, f.name, value, expected, value.dtype))
     if arrays:
-        raise DataError(p, sorted(arrays)[0], "unexpected array",
-                        "owner, militia, known.<kingdom>.<field> or a Segment layer")
+        raise DataError(p, sorted(arrays)[0], "ein unerwartetes Feld",
+                        "owner, militia, known.<Reich>.<Feld> oder eine Segmentebene")
 
 
 def _read_known(seg: Segment, p: str, arrays: dict[str, np.ndarray]) -> None:
@@ -937,7 +952,7 @@ def _read_known(seg: Segment, p: str, arrays: dict[str, np.ndarray]) -> None:
         for name in names:
             key = f"known.{k}.{name}"
             if key not in arrays:
-                raise DataError(p, key, "missing array", f"the known map's {name!r} layer")
+                raise DataError(p, key, "Feld fehlt", f"die Ebene {name!r} der bekannten Karte")
             want = getattr(template, name)
             parts[name] = _layer(p, key, arrays.pop(key), want.shape, want.dtype)
         seg.known[k] = KnownMap(**parts)
@@ -947,20 +962,20 @@ def _read_known(seg: Segment, p: str, arrays: dict[str, np.ndarray]) -> None:
 
 def _layer(p: str, key: str, arr: np.ndarray, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
     if arr.shape != tuple(shape):
-        raise DataError(p, key, f"shape {arr.shape}", f"shape {tuple(shape)} (rows, columns)")
+        raise DataError(p, key, f"Form {arr.shape}", f"Form {tuple(shape)} (Zeilen, Spalten)")
     if arr.dtype.kind not in "iub" and np.dtype(dtype).kind in "iub":
-        raise DataError(p, key, f"dtype {arr.dtype}", f"integers ({np.dtype(dtype)})")
+        raise DataError(p, key, f"dtype {arr.dtype}", f"ganze Zahlen ({np.dtype(dtype)})")
     out = arr.astype(dtype)
     if not np.array_equal(out, arr):
-        raise DataError(p, key, "values out of range", f"values that fit {np.dtype(dtype)}")
+        raise DataError(p, key, "Werte außerhalb des Bereichs", f"Werte, die in {np.dtype(dtype)} passen")
     return out
 
 
 def _read_extra_fields(seg: Segment, extra: Any) -> None:
     if not isinstance(extra, dict):
-        raise DataError(None, "extra", extra, "a mapping of additional segment fields")
+        raise DataError(None, "extra", extra, "eine Zuordnung zusätzlicher Segmentfelder")
     hints = typing.get_type_hints(Segment)
     for key, value in extra.items():
         if key in _HANDLED or key not in hints or hints[key] is np.ndarray:
-            raise DataError(None, f"extra.{key}", key, "the name of an appended Segment field")
+            raise DataError(None, f"extra.{key}", key, "den Namen eines angehängten Segmentfelds")
         setattr(seg, key, decode(value, hints[key], f"extra.{key}", seg.grid))

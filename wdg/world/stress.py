@@ -100,9 +100,9 @@ def stress_size(scale: float = 1.0) -> StressSize:
     ``generator.MAX_KINGDOMS``): beyond about 1.55 x the map grows but not the number
     of kingdoms, so the realms lie farther apart (armies per kingdom stay 60)."""
     if not MIN_SCALE <= scale <= MAX_SCALE:
-        raise InvalidInputError(f"stress scale must be between {MIN_SCALE} and {MAX_SCALE:g} "
-                                f"(the map has at most {MAX_PROVINCE_COLS} province columns), "
-                                f"got {scale!r}")
+        raise InvalidInputError(f"--scale muß zwischen {MIN_SCALE} und {MAX_SCALE:g} liegen "
+                                f"(die Karte hat höchstens {MAX_PROVINCE_COLS} Provinzspalten), "
+                                f"nicht {scale!r}")
     s = STRESS
     kingdoms, cities = max(2, round(s.kingdoms * scale)), max(1, round(s.city_states * scale))
     if kingdoms + cities > MAX_KINGDOMS:  # keep the share of city states at the cap

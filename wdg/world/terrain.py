@@ -199,7 +199,7 @@ def terrain(key: int | str) -> Terrain:
     if isinstance(key, (int, np.integer)):
         if 0 <= int(key) < len(TERRAINS):
             return TERRAINS[int(key)]
-        raise InvalidInputError(f"unknown terrain id {key!r}; expected 0..{len(TERRAINS) - 1}")
+        raise InvalidInputError(f"unbekannte Gelände-Nummer {key!r}; erwartet 0..{len(TERRAINS) - 1}")
     if key in BY_CODE:
         return BY_CODE[key]
     folded = _fold(key)
@@ -207,8 +207,8 @@ def terrain(key: int | str) -> Terrain:
         if _fold(t.name) == folded:
             return t
     raise InvalidInputError(
-        f"unknown terrain {key!r}; expected a name from the rule's table or a map code "
-        f"such as 'T.', 'Hw', '~M'"
+        f"unbekanntes Gelände {key!r}; erwartet einen Namen aus der Tabelle der Regel oder "
+        f"einen Kartencode wie 'T.', 'Hw', '~M'"
     )
 
 
