@@ -159,6 +159,26 @@ def _unraisable(args: object) -> None:
     sys.__unraisablehook__(args)  # type: ignore[arg-type]
 
 
+INTERRUPTED_CODES = (130, 128 + signal.SIGTERM, 128 + getattr(signal, "SIGHUP", 1))
+
+
+def _leave(code: int) -> None:
+    """Leave with ``code``. A stopped command (Ctrl-C, SIGTERM) run as ``wdg``
+    leaves at once after flushing its output: a process pool whose workers were
+    killed can leave its manager thread waiting on a queue lock a dead worker
+    held, and Python's own exit would wait for that thread forever (seen on a
+    busy machine). What is stored is complete or untouched either way."""
+    if _AS_COMMAND and code in INTERRUPTED_CODES:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``wdg`` console script."""
     from wdg.fsio import CLI_UMASK, describe_os_error
@@ -183,14 +203,16 @@ def main(argv: list[str] | None = None) -> None:
             # say what it means
             typer.echo("abgebrochen (Strg-C); Gespeichertes ist unverändert oder vollständig",
                        err=True)
+        if isinstance(exc.code, int) and exc.code in INTERRUPTED_CODES:
+            _leave(exc.code)
         raise
     except KeyboardInterrupt:
         typer.echo("abgebrochen (Strg-C); Gespeichertes ist unverändert oder vollständig", err=True)
-        sys.exit(130)
+        _leave(130)
     except Terminated as exc:
         typer.echo(f"abgebrochen (Signal {exc.signum}); Gespeichertes ist unverändert oder "
                    "vollständig", err=True)
-        sys.exit(128 + exc.signum)
+        _leave(128 + exc.signum)
     except OSError as exc:
         typer.echo(f"Fehler: {describe_os_error(exc)}", err=True)
         sys.exit(1)
