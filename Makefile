@@ -78,7 +78,7 @@ demo: syslibs $(STAMP)
 	$(BIN)/wdg demo --out $(DEMO)
 
 test: syslibs browser mailservers $(STAMP)
-	$(BIN)/python -m pytest -n auto --maxprocesses 4
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 bench: syslibs $(STAMP)
 	$(BIN)/python -m wdg.bench

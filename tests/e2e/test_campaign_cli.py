@@ -454,9 +454,9 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
 def test_9_bad_input_is_one_clear_line_and_changes_nothing(wdg):
     assert "nirgendwo" in wdg.fails("turn", "run", "nirgendwo")
     assert "nirgendwo" in wdg.fails("orders", "template", "nirgendwo", "1")
-    assert "kingdom 9" in wdg.fails("orders", "template", SEG, "9")
-    assert "kingdom 9" in wdg.fails("kingdom", "set-password", SEG, "9")
-    assert "kingdom 9" in wdg.fails("turn", "show", SEG, M1, "--kingdom", "9")
+    assert "Reich 9" in wdg.fails("orders", "template", SEG, "9")
+    assert "Reich 9" in wdg.fails("kingdom", "set-password", SEG, "9")
+    assert "Reich 9" in wdg.fails("turn", "show", SEG, M1, "--kingdom", "9")
 
     gm = wdg.month("0412-06") / "sl.txt"
     gm.parent.mkdir(parents=True)

@@ -376,7 +376,9 @@ def test_sigkill_at_random_moments_recovers_byte_identical(base, tmp_path, comma
         outcomes[outcome] += 1
         if outcome == "partial" and plain in ATOMIC:
             diff = sorted(k for k in set(state) | set(new) if state.get(k) != new.get(k))
-            failures.append(f"{where}: neither before nor after: {diff[:6]}")
+            from_old = sorted(k for k in set(state) | set(old) if state.get(k) != old.get(k))
+            failures.append(f"{where}: neither before nor after; differs from before in "
+                            f"{from_old[:12]}, from after in {diff[:12]}")
         if outcome != "new":
             if _run_killed(args, None) != 0:
                 failures.append(f"{where}: the re-run failed")
