@@ -68,11 +68,26 @@ def set_parent_death_signal(sig: int = signal.SIGKILL) -> bool:
         return False
 
 
+LOCK_FDS: set[int] = set()
+"""File descriptors of the segment locks this process holds (an ``flock`` each,
+:func:`wdg.engine.archive.segment_lock`). A forked worker inherits them; it
+closes its copies first thing (:func:`worker_init`), so the lock is the
+parent's alone: when the parent dies (SIGKILL included) the lock is free at
+once, not only when the last of its workers has died too."""
+
+
 def worker_init(*_args: Any) -> None:
-    """Initializer of every pool worker: die with the parent, leave SIGINT to it.
+    """Initializer of every pool worker: die with the parent, leave SIGINT to it,
+    hold none of the parent's segment locks (:data:`LOCK_FDS`).
 
     If the parent changed while the death signal was being set (it died in
     that moment and we were re-parented), exit at once."""
+    for fd in list(LOCK_FDS):
+        try:
+            os.close(fd)  # our copy only: the parent's descriptor keeps the flock
+        except OSError:
+            pass
+    LOCK_FDS.clear()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:

@@ -914,3 +914,34 @@ def test_a_full_disk_at_the_staging_mark_leaves_no_empty_mark(tmp_path, monkeypa
         archive._mark_staging(staging)
     monkeypatch.setattr(archive.os, "write", real_write)
     assert sorted(p.name for p in tmp_path.iterdir()) == [".staging-0412-04"]
+
+
+def _open_fds_to(path: str) -> list[int]:
+    """In a pool worker: its descriptors that refer to ``path``."""
+    out = []
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{name}") == path:
+                out.append(int(name))
+        except OSError:
+            pass
+    return out
+
+
+def test_a_pool_worker_holds_no_copy_of_the_segment_lock(tmp_path):
+    """Issue #30 (after a SIGKILL "the next command recovers"): a ``turn run``
+    killed while its workers render must leave the segment's lock free at once.
+    A forked worker inherited the lock's descriptor and so held the flock until
+    it died itself (seen on a busy machine: ``segment check`` right after the
+    kill found the segment locked and left the staged month). Workers now close
+    their copy first thing."""
+    from wdg.commands.demo import copy_demo
+    from wdg.engine.archive import segment_lock
+    from wdg.procs import process_pool, stopping_pool
+
+    camp = copy_demo(tmp_path / "c")
+    seg = camp.segment_dir("canura")
+    with segment_lock(seg):
+        lock = str((seg / ".lock").resolve())
+        with stopping_pool(process_pool(1)) as pool:
+            assert pool.submit(_open_fds_to, lock).result(timeout=120) == []

@@ -187,6 +187,9 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
             raise LockedError(refusal)
         _notice(f"Sperre {path} von Prozess {pid if pid is not None else '?'} übernommen "
                 "(der Prozess läuft nicht mehr)")
+    from wdg.procs import LOCK_FDS
+
+    LOCK_FDS.add(fd)  # forked workers close their copy (the lock stays ours alone)
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {host}\n".encode(), 0)
@@ -201,6 +204,7 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
         try:
             path.unlink(missing_ok=True)
         finally:
+            LOCK_FDS.discard(fd)
             os.close(fd)  # releases the flock
 
 
