@@ -800,32 +800,43 @@ def test_turn_run_on_a_tiny_tmpfs_is_refused_up_front_and_changes_nothing(tmp_pa
     assert not list(camp.segment_dir("canura").glob("turns/.staging-*"))
 
 
+def _turn_run_until(python_args: list[str], camp, marker: str, then):  # noqa: ANN001
+    """``python PYTHON_ARGS turn run canura --jobs 2 --force`` in a subprocess, its
+    stderr read until a line starting with ``marker``; then ``then(process)`` is called.
+    Returns the process and the stderr lines read so far."""
+    import subprocess
+
+    p = subprocess.Popen([sys.executable, *python_args, "turn", "run", "canura", "--jobs", "2",
+                          "--force", "-C", str(camp.root)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in p.stderr:
+        seen.append(line)
+        if line.startswith(marker):
+            then(p)
+            break
+    return p, seen
+
+
 @pytest.mark.slow
 def test_a_disk_filled_while_two_workers_render_is_one_message(tmp_path, mounts):
     """Issue #30 item 7: disk full "prints a worker-pool traceback at 3 levels".
     The checks before the month pass; the disk is filled by someone else while
     the two workers render (after "[2/4]"): one message, no traceback, the
     month not committed and the campaign as before."""
-    import subprocess
 
     camp = _demo_on_tmpfs(tmp_path, mounts, 8000)
     filler = camp.root.parent / "filler"
     before = tree_bytes(camp.root)
-    p = subprocess.Popen([sys.executable, "-m", "wdg", "turn", "run", "canura", "--jobs", "2",
-                          "--force", "-C", str(camp.root)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    seen = []
-    for line in p.stderr:
-        seen.append(line)
-        if line.startswith("[2/4]"):
-            with filler.open("wb") as f:  # everything left, block by block
-                try:
-                    while True:
-                        f.write(b"\0" * 65536)
-                        f.flush()
-                except OSError:
-                    pass
-            break
+    def fill(_p) -> None:  # noqa: ANN001
+        with filler.open("wb") as f:  # everything left, block by block
+            try:
+                while True:
+                    f.write(b"\0" * 65536)
+                    f.flush()
+            except OSError:
+                pass
+    p, seen = _turn_run_until(["-m", "wdg"], camp, "[2/4]", fill)
     out, err = p.communicate(timeout=300)
     out = out + "".join(seen) + err
     assert p.returncode == 1 and "Traceback" not in out, out
@@ -862,15 +873,7 @@ def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
             "archive.PackWriter.add_file = slow_add\n"
             "from wdg.cli import main\n"
             "main()\n")
-    p = subprocess.Popen([sys.executable, "-c", held, "turn", "run", "canura", "--jobs", "2",
-                          "--force", "-C", str(camp.root)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    seen = []
-    for line in p.stderr:
-        seen.append(line)
-        if line.startswith("HELD"):
-            p.send_signal(signal.SIGINT)
-            break
+    p, seen = _turn_run_until(["-c", held], camp, "HELD", lambda p: p.send_signal(signal.SIGINT))
     out, err = p.communicate(timeout=120)
     err = "".join(seen) + err
     assert "Traceback" not in out + err, err
