@@ -244,6 +244,13 @@ def _reference(base: Path, scratch: Path, command: str) -> tuple[int, dict, dict
     return count, before, after
 
 
+def _default_sigterm() -> None:
+    """Initializer of the sweep's pool workers: SIGTERM kills them."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _sweep(base: Path, scratch: Path, command: str, modes: tuple[str, ...],
            points: list[int] | None = None) -> dict[str, dict[str, int]]:
     count, before, after = _reference(base, scratch, command)
@@ -252,7 +259,11 @@ def _sweep(base: Path, scratch: Path, command: str, modes: tuple[str, ...],
              n % RERUN_EVERY == 0 or n == chosen[-1])
             for mode in modes for n in chosen]
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(2) as pool:
+    # the pool's workers must die by the SIGTERM of Pool.terminate whatever
+    # handler an earlier in-process command left in this test process; otherwise
+    # a worker waiting for the task queue's lock, which terminate() holds, waits
+    # forever (seen once: a SIGTERM handler that only set a flag)
+    with ctx.Pool(2, initializer=_default_sigterm) as pool:
         results = pool.map(_check_point, jobs, chunksize=1)
     summary: dict[str, dict[str, int]] = {}
     failures = []

@@ -64,8 +64,11 @@ def watch_cmd(
     def on_term(signum, frame):  # noqa: ANN001, ARG001
         stopping["now"] = True
 
-    signal.signal(signal.SIGTERM, on_term)
-    signal.signal(signal.SIGHUP, on_term)
+    # restored when the command returns: a caller that runs the command in its
+    # own process (tests, a library user) keeps its handlers afterwards (a
+    # SIGTERM that only sets a flag would make such a process unkillable by
+    # SIGTERM, its forked children too)
+    previous = {sig: signal.signal(sig, on_term) for sig in (signal.SIGTERM, signal.SIGHUP)}
 
     def stamp() -> str:
         return datetime.now().astimezone().strftime("%d.%m.%Y %H:%M:%S %Z")
@@ -90,6 +93,9 @@ def watch_cmd(
         typer.echo(f"[{stamp()}] abgebrochen (Strg-C); Gespeichertes ist unverändert oder "
                    "vollständig, der nächste Abruf macht das Begonnene fertig", err=True)
         raise typer.Exit(130) from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     typer.echo(f"[{stamp()}] beendet (SIGTERM)")
 
 
