@@ -57,7 +57,7 @@ class State(ABC):
             cls.resample_from_infostate = _history_lost(  # type: ignore[method-assign]
                 own["resample_from_infostate"])
         if "information_set" in own and not getattr(own["information_set"], "_keeps_history", False):
-            cls.information_set = _histories_lost(own["information_set"])  # type: ignore[method-assign]
+            cls.information_set = _history_lost(own["information_set"])  # type: ignore[method-assign]
 
     @abstractmethod
     def current_player(self) -> int:
@@ -581,27 +581,19 @@ def _history_clone(clone: Callable[[State], State]) -> Callable[[State], State]:
     return clone_with_history
 
 
-def _history_lost(resample: Callable[..., State]) -> Callable[..., State]:
-    def resample_without_history(self: State, *args: Any, **kwargs: Any) -> State:
-        s = resample(self, *args, **kwargs)
-        if s is not self:
-            s._hist = _UNKNOWN  # type: ignore[attr-defined]
-        return s
-    resample_without_history.__doc__ = resample.__doc__
-    resample_without_history._keeps_history = True  # type: ignore[attr-defined]
-    return resample_without_history
-
-
-def _histories_lost(views: Callable[..., list[State]]) -> Callable[..., list[State]]:
-    def views_without_history(self: State, *args: Any, **kwargs: Any) -> list[State]:
-        out = views(self, *args, **kwargs)
-        for s in out:
+def _history_lost(make: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a method that makes a state (``resample_from_infostate``) or a
+    list of states (``information_set``): those it made, other than the
+    state itself, have no history (they are not the game's positions)."""
+    def without_history(self: State, *args: Any, **kwargs: Any) -> Any:
+        out = make(self, *args, **kwargs)
+        for s in out if isinstance(out, list) else (out,):
             if s is not self:
                 s._hist = _UNKNOWN  # type: ignore[attr-defined]
         return out
-    views_without_history.__doc__ = views.__doc__
-    views_without_history._keeps_history = True  # type: ignore[attr-defined]
-    return views_without_history
+    without_history.__doc__ = make.__doc__
+    without_history._keeps_history = True  # type: ignore[attr-defined]
+    return without_history
 
 
 def _assign(target: State, source: State) -> None:
