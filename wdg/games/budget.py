@@ -123,14 +123,14 @@ def format_table(res: dict[str, Any]) -> str:
     budgets = list(res["budgets"])
     head = ["budget", "positions", "legal (mean)", "root candidates (mean)", "first candidate",
             "two runs agree"] + [f"agrees with mcts:{c}" for c in budgets] + [
-        f"agrees with mcts:{res['reference']}", f"regret by mcts:{res['reference']}"]
+        f"agrees with mcts:{res['reference']}", f"regret by mcts:{res['reference']} (positions)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for b in budgets:
         f = res["budgets"][b]
         cells = [f"mcts:{b}", str(res["positions"]), f"{f['legal_mean']:.1f}", f"{f['admitted_mean']:.1f}",
                  f"{f['first_candidate']:.2f}", f"{f['self_agreement']:.2f}"]
         cells += ["—" if c == b else f"{f['agreement'][c]:.2f}" for c in budgets]
-        cells += [f"{f['reference_agreement']:.2f}", f"{f['regret_mean']:.4f}"]
+        cells += [f"{f['reference_agreement']:.2f}", f"{f['regret_mean']:.4f} ({f['regret_positions']})"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
