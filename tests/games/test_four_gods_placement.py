@@ -171,3 +171,20 @@ def test_a_city_between_two_diagonal_tiles_of_different_corner_terrain_is_safe(t
     n, e, so, w = s.world.key(4)
     assert fitter.fits((n, e, so, w)) == {}
     assert fitter.fits((n, -1, so, w)) and fitter.fits((-1, e, so, w))  # each alone would fit
+
+
+def test_the_shipped_tiles_hold_what_the_book_says_of_them() -> None:
+    """The book gives the tiles only as "92x beidseitig bedruckte
+    Geländeplättchen" and "8x Legendäre Städte", with four terrains ("Es gibt
+    4 Geländearten: Meer, Ebene, Wald und Gebirge") and no tile showing all
+    four ("es kein Geländeplättchen gibt, das alle vier Geländearten
+    aufweist"); the pictures are not in the rule text, so the shipped set is
+    the project's choice (docs/four_gods.md, Components) and these are the
+    only facts it can be checked against."""
+    ts = default_tileset()
+    assert ts.num_tiles == 92 and ts.cities == 8
+    for a, b in ts.sides:
+        for side in (a, b):
+            terrains = {t for row in side for t in row}
+            assert len(side) == 3 and all(len(row) == 3 for row in side)
+            assert terrains <= {0, 1, 2, 3} and 1 <= len(terrains) <= 3

@@ -178,7 +178,8 @@ GREEDY_GAMES = [
     # params, bots, seed, number of actions, sha256 of the actions (first 16
     # hex digits), final scores; recorded with greedy's look-ahead where it is
     # blind and the 4 Gods growth term (issue 19), and with a city and its
-    # prophet rated as one move (issue 33)
+    # prophet rated as one move (issue 33); the hidden-gods game with greedy
+    # averaging over the deals of the others' gods it cannot rule out (issue 33)
     ({"players": 4}, ["greedy", "random", "greedy", "random"], 1, 511, "c21323004ce0c1b4",
      [106.0, 0.0, 106.0, 33.0]),
     ({"players": 4}, ["greedy"] * 4, 1, 390, "ad9bd2d3bc337ad8",
@@ -187,8 +188,8 @@ GREEDY_GAMES = [
      [44.0, 79.0, 72.0, 82.0]),
     ({"players": 2}, ["greedy", "greedy"], 1, 355, "dbb817a4c2d57dad",
      [57.0, 40.0]),
-    ({"players": 3, "gods": "hidden"}, ["greedy", "random", "greedy"], 4, 408, "9153e3d8e158d919",
-     [71.0, 40.0, 71.0]),
+    ({"players": 3, "gods": "hidden"}, ["greedy", "random", "greedy"], 4, 463, "01cbc6c7bc11054a",
+     [95.0, 55.0, 71.0]),
     ({"players": 2, "two_player_gods": 2}, ["random", "greedy"], 5, 477, "383842801eb9487a",
      [68.0, 85.0]),
 ]

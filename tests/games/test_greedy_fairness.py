@@ -169,3 +169,67 @@ def test_hidden_gods_stay_hidden_in_everything_a_player_sees() -> None:
     for q in (a, b):
         assert GOD_NAMES[s.gods[q][0]] not in seen.replace(GOD_NAMES[s.gods[viewer][0]], "")
     assert s.gods[a] == [ga] and t.gods[a] == [gb]
+
+
+def _hidden_gods_choice():
+    """A seeded three-player 4 Gods game with hidden gods, played by greedy
+    to the first decision at which greedy reading the true gods would choose
+    differently in two deals of the others' gods that the player to move
+    cannot tell apart (each of the two with one best move)."""
+    rng = np.random.default_rng(1)
+    s = load_game("four_gods", players=3, gods="hidden").new_initial_state()
+    for _ in range(400):
+        p = s.current_player()
+        if p == CHANCE:
+            s.apply_action(s.sample_chance(rng))
+            continue
+        acts = s.legal_actions()
+        if len(acts) > 1 and s.prophets:
+            best = {}
+            for v in s.information_set(p):
+                vals = greedy_values(v, acts, p, np.random.default_rng(0))
+                top = [a for a, x in zip(acts, vals) if x >= max(vals) - 1e-12]
+                if len(top) == 1:
+                    best.setdefault(top[0], v)
+            if len(best) > 1:
+                first, second = list(best.values())[:2]
+                return p, first, second
+        s.apply_action(greedy_bot(s, rng))
+    raise AssertionError("no such decision in 400 actions")
+
+
+def test_greedy_decides_on_the_gods_its_player_knows() -> None:
+    """4 Gods, Verdeckte Götter: "Die Farbe der gewählten Propheten hat in
+    diesem Modus nichts mit der Gottheit zu tun" — a player sees the
+    others' colours, not their gods. Two positions that differ only in the
+    gods behind the others' colours look the same to him, and greedy makes
+    the same move in both, though judged by the true gods (as greedy did
+    until now) the two positions have different best moves: it averages its
+    evaluation over every deal of the others' gods he cannot rule out
+    (``State.information_set``, the deals the search's determinisations
+    draw from)."""
+    me, s, t = _hidden_gods_choice()
+    assert s.gods[me] == t.gods[me] and s.gods != t.gods
+    assert s.observation_string(me) == t.observation_string(me)
+    assert (s.observation_tensor(me) == t.observation_tensor(me)).all()
+    acts = s.legal_actions()
+    assert acts == t.legal_actions()
+
+    def true_best(x):  # greedy as it was: the true gods
+        vals = greedy_values(x, acts, me, np.random.default_rng(0))
+        return acts[int(np.argmax(vals))]
+
+    assert true_best(s) != true_best(t)
+    assert [str(v) for v in s.information_set(me)] == [str(v) for v in t.information_set(me)]
+    for seed in range(3):
+        assert greedy_bot(s, np.random.default_rng(seed)) == greedy_bot(t, np.random.default_rng(seed))
+
+
+def test_greedy_with_open_gods_evaluates_the_position_itself() -> None:
+    """With open gods every god is known ("Offene Götter"): greedy's only
+    position is the one on the table."""
+    rng = np.random.default_rng(2)
+    s = load_game("four_gods", players=3).new_initial_state()
+    while s.current_player() < 0 or not s.gods[s.current_player()]:
+        s.apply_action(s.sample_chance(rng) if s.current_player() == CHANCE else greedy_bot(s, rng))
+    assert s.information_set(s.current_player()) == [s]

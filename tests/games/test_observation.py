@@ -275,3 +275,25 @@ def test_determinisations_give_the_player_the_same_observation_vector(name: str,
         s.apply_action(s.sample_chance(rng) if me == CHANCE else random_bot(s, rng))
         step += 1
     assert checked > 5 and differs > 0
+
+
+@pytest.mark.parametrize(("params", "deals"), [({"players": 4}, 6), ({"players": 3}, 6),
+                                               ({"players": 2, "two_player_gods": 2}, 3),
+                                               ({"players": 2}, 2)])
+def test_four_gods_information_set_is_what_the_determinisations_draw_from(params: dict, deals: int) -> None:
+    """Verdeckte Götter: greedy's positions (``information_set``) are the
+    deals of the others' gods a determinisation can draw — each looks the
+    same to the player, the true one is among them, and none is missing:
+    six with three or four players, three with two players and one god
+    each, two (the other player's two gods in either order) with four."""
+    s = _advance("four_gods", {**params, "gods": "hidden"}, 1,
+                 lambda s: s.current_player() >= 0 and len(s.prophets) >= 3)
+    me = s.current_player()
+    views = s.information_set(me)
+    assert len(views) == deals
+    assert all(v.observation_string(me) == s.observation_string(me) for v in views)
+    assert all(v.legal_actions() == s.legal_actions() for v in views)
+    dealt = {tuple(map(tuple, v.gods)) for v in views}
+    assert len(dealt) == deals and tuple(map(tuple, s.gods)) in dealt
+    rng = np.random.default_rng(0)
+    assert {tuple(map(tuple, s.resample_from_infostate(me, rng).gods)) for _ in range(200)} == dealt

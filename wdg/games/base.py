@@ -56,6 +56,8 @@ class State(ABC):
                 own["resample_from_infostate"], "_keeps_history", False):
             cls.resample_from_infostate = _history_lost(  # type: ignore[method-assign]
                 own["resample_from_infostate"])
+        if "information_set" in own and not getattr(own["information_set"], "_keeps_history", False):
+            cls.information_set = _history_lost(own["information_set"])  # type: ignore[method-assign]
 
     @abstractmethod
     def current_player(self) -> int:
@@ -144,6 +146,17 @@ class State(ABC):
         searches these samples cannot read a hidden hand. Default: perfect
         information, a clone."""
         return self.clone()
+
+    def information_set(self, player: int) -> list[State]:
+        """The positions the greedy bot averages its evaluation over: every
+        full state ``player`` cannot tell apart from this one by what he
+        knows, each as likely as the others, in a fixed order — where the
+        game can list them (4 Gods' hidden gods). Default: this position
+        alone; whatever hidden part the game's :meth:`evaluate` reads, greedy
+        then reads too (Empires of Middle-earth: the worth of the other
+        players' hand cards). The search bot reads positions only through
+        :meth:`resample_from_infostate`."""
+        return [self]
 
     def public_action_string(self, action: int, viewer: int) -> str:
         """How ``action`` (about to be applied here) looks to ``viewer``: the
@@ -568,15 +581,19 @@ def _history_clone(clone: Callable[[State], State]) -> Callable[[State], State]:
     return clone_with_history
 
 
-def _history_lost(resample: Callable[..., State]) -> Callable[..., State]:
-    def resample_without_history(self: State, *args: Any, **kwargs: Any) -> State:
-        s = resample(self, *args, **kwargs)
-        if s is not self:
-            s._hist = _UNKNOWN  # type: ignore[attr-defined]
-        return s
-    resample_without_history.__doc__ = resample.__doc__
-    resample_without_history._keeps_history = True  # type: ignore[attr-defined]
-    return resample_without_history
+def _history_lost(make: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a method that makes a state (``resample_from_infostate``) or a
+    list of states (``information_set``): those it made, other than the
+    state itself, have no history (they are not the game's positions)."""
+    def without_history(self: State, *args: Any, **kwargs: Any) -> Any:
+        out = make(self, *args, **kwargs)
+        for s in out if isinstance(out, list) else (out,):
+            if s is not self:
+                s._hist = _UNKNOWN  # type: ignore[attr-defined]
+        return out
+    without_history.__doc__ = make.__doc__
+    without_history._keeps_history = True  # type: ignore[attr-defined]
+    return without_history
 
 
 def _assign(target: State, source: State) -> None:

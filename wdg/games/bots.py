@@ -3,7 +3,9 @@
 - ``random`` picks uniformly among the legal actions.
 - ``greedy`` looks one move ahead and takes the action whose result
   :meth:`State.evaluate` rates best for itself (ties broken by the
-  generator). Where a game splits one move into sub-decisions
+  generator) — averaged over the positions it cannot tell apart where the
+  game lists them (:meth:`State.information_set`: 4 Gods' hidden gods).
+  Where a game splits one move into sub-decisions
   (:meth:`State.in_compound_action`), greedy looks through them to the
   completed move. A choice made face down while the others choose too
   (:meth:`State.choice_preview`) is rated by its best use in the player's
@@ -52,12 +54,19 @@ def random_bot(state: State, rng: np.random.Generator) -> int:
 
 def greedy_bot(state: State, rng: np.random.Generator) -> int:
     """The action with the best one-move-ahead evaluation; where all rate the
-    same, the best with one more own decision; remaining ties by ``rng``."""
+    same, the best with one more own decision; remaining ties by ``rng``.
+    The evaluation is the mean over :meth:`State.information_set` (with 4
+    Gods' hidden gods: over every deal of the others' gods), so greedy
+    decides on what its player can know."""
     player = state.current_player()
     acts = state.legal_actions()
     if len(acts) == 1:
         return acts[0]
-    values = greedy_values(state, acts, player, rng)
+    views = state.information_set(player)
+    if len(views) == 1:
+        values = greedy_values(views[0], acts, player, rng)
+    else:
+        values = expected_greedy_values(views, acts, player, rng)
     best = max(values)
     ties = [a for a, v in zip(acts, values) if v >= best - 1e-12]
     return ties[int(rng.integers(len(ties)))]
@@ -66,17 +75,44 @@ def greedy_bot(state: State, rng: np.random.Generator) -> int:
 def greedy_values(state: State, acts: list[int], player: int, rng: np.random.Generator) -> list[float]:
     """Greedy's value of each action: one move ahead (through compound
     moves); where all are equal, with ``player``'s best next decision."""
-    previews = [state.choice_preview(a) for a in acts]
-    if previews[0] is not None:  # a face-down choice: judged by its own use
-        values = [_best_next(s, player, rng) for s in previews]  # type: ignore[arg-type]
-        if min(values) >= max(values) - 1e-12:  # blind: one more own decision
-            values = [_best_two(s, player, rng) for s in previews]  # type: ignore[arg-type]
-        return values
-    values = [_value_after(state, a, player, 0) for a in acts]
-    best = max(values)
-    if min(values) >= best - 1e-12:  # blind: look one decision further
-        values = [_second_look(state, a, player, rng) for a in acts]
+    values, previews = _first_values(state, acts, player, rng)
+    if min(values) >= max(values) - 1e-12:  # blind: one more own decision
+        values = _blind_values(state, acts, player, rng, previews)
     return values
+
+
+def expected_greedy_values(views: list[State], acts: list[int], player: int,
+                           rng: np.random.Generator) -> list[float]:
+    """:func:`greedy_values` averaged over equally likely ``views`` (the
+    positions ``player`` cannot tell apart, :meth:`State.information_set`):
+    the mean of the one-move values; where that mean rates every action the
+    same, the mean of the values with his best next decision."""
+    n = len(views)
+    first = [_first_values(v, acts, player, rng) for v in views]
+    values = [sum(f[0][i] for f in first) / n for i in range(len(acts))]
+    if min(values) >= max(values) - 1e-12:  # blind: one more own decision
+        more = [_blind_values(v, acts, player, rng, f[1]) for v, f in zip(views, first)]
+        values = [sum(m[i] for m in more) / n for i in range(len(acts))]
+    return values
+
+
+def _first_values(state: State, acts: list[int], player: int, rng: np.random.Generator
+                  ) -> tuple[list[float], list[State] | None]:
+    """The one-move values, and the previews of a face-down choice (judged
+    by their best use, :meth:`State.choice_preview`) or ``None``."""
+    previews = [state.choice_preview(a) for a in acts]
+    if previews[0] is not None:
+        return [_best_next(s, player, rng) for s in previews], previews  # type: ignore[arg-type,misc]
+    return [_value_after(state, a, player, 0) for a in acts], None
+
+
+def _blind_values(state: State, acts: list[int], player: int, rng: np.random.Generator,
+                  previews: list[State] | None) -> list[float]:
+    """The values with ``player``'s best next decision (two for a face-down
+    choice), for when the one-move values are all equal."""
+    if previews is not None:
+        return [_best_two(s, player, rng) for s in previews]
+    return [_second_look(state, a, player, rng) for a in acts]
 
 
 def one_move_values(state: State, acts: list[int], player: int) -> list[float]:

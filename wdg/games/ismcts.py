@@ -150,6 +150,8 @@ class ISMCTSBot:
         """The game ranks candidates by :meth:`State.search_value` (its ``search_ranks``)."""
         self.prior: dict[int, float] = {}
         """The progressive bias of each action at the decision point (:data:`PRIOR`)."""
+        self.root: _Node | None = None
+        """The last search's tree (read by measurements, :mod:`wdg.games.budget`)."""
 
     def inform(self, state: State, player: int, action: int) -> None:
         """Count the decisions in a row of this bot's seat."""
@@ -184,7 +186,7 @@ class ISMCTSBot:
         self.rank = {acts[i]: r for r, i in enumerate(ranked)}
         top = max(values)
         self.prior = {a: PRIOR * max(0.0, 1.0 - (top - v) / self.scale) for a, v in zip(acts, values)}
-        root = _Node()
+        root = self.root = _Node()
         for _ in range(self.budget):
             self._simulate(root, state.resample_from_infostate(player, rng), rng)
         self.simulations += self.budget

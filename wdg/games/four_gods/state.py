@@ -11,6 +11,7 @@ tile just laid), ``city`` (the prophet that must go onto a new city), ``over``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import TYPE_CHECKING
 
@@ -361,29 +362,61 @@ class FourGodsState(State):
         tun"), so the determinisation looks the same to ``player``. (The
         bag's order is chance anyway: every draw is sampled when it
         happens.)"""
-        s = self.clone()
+        deals = self._god_deals(player)
+        if deals is None:
+            return self.clone()
+        slots, old, pool = deals
+        new = [pool[int(i)] for i in rng.permutation(len(pool))][:len(old)]
+        return self._dealt(slots, old, new)
+
+    def information_set(self, player: int) -> list[FourGodsState]:
+        """Every position ``player`` cannot tell apart from this one by what
+        he knows, each as likely as the others: with hidden gods one per
+        deal of the others' gods that :meth:`resample_from_infostate` can
+        draw ("Die Farbe der gewählten Propheten hat in diesem Modus nichts
+        mit der Gottheit zu tun" — he sees colours, not gods), in a fixed
+        order (the gods as sorted numbers, permuted in lexicographic
+        order); with open gods the position itself. Greedy averages its
+        evaluation over them."""
+        deals = self._god_deals(player)
+        if deals is None:
+            return [self]
+        slots, old, pool = deals
+        return [self._dealt(slots, old, list(new)) for new in itertools.permutations(pool, len(old))]
+
+    def _god_deals(self, player: int) -> tuple[list[tuple[int, int]], list[int], list[int]] | None:
+        """What a determinisation for ``player`` deals again: the slots
+        ``(player, index)`` of the gods he does not know, their gods, and
+        the pool they are dealt from (those gods and, once the deal is over,
+        the gods nobody was dealt) — ``None`` when he knows every god."""
         hidden = self._hidden_gods_of(player)
-        if hidden:
-            slots = [(q, i) for q in hidden for i in range(len(self.gods[q]))]
-            old = [self.gods[q][i] for q, i in slots]
-            spare = [g for g in range(4) if self.owner[g] < 0] if self.phase != "deal" else []
-            pool = sorted(old + spare)
-            new = [pool[int(i)] for i in rng.permutation(len(pool))][:len(old)]
-            relabel = dict(zip(old, new))
-            s.gods = [g.copy() for g in self.gods]
-            s.owner = self.owner.copy()
-            s.supply = self.supply.copy()
-            for g in old:
-                s.owner[g] = -1
-                s.supply[g] = 0
-            for (q, i), g_old, g_new in zip(slots, old, new):
-                s.gods[q][i] = g_new
-                s.owner[g_new] = q
-                s.supply[g_new] = self.supply[g_old]
-            s.prophets = {c: (relabel.get(g, g), m) for c, (g, m) in self.prophets.items()}
-            s.world.cities = {c: relabel.get(g, g) for c, g in self.world.cities.items()}
-            s._legal = None
-            s._scored = []
+        if not hidden:
+            return None
+        slots = [(q, i) for q in hidden for i in range(len(self.gods[q]))]
+        old = [self.gods[q][i] for q, i in slots]
+        spare = [g for g in range(4) if self.owner[g] < 0] if self.phase != "deal" else []
+        return slots, old, sorted(old + spare)
+
+    def _dealt(self, slots: list[tuple[int, int]], old: list[int], new: list[int]) -> FourGodsState:
+        """A copy with the god of each slot replaced by the one in ``new``;
+        every player keeps his colour, so his prophets, cities and supply go
+        with him to the god he is now given."""
+        s = self.clone()
+        relabel = dict(zip(old, new))
+        s.gods = [g.copy() for g in self.gods]
+        s.owner = self.owner.copy()
+        s.supply = self.supply.copy()
+        for g in old:
+            s.owner[g] = -1
+            s.supply[g] = 0
+        for (q, i), g_old, g_new in zip(slots, old, new):
+            s.gods[q][i] = g_new
+            s.owner[g_new] = q
+            s.supply[g_new] = self.supply[g_old]
+        s.prophets = {c: (relabel.get(g, g), m) for c, (g, m) in self.prophets.items()}
+        s.world.cities = {c: relabel.get(g, g) for c, g in self.world.cities.items()}
+        s._legal = None
+        s._scored = []
         return s
 
     def public_action_string(self, action: int, viewer: int) -> str:
