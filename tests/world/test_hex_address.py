@@ -58,6 +58,19 @@ def test_every_address_of_a_whole_segment_round_trips() -> None:
     assert len(labels) == grid.size == 8640
 
 
+def test_remembered_labels_belong_to_their_map_and_off_map_still_refused() -> None:
+    """Grid.label remembers labels per map shape: a hex labelled on a wider map
+    is still refused on a map it lies off, every time (nothing remembered for it)."""
+    small, wide = Grid(2, 1), Grid(12, 2)
+    h = Hex.from_offset(9, 5)  # column 9, row 5: province 102 on both, gemark 5*8+1+1
+    assert small.label(h) == wide.label(h) == "102.42"
+    far = Hex.from_offset(20, 0)  # column 20 lies beyond the two-province map
+    assert wide.label(far) == "103.05"
+    for _ in range(2):
+        with pytest.raises(InvalidInputError):
+            small.label(far)
+
+
 def test_known_addresses() -> None:
     grid = Grid(12, 2)
     assert grid.label(Hex.from_offset(0, 0)) == "101.01"

@@ -77,6 +77,10 @@ class Address:
 
 PASSIVE_ADDRESS = Address(0, 0)
 
+_LABELS: dict[tuple[int, int], dict[Hex, str]] = {}
+"""Printed addresses by map shape and hex (:meth:`Grid.label`); at most one
+entry per gemark of each map shape this process has seen."""
+
 
 @dataclass(frozen=True, slots=True)
 class Grid:
@@ -157,8 +161,16 @@ class Grid:
         return Hex.from_offset(col, row)
 
     def label(self, h: Hex) -> str:
-        """The printed address ``PPP.GG`` of a hex."""
-        return str(self.address_of(h))
+        """The printed address ``PPP.GG`` of a hex (remembered per map shape:
+        a month's reports print the same few thousand addresses a hundred
+        thousand times)."""
+        labels = _LABELS.get((self.prov_cols, self.prov_rows))
+        if labels is None:
+            labels = _LABELS[(self.prov_cols, self.prov_rows)] = {}
+        text = labels.get(h)
+        if text is None:
+            text = labels[h] = str(self.address_of(h))
+        return text
 
     def parse(self, text: str) -> Hex:
         """Parse an address string to a hex on this map."""
