@@ -269,7 +269,7 @@ def test_players_given_twice_must_agree(tmp_path: Path) -> None:
     assert "disagree" in error_line(res)
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--param", "players=2",
                               "--games", "2", "--seed", "1"])
-    assert res.exit_code == 0 and "seat" in res.output
+    assert res.exit_code == 0 and "Sitz" in res.output
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--bots", "mcts:x", "--games", "1"])
     assert "budget" in error_line(res)
 

@@ -144,8 +144,9 @@ class FourGodsState(State):
     def factions(self) -> list[str]:
         """Per player his god or gods (also hidden ones: the engine knows
         them; this is for the batch statistics, not for a player)."""
+        from wdg.games.base import NO_FACTION
         from wdg.games.four_gods.tiles import GOD_NAMES
-        return ["+".join(GOD_NAMES[g] for g in sorted(gods)) or "-" for gods in self.gods]
+        return ["+".join(GOD_NAMES[g] for g in sorted(gods)) or NO_FACTION for gods in self.gods]
 
     def in_compound_action(self) -> bool:
         """A city just built waits for its prophet: building a city and
