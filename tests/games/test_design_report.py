@@ -111,7 +111,7 @@ def test_every_statistic_carries_its_interval_in_text_and_json() -> None:
 
 @pytest.mark.parametrize("name,players,german", [
     ("four_gods", 4, ["Beutel leer", "Ende durch:", "Plättchen im Beutel", "„Welt voll“ kommt"]),
-    ("lords_of_creation", 3, ["höchstens Karten auf einer Hand", "Runden"]),
+    ("lords_of_creation", 4, ["höchstens Karten auf einer Hand", "Runden"]),
     ("empires_of_middle_earth", 2, ["Stapel aufgebraucht", "Heere", "„Rundengrenze“ kommt"]),
 ])
 def test_the_batch_text_is_german_and_fits_100_columns(name: str, players: int, german: list[str]) -> None:

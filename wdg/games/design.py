@@ -350,8 +350,8 @@ def to_text(d: dict[str, Any]) -> str:
         lines.append("Ende (Anteil der Partien, 95%-KI; Siegrate nach Zugposition):")
         for end, e in d["by_end"].items():
             pos = ", ".join(f"{p}: {g['win_rate']:.2f}" for p, g in e["positions"].items())
-            lines.append(f"  {e.get('label', end)}: {games_word(e['games'])}, {e['share']:.3f} "
-                         f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]" + (f"; {pos}" if pos else ""))
+            lines.extend(fit(f"  {e.get('label', end)}: {games_word(e['games'])}, {e['share']:.3f} "
+                             f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]" + (f"; {pos}" if pos else "")))
     if d["margin"]:
         m = d["margin"]
         lines.append(f"Vorsprung des Siegers ({games_word(m['n'])} mit einem Sieger):")

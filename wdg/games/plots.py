@@ -63,12 +63,12 @@ def figures(summary: dict[str, Any]) -> list[tuple[str, Any]]:
                 [vg.get(k, {}).get("ci95", [r, r])[1] - r for k, r in zip(keys, vr)]]
         ax.bar([x + width / 2 for x in xs], vr, width, yerr=verr, capsize=4, color="#ee7733",
                label=", ".join(variant["change"]))
-        ax.legend(fontsize=8)
     expected = design["fairness"].get("expected") or 1.0 / max(1, len(keys))
-    ax.axhline(expected, color="#555555", linestyle="--", linewidth=1)
+    ax.axhline(expected, color="#555555", linestyle="--", linewidth=1, label=f"1/n = {expected:.3f}")
+    ax.legend(fontsize=8)
     ax.set_xticks(xs, keys)
     ax.set_xlabel("Zugposition (1 = Startspieler)" if kind == "position" else "Sitz")
-    ax.set_ylabel("Siegrate (95 % CI)")
+    ax.set_ylabel("Siegrate (95%-KI)")
     ax.set_title(f"{name}: Siegrate nach {'Zugposition' if kind == 'position' else 'Sitz'}")
     fig.tight_layout()
     figs.append(("siegrate.png", fig))
