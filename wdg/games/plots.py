@@ -102,7 +102,9 @@ def figures(summary: dict[str, Any]) -> list[tuple[str, Any]]:
     ax.set_title(f"{name}: Punkte nach {'Zugposition' if kind == 'position' else 'Sitz'}\n"
                  "(Kasten p25-p75, Strich Median, Antennen p10-p90, Dreieck Mittel)", fontsize=10)
     if vdesign:
-        ax.legend(fontsize=8)
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high + 0.22 * (high - low))  # room for the legend above the boxes
+        ax.legend(fontsize=8, loc="upper center", ncol=2)
     fig.tight_layout()
     figs.append(("punkte.png", fig))
 
