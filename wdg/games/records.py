@@ -29,7 +29,7 @@ import yaml
 
 from wdg import __version__
 from wdg.errors import DataError
-from wdg.games.base import CHANCE, Game, GameError, State, load_game
+from wdg.games.base import CHANCE, Game, GameAbandoned, GameError, State, load_game
 from wdg.games.bots import get_bot
 
 MAX_ACTIONS = 1_000_000
@@ -54,15 +54,20 @@ class GameRecord:
     engine: str = field(default_factory=lambda: f"wdg {__version__}")
     """The engine that played (or wrote) the record; records of older
     versions have none (read as "")."""
+    unfinished: str | None = None
+    """Why the game stopped before its end (a player abandoned it); such a
+    record has the actions so far and no scores. ``None``: a whole game."""
 
     def to_yaml(self) -> str:
         """The record as YAML text."""
-        data = {
-            "game": self.game, "engine": self.engine,
+        data: dict[str, Any] = {"game": self.game, "engine": self.engine}
+        if self.unfinished is not None:
+            data["unfinished"] = self.unfinished
+        data.update({
             "params": dict(sorted(self.params.items())), "seed": self.seed,
             "bots": list(self.bots), "actions": [list(a) for a in self.actions],
             "scores": self.scores, "returns": self.returns,
-        }
+        })
         return yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True,
                          default_flow_style=None, width=200)
 
@@ -101,7 +106,12 @@ def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> t
         if p == CHANCE:
             a = state.sample_chance(chance_rng)
         else:
-            a = funcs[p](state, seat_rngs[p])
+            try:
+                a = funcs[p](state, seat_rngs[p])
+            except GameAbandoned as exc:
+                record.unfinished = str(exc)
+                exc.record = record
+                raise
         if watchers:
             for w in watchers:
                 w.inform(state, p, a)  # type: ignore[attr-defined]
@@ -136,6 +146,9 @@ def load_record(path: Path) -> GameRecord:
     engine = raw.get("engine", "")
     if not isinstance(engine, str):
         raise DataError(str(path), "engine", engine, "the engine's name and version, e.g. 'wdg 0.2.0'")
+    unfinished = raw.get("unfinished")
+    if unfinished is not None and not isinstance(unfinished, str):
+        raise DataError(str(path), "unfinished", unfinished, "why the game stopped early, as text")
     if any(not isinstance(k, str) for k in raw["params"]):
         raise DataError(str(path), "params", raw["params"], "a mapping of parameter names to values")
     actions = []
@@ -145,7 +158,7 @@ def load_record(path: Path) -> GameRecord:
             raise DataError(str(path), f"actions[{i}]", entry, "[player, action, text]")
         actions.append((entry[0], entry[1], str(entry[2]) if len(entry) == 3 else ""))
     return GameRecord(raw["game"], raw["params"], raw.get("seed"), list(raw.get("bots") or []),
-                      actions, raw.get("scores"), raw.get("returns"), engine)
+                      actions, raw.get("scores"), raw.get("returns"), engine, unfinished)
 
 
 def replay(record: GameRecord, source: str = "<record>", *, upto: int | None = None,
@@ -154,8 +167,9 @@ def replay(record: GameRecord, source: str = "<record>", *, upto: int | None = N
     and any disagreement with the recorded scores or returns.
 
     ``upto``: stop after that many actions and return the position there
-    (no end-of-game checks). ``on_step(i, state, player, action)`` is called
-    before action ``i`` is applied to ``state``."""
+    (no end-of-game checks; neither for a record of an abandoned game,
+    :attr:`GameRecord.unfinished`). ``on_step(i, state, player, action)`` is
+    called before action ``i`` is applied to ``state``."""
     try:
         game = load_game(record.game, **record.params)
     except GameError as exc:
@@ -177,7 +191,7 @@ def replay(record: GameRecord, source: str = "<record>", *, upto: int | None = N
         if on_step is not None:
             on_step(i, state, player, action)
         state.apply_action(action)
-    if upto is not None:
+    if upto is not None or record.unfinished is not None:
         return state
     if not state.is_terminal():
         raise GameError(f"{source}: the record ends after {len(record.actions)} actions before the game is over")
