@@ -386,3 +386,27 @@ def test_show_viewer_shows_only_the_own_hand(name: str, tmp_path: Path) -> None:
         mine = [state.g.cards[c].name for c in state.hands[1]]
         assert "Deine Hand: " in res.output and all(c in res.output for c in mine)
         assert f"Hand P0: {len(state.hands[0])} Karte" in res.output
+
+
+def test_targets_that_do_not_fit_a_tree_of_labels_are_packed_into_short_lists() -> None:
+    """Two tiles on ten cells in four turns each (80 actions, 4 Gods): the
+    labels' tree gives 20 entries of 4 or 2 of 40; packed, each tile's
+    cells go together up to 12 actions an entry — both lists at most 12,
+    every action once; a kind that fits stays one entry; a large target is
+    split in parts."""
+    paths = [(f"Plättchen {t} legen", f"an C{c}", f"Seite A, {o}x gedreht")
+             for t in (3, 6) for c in range(1, 11) for o in range(4)]
+    paths += [("Gottheit wählen", g) for g in ("Elfen", "Zwerge")] + [("Zug beenden",)]
+    groups = group_actions(paths)
+    assert len(groups) <= LIST_LIMIT and max(len(m) for _, m in groups) <= LIST_LIMIT
+    assert sorted(i for _, m in groups for _, i in m) == list(range(len(paths)))
+    assert groups[0][0] == "Plättchen 3 legen an C1 bis an C3"
+    assert groups[0][1][0] == ("an C1 Seite A, 0x gedreht", 0)
+    assert ("Gottheit wählen", [("Elfen", 80), ("Zwerge", 81)]) in groups
+    cards = [("Vom Abwurfstapel nehmen", "Heer (Held)", f"Karte {i}") for i in range(19)]
+    cards += [("Vom Abwurfstapel nehmen", f"Charakter {k}", f"Held {k}{i}") for k in "ABCDEFGHIJ"
+              for i in range(2)]
+    groups = group_actions(cards)
+    assert [label for label, _ in groups][:2] == ["Vom Abwurfstapel nehmen Heer (Held), Teil 1 von 2",
+                                                  "Vom Abwurfstapel nehmen Heer (Held), Teil 2 von 2"]
+    assert len(groups) <= LIST_LIMIT and max(len(m) for _, m in groups) <= LIST_LIMIT

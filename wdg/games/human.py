@@ -81,8 +81,10 @@ def group_actions(paths: list[tuple[str, ...]]) -> list[Group]:
     that makes the longer of the two lists shorter. Where a list stays
     longer than :data:`LIST_LIMIT`, the kinds whose targets are numbered
     are grouped by kind alone and their targets asked for by number
-    (:func:`number_entry`), if that makes the longer list shorter. Up to
-    :data:`FLAT_LIMIT` actions form one list of single entries."""
+    (:func:`number_entry`), or each kind's targets are packed into entries
+    of at most :data:`LIST_LIMIT` actions (:func:`_packed`) — whichever
+    makes the longer list shortest. Up to :data:`FLAT_LIMIT` actions form
+    one list of single entries."""
     if len(paths) <= FLAT_LIMIT:
         return [(" ".join(x for x in p if not isinstance(x, Band)), [("", i)])
                 for i, p in enumerate(paths)]
@@ -110,12 +112,66 @@ def group_actions(paths: list[tuple[str, ...]]) -> list[Group]:
     if best[0] > LIST_LIMIT:
         numbered = frozenset(k for k in kinds if all(
             len(p) > 1 and isinstance(p[-1], Num) for p in paths if p[0] == k))
+        options = [(best, groups)]
         if numbered:
-            trial_groups = _build(paths, dict.fromkeys(kinds, 1) | {k: depth[k] for k in kinds},
-                                  numbered)
-            if _cost(trial_groups, typed=True) < best:
-                groups = trial_groups
+            typed = _build(paths, depth, numbered)
+            options.append((_cost(typed, typed=True), typed))
+        for num in ({frozenset(), numbered} if numbered else {frozenset()}):
+            packed = _packed(paths, kinds, num)
+            options.append((_cost(packed, typed=True), packed))
+        best, groups = min(options, key=lambda o: o[0])
     return groups
+
+
+def _packed(paths: list[tuple[str, ...]], kinds: list[str], numbered: frozenset[str]) -> list[Group]:
+    """The fallback grouping where the tree of labels has no two short
+    lists: each kind's targets (its paths' second labels, in order) packed
+    into entries of at most :data:`LIST_LIMIT` actions — several small
+    targets together (``Plättchen 29 (Hand 1) legen an B1 bis an C4``), a
+    large one in parts (``..., Teil 1 von 2``); kinds in ``numbered`` keep
+    their number entry."""
+    out: list[Group] = []
+    typed = [g for g in _build(paths, dict.fromkeys(kinds, 1), numbered)] if numbered else []
+    for kind in kinds:
+        if kind in numbered:
+            out += [g for g in typed if paths[g[1][0][1]][0] == kind]
+            continue
+        subs: dict[tuple[str, ...], list[int]] = {}
+        for i, p in enumerate(paths):
+            if p[0] == kind:
+                subs.setdefault(p[:2], []).append(i)
+        chunk: list[tuple[str, ...]] = []
+
+        def flush() -> None:
+            if not chunk:
+                return
+            if len(chunk) == len(subs):  # the whole kind in one entry
+                out.append((kind, [(_member_label(paths[i][1:]), i) for sk in chunk for i in subs[sk]]))
+            elif len(chunk) == 1:
+                sk = chunk[0]
+                out.append((" ".join(x for x in sk if not isinstance(x, Band)),
+                            [(_member_label(paths[i][2:]), i) for i in subs[sk]]))
+            else:
+                out.append((f"{kind} {chunk[0][1]} bis {chunk[-1][1]}",
+                            [(_member_label(paths[i][1:]), i) for sk in chunk for i in subs[sk]]))
+            chunk.clear()
+
+        for sk, members in subs.items():
+            if len(members) > LIST_LIMIT:
+                flush()
+                parts = -(-len(members) // LIST_LIMIT)
+                size = -(-len(members) // parts)
+                label = " ".join(x for x in sk if not isinstance(x, Band))
+                for j in range(parts):
+                    out.append((f"{label}, Teil {j + 1} von {parts}",
+                                [(_member_label(paths[i][2:]), i) for i in members[j * size:(j + 1) * size]]))
+            elif sum(len(subs[x]) for x in chunk) + len(members) <= LIST_LIMIT:
+                chunk.append(sk)
+            else:
+                flush()
+                chunk.append(sk)
+        flush()
+    return out
 
 
 def number_ranges(numbers: list[int]) -> str:

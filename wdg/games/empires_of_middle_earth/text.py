@@ -123,8 +123,9 @@ def board_text(s: EmpiresState) -> str:
         lines.append(f"Belagerung durch P{owner}: {cards[t].name} von "
                      + ", ".join(cards[a].name for a in armies))
     for p in range(s.g.num_players):
-        lines.append(f"P{p}: Gold {s.gold[p]}, Hand {len(s.hands[p])}, Heere {int(s.scores()[p])}; "
-                     f"{_table_text(s, p, german=True)}")
+        table = _table_text(s, p, german=True)
+        lines.append(f"P{p}: Gold {s.gold[p]}, Hand {len(s.hands[p])}, Heere {int(s.scores()[p])}"
+                     + (f"; {table}" if table else ""))
     lines.append("(* hat in diesem Zug gehandelt; Heer: Stärke@Region)")
     return "\n".join(lines)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wdg.games.base import Band
 from wdg.games.four_gods.tiles import GOD_NAMES, TERRAIN_NAMES, TERRAINS, orient_grid, side_text
 
 if TYPE_CHECKING:
@@ -14,6 +15,17 @@ COLOUR_NAMES = ("Rot", "Blau", "Gelb", "Lila")
 """Prophet colours of the hidden gods ("Verdeckte Götter"): "Jeder von euch
 wählt bei Spielbeginn eine Spielerfarbe ... Die Farbe der gewählten
 Propheten hat in diesem Modus nichts mit der Gottheit zu tun"."""
+
+
+END_REASONS_DE = {"world full": "die Welt ist voll", "bag empty": "der Beutel ist leer",
+                  "all passed": "alle haben gepasst", "turn limit": "Zuggrenze erreicht"}
+"""The end reasons (``end_reason``, the keys of the batch statistics) as
+players read them."""
+
+
+def end_reason_de(s: St) -> str:
+    """Why the game ends (or will end), in German."""
+    return END_REASONS_DE.get(s.end_reason, s.end_reason)
 
 
 def prophet_colour(s: St, g: int) -> int:
@@ -168,7 +180,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
     head = "    " + " ".join(f" {chr(ord('A') + col)}  " for col in range(ts.cols))
     who = "" if s.phase == "over" else f", Spieler {s.player} am Zug"
     lines = [f"{turn_label(s)}{who}, Beutel {len(s.bag)} Plättchen, "
-             f"Städte übrig {s.cities_left}" + (f", Ende: {s.end_reason}" if s.end_reason else ""),
+             f"Städte übrig {s.cities_left}" + (f", Ende: {end_reason_de(s)}" if s.end_reason else ""),
              head]
     for r in range(ts.rows):
         for rr in range(3):
@@ -257,7 +269,7 @@ def action_path(s: St, a: int) -> tuple[str, ...]:
         shown = tile_terrain(s, tile, 4 * (1 - side)) if tile is not None else "?"
         verb = "Plättchen in einer Ablagereihe wenden" if kind == "flip" else \
             "Plättchen aus einer Ablagereihe nehmen"
-        return (verb, f"Reihe von Spieler {q}", f"Plätze {10 * (i // 10) + 1}-{10 * (i // 10) + 10}",
+        return (verb, f"Reihe von Spieler {q}", Band(f"Plätze {10 * (i // 10) + 1}-{10 * (i // 10) + 10}"),
                 f"Platz {i + 1}: Plättchen {tile}" + (f" (danach {shown})" if kind == "flip" else ""))
     if kind == "god":
         return ("Gottheit wählen", GOD_NAMES[args[0]])
@@ -306,7 +318,7 @@ def turn_status(s: St, player: int) -> list[str]:
                                       if s.phase == "prophet" else "")
                    + (" Die neue Stadt braucht ihren Propheten." if s.phase == "city" else ""))
     if s.final_turns > 0:
-        out.append(f"Das Ende ist ausgelöst ({s.end_reason}): noch {s.final_turns} Züge.")
+        out.append(f"Das Ende ist ausgelöst ({end_reason_de(s)}): noch {s.final_turns} Züge.")
     b = s.breakdown()
     pts = s.scores()
     hidden = s._hidden_gods_of(player)
