@@ -75,7 +75,7 @@ def test_replay_names_the_first_illegal_action(tmp_path: Path) -> None:
     k = next(i for i, a in enumerate(data["actions"]) if a[0] >= 0 and i > 40)
     data["actions"][k][1] = 99_999
     rec.write_text(yaml.safe_dump(data, allow_unicode=True))
-    with pytest.raises(GameError, match=rf"step {k} \(99999"):
+    with pytest.raises(GameError, match=rf"Schritt {k} \(99999"):
         replay(load_record(rec), str(rec))
     res = runner.invoke(app, ["games", "replay", str(rec)])
     assert res.exit_code != 0

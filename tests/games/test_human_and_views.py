@@ -224,7 +224,7 @@ def test_show_writes_a_board_as_svg_and_text(name: str, tmp_path: Path) -> None:
     res = runner.invoke(app, ["games", "show", str(path), "--at", str(n)])
     assert res.exit_code == 0 and f"nach {n} von {len(rec.actions)} Aktionen" in res.output
     bad = runner.invoke(app, ["games", "show", str(path), "--at", str(len(rec.actions) + 5)])
-    assert "outside the record" in error_line(bad)
+    assert "liegt außerhalb der Aufzeichnung" in error_line(bad)
 
 
 def test_the_lords_of_creation_text_board_uses_the_hex_numbers_of_the_actions(tmp_path: Path) -> None:

@@ -364,7 +364,7 @@ def test_show_viewer_hides_the_others_hidden_gods_the_engine_knows_them(tmp_path
     assert all(GOD_NAMES[state.gods[q][0]] in res.output for q in range(3))
     assert "alles sichtbar" in res.output
     bad = runner.invoke(app, ["games", "show", str(path), "--viewer", "3"])
-    assert bad.exit_code != 0 and "numbered 0 to 2" in str(bad.exception)
+    assert bad.exit_code != 0 and "nummeriert 0 bis 2" in str(bad.exception)
 
 
 @pytest.mark.parametrize("name", ["lords_of_creation", "empires_of_middle_earth"])

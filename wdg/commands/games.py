@@ -175,10 +175,10 @@ def show_position(
     the actions use) or as an SVG picture; with --viewer as one player sees it."""
     rec = load_record(record)
     if out is not None and out.suffix.lower() != ".svg":
-        raise GameError(f"-o {out}: only SVG boards are written; give a file name ending in .svg")
+        raise GameError(f"-o {out}: nur SVG-Bretter werden geschrieben; bitte einen Dateinamen auf .svg angeben")
     players = rec.params.get("players")
     if viewer is not None and isinstance(players, int) and not 0 <= viewer < players:
-        raise GameError(f"--viewer {viewer}: the game has {players} players, numbered 0 to {players - 1}")
+        raise GameError(f"--viewer {viewer}: das Spiel hat {players} Spieler, nummeriert 0 bis {players - 1}")
     state = replay(rec, str(record), upto=len(rec.actions) if at is None else at)
     n = len(rec.actions) if at is None else at
     who = "alles sichtbar" if viewer is None else f"wie Spieler {viewer} sie sieht"
@@ -192,7 +192,7 @@ def show_position(
                 typer.echo(line)
         return
     if not hasattr(state, "board_svg"):
-        raise GameError(f"{rec.game} has no SVG board")
+        raise GameError(f"{rec.game} hat kein SVG-Brett")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(state.board_svg(viewer), encoding="utf-8")
     typer.echo(f"Brett nach {n} von {len(rec.actions)} Aktionen ({who}) geschrieben nach {out}")
