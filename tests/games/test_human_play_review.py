@@ -180,13 +180,13 @@ def test_four_gods_text_board_has_a_key_to_its_letters(tmp_path: Path) -> None:
     G Gebirge, ``*`` a prophet, ``( )`` a city with its god's (with hidden
     gods: its colour's) initial, ``·`` and ``+``."""
     from wdg.games.four_gods.text import board_text
-    state, _ = play(load_game("four_gods", players=2), ["greedy", "greedy"], 1)
+    state, _ = play(load_game("four_gods", players=2), ["random", "random"], 1)
     key = [line for line in board_text(state).splitlines() if line.startswith("Zeichen: ")]
     assert len(key) == 1
     for part in ("M Meer", "E Ebene", "W Wald", "G Gebirge", "* ein Prophet", "( ) eine legendäre Stadt",
                  "F Fischmenschen", "Z Zwerge", "· ein leeres Feld", "+ ein leeres Feld"):
         assert part in key[0]
-    hidden, _ = play(load_game("four_gods", players=3, gods="hidden"), ["greedy"] * 3, 1)
+    hidden, _ = play(load_game("four_gods", players=3, gods="hidden"), ["random"] * 3, 1)
     key = [line for line in board_text(hidden, 0).splitlines() if line.startswith("Zeichen: ")][0]
     assert "R Rot, B Blau, G Gelb" in key and "Fischmenschen" not in key
 
@@ -342,7 +342,7 @@ def test_show_viewer_hides_the_others_hidden_gods_the_engine_knows_them(tmp_path
     ``show`` without a viewer, the game master's view) knows them all."""
     from wdg.games.four_gods.tiles import GOD_NAMES
     path = tmp_path / "h.yaml"
-    _, rec = play(load_game("four_gods", players=3, gods="hidden"), ["greedy", "random", "random"], 5)
+    _, rec = play(load_game("four_gods", players=3, gods="hidden"), ["random"] * 3, 5)
     rec.write(path)
     at = len(rec.actions) // 2
     state = replay(rec, upto=at)
