@@ -17,15 +17,17 @@ wählt bei Spielbeginn eine Spielerfarbe ... Die Farbe der gewählten
 Propheten hat in diesem Modus nichts mit der Gottheit zu tun"."""
 
 
-END_REASONS_DE = {"world full": "die Welt ist voll", "bag empty": "der Beutel ist leer",
-                  "all passed": "alle haben gepasst", "turn limit": "Zuggrenze erreicht"}
+END_REASONS_DE = {"world full": "Welt voll", "bag empty": "Beutel leer",
+                  "all passed": "alle passen", "turn limit": "Zuggrenze"}
 """The end reasons (``end_reason``, the keys of the batch statistics) as
-players read them."""
+players read them; the names of the batch statistics (the game's
+``end_labels``) where the game has them."""
 
 
 def end_reason_de(s: St) -> str:
     """Why the game ends (or will end), in German."""
-    return END_REASONS_DE.get(s.end_reason, s.end_reason)
+    labels = getattr(s.game, "end_labels", None) or END_REASONS_DE
+    return labels.get(s.end_reason, s.end_reason)
 
 
 def prophet_colour(s: St, g: int) -> int:
