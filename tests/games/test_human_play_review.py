@@ -164,7 +164,8 @@ def test_lords_of_creation_view_says_each_fact_once_without_internals(tmp_path: 
     decisions = out.split("=== Spieler 0 ist am Zug ===")[1:]
     assert len(decisions) > 20
     for d in decisions:
-        view = d.split("Seit deiner letzten Entscheidung:")[-1].split("Deine Möglichkeiten:")[0]
+        view = "\n".join(line for line in d.split("Deine Möglichkeiten:")[0].splitlines()
+                         if not line.startswith("  ") and not line.startswith("Seit deiner"))
         for p in (0, 1):
             assert len(re.findall(rf"^Spieler {p}( \(du\))?: \d+ Punkte", view, re.M)) == 1, view
         assert view.count("Vorrat") == 2 and view.count("Punkte") == 2, view
@@ -172,7 +173,9 @@ def test_lords_of_creation_view_says_each_fact_once_without_internals(tmp_path: 
         assert not re.search(r"(?<![\w-])-1\b", view), view
         assert "Zug von:" not in view and "Auswahl:" not in view and "Reihenfolge: [" not in view
         assert "Gelände: G Grasland" in view and "b barbarisch" in view
-    assert "Runde 1: " in out and "Karte des Zuges: " in out
+        # the card of the turn once, with its player (not again as "the turn's card")
+        assert "Karte des Zuges" not in view and "Dein Zug mit " not in view
+    assert "Runde 1: " in out and "gewählte Karte: " in out
 
 
 def test_four_gods_text_board_has_a_key_to_its_letters(tmp_path: Path) -> None:

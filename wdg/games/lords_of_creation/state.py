@@ -416,11 +416,6 @@ class LordsState(State):
         if owner >= 0 and owner != self.to_move:
             head += f"; Zug von Spieler {owner}" + (" (du)" if owner == player else "")
         lines = [head]
-        if self.turn_player >= 0 and self.card >= 0 and ph != OVER:
-            lines.append(f"Karte des Zuges: {card_name(self.card)}")
-            if ph in (MOVE_COUNT, ADVANCE, DICE) and self.src >= 0 and self.dst >= 0:
-                what = "Angriff" if ph == DICE else "Bewegung"
-                lines.append(f"{what} von Feld {self.src} nach Feld {self.dst}")
         waiting = [g for g in self.queue if g]
         if waiting and ph != OVER:
             lines.append("Danach in dieser Runde: " + ", dann ".join(
@@ -480,7 +475,7 @@ class LordsState(State):
             done = "ausstehend" if ph == PLACE else "erledigt"
             civ = "erledigt" if self.civ_done else "noch möglich"
             alt = "erledigt" if self.altar_done else "noch möglich"
-            out.append(f"Dein Zug mit {card_name(self.card)}: Einsetzen {done}; Zivilisieren {civ}; "
+            out.append(f"Dein Zug (mit deiner gewählten Karte): Einsetzen {done}; Zivilisieren {civ}; "
                        f"Altar {alt}; Bewegen und Angreifen beliebig oft, bis du den Zug beendest "
                        f"oder beim Angriff einen Pasch würfelst.")
         return out
