@@ -30,7 +30,7 @@ import numpy as np
 from wdg.games.base import NO_FACTION
 from wdg.games.batch import GameSummary
 from wdg.games.stats import (
-    RATE_HEAD, Z95, distribution, end_label, fit, games_word, mean_ci, pm, rate_cells, wilson,
+    RATE_HEAD, Z95, distribution, end_label, fit, games_word, mean_ci, pm, rate_cells, wilson, wrap,
 )
 
 ALPHA = 0.05
@@ -349,9 +349,10 @@ def to_text(d: dict[str, Any]) -> str:
     if d["by_end"]:
         lines.append("Ende (Anteil der Partien, 95%-KI; Siegrate nach Zugposition):")
         for end, e in d["by_end"].items():
-            pos = ", ".join(f"{p}: {g['win_rate']:.2f}" for p, g in e["positions"].items())
-            lines.extend(fit(f"  {e.get('label', end)}: {games_word(e['games'])}, {e['share']:.3f} "
-                             f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]" + (f"; {pos}" if pos else "")))
+            head = (f"  {e.get('label', end)}: {games_word(e['games'])}, {e['share']:.3f} "
+                    f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]" + (";" if e["positions"] else ""))
+            lines.extend(wrap(head, [f"{p}: {g['win_rate']:.2f}" for p, g in e["positions"].items()],
+                              indent="    "))
     if d["margin"]:
         m = d["margin"]
         lines.append(f"Vorsprung des Siegers ({games_word(m['n'])} mit einem Sieger):")

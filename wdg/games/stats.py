@@ -215,15 +215,15 @@ def fit(line: str, width: int = 100) -> list[str]:
                          break_long_words=False)
 
 
-def wrap(head: str, items: list[str], width: int = 100) -> list[str]:
+def wrap(head: str, items: list[str], width: int = 100, indent: str = "  ") -> list[str]:
     """``head`` and the comma-separated ``items``, wrapped at ``width``
-    columns with the continuation lines indented."""
+    columns between items, the continuation lines indented by ``indent``."""
     out, line = [], head
     for i, item in enumerate(items):
         piece = item + ("," if i < len(items) - 1 else "")
         if line.strip() and len(line) + 1 + len(piece) > width and line != head:
             out.append(line)
-            line = "  " + piece
+            line = indent + piece
         else:
             line = f"{line} {piece}" if line else piece
     out.append(line)
