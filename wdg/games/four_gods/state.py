@@ -333,8 +333,10 @@ class FourGodsState(State):
 
     # ------------------------------------------------------------ imperfect information
     def _hidden_gods_of(self, viewer: int) -> list[int]:
-        """Players whose gods ``viewer`` does not know (hidden gods only)."""
-        if not self.game.hidden_gods:
+        """Players whose gods ``viewer`` does not know (hidden gods only;
+        none once the game is over: "Ihr offenbart euch erst direkt vor der
+        Wertung")."""
+        if not self.game.hidden_gods or self.phase == "over":
             return []
         return [q for q in range(self.game.num_players) if q != viewer and self.gods[q]]
 
