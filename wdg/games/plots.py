@@ -65,7 +65,9 @@ def figures(summary: dict[str, Any]) -> list[tuple[str, Any]]:
                label=", ".join(variant["change"]))
     expected = design["fairness"].get("expected") or 1.0 / max(1, len(keys))
     ax.axhline(expected, color="#555555", linestyle="--", linewidth=1, label=f"1/n = {expected:.3f}")
-    ax.legend(fontsize=8)
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.22 * (high - low))  # room for the legend above the bars
+    ax.legend(fontsize=8, loc="upper center", ncol=3)
     ax.set_xticks(xs, keys)
     ax.set_xlabel("Zugposition (1 = Startspieler)" if kind == "position" else "Sitz")
     ax.set_ylabel("Siegrate (95%-KI)")
