@@ -344,7 +344,7 @@ def to_text(d: dict[str, Any]) -> str:
             v = g["score_vs_others"]
             lines.append(f"  {str(g.get('label', name)):<{width}}  {rate_cells(g)}  "
                          f"{v['mean']:>+8.2f} {pm(v['ci95'])}")
-    if d["by"]:
+    if any(kind in d["by"] for kind in ("position", "last_turn", "faction")):
         lines.append("  (Abstand: Punkte minus Mittel der Mitspieler; ± halbe Breite des 95%-KI)")
     if d["by_end"]:
         lines.append("Ende (Anteil der Partien, 95%-KI; Siegrate nach Zugposition):")
