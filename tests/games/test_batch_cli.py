@@ -54,9 +54,9 @@ def test_cli_lists_plays_replays_and_batches(tmp_path: Path) -> None:
     res = runner.invoke(app, ["games", "play", "lords_of_creation", "--players", "3", "--seed", "4",
                               "--bots", "random,greedy", "--record", str(rec)])
     assert res.exit_code == 0, res.output
-    assert "returns:" in res.output and load_record(rec).bots == ["random", "greedy", "random"]
+    assert "Ergebnis (1 Sieg" in res.output and load_record(rec).bots == ["random", "greedy", "random"]
     res = runner.invoke(app, ["games", "replay", str(rec)])
-    assert res.exit_code == 0 and "the record is valid" in res.output
+    assert res.exit_code == 0 and "die Aufzeichnung ist gültig" in res.output
     out_json, out_csv = tmp_path / "s.json", tmp_path / "s.csv"
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--games", "20", "--players", "2",
                               "--bots", "random,greedy", "--seed", "3", "--json", str(out_json),
@@ -75,7 +75,7 @@ def test_replay_names_the_first_illegal_action(tmp_path: Path) -> None:
     k = next(i for i, a in enumerate(data["actions"]) if a[0] >= 0 and i > 40)
     data["actions"][k][1] = 99_999
     rec.write_text(yaml.safe_dump(data, allow_unicode=True))
-    with pytest.raises(GameError, match=rf"step {k} \(99999"):
+    with pytest.raises(GameError, match=rf"Schritt {k} \(99999"):
         replay(load_record(rec), str(rec))
     res = runner.invoke(app, ["games", "replay", str(rec)])
     assert res.exit_code != 0

@@ -20,7 +20,8 @@ CASES = [
     ("lords_of_creation", 2, 1, "lords_of_creation_2p_seed1.txt", {}),
     ("four_gods", 4, 1, "four_gods_4p_seed1.txt", {}),
     # The first shipped tile set, named "" by everything made before the
-    # balanced set became the default: this file was written then, unchanged.
+    # balanced set became the default: the same game as the file written then
+    # (its texts follow today's views).
     ("four_gods", 4, 1, "four_gods_first_tiles_4p_seed1.txt", {"tiles": ""}),
     ("empires_of_middle_earth", 4, 1, "empires_of_middle_earth_4p_seed1.txt", {}),
 ]

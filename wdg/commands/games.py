@@ -10,10 +10,10 @@ from typing import Any
 import typer
 import yaml
 
-from wdg.games.base import CHANCE, GameError, load_game, registered_games
+from wdg.games.base import CHANCE, GameAbandoned, GameError, load_game, registered_games
 from wdg.games.batch import run_batch
 from wdg.games.bots import parse_bots
-from wdg.games.records import load_record, play, replay
+from wdg.games.records import GameRecord, load_record, play, replay
 from wdg.games.stats import summarize, to_csv, to_text
 
 games_app = typer.Typer(
@@ -70,20 +70,51 @@ def play_game(
     param: list[str] = typer.Option([], "--param", "-p", help=PARAM_HELP),
 ) -> None:
     """Play one game, write its record, print the final position and scores.
-    With ``--bots human,...`` the human seats are asked at the terminal: the
-    board, what happened since, and the legal actions numbered from 1."""
+
+    With --bots human,random (a seat "human") that seat is played at the
+    terminal: at each decision the position as that player sees it, what
+    happened since, and the choices in at most two short lists. q abandons
+    the game; the record then keeps the actions so far, marked unfinished.
+    """
     game = load_game(name, **_params(players, param))
-    state, rec = play(game, parse_bots(bots, game.num_players), seed)
     path = record or Path(f"{name}-{seed}.yaml")
+    try:
+        state, rec = play(game, parse_bots(bots, game.num_players), seed)
+    except GameAbandoned as exc:
+        rec = exc.record
+        if not isinstance(rec, GameRecord):
+            raise
+        rec.write(path)
+        typer.echo(f"Spiel abgebrochen: {exc}. Die ersten {len(rec.actions)} Aktionen stehen in {path} "
+                   f"(als unfertiges Spiel markiert; `wdg games show {path}` zeigt die Stellung).")
+        if not exc.quit:
+            raise GameError(f"{exc}; die bisherigen {len(rec.actions)} Aktionen stehen in {path}") from None
+        return
     rec.write(path)
     typer.echo(_board(state))
-    typer.echo(f"scores: {rec.scores}\nreturns: {rec.returns}\n"
-               f"{len(rec.actions)} actions; record written to {path}")
+    typer.echo(f"{_scores_text(state)}\n{len(rec.actions)} Aktionen; Aufzeichnung geschrieben nach {path}")
 
 
 def _board(state: Any) -> str:
     """The readable board of a position (the game's ``board_text`` if it has one)."""
     return state.board_text() if hasattr(state, "board_text") else str(state)
+
+
+def _scores_text(state: Any) -> str:
+    """Points and results of every player, in German."""
+    scores = state.scores()
+    line = "Punkte: " + ", ".join(f"Spieler {p} {x:g}" for p, x in enumerate(scores))
+    if state.is_terminal():
+        line += "\nErgebnis (1 Sieg, 0 Niederlage, geteilter Sieg 1/k): " + ", ".join(
+            f"Spieler {p} {x:g}" for p, x in enumerate(state.returns()))
+    return line
+
+
+def _replayed_text(rec: GameRecord) -> str:
+    if rec.unfinished is not None:
+        return (f"{len(rec.actions)} Aktionen nachgespielt: gültig, aber das Spiel ist unfertig "
+                f"({rec.unfinished})")
+    return f"{len(rec.actions)} Aktionen nachgespielt: die Aufzeichnung ist gültig"
 
 
 @games_app.command("replay")
@@ -98,8 +129,7 @@ def replay_record(
     if not step:
         state = replay(rec, str(record))
         typer.echo(_board(state))
-        typer.echo(f"scores: {state.scores()}\nreturns: {state.returns()}\n"
-                   f"{len(rec.actions)} actions replayed: the record is valid")
+        typer.echo(f"{_scores_text(state)}\n{_replayed_text(rec)}")
         return
     pause = [True]
 
@@ -107,14 +137,14 @@ def replay_record(
         pass
 
     def show(i: int, state: Any, player: int, action: int) -> None:
-        who = "chance" if player == CHANCE else f"player {player}"
-        typer.echo(f"--- step {i + 1}/{len(rec.actions)}: {who}: {state.action_to_string(action)}")
+        who = "Zufall" if player == CHANCE else f"Spieler {player}"
+        typer.echo(f"--- Schritt {i + 1}/{len(rec.actions)}: {who}: {state.action_to_string(action)}")
         after = state.clone()
         after.apply_action(action)
         if player != CHANCE or after.current_player() != CHANCE:
             typer.echo(_board(after))
         if pause[0]:
-            typer.echo("[Enter: next, q: stop] ", nl=False)
+            typer.echo("[Enter: weiter, q: aufhören] ", nl=False)
             line = sys.stdin.readline()
             if not line:
                 pause[0] = False
@@ -124,10 +154,9 @@ def replay_record(
     try:
         state = replay(rec, str(record), on_step=show)
     except _Stop:
-        typer.echo("stopped")
+        typer.echo("angehalten")
         return
-    typer.echo(f"scores: {state.scores()}\nreturns: {state.returns()}\n"
-               f"{len(rec.actions)} actions replayed: the record is valid")
+    typer.echo(f"{_scores_text(state)}\n{_replayed_text(rec)}")
 
 
 @games_app.command("show")
@@ -137,23 +166,36 @@ def show_position(
                            "(default: the end of the record)."),
     out: Path = typer.Option(None, "--out", "-o",
                              help="Write the board as SVG (a file ending in .svg) instead of text."),
+    viewer: int = typer.Option(None, "--viewer",
+                               help="Show the position as this player (0, 1, ...) sees it: his own "
+                               "hand, the others' by size, hidden gods of the others as ?. "
+                               "Default: everything, hidden parts included."),
 ) -> None:
     """Show the board of a recorded game at one moment, as text (the numbering
-    the actions use) or as an SVG picture."""
+    the actions use) or as an SVG picture; with --viewer as one player sees it."""
     rec = load_record(record)
     if out is not None and out.suffix.lower() != ".svg":
-        raise GameError(f"-o {out}: only SVG boards are written; give a file name ending in .svg")
+        raise GameError(f"-o {out}: nur SVG-Bretter werden geschrieben; bitte einen Dateinamen auf .svg angeben")
+    players = rec.params.get("players")
+    if viewer is not None and isinstance(players, int) and not 0 <= viewer < players:
+        raise GameError(f"--viewer {viewer}: das Spiel hat {players} Spieler, nummeriert 0 bis {players - 1}")
     state = replay(rec, str(record), upto=len(rec.actions) if at is None else at)
     n = len(rec.actions) if at is None else at
+    who = "alles sichtbar" if viewer is None else f"wie Spieler {viewer} sie sieht"
     if out is None:
-        typer.echo(f"{rec.game} after {n} of {len(rec.actions)} actions")
-        typer.echo(_board(state))
+        typer.echo(f"{rec.game} nach {n} von {len(rec.actions)} Aktionen ({who})")
+        if viewer is None:
+            typer.echo(_board(state))
+        else:
+            typer.echo(state.human_view(viewer))
+            for line in state.turn_status(viewer):
+                typer.echo(line)
         return
     if not hasattr(state, "board_svg"):
-        raise GameError(f"{rec.game} has no SVG board")
+        raise GameError(f"{rec.game} hat kein SVG-Brett")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(state.board_svg(), encoding="utf-8")
-    typer.echo(f"board after {n} of {len(rec.actions)} actions written to {out}")
+    out.write_text(state.board_svg(viewer), encoding="utf-8")
+    typer.echo(f"Brett nach {n} von {len(rec.actions)} Aktionen ({who}) geschrieben nach {out}")
 
 
 @games_app.command("batch")

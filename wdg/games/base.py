@@ -32,8 +32,43 @@ EVALUATE_CHANCE_LIMIT = 36
 """Largest chance node :meth:`State.evaluate` expands by default."""
 
 
+class Band(str):
+    """A label of :meth:`State.action_path` that only groups targets (a
+    board row, ten points of a bribe): the human's menu may show it in the
+    first list, never in front of a target of the second."""
+
+    __slots__ = ()
+
+
+class Num(str):
+    """A label of :meth:`State.action_path` that names a numbered target
+    (``Num("Feld 64", 64, "Feldnummer")``): where a kind has too many
+    targets for a short list, the human types the number (the board shows
+    it) instead; ``unit`` says what to type."""
+
+    __slots__ = ("number", "unit")
+
+    def __new__(cls, text: str, number: int, unit: str = "Nummer") -> Num:
+        obj = super().__new__(cls, text)
+        obj.number = number
+        obj.unit = unit
+        return obj
+
+
 class GameError(WdgError):
     """Unknown game, bad parameters, an illegal action in a record."""
+
+
+class GameAbandoned(GameError):
+    """A player left the game before its end (the human's ``q``, or his
+    input ended): :func:`wdg.games.records.play` attaches the record of the
+    actions so far (``record``, marked unfinished) and lets it pass on."""
+
+    def __init__(self, message: str, *, quit: bool) -> None:
+        super().__init__(message)
+        self.quit = quit
+        """True when the player chose to stop (``q``), False when his input ended."""
+        self.record: object = None
 
 
 class State(ABC):

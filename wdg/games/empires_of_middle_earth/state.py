@@ -733,7 +733,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
     def public_action_string(self, action: int, viewer: int) -> str:
         """A card drawn from the deck by another player is not named."""
         if self.actor == CHANCE and self.phase == DRAW_CARD and self.player != viewer:
-            return f"P{self.player} draws a card from the deck"
+            return f"P{self.player} zieht eine Karte vom Stapel"
         return self.action_to_string(action)
 
     def action_to_string(self, action: int) -> str:
@@ -751,8 +751,9 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         from wdg.games.empires_of_middle_earth.text import board_text
         return board_text(self)
 
-    def board_svg(self) -> str:
-        """The map of regions with the armies (an SVG document)."""
+    def board_svg(self, viewer: int | None = None) -> str:
+        """The map of regions with the armies (an SVG document; public
+        information only, so ``viewer`` changes nothing)."""
         from wdg.games.empires_of_middle_earth.svg import board_svg
         return board_svg(self)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from wdg.games.base import CHANCE
+from wdg.games.base import CHANCE, Band, Num
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE, YES
 from wdg.games.empires_of_middle_earth.common import ARMY_KINDS, DRAWING, END, START
 
@@ -88,8 +88,8 @@ def _chance_text(s: EmpiresState, a: int) -> str:
                     f"{'Treffer' if a <= val else 'daneben'}")
         return f"Würfel {a}"
     if s.phase == START:
-        return f"start player P{a}"
-    return f"draw {s.card_name(a)}"
+        return f"Startspieler: P{a}"
+    return f"P{s.player} zieht {s.card_name(a)}"
 
 
 def _edition(e: int) -> str:
@@ -123,8 +123,9 @@ def board_text(s: EmpiresState) -> str:
         lines.append(f"Belagerung durch P{owner}: {cards[t].name} von "
                      + ", ".join(cards[a].name for a in armies))
     for p in range(s.g.num_players):
-        lines.append(f"P{p}: Gold {s.gold[p]}, Hand {len(s.hands[p])}, Heere {int(s.scores()[p])}; "
-                     f"{_table_text(s, p, german=True)}")
+        table = _table_text(s, p, german=True)
+        lines.append(f"P{p}: Gold {s.gold[p]}, Hand {len(s.hands[p])}, Heere {int(s.scores()[p])}"
+                     + (f"; {table}" if table else ""))
     lines.append("(* hat in diesem Zug gehandelt; Heer: Stärke@Region)")
     return "\n".join(lines)
 
@@ -135,7 +136,9 @@ def _pair(s: EmpiresState, a: int, base: int, verb: str) -> str:
 
 
 def action_text(s: EmpiresState, a: int) -> str:
-    """A readable, unique name of action ``a`` in state ``s``."""
+    """A readable, unique German name of action ``a`` in state ``s`` (the
+    text of records and playthrough files; records are replayed by the
+    action numbers, so older records with English texts stay valid)."""
     if s.current_player() == CHANCE:
         return _chance_text(s, a)
     k, name = s.g.codes, s.card_name
@@ -143,52 +146,48 @@ def action_text(s: EmpiresState, a: int) -> str:
         return _pending_text(s, a)
     if s.phase == DRAWING:
         if s.taking:
-            return f"take {name(a - k.take)}"
-        return {NO: "stop drawing", DRAW: "draw from the deck",
-                TAKE: "take from the discard pile"}.get(a) or f"action {a}"
+            return f"{name(a - k.take)} vom Abwurfstapel nehmen"
+        return {NO: "nicht mehr ziehen", DRAW: "vom Stapel ziehen",
+                TAKE: "vom Abwurfstapel nehmen"}.get(a) or f"Aktion {a}"
     if s.phase == END:
-        return f"discard {name(a - k.final)}"
+        return f"{name(a - k.final)} zum Zugende abwerfen"
     return _main_text(s, a)
 
 
 def _pending_text(s: EmpiresState, a: int) -> str:
     k, name = s.g.codes, s.card_name
     stage = getattr(s.pend, "stage", "")
-    if a in (NO, YES) and stage in ("passage", "help", "siege", "capture", "support", "prep_a", "prep_d"):
-        words = {"passage": ("forbid passage", "allow passage"), "help": ("stay out", "join defence"),
-                 "siege": ("retreat", "besiege"), "capture": ("discard captive", "take captive"),
-                 "support": ("no more support", ""), "prep_a": ("ready", "buy siege engines"),
-                 "prep_d": ("ready", "")}
-        return words[stage][a]
+    if a in (NO, YES) and stage in _STAGE_DE:
+        return _STAGE_DE[stage][a]
     if a >= k.fort and a < k.fort + 3:
-        return f"mountain defence +{a - k.fort}"
+        return f"Gebirgsverteidigung +{a - k.fort}"
     if a >= k.use:
         c = a - k.use
-        return f"play {name(c)} for the roll" if c < k.n else f"play {name(c - k.n)} against the roll"
+        return f"{name(c)} für den Wurf spielen" if c < k.n else f"{name(c - k.n)} gegen den Wurf spielen"
     if a >= k.bribe:
-        return f"bribe {a - k.bribe - BRIBE_MAX:+d}"
+        return f"Bestechung {a - k.bribe - BRIBE_MAX:+d}"
     if a >= k.site:
-        return f"home site {s.g.map.sites[a - k.site]}"
-    return f"choose {name(a - k.pick)}"
+        return f"Heimatort {s.g.map.sites[a - k.site]}"
+    return f"{name(a - k.pick)} wählen"
 
 
 def _main_text(s: EmpiresState, a: int) -> str:
     k, name = s.g.codes, s.card_name
     if a == NO:
-        return "end main phase"
+        return "Hauptphase beenden"
     if a < k.drop:
-        return f"play {name(a - k.play)}"
+        return f"{name(a - k.play)} ausspielen"
     if a < k.final:
-        return f"discard character {name(a - k.drop)}"
+        return f"Charakter {name(a - k.drop)} abwerfen"
     if a < k.intrigue:
-        return _pair(s, a, k.mob, "mobilises")
+        return _pair(s, a, k.mob, "mobilisiert")
     if a < k.campaign:
-        return _pair(s, a, k.intrigue, "intrigues against")
+        return _pair(s, a, k.intrigue, "intrigiert gegen")
     if a < k.liberate:
-        return _pair(s, a, k.campaign, "campaigns against")
+        return _pair(s, a, k.campaign, "zieht zu Felde gegen")
     if a < k.hazard:
-        return _pair(s, a, k.liberate, "freed under")
-    return _pair(s, a, k.hazard, "played on")
+        return _pair(s, a, k.liberate, "befreit unter")
+    return _pair(s, a, k.hazard, "gespielt auf")
 
 
 # ------------------------------------------------------------------ by hand
@@ -223,11 +222,15 @@ def action_path(s: EmpiresState, a: int) -> tuple[str, ...]:
                     else ("Karte gegen den Wurf spielen", name(c - k.n)))
         if a >= k.bribe:
             v = a - k.bribe - BRIBE_MAX
-            band = "für den Wurf" if v > 0 else "gegen den Wurf" if v < 0 else "keine"
+            if not v:
+                return ("Keine Bestechung",)
+            top = max(abs(b - k.bribe - BRIBE_MAX) for b in s.legal_actions()
+                      if k.bribe <= b < k.use and (b - k.bribe - BRIBE_MAX) * v > 0)
             lo = 10 * ((abs(v) - 1) // 10) + 1
-            sign = "+" if v > 0 else "-"
-            return (("Bestechung", band, f"{sign}{lo} bis {sign}{lo + 9}", f"{v:+d} Punkte") if v
-                    else ("Keine Bestechung",))
+            hi = min(lo + 9, top)
+            band = f"{lo} Punkt" if lo == hi == 1 else f"{lo} Punkte" if lo == hi else f"{lo} bis {hi} Punkte"
+            return (f"Bestechung {'für' if v > 0 else 'gegen'} den Wurf", Band(band),
+                    Num(f"{abs(v)} {'Punkt' if abs(v) == 1 else 'Punkte'}", abs(v), "Punkte"))
         if a >= k.site:
             return ("Heimatort wählen", s.g.map.sites[a - k.site])
         return ("Karte wählen", name(a - k.pick))
@@ -278,12 +281,16 @@ def human_view(s: EmpiresState, viewer: int) -> str:
     lines.append(f"Deine Hand: " + (", ".join(cards[c].name for c in sorted(s.hands[viewer])) or "leer"))
     for p in range(s.g.num_players):
         if p != viewer:
-            lines.append(f"Hand P{p}: {len(s.hands[p])} Karten")
+            k = len(s.hands[p])
+            lines.append(f"Hand P{p}: {k} {'Karte' if k == 1 else 'Karten'}")
     if s.pend is not None:
         pend = s.pend
         if type(pend).__name__ == "Roll":
-            lines.append(f"Offener Wurf: {pend.kind} {s.card_name(pend.char)} -> {s.card_name(pend.target)}, "
-                         f"nötig mehr als {pend.need}, Bestechung bisher {pend.points:+d}")
+            what = (f"Mobilmachung von {s.card_name(pend.target)} durch {s.card_name(pend.char)}, "
+                    f"nötig mehr als {pend.need}" if pend.kind == "mobilise"
+                    else f"Intrige von {s.card_name(pend.char)} gegen {s.card_name(pend.target)}, "
+                    f"freier Einfluss {pend.base} + 2W6 gegen {pend.need} + 2W6 des Verteidigers")
+            lines.append(f"Offener Wurf: {what}; Bestechung bisher {pend.points:+d} Punkte")
         else:
             lines.append("Laufender Feldzug: Angreifer " + ", ".join(s.card_name(x) for x in pend.att)
                          + "; Verteidiger " + ", ".join(s.card_name(x) for x in pend.dfn))

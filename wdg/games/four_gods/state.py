@@ -202,7 +202,7 @@ class FourGodsState(State):
         rules.apply(self, action)
 
     def action_to_string(self, action: int) -> str:
-        """Readable name, e.g. ``place tile 12 side B turn 1 at C4``."""
+        """Readable German name, e.g. ``Plättchen 12 (Hand 1) legen (MMW/MMW/WWW, B1) an C4``."""
         return describe(self, action)
 
     def __str__(self) -> str:
@@ -214,10 +214,11 @@ class FourGodsState(State):
         from wdg.games.four_gods.text import board_text
         return board_text(self, viewer)
 
-    def board_svg(self) -> str:
-        """The world as an SVG picture."""
+    def board_svg(self, viewer: int | None = None) -> str:
+        """The world as an SVG picture (for a ``viewer``: the others' hidden
+        gods and their points as ``?``; without one everything)."""
         from wdg.games.four_gods.svg import board_svg
-        return board_svg(self)
+        return board_svg(self, viewer)
 
     # ------------------------------------------------------------ observation tensor
     def observation_blocks(self, player: int) -> list[tuple[str, list[float]]]:
@@ -422,7 +423,7 @@ class FourGodsState(State):
     def public_action_string(self, action: int, viewer: int) -> str:
         """A hidden god dealt to another player is not named."""
         if self.phase == "deal" and self.deal_next % self.game.num_players != viewer:
-            return f"deal a god to player {self.deal_next % self.game.num_players}"
+            return f"Spieler {self.deal_next % self.game.num_players} erhält verdeckt eine Gottheit"
         return self.action_to_string(action)
 
     # ------------------------------------------------------------ scoring

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from wdg.games.four_gods.text import COLOUR_NAMES, prophet_colour, prophet_label
+from wdg.games.four_gods.text import COLOUR_NAMES, end_reason_de, prophet_colour, prophet_label, turn_label
 from wdg.games.four_gods.tiles import GOD_NAMES, TERRAIN_NAMES
 
 if TYPE_CHECKING:
@@ -90,8 +90,8 @@ def board_svg(s: St, viewer: int | None = None) -> str:
         points = "? Punkte" if p in hidden else f"{pts[p]:.0f} Punkte"
         out.append(f'<text x="{MARGIN + (p % 2) * 260}" y="{y + (p // 2) * 16}" font-size="11">'
                    f'Spieler {p}: {escape(gods)}, {points}</text>')
-    out.append(f'<text x="{MARGIN}" y="{y + 36}" font-size="11">Zug {s.turn}, Beutel {len(s.bag)}'
-               f'{", Ende: " + escape(s.end_reason) if s.end_reason else ""}</text>')
+    out.append(f'<text x="{MARGIN}" y="{y + 36}" font-size="11">{turn_label(s)}, Beutel {len(s.bag)}'
+               f'{", Ende: " + escape(end_reason_de(s)) if s.end_reason else ""}</text>')
     out.extend(_legend(s, MARGIN, y + 56, hidden))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wdg.games.base import Band
 from wdg.games.four_gods.tiles import GOD_NAMES, TERRAIN_NAMES, TERRAINS, orient_grid, side_text
 
 if TYPE_CHECKING:
@@ -14,6 +15,19 @@ COLOUR_NAMES = ("Rot", "Blau", "Gelb", "Lila")
 """Prophet colours of the hidden gods ("Verdeckte Götter"): "Jeder von euch
 wählt bei Spielbeginn eine Spielerfarbe ... Die Farbe der gewählten
 Propheten hat in diesem Modus nichts mit der Gottheit zu tun"."""
+
+
+END_REASONS_DE = {"world full": "Welt voll", "bag empty": "Beutel leer",
+                  "all passed": "alle passen", "turn limit": "Zuggrenze"}
+"""The end reasons (``end_reason``, the keys of the batch statistics) as
+players read them; the names of the batch statistics (the game's
+``end_labels``) where the game has them."""
+
+
+def end_reason_de(s: St) -> str:
+    """Why the game ends (or will end), in German."""
+    labels = getattr(s.game, "end_labels", None) or END_REASONS_DE
+    return labels.get(s.end_reason, s.end_reason)
 
 
 def prophet_colour(s: St, g: int) -> int:
@@ -50,42 +64,46 @@ def orient_name(o: int) -> str:
 
 
 def describe(s: St, a: int) -> str:
-    """A readable, unique name of action ``a`` in state ``s``."""
+    """A readable, unique German name of action ``a`` in state ``s`` (the
+    text of records and playthrough files; records are replayed by the
+    action numbers, so older records with English texts stay valid)."""
     kind, args = s.game.layout.decode(a)
     if kind == "deal":
-        return f"deal god {GOD_NAMES[args[0]]} to player {s.deal_next % s.game.num_players}"
+        return f"Spieler {s.deal_next % s.game.num_players} erhält die Gottheit {GOD_NAMES[args[0]]}"
     if kind == "start":
-        return f"start player {args[0]}"
+        return f"Startspieler: Spieler {args[0]}"
     if kind == "draw_tile":
-        return f"draw tile {args[0]} ({tile_terrain(s, args[0], 0)} | {tile_terrain(s, args[0], 4)})"
+        return (f"Plättchen {args[0]} gezogen ({tile_terrain(s, args[0], 0)} | "
+                f"{tile_terrain(s, args[0], 4)})")
     if kind == "end":
-        return "end turn"
+        return "Zug beenden"
     if kind == "draw":
-        return f"draw {args[0]} tile{'s' if args[0] == 2 else ''}"
+        return f"{args[0]} Plättchen aus dem Beutel ziehen"
     if kind == "place":
         h, c, o = args
-        verb = "destroy city at" if c in s.world.cities else "at"
+        verb = "Stadt zerstören an" if c in s.world.cities else "an"
         t = s.hands[h]
-        return (f"place hand {h} tile {t} ({tile_terrain(s, t, o) if t is not None else '?'}) "
-                f"{orient_name(o)} {verb} {cell_name(s, c)}")
+        return (f"Plättchen {t} (Hand {h + 1}) legen ({tile_terrain(s, t, o) if t is not None else '?'}, "
+                f"{orient_name(o)}) {verb} {cell_name(s, c)}")
     if kind == "reserve":
         h, side = args
-        return f"reserve hand {h} tile {s.hands[h]} side {'AB'[side]}"
+        return f"Plättchen {s.hands[h]} (Hand {h + 1}) mit Seite {'AB'[side]} oben in die Ablagereihe"
     if kind in ("flip", "take"):
         q, i = args
         tile = s.rows[q][i][0] if i < len(s.rows[q]) else None
-        return f"{kind} row {q} slot {i} tile {tile}"
+        verb = "wenden" if kind == "flip" else "nehmen"
+        return f"Plättchen {tile} in der Reihe von Spieler {q} auf Platz {i + 1} {verb}"
     if kind == "god":
-        return f"choose god {GOD_NAMES[args[0]]}"
+        return f"Gottheit {GOD_NAMES[args[0]]} wählen"
     if kind == "city":
-        return f"build city at {cell_name(s, args[0])}"
+        return f"Legendäre Stadt an {cell_name(s, args[0])} bauen"
     if kind == "prophet":
-        return f"prophet of {prophet_label(s, args[0])} from supply to {_region(s, args[1])}"
+        return f"Prophet ({prophet_label(s, args[0])}) aus dem Vorrat nach {_region(s, args[1], german=True)}"
     if kind == "move":
-        return f"move prophet from {cell_name(s, args[0])} to {_region(s, args[1])}"
+        return f"Prophet von {cell_name(s, args[0])} nach {_region(s, args[1], german=True)} versetzen"
     if kind == "skip":
-        return "no prophet"
-    return f"give tile back to row {s.taken_from}"
+        return "keinen Propheten setzen"
+    return f"Plättchen zurück in die Reihe von Spieler {s.taken_from}"
 
 
 def _region(s: St, k: int, german: bool = False) -> str:
@@ -162,8 +180,9 @@ def board_text(s: St, viewer: int | None = None) -> str:
         rr, cc = cells[len(cells) // 2]
         prophet_at[(c, rr, cc)] = "*"
     head = "    " + " ".join(f" {chr(ord('A') + col)}  " for col in range(ts.cols))
-    lines = [f"Zug {s.turn}, Spieler {s.player} am Zug, Beutel {len(s.bag)} Plättchen, "
-             f"Städte übrig {s.cities_left}" + (f", Ende: {s.end_reason}" if s.end_reason else ""),
+    who = "" if s.phase == "over" else f", Spieler {s.player} am Zug"
+    lines = [f"{turn_label(s)}{who}, Beutel {len(s.bag)} Plättchen, "
+             f"Städte übrig {s.cities_left}" + (f", Ende: {end_reason_de(s)}" if s.end_reason else ""),
              head]
     for r in range(ts.rows):
         for rr in range(3):
@@ -182,6 +201,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
             label = f"{r + 1:>3} " if rr == 1 else "    "
             lines.append(label + "  ".join(parts))
         lines.append("")
+    lines.append(board_key(s))
     for h in (0, 1):
         if s.hands[h] is not None:
             t = s.hands[h]
@@ -206,6 +226,25 @@ def board_text(s: St, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def turn_label(s: St) -> str:
+    """The turn in German, counted from 1 (``s.turn`` counts the turns done)."""
+    return f"nach {s.turn} Zügen" if s.phase == "over" else f"Zug {s.turn + 1}"
+
+
+def board_key(s: St) -> str:
+    """The key to the letters and marks of :func:`board_text`, in German."""
+    if s.game.hidden_gods:
+        used = sorted(prophet_colour(s, g) for g in range(4) if s.owner[g] >= 0) or range(4)
+        city = "( ) eine legendäre Stadt, darin der Anfangsbuchstabe der Farbe ihrer Propheten (" + \
+            ", ".join(f"{COLOUR_NAMES[k][0]} {COLOUR_NAMES[k]}" for k in used) + ")"
+    else:
+        city = "( ) eine legendäre Stadt, darin der Anfangsbuchstabe ihres Gottes (" + \
+            ", ".join(f"{g[0]} {g}" for g in GOD_NAMES) + ")"
+    return ("Zeichen: " + ", ".join(f"{t} {n}" for t, n in zip(TERRAINS, TERRAIN_NAMES))
+            + f"; * ein Prophet (unten aufgeführt); {city}; · ein leeres Feld; "
+            "+ ein leeres Feld, an das jetzt ein Plättchen gelegt werden darf")
+
+
 # ------------------------------------------------------------------ by hand
 def action_path(s: St, a: int) -> tuple[str, ...]:
     """The menu labels of action ``a`` for play by hand (German): kind, then
@@ -213,7 +252,7 @@ def action_path(s: St, a: int) -> tuple[str, ...]:
     and turn with the terrain it shows."""
     kind, args = s.game.layout.decode(a)
     if kind == "draw":
-        return ("Ziehen aus dem Beutel:", f"{args[0]} Plättchen")
+        return ("Ziehen aus dem Beutel", f"{args[0]} Plättchen")
     if kind == "place":
         h, c, o = args
         t = s.hands[h]
@@ -232,7 +271,7 @@ def action_path(s: St, a: int) -> tuple[str, ...]:
         shown = tile_terrain(s, tile, 4 * (1 - side)) if tile is not None else "?"
         verb = "Plättchen in einer Ablagereihe wenden" if kind == "flip" else \
             "Plättchen aus einer Ablagereihe nehmen"
-        return (verb, f"Reihe von Spieler {q}", f"Plätze {10 * (i // 10) + 1}-{10 * (i // 10) + 10}",
+        return (verb, f"Reihe von Spieler {q}", Band(f"Plätze {10 * (i // 10) + 1}-{10 * (i // 10) + 10}"),
                 f"Platz {i + 1}: Plättchen {tile}" + (f" (danach {shown})" if kind == "flip" else ""))
     if kind == "god":
         return ("Gottheit wählen", GOD_NAMES[args[0]])
@@ -281,7 +320,7 @@ def turn_status(s: St, player: int) -> list[str]:
                                       if s.phase == "prophet" else "")
                    + (" Die neue Stadt braucht ihren Propheten." if s.phase == "city" else ""))
     if s.final_turns > 0:
-        out.append(f"Das Ende ist ausgelöst ({s.end_reason}): noch {s.final_turns} Züge.")
+        out.append(f"Das Ende ist ausgelöst ({end_reason_de(s)}): noch {s.final_turns} Züge.")
     b = s.breakdown()
     pts = s.scores()
     hidden = s._hidden_gods_of(player)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wdg.games.base import CHANCE, GameError, State, one_hot
+from wdg.games.base import CHANCE, Band, GameError, Num, State, one_hot
 from wdg.games.lords_of_creation import actions as A
 from wdg.games.lords_of_creation import flow
 from wdg.games.lords_of_creation.components import (
@@ -356,23 +356,25 @@ class LordsState(State):
 
     # ---------------------------------------------------------- by hand
 
-    def _row_label(self, h: int) -> str:
+    def _row_label(self, h: int) -> Band:
         for r, row in enumerate(geometry(self.radius).rows):
             if h in row:
-                return f"Reihe {r + 1} (Felder {row[0]}-{row[-1]})"
-        return "Reihe ?"
+                return Band(f"Reihe {r + 1} (Felder {row[0]}-{row[-1]})")
+        return Band("Reihe ?")
 
     def action_path(self, action: int) -> tuple[str, ...]:
-        """The menu labels of an action (German): kind, then where. Hexes go
-        by board row, then number (the text board's numbers); a move or an
-        attack by its origin, then its target; a card by its terrain."""
+        """The menu labels of an action (German): kind, then where. A hex
+        is a numbered target (:class:`Num`, the text board's numbers),
+        grouped by board row where that keeps the lists short; a move or an
+        attack by its origin, then its target; a card by its terrain; a
+        number of counters by tens."""
         ph = self.phase
         if ph == CREATE and A.KEPT <= action < A.CARD:
             t, h = divmod(action - A.KEPT, 100)
-            return (f"Zurückgehaltenes {TERRAIN_NAMES[t]} legen", self._row_label(h), f"Feld {h}")
+            return (f"Zurückgehaltenes {TERRAIN_NAMES[t]} legen", self._row_label(h), Num(f"Feld {h}", h, "Feldnummer"))
         if ph == CREATE_PLACE and A.HEX <= action < A.HEX + self.size:
             h = action - A.HEX
-            return (f"{TERRAIN_NAMES[self.drawn]} legen", self._row_label(h), f"Feld {h}")
+            return (f"{TERRAIN_NAMES[self.drawn]} legen", self._row_label(h), Num(f"Feld {h}", h, "Feldnummer"))
         if ph == CHOOSE and A.CARD <= action < A.CARD + NUM_CARD_TYPES:
             c = action - A.CARD
             return ("Karte verdeckt wählen", TERRAIN_NAMES[card_terrain(c)], card_name(c))
@@ -383,23 +385,67 @@ class LordsState(State):
         if ph in (MOVE_COUNT, ADVANCE) and A.COUNT < action < A.TERRAIN_DRAWN:
             k = action - A.COUNT
             verb = "bewegen" if ph == MOVE_COUNT else "rücken nach"
+            lo = max(1, 10 * (k // 10))
             return (f"Marker {verb} (Feld {self.src} nach Feld {self.dst})",
-                    f"{10 * (k // 10)}-{10 * (k // 10) + 9}", f"{k} Marker")
+                    Band(f"{lo}-{10 * (k // 10) + 9} Marker"), Num(f"{k} Marker", k, "Anzahl der Marker"))
         if A.HEX <= action < A.HEX + self.size and ph in (PLACE, CIVILISE, ALTAR):
             h = action - A.HEX
             kind = {PLACE: f"Einsetzen: {card_name(self.card)}", CIVILISE: "Zivilisieren",
                     ALTAR: "Altar bauen"}[ph]
             owner = self.owner[h]
-            where = f"Felder von Spieler {owner}" if ph == CIVILISE and owner >= 0 else self._row_label(h)
-            return (kind, where, f"Feld {h}")
+            where = (Band(f"Felder von Spieler {owner}") if ph == CIVILISE and owner >= 0
+                     else self._row_label(h))
+            return (kind, where, Num(f"Feld {h}", h, "Feldnummer"))
         return (self.action_to_string(action),)
 
     def human_view(self, player: int) -> str:
-        """The position for play by hand, once: the phase, the players (his
-        own hand and the others' by their size, a card chosen face down as
-        ``verdeckt``) and the board with the hex numbers of the actions."""
-        lines = self._text(player).splitlines()
-        return "\n".join(lines[:len(lines) - len(self.board_lines())] + [self.board_text(player)])
+        """The position for play by hand, each fact once: the round, the
+        phase and who is to move; per player his points, supply, kept
+        markers and chosen card and his hand (the others' by its size, a
+        card chosen face down as ``verdeckt``); the bag; the board with the
+        hex numbers of the actions and a key to it. No engine internals
+        (raw numbers of "nobody", the selection of a move)."""
+        ph = self.phase
+        head = (PHASE_NAMES[ph].replace("Schöpfung", "Schöpfungsphase") if self.round == 0
+                else f"Runde {self.round}: {PHASE_NAMES[ph]}")
+        owner = self.turn_owner()
+        if ph == OVER:
+            head += f" (Ende: {self.ended_by})"
+        elif self.to_move >= 0:
+            head += f"; am Zug: Spieler {self.to_move}" + (" (du)" if self.to_move == player else "")
+        if owner >= 0 and owner != self.to_move:
+            head += f"; Zug von Spieler {owner}" + (" (du)" if owner == player else "")
+        lines = [head]
+        waiting = [g for g in self.queue if g]
+        if waiting and ph != OVER:
+            lines.append("Danach in dieser Runde: " + ", dann ".join(
+                " oder ".join(f"Spieler {q}" for q in g) + (" (Gleichstand, der Würfel entscheidet)"
+                                                           if len(g) > 1 else "")
+                for g in waiting))
+        scores = self.scores()
+        for p in range(self.n):
+            if p == player:
+                hand = ", ".join(f"{card_name(c)} x{k}" if k > 1 else card_name(c)
+                                 for c, k in enumerate(self.hands[p]) if k) or "leer"
+            else:
+                k = sum(self.hands[p])
+                hand = f"{k} {'Karte' if k == 1 else 'Karten'}"
+            kept = ", ".join(TERRAIN_NAMES[t] for t in range(7) for _ in range(self.kept[p][t]))
+            chosen = ("verdeckt" if self._hidden_chosen(p, player)
+                      else card_name(self.chosen[p]) if self.chosen[p] >= 0 else "")
+            parts = [f"{scores[p]:.0f} Punkte", f"Vorrat {self.supply[p]}",
+                     f"erste Zivilisation {'erfolgt' if self.ever_civ[p] else 'frei'}"]
+            if kept:
+                parts.append(f"zurückgehalten: {kept}")
+            if chosen:
+                parts.append(f"gewählte Karte: {chosen}")
+            parts.append(f"Hand: {hand}")
+            lines.append(f"Spieler {p}{' (du)' if p == player else ''}: " + "; ".join(parts))
+        lines.append("Beutel: " + ", ".join(f"{TERRAIN_NAMES[t]} {k}" for t, k in enumerate(self.bag))
+                     + f"; Kartenstapel: {sum(self.deck)}")
+        lines.extend(self._board_rows())
+        lines.append(self._board_key())
+        return "\n".join(lines)
 
     def turn_owner(self) -> int:
         """The player whose turn it is: the creator of the current marker
@@ -415,8 +461,8 @@ class LordsState(State):
 
     def turn_status(self, player: int) -> list[str]:
         """What is left of the turn (3.3: placing, then moves and attacks in
-        any number, one civilisation, one altar; a double ends it, 3.7) and
-        everyone's points (public)."""
+        any number, one civilisation, one altar; a double ends it, 3.7).
+        The points are in :meth:`human_view` (once, with each player)."""
         ph = self.phase
         out = []
         if ph in (CREATE, CREATE_PLACE):
@@ -429,10 +475,9 @@ class LordsState(State):
             done = "ausstehend" if ph == PLACE else "erledigt"
             civ = "erledigt" if self.civ_done else "noch möglich"
             alt = "erledigt" if self.altar_done else "noch möglich"
-            out.append(f"Dein Zug mit {card_name(self.card)}: Einsetzen {done}; Zivilisieren {civ}; "
+            out.append(f"Dein Zug (mit deiner gewählten Karte): Einsetzen {done}; Zivilisieren {civ}; "
                        f"Altar {alt}; Bewegen und Angreifen beliebig oft, bis du den Zug beendest "
                        f"oder beim Angriff einen Pasch würfelst.")
-        out.append("Punkte: " + ", ".join(f"Spieler {p} {x:.0f}" for p, x in enumerate(self.scores())))
         return out
 
     def __str__(self) -> str:
@@ -526,11 +571,24 @@ class LordsState(State):
     def board_text(self, viewer: int | None = None) -> str:
         """The board with the hex numbers the actions use ("Feld 64"): per hex
         ``number:terrain`` and, when held, owner, side (b barbarisch,
-        z zivilisiert, A Altar) and counters; then the players. Public
-        information only (hands as a number of cards), so ``viewer`` changes
-        nothing."""
-        lines = [f"Runde {self.round}, am Zug {self.to_move}" +
-                 (f", Ende: {self.ended_by}" if self.phase == OVER else "")]
+        z zivilisiert, A Altar) and counters; a key to it; then the players.
+        Public information only (hands as a number of cards), so ``viewer``
+        changes nothing."""
+        lines = [(f"Runde {self.round}" if self.round else "Schöpfungsphase") +
+                 (f", Ende: {self.ended_by}" if self.phase == OVER
+                  else f", am Zug: Spieler {self.to_move}" if self.to_move >= 0 else "")]
+        lines.extend(self._board_rows())
+        lines.append(self._board_key())
+        for p in range(self.n):
+            k = sum(self.hands[p])
+            lines.append(f"Spieler {p}: {self.scores()[p]:.0f} Punkte, Vorrat {self.supply[p]}, "
+                         f"{k} {'Karte' if k == 1 else 'Karten'}")
+        return "\n".join(lines)
+
+    def _board_rows(self) -> list[str]:
+        """The board row by row, every hex as ``number:terrain`` and, when
+        held, owner, side and counters (``64:W1b3``)."""
+        lines = []
         rows = geometry(self.radius).rows
         width = max(len(r) for r in rows)
         for row in rows:
@@ -544,14 +602,18 @@ class LordsState(State):
                          if o >= 0 else "")
                 cells.append(f"{body:<9}")
             lines.append((" " * (5 * (width - len(row))) + " ".join(cells)).rstrip())
-        lines.append("Gelände: " + ", ".join(f"{c} {n}" for c, n in zip(TERRAIN_CODES, TERRAIN_NAMES)))
-        for p in range(self.n):
-            lines.append(f"Spieler {p}: {self.scores()[p]:.0f} Punkte, Vorrat {self.supply[p]}, "
-                         f"Karten {sum(self.hands[p])}")
-        return "\n".join(lines)
+        return lines
 
-    def board_svg(self) -> str:
-        """The hex board as an SVG picture."""
+    @staticmethod
+    def _board_key() -> str:
+        """The key to :meth:`_board_rows` (German)."""
+        return ("Gelände: " + ", ".join(f"{c} {n}" for c, n in zip(TERRAIN_CODES, TERRAIN_NAMES))
+                + ", . noch leer. Besetztes Feld, z. B. 64:W1b3: Feld 64, Wald, Spieler 1, "
+                "b barbarisch (z zivilisiert, A Altar), 3 Marker")
+
+    def board_svg(self, viewer: int | None = None) -> str:
+        """The hex board as an SVG picture (public information only, so
+        ``viewer`` changes nothing)."""
         from wdg.games.lords_of_creation.svg import board_svg
         return board_svg(self)
 
