@@ -272,7 +272,7 @@ def test_players_given_twice_must_agree(tmp_path: Path) -> None:
     assert "disagree" in error_line(res)
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--param", "players=2",
                               "--games", "2", "--seed", "1"])
-    assert res.exit_code == 0 and "seat" in res.output
+    assert res.exit_code == 0 and "Sitz" in res.output
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--bots", "mcts:x", "--games", "1"])
     assert "budget" in error_line(res)
 
@@ -309,7 +309,8 @@ def test_four_gods_svg_legend_names_the_gods_by_colour_as_the_viewer_knows_them(
     with its player."""
     from wdg.games.four_gods.svg import board_svg
     from wdg.games.four_gods.tiles import GOD_NAMES
-    state, _ = play(load_game("four_gods", players=3, gods="hidden"), ["greedy"] * 3, 3)
+    end, rec = play(load_game("four_gods", players=3, gods="hidden"), ["greedy"] * 3, 3)
+    state = replay(rec, upto=len(rec.actions) // 2)  # during the game (at its end all are revealed)
     labels = _legend_labels(board_svg(state, 1))
     prophets = [x for x in labels if x.startswith("Prophet ")]
     assert len(prophets) == 3
@@ -318,8 +319,9 @@ def test_four_gods_svg_legend_names_the_gods_by_colour_as_the_viewer_knows_them(
     assert sum("(Gottheit verdeckt)" in x for x in prophets) == 2
     assert not any(GOD_NAMES[state.gods[q][0]] in x for q in (0, 2) for x in prophets)
     assert {"Meer", "Ebene", "Wald", "Gebirge"} <= set(labels)
-    labels = _legend_labels(board_svg(state))  # after the game, for everyone: all named
+    labels = _legend_labels(board_svg(state))  # without a viewer (the game master): all named
     assert all("verdeckt" not in x for x in labels)
+    assert all("verdeckt" not in x for x in _legend_labels(board_svg(end, 1)))  # revealed at the end
     state, _ = play(load_game("four_gods", players=2), ["greedy"] * 2, 3)
     labels = _legend_labels(state.board_svg())
     for g, name in enumerate(GOD_NAMES):

@@ -413,3 +413,22 @@ def test_targets_that_do_not_fit_a_tree_of_labels_are_packed_into_short_lists() 
     assert [label for label, _ in groups][:2] == ["Vom Abwurfstapel nehmen Heer (Held), Teil 1 von 2",
                                                   "Vom Abwurfstapel nehmen Heer (Held), Teil 2 von 2"]
     assert len(groups) <= LIST_LIMIT and max(len(m) for _, m in groups) <= LIST_LIMIT
+
+
+def test_hidden_gods_are_revealed_to_every_player_at_the_end(tmp_path: Path) -> None:
+    """"In diesem Modus bleibt bis zum Spielende geheim, wer von euch welche
+    Gottheit verkörpert. Ihr offenbart euch erst direkt vor der Wertung":
+    before the last action player 0's view hides the others' gods, after
+    it (the scoring) it names them all, in text and SVG."""
+    from wdg.games.four_gods.tiles import GOD_NAMES
+    path = tmp_path / "end.yaml"
+    state, rec = play(load_game("four_gods", players=3, gods="hidden"), ["random"] * 3, 2)
+    rec.write(path)
+    others = [GOD_NAMES[state.gods[q][0]] for q in (1, 2)]
+    last = len(rec.actions)
+    before = runner.invoke(app, ["games", "show", str(path), "--at", str(last - 1), "--viewer", "0"])
+    assert before.exit_code == 0 and not any(g in before.output for g in others)
+    after = runner.invoke(app, ["games", "show", str(path), "--viewer", "0"])
+    assert after.exit_code == 0 and all(g in after.output for g in others)
+    assert all(g in "".join(ET.fromstring(state.board_svg(0)).itertext()) for g in others)
+    assert state.observation_string(0) == state.observation_string(1)

@@ -209,7 +209,7 @@ def batch(
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (results do not depend on it)."),
     scheduler: str = typer.Option(None, "--scheduler",
                                   help="Run on the Dask cluster at this address (tcp://host:8786); "
-                                  "needs the extra wdg[cluster]. Results equal a local run."),
+                                  "needs the extra wdg\\[cluster]. Results equal a local run."),
     seed: int = typer.Option(0, "--seed", "-s", help="Master seed; game i uses SeedSequence(seed).spawn()[i]."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
                                 help="Rotate the bots over the seats from game to game."),
@@ -222,11 +222,13 @@ def batch(
                                 "the second, --games seat-rotated games per pairing (pairing k with "
                                 "seed SEED+k); print a table of win rates with 95% CIs."),
     compare: list[str] = typer.Option([], "--compare",
-                                      help="A rule variant KEY=VALUE (repeatable): play the same seeds "
-                                      "and bots again with it and print the differences with 95% CIs."),
+                                      help="A rule variant NAME=VALUE (repeatable): play the same seeds "
+                                      "and bots again with it and print the differences (per turn "
+                                      "position, seat, faction, end condition, margin of victory, "
+                                      "score, length) with 95% CIs."),
     plots: Path = typer.Option(None, "--plots",
                                help="Write PNG plots (win rate by turn position, scores, margins) into "
-                               "this directory; needs matplotlib (extra wdg[lab])."),
+                               "this directory; needs matplotlib (extra wdg\\[lab])."),
 ) -> None:
     """Play many seeded games between bots; print win rates per bot, seat,
     turn position, last turn and faction (95% CIs), end conditions, margins,
@@ -236,17 +238,18 @@ def batch(
     game = load_game(name, **params)
     variant_game = None
     if compare:
-        vparams = {**game.params, **_params(None, compare)}
-        vparams["players"] = game.params["players"]
-        variant_game = load_game(name, **vparams)
+        variant_game = load_game(name, **{**game.params, **_variant(compare)})
         if variant_game.params == game.params:
-            raise GameError(f"--compare {' '.join(compare)} changes no parameter of {name}")
+            raise GameError(f"--compare {' '.join(compare)} ändert keinen Parameter von {name}: "
+                            f"die Partien laufen schon mit "
+                            f"{', '.join(f'{k}={game.params[k]!r}' for k in _variant(compare))}")
     if ladder:
         _ladder(name, game.params, bots, games, seed, jobs, scheduler, json_out)
         return
     seat_names = parse_bots(bots, game.num_players)
     if "human" in seat_names:
-        raise GameError("a batch cannot have a human player; use `wdg games play --bots human,...`")
+        raise GameError("--bots human: eine Serie spielt nur mit Bots; eine Partie mit Menschen "
+                        "spielt `wdg games play --bots human,...`")
     show = sys.stderr.isatty()
     if show:
         with typer.progressbar(length=games, label=f"{name}", file=sys.stderr) as bar:
@@ -261,22 +264,24 @@ def batch(
     if variant_game is not None:
         from wdg.games.design import compare as compare_batches, compare_text
         label = ", ".join(compare)
+        vseats = parse_bots(bots, variant_game.num_players)
         if show:
             with typer.progressbar(length=games, label=f"{name} ({label})", file=sys.stderr) as bar:
-                other = run_batch(name, variant_game.params, seat_names, games, seed, jobs, rotate,
+                other = run_batch(name, variant_game.params, vseats, games, seed, jobs, rotate,
                                   bar.update, scheduler=scheduler)
         else:
-            other = run_batch(name, variant_game.params, seat_names, games, seed, jobs, rotate,
+            other = run_batch(name, variant_game.params, vseats, games, seed, jobs, rotate,
                               scheduler=scheduler)
         vsummary = summarize(other, {"game": name, "params": variant_game.params, "seed": seed,
-                                     "bot_order": seat_names, "rotate": rotate}, variant_game)
+                                     "bot_order": vseats, "rotate": rotate}, variant_game)
         typer.echo("")
         typer.echo(f"Variante {label}:")
         typer.echo(to_text(vsummary))
         summary["variant"] = {"change": compare, "summary": vsummary,
                               "compare": compare_batches(results, other)}
         typer.echo("")
-        typer.echo(compare_text(summary["variant"]["compare"], label))
+        typer.echo(compare_text(summary["variant"]["compare"], label,
+                                {**game.end_labels, **variant_game.end_labels}))
     if plots:
         from wdg.games.plots import write_plots
         for path in write_plots(summary, plots):
@@ -285,6 +290,22 @@ def batch(
         json_out.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if csv_out:
         csv_out.write_text(to_csv(summary), encoding="utf-8")
+
+
+def _variant(compare: list[str]) -> dict[str, Any]:
+    """The parameters of ``--compare NAME=WERT ...`` (values in YAML)."""
+    out: dict[str, Any] = {}
+    for item in compare:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise GameError(f"--compare {item!r}: erwartet NAME=WERT, z. B. --compare full_knowledge=true "
+                            f"(der Wert in YAML: true, false, eine Zahl, ein Text)")
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise GameError(f"--compare {item!r}: der Wert ist kein YAML "
+                            f"({str(exc).splitlines()[0]}); erwartet NAME=WERT") from None
+    return out
 
 
 def _ladder(name: str, params: dict[str, Any], bots: str, games: int, seed: int, jobs: int,
@@ -296,7 +317,7 @@ def _ladder(name: str, params: dict[str, Any], bots: str, games: int, seed: int,
     for b in names:
         parse_bots(b, 1)
     if "human" in names:
-        raise GameError("a ladder cannot have a human player")
+        raise GameError("--bots human: eine Leiter spielt nur mit Bots")
     total = games * len(pairings(names))
     if sys.stderr.isatty():
         with typer.progressbar(length=total, label=f"{name} ladder", file=sys.stderr) as bar:

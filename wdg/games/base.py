@@ -30,6 +30,10 @@ TERMINAL = -4
 """``current_player()`` when the game is over."""
 EVALUATE_CHANCE_LIMIT = 36
 """Largest chance node :meth:`State.evaluate` expands by default."""
+NO_FACTION = "-"
+"""The :meth:`State.factions` entry of a player who has no side (4 Gods: a
+player who never chose a god). The batch statistics list it but do not
+test it for fairness: it is no side a designer could balance."""
 
 
 class Band(str):
@@ -318,7 +322,8 @@ class State(ABC):
 
     def factions(self) -> list[str]:
         """Per player the side he plays (4 Gods: his god or gods), for the
-        batch statistics; ``[]`` where the game has no such sides."""
+        batch statistics; :data:`NO_FACTION` for a player without one,
+        ``[]`` where the game has no such sides."""
         return []
 
     def choice_preview(self, action: int) -> State | None:
@@ -381,6 +386,14 @@ class Game(ABC):
     end_caps: tuple[str, ...] = ()
     """Ends that are our safety limits, not the book's: a batch in which one
     occurs is flagged."""
+    end_labels: dict[str, str] = {}
+    """The German name of each ``end`` of :meth:`State.end_info` (the rule
+    book's wording) for the batch's text; a cause without one is shown as
+    it is."""
+    figure_labels: dict[str, str] = {}
+    """The German name of each numeric figure of :meth:`State.end_info`."""
+    no_faction_label: str = "ohne Seite"
+    """The batch text's name of :data:`NO_FACTION`."""
     factions_fixed: bool = False
     """True when :meth:`State.factions` is dealt or chosen before the result
     is known (4 Gods' gods), so a win rate per faction is a fairness test."""

@@ -128,9 +128,9 @@ def run_batch(name: str, params: dict[str, Any], bots: list[str], games: int, se
     on ``executor`` if given, else on the Dask ``scheduler``, else on ``jobs``
     local processes (1: in this process)."""
     if not isinstance(games, int) or games < 1:
-        raise GameError(f"--games must be at least 1, got {games!r}")
+        raise GameError(f"--games {games!r}: erwartet mindestens 1 Partie")
     if not isinstance(jobs, int) or jobs < 1:
-        raise GameError(f"--jobs must be at least 1, got {jobs!r}")
+        raise GameError(f"--jobs {jobs!r}: erwartet mindestens 1 Prozess")
     load_game(name, **params)  # validate before starting workers
     seeds = game_seeds(seed, games)
     tasks = [(i, seeds[i], seat_bots(bots, i, rotate)) for i in range(games)]

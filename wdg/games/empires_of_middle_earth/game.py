@@ -21,6 +21,12 @@ class EmpiresGame(Game):
     name = "empires_of_middle_earth"
     end_conditions = ("deck exhausted", "round cap")
     """The end of the deck, and the agreed end (``max_rounds``)."""
+    end_labels = {"deck exhausted": "Stapel aufgebraucht", "round cap": "Rundengrenze",
+                  "not over": "nicht beendet"}
+    """"am Ende des verdeckten Kartenstapels"; "durch eine vorher vereinbarte
+    Zeit" (``max_rounds``)."""
+    figure_labels = {"rounds": "Runden", "armies": "Heere", "deck_draws": "vom Stapel gezogen",
+                     "discard_takes": "vom Abwurfstapel genommen"}
     min_players = 2
     max_players = 6
     value_scale = 10.0

@@ -37,6 +37,15 @@ class FourGodsGame(Game):
     """The book's ends A and B; the third, "Alle Spieler passen", "wird nur in
     sehr seltenen Fällen geschehen" and is not expected in a batch."""
     end_caps = ("turn limit",)
+    end_labels = {"world full": "Welt voll", "bag empty": "Beutel leer",
+                  "all passed": "alle passen", "turn limit": "Zuggrenze",
+                  "not over": "nicht beendet"}
+    """The book's "Die Welt ist vollständig ... gefüllt", "Der Beutel ... ist
+    leer", "Alle Spieler passen"; the turn limit is our safety limit."""
+    figure_labels = {"fill": "Welt gefüllt (Anteil)", "bag_left": "Plättchen im Beutel",
+                     "cities": "Legendäre Städte", "turns": "Züge"}
+    no_faction_label = "ohne Gott"
+    """A player who never chose a god ("einen Gott wählen") in open-gods play."""
     factions_fixed = True
     min_players = 2
     max_players = 4

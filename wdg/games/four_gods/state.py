@@ -144,8 +144,9 @@ class FourGodsState(State):
     def factions(self) -> list[str]:
         """Per player his god or gods (also hidden ones: the engine knows
         them; this is for the batch statistics, not for a player)."""
+        from wdg.games.base import NO_FACTION
         from wdg.games.four_gods.tiles import GOD_NAMES
-        return ["+".join(GOD_NAMES[g] for g in sorted(gods)) or "-" for gods in self.gods]
+        return ["+".join(GOD_NAMES[g] for g in sorted(gods)) or NO_FACTION for gods in self.gods]
 
     def in_compound_action(self) -> bool:
         """A city just built waits for its prophet: building a city and
@@ -332,8 +333,10 @@ class FourGodsState(State):
 
     # ------------------------------------------------------------ imperfect information
     def _hidden_gods_of(self, viewer: int) -> list[int]:
-        """Players whose gods ``viewer`` does not know (hidden gods only)."""
-        if not self.game.hidden_gods:
+        """Players whose gods ``viewer`` does not know (hidden gods only;
+        none once the game is over: "Ihr offenbart euch erst direkt vor der
+        Wertung")."""
+        if not self.game.hidden_gods or self.phase == "over":
             return []
         return [q for q in range(self.game.num_players) if q != viewer and self.gods[q]]
 

@@ -23,6 +23,11 @@ class LordsOfCreation(Game):
 
     name = "lords_of_creation"
     end_conditions = ("alle Karten gespielt", "gleiche Karten bei leerem Stapel")
+    end_labels = {"not over": "nicht beendet"}
+    """The ends are named in German already (4.)."""
+    figure_labels = {"rounds": "Runden", "hexes_held": "besetzte Felder",
+                     "counters": "Menschenmarker", "cards_left_max": "höchstens Karten auf einer Hand",
+                     "no_counter_placed": "ohne gesetzten Marker (Anteil)"}
     min_players = 2
     max_players = 5
 
