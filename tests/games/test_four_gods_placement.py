@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.games.test_four_gods_helpers import UNIFORM, give, lay, make_game, placements, started
-from wdg.games.base import GameError
-from wdg.games.four_gods.tiles import default_tileset
+from wdg.games.base import GameError, load_game
+from wdg.games.four_gods.make_tiles import EDGES, shift, to_yaml
+from wdg.games.four_gods.tiles import first_tileset
 from wdg.games.four_gods.world import Fitter
 
 # A 3x3 frame, cells numbered   0 1 2 / 3 4 5 / 6 7 8
@@ -153,7 +154,7 @@ def test_a_city_surrounded_by_all_four_terrains_is_safe(tmp_path: Path) -> None:
     das alle vier Geländearten aufweist." No tile of the shipped set fits."""
     s = _surrounded(tmp_path, 0, 1, 3, 4, hand=5)  # Meer, Ebene, Wald, Gebirge
     assert 4 not in {c for _, c, _ in placements(s)}
-    assert Fitter(default_tileset()).fits(s.world.key(4)) == {}
+    assert Fitter(first_tileset()).fits(s.world.key(4)) == {}
 
 
 def test_a_city_between_two_diagonal_tiles_of_different_corner_terrain_is_safe(tmp_path: Path) -> None:
@@ -167,24 +168,62 @@ def test_a_city_between_two_diagonal_tiles_of_different_corner_terrain_is_safe(t
     s.world.place_city(4, 1)
     lay(s, 1, 5)
     lay(s, 5, 1)
-    fitter = Fitter(default_tileset())
+    fitter = Fitter(first_tileset())
     n, e, so, w = s.world.key(4)
     assert fitter.fits((n, e, so, w)) == {}
     assert fitter.fits((n, -1, so, w)) and fitter.fits((-1, e, so, w))  # each alone would fit
 
 
-def test_the_shipped_tiles_hold_what_the_book_says_of_them() -> None:
+@pytest.mark.parametrize("name", ["balanced", "first"])
+def test_the_shipped_tiles_hold_what_the_book_says_of_them(name: str) -> None:
     """The book gives the tiles only as "92x beidseitig bedruckte
     Geländeplättchen" and "8x Legendäre Städte", with four terrains ("Es gibt
     4 Geländearten: Meer, Ebene, Wald und Gebirge") and no tile showing all
     four ("es kein Geländeplättchen gibt, das alle vier Geländearten
-    aufweist"); the pictures are not in the rule text, so the shipped set is
+    aufweist"); the pictures are not in the rule text, so each shipped set is
     the project's choice (docs/four_gods.md, Components) and these are the
     only facts it can be checked against."""
-    ts = default_tileset()
+    ts = load_game("four_gods", tiles=name).tileset
     assert ts.num_tiles == 92 and ts.cities == 8
     for a, b in ts.sides:
         for side in (a, b):
             terrains = {t for row in side for t in row}
             assert len(side) == 3 and all(len(row) == 3 for row in side)
             assert terrains <= {0, 1, 2, 3} and 1 <= len(terrains) <= 3
+
+
+def test_the_default_tiles_favour_no_terrain_and_are_remade_by_their_script() -> None:
+    """The four gods stand on an equal footing in the book: each rules one of
+    the "4 Geländearten: Meer, Ebene, Wald und Gebirge", and the scoring
+    treats them alike. The default set therefore carries every tile with its
+    images under the exchange Meer -> Ebene -> Wald -> Gebirge -> Meer, so
+    each god's terrain lies on as many tiles of each shape as every other's
+    (the first set gave Meer 539 and Gebirge 304 of 1,656 sub-cells);
+    ``make_tiles`` reproduces the shipped file byte for byte, and a matching
+    corner pair means a matching edge except between opposite terrains."""
+    ts = load_game("four_gods").tileset
+    assert ts is not first_tileset()
+    tiles = sorted(ts.sides)
+    assert sorted((shift(a, 1), shift(b, 1)) for a, b in ts.sides) == tiles
+    counts = [sum(row.count(t) for a, b in ts.sides for side in (a, b) for row in side) for t in range(4)]
+    assert counts == [92 * 2 * 9 // 4] * 4
+    shipped = Path(__file__).parents[2] / "wdg" / "games" / "four_gods" / "tiles-balanced.yaml"
+    assert to_yaml(4) == shipped.read_text(encoding="utf-8")
+    for a, b in ts.sides:
+        for side in (a, b):
+            for (ra, ca), (rb, cb), (rm, cm) in EDGES:
+                x, y, m = side[ra][ca], side[rb][cb], side[rm][cm]
+                assert m in (x, y)
+                if (y - x) % 4 == 1:
+                    assert m == x
+                elif (x - y) % 4 == 1:
+                    assert m == y
+
+
+def test_records_of_the_first_tile_set_name_it_and_keep_it() -> None:
+    """A game record or batch made before the balanced set became the
+    default names ``tiles: ''``; it must still get the set it was played
+    with (docs/four_gods.md, Components), else its replay would differ."""
+    assert load_game("four_gods", tiles="").tileset is first_tileset()
+    assert load_game("four_gods", tiles="first").tileset is first_tileset()
+    assert load_game("four_gods").params["tiles"] == "balanced"

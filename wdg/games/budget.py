@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", dest="json_path")
+    ap.add_argument("--param", "-p", action="append", default=[], metavar="KEY=VALUE",
+                    help="game parameter as in `wdg games batch --param`, e.g. tiles=first")
     args = ap.parse_args(argv)
     try:
         budgets = [int(x) for x in args.budgets.split(",") if x.strip()]
@@ -156,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
               f"numbers >= 1, e.g. --budgets 30,60,200", file=sys.stderr)
         return 2
     try:
-        res = measure(args.game, {"players": args.players}, budgets=budgets, reference=args.reference,
+        from wdg.commands.games import _params
+        res = measure(args.game, _params(args.players, args.param), budgets=budgets, reference=args.reference,
                       positions=args.positions, seed=args.seed,
                       play_bots=parse_bots(args.play, args.players), every=args.every)
     except GameError as exc:

@@ -8,7 +8,7 @@ from typing import Any
 from wdg.games.base import Game, GameError, register
 from wdg.games.four_gods.actions import MAX_ROW, Layout
 from wdg.games.four_gods.state import FourGodsState
-from wdg.games.four_gods.tiles import default_tileset, load_tileset
+from wdg.games.four_gods.tiles import first_tileset, load_tileset
 from wdg.games.four_gods.world import Fitter
 
 PROPHETS = {4: 10, 3: 13}
@@ -26,7 +26,10 @@ class FourGodsGame(Game):
     start); ``two_player_gods`` = 4 (each of two players has two gods, 10
     prophets each) or 2 (one god each, 13 prophets); ``actions_per_turn``
     (the hourglass); ``max_turns`` (a safety limit, see docs/four_gods.md);
-    ``tiles``: path of another tile file (empty: the shipped ``tiles.yaml``).
+    ``tiles``: ``"balanced"`` (the default: ``tiles-balanced.yaml``, a set
+    symmetric in the four terrains), ``"first"`` (``tiles.yaml``, the set
+    shipped before; records that name no set, ``""``, were played with it),
+    or the path of another tile file.
     """
 
     name = "four_gods"
@@ -83,7 +86,7 @@ class FourGodsGame(Game):
     def default_params(cls) -> dict[str, Any]:
         """Four players, open gods, a turn of five actions."""
         return {"players": 4, "gods": "open", "two_player_gods": 4,
-                "actions_per_turn": 5, "max_turns": 2000, "tiles": ""}
+                "actions_per_turn": 5, "max_turns": 2000, "tiles": "balanced"}
 
     def new_initial_state(self) -> FourGodsState:
         """Empty world, all tiles in the bag, no gods chosen yet."""
@@ -92,9 +95,18 @@ class FourGodsGame(Game):
 
 _FITTERS: dict[str, Fitter] = {}
 
+SHIPPED_TILES = {"balanced": "tiles-balanced.yaml", "first": "tiles.yaml", "": "tiles.yaml"}
+"""The shipped tile sets by the ``tiles`` parameter's name (docs/four_gods.md,
+Components). ``""`` is what records and batches made before the balanced set
+became the default (commit after 07e5897) name: the first set, so they replay
+as they were played."""
+
 
 def _fitter(path: str) -> Fitter:
     """One tile set and fit cache per tile file, shared by all games."""
     if path not in _FITTERS:
-        _FITTERS[path] = Fitter(load_tileset(Path(path)) if path else default_tileset())
+        shipped = SHIPPED_TILES.get(path)
+        _FITTERS[path] = Fitter(first_tileset() if shipped == "tiles.yaml" else
+                                load_tileset(Path(__file__).with_name(shipped)) if shipped else
+                                load_tileset(Path(path)))
     return _FITTERS[path]

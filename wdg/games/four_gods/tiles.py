@@ -143,7 +143,7 @@ def build_tileset(rows: int, cols: int, cities: int, sides: list[tuple[Grid, Gri
 
 
 def load_tileset(path: Path | None = None) -> TileSet:
-    """Read the tile set (default: the shipped ``tiles.yaml``)."""
+    """Read a tile set (default: the first shipped set, ``tiles.yaml``)."""
     path = path or Path(__file__).with_name("tiles.yaml")
     try:
         data: Any = yaml.load(path.read_text(encoding="utf-8"),
@@ -169,6 +169,7 @@ def load_tileset(path: Path | None = None) -> TileSet:
 
 
 @cache
-def default_tileset() -> TileSet:
-    """The shipped tile set, loaded once."""
+def first_tileset() -> TileSet:
+    """The first shipped tile set (``tiles.yaml``), loaded once; the game's
+    default is the balanced set (``FourGodsGame``'s ``tiles`` parameter)."""
     return load_tileset()
