@@ -17,17 +17,10 @@ wählt bei Spielbeginn eine Spielerfarbe ... Die Farbe der gewählten
 Propheten hat in diesem Modus nichts mit der Gottheit zu tun"."""
 
 
-END_REASONS_DE = {"world full": "Welt voll", "bag empty": "Beutel leer",
-                  "all passed": "alle passen", "turn limit": "Zuggrenze"}
-"""The end reasons (``end_reason``, the keys of the batch statistics) as
-players read them; the names of the batch statistics (the game's
-``end_labels``) where the game has them."""
-
-
 def end_reason_de(s: St) -> str:
-    """Why the game ends (or will end), in German."""
-    labels = getattr(s.game, "end_labels", None) or END_REASONS_DE
-    return labels.get(s.end_reason, s.end_reason)
+    """Why the game ends (or will end), in German: the names the batch
+    statistics use (the game's ``end_labels``)."""
+    return s.game.end_labels.get(s.end_reason, s.end_reason)
 
 
 def prophet_colour(s: St, g: int) -> int:
