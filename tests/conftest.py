@@ -3,6 +3,7 @@ run (``make test``), since pytest keeps a passing test's output to itself."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -16,6 +17,14 @@ from wdg.provenance import environment  # noqa: E402
 # that compare a run with its re-run (fault injection) record the same software
 # even while the checkout is being edited during the test run.
 environment()
+
+# A test run started in the background by a non-interactive shell (`make test &`,
+# `nohup ... &`) inherits SIGINT ignored, and so would every wdg it starts: the
+# tests that press Ctrl-C on a running `wdg turn run` or `wdg mail watch` would
+# then wait for nothing. A handler here is reset to the default in each child at
+# exec, so the children answer Ctrl-C as they do for a game master.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
