@@ -24,12 +24,12 @@ import time
 import numpy as np
 
 GAMES = ("lords_of_creation", "four_gods", "empires_of_middle_earth")
-POSITIONS = {"lords_of_creation": 30, "four_gods": 20, "empires_of_middle_earth": 40}
-"""As ``MCTS_DECISIONS`` in wdg.bench.games (the bench's positions)."""
 
 
 def positions(name: str, want: int) -> list:
-    """Seeded positions of random two-player play with more than one legal action."""
+    """Seeded positions of random two-player play with more than one legal
+    action (also the positions of :func:`wdg.bench.games.bench_mcts`). Kept in
+    this file, not imported, so the script measures an older checkout too."""
     from wdg.games.base import CHANCE, load_game
     from wdg.games.bots import random_bot
     game = load_game(name, players=2)
@@ -49,8 +49,9 @@ def positions(name: str, want: int) -> list:
 
 def rates(name: str, budgets: list[int], runs: int = 2) -> dict[str, list[float]]:
     """Per budget: decisions per CPU-second of each run."""
+    from wdg.bench.games import MCTS_DECISIONS
     from wdg.games.ismcts import ISMCTSBot
-    pos = positions(name, POSITIONS[name])
+    pos = positions(name, MCTS_DECISIONS[name])
     out = {}
     for budget in budgets:
         got = []

@@ -23,9 +23,8 @@ from collections.abc import Callable
 import numpy as np
 
 from wdg.bench.harness import Figure, Results, median, rate_figure, repeat
-from wdg.games.base import CHANCE, load_game, registered_games
+from wdg.games.base import registered_games
 from wdg.games.batch import run_batch
-from wdg.games.bots import random_bot
 from wdg.games.ismcts import ISMCTSBot
 
 G = "games"
@@ -70,20 +69,8 @@ def bench_game(name: str, res: Results, runs: int, scale: float) -> None:
 
 def bench_mcts(name: str, res: Results, runs: int, scale: float) -> None:
     """ISMCTS decisions per CPU-second at seeded two-player positions."""
-    game = load_game(name, players=2)
-    rng = np.random.default_rng(5)
-    positions = []
-    s = game.new_initial_state()
-    want = max(5, int(MCTS_DECISIONS.get(name, 20) * scale))
-    while len(positions) < want:
-        if s.is_terminal():
-            s = game.new_initial_state()
-        if s.current_player() == CHANCE:
-            s.apply_action(s.sample_chance(rng))
-            continue
-        if len(s.legal_actions()) > 1 and rng.random() < 0.2:
-            positions.append(s.clone())
-        s.apply_action(random_bot(s, rng))
+    from wdg.bench.decisions import positions as seeded_positions
+    positions = seeded_positions(name, max(5, int(MCTS_DECISIONS.get(name, 20) * scale)))
 
     def decide() -> None:
         bot = ISMCTSBot(MCTS_BUDGET)
