@@ -55,6 +55,8 @@ from wdg.world.terrain import (
 _NAMES = {HireGeneral: "nf", Activate: "nh", DismissArmy: "eh", Recruit: "nr", Release: "er",
           BuildBoats: "bb", Board: "bs", Disembark: "vs", Rename: "nn"}
 _PASSIVE_ORDERS = (HireGeneral, Activate)
+GOLD_ORDERS = frozenset(_NAMES[o] for o in (HireGeneral, Activate, Recruit))
+"""The army orders that take gold from the treasury here (:func:`spend` in their handlers)."""
 _ONE = {TroopType.SCHIFFE.value: "Schiff"}
 """Singular of a troop type's name where it differs ("1 Schiff", "1 Krieger")."""
 

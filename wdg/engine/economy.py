@@ -165,9 +165,16 @@ def pay_and_upkeep(m: Month) -> None:
                 army.status = ArmyStatus.ACTIVE
                 m.emit(Event("pay.active", kingdom, army.number, army.position,
                              "Das Heer ist ab diesem Mond aktiv."))
-            if army.is_active and army.general is not None:
+            if owes_dues(army.status, army.general is not None):
                 _pay_army(m, army)
                 low_morale_desertion(m, army)
+
+
+def owes_dues(status: ArmyStatus, has_general: bool) -> bool:
+    """Whether an army pays upkeep and pay at the start of the month ("Besoldung
+    und Unterhalt"): an active army led by a general (an activating army becomes
+    active in the pay step first). The pay step and the forecast ask this."""
+    return status in (ArmyStatus.ACTIVE, ArmyStatus.ACTIVATING) and has_general
 
 
 def army_dues(troop: str, units: int, rules: Rules) -> tuple[int, int]:

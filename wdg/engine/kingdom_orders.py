@@ -65,6 +65,11 @@ def kingdom_orders(m: Month) -> None:
             execute(m, n, order, start_status[n])
 
 
+GOLD_ORDERS = frozenset({*(f"B{b.value}" for b in Building), "SS", "F+"})
+"""The kingdom orders that take gold from the treasury (:func:`_build`, :func:`_settle`,
+:func:`_festival`); ``DS`` is free."""
+
+
 def execute(m: Month, kingdom: int, order: KingdomOrder, start: dict[int, int]) -> None:
     """Execute one kingdom order (``start``: the diplomacy list at the start of the month)."""
     if isinstance(order, Build):

@@ -33,6 +33,8 @@ from wdg.world.state import Army, ArmyStatus
 from wdg.world.terrain import is_closed, is_water, terrain
 
 AREA = "wizards"
+GOLD_ORDERS = frozenset({"c"})
+"""A character action may take gold from the treasury: teleporting (:func:`teleport`)."""
 
 
 def _refuse(m: Month, army: Army, order: CharacterAction, why: str) -> list[Event]:

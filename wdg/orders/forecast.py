@@ -46,6 +46,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from wdg.engine import army_orders, kingdom_orders, wizards
+from wdg.engine.economy import owes_dues
 from wdg.engine.events import Event
 from wdg.engine.foresight import FILL
 from wdg.engine.ledger import count, gs, pct
@@ -59,6 +61,7 @@ from wdg.engine.movement import (
 from wdg.orders import model as m
 from wdg.orders.acceptance import WHOLE
 from wdg.orders.checker import check_sheet
+from wdg.orders.lexicon import COMMANDS
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
 from wdg.world.address import Address
@@ -440,6 +443,10 @@ _UNKNOWN_LINES = [
 ]
 
 
+GOLD_ORDERS = army_orders.GOLD_ORDERS | kingdom_orders.GOLD_ORDERS | wizards.GOLD_ORDERS
+"""The orders whose engine handlers take gold from the treasury (the others cost nothing)."""
+
+
 def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]:
     """Army -> (upkeep, pay) due at the start of the month ("Besoldung und
     Unterhalt", economy.yaml): every army active this month (an activating one
@@ -450,8 +457,7 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
 
     out = {}
     for n, a in sorted(view.armies.items()):
-        if a.status not in (ArmyStatus.ACTIVE.value, ArmyStatus.ACTIVATING.value) \
-                or a.general is None or not a.troop:
+        if not a.troop or not owes_dues(ArmyStatus(a.status), a.general is not None):
             continue
         out[n] = army_dues(a.troop, a.units, rules)
     return out
@@ -578,8 +584,7 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
         "F+": "amount",
         "pay": {t: rules.int(e, "pay", t) for t in troops},
         "upkeep": {t: rules.int(e, "upkeep", t) for t in troops},
-        "free": ["eh", "er", "bb", "bs", "vs", "nn", "DS", "b", "e", "c", "h", "i", "o", "r",
-                 "s", "t", "x"],
+        "free": [c.code for c in COMMANDS if c.code not in GOLD_ORDERS],
     }
 
 
