@@ -684,9 +684,10 @@ postlog   unix-dgram n - n - 1 postlogd
             try:
                 _logout(self.imap_client(account))
                 return
-            except imaplib.IMAP4.error:
+            except imaplib.IMAP4.error as exc:
                 if time.monotonic() > deadline:
-                    raise MailServerError(f"{account.address} not known to Dovecot\n{self.logs()}")
+                    raise MailServerError(
+                        f"{account.address} not known to Dovecot\n{self.logs()}") from exc
                 time.sleep(0.2)
 
     def _fill_pool(self) -> None:

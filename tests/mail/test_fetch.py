@@ -5,7 +5,6 @@ answers in the players' boxes."""
 
 from __future__ import annotations
 
-import imaplib
 import time
 from datetime import datetime, timezone
 

@@ -108,7 +108,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
         box.close()
         n = [0]
 
-        def one(box_path: Path = box_path) -> None:
+        def one(box_path: Path = box_path, n: list[int] = n) -> None:
             n[0] += 1
             out = camp.root / f"run{n[0]}"
             import_mailbox(Campaign(out), seg, box_path, outbox=out / "outbox",

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, count, gs, number, spend
+from wdg.engine.ledger import can_afford, count, gs, spend
+from wdg.engine.ledger import number as german_number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import too_few_soldiers
 from wdg.errors import InvalidInputError
@@ -335,7 +336,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     spend(m, army.kingdom, price, kind="a.nr.partial" if partial else "a.nr", ledger="recruit",
           army=army.number, at=h, line=order.line,
           why=f"{count(n, _ONE.get(troop, troop), troop)} angeworben{note}: {gs(price)}; die Miliz "
-          f"sinkt um {number(n * per)}.",
+          f"sinkt um {german_number(n * per)}.",
           data={"units": n, "soldiers": n, "militia": n * per})
 
 

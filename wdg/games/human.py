@@ -142,7 +142,8 @@ def _packed(paths: list[tuple[str, ...]], kinds: list[str], numbered: frozenset[
                 subs.setdefault(p[:2], []).append(i)
         chunk: list[tuple[str, ...]] = []
 
-        def flush() -> None:
+        def flush(kind: str = kind, chunk: list[tuple[str, ...]] = chunk,
+                  subs: dict[tuple[str, ...], list[int]] = subs, out: list[Group] = out) -> None:
             if not chunk:
                 return
             if len(chunk) == len(subs):  # the whole kind in one entry

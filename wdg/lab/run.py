@@ -82,7 +82,7 @@ def assign_bots(seg: Segment, spec: str | None) -> dict[int, str]:
         out[n] = personality(names[i % len(names)]).name
     for n in playing:
         if n not in out:
-            out[n] = personality(getattr(seg.kingdoms[n], "bot")).name
+            out[n] = personality(seg.kingdoms[n].bot).name
     return dict(sorted(out.items()))
 
 

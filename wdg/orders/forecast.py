@@ -356,7 +356,6 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
         if cause is not None:
             why = e.why
             if e.kind == "move.stopped":
-                o = written.get(e.line, "")
                 why = f"{e.why} (nicht ausgeführt: {' '.join(e.data['remaining'])})"
             fc.refused.append(Refusal(e.line, written.get(e.line, ""), why, cause, e.army))
     if view.treasury is not None:

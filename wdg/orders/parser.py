@@ -624,7 +624,7 @@ class _Parser:
         # header lines of the next sheet read above were taken for this one: undo
         for k in range(start, n):
             if self.kinds.get(k) == "header":
-                for key, line in list(self.sheet.header_lines.items()):
+                for line in list(self.sheet.header_lines.values()):
                     if line == k:
                         raise _Restart(start)
         self.sheet.next_sheet = start

@@ -73,7 +73,6 @@ NO_ORDER_SECTION = "ohne Befehl"
 def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, season: str) -> Header:
     """The sheet's head: segment, kingdom, ruler, month, next deadline."""
     kd = seg_after.kingdoms[kingdom]
-    st = seg_after.settings
     nxt = seg_after.date
     deadline = describe_deadline(seg_after, nxt)
     palaces = _palaces(seg_after, kingdom)

@@ -367,7 +367,6 @@ DATA_LABELS = {
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
     "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
     "low": "mindestens", "high": "höchstens",
-    "enemy_kingdom": "gegnerisches Königreich",
     # every other key the engine writes, so that no English key reaches a sheet or
     # the game master's overview (tests/reports/test_german.py checks a stress month)
     "ability": "Spezialfähigkeit", "boats": "Boote", "chance": "Siegchance",

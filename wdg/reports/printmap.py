@@ -340,7 +340,7 @@ def _columns(out: _Out, labels: list[_Label]) -> list[_Label]:
     cols: dict[float, list[_Label]] = {}
     for lb in labels:
         cols.setdefault(round(lb.x, 2), []).append(lb)
-    for x, members in sorted(cols.items()):
+    for _x, members in sorted(cols.items()):
         ys = sorted({round(m.y, 3) for m in members})
         pitch = _lines_pitch(ys)
         if pitch is None or len(members) < 2 or len(ys) != len(members):

@@ -167,7 +167,7 @@ def upgrade_hashes(seg: object, checked: dict[int, str]) -> list[int]:
     ``seg`` (a :class:`wdg.world.state.Segment`); returns the kingdoms changed.
     The caller saves the segment the ordinary way (atomic, under its lock)."""
     changed = []
-    kingdoms = getattr(seg, "kingdoms")
+    kingdoms = seg.kingdoms
     for number, password in sorted(checked.items()):
         k = kingdoms.get(number)
         player = getattr(k, "player", None)

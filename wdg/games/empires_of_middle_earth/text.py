@@ -278,7 +278,7 @@ def human_view(s: EmpiresState, viewer: int) -> str:
     cards = s.g.cards
     lines = [board_text(s)]
     lines.append("Abwurfstapel (offen): " + (", ".join(cards[c].name for c in s.discard) or "leer"))
-    lines.append(f"Deine Hand: " + (", ".join(cards[c].name for c in sorted(s.hands[viewer])) or "leer"))
+    lines.append("Deine Hand: " + (", ".join(cards[c].name for c in sorted(s.hands[viewer])) or "leer"))
     for p in range(s.g.num_players):
         if p != viewer:
             k = len(s.hands[p])

@@ -165,7 +165,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
     1.. name cells as the actions do ("at C4"). Then hands, rows and gods."""
     ts = s.game.tileset
     prophet_at: dict[tuple[int, int, int], str] = {}
-    for c, (g, (_, k)) in s.prophets.items():
+    for c, (_g, (_, k)) in s.prophets.items():
         o = s.world.tiles[c]
         if o is None:
             continue
