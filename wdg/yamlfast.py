@@ -24,8 +24,8 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 try:
-    _Dumper: type = yaml.CSafeDumper  # type: ignore[attr-defined]
-    _Loader: type = yaml.CSafeLoader  # type: ignore[attr-defined]
+    _Dumper: type = yaml.CSafeDumper
+    _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML without libyaml
     _Dumper = yaml.SafeDumper
     _Loader = yaml.SafeLoader

@@ -16,6 +16,8 @@ event's signed ``data["soldiers"]``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
@@ -311,6 +313,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     with Kaserne (ships: Hafen), up to the Rüstvolumen (the militia there), if
     the treasury holds the whole premium; the militia falls accordingly."""
     seg, rules, h = m.state, m.rules, army.position
+    assert h is not None  # execute(): only an active army, which stands on the map
     if order.count <= 0:
         return refuse(m, army, order, "die Anzahl muß größer als 0 sein.")
     if army.carried_by is not None or army.boats:
@@ -351,6 +354,7 @@ def _build_boats(m: Month, army: Army, order: BuildBoats) -> None:
     builds just enough boats for the whole army in the adjacent water gemark;
     it embarks at the end of the month. Takes the whole month."""
     seg, h = m.state, army.position
+    assert h is not None  # execute(): only an active army, which stands on the map
     if army.troop is not TroopType.KRIEGER:
         return refuse(m, army, order, "nur ein Kriegerheer kann Boote bauen.")
     if army.carried_by is not None or army.boats:
@@ -401,6 +405,7 @@ def _board(m: Month, army: Army, order: Board) -> None:
     """"(bs) Schiffe betreten": a land army in an own harbour town boards an own
     fleet there that carries no other army and has room (100 per ship)."""
     seg, h = m.state, army.position
+    assert h is not None  # execute(): only an active army, which stands on the map
     fleet = seg.armies.get(order.fleet)
     if army.is_fleet:
         return refuse(m, army, order, "eine Flotte kann keine Schiffe betreten.")
@@ -472,7 +477,7 @@ def _rename(m: Month, army: Army, order: Rename) -> None:
     rejected names (names.yaml)."""
     seg = m.state
     h = m.start.positions.get(army.number) if m.start is not None else army.position
-    if not _own_settlement(m, army.kingdom, h):
+    if h is None or not _own_settlement(m, army.kingdom, h):
         return refuse(m, army, order, "das Heer steht zu Beginn des Mondes in keiner eigenen "
                       "Siedlung.")
     name = " ".join(order.name.split())
@@ -504,6 +509,6 @@ def rejected_name(name: str, m: Month) -> bool:
     return folded in whole or any(p in folded for p in parts)
 
 
-_HANDLERS = {HireGeneral: _hire, Activate: _activate, DismissArmy: _dismiss, Recruit: _recruit,
+_HANDLERS: dict[type, Callable[[Month, Army, Any], None]] = {HireGeneral: _hire, Activate: _activate, DismissArmy: _dismiss, Recruit: _recruit,
              Release: _release, BuildBoats: _build_boats, Board: _board, Disembark: _disembark,
              Rename: _rename}

@@ -42,6 +42,7 @@ from wdg.world.state import (
     Army,
     ArmyStatus,
     Building,
+    Construction,
     General,
     GeneralOffer,
     ProjectKind,
@@ -259,10 +260,10 @@ def construction(m: Month) -> None:
                          f"Der Bau ({p.kind.value}) wird aufgegeben: die Gemark gehört "
                          "nicht mehr zum Königreich."))
             continue
-        if p.kind is not ProjectKind.SETTLEMENT and p.kind.building.only_in_settlement \
-                and seg.at(seg.settlement, p.position) <= 0:
+        b = p.kind.building  # None for a settlement
+        if b is not None and b.only_in_settlement and seg.at(seg.settlement, p.position) <= 0:
             m.emit(Event("build.abandoned", p.kingdom, None, p.position,
-                         f"Der Bau ({p.kind.building.german}) wird aufgegeben: die Siedlung "
+                         f"Der Bau ({b.german}) wird aufgegeben: die Siedlung "
                          "besteht nicht mehr."))
             continue
         if p.kind is ProjectKind.SETTLEMENT:
@@ -274,7 +275,7 @@ def construction(m: Month) -> None:
     seg.constructions = keep
 
 
-def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-untyped-def]
+def _settle_progress(m: Month, p: Construction, per_month: int) -> None:
     seg = m.state
     done = min(per_month, p.remaining)
     p.remaining -= done
@@ -290,9 +291,10 @@ def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-un
                  data={"units": done, "size": size, "remaining": p.remaining}))
 
 
-def _building_done(m: Month, p) -> None:  # type: ignore[no-untyped-def]
+def _building_done(m: Month, p: Construction) -> None:
     seg = m.state
     b = p.kind.building
+    assert b is not None  # the caller passes building projects only
     r, c = seg.grid.index(p.position)
     i = BUILDING_ORDER.index(b)
     cap = m.rules.int("economy", "buildings", "max_level")
