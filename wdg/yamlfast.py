@@ -42,7 +42,7 @@ _MEMO_LIMIT = 1 << 17
 """Resolved scalars kept per process (then forgotten and learnt again)."""
 
 
-def _memo_resolve(base: type) -> type:
+def _memo_resolve(base: Any) -> type:
     """``base`` whose :meth:`resolve` of plain scalars is remembered: PyYAML
     asks for every scalar (twice when writing) which tag its text implies,
     which depends only on the text and the two flags (no path resolvers are

@@ -306,8 +306,8 @@ def _orders_by_line(sheet: m.Sheet) -> dict[int, str]:
         for o in (b.phase_a, b.phase_b):
             if o is not None:
                 out[o.line] = str(o)
-    for o in sheet.kingdom_orders:
-        out[o.line] = str(o)
+    for k in sheet.kingdom_orders:
+        out[k.line] = str(k)
     return out
 
 

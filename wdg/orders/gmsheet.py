@@ -358,10 +358,11 @@ def _parse_line(cmd: str, args: list[str], line: int) -> GmCommand:
 def parse_gm_sheet(text: str | bytes) -> GmSheet:
     """Parse a game master's sheet; never raises."""
     if isinstance(text, bytes):
+        data = text
         try:
-            text = text.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
-            text = text.decode("cp1252", errors="replace")
+            text = data.decode("cp1252", errors="replace")
     sheet = GmSheet()
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     block: tuple[str, int, int] | None = None  # (kind, kingdom, start line)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 import numpy as np
 
@@ -150,7 +151,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     loose = [t for line, t in _diagnostic_texts(sheet, mine) if line not in order_lines]
     used |= {id(e) for e in mine if e.kind == "sheet.diagnostic"}
 
-    def claim(pred) -> list[Event]:  # type: ignore[no-untyped-def]
+    def claim(pred: Callable[[Event], bool]) -> list[Event]:
         got = [e for e in mine if id(e) not in used and pred(e)]
         used.update(id(e) for e in got)
         return got
@@ -265,7 +266,7 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
     out: list[Marker] = []
     seen: set[tuple[str, str, str]] = set()
 
-    def add(kind: str, h, label: str) -> None:  # type: ignore[no-untyped-def]
+    def add(kind: str, h: Hex, label: str) -> None:
         m = Marker(kind, grid.label(h), label)
         if (m.kind, m.gemark, m.label) not in seen:
             seen.add((m.kind, m.gemark, m.label))
@@ -275,21 +276,24 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
     own = [(index.position(e), e) for e in index.mine(kingdom)
            if e.at is not None and e.kind.startswith(SIGHTING_KINDS)]
     for _i, e in heapq.merge(own, index.creatures, key=lambda pe: pe[0]):
+        at = e.at
+        if at is None:
+            continue
         if e.kingdom == kingdom and e.kind.startswith(SIGHTING_KINDS):
-            if not grid.contains(e.at):
+            if not grid.contains(at):
                 continue
             what = str(e.data.get("what", ""))
             ident = e.data.get("id")
             if what.startswith(("fabel", "creature")):
-                add("creature", e.at, "F")
+                add("creature", at, "F")
             else:
-                add("army", e.at, f"{ident:04d}" if isinstance(ident, int) else "?")
+                add("army", at, f"{ident:04d}" if isinstance(ident, int) else "?")
         elif e.kind.startswith(CREATURE_PREFIXES) and e.kind != "creature.slain" \
-                and settings.in_chronicle(e.kind, e.public) and grid.contains(e.at):
-            r, c = grid.index(e.at)
+                and settings.in_chronicle(e.kind, e.public) and grid.contains(at):
+            r, c = grid.index(at)
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
             if known:
-                add("creature", e.at, "F")
+                add("creature", at, "F")
     from wdg.engine.deposits import known_to
 
     for d in known_to(seg, kingdom):
@@ -404,9 +408,9 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         out.append(OrderOutcome(line, section, text, status, label,
                                 _order_notes(seg, evs, kingdom, settings), diags.get(line, [])))
     if resting:
-        names = ", ".join(sec.replace("Heer ", "") for _, sec in resting)
+        numbers = ", ".join(sec.replace("Heer ", "") for _, sec in resting)
         word = "Heer" if len(resting) == 1 else "Heere"
-        out.append(OrderOutcome(resting[0][0], NO_ORDER_SECTION, f"{word} {names}", "done",
+        out.append(OrderOutcome(resting[0][0], NO_ORDER_SECTION, f"{word} {numbers}", "done",
                                 "ruhte" if len(resting) == 1 else "ruhten", [], []))
         out.sort(key=lambda o: o.line)
     return out

@@ -150,7 +150,7 @@ def split_svg(svg: str) -> tuple[str, list[_Label], float, float, float] | None:
             if off is None:
                 continue  # a transform we do not follow: its texts stay in the SVG
             props = dict(inherited)
-            props.update({p: child.get(p) for p in _PROPS if child.get(p) is not None})
+            props.update({p: v for p in _PROPS if (v := child.get(p)) is not None})
             walk(child, props, dx + off[0], dy + off[1])
 
     walk(root, {}, -vb[0], -vb[1])
@@ -166,7 +166,7 @@ def _text(el: ET.Element, inherited: dict[str, str], rules: list, dx: float,
     for need, decl in rules:
         if need <= classes:
             props.update({p: decl[p] for p in _PROPS if p in decl})
-    props.update({p: el.get(p) for p in _PROPS if el.get(p) is not None})
+    props.update({p: v for p in _PROPS if (v := el.get(p)) is not None})
     size = _length(props.get("font-size", "16"))
     weight = props.get("font-weight", "normal")
     bold = weight == "bold" or (weight.isdigit() and int(weight) >= 600)
