@@ -39,13 +39,13 @@ def sent(
                 typer.echo(f"freigegeben: {key} an {rec.to}; der nächste Versand sendet sie "
                            "noch einmal")
             for key in arrived or ():
-                rec = led.latest(key)
-                if rec is None or rec.state != "pending":
+                latest = led.latest(key)
+                if latest is None or latest.state != "pending":
                     from wdg.errors import StateError
 
                     raise StateError(f"Versandbuch: {key!r} ist nicht ungewiss; nichts geändert")
                 led.settle(key, "sent", "Ankunft vom Spielleiter bestätigt")
-                typer.echo(f"als versandt verbucht: {key} an {rec.to}")
+                typer.echo(f"als versandt verbucht: {key} an {latest.to}")
         return
     led = Ledger(camp.segment_dir(segment))
     counts: dict[str, int] = {}

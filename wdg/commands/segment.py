@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import Any
 from pathlib import Path
 
 import typer
@@ -114,7 +115,7 @@ def new(
     if scale is not None and preset != "stress":
         raise InvalidInputError("--scale geht nur mit --preset stress; für andere Segmente "
                                 "--provinces, --kingdoms, --armies ... angeben")
-    opts = {**DEFAULTS, **given}
+    opts: dict[str, Any] = {**DEFAULTS, **given}
     cols, rows = parse_provinces(str(opts["provinces"]))
     if (target / SEGMENT_FILE).exists() and not force:
         raise StateError(f"Segment {name!r} gibt es schon in {target}; --force ersetzt es")
@@ -213,8 +214,8 @@ def check(
     for f in stored:
         if f.uncovered:
             typer.echo(f"Hinweis: {f}")
-    for f in findings:
-        typer.echo(str(f))
+    for finding in findings:
+        typer.echo(str(finding))
     if findings:
         typer.echo(f"{len(findings)} Befund(e) in Segment {name}", err=True)
         raise typer.Exit(1)

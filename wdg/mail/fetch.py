@@ -283,7 +283,7 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
         candidates = []
         for uid in uids:
             head = parser.parsebytes(heads.get(uid, b""))
-            if not own_mail(head, config) and for_the_game(head, imap.accept):  # type: ignore[arg-type]
+            if not own_mail(head, config) and for_the_game(head, imap.accept):
                 candidates.append((uid, head))
             else:
                 report.ignored += 1
@@ -365,7 +365,8 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
         command = None if automatic(head) else command_of(_header(head, "Subject"))
         if command is not None and known is None:
             key = mail_key(_header(head, "Message-ID").strip(), got.raw)
-            if record.get(key) is None or not record.get(key).taken:
+            seen = record.get(key)
+            if seen is None or not seen.taken:
                 record.record(key, "taking", seg.date.key, place=where)
                 outcome = answer_command(camp, seg, config, command, got.raw)
                 record.record(key, "taken", seg.date.key, place=where, command=command,
@@ -447,8 +448,11 @@ def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> lis
                 to = parseaddr(_header(head, "To"))[1]
                 if not to:
                     continue
-                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to,
-                                      build=lambda correction, raw=raw: _ready(raw, config),
+
+                def build(correction: bool, raw: bytes = raw) -> EmailMessage:
+                    return _ready(raw, config)
+
+                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to, build=build,
                                       sha256=digest(raw), info={"kind": "antwort"}))
     return mails
 

@@ -131,6 +131,7 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
                          f"{segment} TT.MM.JJJJ HH:MM'); der Mond wird nicht ausgewertet")
                 rep.code = _worse(rep.code, exitcodes.NOTHING)
                 return rep
+            assert now is not None  # taken with d's time zone above
             if now < d:
                 left = d - now
                 hours, rest = divmod(int(left.total_seconds()), 3600)

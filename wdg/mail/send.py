@@ -164,7 +164,8 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                     intended = True
                 sess.send(config.sender, m.to, raw, record=record)
             except NotSent as exc:
-                if ledger.latest(m.key).state == OPEN:  # failed before the final '.'
+                last = ledger.latest(m.key)
+                if last is not None and last.state == OPEN:  # failed before the final '.'
                     ledger.settle(m.key, "refused" if exc.permanent else "failed", exc.answer)
                 (result.refused if exc.permanent else result.failed)[m.key] = exc.answer
             except Uncertain:
@@ -172,7 +173,8 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
             except BaseException:
                 # Ctrl-C/SIGTERM before the final '.': the server has not accepted it
                 # (after it, the outcome is recorded before the interrupt is raised)
-                if intended and ledger.latest(m.key).state == OPEN and not sess.handed_over:
+                last = ledger.latest(m.key)
+                if intended and last is not None and last.state == OPEN and not sess.handed_over:
                     ledger.settle(m.key, "failed", "abgebrochen vor dem Ende der Übertragung")
                 raise
             else:
