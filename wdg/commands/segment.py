@@ -183,11 +183,11 @@ def check(
     buildings outside settlements, negative treasury, statuses outside 1-9, dangling
     references...): one line per finding, exit code 1 if there is any."""
     from wdg import integrity
-    from wdg.commands.common import _existing
+    from wdg.commands.common import existing_segment_dir
     from wdg.world.storage import load_segment
 
     camp = open_campaign(campaign)
-    seg_dir = _existing(camp, name)  # a clear message for a missing segment
+    seg_dir = existing_segment_dir(camp, name)  # a clear message for a missing segment
     try:
         # Taking the lock completes or cleans what a crash interrupted (with a notice).
         with segment_lock(seg_dir, any_format=True):
@@ -231,11 +231,11 @@ def accept(
     """After changing the segment's files by hand: check them (every check of a load
     except the hash list) and write a new hash list, so the next commands accept them.
     A damaged or unsealed intake record (mail/seen.yaml) whose lines read is sealed anew."""
-    from wdg.commands.common import _existing
+    from wdg.commands.common import existing_segment_dir
     from wdg.world.storage import accept_edits
 
     camp = open_campaign(campaign)
-    seg_dir = _existing(camp, name)
+    seg_dir = existing_segment_dir(camp, name)
     from wdg.mail.seen import SeenRecord, check_seen
 
     with segment_lock(seg_dir):

@@ -338,9 +338,9 @@ def _end_of_turn(state: State, acts: list[int], player: int, rng: np.random.Gene
 def _search_values(state: State, acts: list[int], player: int) -> list[float]:
     """:meth:`State.search_value` of each action one move ahead, through a
     compound move to its best completion (as greedy looks at it)."""
-    from wdg.games.bots import _value_after
+    from wdg.games.bots import value_after
 
-    return [_value_after(state, a, player, 0, by_search=True) for a in acts]
+    return [value_after(state, a, player, 0, by_search=True) for a in acts]
 
 
 def _scale_of(s: State) -> float:

@@ -46,7 +46,7 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
                 had.add(int(rest.rpartition("/k")[2]))
     from wdg.orders.template import render_template
     from wdg.reports.maps import render_map_svg
-    from wdg.reports.mail import _domain, _now
+    from wdg.reports.mail import mail_domain, now_in_zone
     from wdg.world.deadline import describe
     from wdg.orders.view import build_view, view_to_yaml
 
@@ -84,9 +84,9 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
             msg["Subject"] = (("Berichtigung: " if correction else "")
                               + f"WdG {title}: Spielzug für {kd.name} (Königreich {k}), "
                               f"{month.short()}")
-            msg["Date"] = format_datetime(_now(seg))
+            msg["Date"] = format_datetime(now_in_zone(seg))
             msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.form.k{k}",
-                                           domain=_domain(sender))
+                                           domain=mail_domain(sender))
             msg["Auto-Submitted"] = "auto-generated"
             lines = []
             if correction:

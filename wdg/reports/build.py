@@ -40,8 +40,8 @@ from wdg.reports.model import (
     SettlementRow,
     Totals,
     Treasury,
-    _answers,
-    _diagnostic_texts,
+    answers_sheet,
+    diagnostic_texts,
     event_line,
     money,
     pct,
@@ -146,9 +146,9 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     mine = index.mine(kingdom)
     used: set[int] = set()  # ids of events placed in some section
 
-    orders = _orders(seg_after, sheet, mine, kingdom, settings, used, index.sent(kingdom))
+    orders = order_outcomes(seg_after, sheet, mine, kingdom, settings, used, index.sent(kingdom))
     order_lines = {o.line for o in orders}
-    loose = [t for line, t in _diagnostic_texts(sheet, mine) if line not in order_lines]
+    loose = [t for line, t in diagnostic_texts(sheet, mine) if line not in order_lines]
     used |= {id(e) for e in mine if e.kind == "sheet.diagnostic"}
 
     def claim(pred: Callable[[Event], bool]) -> list[Event]:
@@ -365,7 +365,7 @@ def _kname(seg: Segment, k: object) -> str:
     return "unbekannt" if k is None else f"Königreich {k}"
 
 
-def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
+def order_outcomes(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
             settings: ReportSettings, used: set[int],
             others: list[Event] = ()) -> list[OrderOutcome]:  # type: ignore[assignment]
     """Every order of the sheet with the events answering its line; ``others``
@@ -375,14 +375,14 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         return []
     by_line: dict[int, list[Event]] = defaultdict(list)
     for e in mine:
-        if _answers(e, kingdom):
+        if answers_sheet(e, kingdom):
             by_line[e.line].append(e)
-    for e in others:  # the cheap tests of _answers first
+    for e in others:  # the cheap tests of answers_sheet first
         if e.kingdom != kingdom and e.line > 0 and e.kind.startswith(FOREIGN_ANSWERS) \
-                and _answers(e, kingdom):
+                and answers_sheet(e, kingdom):
             by_line[e.line].append(e)
     diags: dict[int, list[str]] = defaultdict(list)
-    for line, text in _diagnostic_texts(sheet, mine):
+    for line, text in diagnostic_texts(sheet, mine):
         diags[line].append(text)
     out = []
     # Army block heads (number and position) may be answered too (a.position ...).

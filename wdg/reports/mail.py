@@ -62,12 +62,12 @@ class Recipients:
     skipped: dict[int, str] = field(default_factory=dict)
 
 
-def _domain(sender: str) -> str:
+def mail_domain(sender: str) -> str:
     addr = parseaddr(sender)[1]
     return addr.rpartition("@")[2] or "wdg.invalid"
 
 
-def _now(seg: Segment) -> datetime:
+def now_in_zone(seg: Segment) -> datetime:
     try:
         zone = ZoneInfo(seg.settings.timezone)
     except Exception:  # noqa: BLE001 - a bad zone is reported elsewhere; mail gets UTC
@@ -166,7 +166,7 @@ def _replaced(ledger: Ledger, key: str) -> tuple[str, str] | None:
 
 def _when_text(iso: str, seg: Segment) -> str:
     try:
-        d = datetime.fromisoformat(iso).astimezone(_now(seg).tzinfo)
+        d = datetime.fromisoformat(iso).astimezone(now_in_zone(seg).tzinfo)
     except ValueError:
         return iso
     return f"{d:%d.%m.%Y %H:%M} Uhr ({seg.settings.timezone})"
@@ -209,8 +209,8 @@ def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = subject
-    msg["Date"] = format_datetime(_now(seg))
-    msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.k{k}", domain=_domain(sender))
+    msg["Date"] = format_datetime(now_in_zone(seg))
+    msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.k{k}", domain=mail_domain(sender))
     if replaces is not None and replaces[0]:
         msg["References"] = replaces[0]
     msg["Auto-Submitted"] = "auto-generated"

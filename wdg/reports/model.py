@@ -573,7 +573,7 @@ def outcome_of(kinds: list[str]) -> str:
     return "done" if kinds else "none"
 
 
-def _answers(e: Event, kingdom: int) -> bool:
+def answers_sheet(e: Event, kingdom: int) -> bool:
     """True if ``e`` answers a line of ``kingdom``'s own sheet: its own events
     (except kinds that quote other sheets' lines) and a delivered message or
     published announcement naming it as the sender."""
@@ -611,7 +611,7 @@ def _first_words(text: str, n: int = 40) -> str:
     return one if len(one) <= n else one[: n - 1] + "…"
 
 
-def _diagnostic_texts(sheet: Sheet | None, events: list[Event]) -> list[tuple[int, str]]:
+def diagnostic_texts(sheet: Sheet | None, events: list[Event]) -> list[tuple[int, str]]:
     """``(line, text)`` of every diagnostic: the intake's events (parser and
     checker) when there are any, else the sheet's own parser messages."""
     from_events = [(e.line, e.why) for e in events if e.kind == "sheet.diagnostic"]
