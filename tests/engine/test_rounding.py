@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.engine._phase_b_world import RULES, month_of, rules_with
-from wdg.engine.combat import demoralised, winner_losses
+from wdg.engine.combat import demoralised, lose, winner_losses
 from wdg.engine.economy import EconomyStart, pay_and_upkeep, tax_income
 from wdg.engine.militia import militia_cap, militia_growth
 from wdg.engine.movement import Tables, loss_of
@@ -165,3 +165,18 @@ def test_the_demoralised_part_rounds_down():
     army.morale = 40
     assert demoralised(m, army) == 0
     assert np.isclose(1003 * 0.25, 250.75)
+
+
+def test_soldiers_on_a_sunk_ship_drown_rounded_up():
+    """"Wird bei einem Seegefecht ein Schiff versenkt, auf dem sich Soldaten
+    befinden, so ertrinken diese": the carried army loses the sunk ships' share
+    of its soldiers, rounded up (nobody is left on a sunk ship). 1 of 3 ships:
+    ceil(100 / 3) = ceil(33.3) = 34 of 100 Krieger drown, 66 stay."""
+    seg = small_segment(["~M"])
+    add_kingdom(seg, 1)
+    fleet = add_army(seg, 7, 1, (0, 0), troop=TroopType.SCHIFFE, units=3)
+    cargo = add_army(seg, 8, 1, (0, 0), troop=TroopType.KRIEGER, units=100)
+    fleet.carrying, cargo.carried_by = 8, 7
+    m = month_of(seg)
+    lose(m, fleet, 1, "combat.losses", "ein Schiff versenkt")
+    assert (fleet.units, cargo.units) == (2, 66)
