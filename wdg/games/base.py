@@ -5,8 +5,8 @@ A :class:`Game` holds the rules and parameters and makes initial states; a
 (dice, draws from a bag, shuffles) is the pseudo-player :data:`CHANCE`, whose
 outcomes are actions too, so a record of actions replays a game exactly.
 Where a rule has players act at the same time (cards chosen face down), the
-state asks them one after another with :data:`SIMULTANEOUS` semantics hidden
-behind ``current_player()``: each choice is recorded, and nothing is revealed
+state asks them one after another, the simultaneity hidden behind
+``current_player()``: each choice is recorded, and nothing is revealed
 until all have chosen (the engine must not let a later chooser see earlier
 choices through ``legal_actions`` or ``observation``).
 
