@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, count, gs, spend
-from wdg.engine.ledger import number as german_number
+from wdg.engine.treasury import can_afford, count, gs, spend
+from wdg.engine.treasury import number as german_number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import too_few_soldiers
 from wdg.errors import InvalidInputError

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from wdg.engine.diplomacy import hostile
 from wdg.engine.events import Event
-from wdg.engine.ledger import count
+from wdg.engine.treasury import count
 from wdg.engine.month import Month, step
 from wdg.orders.model import PhaseBOrder
 from wdg.world.hexgrid import Hex

@@ -31,7 +31,7 @@ from wdg.engine.deposits import enabled as deposits_enabled
 from wdg.engine.deposits import owner_yield_layer
 from wdg.engine.events import Event
 from wdg.engine.gamemaster import GM_OFFERS
-from wdg.engine.ledger import count, credit, gs, spend
+from wdg.engine.treasury import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.engine.morale import low_morale_desertion
 from wdg.rules import Rules

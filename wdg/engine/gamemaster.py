@@ -11,7 +11,7 @@ turn runner refuses to start on a sheet with errors anyway.
 from __future__ import annotations
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, credit, gs, spend
+from wdg.engine.treasury import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.orders import gmsheet as g
 from wdg.world.generator import distinct_name, generals_of

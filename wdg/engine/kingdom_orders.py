@@ -17,7 +17,7 @@ import numpy as np
 
 from wdg.engine.economy import settlement_class
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, count, gs, spend
+from wdg.engine.treasury import can_afford, count, gs, spend
 from wdg.engine.month import Month, step
 from wdg.errors import InvalidInputError
 from wdg.orders.model import Build, ChangeDiplomacy, Festival, KingdomOrder, Settle

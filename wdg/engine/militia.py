@@ -35,7 +35,7 @@ from wdg.engine.combat import (
     winner_losses,
 )
 from wdg.engine.events import Event
-from wdg.engine.ledger import number
+from wdg.engine.treasury import number
 from wdg.engine.month import Month, step
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex

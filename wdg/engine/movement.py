@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, pct
+from wdg.engine.treasury import count, pct
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Conquer, Move, PhaseBOrder
 from wdg.rules import Rules

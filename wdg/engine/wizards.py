@@ -22,7 +22,7 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, gs, spend
+from wdg.engine.treasury import count, gs, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.engine.morale import action_factor

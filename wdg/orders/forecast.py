@@ -50,7 +50,7 @@ from wdg.engine import army_orders, kingdom_orders, wizards
 from wdg.engine.economy import owes_dues
 from wdg.engine.events import Event
 from wdg.engine.foresight import FILL
-from wdg.engine.ledger import count, gs, pct
+from wdg.engine.treasury import count, gs, pct
 from wdg.engine.movement import (
     LAND_KINDS,
     StepVerdict,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import pct as ledger_pct
+from wdg.engine.treasury import pct as ledger_pct
 from wdg.orders.model import Sheet
 from wdg.reports.settings import ReportSettings
 from wdg.world.hexgrid import Hex
@@ -443,7 +443,7 @@ def signed_money(amount: int) -> str:
 
 
 def pct(value: int) -> str:
-    """A percentage: ``3 %`` (:func:`wdg.engine.ledger.pct`: one format everywhere)."""
+    """A percentage: ``3 %`` (:func:`wdg.engine.treasury.pct`: one format everywhere)."""
     return ledger_pct(value)
 
 
