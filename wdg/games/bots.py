@@ -102,7 +102,8 @@ def _first_values(state: State, acts: list[int], player: int, rng: np.random.Gen
     by their best use, :meth:`State.choice_preview`) or ``None``."""
     previews = [state.choice_preview(a) for a in acts]
     if previews[0] is not None:
-        return [_best_next(s, player, rng) for s in previews], previews  # type: ignore[arg-type,misc]
+        shown = [s for s in previews if s is not None]
+        return [_best_next(s, player, rng) for s in shown], shown
     return [value_after(state, a, player, 0) for a in acts], None
 
 

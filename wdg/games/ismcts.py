@@ -238,7 +238,7 @@ class ISMCTSBot:
                 s.apply_action(a)
                 path.append((child, p))
                 break
-            best, a, child = -math.inf, -1, None
+            best, a, pick = -math.inf, -1, None
             prior = self.prior if node is root else None
             for b in legal:
                 ch = children.get((p, b))
@@ -248,11 +248,11 @@ class ISMCTSBot:
                 if prior is not None:  # progressive bias toward greedy's values
                     u += prior[b] / ch.visits
                 if u > best:
-                    best, a, child = u, b, ch
-            assert child is not None
+                    best, a, pick = u, b, ch
+            assert pick is not None
             s.apply_action(a)
-            path.append((child, p))
-            node = child
+            path.append((pick, p))
+            node = pick
         if steps and not s.is_terminal():
             base[me] += STEP_COST * self.scale * steps
         values = self._rollout(s, rng, base)
