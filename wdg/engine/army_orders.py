@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
@@ -509,6 +509,7 @@ def rejected_name(name: str, m: Month) -> bool:
     return folded in whole or any(p in folded for p in parts)
 
 
-_HANDLERS: dict[type, Callable[[Month, Army, Any], None]] = {HireGeneral: _hire, Activate: _activate, DismissArmy: _dismiss, Recruit: _recruit,
-             Release: _release, BuildBoats: _build_boats, Board: _board, Disembark: _disembark,
-             Rename: _rename}
+_HANDLERS: dict[type, Callable[[Month, Army, Any], None]] = {
+    HireGeneral: _hire, Activate: _activate, DismissArmy: _dismiss, Recruit: _recruit,
+    Release: _release, BuildBoats: _build_boats, Board: _board, Disembark: _disembark,
+    Rename: _rename}
