@@ -10,10 +10,10 @@ from typing import Any
 import typer
 import yaml
 
-from wdg.games.base import CHANCE, GameAbandoned, GameError, load_game, registered_games
+from wdg.games.base import (CHANCE, GameAbandoned, GameError, game_params, load_game,
+                            registered_games)
 from wdg.games.batch import run_batch
 from wdg.games.bots import parse_bots
-from wdg.games.params import game_params
 from wdg.games.records import GameRecord, load_record, play, replay
 from wdg.games.stats import summarize, to_csv, to_text
 

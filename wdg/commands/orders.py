@@ -156,7 +156,7 @@ def _upgrade_password_hashes(camp: Campaign, segment: str, seg: Segment,
     from wdg.orders.intake import ACCEPTED
     from wdg.orders.model import Sheet
     from wdg.world.passwords import upgrade_hashes
-    from wdg.world.storage import save_segment
+    from wdg.store.segment import save_segment
 
     checked = {r.kingdom: r.parsed.password for r in report.results
                if r.status == ACCEPTED and r.kingdom and isinstance(r.parsed, Sheet)}
