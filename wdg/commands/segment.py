@@ -184,7 +184,9 @@ def check(
     references...): one line per finding, exit code 1 if there is any."""
     from wdg.store import integrity
     from wdg.commands.common import _existing
-    from wdg.store.segment import load_segment
+    from wdg.store.intake import check_sheets
+    from wdg.store.segment import load_segment, peek_passwords
+    from wdg.world.calendar import MonthDate
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)  # a clear message for a missing segment
@@ -204,6 +206,11 @@ def check(
     # Every stored file against the hash lists: the live files, the chain of
     # months against the date, every archived month's inputs and outputs.
     stored = integrity.verify_segment(seg_dir)
+    try:  # the sheets waiting for the month, against their receipts
+        month, _ = peek_passwords(seg_dir)
+        stored += check_sheets(camp.orders_dir(name, MonthDate.parse(month)))
+    except (WdgError, OSError, KeyError, TypeError):
+        pass  # an unreadable date: the segment's own check names it
     damage = [f for f in stored if not f.uncovered]
     findings: list[object] = [*disk, *damage]
     if not any(f.path.startswith(str(seg_dir / n)) for f in damage for n in FILES):

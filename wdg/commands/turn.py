@@ -15,6 +15,7 @@ import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import history, turn
+from wdg.store.intake import check_sheets
 from wdg.store.months import PROVENANCE, month_dir, read_provenance
 from wdg.engine.intake import PasswordChecks
 from wdg.errors import InvalidInputError, StateError
@@ -339,13 +340,17 @@ def status(
     st = history.month_status(camp, segment)
     problem = stored_problem(seg)
     if as_json:
-        typer.echo(json.dumps(status_json(seg, st, problem), ensure_ascii=False))
+        data = status_json(seg, st, problem)
+        data["stored_sheets"] = [str(f) for f in check_sheets(camp.orders_dir(segment, seg.date))]
+        typer.echo(json.dumps(data, ensure_ascii=False))
         return
     typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
     d = deadline_for(seg, seg.date)
     typer.echo(f"Eintreffschluß: {st.deadline}" + (f" ({seg.settings.timezone})" if d else ""))
     if problem is not None:
         typer.echo(f"Warnung: {problem}")
+    for finding in check_sheets(camp.orders_dir(segment, seg.date)):
+        typer.echo(f"Warnung: {finding} — 'wdg turn run' verweigert den Start")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
     if st.bots:

@@ -249,9 +249,14 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             prepare(seg)
         if stage is not None:
             stage("intake")
-        from wdg.store.intake import recover_intake
+        from wdg.store.integrity import IntegrityError
+        from wdg.store.intake import check_sheets, recover_intake
 
         recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
+        waiting = check_sheets(camp.orders_dir(segment, seg.date))  # each as its receipt says
+        if waiting:
+            raise IntegrityError(waiting, ". Der Mond wird nicht ausgewertet; nichts wurde "
+                                 "geändert.")
         files = read_order_files(camp.orders_dir(segment, seg.date))
         intake = take_in(seg, files, checks)
         missing = [e for e in intake.events if e.kind == "sheet.missing"]

@@ -169,11 +169,10 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
 
 
 def _write(path: Path, data: bytes) -> None:
-    import os
+    """An answer into the outbox, whole, never through a link (wdg.store.intake.write_new)."""
+    from wdg.store.intake import write_new
 
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    write_new(path, data)
 
 
 def _form_mail(config: MailConfig, seg: Segment, n: int, to: str, hello: str,

@@ -47,7 +47,7 @@ from pathlib import Path
 import yaml
 
 from wdg.campaign import Campaign
-from wdg.errors import InvalidInputError, WdgError
+from wdg.errors import InvalidInputError, StateError, WdgError
 from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
@@ -248,6 +248,8 @@ class Intake:
             results = _one(self.seg, self.folder, mail, self.deadline, self.max_bytes)
         except RecursionError:  # nested deeper than the pre-check saw
             results = [_too_deep(mail, 0)]
+        except StateError:  # the store refused (a link in orders/): stop, nothing taken
+            raise
         except Exception as exc:  # a mail's content must never stop the others
             results = [MailResult(QUARANTINED, f"Mail nicht lesbar ({type(exc).__name__})",
                                   _sender_of(mail), "", None, position=mail.position)]

@@ -514,6 +514,37 @@ def verify_blobs(seg_dir: Path) -> list[Finding]:
             found.append(Finding(str(b), "archivierte Vorlage beschädigt (ihr Inhalt hat nicht den "
                                  "SHA-256, nach dem sie benannt ist); aus der Sicherung "
                                  "zurückholen"))
+    return found + _missing_blobs(seg_dir, store)
+
+
+def _missing_blobs(seg_dir: Path, store: Path) -> list[Finding]:
+    """Every template an archived month's ``provenance.yaml`` names is in the
+    store (issue #40 item 4: a deleted blob passed every check, and then no
+    month replayed)."""
+    from wdg.rules import safe_load_file
+
+    found: list[Finding] = []
+    for m in month_dirs(seg_dir / TURNS):
+        prov = m / "provenance.yaml"
+        if m.is_symlink() or not prov.is_file() or prov.is_symlink():
+            continue
+        try:
+            data = safe_load_file(prov)
+        except DataError:
+            continue  # a damaged provenance is named by the month's own check
+        templates = data.get("templates") if isinstance(data, dict) else None
+        if not isinstance(templates, dict):
+            continue
+        for name, want in sorted(templates.items()):
+            want = str(want)
+            p = store / want
+            if not re.fullmatch(r"[0-9a-f]{64}", want):
+                found.append(Finding(str(prov), f"nennt für die Vorlage {name} keinen "
+                                     f"SHA-256-Wert ({want[:80]!r})"))
+            elif not p.is_file() and not p.is_symlink():
+                found.append(Finding(str(p), f"die archivierte Vorlage {name} von Mond {m.name} "
+                                     "fehlt (gelöscht?); ohne sie lässt sich der Mond nicht "
+                                     "nachspielen — aus der Sicherung zurückholen"))
     return found
 
 
