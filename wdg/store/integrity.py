@@ -480,7 +480,10 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
     from wdg.store.seen import check_seen
     from wdg.store.sent import check_sent
 
+    from wdg.store.edits import check_live  # the live files against the last month's state
+
     found += check_seen(seg_dir) + check_sent(seg_dir) + check_records(seg_dir)
+    found += check_live(seg_dir)
     found += check_chain(seg_dir)
     for m in month_dirs(seg_dir / TURNS):
         if m.is_dir() and not m.is_symlink():

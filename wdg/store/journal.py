@@ -25,7 +25,8 @@ from typing import Any
 
 from wdg.errors import DataError, StateError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
-from wdg.store.integrity import LIST, live_list, precheck
+from wdg.store.edits import record as record_edit
+from wdg.store.integrity import LIST, live_list, parse_list, precheck
 
 SEGMENT_FILE = "segment.yaml"
 MAP_FILE = "map.txt"
@@ -55,7 +56,7 @@ JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg comm
 
 
 def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
-                renames: tuple[tuple[str, str], ...] = ()) -> None:
+                renames: tuple[tuple[str, str], ...] = (), edit: bool = True) -> None:
     """Write a segment's files into the directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol").
 
@@ -70,7 +71,9 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
     archive is never moved, renamed or deleted by a save, and ``path`` itself
     is never renamed (it may be a mount point). ``date_key``: the segment's
     month (``YYYY-MM``), for the link of the hash list to the last archived
-    month."""
+    month. ``edit``: record the written hashes as a wdg command's change
+    between months (:func:`wdg.store.edits.record`; not for a month's commit,
+    after which the live files are the archived state)."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     if (path / JOURNAL).exists():
@@ -89,6 +92,10 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
         # month's list): committed with them, checked by every load
         (gen / LIST).write_bytes(live_list({n: gen / n for n in FILES}, path, date_key,
                                            renames))
+        if edit:  # before the commit point: a change by wdg, never mistaken for a hand edit
+            listed = parse_list(gen / LIST)
+            record_edit(path, date_key, {n: h for n, h in listed.items() if n in FILES}
+                        if isinstance(listed, dict) else {})
         fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
         journal = {"generation": gen.name, "files": list(STORED),
                    "renames": [[src, dst] for src, dst in renames]}

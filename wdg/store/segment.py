@@ -121,7 +121,7 @@ _BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
 
 def save_segment(seg: Segment, path: Path, *,
                  renames: tuple[tuple[str, str], ...] = (),
-                 files: dict[str, bytes] | None = None) -> None:
+                 files: dict[str, bytes] | None = None, edit: bool = True) -> None:
     """Write ``seg`` to the segment directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol";
     :func:`wdg.store.journal.commit_save`). ``renames`` (pairs of paths
@@ -129,7 +129,9 @@ def save_segment(seg: Segment, path: Path, *,
     name, flushed by the caller) are carried out under the same commit.
     ``files``: the segment's files as :func:`write_segment_files` wrote them
     for ``seg`` already (the archive's state after the month), written as
-    they are instead of serialising again."""
+    they are instead of serialising again. ``edit=False`` only for a month's
+    commit (the new state is the archived one; otherwise the save is recorded
+    as a wdg command's change between months, :mod:`wdg.store.edits`)."""
     def fill(gen: Path) -> None:
         if files is not None and set(files) == set(FILES):
             for name in FILES:
@@ -137,7 +139,7 @@ def save_segment(seg: Segment, path: Path, *,
         else:
             _write_all(seg, gen)
 
-    commit_save(Path(path), fill, seg.date.key, renames=renames)
+    commit_save(Path(path), fill, seg.date.key, renames=renames, edit=edit)
 
 
 def write_segment_files(seg: Segment, directory: Path) -> None:
