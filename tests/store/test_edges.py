@@ -169,3 +169,29 @@ def test_a_deleted_template_blob_is_found_by_list_verify_and_segment_check(camp,
     code, out = wdg(capsys, "segment", "check", SEG, "-C", str(camp))
     assert code == 1 and blobs[0].name in out and "fehlt" in out, out
     assert "Traceback" not in out
+
+
+def test_the_exports_readme_says_how_to_check_a_month_with_redacted_sheets(played, tmp_path):
+    """``sha256sum -c`` of an exported month fails on its sheets (their passwords
+    are redacted); the README's command checks every other line, and does."""
+    import subprocess
+    import tarfile
+
+    from wdg.campaign import Campaign
+    from wdg.engine.export_archive import export_archive
+
+    export_archive(Campaign(played), SEG, tmp_path / "p.tar")
+    with tarfile.open(tmp_path / "p.tar") as tar:
+        tar.extractall(tmp_path / "x", filter="data")
+    root = tmp_path / "x" / f"wdg-archiv-{SEG}"
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    command = "grep -v '  orders/' SHA256SUMS | sha256sum -c"
+    assert command in readme and "geschwärzt" in readme
+    month = root / "worlds" / SEG / "turns" / "0412-04"
+    plain = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], cwd=month,
+                           capture_output=True, text=True)
+    failed = [line for line in plain.stdout.splitlines() if "FAILED" in line]
+    assert plain.returncode != 0 and failed
+    assert all(line.startswith("orders/") for line in failed), failed
+    got = subprocess.run(command, shell=True, cwd=month, capture_output=True, text=True)
+    assert got.returncode == 0, got.stdout + got.stderr
