@@ -197,10 +197,12 @@ def check(
     except StateError as exc:  # another command holds it (or a planted link): touch nothing
         typer.echo(f"Hinweis: {exc}", err=True)
         disk = store_findings(seg_dir, busy=isinstance(exc, LockedError))
-    from wdg.store.segment import FORMAT, format_of
+    from wdg.store.segment import FORMAT, format_of, too_new
 
     fmt = format_of(seg_dir)
-    if fmt < FORMAT:
+    if fmt > FORMAT:  # said first: every other finding may come from the newer format
+        disk.append(str(too_new(seg_dir / "segment.yaml", fmt)))
+    elif fmt < FORMAT:
         disk.append(f"{seg_dir / 'segment.yaml'}: Segmentformat {fmt} einer älteren wdg-Version "
                     f"(diese schreibt {FORMAT}): 'wdg segment upgrade {name}' ausführen")
     # Every stored file against the hash lists: the live files, the chain of
