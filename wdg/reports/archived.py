@@ -35,6 +35,7 @@ from wdg.errors import StateError
 from wdg.reports.batch import default_jobs, render_reports
 from wdg.reports.settings import load_report_settings
 from wdg.rules import safe_load_file
+from wdg.store.edges import refuse_links, refuse_links_below
 from wdg.store.delivery import (COMPRESSED, GZIP, OUTPUT_NAME, PACKED, PLAIN, archived_bytes,
                                 archived_names, archived_reports, compress_tree, put, put_bytes,
                                 storage_of)
@@ -141,6 +142,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
     after, events, sheets, gm_sheet, rules = month_inputs(camp, segment, date)
     archived = archived_reports(month_dir(camp, segment, date))
     out = camp.reports_dir(segment, date)
+    refuse_links(out.parents[1], out, "liefert Berichte aus")  # (docs/storage.md, edges)
+    refuse_links_below(out, "liefert Berichte aus")
     out.parent.mkdir(parents=True, exist_ok=True)
     result = Rendered()
     with tempfile.TemporaryDirectory(prefix=f".render-{date.key}-", dir=out.parent) as tmp:

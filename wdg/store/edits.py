@@ -83,10 +83,14 @@ def record(seg_dir: Path, date_key: str, hashes: dict[str, str]) -> None:
 
         raise refused_link(path, "speichert")
     doc = _load(seg_dir) if path.exists() else {"entries": []}
+    files = dict(sorted(hashes.items()))
+    if any(isinstance(e, dict) and e.get("base") == base and e.get("files") == files
+           for e in doc["entries"]):
+        return  # these very files are recorded already (a save that changed nothing)
     doc["format"] = formats.current("segment-edits")
     entry = {"base": base, "by": _command(),
              "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-             "files": dict(sorted(hashes.items()))}
+             "files": files}
     doc["entries"] = [*doc["entries"], entry]
     body = json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=0) + "\n"
     write_sealed(path, body.encode("utf-8"))
