@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from wdg.cli import app, main
 from wdg.commands.demo import copy_demo
-from wdg.store.integrity import LIST, format_list, parse_list
+from wdg.store.integrity import LIST, IntegrityError, format_list, parse_list
 from wdg.store.segment import load_segment, save_segment
 
 SEG = "canura"
@@ -89,6 +89,11 @@ def test_a_consistent_hand_edit_of_a_live_file_is_found_and_stops_the_run(camp, 
     code, out = wdg(capsys, "turn", "run", SEG, "-q", "--no-pdf", "-C", str(camp))
     assert code == 1 and "weicht vom archivierten Stand" in out and "nicht ausgewertet" in out
     assert _tree(camp) == before  # nothing committed, nothing lost
+    # no other wdg command launders it by saving the segment
+    with pytest.raises(IntegrityError) as e:
+        save_segment(load_segment(seg_dir), seg_dir)
+    assert "Nichts wurde gespeichert" in str(e.value) and "segment accept" in str(e.value)
+    assert _tree(camp) == before
     # the game master looked at it and accepts it: then it is wdg's own change
     assert wdg(capsys, "segment", "accept", SEG, "-C", str(camp))[0] == 0
     assert wdg(capsys, "segment", "check", SEG, "-C", str(camp))[0] == 0

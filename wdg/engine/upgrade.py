@@ -483,7 +483,9 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
                 report.changes[step.name] = lines
         changed = fmt < FORMAT or any(report.changes.values())
         if changed and not dry_run:
-            save_segment(seg, seg_dir)  # writes format: FORMAT under the commit protocol
+            # writes format: FORMAT under the commit protocol; what older versions changed
+            # between months (unrecorded) is taken as it is
+            save_segment(seg, seg_dir, edit="accept")
             from wdg import __version__
 
             log = seg_dir / UPGRADES

@@ -67,12 +67,19 @@ def _load(seg_dir: Path) -> dict[str, Any]:
     return doc
 
 
-def record(seg_dir: Path, date_key: str, hashes: dict[str, str]) -> None:
+def record(seg_dir: Path, date_key: str, hashes: dict[str, str], *,
+           accept: bool = False) -> None:
     """Record that a wdg command writes the segment files with ``hashes``
     (name -> SHA-256) while the segment's month is ``date_key`` (its base: the
     month before, the last archived one). Called by a save before its commit
     point; a save that then does not commit leaves an entry that matches
-    nothing, which is harmless."""
+    nothing, which is harmless.
+
+    A save must not launder a hand edit: unless ``accept`` (``wdg segment
+    accept`` after the game master checked the files, ``wdg segment
+    upgrade``), live files that :func:`check_live` does not explain refuse
+    the save (:class:`~wdg.store.integrity.IntegrityError`, nothing saved).
+    ``accept`` also replaces a damaged record."""
     try:
         base = _base(date_key)
     except InvalidInputError:
@@ -82,7 +89,18 @@ def record(seg_dir: Path, date_key: str, hashes: dict[str, str]) -> None:
         from wdg.store.edges import refused_link
 
         raise refused_link(path, "speichert")
-    doc = _load(seg_dir) if path.exists() else {"entries": []}
+    if not accept:
+        found = check_live(seg_dir)
+        if found:
+            raise IntegrityError(found, ". Nichts wurde gespeichert: das Speichern übernähme "
+                                 "die Änderung ungeprüft. Erst prüfen ('wdg segment check "
+                                 f"{seg_dir.name}'), dann 'wdg segment accept {seg_dir.name}'")
+    try:
+        doc = _load(seg_dir) if path.exists() else {"entries": []}
+    except IntegrityError:
+        if not accept:
+            raise
+        doc = {"entries": []}  # checked by the game master: the record starts again
     files = dict(sorted(hashes.items()))
     if any(isinstance(e, dict) and e.get("base") == base and e.get("files") == files
            for e in doc["entries"]):

@@ -56,7 +56,7 @@ JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg comm
 
 
 def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
-                renames: tuple[tuple[str, str], ...] = (), edit: bool = True) -> None:
+                renames: tuple[tuple[str, str], ...] = (), edit: bool | str = True) -> None:
     """Write a segment's files into the directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol").
 
@@ -72,8 +72,10 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
     is never renamed (it may be a mount point). ``date_key``: the segment's
     month (``YYYY-MM``), for the link of the hash list to the last archived
     month. ``edit``: record the written hashes as a wdg command's change
-    between months (:func:`wdg.store.edits.record`; not for a month's commit,
-    after which the live files are the archived state)."""
+    between months (:func:`wdg.store.edits.record`; ``"accept"``: also when
+    the live files hold changes no wdg command recorded; ``False`` for a
+    month's commit and an undo, after which the live files are an archived
+    state)."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     if (path / JOURNAL).exists():
@@ -95,7 +97,7 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
         if edit:  # before the commit point: a change by wdg, never mistaken for a hand edit
             listed = parse_list(gen / LIST)
             record_edit(path, date_key, {n: h for n, h in listed.items() if n in FILES}
-                        if isinstance(listed, dict) else {})
+                        if isinstance(listed, dict) else {}, accept=edit == "accept")
         fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
         journal = {"generation": gen.name, "files": list(STORED),
                    "renames": [[src, dst] for src, dst in renames]}
