@@ -23,6 +23,7 @@ disk (docs/turns.md).
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from datetime import datetime, timezone
@@ -32,7 +33,7 @@ from typing import Any
 from wdg.errors import InvalidInputError
 from wdg.store import formats
 from wdg.store.integrity import (IntegrityError, Finding, TURNS, file_digest, is_sealed,
-                                 month_dirs, read_manifest, unseal, write_sealed)
+                                 month_dirs, read_manifest, sealed_bytes, unseal)
 
 EDITS = "edits.yaml"
 _WORD = re.compile(r"^[a-z][a-z-]{0,30}$")
@@ -67,13 +68,15 @@ def _load(seg_dir: Path) -> dict[str, Any]:
     return doc
 
 
-def record(seg_dir: Path, date_key: str, hashes: dict[str, str], *,
-           accept: bool = False) -> None:
+def record(seg_dir: Path, date_key: str, hashes: dict[str, str], into: Path, *,
+           accept: bool = False) -> bool:
     """Record that a wdg command writes the segment files with ``hashes``
     (name -> SHA-256) while the segment's month is ``date_key`` (its base: the
     month before, the last archived one). Called by a save before its commit
-    point; a save that then does not commit leaves an entry that matches
-    nothing, which is harmless.
+    point: the new record is written into the save's generation ``into``
+    and moved into place by the save's own journal (all or nothing with the
+    files). Returns whether it wrote one (not when these very hashes are
+    recorded already).
 
     A save must not launder a hand edit: unless ``accept`` (``wdg segment
     accept`` after the game master checked the files, ``wdg segment
@@ -83,7 +86,7 @@ def record(seg_dir: Path, date_key: str, hashes: dict[str, str], *,
     try:
         base = _base(date_key)
     except InvalidInputError:
-        return  # no month: the save's hash list refuses it (ListWriteError)
+        return False  # no month: the save's hash list refuses it (ListWriteError)
     path = seg_dir / EDITS
     if path.is_symlink():
         from wdg.store.edges import refused_link
@@ -104,14 +107,17 @@ def record(seg_dir: Path, date_key: str, hashes: dict[str, str], *,
     files = dict(sorted(hashes.items()))
     if any(isinstance(e, dict) and e.get("base") == base and e.get("files") == files
            for e in doc["entries"]):
-        return  # these very files are recorded already (a save that changed nothing)
+        return False  # these very files are recorded already (a save that changed nothing)
     doc["format"] = formats.current("segment-edits")
     entry = {"base": base, "by": _command(),
              "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
              "files": files}
     doc["entries"] = [*doc["entries"], entry]
     body = json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=0) + "\n"
-    write_sealed(path, body.encode("utf-8"))
+    target = into / EDITS
+    target.write_bytes(sealed_bytes(body.encode("utf-8")))
+    os.chmod(target, 0o600)
+    return True
 
 
 def _base(date_key: str) -> str:

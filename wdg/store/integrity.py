@@ -667,20 +667,27 @@ def write_sealed(path: Path, data: bytes) -> None:
     beside ``path`` are removed first."""
     from wdg.fsio import PRIVATE_MODE, fsync_dir, write_durable
 
-    if data and not data.endswith(b"\n"):
-        data += b"\n"
-    data = SEALED_HEAD + data
+    sealed = sealed_bytes(data)
     for stale in path.parent.glob(f".{path.name}.tmp-*"):  # of a writer killed (SIGKILL)
         if stale.is_file() and not stale.is_symlink():  # (the caller holds the lock)
             stale.unlink()
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        write_durable(tmp, data + f"{SEAL_PREFIX}{digest(data)}\n".encode(), mode=PRIVATE_MODE)
+        write_durable(tmp, sealed, mode=PRIVATE_MODE)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def sealed_bytes(data: bytes) -> bytes:
+    """A record's bytes sealed: :data:`SEALED_HEAD`, ``data`` (with a final
+    line end), and ``# sha256: <hex of everything before>``."""
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    data = SEALED_HEAD + data
+    return data + f"{SEAL_PREFIX}{digest(data)}\n".encode()
 
 
 SEALED_HEAD = b"# versiegelt (wdg): die letzte Zeile ist die SHA-256 alles Vorherigen\n"

@@ -264,7 +264,7 @@ def _file_map(path: Path) -> dict[str, Path]:
     if journal is not None:
         gen = path / journal["generation"]
         for name in journal["files"]:
-            if (gen / name).is_file():
+            if name in files and (gen / name).is_file():  # (not the edits record)
                 files[name] = gen / name
     return files
 
