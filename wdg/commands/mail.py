@@ -10,6 +10,11 @@ import typer
 
 from wdg.commands.common import campaign_option, open_campaign
 
+LOCK_WAIT = 120.0
+"""How long ``wdg mail run`` waits for the segment's lock by default: ``wdg mail
+watch`` holds it only while it takes mail in (seconds), so a timer's call that
+meets it waits instead of failing."""
+
 sub = typer.Typer(help="Der Feldzug per Mail: abholen, beantworten, auswerten, versenden "
                   "(docs/gamemaster.md).", no_args_is_help=True)
 
@@ -71,13 +76,19 @@ def run(
                                       "('TT.MM.JJJJ [HH:MM]')."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="With the PDFs (default)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
+    wait: float = typer.Option(LOCK_WAIT, "--wait", min=0, max=3600,
+                               help="Sekunden, die auf die Sperre des Segments gewartet wird "
+                               "(hält 'wdg mail watch' oder ein anderer Befehl sie), bevor "
+                               "der Aufruf mit Code 6 (gesperrt) endet."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """For cron/systemd: fetch and answer new mail; send results still due; once the
     deadline has passed and 'wdg turn status' names no blocker, run the month and send
     its results. Exit codes: 0 done, 1 failed, 3 nothing to do, 4 waiting for the
-    deadline, 5 refused, 6 locked, 130 interrupted (docs/gamemaster.md)."""
+    deadline, 5 refused, 6 locked, 7 mails owed but not sent, 130 interrupted
+    (docs/gamemaster.md)."""
     import json
+    import time
 
     from wdg import exitcodes
     from wdg.commands.common import load
@@ -92,10 +103,20 @@ def run(
     tz = seg.settings.timezone
     if next_deadline is not None:
         normalise(next_deadline)
+    end = time.monotonic() + wait
     try:
-        rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
-    except LockedError as exc:
-        rep = RunReport(segment, exitcodes.LOCKED, [f"gesperrt: {exc}"])
+        while True:
+            try:
+                rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline,
+                                     pdf=pdf)
+                break
+            except LockedError as exc:
+                if time.monotonic() >= end:
+                    rep = RunReport(segment, exitcodes.LOCKED,
+                                    [f"gesperrt: {exc}; nach {wait:g} s Warten nichts getan — "
+                                     "der nächste Aufruf holt es nach"])
+                    break
+                time.sleep(min(0.5, max(0.0, end - time.monotonic())))
     except WdgError as exc:
         rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {exc}"])
     except OSError as exc:
@@ -109,10 +130,16 @@ def run(
              + " | ".join(rep.lines), tz)
     if as_json:
         typer.echo(json.dumps(rep.as_dict(), ensure_ascii=False))
+        # the failures on stderr too: a timer's journal shows them without the JSON
+        for line in rep.lines:
+            if line.startswith("Fehler"):
+                typer.echo(line, err=True)
     else:
         for line in rep.lines:
             typer.echo(line, err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
         typer.echo(f"{segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
+        for key, why in sorted(rep.owed.items()):
+            typer.echo(f"fällig, nicht gesendet: {key} ({why})", err=True)
     if rep.code:
         raise typer.Exit(rep.code)
 
@@ -131,17 +158,27 @@ def forms(
     from wdg import exitcodes
     from wdg.commands.common import load
     from wdg.errors import LockedError
+    from wdg.mail import alerts
+    from wdg.mail.config import load_mail_config
     from wdg.mail.forms import send_forms
     from wdg.mail.log import log_line
+    from wdg.mail.smtp import SmtpError
 
     camp = open_campaign(campaign)
     seg = load(camp, segment)
+    seg_dir = camp.segment_dir(segment)
     try:
         r, skipped, total = send_forms(camp, segment, kingdoms=kingdom or None,
                                        corrections=corrections)
     except LockedError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         raise typer.Exit(exitcodes.LOCKED) from None
+    except SmtpError as exc:
+        alerts.sending(seg_dir, sent=0, failed={}, error=exc)
+        typer.echo(f"Fehler: {exc}; die Spielzugmails bleiben fällig (der nächste Aufruf "
+                   "sendet sie)", err=True)
+        raise typer.Exit(exitcodes.UNSENT) from None
+    alerts.sending(seg_dir, sent=len(r.sent) + len(r.corrected), failed=r.failed)
     line = (f"{seg.date.key}: {total} Spielzugmails; versandt {len(r.sent)}, berichtigt "
             f"{len(r.corrected)}, schon früher versandt {len(r.already)}")
     typer.echo(line)
@@ -156,10 +193,11 @@ def forms(
     for key, answer in sorted({**r.refused, **r.failed}.items()):
         typer.echo(f"Warnung: {key} nicht versandt ({answer})", err=True)
     log_line(camp.segment_dir(segment), f"mail forms: {line}", seg.settings.timezone)
+    if r.failed:
+        raise typer.Exit(exitcodes.UNSENT)
+    alerts.deliver(seg_dir, load_mail_config(seg_dir))
     if r.uncertain or r.refused:
         raise typer.Exit(exitcodes.REFUSED)
-    if r.failed:
-        raise typer.Exit(exitcodes.FAILED)
     if not (r.sent or r.corrected):
         typer.echo("nichts versandt: " + ("alle schon früher versandt" if r.already
                                           else "kein Spieler mit Mailadresse"))
