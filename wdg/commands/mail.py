@@ -66,6 +66,67 @@ def sent(
             typer.echo(f"{words[r.state]}: {r.key} an {r.to} ({r.intended}) {r.answer}".rstrip())
 
 
+@sub.command("status")
+def status(
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Der Stand des Mail-Betriebs: letzter erfolgreicher Abruf und Versand, fällige
+    Mails, gelesene Ordner, Störungen und die letzten Fehler (docs/gamemaster.md,
+    Wenn etwas schiefgeht). Fragt keinen Server und nimmt keine Sperre."""
+    import json
+
+    from wdg.commands.common import load
+    from wdg.mail.status import mail_status, status_lines
+
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    doc = mail_status(camp, segment)
+    if as_json:
+        typer.echo(json.dumps(doc, ensure_ascii=False))
+        return
+    for line in status_lines(doc):
+        typer.echo(line)
+
+
+@sub.command("install-timer")
+def install_timer(
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    print_only: bool = typer.Option(False, "--print", help="Die Units und die Crontab-Zeilen "
+                                    "nur ausgeben, nichts schreiben."),
+    directory: Path = typer.Option(None, "--dir", help="Wohin die Units geschrieben werden "
+                                   "(Vorgabe: ~/.config/systemd/user)."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Die systemd-User-Units für den unbeaufsichtigten Betrieb schreiben: ein Timer, der
+    alle 5 Minuten 'wdg mail run' aufruft, und ein Dienst für 'wdg mail watch' — mit den
+    vollen Pfaden dieser Installation und der Kampagne. Mit --print stattdessen die Units
+    und die passenden Crontab-Zeilen ausgeben (docs/gamemaster.md)."""
+    from wdg.commands.common import load
+    from wdg.mail.units import crontab_lines, install, units
+
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    if print_only:
+        for name, text in units(segment, camp.root).items():
+            typer.echo(f"# ~/.config/systemd/user/{name}")
+            typer.echo(text)
+        typer.echo("# crontab -e (statt der Units; jedes % als \\% geschrieben)")
+        for line in crontab_lines(segment, camp.root):
+            typer.echo(line)
+        return
+    written = install(segment, camp.root, directory)
+    for p in written:
+        typer.echo(f"geschrieben: {p}")
+    typer.echo("Einschalten:\n  systemctl --user daemon-reload\n"
+               f"  systemctl --user enable --now wdg-{segment}-run.timer\n"
+               f"  systemctl --user enable --now wdg-{segment}-watch.service   (wahlweise)\n"
+               "  loginctl enable-linger $USER      (läuft auch ohne Anmeldung)\n"
+               f"Passwörter: password_file in mail.yaml, oder ~/.config/wdg/{segment}.env "
+               "(chmod 600) mit WDG_SMTP_PASSWORD=… und WDG_IMAP_PASSWORD=…")
+
+
 @sub.command("run")
 def run(
     segment: str = typer.Argument(..., help="Segment name."),
@@ -104,6 +165,7 @@ def run(
     if next_deadline is not None:
         normalise(next_deadline)
     end = time.monotonic() + wait
+    waited = False
     try:
         while True:
             try:
@@ -111,6 +173,10 @@ def run(
                                      pdf=pdf)
                 break
             except LockedError as exc:
+                if not waited and wait > 0:
+                    waited = True
+                    typer.echo(f"gesperrt: {exc}; warte bis zu {wait:g} s auf die Sperre",
+                               err=True)
                 if time.monotonic() >= end:
                     rep = RunReport(segment, exitcodes.LOCKED,
                                     [f"gesperrt: {exc}; nach {wait:g} s Warten nichts getan — "

@@ -46,6 +46,9 @@ IMAP_KEYS = SERVER_KEYS | {"mailbox", "done_folder", "accept", "folders", "poll_
 """The keys of the ``imap:`` section."""
 TOP_KEYS = frozenset({"from", "smtp", "imap", "answers"})
 """The keys at the top of ``mail.yaml``."""
+HINTS = {"mailboxes": "folders", "folder": "folders", "ordner": "folders",
+         "postfaecher": "folders", "poll": "poll_seconds", "interval": "poll_seconds"}
+"""Guessed keys and the key meant (for the refusal's hint)."""
 FLAT_KEYS = (SERVER_KEYS - {"security"}) | {"starttls", "security"}
 """The old flat form's keys (the ``smtp`` section at the top)."""
 
@@ -214,7 +217,8 @@ def refuse_unknown(data: dict, allowed: frozenset[str] | set[str], path: Path,
     for key in data:
         if key in allowed:
             continue
-        near = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.6)
+        near = [HINTS[key]] if key in HINTS and HINTS[key] in allowed else \
+            difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.6)
         hint = f" (gemeint: {prefix}{near[0]}?)" if near else ""
         raise DataError(str(path), f"{prefix}{key}", "(unbekannter Schlüssel)",
                         f"einen der Schlüssel {', '.join(sorted(allowed))}{hint}; "

@@ -516,6 +516,12 @@ def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> lis
     return mails
 
 
+def answer_mails(camp: Campaign, config: MailConfig, record: Any, month: str) -> list[Any]:
+    """The answers of the month's recorded mails, as mails to send (``wdg mail
+    status`` lists those the send record would send)."""
+    return _answers(camp, config, record, month)
+
+
 def answers_due(camp: Campaign, segment: str, config: MailConfig) -> bool:
     """Whether some answer of this month waits to be sent (read without the lock: a
     fetch with no new mail and nothing to send never waits for a running month)."""
