@@ -293,13 +293,27 @@ def owed(seg_dir: Path) -> list[dict[str, str]]:
 
 
 def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
-            _again: bool = True) -> list[str]:
+            holding_lock: bool = False, _again: bool = True) -> list[str]:
     """Send the owed alert mails to the game master (the ``from`` address of
     ``mail.yaml``) through the send record (each key exactly once). Returns the
     keys sent. A failure to send leaves them owed and raises nothing (the call
-    that failed to send has said so already); without ``smtp:`` nothing is sent."""
+    that failed to send has said so already); without ``smtp:`` nothing is sent.
+    The send record is written under the segment's lock: ``holding_lock`` says the
+    caller holds it; else it is taken if free (if not, the next call sends)."""
     if config is None or config.smtp is None:
         return []
+    if not owed(seg_dir):
+        return []
+    if not holding_lock:
+        from wdg.engine.archive import segment_lock
+        from wdg.errors import LockedError
+
+        try:
+            with segment_lock(seg_dir):
+                return deliver(seg_dir, config, session=session, holding_lock=True,
+                               _again=_again)
+        except LockedError:
+            return []
     mails = owed(seg_dir)
     if not mails:
         return []
@@ -329,7 +343,8 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
         # the server took mail: a failure of sending is over (told in one more mail)
         ended = [recovered(seg_dir, k) for k in ("smtp", "smtp-anmeldung")]
         if any(ended):
-            sent += deliver(seg_dir, config, session=session, _again=False)
+            sent += deliver(seg_dir, config, session=session, holding_lock=True,
+                            _again=False)
     return sent
 
 

@@ -287,7 +287,7 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
         alerts.sending(seg_dir, sent=len(report.sent), failed=report.failed,
                        error=report.send_error)
     if not report.failed and report.send_error is None:
-        alerts.deliver(seg_dir, config)
+        alerts.deliver(seg_dir, config, holding_lock=holding_lock)
     return report
 
 

@@ -153,13 +153,17 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
         try:
             _steps(camp, segment, config, rep, force=force, next_deadline=next_deadline,
                    pdf=pdf, fetch=fetch)
-        finally:
-            if rep.owed:
-                rep.code = _worse(rep.code, exitcodes.UNSENT)
-            elif not password_ok:
-                rep.code = _worse(rep.code, exitcodes.FAILED)
-            else:
-                rep.alerts = alerts.deliver(seg_dir, config)
+        except Exception:
+            # a failure (the IMAP login refused ...): its alert goes out if SMTP works
+            if not rep.owed and password_ok:
+                alerts.deliver(seg_dir, config, holding_lock=True)
+            raise
+        if rep.owed:
+            rep.code = _worse(rep.code, exitcodes.UNSENT)
+        elif not password_ok:
+            rep.code = _worse(rep.code, exitcodes.FAILED)
+        else:
+            rep.alerts = alerts.deliver(seg_dir, config, holding_lock=True)
     return rep
 
 
