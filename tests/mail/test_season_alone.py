@@ -7,7 +7,8 @@ news that it is over), and every player's box holds exactly what the docs promis
 Injected: SMTP down (the submission port closed), SMTP login refused (a wrong
 password), the SMTP password variable missing, IMAP login refused (``mail run`` and
 ``mail watch``), a server without IDLE (``mail watch`` says so once and polls), a
-sheet the provider filed into ``Junk``.
+sheet the provider filed into ``Junk``, an inbox that is stuck (the intake record
+damaged: mail is read but cannot be taken in).
 
 Waits are on observable events only: a mail in a box (``wait_for``), Postfix's queue
 empty (``flush_queue``), a line the watch printed."""
@@ -189,6 +190,22 @@ def test_a_season_left_alone(tmp_path, mail_servers):
     c.servers.flush_queue()
     assert len(s.answered(1)) == 2
 
+    # --- 6. an inbox that is stuck: the intake record damaged, the mail stays ---------
+    seen = c.seg_dir / "mail" / "seen.yaml"
+    good = seen.read_bytes()
+    seen.write_bytes(good + b"- kaputt\n")
+    s.put(2)
+    doc, err = s.run(code=1)
+    assert doc["status"] == "failed" and "Eingangsbuch" in " ".join(doc["messages"])
+    got = _wait_alerts(c, 6)
+    assert got[5].message["X-Wdg-Alarm"] == "abruf"
+    s.run(code=1)  # the same failure: no second alert mail
+    seen.write_bytes(good)  # restored from the backup
+    doc, _ = s.run(code=4)
+    assert doc["fetched"]["new"] == 1
+    got = _wait_alerts(c, 7)
+    assert got[6].message["X-Wdg-Alarm"] == "abruf" and "behoben" in got[6].subject
+
     # --- the month: deadline passes, the results go out once -----------------------
     c("turn", "deadline", SEG, _at(-1), "--force")
     doc, _ = s.run(code=0)
@@ -208,6 +225,7 @@ def test_a_season_left_alone(tmp_path, mail_servers):
         assert len(s.answered(k)) == s.sheets[k], (k, [m.subject for m in box])
         assert len(box) == 2 + s.sheets[k], (k, [m.subject for m in box])
     kinds = Counter(m.message["X-Wdg-Alarm"] for m in _alerts(c))
-    assert kinds == Counter({"smtp": 1, "smtp-anmeldung": 1, "imap-anmeldung": 2, "ordner": 1})
+    assert kinds == Counter({"smtp": 1, "smtp-anmeldung": 1, "imap-anmeldung": 2, "ordner": 1,
+                             "abruf": 2})
     assert doc  # (month key checked above)
     assert re.match(r"\d{4}-\d\d", month.replace("\\", ""))

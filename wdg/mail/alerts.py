@@ -66,6 +66,7 @@ KINDS: dict[str, str] = {
     "imap": "Posteingang kann nicht gelesen werden (IMAP-Server nicht erreichbar oder "
             "ein Befehl abgelehnt)",
     "imap-anmeldung": "Anmeldung beim IMAP-Server abgelehnt (oder Passwort fehlt)",
+    "abruf": "Posteingang steckt fest: Mails werden abgeholt, aber nicht aufgenommen",
     "ordner": "Spielzug-Mails in einem Ordner, der nicht gelesen wird",
     "passwort": "Versuche mit falschem Passwort",
     "flut": "Zu viele Mails oder Befehle von einem Absender (nicht beantwortet)",
@@ -412,8 +413,17 @@ def imap_failed(seg_dir: Path, error: BaseException, *, after: int = 1) -> None:
                     "ist, wird keine Mail abgeholt und kein Spielzug beantwortet.")
 
 
+def stuck(seg_dir: Path, error: BaseException) -> None:
+    """A fetch that reached the mailbox but could not take its mail in (a damaged
+    record, a full disk …): the mail stays in the inbox, every later call meets it
+    again — alert ``abruf``."""
+    raise_alert(seg_dir, "abruf", f"{error}. Die Mails bleiben im Posteingang; jeder "
+                "weitere Abruf scheitert gleich, bis das behoben ist.")
+
+
 def fetched(seg_dir: Path) -> None:
-    """A fetch that read the mailbox: ends ``imap`` and ``imap-anmeldung``."""
+    """A fetch that read the mailbox and took its mail in: ends ``imap``,
+    ``imap-anmeldung`` and ``abruf``."""
     rec = read(seg_dir) if _path(seg_dir).is_file() else Record()
     if rec.streak.get("imap"):
         with _changing(seg_dir) as r:
@@ -421,3 +431,4 @@ def fetched(seg_dir: Path) -> None:
     note_ok(seg_dir, "fetch")
     recovered(seg_dir, "imap")
     recovered(seg_dir, "imap-anmeldung")
+    recovered(seg_dir, "abruf")

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
-from wdg.errors import StateError
+from wdg.errors import LockedError, StateError, WdgError
 from wdg.mail.config import MailConfig, load_mail_config
 from wdg.mail import alerts
 from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
@@ -281,6 +281,11 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
     except ImapError as exc:
         if session is None:  # wdg mail watch judges its own connection's failures
             alerts.imap_failed(seg_dir, exc, after=IMAP_ALERT_AFTER)
+        raise
+    except LockedError:
+        raise
+    except (WdgError, OSError) as exc:
+        alerts.stuck(seg_dir, exc)
         raise
     alerts.fetched(seg_dir)
     if report.sent or report.failed or report.send_error is not None:
