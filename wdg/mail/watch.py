@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 
 from wdg.campaign import Campaign
-from wdg.errors import LockedError, StateError
+from wdg.errors import LockedError, StateError, WdgError
 from wdg.mail.fetch import FetchReport, fetch, mail_config
 from wdg.mail.imap import ConnectionLost, ImapError, ImapLoginRefused, ImapSession
 from wdg.mail.smtp import SmtpLoginRefused
@@ -120,5 +120,8 @@ def watch(camp: Campaign, segment: str, *, stop: Callable[[], bool],
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
         except LockedError as exc:  # a month being run: wait for it
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
+        except WdgError:  # the watch ends (a damaged record ...): its alert goes out first
+            alerts.deliver(seg_dir, config)
+            raise
         _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
         failures += 1
