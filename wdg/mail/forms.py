@@ -46,7 +46,8 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
                 had.add(int(rest.rpartition("/k")[2]))
     from wdg.orders.template import render_template
     from wdg.reports.maps import render_map_svg
-    from wdg.reports.mail import _domain, _now
+    from wdg.reports.mail import sender_domain as _domain
+    from wdg.reports.mail import segment_now as _now
     from wdg.world.deadline import describe
     from wdg.orders.view import build_view, view_to_yaml
 

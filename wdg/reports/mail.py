@@ -75,6 +75,16 @@ def _now(seg: Segment) -> datetime:
     return datetime.now(zone).replace(microsecond=0)
 
 
+def sender_domain(sender: str) -> str:
+    """The domain of the sender's address (for Message-IDs), ``wdg.invalid`` without one."""
+    return _domain(sender)
+
+
+def segment_now(seg: Segment) -> datetime:
+    """Now in the segment's zone, to the second (a mail's Date)."""
+    return _now(seg)
+
+
 def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
     """The archived month's reports folder and the kingdoms with a sheet there."""
     from wdg.engine.archive import month_dir
