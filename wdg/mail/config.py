@@ -6,7 +6,9 @@ The schema (docs/gamemaster.md, ``notes/INTERFACES.md``)::
     smtp:  {host, port, security: starttls|ssl|plain, user, password_env | password_file,
             cafile, server_name, timeout}
     imap:  {host, port, security: ssl|starttls, user, password_env | password_file, cafile,
-            server_name, timeout, mailbox, done_folder, accept: {...}}
+            server_name, timeout, mailbox, done_folder, foreign_folder, accept: {...}}
+    limits: {window_minutes, same_command, answers_per_sender, answers_per_kingdom,
+             password_notice_hours, password_alert_after, keep_days}   (wdg.mail.guard)
 
 The old flat form (``host``, ``port``, ``starttls``, ``user``, ``password_env``,
 ``from`` at the top level) is read as the ``smtp`` section.
@@ -99,6 +101,9 @@ class ImapConfig(ServerConfig):
 
     mailbox: str = "INBOX"
     done_folder: str = "wdg/erledigt"
+    foreign_folder: str = "wdg/fremd"
+    """Where mail that is not for the game is moved once judged, so that no later
+    call judges it again (issue #39); ``""`` leaves it in the mailbox."""
     accept: dict[str, Any] = field(default_factory=dict)
     """The rule for "mail for the game" (defined and checked by the intake)."""
 
@@ -269,5 +274,7 @@ def load_mail_config(segment_dir: Path) -> MailConfig | None:
                             "eine Zuordnung (z.B. subject: ..., to: ...)")
         imap = ImapConfig(**common, mailbox=_str(section, "mailbox", "imap.", path, "INBOX"),
                           done_folder=_str(section, "done_folder", "imap.", path, "wdg/erledigt"),
+                          foreign_folder=_str(section, "foreign_folder", "imap.", path,
+                                              "wdg/fremd").strip(),
                           accept=dict(accept))
     return MailConfig(path, sender.strip(), smtp, imap, dict(data))
