@@ -400,10 +400,11 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
     report.month = seg.date.key
     record = SeenRecord(seg_dir)
     guard = Guard(seg_dir, seg, config)
-    current: dict[str, EmailMessage] = {}  # the headers of the mail being taken
+    current: dict[str, Any] = {}  # the headers and bytes of the mail being taken
     intake = Intake(camp, seg, deadline=deadline_for(seg, seg.date), sender_address=config.sender,
                     record=record, answer_without_sheet=answer_policy(config)["no_sheet"],
-                    decide=lambda key, r: guard.sheet(key, current["head"], r, ""))
+                    decide=lambda key, r: guard.sheet(key, current["head"], r, "",
+                                                      current["raw"]))
     done: list[int] = []
 
     def settle() -> None:
@@ -470,7 +471,7 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
         incoming = Incoming(got.raw, pos, server_time=got.internaldate, place=where)
         if digest:
             incoming.size, incoming.sha256, incoming.truncated = size, digest, True
-        current["head"] = head
+        current["head"], current["raw"] = head, got.raw
         results = intake.take(incoming, answer=not auto)
         if len(results) == 1 and results[0].status == DUPLICATE and results[0].confirmation is None \
                 and "schon im Mond" in results[0].reason:

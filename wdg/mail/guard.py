@@ -199,6 +199,7 @@ class Guard:
         self.limits = limits(config)
         self.book = GuardBook(seg_dir)
         self.alerts: dict[str, str] = {}
+        self._quoting: dict[str, bool] = {}
         self.counted: dict[str, int] = {}
         """Mails not answered this fetch, by reason (for the report)."""
 
@@ -262,9 +263,11 @@ class Guard:
         return d
 
     # --- sheets -------------------------------------------------------------------------
-    def sheet(self, mail: str, head: EmailMessage, r: Any, auto: str) -> Decision:  # noqa: ANN401
+    def sheet(self, mail: str, head: EmailMessage, r: Any, auto: str,  # noqa: ANN401
+              raw: bytes = b"") -> Decision:
         """Whom to answer about the sheet result ``r`` (a
-        :class:`wdg.orders.intake.MailResult`) of the mail ``mail`` (its key)."""
+        :class:`wdg.orders.intake.MailResult`) of the mail ``mail`` (its key;
+        ``raw``: its bytes, searched for a quote of wdg's answer)."""
         sender = (r.sender or "").strip()
         status, k = r.status, r.kingdom
         owner, owner_to = self.owner(k)
@@ -272,7 +275,8 @@ class Guard:
                                           "schleife", "passwort-falsch"))
         if auto:
             return self._count(Decision(why=f"{auto}: nicht beantwortet"))
-        looped = replies_to_wdg(head, self.config.sender) or _quotes_echo(r)
+        looped = replies_to_wdg(head, self.config.sender) or _quotes_echo(r) or \
+            self._quotes_answer(mail, raw)
         if looped and status not in TAKEN:
             if earlier is None:
                 self._add(mail, "schleife", sender, k)
@@ -341,13 +345,23 @@ class Guard:
         if owner.lower() != sender.lower():
             d.note = (f"Dieser Spielzug für Königreich {k} kam von {sender}, nicht von Ihrer "
                       "hinterlegten Adresse; der Absender bekommt keine Antwort. Weitere "
-                      f"Spielzüge mit {problem[0].lower() + problem[1:]} meldet wdg Ihnen "
-                      f"frühestens in {lim.password_notice_hours} Stunden wieder; der "
-                      "Segmentleiter wird bei wiederholten Versuchen benachrichtigt.")
+                      "Spielzüge ohne gültiges Passwort meldet wdg Ihnen frühestens in "
+                      f"{lim.password_notice_hours} Stunden wieder; der Segmentleiter wird "
+                      "bei wiederholten Versuchen benachrichtigt.")
         else:
-            d.note = (f"Weitere Spielzüge mit {problem[0].lower() + problem[1:]} meldet wdg "
-                      f"frühestens in {lim.password_notice_hours} Stunden wieder.")
+            d.note = ("Weitere Spielzüge ohne gültiges Passwort meldet wdg frühestens in "
+                      f"{lim.password_notice_hours} Stunden wieder.")
         return d
+
+    def _quotes_answer(self, mail: str, raw: bytes) -> bool:
+        """Whether the mail's text holds, unquoted (no ``>``), a line only wdg's
+        answers write (cached per mail)."""
+        if not raw:
+            return False
+        got = self._quoting.get(mail)
+        if got is None:
+            got = self._quoting[mail] = quotes_answer(raw)
+        return got
 
     def _replaced_text(self, k: int, sender: str, r: Any) -> str:  # noqa: ANN401
         from wdg.world.state import ruler_title
@@ -422,6 +436,39 @@ def _password_problem(r: Any, seg: Segment) -> str:  # noqa: ANN401
     except Exception:  # noqa: BLE001 - the import decided; the guard only routes
         return ""
     return next((m for m in reasons if m in PASSWORD_REASONS), "")
+
+
+def answer_marks() -> tuple[str, ...]:
+    """Lines only wdg's answers write (the confirmation's head lines and titles)."""
+    from wdg.orders.confirm import _HEAD
+
+    return (*_HEAD.values(),
+            "Prüfung Ihres Spielzugs (Meldungen stehen unter der betroffenen Zeile):")
+
+
+QUOTE_SCAN = 262_144
+"""Characters of a mail's text searched for a quote of wdg's answer."""
+
+
+def quotes_answer(raw: bytes) -> bool:
+    """Whether the mail's text parts hold, on a line of their own and not quoted with
+    ``>``, a line only wdg's answers write: the mail quotes an answer of wdg (a
+    vacation responder quoting without ``>``, a forward)."""
+    import email
+    import email.policy
+
+    from wdg.orders.mailtext import part_texts
+
+    try:
+        texts, _ = part_texts(email.message_from_bytes(raw, policy=email.policy.default))
+    except Exception:  # noqa: BLE001 - unreadable: the import says so
+        return False
+    marks = set(answer_marks())
+    for text in texts:
+        for line in text[:QUOTE_SCAN].splitlines():
+            if line.strip() in marks:
+                return True
+    return False
 
 
 def _quotes_echo(r: Any) -> bool:  # noqa: ANN401
