@@ -144,8 +144,15 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                 for rest, _ in due[i:]:
                     result.failed[rest.key] = "Verbindung abgebrochen; beim nächsten Aufruf"
                 break
-            msg = m.build(correction)
-            raw = msg.as_bytes()
+            try:
+                msg = m.build(correction)
+                raw = msg.as_bytes()
+            except Exception as exc:  # noqa: BLE001 - one bad mail never stops the others
+                from wdg.textpolicy import visible
+
+                result.failed[m.key] = (f"Mail nicht erstellt ({type(exc).__name__}: "
+                                        f"{visible(str(exc))[:200]}); die übrigen gehen raus")
+                continue
 
             def record(outcome: Accepted | NotSent | Uncertain, key: str = m.key) -> None:
                 if isinstance(outcome, Accepted):
