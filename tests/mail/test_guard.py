@@ -244,3 +244,66 @@ def test_a_foreign_senders_accepted_sheet_is_told_to_the_address_on_record(mail_
     assert notice["Auto-Submitted"] == "auto-generated"
     _settled(s)
     assert len(s.messages(p[1])) == 1 and len(s.messages(other)) == 1
+
+
+KILL_WHILE_ANSWERING = """
+import os, signal, sys
+import wdg.mail.commands as commands
+from wdg.campaign import Campaign
+from wdg.mail.fetch import fetch
+
+def killed(*args, **kw):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+commands.answer_command = killed
+fetch(Campaign.locate(sys.argv[1]), "test")
+"""
+
+
+def test_a_command_whose_answer_failed_is_answered_on_the_retry(mail_campaign, monkeypatch):
+    """A crash while answering "Ergebnis erneut" leaves the mail in the inbox and the
+    intake record saying "command, not answered"; the next fetch answers it (once). The
+    same after a SIGKILL at that point."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import wdg.mail.commands as commands
+    from wdg.mail.seen import SeenRecord
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    ask = sheet_mail(p[2], gm, "Ergebnis erneut", "")
+    s.send(p[2], ask)
+    s.wait_for(gm, 1)
+    real = commands._result_mail
+
+    def crash(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+        raise RuntimeError("Absturz beim Bauen der Antwort")
+
+    monkeypatch.setattr(commands, "_result_mail", crash)
+    rep = fetch(mc.camp, "test")
+    assert rep.commands == [] and rep.moved == 0
+    assert any("nicht beantwortet (RuntimeError" in n for n in rep.notes), rep.notes
+    assert len(s.messages(gm)) == 1
+    rec = SeenRecord(mc.seg_dir).get(ask["Message-ID"])
+    assert rec.event == "taking" and rec.info["command"] == "ergebnis"
+    monkeypatch.setattr(commands, "_result_mail", real)
+    rep = fetch(mc.camp, "test")
+    assert [c["command"] for c in rep.commands] == ["ergebnis"] and rep.moved == 1
+    assert "noch keines" in s.wait_for(p[2], 1)[0].message["Subject"]
+    # killed (SIGKILL) while answering: the retry answers it
+    ask2 = sheet_mail(p[3], gm, "Ergebnis erneut", "")
+    s.send(p[3], ask2)
+    s.wait_for(gm, 1)
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", KILL_WHILE_ANSWERING, str(mc.camp.root)],
+                          cwd=root, capture_output=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr
+    assert SeenRecord(mc.seg_dir).get(ask2["Message-ID"]).event == "taking"
+    rep = fetch(mc.camp, "test")
+    assert [(c["command"], c["kingdom"]) for c in rep.commands] == [("ergebnis", 4)]
+    assert rep.results == []  # not filed as a sheet mail without a kingdom
+    s.wait_for(p[3], 1)
+    _settled(s)
+    assert len(s.messages(p[3])) == 1 and len(s.messages(p[2])) == 1
