@@ -69,7 +69,10 @@ above of a real mail take a few hundred bytes; a Subject folded 200,000 times is
 here, before anything parses it (issue #39 item 5)."""
 FIELD_BYTES = 4_096
 """Bytes of one header field (with its folded lines) kept for the parser: the
-fields are read for addresses, ids and a subject of a few words."""
+fields are read for addresses (a long To: list) and ids (a long References:)."""
+SUBJECT_BYTES = 1_024
+"""Bytes of the Subject kept: the rules and the commands look at its first words
+(a command subject is some 40 characters; :data:`wdg.mail.commands.SUBJECT_CAP`)."""
 
 
 @dataclass(slots=True)
@@ -215,22 +218,22 @@ def automatic(head: EmailMessage) -> bool:
     return bool(why(head))
 
 
+_FIELD = re.compile(rb"[^ \t\r\n][^\n]*(?:\n[ \t][^\n]*)*")
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
+
+
 def capped_headers(raw: bytes) -> EmailMessage:
     """Header fields parsed with each field cut at :data:`FIELD_BYTES` (its folded
-    lines included): parsing costs at most the size of the cut fields, whatever the
-    mail holds."""
-    out: list[bytes] = []
-    size = 0
-    for line in raw[:HEADER_BYTES].split(b"\n"):
-        if line[:1] in (b" ", b"\t"):
-            if size >= FIELD_BYTES:
-                continue
-            size += len(line)
-            out.append(line[:FIELD_BYTES])
-        else:
-            size = len(line)
-            out.append(line[:FIELD_BYTES])
-    return BytesHeaderParser(policy=email.policy.default).parsebytes(b"\n".join(out))  # type: ignore[return-value]
+    lines included), read from the first :data:`HEADER_BYTES` only: parsing costs at
+    most the size of the cut fields, whatever the mail holds (one pass of a linear
+    pattern: every repetition starts at a line end followed by a blank)."""
+    head = raw[:HEADER_BYTES]
+    end = _BLANK_LINE.search(head)
+    if end is not None:
+        head = head[:end.start()]
+    fields = b"\n".join(m.group()[:SUBJECT_BYTES if m.group()[:8].lower() == b"subject:"
+                                   else FIELD_BYTES] for m in _FIELD.finditer(head))
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(fields + b"\n\n")  # type: ignore[return-value]
 
 
 def check_accept(accept: dict[str, Any], source: str) -> None:
