@@ -86,15 +86,49 @@ def show(segment: str = typer.Argument(..., help="Segment name."),
 @sub.command("set-password")
 def set_password(segment: str = typer.Argument(..., help="Segment name."),
                  kingdom: int = typer.Argument(..., help="Kingdom number."),
-                 password: str = typer.Option(None, "--password",
-                                              help="The new password (default: generate one)."),
+                 prompt: bool = typer.Option(False, "--prompt", help="Das neue Passwort "
+                                             "verdeckt eingeben (zweimal); sonst wird eines "
+                                             "erzeugt."),
+                 stdin: bool = typer.Option(False, "--stdin", help="Das neue Passwort aus der "
+                                            "ersten Zeile der Standardeingabe lesen (für "
+                                            "Skripte: printf '%s\\n' \"$PW\" | wdg kingdom "
+                                            "set-password ... --stdin)."),
+                 password: str = typer.Option(None, "--password", hidden=True,
+                                              help="Abgelehnt: ein Passwort auf der "
+                                              "Befehlszeile stünde in der Shell-Historie."),
                  campaign: Path | None = campaign_option()) -> None:
-    """Set a new password (shown once; only its salted hash is stored)."""
+    """Ein neues Passwort setzen: erzeugt (Vorgabe), verdeckt eingegeben (--prompt) oder
+    von der Standardeingabe (--stdin) — nie auf der Befehlszeile, wo es in der
+    Shell-Historie und in der Prozeßliste stünde. Ein erzeugtes wird einmal angezeigt;
+    gespeichert wird nur sein gesalzener Hash."""
+    import sys
+
+    from wdg.errors import InvalidInputError
+
+    if password is not None:
+        raise InvalidInputError("--password nimmt kein Passwort mehr an: auf der Befehlszeile "
+                                "stünde es in der Shell-Historie und in der Prozeßliste. "
+                                "Verdeckt eingeben: --prompt; aus einem Skript: --stdin; "
+                                "ohne beides wird eines erzeugt")
+    if prompt and stdin:
+        raise InvalidInputError("--prompt und --stdin zugleich: eines von beiden")
+    given = None
+    if prompt:
+        given = typer.prompt("Neues Passwort", hide_input=True, confirmation_prompt=True,
+                             prompt_suffix=": ")
+    elif stdin:
+        given = sys.stdin.readline().rstrip("\r\n")
+        if not given:
+            raise InvalidInputError("--stdin: die Standardeingabe ist leer; erwartet das "
+                                    "Passwort in der ersten Zeile")
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
-        plain = admin.set_password(seg, kingdom, password)
+        plain = admin.set_password(seg, kingdom, given)
         save(camp, seg)
-    typer.echo(f"Neues Passwort für Königreich {kingdom}: {plain}")
+    if given is None:
+        typer.echo(f"Neues Passwort für Königreich {kingdom}: {plain}")
+    else:
+        typer.echo(f"Neues Passwort für Königreich {kingdom} gesetzt (nicht angezeigt)")
 
 
 @sub.command("set")

@@ -139,9 +139,22 @@ def import_cmd(
             answer_pending(camp, segment, config, sent, month=seg.date.key)
     typer.echo(report.table(), nl=False)
     if sent is not None:
+        from wdg import exitcodes
+        from wdg.mail import alerts
+
         typer.echo(sent.answers_line())
         for note in sent.notes:
             typer.echo(f"Warnung: {note}", err=True)
+        seg_dir = camp.segment_dir(segment)
+        if sent.sent or sent.failed or sent.send_error is not None:
+            alerts.sending(seg_dir, sent=len(sent.sent), failed=sent.failed,
+                           error=sent.send_error)
+        if sent.failed:
+            typer.echo(f"Fehler: {len(sent.failed)} Antwort(en) nicht gesendet; sie bleiben "
+                       "fällig (der nächste 'wdg orders import', 'wdg mail fetch' oder "
+                       "'wdg mail run' sendet sie)", err=True)
+            raise typer.Exit(exitcodes.UNSENT)
+        alerts.deliver(seg_dir, config)
     if report.refused:
         raise typer.Exit(EXIT_SOME_REFUSED)
 

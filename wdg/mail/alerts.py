@@ -72,6 +72,10 @@ KINDS: dict[str, str] = {
 }
 """Every alert kind and what it means (German; the mail's subject)."""
 
+EVENTS = frozenset({"ordner", "passwort", "flut"})
+"""Kinds that are events, not states: told (once a day), kept in the history, but
+never "active" — nothing ends them, so no recovery mail follows."""
+
 
 @dataclass(slots=True)
 class Alert:
@@ -102,6 +106,8 @@ class Record:
     """kind -> the last day an alert mail for it was made (once per kind and day)."""
     cursors: dict[str, int] = field(default_factory=dict)
     """Folder -> the highest UID already looked at (:mod:`wdg.mail.folders`)."""
+    streak: dict[str, int] = field(default_factory=dict)
+    """Kind -> failed calls in a row (for alerts raised only after some)."""
 
     def as_data(self) -> dict[str, Any]:
         return {"format": FORMAT,
@@ -109,7 +115,7 @@ class Record:
                                "text": a.text} for k, a in sorted(self.active.items())},
                 "owed": list(self.owed), "history": self.history[-HISTORY:],
                 "ok": dict(self.ok), "day_mails": dict(self.day_mails),
-                "cursors": dict(self.cursors)}
+                "cursors": dict(self.cursors), "streak": dict(self.streak)}
 
 
 def _now() -> datetime:
@@ -141,6 +147,7 @@ def read(seg_dir: Path) -> Record:
         rec.ok = {str(k): str(v) for k, v in (data.get("ok") or {}).items()}
         rec.day_mails = {str(k): str(v) for k, v in (data.get("day_mails") or {}).items()}
         rec.cursors = {str(k): int(v) for k, v in (data.get("cursors") or {}).items()}
+        rec.streak = {str(k): int(v) for k, v in (data.get("streak") or {}).items()}
         return rec
     except (yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError):
         raise DataError(str(path), None, "(beschädigt)",
@@ -194,7 +201,9 @@ def raise_alert(seg_dir: Path, kind: str, text: str, *, now: datetime | None = N
     with _changing(seg_dir) as rec:
         a = rec.active.get(kind)
         if a is None:
-            rec.active[kind] = Alert(kind, stamp, stamp, 1, text)
+            a = Alert(kind, stamp, stamp, 1, text)
+            if kind not in EVENTS:
+                rec.active[kind] = a
         else:
             a.last, a.count, a.text = stamp, a.count + 1, text
         if not rec.history or rec.history[-1].get("kind") != kind or \
@@ -207,7 +216,7 @@ def raise_alert(seg_dir: Path, kind: str, text: str, *, now: datetime | None = N
         rec.owed.append({
             "key": f"alarm/{kind}/{day}", "kind": kind,
             "subject": f"wdg Segment {seg}: Störung — {KINDS[kind]}",
-            "body": _alarm_body(seg, kind, text, rec.active[kind])})
+            "body": _alarm_body(seg, kind, text, a)})
         return True
 
 
@@ -268,12 +277,14 @@ def _human(stamp: str) -> str:
 
 
 def _alarm_body(seg: str, kind: str, text: str, a: Alert) -> str:
-    return (f"Guten Tag,\n\nwdg meldet in Segment {seg} eine Störung:\n\n"
+    return (f"Guten Tag,\n\nwdg meldet in Segment {seg} "
+            + ("Folgendes" if kind in EVENTS else "eine Störung") + ":\n\n"
             f"  {KINDS[kind]}\n  seit {_human(a.since)}\n\n{text}\n\n"
             "Was sie bedeutet und was zu tun ist, steht in docs/gamemaster.md, Abschnitt "
             "„Wenn etwas schiefgeht“; den Stand zeigt 'wdg mail status "
-            f"{seg}'. Diese Meldung kommt höchstens einmal am Tag je Art der Störung; wenn "
-            "sie behoben ist, kommt eine Nachricht.\n\nwdg\n")
+            f"{seg}'. Diese Meldung kommt höchstens einmal am Tag je Art der Störung"
+            + ("; weitere Fälle desselben Tages stehen in 'wdg mail status'.\n\nwdg\n"
+               if kind in EVENTS else "; wenn sie behoben ist, kommt eine Nachricht.\n\nwdg\n"))
 
 
 def owed(seg_dir: Path) -> list[dict[str, str]]:
@@ -281,13 +292,28 @@ def owed(seg_dir: Path) -> list[dict[str, str]]:
     return list(read(seg_dir).owed) if _path(seg_dir).is_file() else []
 
 
-def deliver(seg_dir: Path, config: Any, *, session: Any = None) -> list[str]:  # noqa: ANN401
+def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
+            holding_lock: bool = False, _again: bool = True) -> list[str]:
     """Send the owed alert mails to the game master (the ``from`` address of
     ``mail.yaml``) through the send record (each key exactly once). Returns the
     keys sent. A failure to send leaves them owed and raises nothing (the call
-    that failed to send has said so already); without ``smtp:`` nothing is sent."""
+    that failed to send has said so already); without ``smtp:`` nothing is sent.
+    The send record is written under the segment's lock: ``holding_lock`` says the
+    caller holds it; else it is taken if free (if not, the next call sends)."""
     if config is None or config.smtp is None:
         return []
+    if not owed(seg_dir):
+        return []
+    if not holding_lock:
+        from wdg.engine.archive import segment_lock
+        from wdg.errors import LockedError
+
+        try:
+            with segment_lock(seg_dir):
+                return deliver(seg_dir, config, session=session, holding_lock=True,
+                               _again=_again)
+        except LockedError:
+            return []
     mails = owed(seg_dir)
     if not mails:
         return []
@@ -312,7 +338,14 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None) -> list[str]:  #
     if done:
         with _changing(seg_dir) as rec:
             rec.owed = [m for m in rec.owed if m["key"] not in done]
-    return sorted(set(res.sent))
+    sent = sorted(set(res.sent))
+    if sent and not res.failed and _again:
+        # the server took mail: a failure of sending is over (told in one more mail)
+        ended = [recovered(seg_dir, k) for k in ("smtp", "smtp-anmeldung")]
+        if any(ended):
+            sent += deliver(seg_dir, config, session=session, holding_lock=True,
+                            _again=False)
+    return sent
 
 
 def _build(config: Any, to: str, m: dict[str, str]) -> EmailMessage:  # noqa: ANN401
@@ -336,3 +369,55 @@ def summary(seg_dir: Path) -> dict[str, Any]:
     return {"active": [a.as_dict() for a in rec.active.values()],
             "owed_alerts": [{"key": m["key"], "subject": m["subject"]} for m in rec.owed],
             "history": rec.history[-10:], "last_ok": dict(rec.ok)}
+
+
+# --- the outcome of a call, as the mail commands report it -------------------------------
+
+def sending(seg_dir: Path, *, sent: int, failed: dict[str, str],
+            error: BaseException | None = None) -> None:
+    """Record how a batch of sends went: ``failed`` (key -> why) or ``error`` (the
+    connection or login failed before anything went) raise ``smtp`` or
+    ``smtp-anmeldung``; a batch that sent something and failed nothing ends both
+    and counts as the last successful send."""
+    from wdg.mail.smtp import SmtpLoginRefused
+
+    if error is not None or failed:
+        kind = "smtp-anmeldung" if isinstance(error, SmtpLoginRefused) else "smtp"
+        why = str(error) if error is not None else next(iter(failed.values()), "")
+        owed_n = len(failed) or 1
+        raise_alert(seg_dir, kind, f"{owed_n} Mail(s) an Spieler nicht gesendet: {why}. "
+                    "Sie bleiben fällig; der nächste Aufruf mit funktionierendem Versand "
+                    "sendet sie (jede genau einmal).")
+        return
+    if sent:
+        note_ok(seg_dir, "send")
+        recovered(seg_dir, "smtp")
+        recovered(seg_dir, "smtp-anmeldung")
+
+
+def imap_failed(seg_dir: Path, error: BaseException, *, after: int = 1) -> None:
+    """A fetch that could not read the mailbox: ``imap-anmeldung`` for a refused
+    login or a missing password, else ``imap`` — the latter only once ``after``
+    calls in a row failed (a server restart between two calls is no alert)."""
+    from wdg.mail.imap import ImapLoginRefused
+
+    if isinstance(error, ImapLoginRefused):
+        raise_alert(seg_dir, "imap-anmeldung", f"{error}. Bis das behoben ist, wird keine "
+                    "Mail abgeholt und kein Spielzug beantwortet.")
+        return
+    with _changing(seg_dir) as rec:
+        rec.streak["imap"] = n = rec.streak.get("imap", 0) + 1
+    if n >= after:
+        raise_alert(seg_dir, "imap", f"{error} ({n} Mal hintereinander). Bis das behoben "
+                    "ist, wird keine Mail abgeholt und kein Spielzug beantwortet.")
+
+
+def fetched(seg_dir: Path) -> None:
+    """A fetch that read the mailbox: ends ``imap`` and ``imap-anmeldung``."""
+    rec = read(seg_dir) if _path(seg_dir).is_file() else Record()
+    if rec.streak.get("imap"):
+        with _changing(seg_dir) as r:
+            r.streak.pop("imap", None)
+    note_ok(seg_dir, "fetch")
+    recovered(seg_dir, "imap")
+    recovered(seg_dir, "imap-anmeldung")

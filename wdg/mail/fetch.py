@@ -51,7 +51,8 @@ from typing import Any
 from wdg.campaign import Campaign
 from wdg.errors import StateError
 from wdg.mail.config import MailConfig, load_mail_config
-from wdg.mail.imap import ImapSession
+from wdg.mail import alerts
+from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
 from wdg.orders.intake import DUPLICATE, REFUSED_STATUSES, Incoming, MailResult
 from wdg.textpolicy import visible
 
@@ -99,6 +100,8 @@ class FetchReport:
     """Mails not for the game moved to ``imap.foreign_folder``."""
     alerts: list[str] = field(default_factory=list)
     """Alerts to the game master this fetch raised (:mod:`wdg.mail.guard`)."""
+    send_error: BaseException | None = None
+    """Why no answer could be sent at all (the SMTP connection or login failed)."""
 
     @property
     def new(self) -> int:
@@ -161,6 +164,7 @@ class FetchReport:
                         "uncertain": list(self.uncertain), "refused": dict(self.refused_answers)},
             "notes": list(self.notes), "foreign_moved": self.foreign_moved,
             "alerts": list(self.alerts),
+            "send_error": str(self.send_error) if self.send_error is not None else None,
         }
 
 
@@ -304,44 +308,58 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
     be reached or refuses the login or the certificate — nothing was imported then."""
     config = config or mail_config(camp, segment)
     assert config.imap is not None
-    imap = config.imap
     report = FetchReport(segment)
+    seg_dir = camp.segment_dir(segment)
+    try:
+        _fetch(camp, segment, config, report, answer=answer, holding_lock=holding_lock,
+               session=session)
+    except ImapError as exc:
+        if session is None:  # wdg mail watch judges its own connection's failures
+            alerts.imap_failed(seg_dir, exc, after=IMAP_ALERT_AFTER)
+        raise
+    alerts.fetched(seg_dir)
+    if report.sent or report.failed or report.send_error is not None:
+        alerts.sending(seg_dir, sent=len(report.sent), failed=report.failed,
+                       error=report.send_error)
+    if not report.failed and report.send_error is None:
+        alerts.deliver(seg_dir, config, holding_lock=holding_lock)
+    return report
+
+
+IMAP_ALERT_AFTER = 2
+"""Calls of ``wdg mail fetch``/``mail run`` in a row that could not reach the IMAP
+server before the game master gets an alert (one failed call may be a restart of
+the provider's server; a refused login is told at once)."""
+
+
+def _fetch(camp: Campaign, segment: str, config: MailConfig, report: FetchReport, *,
+           answer: bool, holding_lock: bool, session: ImapSession | None) -> None:
+    imap = config.imap
+    assert imap is not None
     own = session is None
     box = session or ImapSession(imap)
     if own:
         box.__enter__()
     try:
-        uidvalidity = box.select(imap.mailbox)
-        uids = box.uids()
-        heads = box.summaries(uids, HEADER_FIELDS, HEADER_BYTES) if uids else {}
-        rules = _accept_rules(camp, segment, config)
-        candidates = []
-        foreign: list[int] = []
-        for uid in uids:
-            raw_head, size = heads.get(uid, (b"", -1))
-            head = capped_headers(raw_head)
-            if own_mail(head, config):
-                report.ignored += 1  # the game master's own (alerts, copies): for him to read
-            elif for_the_game(head, imap.accept):
-                candidates.append((uid, head, size))
-            else:
-                report.ignored += 1
-                if not any(for_the_game(head, other) for other in rules):
-                    foreign.append(uid)
-        if foreign and imap.foreign_folder and imap.foreign_folder != imap.mailbox:
-            # judged once: moved out, never judged again by a later call (issue #39)
-            box.ensure_folder(imap.foreign_folder)
-            box.move(foreign, imap.foreign_folder)
-            report.foreign_moved += len(foreign)
-        if candidates:
-            if holding_lock:
-                _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
-            else:
-                from wdg.engine.archive import segment_lock
+        from wdg.mail.folders import look_elsewhere
 
-                with segment_lock(camp.segment_dir(segment)):
-                    _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
-        elif answer and answers_due(camp, segment, config):
+        # first: the inbox is selected last (below), for the watch's IDLE
+        look_elsewhere(box, config, camp.segment_dir(segment), report)
+        took = False
+        folders = imap.read_folders
+        # the inbox last: ``wdg mail watch`` waits (IDLE) on the folder selected last
+        for folder in (*folders[1:], folders[0]):
+            try:
+                took = _fetch_folder(camp, segment, config, box, folder, report, answer,
+                                     holding_lock) or took
+            except ConnectionLost:
+                raise
+            except ImapError as exc:
+                if folder == imap.mailbox:
+                    raise
+                report.notes.append(f"Ordner {folder!r} (imap.folders) nicht gelesen: {exc}")
+                box.select(imap.mailbox)
+        if not took and answer and answers_due(camp, segment, config):
             # answers a stopped fetch left unsent (the mails are filed already)
             if holding_lock:
                 answer_pending(camp, segment, config, report)
@@ -353,7 +371,46 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
     finally:
         if own:
             box.__exit__(None, None, None)
-    return report
+
+
+def _fetch_folder(camp: Campaign, segment: str, config: MailConfig, box: ImapSession,
+                  folder: str, report: FetchReport, answer: bool, holding_lock: bool) -> bool:
+    """One folder of ``imap.folders``: its mail for the game taken; True if there was some."""
+    imap = config.imap
+    assert imap is not None
+    uidvalidity = box.select(folder)
+    uids = box.uids()
+    # each mail judged by a bounded piece of its header fields and its size (issue #39)
+    heads = box.summaries(uids, HEADER_FIELDS, HEADER_BYTES) if uids else {}
+    rules = _accept_rules(camp, segment, config) if folder == imap.mailbox else []
+    candidates = []
+    foreign: list[int] = []
+    for uid in uids:
+        raw_head, size = heads.get(uid, (b"", -1))
+        head = capped_headers(raw_head)
+        if own_mail(head, config):
+            report.ignored += 1  # the game master's own (alerts, copies): for him to read
+        elif for_the_game(head, imap.accept):
+            candidates.append((uid, head, size))
+        else:
+            report.ignored += 1
+            if folder == imap.mailbox and not any(for_the_game(head, other) for other in rules):
+                foreign.append(uid)
+    if foreign and imap.foreign_folder and imap.foreign_folder not in imap.read_folders:
+        # judged once: moved out of the inbox, never judged again by a later call
+        box.ensure_folder(imap.foreign_folder)
+        box.move(foreign, imap.foreign_folder)
+        report.foreign_moved += len(foreign)
+    if not candidates:
+        return False
+    if holding_lock:
+        _take(camp, segment, config, box, uidvalidity, candidates, report, answer, folder)
+    else:
+        from wdg.engine.archive import segment_lock
+
+        with segment_lock(camp.segment_dir(segment)):
+            _take(camp, segment, config, box, uidvalidity, candidates, report, answer, folder)
+    return True
 
 
 ANSWER_EVERY = 10
@@ -386,8 +443,8 @@ def _accept_rules(camp: Campaign, segment: str, config: MailConfig) -> list[dict
 
 
 def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, uidvalidity: int,
-          candidates: list[tuple[int, EmailMessage, int]], report: FetchReport,
-          answer: bool) -> None:
+          candidates: list[tuple[int, EmailMessage, int]], report: FetchReport, answer: bool,
+          folder: str | None = None) -> None:
     from wdg.mail.commands import answer_command, command_of
     from wdg.mail.guard import Guard
     from wdg.mail.guard import automatic as automatic_why
@@ -423,7 +480,7 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
     for pos, (uid, head, size) in enumerate(candidates, start=1):
         if len(done) >= ANSWER_EVERY:
             settle()
-        where = place(imap.user, imap.host, imap.mailbox, uidvalidity, uid)
+        where = place(imap.user, imap.host, folder or imap.mailbox, uidvalidity, uid)
         known = record.at_place(where)
         if known is not None and known.taken:
             report.already += 1  # recorded by a fetch that stopped before moving it
@@ -484,11 +541,7 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
     intake.finish()
     settle()
     report.notes += guard.summary()
-    report.alerts += guard.raise_alerts()
-    if report.alerts:
-        from wdg.mail import alerts
-
-        alerts.deliver(seg_dir, config)
+    report.alerts += guard.raise_alerts()  # delivered at the end of the fetch (fetch())
 
 
 # --- answers ---------------------------------------------------------------------------
@@ -501,7 +554,7 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     by ``wdg orders import``."""
     from wdg.mail.ledger import Ledger
     from wdg.mail.seen import SeenRecord
-    from wdg.mail.send import send_mails
+    from wdg.mail.send import plan, send_mails
 
     seg_dir = camp.segment_dir(segment)
     if record is None:
@@ -513,14 +566,20 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     mails = _answers(camp, config, record, month)
     if not mails or config.smtp is None:
         if mails:
+            why = (f"{config.path}: kein SMTP-Server eingerichtet (smtp:); die Antwort liegt "
+                   "im Ausgang und geht nicht hinaus")
             report.notes.append(f"{config.path}: kein SMTP-Server eingerichtet (smtp:); "
                                 f"{len(mails)} Antwort(en) liegen im Ausgang und gehen nicht raus")
+            ledger = Ledger(seg_dir)
+            report.failed.update({m.key: why for m in mails
+                                  if plan(ledger, m, False) in ("send", "correct")})
         return
     ledger = Ledger(seg_dir)
     try:
         res = send_mails(ledger, config, mails)
     except StateError as exc:
         report.notes.append(str(exc))
+        report.send_error = exc
         report.failed.update({m.key: str(exc) for m in mails if not ledger.was_sent(m.key)})
         return
     report.sent += res.sent + res.corrected
@@ -554,6 +613,12 @@ def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> lis
                                       build=lambda correction, raw=raw: _ready(raw, config),
                                       sha256=digest(raw), info={"kind": "antwort"}))
     return mails
+
+
+def answer_mails(camp: Campaign, config: MailConfig, record: Any, month: str) -> list[Any]:
+    """The answers of the month's recorded mails, as mails to send (``wdg mail
+    status`` lists those the send record would send)."""
+    return _answers(camp, config, record, month)
 
 
 def answers_due(camp: Campaign, segment: str, config: MailConfig) -> bool:

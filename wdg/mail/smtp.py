@@ -30,6 +30,16 @@ from wdg.mail.config import ServerConfig, network_problem
 from wdg.mail.ledger import held_signals  # noqa: F401 - part of this module's API
 
 
+class SmtpError(StateError):
+    """The SMTP server could not be reached or refused the connection (German);
+    nothing was sent."""
+
+
+class SmtpLoginRefused(SmtpError):
+    """The SMTP server refused the login, or the password is not there (its
+    variable empty, its file missing): a failure that does not heal by itself."""
+
+
 class NotSent(Exception):
     """The server did not take the mail, and certainly did not accept it.
 
@@ -116,7 +126,10 @@ class SmtpSession:
 
     def __enter__(self) -> SmtpSession:
         cfg = self.config
-        password = cfg.password() if cfg.user else ""
+        try:
+            password = cfg.password() if cfg.user else ""
+        except StateError as exc:
+            raise SmtpLoginRefused(str(exc)) from None
         stage = "Verbindung zu"
         try:
             if cfg.security == "ssl":
@@ -139,8 +152,10 @@ class SmtpSession:
                 self.smtp.login(cfg.user, password)
         except (OSError, smtplib.SMTPException) as exc:
             self._close()
-            raise StateError(f"{stage} dem SMTP-Server {cfg.where} gescheitert: "
-                             f"{_describe(exc)}; nichts gesendet") from None
+            cls = SmtpLoginRefused if isinstance(exc, smtplib.SMTPAuthenticationError) \
+                else SmtpError
+            raise cls(f"{stage} dem SMTP-Server {cfg.where} gescheitert: "
+                      f"{_describe(exc)}; nichts gesendet") from None
         except BaseException:
             self._close()
             raise

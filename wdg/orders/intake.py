@@ -441,7 +441,8 @@ class Intake:
                     r.notes.append(d.note)
             try:
                 r.confirmation = _confirm(self.outbox, mail, r, self.sender_address,
-                                          self.seg, len(results) > 1, self.rules, to=to)
+                                          self.seg, len(results) > 1, self.rules,
+                                          deadline=self.deadline, to=to)
             except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
                 r.notes.append("Bestätigung nicht geschrieben")
             for i, (nto, subject, body) in enumerate(notices):
@@ -614,10 +615,12 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
             r.reason = reasons[0].message
             continue
         if deadline is not None and (arrival is None or arrival > deadline):
-            r.reason = "nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M") \
+            r.reason = ("nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M")
+                        + f" eingetroffen ({_local(arrival, deadline.tzinfo)})") \
                 if arrival else "Ankunftszeit unbekannt; Eintreffschluß nicht prüfbar"
             continue
-        _store(folder, sheet.kingdom, text, r, mail.digest, part, source != "Date")
+        _store(folder, sheet.kingdom, text, r, mail.digest, part, source != "Date",
+               tz=seg.settings.timezone)
     return out
 
 
@@ -705,21 +708,21 @@ def _next_free(replaced: Path, n: int) -> int:
 
 
 def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: int,
-           delivered: bool) -> None:
+           delivered: bool, tz: str | None = None) -> None:
     text = clean_text(text)
     sha = _sha(text)
     mail_id = r.message_id or mail_sha
     for rpath, rec in _receipts(folder, n):
         if rec.get("mail") == mail_id and rec.get("part", 0) == part:
             r.status, r.reason = DUPLICATE, "diese Mail ist schon erfaßt"
-            r.in_force = _describe(folder / f"k{n}.receipt.yaml")
+            r.in_force = _describe(folder / f"k{n}.receipt.yaml", tz)
             r.original = rec
             r.stored = rpath.with_name(rpath.name.replace(".receipt.yaml", ".txt"))
             return
         if "mail" not in rec and (rec.get("sha256") == sha or
                                   (r.message_id and rec.get("message_id") == r.message_id)):
             r.status, r.reason = DUPLICATE, "dieser Spielzug ist schon gespeichert"
-            r.in_force = _describe(folder / f"k{n}.receipt.yaml")
+            r.in_force = _describe(folder / f"k{n}.receipt.yaml", tz)
             return
     receipt = {"kingdom": n, "sender": r.sender, "date": r.date.isoformat() if r.date else None,
                "arrival": r.arrival.isoformat() if r.arrival else None,
@@ -735,7 +738,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
         r.status, r.stored = ACCEPTED, current
         _commit(folder, [(cur_receipt, _receipt_text({**receipt, "status": ACCEPTED,
                                                        "reason": r.reason}))], [])
-        r.in_force = _describe(cur_receipt)
+        r.in_force = _describe(cur_receipt, tz)
         return
     moves: list[tuple[Path, Path]] = []
     if current.is_file() or cur_receipt.is_file():
@@ -753,7 +756,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
             r.status, r.stored = REPLACED_OLDER, replaced / f"k{n}.{i}.txt"
             r.reason = "früher eingetroffen als der schon gespeicherte Spielzug; aufbewahrt, " \
                        "gilt nicht"
-            r.in_force = _describe(cur_receipt)
+            r.in_force = _describe(cur_receipt, tz)
             _write(folder, replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
                    {**receipt, "status": r.status, "reason": r.reason, "in_force": r.in_force})
             return
@@ -765,7 +768,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
     r.status, r.stored = ACCEPTED, current
     _write(folder, current, cur_receipt, text,
            {**receipt, "status": ACCEPTED, "reason": r.reason}, moves)
-    r.in_force = _describe(cur_receipt)
+    r.in_force = _describe(cur_receipt, tz)
 
 
 def _iso(value: object) -> datetime | None:
@@ -775,8 +778,32 @@ def _iso(value: object) -> datetime | None:
         return None
 
 
-def _describe(receipt: Path) -> str:
-    """Which sheet is in force, as the player reads it."""
+def _local(when: datetime, tz: Any) -> str:  # noqa: ANN401
+    """A time as the player reads it: in the segment's zone (like the deadline)."""
+    if tz is not None and when.tzinfo is not None:
+        when = when.astimezone(tz)
+    return when.strftime("%d.%m.%Y %H:%M")
+
+
+def deadline_text(seg: Segment, d: datetime | None = None) -> str:
+    """The EINTREFFSCHLUSS ``d`` (default: the month's stored one) as a player reads
+    it (``03.12.2026 13:00 (Europe/Berlin)``), or ``""`` when there is none."""
+    if d is None:
+        from wdg.world.deadline import deadline_for
+
+        try:
+            d = deadline_for(seg, seg.date)
+        except Exception:  # noqa: BLE001 - a bad stored deadline is reported elsewhere
+            return ""
+    if d is None:
+        return ""
+    zone = getattr(d.tzinfo, "key", None) or seg.settings.timezone
+    return f"{d.strftime('%d.%m.%Y %H:%M')} ({zone})"
+
+
+def _describe(receipt: Path, tz: str | None = None) -> str:
+    """Which sheet is in force, as the player reads it (arrival in the segment's
+    zone ``tz``, like the deadline)."""
     try:
         rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError, UnicodeDecodeError):
@@ -784,7 +811,15 @@ def _describe(receipt: Path) -> str:
     when = _iso(rec.get("arrival")) or _iso(rec.get("date"))
     what = f"der Spielzug aus der Mail {rec.get('message_id') or '(ohne Message-ID)'}"
     if when is not None:
-        what += f", eingetroffen {when.strftime('%d.%m.%Y %H:%M')}"
+        zone = None
+        if tz:
+            from zoneinfo import ZoneInfo
+
+            try:
+                zone = ZoneInfo(tz)
+            except Exception:  # noqa: BLE001 - a bad zone name is reported elsewhere
+                zone = None
+        what += f", eingetroffen {_local(when, zone)}" + (f" ({tz})" if zone else "")
     return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
 
 
@@ -954,7 +989,8 @@ def _notice(outbox: Path, mail: Incoming, r: MailResult, i: int, to: str, subjec
 
 
 def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
-             several: bool, rules: Rules | None = None, to: str | None = None) -> Path | None:
+             several: bool, rules: Rules | None = None,
+             deadline: datetime | None = None, to: str | None = None) -> Path | None:
     """Write the confirmation unless this mail was already answered or has
     no usable sender; ``to``: its recipient (default: the sender)."""
     if not r.sender:
@@ -985,7 +1021,8 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
                         outside=r.outside, notes=r.notes, preview=preview,
                         herrscherin=bool(ruler and ruler.herrscherin),
-                        outside_lines=getattr(r.parsed, "outside_lines", None))
+                        outside_lines=getattr(r.parsed, "outside_lines", None),
+                        deadline=deadline_text(seg, deadline))
     out = EmailMessage()
     out["From"] = gm
     out["To"] = to or r.sender

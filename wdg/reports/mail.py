@@ -319,3 +319,46 @@ def send_month(camp: Campaign, segment: str, month: MonthDate | None = None, *,
         out.result = send_mails(ledger, config, rec.mails, corrections=corrections,
                                 progress=progress)
         return out
+
+
+def send_summary(got: MonthSend) -> tuple[int, list[tuple[str, bool]]]:
+    """The exit code (:mod:`wdg.exitcodes`) and the German lines (text, to stderr?)
+    for a month's send (``wdg reports send``, ``wdg mail run``). Mails that could not
+    be sent (they stay due) make it :data:`~wdg.exitcodes.UNSENT`."""
+    from wdg import exitcodes
+
+    r = got.result
+    m = got.month.key
+    lines: list[tuple[str, bool]] = []
+    if got.adopted:
+        lines.append((f"{got.adopted} Mails aus dem alten Versandbuch (reports/.../outbox/"
+                      "sent.yaml) übernommen: sie gelten als versandt", False))
+    lines.append((f"{m}: {got.total} Ergebnismails; versandt {len(r.sent)}, berichtigt "
+                  f"{len(r.corrected)}, schon früher versandt {len(r.already)}", False))
+    for k, why in sorted(got.skipped.items()):
+        lines.append((f"Königreich {k}: keine Mail — {why}", False))
+    for key in r.changed:
+        lines.append((f"Warnung: {key} hat sich seit dem Versand geändert (Mond neu "
+                      "ausgewertet); nicht erneut versandt (--corrections sendet eine "
+                      "Berichtigung)", True))
+    for key in r.uncertain:
+        lines.append((f"Warnung: {key}: ungewiss, ob der Server die Mail angenommen hat "
+                      "(Absturz oder Verbindungsabbruch mitten im Versand); sie wird nicht "
+                      "von selbst erneut gesendet. Beim Spieler nachfragen; erneut senden: "
+                      f"'wdg mail sent SEGMENT --release {key}'", True))
+    for key, answer in sorted(r.refused.items()):
+        lines.append((f"Warnung: {key} vom Server abgelehnt ({answer}); die anderen wurden "
+                      "versandt", True))
+    for key, answer in sorted(r.failed.items()):
+        lines.append((f"Warnung: {key} nicht versandt ({answer}); der nächste Aufruf "
+                      "versucht es erneut", True))
+    if r.failed:
+        return exitcodes.UNSENT, lines
+    if r.uncertain or r.refused:
+        return exitcodes.REFUSED, lines
+    if not (r.sent or r.corrected):
+        why = ("alle schon früher versandt" if r.already and not r.changed else
+               "keine Mail fällig")
+        lines.append((f"nichts versandt: {why}", False))
+        return exitcodes.NOTHING, lines
+    return exitcodes.OK, lines
