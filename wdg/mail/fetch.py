@@ -3,14 +3,21 @@
 :func:`fetch` connects to the IMAP server of ``mail.yaml`` (TLS, certificate
 verified), looks at every mail in the inbox and
 
-1. leaves a mail that is **not for the game** where it is, untouched (not even
-   marked read): the rule of ``imap.accept`` (:func:`for_the_game`), and a sheet
-   naming another segment of the campaign is left for that segment's fetch;
+1. judges each mail by at most :data:`HEADER_BYTES` of its header fields (a
+   partial fetch, each field cut before parsing: :func:`capped_headers`) and the
+   size the server reports; moves a mail that is **not for the game** (the rule of
+   ``imap.accept``, :func:`for_the_game`) to ``imap.foreign_folder`` once judged
+   (not marked read; ``""`` leaves it) unless another segment reading the same
+   mailbox would take it; leaves the game master's own mail, and a sheet naming
+   another segment of the campaign (for that segment's fetch);
 2. **imports** each new mail exactly once, across months, with the arrival time
    the server recorded (``INTERNALDATE``): :class:`wdg.orders.intake.Intake`, the
    same import as ``wdg orders import``, records it in the segment's intake record
    ``worlds/<segment>/mail/seen.yaml`` (by Message-ID and by UIDVALIDITY/UID);
    a player's **mail command** (:mod:`wdg.mail.commands`) is answered instead;
+   a mail over the size limit is read in pieces, its first bytes kept;
+   who is answered at all is the mail guard's decision (:mod:`wdg.mail.guard`:
+   no automatic mail, no loops, no mail to strangers, rate limits);
 3. **answers** each at once through SMTP, exactly once (the send record
    ``sent.yaml``, :func:`wdg.mail.send.send_mails`): From of ``mail.yaml``, a real
    Date, a Message-ID, In-Reply-To/References of the player's mail;

@@ -275,9 +275,8 @@ class Guard:
                                           "schleife", "passwort-falsch"))
         if auto:
             return self._count(Decision(why=f"{auto}: nicht beantwortet"))
-        looped = replies_to_wdg(head, self.config.sender) or _quotes_echo(r) or \
-            self._quotes_answer(mail, raw)
-        if looped and status not in TAKEN:
+        if status not in TAKEN and (replies_to_wdg(head, self.config.sender)
+                                    or _quotes_echo(r) or self._quotes_answer(mail, raw)):
             if earlier is None:
                 self._add(mail, "schleife", sender, k)
             return self._count(Decision(
