@@ -307,3 +307,34 @@ def test_a_command_whose_answer_failed_is_answered_on_the_retry(mail_campaign, m
     s.wait_for(p[3], 1)
     _settled(s)
     assert len(s.messages(p[3])) == 1 and len(s.messages(p[2])) == 1
+
+
+def test_orders_import_with_mail_yaml_is_guarded_too(tmp_path, mail_world):
+    """``wdg orders import`` of a mailbox (the getmail/fetchmail recipes) sends its
+    answers when mail.yaml names an SMTP server: the same guard decides — no answer to
+    a stranger's wrong-password sheets, the player on record told once, no answer to
+    an automatic mail."""
+    import mailbox
+
+    from tests.mail.mailcamp import SEG, MailCampaign
+
+    c = MailCampaign(tmp_path / "c", mail_world, kingdoms=2)
+    s = mail_world.servers
+    stranger = s.new_world(players=1).players[0]
+    k = min(c.player_of)
+    box = mailbox.mbox(str(tmp_path / "eingang.mbox"))
+    for i in range(4):
+        box.add(sheet_mail(stranger, mail_world.gm, "Spielzug",
+                           f"Segment: {SEG}\nKönigreich: {k}\nPasswort: rate{i}\n"))
+    auto = sheet_mail(c.player_of[k], mail_world.gm, "Spielzug",
+                      f"Segment: {SEG}\nKönigreich: {k}\nPasswort: {c.passwords[k]}\n")
+    auto["Auto-Submitted"] = "auto-replied"
+    box.add(auto)
+    box.flush()
+    out = c("orders", "import", SEG, str(tmp_path / "eingang.mbox"), code=None)
+    assert out.returncode in (0, 3), out.stderr
+    assert "nicht beantwortet" in out.stderr
+    s.flush_queue()
+    assert s.messages(stranger) == []
+    told = s.messages(c.player_of[k])
+    assert len(told) == 1 and "falsches Passwort" in told[0].message.get_body().get_content()

@@ -83,3 +83,4 @@ def test_one_mail_that_cannot_be_built_does_not_stop_the_others(mail_campaign):
     assert [m.subject for m in s.wait_for(p[0], 1)] == ["M1"]
     s.flush_queue()
     assert s.messages(p[1]) == []
+

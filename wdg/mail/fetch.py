@@ -470,8 +470,8 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
     current: dict[str, Any] = {}  # the headers and bytes of the mail being taken
     intake = Intake(camp, seg, deadline=deadline_for(seg, seg.date), sender_address=config.sender,
                     record=record, answer_without_sheet=answer_policy(config)["no_sheet"],
-                    decide=lambda key, r: guard.sheet(key, current["head"], r, "",
-                                                      current["raw"]))
+                    decide=lambda key, r, _mail: guard.sheet(key, current["head"], r, "",
+                                                             current["raw"]))
     done: list[int] = []
 
     def settle() -> None:

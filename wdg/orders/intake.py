@@ -325,15 +325,17 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    deadline: datetime | None = None, outbox: Path | None = None,
                    max_bytes: int = MAX_BYTES,
                    sender_address: str = "Segmentleiter <segmentleiter@localhost>",
-                   answer_without_sheet: bool = False) -> IntakeReport:
+                   answer_without_sheet: bool = False, decide: Any = None) -> IntakeReport:
     """Import every mail of the mailbox at ``path`` into the segment's month
     folder, in arrival order, one mail in memory at a time (:func:`iter_mailbox`);
     never raises for a mail's content. A mail holding no sheet at all (no
     header line: spam, a greeting) gets no confirmation unless
-    ``answer_without_sheet``. The caller holds the segment's lock (the intake
-    record is written)."""
+    ``answer_without_sheet``; ``decide``: whom to answer (the mail guard, see
+    :class:`Intake`). The caller holds the segment's lock (the intake record is
+    written)."""
     intake = Intake(camp, seg, deadline=deadline, outbox=outbox, max_bytes=max_bytes,
-                    sender_address=sender_address, answer_without_sheet=answer_without_sheet)
+                    sender_address=sender_address, answer_without_sheet=answer_without_sheet,
+                    decide=decide)
     for mail in iter_mailbox(path, max_bytes):
         intake.take(mail)
     return intake.finish()
@@ -363,8 +365,8 @@ class Intake:
         self.record = record if record is not None else SeenRecord(camp.segment_dir(seg.name))
         self.answer_without_sheet = answer_without_sheet
         self.decide = decide
-        """``decide(key, result)``: whom to answer (:class:`wdg.mail.guard.Decision`);
-        ``None``: the sender, always (``wdg orders import``)."""
+        """``decide(key, result, mail)``: whom to answer (:class:`wdg.mail.guard.
+        Decision`, :meth:`wdg.mail.guard.Guard.sheet`); ``None``: the sender, always."""
         recover_intake(self.folder)  # a sheet's storing an earlier import left half-done
 
     def earlier(self, key: str) -> str | None:
@@ -432,7 +434,7 @@ class Intake:
                 continue
             to, notices = r.sender, []
             if self.decide is not None:
-                d = self.decide(key, r)
+                d = self.decide(key, r, mail)
                 if not d.to:
                     r.notes.append(d.why)
                     continue
