@@ -338,3 +338,26 @@ def test_orders_import_with_mail_yaml_is_guarded_too(tmp_path, mail_world):
     assert s.messages(stranger) == []
     told = s.messages(c.player_of[k])
     assert len(told) == 1 and "falsches Passwort" in told[0].message.get_body().get_content()
+
+
+def test_limits_in_mail_yaml_are_checked(tmp_path):
+    """``limits:`` of mail.yaml: unknown keys and values below 1 are refused with the
+    key's name before anything is fetched; the defaults hold otherwise."""
+    import pytest
+
+    from wdg.errors import DataError
+    from wdg.mail.config import load_mail_config
+    from wdg.mail.guard import Limits, limits
+
+    (tmp_path / "mail.yaml").write_text('from: "SL <sl@example.org>"\n')
+    assert limits(load_mail_config(tmp_path)) == Limits()
+    (tmp_path / "mail.yaml").write_text('from: "SL <sl@example.org>"\n'
+                                        "limits: {answers_per_sender: 2, same_command: 1}\n")
+    got = limits(load_mail_config(tmp_path))
+    assert got.answers_per_sender == 2 and got.window_minutes == 60
+    for bad, key in (("{answers_per_sendr: 2}", "limits.answers_per_sendr"),
+                     ("{same_command: 0}", "limits.same_command"),
+                     ("{window_minutes: '60'}", "limits.window_minutes"), ("[1]", "limits")):
+        (tmp_path / "mail.yaml").write_text(f'from: "SL <sl@example.org>"\nlimits: {bad}\n')
+        with pytest.raises(DataError, match=key.replace(".", r"\.")):
+            load_mail_config(tmp_path)

@@ -339,4 +339,8 @@ def load_mail_config(segment_dir: Path) -> MailConfig | None:
                                               "wdg/fremd").strip(),
                           accept=dict(accept), folders=tuple(f.strip() for f in folders),
                           poll_seconds=float(poll))
-    return MailConfig(path, sender.strip(), smtp, imap, dict(data))
+    config = MailConfig(path, sender.strip(), smtp, imap, dict(data))
+    from wdg.mail.guard import limits
+
+    limits(config)  # limits: checked here, before anything is fetched or sent
+    return config
