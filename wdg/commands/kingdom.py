@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
+from wdg.textpolicy import terminal_safe
 from wdg.world import admin
 from wdg.world.state import ruler_title
 
@@ -33,10 +34,13 @@ def add(
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
         hexes = [seg.grid.parse(a) for a in at] if at else None
+        notes: list[str] = []
         k, plain, capital = admin.add_new_kingdom(seg, name=name, ruler=ruler, email=email,
                                                   contact=contact, at=hexes, treasury=treasury,
-                                                  herrscherin=herrscherin)
+                                                  herrscherin=herrscherin, notes=notes)
         save(camp, seg)
+    for note in notes:
+        typer.echo(f"Hinweis: {terminal_safe(note)}")
     typer.echo(f"Königreich {k.number} ({k.name}) angelegt; Hauptstadt {seg.label(capital)}")
     typer.echo(f"Passwort (nur jetzt sichtbar, gespeichert wird nur ein Hash): {plain}")
 
@@ -147,10 +151,13 @@ def set_(segment: str = typer.Argument(..., help="Segment name."),
 
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
+        notes: list[str] = []
         k = admin.set_player(seg, kingdom, email=email, contact=contact, ruler=ruler, name=name,
-                             herrscherin=herrscherin)
+                             herrscherin=herrscherin, notes=notes)
         plain = set_bot(seg, kingdom, bot)[1] if bot is not None else None
         save(camp, seg)
+    for note in notes:
+        typer.echo(f"Hinweis: {terminal_safe(note)}")
     typer.echo(f"Königreich {k.number} ({k.name}) geändert")
     if bot is not None and k.bot:
         typer.echo(f"Das Königreich wird vom Bot {k.bot} gespielt; 'wdg turn run' schreibt "

@@ -128,9 +128,23 @@ def import_cmd(
         if dl is None:
             typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
+        guard = decide = None
+        if config is not None:  # answers may go out: the mail guard decides who gets one
+            from wdg.mail.fetch import capped_headers
+            from wdg.mail.guard import Guard, automatic
+
+            guard = Guard(camp.segment_dir(segment), seg, config)
+
+            def decide(key, r, mail):  # noqa: ANN001, ANN202
+                head = capped_headers(mail.raw)
+                return guard.sheet(key, head, r, automatic(head), mail.raw)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox,
                                 max_bytes=max_bytes, sender_address=sender,
-                                answer_without_sheet=answer_without_sheet)
+                                answer_without_sheet=answer_without_sheet, decide=decide)
+        if guard is not None:
+            for line in guard.summary():
+                typer.echo(f"Hinweis: {line}", err=True)
+            guard.raise_alerts()
         _upgrade_password_hashes(camp, segment, seg, report)
         if config is not None and config.smtp is not None and not no_send:
             from wdg.mail.fetch import FetchReport, answer_pending

@@ -6,7 +6,9 @@ The schema (docs/gamemaster.md, ``notes/INTERFACES.md``)::
     smtp:  {host, port, security: starttls|ssl|plain, user, password_env | password_file,
             cafile, server_name, timeout}
     imap:  {host, port, security: ssl|starttls, user, password_env | password_file, cafile,
-            server_name, timeout, mailbox, done_folder, accept: {...}}
+            server_name, timeout, mailbox, done_folder, foreign_folder, accept: {...}}
+    limits: {window_minutes, same_command, answers_per_sender, answers_per_kingdom,
+             password_notice_hours, password_alert_after, keep_days}   (wdg.mail.guard)
 
 The old flat form (``host``, ``port``, ``starttls``, ``user``, ``password_env``,
 ``from`` at the top level) is read as the ``smtp`` section.
@@ -42,9 +44,10 @@ POLL_SECONDS = 15.0
 SERVER_KEYS = frozenset({"host", "port", "security", "user", "password_env", "password_file",
                          "cafile", "server_name", "timeout"})
 """The keys of an ``smtp:`` section."""
-IMAP_KEYS = SERVER_KEYS | {"mailbox", "done_folder", "accept", "folders", "poll_seconds"}
+IMAP_KEYS = SERVER_KEYS | {"mailbox", "done_folder", "accept", "folders", "poll_seconds",
+                           "foreign_folder"}
 """The keys of the ``imap:`` section."""
-TOP_KEYS = frozenset({"from", "smtp", "imap", "answers"})
+TOP_KEYS = frozenset({"from", "smtp", "imap", "answers", "limits"})
 """The keys at the top of ``mail.yaml``."""
 HINTS = {"mailboxes": "folders", "folder": "folders", "ordner": "folders",
          "postfaecher": "folders", "poll": "poll_seconds", "interval": "poll_seconds"}
@@ -115,6 +118,9 @@ class ImapConfig(ServerConfig):
 
     mailbox: str = "INBOX"
     done_folder: str = "wdg/erledigt"
+    foreign_folder: str = "wdg/fremd"
+    """Where mail that is not for the game is moved once judged, so that no later
+    call judges it again (issue #39); ``""`` leaves it in the mailbox."""
     accept: dict[str, Any] = field(default_factory=dict)
     """The rule for "mail for the game" (defined and checked by the intake)."""
     folders: tuple[str, ...] = ()
@@ -329,6 +335,12 @@ def load_mail_config(segment_dir: Path) -> MailConfig | None:
                             "Sekunden zwischen zwei Blicken ins Postfach, 1..600")
         imap = ImapConfig(**common, mailbox=_str(section, "mailbox", "imap.", path, "INBOX"),
                           done_folder=_str(section, "done_folder", "imap.", path, "wdg/erledigt"),
+                          foreign_folder=_str(section, "foreign_folder", "imap.", path,
+                                              "wdg/fremd").strip(),
                           accept=dict(accept), folders=tuple(f.strip() for f in folders),
                           poll_seconds=float(poll))
-    return MailConfig(path, sender.strip(), smtp, imap, dict(data))
+    config = MailConfig(path, sender.strip(), smtp, imap, dict(data))
+    from wdg.mail.guard import limits
+
+    limits(config)  # limits: checked here, before anything is fetched or sent
+    return config

@@ -27,6 +27,8 @@ from wdg.mail.config import ServerConfig, network_problem
 
 FETCH_CHUNK = 50
 """UIDs per header FETCH."""
+MOVE_CHUNK = 500
+"""UIDs per MOVE (COPY) command."""
 
 
 class ImapError(StateError):
@@ -187,6 +189,7 @@ def _from_utf7(text: str) -> str:
 
 _INTERNALDATE = re.compile(rb'INTERNALDATE "([^"]+)"')
 _UID = re.compile(rb"UID (\d+)")
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
 def parse_internaldate(text: str) -> datetime | None:
@@ -375,6 +378,63 @@ class ImapSession:
                         out[int(m.group(1))] = item[1]
         return out
 
+    def summaries(self, uids: list[int], fields: tuple[str, ...],
+                  limit: int) -> dict[int, tuple[bytes, int]]:
+        """Each mail's named header fields — at most ``limit`` bytes of them (a
+        partial fetch: a Subject folded 200,000 times costs ``limit`` bytes, not its
+        size) — and its size (``RFC822.SIZE``), without setting \\Seen."""
+        assert self.conn is not None
+        out: dict[int, tuple[bytes, int]] = {}
+        wanted = " ".join(fields).upper()
+        for i in range(0, len(uids), FETCH_CHUNK):
+            chunk = ",".join(str(u) for u in uids[i:i + FETCH_CHUNK])
+            data = self._call("FETCH", self.conn.uid, "FETCH", chunk,
+                              f"(UID RFC822.SIZE BODY.PEEK[HEADER.FIELDS ({wanted})]<0.{limit}>)")
+            for item in data:
+                if isinstance(item, tuple):
+                    m = _UID.search(item[0])
+                    z = _SIZE.search(item[0])
+                    if m:
+                        out[int(m.group(1))] = (item[1][:limit], int(z.group(1)) if z else -1)
+        return out
+
+    def fetch_bounded(self, uid: int, size: int, keep: int,
+                      chunk: int = 1 << 20) -> tuple[Fetched, str] | None:
+        """A mail larger than the import takes: its first ``keep`` bytes and the
+        SHA-256 of all of it, read in partial fetches of ``chunk`` bytes
+        (``BODY.PEEK[]<offset.chunk>``) so that memory stays at one chunk however
+        big the mail is (a 51 MB mail: about 1 MB). ``None`` if it is gone."""
+        import hashlib
+
+        assert self.conn is not None
+        h = hashlib.sha256()
+        head = b""
+        when = None
+        offset = 0
+        while True:
+            data = self._call("FETCH", self.conn.uid, "FETCH", str(uid),
+                              f"(UID INTERNALDATE BODY.PEEK[]<{offset}.{chunk}>)")
+            part = None
+            for item in data:
+                if isinstance(item, tuple):
+                    if when is None:
+                        m = _INTERNALDATE.search(item[0])
+                        when = parse_internaldate(m.group(1).decode()) if m else None
+                    part = item[1]
+                    break
+            if part is None:
+                if offset == 0:
+                    return None
+                break
+            h.update(part)
+            if len(head) < keep:
+                head += part[:keep - len(head)]
+            offset += len(part)
+            del data, part
+            if offset >= size or offset % chunk:
+                break
+        return Fetched(uid, head, when), h.hexdigest()
+
     def fetch(self, uid: int) -> Fetched | None:
         """One mail's bytes and INTERNALDATE (``None`` if it is gone meanwhile)."""
         assert self.conn is not None
@@ -390,6 +450,10 @@ class ImapSession:
         """Move mails to ``target`` (atomic ``UID MOVE`` where offered)."""
         assert self.conn is not None
         if not uids:
+            return
+        if len(uids) > MOVE_CHUNK:  # a command line of bounded length
+            for i in range(0, len(uids), MOVE_CHUNK):
+                self.move(uids[i:i + MOVE_CHUNK], target)
             return
         target = self.folder(target)
         ids = ",".join(str(u) for u in uids)

@@ -177,7 +177,8 @@ class SmtpSession:
         self.smtp = None
 
     def send(self, sender: str, recipient: str, raw: bytes,
-             record: Callable[[Accepted | NotSent | Uncertain], None] | None = None) -> Accepted:
+             record: Callable[[Accepted | NotSent | Uncertain], None] | None = None,
+             before_end: Callable[[], None] | None = None) -> Accepted:
         """Send one message to one recipient.
 
         Returns :class:`Accepted` on the server's 2xx after ``DATA``; raises
@@ -185,7 +186,12 @@ class SmtpSession:
         message was complete, :class:`Uncertain` when it failed after.
         ``record`` is called with the outcome of the final ``.`` while Ctrl-C
         and SIGTERM are held back (from the ``.`` until ``record`` returned):
-        an interrupt cannot fall between the server's answer and the record."""
+        an interrupt cannot fall between the server's answer and the record.
+        ``before_end`` is called (signals held back too) when the whole message
+        is with the server and only the final ``.`` is missing — the send record
+        writes its intent there: a process killed anywhere before it leaves no
+        intent, and the server, whose DATA was never ended, has accepted nothing
+        (issue #39: mails killed in mid-transfer were held as uncertain)."""
         if self.smtp is None or self.broken:
             raise NotSent("keine Verbindung zum Server", permanent=False)
         smtp = self.smtp
@@ -213,6 +219,13 @@ class SmtpSession:
         self.handed_over = True
         with held_signals():
             outcome: Accepted | NotSent | Uncertain
+            if before_end is not None:
+                try:
+                    before_end()
+                except BaseException:
+                    self.broken = True  # DATA not ended: the server drops the message
+                    self.handed_over = False
+                    raise
             try:
                 smtp.send(b".\r\n")
                 code, resp = smtp.getreply()

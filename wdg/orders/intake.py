@@ -105,6 +105,8 @@ class MailResult:
     no_sheet: bool = False
     """The mail holds no sheet at all (no header line anywhere): not answered
     unless the import is told to (spam, a greeting)."""
+    notices: list[Path] = field(default_factory=list)
+    """Further mails about this sheet (the address on record told: issue #39)."""
 
 
 @dataclass(slots=True)
@@ -323,15 +325,17 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    deadline: datetime | None = None, outbox: Path | None = None,
                    max_bytes: int = MAX_BYTES,
                    sender_address: str = "Segmentleiter <segmentleiter@localhost>",
-                   answer_without_sheet: bool = False) -> IntakeReport:
+                   answer_without_sheet: bool = False, decide: Any = None) -> IntakeReport:
     """Import every mail of the mailbox at ``path`` into the segment's month
     folder, in arrival order, one mail in memory at a time (:func:`iter_mailbox`);
     never raises for a mail's content. A mail holding no sheet at all (no
     header line: spam, a greeting) gets no confirmation unless
-    ``answer_without_sheet``. The caller holds the segment's lock (the intake
-    record is written)."""
+    ``answer_without_sheet``; ``decide``: whom to answer (the mail guard, see
+    :class:`Intake`). The caller holds the segment's lock (the intake record is
+    written)."""
     intake = Intake(camp, seg, deadline=deadline, outbox=outbox, max_bytes=max_bytes,
-                    sender_address=sender_address, answer_without_sheet=answer_without_sheet)
+                    sender_address=sender_address, answer_without_sheet=answer_without_sheet,
+                    decide=decide)
     for mail in iter_mailbox(path, max_bytes):
         intake.take(mail)
     return intake.finish()
@@ -347,7 +351,8 @@ class Intake:
     def __init__(self, camp: Campaign, seg: Segment, *, deadline: datetime | None = None,
                  outbox: Path | None = None, max_bytes: int = MAX_BYTES,
                  sender_address: str = "Segmentleiter <segmentleiter@localhost>",
-                 record: Any = None, answer_without_sheet: bool = False) -> None:
+                 record: Any = None, answer_without_sheet: bool = False,
+                 decide: Any = None) -> None:
         from wdg.mail.seen import SeenRecord
 
         self.camp, self.seg, self.deadline, self.max_bytes = camp, seg, deadline, max_bytes
@@ -359,6 +364,9 @@ class Intake:
         self.rules = Rules.load(camp.rules_dir)
         self.record = record if record is not None else SeenRecord(camp.segment_dir(seg.name))
         self.answer_without_sheet = answer_without_sheet
+        self.decide = decide
+        """``decide(key, result, mail)``: whom to answer (:class:`wdg.mail.guard.
+        Decision`, :meth:`wdg.mail.guard.Guard.sheet`); ``None``: the sender, always."""
         recover_intake(self.folder)  # a sheet's storing an earlier import left half-done
 
     def earlier(self, key: str) -> str | None:
@@ -424,19 +432,36 @@ class Intake:
             if not answer:
                 r.notes.append("automatische Mail: nicht beantwortet")
                 continue
+            to, notices = r.sender, []
+            if self.decide is not None:
+                d = self.decide(key, r, mail)
+                if not d.to:
+                    r.notes.append(d.why)
+                    continue
+                to, notices = d.to, d.notices
+                if d.note:
+                    r.notes.append(d.note)
             try:
                 r.confirmation = _confirm(self.outbox, mail, r, self.sender_address,
                                           self.seg, len(results) > 1, self.rules,
-                                          deadline=self.deadline)
+                                          deadline=self.deadline, to=to)
             except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
                 r.notes.append("Bestätigung nicht geschrieben")
+            for i, (nto, subject, body) in enumerate(notices):
+                try:
+                    r.notices.append(_notice(self.outbox, mail, r, i, nto, subject, body,
+                                             self.sender_address))
+                except Exception:  # noqa: BLE001 - as above
+                    r.notes.append("Hinweis an die hinterlegte Adresse nicht geschrieben")
         if not again:
             self.record.record(
                 key, "taken", this, place=mail.place,
                 results=[{"status": r.status, "kingdom": r.kingdom, "sender": r.sender,
                           "arrival": r.arrival.isoformat() if r.arrival else None,
                           "no_sheet": no_sheet(r),
-                          "answer": _rel(self.camp, r.confirmation)} for r in results])
+                          "answer": _rel(self.camp, r.confirmation),
+                          **({"answers": [_rel(self.camp, p) for p in r.notices]}
+                             if r.notices else {})} for r in results])
         self.report.results.extend(results)
         return results
 
@@ -940,11 +965,36 @@ def _quarantine(folder: Path, mail: Incoming, r: MailResult) -> Path:
     return path
 
 
+def _notice(outbox: Path, mail: Incoming, r: MailResult, i: int, to: str, subject: str,
+            body: str, gm: str) -> Path:
+    """A further mail about a sheet (the address on record told, issue #39), written
+    once into the outbox beside the confirmation."""
+    tag = mail.digest[:12]
+    path = outbox / f"k{r.kingdom}-{tag}-hinweis{i}.eml"
+    if path.is_file():
+        return path
+    out = EmailMessage()
+    out["From"] = gm
+    out["To"] = to
+    out["Subject"] = subject
+    out["Date"] = formatdate(localtime=False, usegmt=True)
+    domain = parseaddr(gm)[1].rpartition("@")[2] or "localhost"
+    if not re.fullmatch(r"[A-Za-z0-9.-]{1,200}", domain):
+        domain = "localhost"
+    digest = hashlib.sha256(mail.raw + f"/{r.kingdom}/hinweis{i}".encode()).hexdigest()[:32]
+    out["Message-ID"] = f"<wdg.hinweis.{digest}@{domain}>"
+    out["Auto-Submitted"] = "auto-generated"  # RFC 3834
+    out.set_content(visible(body))
+    outbox.mkdir(parents=True, exist_ok=True)
+    _write_new(path, bytes(out))
+    return path
+
+
 def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
              several: bool, rules: Rules | None = None,
-             deadline: datetime | None = None) -> Path | None:
+             deadline: datetime | None = None, to: str | None = None) -> Path | None:
     """Write the confirmation unless this mail was already answered or has
-    no usable sender."""
+    no usable sender; ``to``: its recipient (default: the sender)."""
     if not r.sender:
         return None
     tag = mail.digest[:12]
@@ -977,7 +1027,7 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
                         deadline=deadline_text(seg, deadline))
     out = EmailMessage()
     out["From"] = gm
-    out["To"] = r.sender
+    out["To"] = to or r.sender
     out["Subject"] = f"Spielzug{' Königreich ' + str(r.kingdom) if r.kingdom else ''}: {r.status}"
     # A real Date (when the answer was written; the sender sets it again when it goes
     # out) and a Message-ID of the game master's domain, stable across re-sends.

@@ -32,15 +32,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import format_datetime, formataddr, make_msgid, parseaddr
+from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from wdg.campaign import Campaign
 from wdg.errors import StateError
+from wdg.mail.guard import header_address
 from wdg.mail.ledger import Ledger
 from wdg.mail.send import Outgoing, digest
 from wdg.rules import safe_load_file
+from wdg.textpolicy import header_name
 from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
 from wdg.world.storage import load_segment
@@ -146,7 +148,7 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
         if files["ergebnis.txt"] is None:
             out.skipped[k] = "hat im Archiv kein Ergebnisblatt"
             continue
-        to = formataddr((player.name, player.email)) if player.name else player.email
+        to = header_address(player.name, player.email)
         key = result_key(month, k)
         # What makes the mail what it is: the kingdom's own files (not the Date,
         # not the Götterbotschaft, which every kingdom shares).
@@ -186,7 +188,8 @@ def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str
                       files: dict[str, bytes | None], gazette: dict[str, bytes | None], *,
                       replaces: tuple[str, str] | None = None) -> EmailMessage:
     """One kingdom's result mail (see the module)."""
-    title = seg.title or seg.name
+    title = header_name(seg.title or seg.name) or seg.name
+    name = header_name(name) or f"Königreich {k}"  # a name reaches the Subject: cleaned
     nxt = month.next()
     names = {"ergebnis.pdf": f"ergebnis-k{k}-{month.key}.pdf",
              "ergebnis.html": f"ergebnis-k{k}-{month.key}.html",
