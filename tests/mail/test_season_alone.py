@@ -8,7 +8,10 @@ Injected: SMTP down (the submission port closed), SMTP login refused (a wrong
 password), the SMTP password variable missing, IMAP login refused (``mail run`` and
 ``mail watch``), a server without IDLE (``mail watch`` says so once and polls), a
 sheet the provider filed into ``Junk``, an inbox that is stuck (the intake record
-damaged: mail is read but cannot be taken in).
+damaged: mail is read but cannot be taken in); and the mail guard's cases
+(wdg.mail.guard): a vacation responder quoting wdg's answer without ``>`` and
+without Auto-Submitted, a forged command flood, ten forged password guesses, a
+kingdom name with U+2028.
 
 Waits are on observable events only: a mail in a box (``wait_for``), Postfix's queue
 empty (``flush_queue``), a line the watch printed."""
@@ -24,11 +27,12 @@ import subprocess
 import sys
 from collections import Counter
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from mailservers import free_port, sheet_mail
+from mailservers import DOMAIN, free_port, sheet_mail
 from tests.mail.mailcamp import ROOT, SEG, MailCampaign
 
 pytestmark = pytest.mark.slow
@@ -85,6 +89,25 @@ def _wait_alerts(c: MailCampaign, n: int) -> list:
     got = _alerts(c)
     assert len(got) == n, [m.subject for m in got]
     return got
+
+
+def _text(msg) -> str:  # noqa: ANN001
+    return "\n".join(p.get_content() for p in msg.walk()
+                     if p.get_content_type() == "text/plain")
+
+
+def _raw(sender: str, to: str, subject: str, body: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg["Date"] = email.utils.formatdate(localtime=False)
+    msg["Message-ID"] = email.utils.make_msgid(domain=DOMAIN)
+    msg.set_content(body)
+    return bytes(msg)
+
+
+def doc_month_name(c: MailCampaign) -> str:
+    """The current month's short name (``Dormit 412``)."""
+    return json.loads(c("turn", "deadline", SEG, "--json").stdout)["month_name"]
 
 
 def test_a_season_left_alone(tmp_path, mail_servers):
@@ -206,6 +229,63 @@ def test_a_season_left_alone(tmp_path, mail_servers):
     got = _wait_alerts(c, 7)
     assert got[6].message["X-Wdg-Alarm"] == "abruf" and "behoben" in got[6].subject
 
+    # --- 7. a vacation responder that quotes wdg's answer without '>' and sets no
+    #        Auto-Submitted: its quoted "Königreich: 2" is not answered, three rounds ---
+    answer = s.answered(2)[-1].message
+    in_force = next(c.root.glob(f"orders/{SEG}/*/k2.txt")).read_bytes()
+    before = len(c.inbox(2))
+    for _ in range(3):
+        for with_ids in (True, False):
+            reply = sheet_mail(c.player_of[2], c.world.gm, f"Abwesend: {answer['Subject']}",
+                               "Ich bin bis Montag nicht da.\n\n" + _text(answer))
+            if with_ids:
+                reply["In-Reply-To"] = reply["References"] = answer["Message-ID"]
+            c.servers.send(c.player_of[2], reply)
+        doc, _ = s.run(code=4)
+        assert doc["fetched"]["answers"]["sent"] == [], doc["fetched"]
+        c.servers.flush_queue()
+        assert len(c.inbox(2)) == before  # nothing went back: no loop
+    assert next(c.root.glob(f"orders/{SEG}/*/k2.txt")).read_bytes() == in_force
+
+    # --- 8. a forged command flood in kingdom 1's name, and commands from a stranger --
+    stranger = c.servers.new_world(players=1).players[0]
+    for i in range(15):
+        c.servers.append(c.world.gm, _raw(c.player_of[1].address, c.world.gm.address,
+                                          "Ergebnis erneut", ""))
+        c.servers.append(c.world.gm, _raw(c.player_of[1].address, c.world.gm.address,
+                                          "Formular", f"{i}"))
+    for _ in range(3):
+        c.servers.append(c.world.gm, _raw(stranger.address, c.world.gm.address, "Formular", ""))
+    s.run(code=4)
+    c.servers.flush_queue()
+    commands = [m.subject for m in c.inbox(1) if re.match(r"(Formular|Ergebnis) Königreich 1",
+                                                           m.subject)]
+    assert sorted(commands) == ["Ergebnis Königreich 1: noch keines",
+                                f"Formular Königreich 1, {doc_month_name(c)}"], commands
+    assert c.servers.messages(stranger) == []  # no backscatter
+    flood = [m for m in _alerts(c) if m.message["X-Wdg-Alarm"] == "flut"]
+    assert len(flood) == 1 and c.player_of[1].address in _text(flood[0].message)
+
+    # --- 9. ten forged password guesses for kingdom 3 (five in its player's name) -----
+    before = len(c.inbox(3))
+    for i in range(5):
+        for acc in (c.player_of[3], stranger):
+            form = s.sheet(3).replace(f"Passwort: {c.passwords[3]}\n", f"Passwort: rate{i}\n")
+            c.servers.append(c.world.gm, bytes(sheet_mail(acc, c.world.gm, "Spielzug", form)))
+    s.run(code=4)
+    c.servers.flush_queue()
+    told = c.inbox(3)[before:]
+    assert len(told) == 1 and "falsches Passwort" in _text(told[0].message)  # once, not 10
+    s.sheets[3] += 1  # that one answer
+    assert c.servers.messages(stranger) == []
+    guess = [m for m in _alerts(c) if m.message["X-Wdg-Alarm"] == "passwort"]
+    assert len(guess) == 1
+    assert "10 Versuche mit falschem Passwort für Königreich 3" in _text(guess[0].message)
+
+    # --- 10. a kingdom name with U+2028: cleaned when set, every result goes out -------
+    out = c("kingdom", "set", SEG, "4", "--name", "Nord\u2028mark").stdout
+    assert "U+2028" in out
+
     # --- the month: deadline passes, the results go out once -----------------------
     c("turn", "deadline", SEG, _at(-1), "--force")
     doc, _ = s.run(code=0)
@@ -217,15 +297,18 @@ def test_a_season_left_alone(tmp_path, mail_servers):
     month = re.escape(doc["ran"])
     for k in (1, 2, 3, 4):
         box = c.inbox(k)
+        subjects = [m.subject for m in box]
         ids = [m.message["Message-ID"] for m in box]
-        assert len(ids) == len(set(ids)), (k, [m.subject for m in box])  # nothing twice
-        forms = [m for m in box if "Spielzug für" in m.subject]
-        results = [m for m in box if "Ergebnis" in m.subject]
-        assert len(forms) == 1 and len(results) == 1, (k, [m.subject for m in box])
-        assert len(s.answered(k)) == s.sheets[k], (k, [m.subject for m in box])
-        assert len(box) == 2 + s.sheets[k], (k, [m.subject for m in box])
+        assert len(ids) == len(set(ids)), (k, subjects)  # nothing twice
+        forms = [x for x in subjects if x.startswith("WdG ") and "Spielzug für" in x]
+        results = [x for x in subjects if x.startswith("WdG ") and ": Ergebnis " in x]
+        assert len(forms) == 1 and len(results) == 1, (k, subjects)
+        assert len(s.answered(k)) == s.sheets[k], (k, subjects)
+        assert len(box) == 2 + s.sheets[k] + (2 if k == 1 else 0), (k, subjects)
+        assert all("\u2028" not in x for x in subjects)
+    assert "Nord mark" in [x for x in (m.subject for m in c.inbox(4)) if ": Ergebnis " in x][0]
     kinds = Counter(m.message["X-Wdg-Alarm"] for m in _alerts(c))
     assert kinds == Counter({"smtp": 1, "smtp-anmeldung": 1, "imap-anmeldung": 2, "ordner": 1,
-                             "abruf": 2})
+                             "abruf": 2, "flut": 1, "passwort": 1})
     assert doc  # (month key checked above)
     assert re.match(r"\d{4}-\d\d", month.replace("\\", ""))
