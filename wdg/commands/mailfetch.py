@@ -58,8 +58,10 @@ def watch_cmd(
                              help="Seconds to wait in IMAP IDLE before looking again."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Stay connected and answer every mail the moment it arrives (IMAP IDLE);
-    reconnect after a dropped connection. SIGTERM stops it cleanly (exit 0) after the
+    """Stay connected and answer every mail the moment it arrives (IMAP IDLE; without
+    IDLE it says so once and looks every imap.poll_seconds); reconnect after a dropped
+    connection. A refused login ends it with exit 1 (IMAP) or 7 (SMTP): a wrong
+    password does not heal itself. SIGTERM stops it cleanly (exit 0) after the
     mail in hand; Ctrl-C stops it at once (exit 130; nothing stored is lost)."""
     from wdg import exitcodes
     from wdg.mail.watch import LoginRefused, watch
