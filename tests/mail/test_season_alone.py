@@ -307,6 +307,9 @@ def test_a_season_left_alone(tmp_path, mail_servers):
         assert len(box) == 2 + s.sheets[k] + (2 if k == 1 else 0), (k, subjects)
         assert all("\u2028" not in x for x in subjects)
     assert "Nord mark" in [x for x in (m.subject for m in c.inbox(4)) if ": Ergebnis " in x][0]
+    st = s.status()  # every failure over, nothing owed, the history kept
+    assert st["alerts"] == [] and st["owed"] == [] and st["owed_alerts"] == [], st
+    assert {h["kind"] for h in st["failures"]} >= {"abruf", "passwort", "flut"}
     kinds = Counter(m.message["X-Wdg-Alarm"] for m in _alerts(c))
     assert kinds == Counter({"smtp": 1, "smtp-anmeldung": 1, "imap-anmeldung": 2, "ordner": 1,
                              "abruf": 2, "flut": 1, "passwort": 1})
