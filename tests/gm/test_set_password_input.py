@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from tests.gm.test_kingdom_admin import _files, _seg
 from wdg.cli import app
 from wdg.world.passwords import verify_password
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 
 def _hash(tmp_path, k: int) -> str:

@@ -269,7 +269,7 @@ def test_a_command_whose_answer_failed_is_answered_on_the_retry(mail_campaign, m
     from pathlib import Path
 
     import wdg.mail.commands as commands
-    from wdg.mail.seen import SeenRecord
+    from wdg.store.seen import SeenRecord
 
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players

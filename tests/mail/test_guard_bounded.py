@@ -68,7 +68,7 @@ def test_foreign_mail_is_moved_once_and_a_neighbours_mail_stays(mail_campaign):
     does not judge it again); mail another segment of the campaign takes from the same
     mailbox stays for that segment; the game master's own mail (alerts to him) stays."""
     from tests.mail.segments import make_segment
-    from wdg.world.storage import save_segment
+    from wdg.store.segment import save_segment
 
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from tests.mail.mailcamp import ROOT, SEG, MailCampaign
-from wdg.mail.ledger import Ledger
+from wdg.store.sent import Ledger
 
 KILL_IN_TRANSFER = """
 import os, runpy, signal, smtplib, sys

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 import pytest
 
 from tests.mail.mailcamp import SEG, MailCampaign
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 
 def test_kingdom_set_and_add_clean_line_breaks_and_separators(tmp_path, mail_world):
@@ -57,7 +57,7 @@ def test_a_name_stored_with_a_line_break_stops_no_result_mail(tmp_path, mail_wor
 def test_one_mail_that_cannot_be_built_does_not_stop_the_others(mail_campaign):
     """send_mails: a mail whose building fails is reported as not sent, the rest go out."""
     from wdg.mail.config import load_mail_config
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
     from wdg.mail.send import Outgoing, digest, send_mails
 
     mc = mail_campaign

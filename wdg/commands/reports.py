@@ -57,8 +57,8 @@ def send(
     from wdg.mail.log import log_line
     from wdg.mail import alerts
     from wdg.mail.config import load_mail_config
+    from wdg.mail.results import send_month, send_summary
     from wdg.mail.smtp import SmtpError
-    from wdg.reports.mail import send_month, send_summary
 
     camp = open_campaign(campaign)
     date = MonthDate.parse(month) if month else None

@@ -306,7 +306,7 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
     if not owed(seg_dir):
         return []
     if not holding_lock:
-        from wdg.engine.archive import segment_lock
+        from wdg.store.lock import segment_lock
         from wdg.errors import LockedError
 
         try:
@@ -318,7 +318,7 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
     mails = owed(seg_dir)
     if not mails:
         return []
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
     from wdg.mail.send import Outgoing, digest, send_mails
 
     to = parseaddr(config.sender)[1]

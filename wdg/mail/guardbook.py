@@ -1,42 +1,36 @@
 """The guard record: what the mail guard (:mod:`wdg.mail.guard`) counted
-(``worlds/<segment>/mail/guard.yaml``).
-
-One event a line, each a YAML list item in flow form (JSON, which YAML reads
-too), the whole file rewritten atomically and sealed
-(:func:`wdg.integrity.write_sealed`: a first line marking it sealed, a last
-line with the SHA-256 of everything before; mode 0600, it holds players'
+(``worlds/<segment>/mail/guard.yaml``), a small mail record of the store
+(:mod:`wdg.store.mailrecords`, kind ``guard``, row ``mail-guard`` of the format
+registry): sealed, written whole and atomically, mode 0600 (it holds players'
 addresses). Only wdg writes it, under the segment's lock.
 
-An event: ``{"at": ISO time (UTC), "mail": key of the mail (its Message-ID or
-sha256:...), "kind": ..., "sender": address, "kingdom": n or null, "month":
-YYYY-MM}`` with ``kind`` one of :data:`KINDS`. The counters of the guard are
-counts of events in a time window, never a number stored on its own: deciding
-a mail a second time (a fetch killed after deciding, before filing the mail
-away) finds its own event by ``mail`` and decides the same.
+Its data is ``{"events": [...]}``, one event per counted mail: ``{"at": ISO time
+(UTC), "mail": key of the mail (its Message-ID or sha256:...), "kind": ...,
+"sender": address, "kingdom": n or null, "month": YYYY-MM}`` with ``kind`` one of
+:data:`KINDS`. The counters of the guard are counts of events in a time window,
+never a number stored on its own: deciding a mail a second time (a fetch killed
+after deciding, before filing the mail away) finds its own event by ``mail`` and
+decides the same.
 
 Events older than ``limits.keep_days`` (mail.yaml) are dropped when the record
 is written.
-
-The interface (:class:`GuardBook`: ``events``, ``add``, ``save``) is small on
-purpose: the store (``wdg/store/``) is to hold it as one of its mail records.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from wdg import integrity
 from wdg.errors import DataError
+from wdg.store import mailrecords
 
-MAIL_DIR = "mail"
-GUARD_FILE = "guard.yaml"
-HEADER = ("# wdg: Wachbuch dieses Segments (docs/gamemaster.md, Wenn etwas schiefgeht). "
-          "Nur wdg schreibt hier, eine Zeile je gezählter Mail.\n")
+GUARD = mailrecords.define("guard", 1, "the mail guard's counts (wdg.mail.guard): one event "
+                           "per counted mail — answered, throttled, wrong password, foreign "
+                           "sender, loop")
+"""The record kind (format 1: ``{"events": [event, ...]}``)."""
 
 KINDS = {
     "antwort": "beantwortet (Spielzug)",
@@ -97,28 +91,21 @@ class GuardBook:
     its answer is written)."""
 
     def __init__(self, segment_dir: Path) -> None:
-        self.dir = segment_dir / MAIL_DIR
-        self.path = self.dir / GUARD_FILE
+        self.segment_dir = segment_dir
+        self.path = mailrecords.record_path(segment_dir, GUARD)
+        data = mailrecords.load(segment_dir, GUARD)
+        events = data.get("events", [])
         self.events: list[Event] = []
         try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return
-        data = integrity.unseal(raw, self.path)
-        for lineno, line in enumerate(data.split(b"\n"), 1):
-            text = line.decode("utf-8", "replace").strip()
-            if not text or text.startswith("#"):
-                continue
-            try:
-                if not text.startswith("- "):
-                    raise ValueError
-                self.events.append(_event(json.loads(text[2:])))
-            except (ValueError, TypeError):
-                raise DataError(str(self.path), None, text[:80],
-                                "eine von wdg geschriebene Zeile '- {\"at\": ..., \"mail\": ..., "
-                                "\"kind\": ...}'; das Wachbuch ist beschädigt — aus der "
-                                "Sicherung zurückholen oder die Datei beiseite legen (dann "
-                                "beginnen die Zähler von vorn)", line=lineno + 1) from None
+            if not isinstance(events, list):
+                raise ValueError
+            self.events = [_event(e) for e in events]
+        except (ValueError, TypeError):
+            raise DataError(str(self.path), "events", str(events)[:80],
+                            "Ereignisse, wie wdg sie schreibt ({\"at\": ..., \"mail\": ..., "
+                            "\"kind\": ...}); das Wachbuch ist beschädigt — aus der Sicherung "
+                            "zurückholen oder die Datei beiseite legen (dann beginnen die "
+                            "Zähler von vorn)") from None
 
     def of_mail(self, mail: str, kingdom: int | None = None) -> list[Event]:
         """The events already recorded for ``mail`` (and ``kingdom``, if given)."""
@@ -151,12 +138,9 @@ class GuardBook:
         self.save()
 
     def save(self) -> None:
-        body = HEADER + "".join("- " + json.dumps(e.as_dict(), ensure_ascii=False) + "\n"
-                                for e in self.events)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        integrity.write_sealed(self.path, body.encode("utf-8"))
+        mailrecords.save(self.segment_dir, GUARD, {"events": [e.as_dict() for e in self.events]})
 
 
 def guard_path(segment_dir: Path) -> Path:
     """``worlds/<segment>/mail/guard.yaml``."""
-    return segment_dir / MAIL_DIR / GUARD_FILE
+    return mailrecords.record_path(segment_dir, GUARD)

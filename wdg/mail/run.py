@@ -89,8 +89,8 @@ def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:  # noq
 
 def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:  # noqa: ANN001
     from wdg.mail import alerts
+    from wdg.mail.results import send_month, send_summary
     from wdg.mail.smtp import SmtpError
-    from wdg.reports.mail import send_month, send_summary
 
     seg_dir = camp.segment_dir(segment)
     try:
@@ -136,9 +136,9 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
     """One step (see the module). Raises :class:`wdg.errors.LockedError` when
     another command holds the lock; other errors propagate (the caller maps
     them to ``failed``)."""
-    from wdg.engine.archive import segment_lock
     from wdg.mail import alerts
     from wdg.mail.config import load_mail_config
+    from wdg.store.lock import segment_lock
 
     rep = RunReport(segment)
     seg_dir = camp.segment_dir(segment)
@@ -170,9 +170,9 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
 def _steps(camp: Campaign, segment: str, config, rep: RunReport, *, force: bool,  # noqa: ANN001
            next_deadline: str | None, pdf: bool, fetch: bool) -> None:
     from wdg.engine import history
-    from wdg.engine.archive import month_dir
+    from wdg.store.months import month_dir
+    from wdg.store.segment import load_segment
     from wdg.world.deadline import deadline_for, deadline_json, stored_problem, when
-    from wdg.world.storage import load_segment
 
     seg_dir = camp.segment_dir(segment)
     if fetch and config.imap is not None:
@@ -231,7 +231,8 @@ def _run_month(camp: Campaign, segment: str, rep: RunReport, *, force: bool,
     bots' lines go into the report (``--json`` prints one JSON document only)."""
     from wdg.bots.prepare import npc_sheet_lines
     from wdg.engine import turn
-    from wdg.reports.archived import archive_writers, deliver
+    from wdg.reports.archived import archive_writers
+    from wdg.store.delivery import deliver
     from wdg.reports.batch import default_jobs
 
     outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf, jobs=default_jobs(),

@@ -19,7 +19,7 @@ def mail_status(camp: Campaign, segment: str) -> dict[str, Any]:
     """The status document (``--json``; :func:`status_lines` prints it in German)."""
     from wdg.mail import alerts
     from wdg.mail.config import load_mail_config
-    from wdg.mail.ledger import OPEN, Ledger
+    from wdg.store.sent import OPEN, Ledger
 
     seg_dir = camp.segment_dir(segment)
     config = load_mail_config(seg_dir)
@@ -60,12 +60,12 @@ def mail_status(camp: Campaign, segment: str) -> dict[str, Any]:
 
 def _due(camp: Campaign, segment: str, config: Any, ledger: Any) -> list[Any]:  # noqa: ANN401
     """Answers and last month's result mails that the send record would send now."""
-    from wdg.engine.archive import month_dir
+    from wdg.store.months import month_dir
     from wdg.mail.fetch import answer_mails
-    from wdg.mail.seen import SeenRecord
+    from wdg.store.seen import SeenRecord
     from wdg.mail.send import plan
-    from wdg.reports.mail import result_mails
-    from wdg.world.storage import load_segment
+    from wdg.mail.results import result_mails
+    from wdg.store.segment import load_segment
 
     seg_dir = camp.segment_dir(segment)
     seg = load_segment(seg_dir)
