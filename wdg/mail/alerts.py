@@ -31,9 +31,13 @@ are :data:`KINDS` (docs/gamemaster.md, "Wenn etwas schiefgeht", explains each);
 a kind not listed there is refused (a typo must not invent a new alert).
 
 The record also keeps the last successful fetch and send (:func:`note_ok`) for
-``wdg mail status``. It is written atomically under its own small ``flock``
-(``alerts.lock``): ``wdg mail watch`` and a timer's ``wdg mail run`` may both
-write it.
+``wdg mail status``. It is a small mail record of the store
+(:mod:`wdg.store.mailrecords`, kind ``alerts``, format row ``mail-alerts``:
+sealed, written whole and atomically), read and written under its own small
+``flock`` (``mail/alerts.lock``) rather than the segment's lock: ``wdg mail
+watch`` raises alerts while it does not hold the segment, and a timer's ``wdg
+mail run`` may write it at the same moment — the record's lock makes each
+read-change-write whole.
 """
 
 from __future__ import annotations
@@ -49,13 +53,14 @@ from email.utils import formatdate, make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from wdg.errors import DataError, StateError
+from wdg.store import mailrecords
 
-RECORD = Path("mail") / "alerts.yaml"
-LOCK = Path("mail") / "alerts.lock"
-FORMAT = 1
+ALERTS = mailrecords.define(
+    "alerts", 1, "alerts to the game master (wdg.mail.alerts): active failures, alert mails "
+    "owed, the last failures, the last successful fetch and send, spam folders looked at")
+RECORD = Path(mailrecords.MAIL_DIR) / ALERTS.file
+LOCK = Path(mailrecords.MAIL_DIR) / "alerts.lock"
 HISTORY = 30
 """Failures and recoveries kept in the record (the newest)."""
 
@@ -111,8 +116,7 @@ class Record:
     """Kind -> failed calls in a row (for alerts raised only after some)."""
 
     def as_data(self) -> dict[str, Any]:
-        return {"format": FORMAT,
-                "active": {k: {"since": a.since, "last": a.last, "count": a.count,
+        return {"active": {k: {"since": a.since, "last": a.last, "count": a.count,
                                "text": a.text} for k, a in sorted(self.active.items())},
                 "owed": list(self.owed), "history": self.history[-HISTORY:],
                 "ok": dict(self.ok), "day_mails": dict(self.day_mails),
@@ -124,45 +128,37 @@ def _now() -> datetime:
 
 
 def _path(seg_dir: Path) -> Path:
-    return seg_dir / RECORD
+    return mailrecords.record_path(seg_dir, ALERTS)
 
 
 def read(seg_dir: Path) -> Record:
     """The record (empty when there is none). A damaged record is refused with
-    its name: it holds no game state, deleting it loses only the alert history."""
-    path = _path(seg_dir)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    its name (:mod:`wdg.store.mailrecords`): it holds no game state — set aside,
+    only the alert history is lost."""
+    data = mailrecords.load(seg_dir, ALERTS)
+    if not data:
         return Record()
     try:
-        data = yaml.safe_load(text) or {}
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError
         rec = Record()
         for kind, a in (data.get("active") or {}).items():
             rec.active[str(kind)] = Alert(str(kind), str(a["since"]), str(a["last"]),
                                           int(a["count"]), str(a["text"]))
-        rec.owed = [dict(m) for m in data.get("owed") or []]
-        rec.history = [dict(h) for h in data.get("history") or []]
+        rec.owed = [{str(k): str(v) for k, v in m.items()} for m in data.get("owed") or []]
+        rec.history = [{str(k): str(v) for k, v in h.items()} for h in data.get("history") or []]
         rec.ok = {str(k): str(v) for k, v in (data.get("ok") or {}).items()}
         rec.day_mails = {str(k): str(v) for k, v in (data.get("day_mails") or {}).items()}
         rec.cursors = {str(k): int(v) for k, v in (data.get("cursors") or {}).items()}
         rec.streak = {str(k): int(v) for k, v in (data.get("streak") or {}).items()}
         return rec
-    except (yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError):
-        raise DataError(str(path), None, "(beschädigt)",
-                        f"das Alarmbuch im Format {FORMAT}; es enthält keinen Spielstand — "
-                        f"gelöscht ('rm {path}') beginnt es leer") from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        path = _path(seg_dir)
+        raise DataError(str(path), None, "(unlesbare Einträge)",
+                        f"das Alarmbuch im Format {ALERTS.format}; es enthält keinen Spielstand "
+                        f"— beiseitegelegt ('mv {path} {path}.alt') beginnt es leer") from None
 
 
 def _write(seg_dir: Path, rec: Record) -> None:
-    from wdg.fsio import write_private
-
-    path = _path(seg_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_private(path, yaml.safe_dump(rec.as_data(), allow_unicode=True,
-                                       sort_keys=False).encode("utf-8"))
+    mailrecords.save(seg_dir, ALERTS, rec.as_data())
 
 
 @contextmanager
