@@ -110,3 +110,21 @@ def test_foreign_mail_is_moved_once_and_a_neighbours_mail_stays(mail_campaign):
     s.append(gm, bytes(holiday))
     assert fetch(mc.camp, "test").foreign_moved == 0
     assert len(s.messages(gm)) == 2
+
+
+def test_nothing_is_moved_while_a_neighbours_rule_cannot_be_read(mail_campaign):
+    """Another segment of the campaign with a mail.yaml that cannot be read: its rule
+    for mail for the game is unknown, so no mail is moved out as foreign (it might be
+    that segment's)."""
+    from tests.mail.segments import make_segment
+    from wdg.store.segment import save_segment
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    save_segment(make_segment(mc.world, name="zwei"), mc.camp.segment_dir("zwei"))
+    (mc.camp.segment_dir("zwei") / "mail.yaml").write_text("imap: [kaputt\n")
+    holiday = sheet_mail(p[2], gm, "Urlaub", "Hallo")
+    s.append(gm, bytes(holiday))
+    rep = fetch(mc.camp, "test")
+    assert rep.foreign_moved == 0 and rep.ignored == 1
+    assert [m.subject for m in s.messages(gm)] == ["Urlaub"]

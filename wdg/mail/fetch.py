@@ -407,7 +407,8 @@ def _fetch_folder(camp: Campaign, segment: str, config: MailConfig, box: ImapSes
             candidates.append((uid, head, size))
         else:
             report.ignored += 1
-            if folder == imap.mailbox and not any(for_the_game(head, other) for other in rules):
+            if folder == imap.mailbox and rules is not None and \
+                    not any(for_the_game(head, other) for other in rules):
                 foreign.append(uid)
     if foreign and imap.foreign_folder and imap.foreign_folder not in imap.read_folders:
         # judged once: moved out of the inbox, never judged again by a later call
@@ -434,9 +435,12 @@ not after all of them; each group keeps the order record → store → record �
 move that makes a kill harmless (see the module)."""
 
 
-def _accept_rules(camp: Campaign, segment: str, config: MailConfig) -> list[dict[str, Any]]:
+def _accept_rules(camp: Campaign, segment: str,
+                  config: MailConfig) -> list[dict[str, Any]] | None:
     """The ``imap.accept`` rules of the other segments of the campaign that read the
-    same mailbox: a mail one of them takes is not foreign and is not moved away."""
+    same mailbox: a mail one of them takes is not foreign and is not moved away.
+    ``None`` when another segment's mail.yaml cannot be read (then nothing is moved:
+    its rule is unknown)."""
     imap = config.imap
     assert imap is not None
     out: list[dict[str, Any]] = []
@@ -447,7 +451,7 @@ def _accept_rules(camp: Campaign, segment: str, config: MailConfig) -> list[dict
         try:
             other = load_mail_config(yaml_path.parent)
         except Exception:  # noqa: BLE001 - a broken config there: keep every mail for it
-            return [{"subject": ""}]
+            return None
         if other is not None and other.imap is not None and \
                 (other.imap.host, other.imap.user, other.imap.mailbox) == \
                 (imap.host, imap.user, imap.mailbox):
