@@ -33,6 +33,9 @@ from __future__ import annotations
 from typing import Any
 
 from wdg.engine.army_orders import recruit_building, recruit_volume
+from wdg.engine.conquest import einnahme_problem
+from wdg.engine.diplomacy import conquest_statuses, status_allows_conquest
+from wdg.engine.movement import step_verdict
 from wdg.orders.forecast import KnownTerrain, plan_data
 from wdg.orders.params import NAME_MAX, SETTLE_MAX, SETTLE_MIN
 from wdg.orders.view import ArmyView, KingdomView
@@ -68,7 +71,7 @@ def order_choices(view: KingdomView, rules: Rules,
         armies.append(got)
     return {"armies": armies, "kingdom": _kingdom(view, rules, costs),
             "recipients": sorted(view.diplomacy), "treasury": plan["treasury"],
-            "income": plan["income"]}
+            "income": plan["income"], "gold": plan["gold"]}
 
 
 def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
@@ -87,7 +90,8 @@ def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, An
         return out
     out["a"] = _phase_a(view, km, rules, costs, a, ordered)
     out["reach"] = [_target(r) for r in reach]
-    out["b"] = _phase_b(view, km, a, out["reach"], foreign, conquerable)
+    out["left_out"] = []
+    out["b"] = _phase_b(view, km, rules, a, out["reach"], foreign, conquerable, out["left_out"])
     return out
 
 
@@ -199,12 +203,16 @@ def _ship_ok(view: KingdomView, a: Address) -> bool:
         and closed_reason(t, view.month.month) is None
 
 
-def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[dict[str, Any]],
-             foreign: frozenset[str], conquerable: dict[str, bool]) -> list[dict[str, Any]]:
-    """``conquerable``: :func:`_conquerable` by address, remembered for the view."""
+def _phase_b(view: KingdomView, km: KnownTerrain, rules: Rules, a: ArmyView,
+             reach_list: list[dict[str, Any]], foreign: frozenset[str],
+             conquerable: dict[str, bool], left_out: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """``conquerable``: :func:`_conquerable` by address, remembered for the
+    view; ``left_out`` gets what the month would not carry out, each with the
+    engine's reason (``code``, ``why``: German)."""
     out: list[dict[str, Any]] = []
     if reach_list:
         out.append({"code": "b", "param": "reach", "label": "Bewegung nach"})
+    left_out += _closed_steps(view, km, a)
     pos = a.position
     fights = not a.is_fleet and a.units > 0 and not a.boats and a.carried_by is None
     if fights:
@@ -212,13 +220,15 @@ def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[
         for r in reach_list:
             ok = conquerable.get(r["to"])
             if ok is None:
-                ok = conquerable[r["to"]] = _conquerable(view, Address.parse(r["to"]))
+                ok = conquerable[r["to"]] = _conquerable(view, Address.parse(r["to"]), foreign)
             if ok:
                 targets.append(r["to"])
         if targets:
             out.append({"code": "e", "param": "reach", "targets": targets,
                         "label": "Einnahme: Bewegung nach"})
-        if pos not in view.owned:
+        if pos not in view.owned and (why := _no_occupation(view, rules, pos)):
+            left_out.append({"code": "o", "why": why})
+        elif pos not in view.owned:
             out.append({"code": "o", "label": "Okkupation"})
             if str(pos) in foreign:
                 out.append({"code": "x", "param": "choice",
@@ -234,14 +244,52 @@ def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[
     return out
 
 
-def _conquerable(view: KingdomView, at: Address) -> bool:
-    """A land gemark not the kingdom's own whose owner as last seen is nobody
-    or a kingdom it holds at status 1-2 ("Einnahme")."""
+def _conquerable(view: KingdomView, at: Address, foreign: frozenset[str]) -> bool:
+    """A land gemark not the kingdom's own that the month's conquest step would
+    give to an ``e`` (the engine's :func:`~wdg.engine.conquest.einnahme_problem`)
+    as far as the kingdom knows: the owner as last seen, a settlement of
+    others it knows (``foreign``)."""
     t = view.terrain_at(at)
     if t is None or not is_land(t) or at in view.owned:
         return False
+    return einnahme_problem(view.owners.get(at, 0), str(at) in foreign, False) is None
+
+
+def _no_occupation(view: KingdomView, rules: Rules, at: Address) -> str:
+    """Why ``o`` at ``at`` would be refused by the month, as far as the kingdom
+    knows ("" if it may be ordered): water, or a foreign owner whose status
+    allows no conquest (the engine's :func:`~wdg.engine.conquest.occupy`)."""
+    t = view.terrain_at(at)
+    if t is not None and is_water(t):
+        return "Wassergemarken können nicht erobert werden"
     owner = view.owners.get(at, 0)
-    return owner == 0 or view.diplomacy.get(owner, 5) <= 2
+    if owner and not status_allows_conquest(rules, view.diplomacy.get(owner)):
+        have = view.diplomacy.get(owner)
+        allowed = " oder ".join(str(x) for x in conquest_statuses(rules))
+        return (f"die Gemark {at} gehört Königreich {owner}; "
+                + (f"Ihr Diplomatiestatus zu ihm ist {have}" if have is not None
+                   else "es steht nicht auf Ihrer Liste der diplomatischen Beziehungen")
+                + f", eine Eroberung ist nur bei {allowed} möglich")
+    return ""
+
+
+def _closed_steps(view: KingdomView, km: KnownTerrain, a: ArmyView) -> list[dict[str, str]]:
+    """The neighbours the army cannot enter this month, each with the movement
+    rule's reason (season, terrain, water, height: the engine's
+    :func:`~wdg.engine.movement.step_verdict`, as :func:`wdg.orders.forecast.reach`
+    asks it)."""
+    if a.passive or a.carried_by is not None or a.general is None:
+        return []
+    here = km.tid(a.position)
+    if here is None:
+        return []
+    out = []
+    for e in km.edges(a.position):
+        v = step_verdict(km.t, a.mover_kind, here, e.tid, km.month, coastal=e.coastal,
+                         harbour=e.harbour, spent=0)
+        if v.reason is not None:
+            out.append({"code": "b", "why": f"{e.code} nach {e.label}: {v.reason}"})
+    return out
 
 
 def _kingdom(view: KingdomView, rules: Rules, costs: dict[str, Any]) -> dict[str, Any]:
