@@ -244,6 +244,12 @@
       kids.push(row("Phase B", [B.sel, B.param, B.cost, B.err]));
       kids.push(el("a", {href: "#karte", "class": "ed-tomap", text: "zur Karte"}));
     }
+    /* pay the treasury cannot pay: the forecast's deserters of this army */
+    var gone = C.gold.deserters[String(a.number)];
+    if (gone) {
+      kids.push(el("p", {"class": "ed-bad", text: "Sold und Unterhalt reichen nicht: voraussichtlich desertieren " +
+        gs(gone) + (gone === 1 ? " Rüstgut" : " Rüstgüter") + " zu Beginn des Mondes."}));
+    }
     /* what the month would not carry out is not offered; the reason stays readable */
     if ((a.left_out || []).length) {
       kids.push(el("details", {"class": "ed-left"}, [
