@@ -149,7 +149,7 @@ def forecast_warnings(data: bytes, diags: list[Diagnostic], *, view: Path | None
     for r in fc.refused:
         if r.line and r.line in errors:
             continue  # the checker's own error says it
-        out.append(Diagnostic(r.line or blocks.get(r.army or 0, 0), 0, Severity.WARNING,
+        out.append(Diagnostic(r.line or blocks.get(r.army or 0, 0), 1, Severity.WARNING,
                               FORECAST_WARNING.format(what=_WHAT[r.cause], reason=r.reason),
                               found=r.order))
     return out
