@@ -233,9 +233,10 @@
     return el("div", {"class": "ed-row"}, [el("label", {text: label})].concat(kids));
   }
   function armyBlock(a, i) {
-    var desc = a.passive ? "passiv" + (a.general ? ", Feldherr " + a.general : "") :
+    var gen = a.general ? "Feldherr " + a.general + (a.wizard ? " (Zauberer)" : "") : "";
+    var desc = a.passive ? "passiv" + (gen ? ", " + gen : "") :
       a.position + " · " + (a.troop || "ohne Feldherrn") + ", " + gs(a.units) + " Rüstgüter" +
-      (a.general ? " · Feldherr " + a.general : "");
+      (gen ? " · " + gen : "");
     var A = new Order(a.a, a, "A"), B = new Order(a.b, a, "B");
     a.A = A; a.B = B; a.colour = COLOURS[i % COLOURS.length]; a.extra = [];
     var kids = [el("legend", {text: "Heer " + n4(a.number) + " · " + oneLine(desc)}),

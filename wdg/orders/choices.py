@@ -35,6 +35,7 @@ from typing import Any
 from wdg.engine.army_orders import recruit_building, recruit_volume
 from wdg.engine.conquest import einnahme_problem
 from wdg.engine.diplomacy import conquest_statuses, status_allows_conquest
+from wdg.engine.wizards import action_codes
 from wdg.engine.movement import step_verdict
 from wdg.orders.forecast import KnownTerrain, plan_data
 from wdg.orders.params import NAME_MAX, SETTLE_MAX, SETTLE_MIN
@@ -81,10 +82,11 @@ def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, An
         "number": a.number, "position": str(a.position), "passive": a.passive,
         "troop": a.troop or "", "units": a.units, "fleet": a.is_fleet,
         "general": a.general.name if a.general else "",
+        "wizard": bool(a.general and a.general.wizard),
         "carried_by": a.carried_by, "carrying": a.carrying, "boats": a.boats,
     }
     if a.passive:
-        out["a"] = _passive(view, costs, a)
+        out["a"] = _passive(view, rules, costs, a)
         out["b"] = []
         out["reach"] = []
         return out
@@ -113,12 +115,18 @@ def _own_settlements(view: KingdomView, need: Building | None = None) -> list[st
                   if s.at in view.owned and (need is None or s.level(need) > 0))
 
 
-def _passive(view: KingdomView, costs: dict[str, Any], a: ArmyView) -> list[dict[str, Any]]:
+def _passive(view: KingdomView, rules: Rules, costs: dict[str, Any],
+             a: ArmyView) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if view.offer is not None:
         g = view.offer.general
-        out.append({"code": "nf", "cost": costs["nf"],
-                    "label": f"Feldherrn {g.name} anwerben ({g.troop}, Erfahrung {g.experience})"})
+        codes = action_codes(rules, g.wizard, g.ability)
+        label = f"Feldherrn {g.name} anwerben ({g.troop}, Erfahrung {g.experience}" \
+            + (", Zauberer" if g.wizard else "") + ")"
+        if codes:
+            label += " – Charakteraktionen: " + "; ".join(
+                f"{x['usage']}: {x['meaning']}" for x in codes)
+        out.append({"code": "nf", "cost": costs["nf"], "label": label})
     if a.general is not None:
         need = Building.HAFEN if a.is_fleet else Building.KASERNE
         places = _own_settlements(view, need)

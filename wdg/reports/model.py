@@ -23,7 +23,7 @@ from wdg.engine.ledger import pct as ledger_pct
 from wdg.orders.model import Sheet
 from wdg.reports.settings import ReportSettings
 from wdg.world.hexgrid import Hex
-from wdg.world.state import Segment
+from wdg.world.state import ArmyStatus, Segment
 
 # --- plain data -----------------------------------------------------------------------
 
@@ -195,6 +195,17 @@ class AroundCell:
     terrain: str
 
 
+ARMY_STATUS = {ArmyStatus.ACTIVE: "active", ArmyStatus.PASSIVE: "passive",
+               ArmyStatus.ACTIVATING: "activating"}
+"""An army's status as the report model writes it (data, not words: the
+templates say "aktiv", "passiv", "wird aktiv"; issue #44)."""
+STATUS_OF_REPORT = {**{v: k for k, v in ARMY_STATUS.items()},
+                    "aktiv": ArmyStatus.ACTIVE, "passiv": ArmyStatus.PASSIVE,
+                    "wird aktiv": ArmyStatus.ACTIVATING}
+"""A report's army status back to the state's (version 4 writes the values of
+:data:`ARMY_STATUS`; versions 1-3 wrote the German words)."""
+
+
 @dataclass(slots=True)
 class ArmyRow:
     """One own army and what it saw in Phase E."""
@@ -223,6 +234,18 @@ class ArmyRow:
     """The gemarks within two rings of its position as the kingdom knows them
     after Phase E (the scouting reports two rings, "Die Erkundung"), row by row
     from north to south, west to east; empty for an army in 000.00."""
+    wizard: bool = False
+    """Its general is a wizard ("Der Zauberer")."""
+    ability: str | None = None
+    """Its general's special ability code, if any."""
+    actions: list[dict[str, str]] = field(default_factory=list)
+    """The character actions its general commands (``code``, ``usage``, German
+    ``meaning``: :func:`wdg.engine.wizards.action_codes`)."""
+    owner: int | None = None
+    """Who owns the gemark it stands on: a kingdom's number, 0 neutral;
+    ``None`` in 000.00 ("Zugehörigkeit zu einem Königreich")."""
+    owner_name: str | None = None
+    """That kingdom's name ("" neutral, ``None`` in 000.00)."""
 
 
 @dataclass(slots=True)
@@ -254,6 +277,8 @@ class OfferRow:
     wizard: bool
     ability: str | None
     price: int
+    actions: list[dict[str, str]] = field(default_factory=list)
+    """The character actions he would bring (:func:`wdg.engine.wizards.action_codes`)."""
 
 
 @dataclass(slots=True)
