@@ -279,7 +279,7 @@ def test_the_map_data_names_every_known_gemark_and_foreign_owner_from_the_report
         assert cell[3] == c["terrain"]
         if c["owner"] in owners:
             assert data["owners"][cell[4]]["k"] == c["owner"]
-    own = [a for a in doc["report"]["armies"] if a["status"] != "passiv"]
+    own = [a for a in doc["report"]["armies"] if a["status"] != "passive"]
     for a in own:
         assert any(f"eigenes Heer {a['number']:04d}" in m for m in data["marks"][a["position"]])
     from wdg.reports.exploration import report_pages
