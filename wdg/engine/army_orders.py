@@ -384,7 +384,8 @@ def launch_boats(m: Month) -> None:
             continue
         if number in m.fought:
             m.emit(Event("a.bb.destroyed", army.kingdom, number, army.position,
-                         "Die Boote wurden beim Kampf zerstört; das Heer bleibt an Land."))
+                         "Die Boote wurden beim Kampf zerstört; das Heer bleibt an Land.",
+                         data={"boats": 0}))
             continue
         army.boats = max(1, math.ceil(_space(m, army) / cap))
         army.boat_durability, army.position = 100, water

@@ -96,7 +96,8 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
                               order.line))
         out.append(m.emit(Event("conquest.claim", kingdom=army.kingdom, army=army.number, at=at,
                                 why="Okkupation begonnen; der Besitz wird am Ende des Mondes "
-                                    "festgestellt", line=order.line)))
+                                    "festgestellt", line=order.line,
+                                data={"kind": "okkupation"})))
     return out
 
 

@@ -251,7 +251,7 @@ def missions(m: Month) -> list[Event]:
         seg.owner[r, c] = n
         free[r, c] = False
         h = seg.grid.hex_at(r, c)
-        out.append(m.emit(Event("mission.won", kingdom=n, at=h,
+        out.append(m.emit(Event("mission.won", kingdom=n, at=h, data={"to": n},
                                 why=f"Die Gemark {seg.label(h)} schließt sich dem Stadtstaat "
                                     f"{seg.kingdoms[n].name} an")))
     return out

@@ -164,7 +164,7 @@ def pay_and_upkeep(m: Month) -> None:
             if army.status is ArmyStatus.ACTIVATING:
                 army.status = ArmyStatus.ACTIVE
                 m.emit(Event("pay.active", kingdom, army.number, army.position,
-                             "Das Heer ist ab diesem Mond aktiv."))
+                             "Das Heer ist ab diesem Mond aktiv.", data={"status": "active"}))
             if army.is_active and army.general is not None:
                 _pay_army(m, army)
                 low_morale_desertion(m, army)
@@ -329,12 +329,13 @@ def taxes(m: Month) -> None:
     for n in sorted(m.state.kingdoms):
         g, s, mi = tax_income(start, m.state.terrain, n, m.rules)
         gemarks = int((start.owner == n).sum())
-        for amount, kind, ledger, why in (
-                (g, "tax.gemarks", "tax", f"Steuern aus {count(gemarks, 'Gemark', 'Gemarken')}: {gs(g)}"),
-                (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}"),
-                (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}")):
+        for amount, kind, ledger, why, data in (
+                (g, "tax.gemarks", "tax", f"Steuern aus {count(gemarks, 'Gemark', 'Gemarken')}: {gs(g)}",
+                 {"gemarks": gemarks}),
+                (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}", None),
+                (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}", None)):
             if amount:
-                credit(m, n, amount, kind=kind, ledger=ledger, why=why)
+                credit(m, n, amount, kind=kind, ledger=ledger, why=why, data=data)
 
 
 # --- step 83: the treasury's sites ------------------------------------------------------

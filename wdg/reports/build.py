@@ -10,6 +10,7 @@ by section, following the rule's "Die Spielzugauswertung", "Der Reichsschatz",
 from __future__ import annotations
 
 import heapq
+import json
 import re
 from collections import defaultdict
 
@@ -624,7 +625,8 @@ def _same_text(items: list[Line]) -> list[Line]:
     out: list[Line] = []
     first: dict[tuple, Line] = {}
     for l in items:
-        key = (l.kind, l.text, tuple(map(tuple, l.details)))
+        key = (l.kind, l.text, tuple(map(tuple, l.details)),
+               json.dumps(l.data, sort_keys=True, default=str))
         if not l.where.startswith("Heer "):
             out.append(l)
         elif key in first:
@@ -632,7 +634,7 @@ def _same_text(items: list[Line]) -> list[Line]:
             g.where = ("Heere " + g.where[len("Heer "):] if g.where.startswith("Heer ") else g.where) \
                 + ", " + l.where[len("Heer "):]
         else:
-            first[key] = Line(l.kind, l.text, l.where, l.army, list(l.details))
+            first[key] = Line(l.kind, l.text, l.where, l.army, list(l.details), dict(l.data))
             out.append(first[key])
     return out
 
@@ -648,8 +650,10 @@ def _by_place(items: list[Line]) -> list[Line]:
             out.append(l)
         elif key in at:
             at[key].text += "; " + l.text
+            # the facts of each sighting stay data: the first's, then the others'
+            at[key].data.setdefault("more", []).append(dict(l.data))
         else:
-            at[key] = Line(l.kind, l.text, l.where, l.army, [])
+            at[key] = Line(l.kind, l.text, l.where, l.army, [], dict(l.data))
             out.append(at[key])
     return out
 

@@ -562,6 +562,8 @@ def event_data(e: Event, settings: ReportSettings, seg: Segment) -> dict[str, An
         x = _data_value(v, seg)
         if x is not _PHRASE:
             out[k] = x
+    if e.gold and "gold" not in out:
+        out["gold"] = e.gold  # the treasury's change, signed (issue #42: facts as data)
     return out
 
 
