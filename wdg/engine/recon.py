@@ -156,7 +156,10 @@ def scout(m: Month, army: Army, index: _Index, seen: _Seen) -> None:
 
 def _buildings(seg: Segment, h: Hex) -> list[str]:
     r, c = seg.grid.index(h)
-    out = [f"Siedlung ({int(seg.settlement[r, c])} BE)"] if seg.settlement[r, c] > 0 else []
+    # the size when the scouts saw it (Phase E): a settlement being built grows
+    # at the end of the month, after them (issue #42: "50 BE" beside "100 BE")
+    out = [f"Siedlung ({int(seg.settlement[r, c])} BE bei der Erkundung)"] \
+        if seg.settlement[r, c] > 0 else []
     out += [b.german for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0]
     return out
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, gs, spend
+from wdg.engine.ledger import count, gs, pct, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.engine.morale import action_factor
@@ -111,8 +111,8 @@ def action_codes(rules: Rules, wizard: bool, ability: str | None) -> list[dict[s
         if isinstance(spec, dict):
             parts = [f"Moral {int(spec['morale']):+d}" if int(spec["morale"]) else "",
                      f"Erfahrung {int(spec['experience']):+d}" if int(spec["experience"]) else "",
-                     (f"die Miliz der Gemark wächst um {round(float(spec['militia_share']) * 100)} "
-                      "% ihrer Obergrenze") if float(spec["militia_share"]) else ""]
+                     (f"die Miliz der Gemark wächst um {pct(round(float(spec['militia_share']) * 100))}"
+                      " ihrer Obergrenze") if float(spec["militia_share"]) else ""]
             meaning = f"{spec['name']}: " + ", ".join(p for p in parts if p)
         else:
             meaning = "vom Segmentleiter verliehen (in diesen Regeln nicht beschrieben)"

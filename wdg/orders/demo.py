@@ -122,6 +122,8 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
 FORECAST_WARNING = "Vorschau: voraussichtlich {what} – {reason}"
 """The checker's warning for an order the forecast foresees refused or cut short."""
 _WHAT = {"gold": "verweigert (Gold)", "capacity": "nur teilweise ausgeführt (Tragkraft)",
+         "volume": "nur teilweise ausgeführt (Rüstvolumen)",
+         "count": "nur teilweise ausgeführt (Bestand)",
          "range": "nur teilweise ausgeführt (Reichweite)", "rule": "verweigert (Regel)"}
 
 

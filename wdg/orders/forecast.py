@@ -150,7 +150,8 @@ class Refusal:
     reason: str
     """German."""
     cause: str
-    """``gold``, ``capacity``, ``range`` or ``rule`` (the checker's verdict)."""
+    """``gold``, ``capacity`` (the ships' Tragkraft), ``volume`` (a settlement's
+    Rüstvolumen), ``count`` (fewer Rüstgüter than ordered), ``range`` or ``rule``."""
     army: int | None = None
 
 
@@ -319,9 +320,14 @@ def _cause(e: Event) -> str | None:
     if e.kind == "pay.shortfall" or (e.kind.endswith(".refused") and (
             "Reichsschatz" in e.why or "Goldsterne" in e.why)):
         return "gold"
-    if e.kind.endswith(".partial") or ("Raumfaktoren" in e.why or "Rüstvolumen" in e.why) \
-            and e.kind.endswith(".refused"):
+    if e.kind == "a.nr.partial":
+        return "volume"  # the settlement's militia (Rüstvolumen), not the ships' Tragkraft
+    if e.kind == "a.er.partial":
+        return "count"  # the army had fewer Rüstgüter than the order names
+    if e.kind.endswith(".partial") or "Raumfaktoren" in e.why and e.kind.endswith(".refused"):
         return "capacity"
+    if "Rüstvolumen" in e.why and e.kind.endswith(".refused"):
+        return "volume"
     if e.kind.endswith(".refused") or e.kind == "conquest.failed":
         return "rule"
     if e.kind == "move.stopped" and e.data.get("remaining"):
@@ -743,7 +749,8 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [first]
 
 
-_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "range": "Reichweite", "rule": "Regel"}
+_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "volume": "Rüstvolumen", "count": "Bestand",
+          "range": "Reichweite", "rule": "Regel"}
 
 
 def _army_lines(a: ArmyForecast) -> list[str]:

@@ -218,6 +218,24 @@ def around_legend(armies: list[dict[str, Any]]) -> str:
     return ", ".join(f"{code}\u00a0{names[code]}" for code in sorted(names))
 
 
+OPTIONAL_SECTIONS = frozenset({"battles", "offers", "messages", "contacts", "notes", "events"})
+"""Sections the sheet leaves out when the report has nothing for them."""
+
+
+def section_numbers(r: dict[str, Any]) -> dict[str, int]:
+    """The sheet's section numbers without gaps (issue #42): the sections in the
+    order of :data:`~wdg.reports.model.SECTION_NUMBERS`, an optional one
+    (:data:`OPTIONAL_SECTIONS`) counted only when the report ``r`` has
+    something for it — as the templates show it."""
+    out, n = {}, 0
+    for key in sorted(SECTION_NUMBERS, key=SECTION_NUMBERS.__getitem__):
+        if key in OPTIONAL_SECTIONS and not r.get(key):
+            continue
+        n += 1
+        out[key] = n
+    return out
+
+
 ARMY_STATUS_WORDS = {"active": "aktiv", "passive": "passiv", "activating": "wird aktiv"}
 """An army's status (the report model's value) as the sheets say it."""
 
@@ -275,7 +293,8 @@ class Renderer:
                                zfill4=lambda v: str(v).zfill(4))
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH
-            env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS
+            env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS  # (archived templates)
+            env.globals["section_numbers"] = section_numbers
             env.globals["ruler_title"] = title_of
 
     def asset(self, name: str) -> Markup:

@@ -64,7 +64,8 @@ def form_view(doc: dict[str, Any]) -> KingdomView:
     view = KingdomView(h["segment"], MonthDate.parse(h["next_month_key"]), h["kingdom"],
                        h["kingdom_name"], doc["grid"]["prov_cols"], doc["grid"]["prov_rows"],
                        palaces=h["palaces"],
-                       diplomacy={d["kingdom"]: d["status"] for d in r["diplomacy"]})
+                       diplomacy={d["kingdom"]: d["status"] for d in r["diplomacy"]},
+                       names={d["kingdom"]: d["name"] for d in r["diplomacy"]})
     for a in r["armies"]:
         g = None
         if a["general"]:
