@@ -81,7 +81,9 @@
     var opts = [["", "– kein Befehl –"]];
     list.forEach(function (c, i) { opts.push([String(i), c.code + " – " + c.label]); });
     this.sel = select(opts);
-    this.sel.setAttribute("aria-label", part === "K" ? "Königreichbefehl" : "Phase " + part);
+    /* every field says whose it is, whatever is chosen (issue #42) */
+    this.name = part === "K" ? "Königreichbefehl" : "Heer " + n4(army.number) + ", Phase " + part;
+    this.sel.setAttribute("aria-label", this.name);
     this.param = el("span");
     this.cost = el("span", {"class": "ed-cost"});
     this.err = el("span", {"class": "ed-err", role: "alert"});
@@ -99,19 +101,20 @@
     if (!c || !c.param || c.param === "fixed") { return; }
     if (c.param === "count") {
       w.n = number(c.min, c.max, c.code === "nr" ? Math.min(100, c.max) : c.min);
-      w.n.setAttribute("aria-label", "Anzahl (" + range(c.min, c.max) + ")");
+      w.n.setAttribute("aria-label", this.name + ": " + c.label + " (Anzahl, " + range(c.min, c.max) + ")");
       p.appendChild(w.n);
     } else if (c.param === "gold") {
       w.n = number(c.min, c.max, 1000);
-      w.n.setAttribute("aria-label", "Goldsterne (" + range(c.min, c.max) + ")");
+      w.n.setAttribute("aria-label", this.name + ": " + c.label + " (Goldsterne, " + range(c.min, c.max) + ")");
       p.appendChild(w.n); p.appendChild(document.createTextNode(NB + "GS"));
     } else if (c.param === "choice") {
       w.s = select(c.options.map(function (o, i) {
         return [o, c.names ? o + " – " + c.names[i] : o];
       }));
+      w.s.setAttribute("aria-label", this.name + ": " + c.label);
       p.appendChild(w.s);
     } else if (c.param === "name") {
-      w.t = el("input", {type: "text", size: c.max + 2, "aria-label": "Name (bis " + c.max + " Zeichen)"});
+      w.t = el("input", {type: "text", size: c.max + 2, "aria-label": this.name + ": " + c.label + " (Name, bis " + c.max + " Zeichen)"});
       p.appendChild(w.t);
     } else if (c.param === "reach") {
       var r = this.army.reach.filter(function (x) { return !c.targets || c.targets.indexOf(x.to) >= 0; });
@@ -119,20 +122,22 @@
         return [x.to, x.to + " · " + x.dirs + " · " + pct(x.cost) +
           (x.stops ? " · hält dort" : "") + (x.lost ? " · verirrt sich zu " + pct(x.lost) : "")];
       }));
-      w.s.setAttribute("aria-label", "Ziel");
+      w.s.setAttribute("aria-label", this.name + ": " + c.label + " (Ziel)");
       w.reach = r;
       p.appendChild(w.s);
     } else if (c.param === "settle") {
       w.s = select(c.options.map(function (o) { return [o, o + " (×" + c.factor[o] + ")"]; }));
+      w.s.setAttribute("aria-label", this.name + ": " + c.label + " (Gemark)");
       w.n = number(c.min, c.max, c.max);
-      w.n.setAttribute("aria-label", "Baueinheiten (" + range(c.min, c.max) + ")");
+      w.n.setAttribute("aria-label", this.name + ": " + c.label + " (Baueinheiten, " + range(c.min, c.max) + ")");
       p.appendChild(w.s); p.appendChild(w.n); p.appendChild(document.createTextNode(" BE"));
     } else if (c.param === "diplomacy") {
       w.s = select(c.options.map(function (o) {
         var name = D.names[o.kingdom] ? oneLine(D.names[o.kingdom]) + ", " : "";
         return [String(o.kingdom), "Königreich " + o.kingdom + " (" + name + "Status " + o.status + ")"];
       }));
-      w.d = el("select", {"aria-label": "Änderung"});
+      w.s.setAttribute("aria-label", this.name + ": Diplomatiestatus ändern (Königreich)");
+      w.d = el("select", {"aria-label": this.name + ": Diplomatiestatus ändern (Änderung)"});
       w.steps = function () {
         var o = c.options[w.s.selectedIndex];
         while (w.d.firstChild) { w.d.removeChild(w.d.firstChild); }
@@ -266,6 +271,8 @@
       ", " + k.palaces + (k.palaces === 1 ? " Palast)" : " Paläste)")})];
     for (var i = 0; i < k.limit; i++) {
       var o = new Order(k.orders, null, "K");
+      o.name = (i + 1) + ". Königreichbefehl";
+      o.sel.setAttribute("aria-label", o.name);
       o.sel.id = "ed-k-" + (i + 1);
       kslots.push(o);
       kids.push(row((i + 1) + ". Befehl", [o.sel, o.param, o.cost, o.err]));

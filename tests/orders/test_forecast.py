@@ -134,7 +134,7 @@ def test_a_foreign_gemark_as_last_seen_ends_the_move():
     know_all(seg)
     a = fc_of(seg, block(seg, 101, "b O O")).army(101)
     assert a.end == "101.02"
-    assert "Kontrollbereich von Reich 2" in a.stop
+    assert "Kontrollbereich von Königreich 2" in a.stop
 
 
 def test_the_chance_of_getting_lost_is_given_as_a_percentage_not_rolled():
