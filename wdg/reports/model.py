@@ -481,8 +481,9 @@ def count(n: int, one: str, many: str) -> str:
 SECTION_NUMBERS = {"orders": 1, "treasury": 2, "territory": 3, "armies": 4, "battles": 5,
                    "offers": 6, "diplomacy": 7, "messages": 8, "contacts": 9, "notes": 10,
                    "events": 11}
-"""The sheet's section numbers, the same for every kingdom (a section without
-content is left out, its number is not given to the next one)."""
+"""The sheet's sections in order (the numbers of a sheet with every section;
+a sheet numbers the sections it shows without gaps,
+:func:`wdg.reports.render.section_numbers`; archived templates read these)."""
 
 
 def _value(v: Any, seg: Segment) -> str:
