@@ -66,3 +66,26 @@ def test_section_numbers_have_no_gaps():
                                               "notes", "events")})
     assert full["events"] == 11
     assert RULES is not None
+
+
+def test_the_scouting_says_a_settlement_is_being_built():
+    """The scouting (Phase E) saw 50 BE where the settlement table (after the
+    month's building) says 100 BE: a settlement under construction is marked
+    so, its size as seen."""
+    from wdg.engine.recon import recon
+    from wdg.world.calendar import MonthDate
+    from wdg.world.factory import at
+    from wdg.world.state import Construction, ProjectKind
+
+    seg = world()
+    add_settlement(seg, "101.17", 50, kingdom=1)
+    seg.constructions.append(Construction(1, at(seg, "101.17"), ProjectKind.SETTLEMENT, 50,
+                                          MonthDate(412, 4)))
+    add_settlement(seg, "101.18", 250, kingdom=1)
+    add_army(seg, 101, 1, "101.17")
+    m = month(seg)
+    recon(m)
+    (e,) = m.log.of_kind("recon.scouted")
+    seen = e.data["buildings"]
+    assert seen["101.17"][0] == "Siedlung (50 BE, im Bau: wächst am Ende des Mondes)"
+    assert seen["101.18"][0] == "Siedlung (250 BE)"
