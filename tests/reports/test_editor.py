@@ -233,15 +233,17 @@ def test_an_enemy_army_the_kingdom_cannot_see_on_its_path_changes_nothing_in_the
         assert secret not in page
 
 
-@pytest.mark.parametrize("name, most", [("editor", 45_000), ("map", 15_000)])
+@pytest.mark.parametrize("name, most", [("editor", 45_000), ("map", 18_000)])
 def test_the_editor_and_map_code_and_style_are_small_and_fetch_nothing(name, most):
-    """Each script with its style sheet stays small enough to read in the page."""
+    """Each script with its style sheet stays small enough to read in the page
+    (the map's grew by its keyboard cursor and the owners' hatching, issue
+    #42). ``url(#…)`` names a pattern of the page itself, nothing fetched."""
     js = (SHIPPED_TEMPLATES / f"{name}.js").read_text(encoding="utf-8")
     css = (SHIPPED_TEMPLATES / f"{name}.css").read_text(encoding="utf-8")
     assert len(js.encode()) + len(css.encode()) < most
     for text in (js, css):
         assert "</" not in text  # inlined: nothing may close the element
-        assert not re.search(r"https?:|//[a-z]|@import|url\(|fetch\(|XMLHttpRequest|innerHTML|eval\(",
+        assert not re.search(r"https?:|//[a-z]|@import|url\((?![\"']?#)|fetch\(|XMLHttpRequest|innerHTML|eval\(",
                              text.replace("http://www.w3.org/2000/svg", ""))
 
 

@@ -90,9 +90,9 @@ def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, An
         out["b"] = []
         out["reach"] = []
         return out
-    out["a"] = _phase_a(view, km, rules, costs, a, ordered)
-    out["reach"] = [_target(r) for r in reach]
     out["left_out"] = []
+    out["a"] = _phase_a(view, km, rules, costs, a, ordered, out["left_out"])
+    out["reach"] = [_target(r) for r in reach]
     out["b"] = _phase_b(view, km, rules, a, out["reach"], foreign, conquerable, out["left_out"])
     return out
 
@@ -137,8 +137,11 @@ def _passive(view: KingdomView, rules: Rules, costs: dict[str, Any],
 
 
 def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
-             a: ArmyView, ordered: list[ArmyView]) -> list[dict[str, Any]]:
-    """``ordered``: the view's armies by number."""
+             a: ArmyView, ordered: list[ArmyView],
+             left_out: list[dict[str, str]] | None = None) -> list[dict[str, Any]]:
+    """``ordered``: the view's armies by number; ``left_out`` gets the
+    transport the month would refuse, with the reason."""
+    left_out = left_out if left_out is not None else []
     pos = a.position
     own = view.settlements.get(pos) if pos in view.owned else None
     out: list[dict[str, Any]] = []
@@ -193,9 +196,13 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
             and t is not None and ship_step_ok(t.height):
         space = a.units * rules.int("economy", "space", a.troop or TroopType.KRIEGER.value)
         room = rules.int("economy", "space", "ship_capacity")
-        fleets = [f"{f.number:04d}" for f in ordered
-                  if f.is_fleet and f.position == pos and f.carrying is None and not f.passive
-                  and f.units * room >= space]
+        here = [f for f in ordered if f.is_fleet and f.position == pos and f.carrying is None
+                and not f.passive]
+        fleets = [f"{f.number:04d}" for f in here if f.units * room >= space]
+        # "Tragkraft": a fleet too small is not offered, and the army says why
+        left_out += [{"code": "bs", "why": f"Flotte {f.number:04d} trägt nur {f.units * room} "
+                                           f"Raumfaktoren, das Heer braucht {space}"}
+                     for f in here if f.units * room < space]
         if fleets:
             out.append({"code": "bs", "param": "choice", "options": fleets, "whole": True,
                         "label": "Schiffe betreten (Flotte)"})
