@@ -253,6 +253,12 @@ def _phase_b(view: KingdomView, km: KnownTerrain, rules: Rules, a: ArmyView,
     if g is not None and g.ability:
         out.append({"code": "c", "param": "fixed", "value": g.ability,
                     "label": f"Charakteraktion {g.ability}"})
+    if g is not None and g.wizard:
+        # a teleport's target and a creature to tame are the player's to name:
+        # the form knows neither, the text takes them (the sheet lists the codes)
+        left_out.append({"code": "c", "why": "Die Zauber c TP <Gemark> (teleportieren) und "
+                         "c ZA [Nummer] (Fabelwesen zähmen) bietet das Formular nicht an: "
+                         "Ziel und Fabelwesen bitte im Text des Spielzugs angeben"})
     out += [{"code": "t", "label": "Training"}, {"code": "h", "label": "Hilfe"},
             {"code": "i", "label": "Information"}, {"code": "s", "label": "Suche"},
             {"code": "r", "label": "Ruhepause"}]
