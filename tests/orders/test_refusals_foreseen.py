@@ -124,3 +124,26 @@ def test_a_failed_conquest_is_in_the_refusal_summary(camp):
     failed = [r for r in fc.refused if "Eroberung mißlungen" in r.reason]
     assert failed and failed[0].line == 7, forecast_text(fc)
     assert "  nichts" not in forecast_text(fc).split("nur teilweise ausgeführt:")[1]
+
+
+def test_an_army_short_of_pay_is_offered_only_what_is_left_after_desertion(tmp_path):
+    """Pay and upkeep come first ("Besoldung und Unterhalt"): with an empty
+    treasury the forecast expects soldiers to desert before Phase A, so the
+    editor offers ``er`` only up to what is left (the engine's figure), says
+    why, and the largest ``er`` it offers is carried out whole."""
+    camp = copy_demo(tmp_path / "c")
+    seg = load_segment(camp.segment_dir(DEMO_SEGMENT))
+    k = 1
+    seg.kingdoms[k].treasury = 0
+    view = build_view(seg, k)
+    ch = order_choices(view, shipped_rules())
+    gone = ch["gold"]["deserters"]
+    assert gone and ch["gold"]["unpaid"] > 0 and ch["gold"]["after_pay"] == 0
+    number = int(next(iter(gone)))
+    army = next(a for a in ch["armies"] if a["number"] == number)
+    er = next(c for c in army["a"] if c["code"] == "er")
+    assert er["max"] == army["units"] - gone[str(number)]
+    assert any(x["code"] == "er" and "desertieren" in x["why"] for x in army["left_out"])
+    text = _sheet(seg, k, number, army["position"], "r").replace("B: r", f"A: er {er['max']}")
+    fc = forecast(view, parse_sheet(text), shipped_rules())
+    assert not [r for r in fc.refused if r.line == 7], forecast_text(fc)

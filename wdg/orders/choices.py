@@ -67,7 +67,7 @@ def order_choices(view: KingdomView, rules: Rules,
     for a in ordered:
         p = plan["armies"][str(a.number)]
         got = _army(view, km, rules, costs, a, p["reach"], foreign_settlements, ordered,
-                    conquerable)
+                    conquerable, plan["gold"]["deserters"])
         got["running"] = p["running"]
         armies.append(got)
     return {"armies": armies, "kingdom": _kingdom(view, rules, costs),
@@ -77,7 +77,10 @@ def order_choices(view: KingdomView, rules: Rules,
 
 def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
           a: ArmyView, reach: list[dict[str, Any]], foreign: frozenset[str],
-          ordered: list[ArmyView], conquerable: dict[str, bool]) -> dict[str, Any]:
+          ordered: list[ArmyView], conquerable: dict[str, bool],
+          deserters: dict[str, int] | None = None) -> dict[str, Any]:
+    """``deserters``: army -> Rüstgüter the forecast expects to desert at the
+    pay step (:func:`wdg.orders.forecast.gold_plan`)."""
     out: dict[str, Any] = {
         "number": a.number, "position": str(a.position), "passive": a.passive,
         "troop": a.troop or "", "units": a.units, "fleet": a.is_fleet,
@@ -91,7 +94,7 @@ def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, An
         out["reach"] = []
         return out
     out["left_out"] = []
-    out["a"] = _phase_a(view, km, rules, costs, a, ordered, out["left_out"])
+    out["a"] = _phase_a(view, km, rules, costs, a, ordered, out["left_out"], deserters)
     out["reach"] = [_target(r) for r in reach]
     out["b"] = _phase_b(view, km, rules, a, out["reach"], foreign, conquerable, out["left_out"])
     return out
@@ -138,10 +141,12 @@ def _passive(view: KingdomView, rules: Rules, costs: dict[str, Any],
 
 def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
              a: ArmyView, ordered: list[ArmyView],
-             left_out: list[dict[str, str]] | None = None) -> list[dict[str, Any]]:
+             left_out: list[dict[str, str]] | None = None,
+             deserters: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """``ordered``: the view's armies by number; ``left_out`` gets the
     transport the month would refuse, with the reason."""
     left_out = left_out if left_out is not None else []
+    deserters = deserters or {}
     pos = a.position
     own = view.settlements.get(pos) if pos in view.owned else None
     out: list[dict[str, Any]] = []
@@ -174,6 +179,14 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
         # a fleet keeps the ships its cargo needs ("Tragkraft"), as the engine's er
         room = rules.int("economy", "space", "ship_capacity")
         spare = (a.units * room - cargo.units * rules.int("economy", "space", cargo.troop)) // room
+    # the pay step comes first: of an army short of pay the expected deserters
+    # are gone before Phase A (the forecast's figure, plan_data's gold plan)
+    left = a.units - deserters.get(str(a.number), 0)
+    if left < min(spare, a.units) and spare > 0:
+        left_out.append({"code": "er", "why": f"höchstens {left} Rüstgüter: voraussichtlich "
+                                              f"desertieren {a.units - left} zu Beginn des "
+                                              "Mondes (Sold und Unterhalt reichen nicht)"})
+    spare = min(spare, left)
     if spare > 0:
         out.append({"code": "er", "param": "count", "min": 1, "max": min(spare, a.units),
                     "label": "Rüstgüter entlassen"})
