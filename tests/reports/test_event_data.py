@@ -13,7 +13,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-from pathlib import Path
 
 import pytest
 

@@ -17,6 +17,7 @@ from collections import defaultdict
 import numpy as np
 
 from wdg.engine.events import Event
+from wdg.engine.wizards import action_codes
 from wdg.orders.model import Sheet
 from wdg.reports.model import (
     ARMY_STATUS,
@@ -51,13 +52,11 @@ from wdg.reports.model import (
 )
 from wdg.reports.settings import ReportSettings
 from wdg.rules import Rules, shipped_rules
-from wdg.engine.wizards import action_codes
 from wdg.world.hexgrid import Hex
 from wdg.world.state import (
     BUILDING_ORDER,
     UNKNOWN_TERRAIN,
     Army,
-    ArmyStatus,
     Building,
     Segment,
     TroopType,
