@@ -28,7 +28,7 @@ from tests.e2e.test_editor_browser import _browser
 from wdg.bots.briefing import brief
 from wdg.bots.players import write_sheet
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine.archive import read_order_files
+from wdg.store.months import read_order_files
 from wdg.engine.intake import take_in
 from wdg.engine.turn import resolve_intake
 from wdg.orders.forecast import forecast, running_costs
@@ -39,7 +39,7 @@ from wdg.reports.render import Renderer
 from wdg.reports.settings import load_report_settings
 from wdg.reports.sheet import render_sheets, report_model
 from wdg.rules import Rules
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 pytestmark = pytest.mark.slow
 

@@ -22,7 +22,7 @@ from wdg.orders.generate import default_passwords
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view, view_to_yaml
 from wdg.rules import shipped_rules
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 runner = CliRunner()
 
