@@ -20,17 +20,26 @@ def render(
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = one per core)."),
     no_pdf: bool = typer.Option(False, "--no-pdf", help="Text and HTML only."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    kingdom: list[int] = typer.Option(None, "--kingdom", "-k",
+                                      help="Nur die Blätter dieser Königreiche (mehrfach "
+                                           "möglich), etwa das PDF eines Spielers neu."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Render every report of an archived month again — from that month's own archived
     state, events, sheets and rules — into reports/<segment>/<YYYY-MM>/; files equal to
     the archived ones are delivered from the archive, differing ones are listed."""
+    from wdg.errors import InvalidInputError
     from wdg.reports.archived import render_month
 
     camp = open_campaign(campaign)
-    date = MonthDate.parse(month) if month else load(camp, segment).date.previous()
+    seg = load(camp, segment)
+    date = MonthDate.parse(month) if month else seg.date.previous()
+    unknown = sorted(set(kingdom or []) - set(seg.kingdoms))
+    if unknown:
+        raise InvalidInputError(f"--kingdom {', '.join(map(str, unknown))}: kein Königreich des "
+                                f"Segments {segment!r} (es gibt {', '.join(map(str, sorted(seg.kingdoms)))})")
     got = render_month(camp, segment, date, jobs=jobs or None, pdf=not no_pdf,
-                       progress=not quiet)
+                       progress=not quiet, kingdoms=kingdom or None)
     typer.echo(f"{len(got)} Dateien in {camp.reports_dir(segment, date)}; "
                + ("alle identisch mit dem Archiv" if not got.differing else
                   f"{len(got.differing)} abweichend vom Archiv (neu gerendert): "
