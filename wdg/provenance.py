@@ -119,9 +119,12 @@ def distributions() -> dict[str, dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def environment() -> dict[str, Any]:
-    """The record of the software resolving a month: wdg, Python, dependencies."""
+    """The record of the software resolving a month: wdg (with the SHA-256 of its
+    wheel as :func:`wdg.software.wdg_wheel` builds it), Python, dependencies."""
+    from wdg.software import wdg_wheel_sha256
+
     return {
-        "wdg": dict(build_info()),
+        "wdg": {**build_info(), "wheel_sha256": wdg_wheel_sha256()},
         "python": {"version": platform.python_version(),
                    "implementation": sys.implementation.name,
                    "platform": f"{platform.system()}-{platform.machine()}"},
