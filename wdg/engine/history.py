@@ -159,6 +159,7 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
     month's entry (the first finding), never raised."""
     from wdg import integrity
     from wdg.engine.archive import SUMMARY, read_events_data
+    from wdg.provenance import month_made_by
 
     out = []
     for d in _month_dirs(camp, segment):
@@ -192,7 +193,7 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
         out.append(ArchivedMonth(
             MonthDate.parse(d.name), list(info.get("entropy") or []),
             list(info.get("kingdom_order") or []), sheets, events, not damage,
-            str(damage[0]) if damage else None, note, str(info.get("wdg") or "")))
+            str(damage[0]) if damage else None, note, month_made_by(d)))
     return out
 
 
