@@ -198,3 +198,34 @@ def test_a_deleted_provenance_is_named_missing_not_older(commit, tmp_path: Path)
     line = next(x for x in out.splitlines() if x.startswith("0412-05"))
     assert "Herkunftsangaben fehlen: provenance.yaml fehlt" in line, out
     assert "vor 0.2.0" not in line, out
+
+
+def test_upgrade_keeps_only_templates_that_render(tmp_path: Path):
+    """Issue #40 item 2: ``segment upgrade --templates keep`` renders the last month's
+    Götterbotschaft, overview and one result sheet with the kept templates before it
+    accepts; templates that cannot render (0.1.0's, with today's report model) are
+    refused with the template's own error and nothing is changed; templates that
+    render are kept, and the next month runs with them."""
+    from wdg.reports.render import SHIPPED_TEMPLATES
+
+    camp = tmp_path / "c"
+    shutil.copytree(RELEASES["614f8e9"][0], camp)
+    before = tree(camp)
+    code, out = wdg("segment", "upgrade", "canura", "--templates", "keep", "-C", str(camp))
+    assert code == 1 and "--templates keep: die eigenen Vorlagen (templates/) lassen sich" in out
+    assert "UndefinedError" in out and "Nichts wurde verändert" in out, out
+    assert tree(camp) == before
+    shutil.rmtree(camp / "templates")  # own templates that fit: today's with a change
+    shutil.copytree(SHIPPED_TEMPLATES, camp / "templates")
+    text = camp / "templates" / "goetterbotschaft.txt.j2"
+    text.write_text(text.read_text(encoding="utf-8") + "{# eigene Fußzeile #}\n", encoding="utf-8")
+    code, out = wdg("segment", "upgrade", "canura", "--templates", "keep", "-C", str(camp))
+    assert code == 0 and "behaltene Vorlagen probeweise gerendert" in out, out
+    assert "Ergebnisblatt von Königreich 1 (Text und HTML) des Monds 0412-06" in out, out
+    assert text.is_file()
+    orders = camp / "orders" / "canura" / "0412-07"
+    orders.mkdir(parents=True)
+    (orders / "k1.txt").write_text("Segment: canura\nKönigreich: 1\nPasswort: canura-1\n",
+                                   encoding="utf-8")
+    code, out = wdg("turn", "run", "canura", "--no-pdf", "-q", "--force", "-C", str(camp))
+    assert code == 0 and "0412-07" in out, out
