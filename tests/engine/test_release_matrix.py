@@ -229,3 +229,111 @@ def test_upgrade_keeps_only_templates_that_render(tmp_path: Path):
                                    encoding="utf-8")
     code, out = wdg("turn", "run", "canura", "--no-pdf", "-q", "--force", "-C", str(camp))
     assert code == 0 and "0412-07" in out, out
+
+
+# --- upgrade, a further month, replay again; the older release refuses ---------------
+
+
+def bot_sheets(camp: Path) -> None:
+    """Real sheets for the segment's current month: kingdoms 1-6 by the Baumeister
+    bot with their own passwords (as tests/fixtures/releases/make_fixtures.sh)."""
+    from wdg.bots.briefing import brief
+    from wdg.bots.npc import last_events, last_sheet
+    from wdg.bots.players import write_sheet
+    from wdg.campaign import Campaign
+    from wdg.rules import Rules
+    from wdg.world.storage import load_segment
+
+    c = Campaign(camp)
+    seg = load_segment(c.segment_dir("canura"))
+    rules = Rules.load(c.rules_dir)
+    events = last_events(c, seg)
+    folder = c.orders_dir("canura", seg.date)
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 7):
+        text = write_sheet(brief(seg, n, events, last_sheet(c, seg, n)), "Baumeister", rules,
+                           password=f"canura-{n}", seed=seg.seed)
+        (folder / f"k{n}.txt").write_text(text, encoding="utf-8")
+
+
+_VENVS: dict[Path, Path] = {}
+
+
+def old_release(wheel: Path, root: Path) -> Path:
+    """The ``wdg`` script of the release's own wheel in a venv of its own (the
+    dependencies: those installed beside this test, as in test_exact_version_wheel)."""
+    if wheel in _VENVS:
+        return _VENVS[wheel]
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    venv = root / f"venv-{wheel.parent.name}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"),
+                    "install", "-q", "--no-deps", "--no-index", str(wheel)],
+                   check=True, timeout=300, env=env)
+    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; "
+                           "print(sysconfig.get_path('purelib'))"], capture_output=True,
+                          text=True, check=True, env=env).stdout.strip()
+    (Path(site) / "wdg-dependencies.pth").write_text(
+        f"{Path(typer.__file__).resolve().parent.parent}\n", encoding="utf-8")
+    _VENVS[wheel] = venv / "bin" / "wdg"
+    return _VENVS[wheel]
+
+
+@pytest.fixture(scope="module")
+def venv_root(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("old-releases")
+
+
+@pytest.mark.slow
+def test_upgrade_further_month_and_the_older_release_refuses(release, venv_root):
+    """Upgrade, a further month with real sheets, its replay byte for byte, an old
+    month replayed again (still explained, never a traceback); then every command of
+    the release that made the campaign, from its own wheel, refuses the upgraded
+    campaign with its own message naming the newer format — nothing is changed, no
+    month is committed (the 3c97e08 case of issue #40 item 1) — and today's wdg
+    opens it cleanly."""
+    from wdg.world.storage import FORMAT
+
+    commit, camp = release
+    archived = tree(camp / "worlds" / "canura" / "turns")
+    code, out = wdg("segment", "upgrade", "canura", "--templates", "replace", "-C", str(camp))
+    assert code == 0 and f"→ {FORMAT}" in out, out
+    assert tree(camp / "worlds" / "canura" / "turns") == archived
+    bot_sheets(camp)
+    code, out = wdg("turn", "run", "canura", "--no-pdf", "-q", "-C", str(camp))
+    assert code == 0 and "0412-07" in out, out
+    code, out = wdg("turn", "replay", "canura", "0412-07", "-C", str(camp))
+    assert code == 0 and "Dateien identisch" in out, out
+    code, out = wdg("turn", "replay", "canura", "0412-06", "-C", str(camp))
+    assert "Zustand:" in out and "Ereignisse:" in out, out
+    if commit == "c97684b":
+        assert code == 0 and "Dateien identisch" in out, out
+
+    old = old_release(RELEASES[commit][2], venv_root)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    nxt = camp / "orders" / "canura" / "0412-08"
+    nxt.mkdir(parents=True)
+    for k in range(1, 4):
+        (nxt / f"k{k}.txt").write_text(f"Segment: canura\nKönigreich: {k}\n"
+                                       f"Passwort: canura-{k}\n", encoding="utf-8")
+    own_message = {  # each release's own words for a segment format it cannot read
+        "0.1.0": f"key 'format': found {FORMAT}, expected format 1",
+        "0.2.0": f"Segmentformat {FORMAT} ist neuer als diese wdg-Version (0.2.0, liest Format bis 2)",
+    }[RELEASES[commit][1]]
+    whole = tree(camp)
+    for args in (["turn", "run", "canura", "--force"], ["turn", "list", "canura"],
+                 ["turn", "status", "canura"], ["segment", "check", "canura"],
+                 ["turn", "undo", "canura"], ["kingdom", "set", "canura", "1", "--ruler", "X"],
+                 ["orders", "import", "canura", os.devnull]):
+        got = subprocess.run([str(old), *args, "-C", str(camp)], capture_output=True,
+                             text=True, env=env, cwd=venv_root, timeout=300)
+        text = got.stdout + got.stderr
+        assert got.returncode != 0, (args, text)
+        assert own_message in text, (args, text)
+        assert "Traceback" not in text, (args, text)
+        assert tree(camp) == whole, args  # nothing changed, no month committed
+    code, out = wdg("segment", "check", "canura", "-C", str(camp))
+    assert code == 0, out
+    code, out = wdg("turn", "list", "canura", "--verify", "-C", str(camp))
+    assert code == 0 and "0412-07" in out and "ABWEICHUNG" not in out, out
