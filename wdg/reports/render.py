@@ -251,6 +251,7 @@ class Renderer:
             env.globals["WIDTH"] = WIDTH
             env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS
             env.globals["ruler_title"] = title_of
+            env.globals["month_digest"] = None  # set per month (wdg.digest), printed when known
 
     def asset(self, name: str) -> Markup:
         """The raw text of an asset (CSS) from the template folders, for inlining."""
