@@ -57,6 +57,9 @@ def test_export_with_software_replays_offline_in_a_fresh_venv(tmp_path: Path):
     assert all(" --hash=sha256:" in line for line in reqs.splitlines())
     sheet = (root / f"worlds/{DEMO_SEGMENT}/turns/{month}/orders/k1.txt").read_text("utf-8")
     assert "canura-1" in sheet  # not redacted: the replay checks the password
+    sums = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], capture_output=True,
+                          text=True, cwd=root / f"worlds/{DEMO_SEGMENT}/turns/{month}")
+    assert sums.returncode == 0, sums.stdout  # docs/storage.md: unchanged with --software
 
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_"))}

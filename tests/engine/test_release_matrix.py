@@ -337,3 +337,33 @@ def test_upgrade_further_month_and_the_older_release_refuses(release, venv_root)
     assert code == 0, out
     code, out = wdg("turn", "list", "canura", "--verify", "-C", str(camp))
     assert code == 0 and "0412-07" in out and "ABWEICHUNG" not in out, out
+
+
+def test_sha256sum_checks_an_exported_month_as_the_docs_say(tmp_path: Path):
+    """docs/storage.md: in an export the redacted sheets' lines fail; the documented
+    ``grep -v '  orders/' SHA256SUMS | sha256sum -c -`` passes and still finds a
+    damaged file (with --software, sheets kept: test_exact_version_offline)."""
+    import tarfile
+
+    if shutil.which("sha256sum") is None:
+        pytest.skip("sha256sum (GNU coreutils) fehlt")
+    camp = tmp_path / "c"
+    shutil.copytree(RELEASES["c97684b"][0], camp)
+    pkg = tmp_path / "p.tar"
+    code, out = wdg("export", "canura", "--archive", "-o", str(pkg), "-C", str(camp))
+    assert code == 0, out
+    with tarfile.open(pkg) as tar:
+        tar.extractall(tmp_path / "x", filter="data")
+    mdir = tmp_path / "x" / "wdg-archiv-canura" / "worlds/canura/turns/0412-05"
+    plain = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], cwd=mdir,
+                           capture_output=True, text=True)
+    assert plain.returncode != 0 and "orders/k1.txt: FAILED" in plain.stdout, plain.stdout
+    documented = subprocess.run("grep -v '  orders/' SHA256SUMS | sha256sum -c -", shell=True,
+                                cwd=mdir, capture_output=True, text=True)
+    assert documented.returncode == 0, documented.stdout + documented.stderr
+    readme = (tmp_path / "x" / "wdg-archiv-canura" / "README.md").read_text(encoding="utf-8")
+    assert "grep -v '  orders/' SHA256SUMS | sha256sum -c -" in readme
+    (mdir / "events.jsonl.xz").write_bytes(b"x")  # and a damaged file is still found
+    documented = subprocess.run("grep -v '  orders/' SHA256SUMS | sha256sum -c -", shell=True,
+                                cwd=mdir, capture_output=True, text=True)
+    assert documented.returncode != 0 and "events.jsonl.xz: FAILED" in documented.stdout

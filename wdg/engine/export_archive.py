@@ -47,6 +47,14 @@ Checks every file against `index.json`, every month against its manifest, every
 input against its provenance record, the templates, and the chain of months, with
 Python's standard library alone.
 
+Mit Standardwerkzeugen: jeder Monat seit dem Integritäts-Layer hat eine Hashliste
+`SHA256SUMS`. Weil die Spielzüge geschwärzt sind, schlagen deren Zeilen fehl; den Rest
+eines Monats prüft
+
+    cd worlds/{segment}/turns/<JJJJ-MM> && grep -v '  orders/' SHA256SUMS | sha256sum -c -
+
+und die Spielzüge `verify.py` (ihre Original-Hashes stehen in `index.json`, `redacted`).
+
 ## Inhalt / contents
 
 - `worlds/{segment}/` das Segment (Stand nach dem letzten Monat) und `turns/<JJJJ-MM>/`,
