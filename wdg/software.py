@@ -78,7 +78,8 @@ def _tree(root: Path, prefix: str) -> dict[str, bytes]:
         return {prefix: root.read_bytes()}
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root)
-        if not p.is_file() or p.suffix == ".pyc" or _SKIP_PARTS & set(rel.parts):
+        if not p.is_file() or p.suffix == ".pyc" or _SKIP_PARTS & set(rel.parts) \
+                or any(part.startswith(".") for part in rel.parts):
             continue
         out[f"{prefix}/{rel.as_posix()}"] = p.read_bytes()
     return out
