@@ -56,6 +56,9 @@ def register(app: typer.Typer) -> None:
                            f"genau dieses Wheel hat ausgewertet: "
                            f"{', '.join(soft['exact_months']) or 'keinen Monat'}; "
                            "die Spielzüge sind NICHT geschwärzt")
+                for month, made in soft["other_software"].items():
+                    typer.echo(f"  {month}: ausgewertet mit {made} — für eine Wiederholung "
+                               "das Wheel jener Version (docs/turns.md)")
                 for month, other in soft["dependency_versions_differ"].items():
                     typer.echo(f"  {month}: mit anderen Versionen ausgewertet: "
                                + ", ".join(f"{k} {v}" for k, v in other.items()))

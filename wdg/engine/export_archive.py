@@ -109,19 +109,24 @@ def _software(files: dict[str, bytes], months: list[dict[str, Any]]) -> dict[str
 
     lines.append(f"wdg=={__version__} --hash=sha256:{own.sha256}")
     files["software/requirements.txt"] = "".join(f"{x}\n" for x in sorted(lines)).encode()
-    exact, differs = [], {}
+    from wdg.provenance import describe
+
+    exact, differs, others = [], {}, {}
     packed = {k.replace("_", "-").replace(".", "-"): v["version"]
               for k, v in record["dependencies"].items()}
     for m in months:
         prov = m.get("provenance") or {}
         if (prov.get("wdg") or {}).get("wheel_sha256") == own.sha256:
             exact.append(m["month"])
+        else:
+            others[m["month"]] = describe(prov.get("wdg")) if prov else describe(None)
         other = {name: f"{d.get('version')} → {packed[name]}"
                  for name, d in sorted((prov.get("dependencies") or {}).items())
                  if name in packed and isinstance(d, dict) and d.get("version") != packed[name]}
         if other:
             differs[m["month"]] = other
     record["exact_months"] = exact
+    record["other_software"] = others
     record["dependency_versions_differ"] = differs
     return record
 
