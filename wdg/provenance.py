@@ -127,9 +127,24 @@ def month_made_by(mdir: Path) -> str:
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             return None
 
-    prov = load("provenance.yaml")
-    if isinstance(prov, dict) and isinstance(prov.get("wdg"), dict):
-        return describe(prov["wdg"])
+    try:  # only the "wdg:" block of the provenance (it lists every dependency: KBs)
+        text = (mdir / "provenance.yaml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is not None:
+        import re
+
+        block = re.search(r"^wdg:\n(?:[ \t]+.*\n?)+", text, re.M)
+        try:
+            wdg_record = yaml.load(block.group(0), Loader=getattr(  # noqa: S506 (safe)
+                yaml, "CSafeLoader", yaml.SafeLoader)) if block else None
+        except yaml.YAMLError:
+            wdg_record = None
+        if isinstance(wdg_record, dict) and isinstance(wdg_record.get("wdg"), dict):
+            return describe(wdg_record["wdg"])
+        prov = load("provenance.yaml")  # another layout: the whole file
+        if isinstance(prov, dict) and isinstance(prov.get("wdg"), dict):
+            return describe(prov["wdg"])
     summary = load("summary.yaml")
     listed = False
     try:
