@@ -54,7 +54,7 @@ def test_every_result_mail_names_the_digest(tmp_path: Path):
     from wdg.mail.ledger import Ledger
     from wdg.reports.mail import result_mails
     from wdg.world.calendar import MonthDate
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     camp = Campaign(CAMPAIGN)
     seg = load_segment(camp.segment_dir("canura"))

@@ -245,7 +245,7 @@ def bot_sheets(camp: Path) -> None:
     from wdg.bots.players import write_sheet
     from wdg.campaign import Campaign
     from wdg.rules import Rules
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     c = Campaign(camp)
     seg = load_segment(c.segment_dir("canura"))
@@ -296,7 +296,7 @@ def test_upgrade_further_month_and_the_older_release_refuses(release, venv_root)
     campaign with its own message naming the newer format — nothing is changed, no
     month is committed (the 3c97e08 case of issue #40 item 1) — and today's wdg
     opens it cleanly."""
-    from wdg.world.storage import FORMAT
+    from wdg.store.segment import FORMAT
 
     commit, camp = release
     archived = tree(camp / "worlds" / "canura" / "turns")
