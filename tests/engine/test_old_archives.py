@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from wdg import __version__ as wdg_version
 from wdg.cli import app
 from wdg.errors import WdgError
 from wdg.store.segment import FORMAT
@@ -84,8 +85,9 @@ def test_replay_explains_in_layers(old):
         code, out = wdg("turn", "replay", "canura", month, "-j", "1", "-C", str(camp))
         assert code == 1, out  # the state's segment.yaml now says format 2
         assert "ausgewertet mit einer wdg-Version vor 0.2.0" in out, out
-        assert "dies ist wdg 0.2.0" in out, out
-        assert "Zustand: ABWEICHUNG — state/segment.yaml: nur das Segmentformat (format: 1 → 2)" \
+        assert f"dies ist wdg {wdg_version}" in out, out
+        assert "Zustand: ABWEICHUNG — state/segment.yaml: nur das Segmentformat (format: 1 → " \
+            f"{FORMAT})" \
             in out, out
         assert "Ereignisse: " in out and "Ausgabe" in out, out
         for line in out.splitlines():
@@ -152,7 +154,7 @@ def test_upgrade_and_a_further_month(old):
     lines = out.splitlines()
     assert code == 0 and len(lines) == 4, out
     assert all(line.endswith("(wdg vor 0.2.0)") for line in lines[:3]), out
-    assert lines[3].startswith("0412-07") and "(wdg 0.2.0" in lines[3], out
+    assert lines[3].startswith("0412-07") and f"(wdg {wdg_version}" in lines[3], out
     assert tree(camp / "worlds" / "canura" / "turns" / "0412-04") == \
         {k[len("0412-04/"):]: v for k, v in archived.items() if k.startswith("0412-04/")}
 

@@ -476,6 +476,26 @@ def password_step(ctx: Context) -> list[str]:
             and needs_upgrade(k.player.password_hash)]
 
 
+def password_scheme_step(ctx: Context) -> list[str]:
+    """Segment format 3 (wdg 0.3.0, issue #40 item 1): password hashes may be of the
+    scrypt scheme, which wdg 0.2.0 cannot check — it would refuse every sheet as
+    "das Passwort ist falsch" and resolve the month. Format 3 makes every older
+    release refuse the segment instead. Nothing is rehashed (the upgrade has no
+    passwords); the step says which schemes the segment holds."""
+    from collections import Counter
+
+    from wdg.store.segment import load_segment
+
+    seg = load_segment(ctx.camp.segment_dir(ctx.segment))
+    schemes = Counter(str(k.player.password_hash).split("$", 1)[0]
+                      for k in seg.kingdoms.values()
+                      if k.player is not None and k.player.password_hash)
+    held = ", ".join(f"{n} × {s}" for s, n in sorted(schemes.items())) or "keine"
+    return [f"Passwort-Hashes: {held}. Ab Segmentformat 3 dürfen sie scrypt sein; wdg 0.2.0 "
+            "und älter verweigern das Segment dann mit ihrer eigenen Meldung (statt jeden "
+            "Spielzug als 'Passwort falsch' abzulehnen)"]
+
+
 def deposits_step(ctx: Context, seg: Any) -> list[str]:
     """Deposits for a segment saved before they existed, when the campaign's rules
     (after the rules step) have them (``wdg.engine.deposits.upgrade``, rules #31)."""
@@ -495,6 +515,7 @@ register_step("Regeln", rules_step)
 register_step("Vorlagen", templates_step)
 register_step("Post-Aufzeichnungen", mail_step)
 register_step("Passwörter", password_step)
+register_step("Passwortverfahren", password_scheme_step, to_format=3)
 register_segment_step("Bodenschätze", deposits_step, always=True)
 
 
