@@ -51,10 +51,10 @@ def test_verify_digest_says_whether_the_archive_still_holds_the_month(tmp_path: 
 
 def test_every_result_mail_names_the_digest(tmp_path: Path):
     from wdg.campaign import Campaign
-    from wdg.mail.ledger import Ledger
-    from wdg.reports.mail import result_mails
-    from wdg.world.calendar import MonthDate
+    from wdg.mail.results import result_mails
     from wdg.store.segment import load_segment
+    from wdg.store.sent import Ledger
+    from wdg.world.calendar import MonthDate
 
     camp = Campaign(CAMPAIGN)
     seg = load_segment(camp.segment_dir("canura"))
@@ -66,3 +66,47 @@ def test_every_result_mail_names_the_digest(tmp_path: Path):
         body = m.build(False).get_body(("plain",)).get_content()
         assert independent_digest(mdir) in body, body[:600]
         assert "wdg turn verify-digest canura 0412-06" in body
+
+
+def test_each_month_prints_its_digest_and_the_chain_leaves_the_disk(tmp_path: Path):
+    """A month run prints the month's digest in the Götterbotschaft and every result
+    sheet; the next month records it as an input; verify-digest walks the chain and
+    names a month changed afterwards (an insider who edits month 1's sheet cannot
+    keep month 2's quoted digest valid)."""
+    import lzma
+
+    from wdg.commands.demo import DEMO_SEGMENT, copy_demo
+
+    camp = copy_demo(tmp_path / "c").root
+    run = lambda *a: CliRunner().invoke(app, [*a, "-C", str(camp)])  # noqa: E731
+    got = run("turn", "run", DEMO_SEGMENT, "--no-pdf", "-q")
+    assert got.exit_code == 0, got.output
+    nxt = camp / "orders" / DEMO_SEGMENT / "0412-05"
+    nxt.mkdir(parents=True)
+    for k in (1, 2, 3):
+        (nxt / f"k{k}.txt").write_text(f"Segment: canura\nKönigreich: {k}\nPasswort: canura-{k}\n",
+                                       encoding="utf-8")
+    got = run("turn", "run", DEMO_SEGMENT, "--no-pdf", "-q", "--force")
+    assert got.exit_code == 0, got.output
+    turns = camp / "worlds" / DEMO_SEGMENT / "turns"
+    digests = {}
+    for month in ("0412-04", "0412-05"):
+        d = digests[month] = independent_digest(turns / month)
+        delivered = camp / "reports" / DEMO_SEGMENT / month
+        for name in ("goetterbotschaft.txt", "goetterbotschaft.html", "k1/ergebnis.txt",
+                     "k3/ergebnis.html"):
+            assert d in (delivered / name).read_text(encoding="utf-8"), (month, name)
+    recorded = lzma.decompress((turns / "0412-05" / "inputs" / "previous-digest.txt.xz")
+                               .read_bytes()).decode().strip()
+    assert recorded == digests["0412-04"]
+    got = run("turn", "verify-digest", DEMO_SEGMENT, "0412-05", digests["0412-05"])
+    assert got.exit_code == 0 and "Kette: 1 Verknüpfungen bis 0412-04 stimmen" in got.output, \
+        got.output
+    got = run("turn", "replay", DEMO_SEGMENT, "0412-05")
+    assert got.exit_code == 0 and "Dateien identisch" in got.output, got.output
+    sheet = turns / "0412-04" / "orders" / "k2.txt"  # an insider rewrites month 1
+    sheet.write_bytes(sheet.read_bytes() + b"\n")
+    got = run("turn", "verify-digest", DEMO_SEGMENT, "0412-05", digests["0412-05"])
+    assert got.exit_code == 1 and "0412-04 wurde nachträglich verändert" in got.output, got.output
+    got = run("turn", "verify-digest", DEMO_SEGMENT, "0412-04", digests["0412-04"])
+    assert got.exit_code == 1 and "WEICHT AB" in got.output, got.output
