@@ -377,6 +377,12 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
         return stop(Layer("Seed", False, f"{result.entropy} statt {seed['entropy']}"), "seed.yaml")
     if seed.get("next_deadline"):  # set by the run before the month was archived
         result.set_next_deadline(str(seed["next_deadline"]))
+    from wdg.digest import month_digest
+
+    try:  # printed in the reports as the run printed it
+        result.digest = month_digest(mdir, segment)
+    except Exception:  # noqa: BLE001 — a damaged input: no digest; the outputs layer says it
+        result.digest = None
     available = {**registered_outputs(), **(writers or {})}
     archived = sorted({k.split("/")[1] for k in manifest if k.startswith("outputs/")})
     for name in archived:

@@ -308,13 +308,16 @@ def _month_digest(result: Any, directory: Path, replaying: Path | None) -> str |
     segment, key = result.state.name, result.date.key
     if replaying is not None:
         return month_digest(replaying, segment)
+    if getattr(result, "digest", None):  # a replay: the archived month's (wdg.engine.replay)
+        return str(result.digest)
     staging = Path(directory).parent.parent.parent  # turns/.staging-<M>/.out/outputs/<name>
     if not (staging.name == f".staging-{key}" and (staging / "state-before").is_dir()
             and (staging / "seed.yaml").is_file()):
         return None
     result.archived_inputs[PREVIOUS] = (previous_digest(staging.parent, segment, key)
                                         + "\n").encode("utf-8")
-    return digest_of(segment, key, input_hashes(staging, result.archived_inputs))
+    result.digest = digest_of(segment, key, input_hashes(staging, result.archived_inputs))
+    return result.digest
 
 
 def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
