@@ -347,7 +347,7 @@ def test_upgrade_further_month_and_the_older_release_refuses(release, venv_root)
 
 def test_sha256sum_checks_an_exported_month_as_the_docs_say(tmp_path: Path):
     """docs/storage.md: in an export the redacted sheets' lines fail; the documented
-    ``grep -v '  orders/' SHA256SUMS | sha256sum -c -`` passes and still finds a
+    ``grep -v '  orders/' SHA256SUMS | sha256sum -c`` passes and still finds a
     damaged file (with --software, sheets kept: test_exact_version_offline)."""
     import tarfile
 
@@ -364,12 +364,12 @@ def test_sha256sum_checks_an_exported_month_as_the_docs_say(tmp_path: Path):
     plain = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], cwd=mdir,
                            capture_output=True, text=True)
     assert plain.returncode != 0 and "orders/k1.txt: FAILED" in plain.stdout, plain.stdout
-    documented = subprocess.run("grep -v '  orders/' SHA256SUMS | sha256sum -c -", shell=True,
+    documented = subprocess.run("grep -v '  orders/' SHA256SUMS | sha256sum -c", shell=True,
                                 cwd=mdir, capture_output=True, text=True)
     assert documented.returncode == 0, documented.stdout + documented.stderr
     readme = (tmp_path / "x" / "wdg-archiv-canura" / "README.md").read_text(encoding="utf-8")
-    assert "grep -v '  orders/' SHA256SUMS | sha256sum -c -" in readme
+    assert "grep -v '  orders/' SHA256SUMS | sha256sum -c" in readme
     (mdir / "events.jsonl.xz").write_bytes(b"x")  # and a damaged file is still found
-    documented = subprocess.run("grep -v '  orders/' SHA256SUMS | sha256sum -c -", shell=True,
+    documented = subprocess.run("grep -v '  orders/' SHA256SUMS | sha256sum -c", shell=True,
                                 cwd=mdir, capture_output=True, text=True)
     assert documented.returncode != 0 and "events.jsonl.xz: FAILED" in documented.stdout
