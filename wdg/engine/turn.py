@@ -62,6 +62,11 @@ class MonthResult:
     """The report templates the outputs were rendered with (file name -> bytes),
     archived with the month (content-addressed, ``turns/.blobs/``)."""
 
+    digest: str | None = None
+    """The month's digest (:mod:`wdg.digest`): computed by the report writer of a
+    month run from the staged inputs, set by a replay from the archived month;
+    printed in the Götterbotschaft and every result sheet."""
+
     kept_deadline: bool = False
     """True when :attr:`next_deadline` was kept from a run of this month that was
     undone (not given to this run)."""
