@@ -1,0 +1,103 @@
+"""``wdg world``: the segments of a campaign as one world of Canura (docs/world.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from wdg.commands.common import campaign_option, open_campaign
+
+sub = typer.Typer(help="Die Welt Canura: alle Segmente der Kampagne gemeinsam — Stand, "
+                  "Auswertung (lokal oder auf einem Dask-Cluster), Mitteilungsblatt, Spieler "
+                  "über Segmente hinweg (docs/world.md).", no_args_is_help=True)
+
+
+def _echo_json(data: object) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False))
+
+
+@sub.command("status")
+def status(
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Jedes Segment in einer Tabelle: Mond, Eintreffschluß (fällig?), Spielzüge
+    eingegangen/fehlend, Blockaden, letzter Lauf, Post. Exit-Code 1, wenn ein Segment
+    nicht gelesen werden kann (es wird mit Grund genannt)."""
+    from wdg.office.status import status_lines, world_status
+
+    camp = open_campaign(campaign)
+    rows = world_status(camp)
+    if as_json:
+        _echo_json({"campaign": str(camp.root), "segments": [r.as_dict() for r in rows]})
+    elif not rows:
+        typer.echo(f"keine Segmente in {camp.worlds} ('wdg segment new' legt eines an)")
+    else:
+        for line in status_lines(rows):
+            typer.echo(line)
+    if any(r.error for r in rows):
+        raise typer.Exit(1)
+
+
+@sub.command("run")
+def run(
+    force: bool = typer.Option(False, "--force", help="Alle Segmente auswerten, auch vor dem "
+                               "Eintreffschluß oder mit zu vielen fehlenden Spielzügen."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Mit den PDFs (Vorgabe) oder nur "
+                             "Text, HTML, Ansichten und Formulare."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Lokale Arbeitsprozesse (0 = einer je "
+                             "Kern, 1 = in diesem Prozeß)."),
+    scheduler: str = typer.Option(None, "--scheduler", help="Adresse eines laufenden "
+                                  "Dask-Schedulers (tcp://HOST:PORT); die Arbeitsprozesse "
+                                  "brauchen das Kampagnenverzeichnis unter demselben Pfad."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Jedes Segment, dessen Eintreffschluß vorbei ist, auswerten — jedes unter seiner
+    eigenen Sperre, parallel in lokalen Prozessen oder auf einem Dask-Cluster, genau wie
+    'wdg turn run'. Ein fehlerhaftes Segment wird mit Grund genannt, die anderen laufen.
+    Exit-Codes wie 'wdg mail run': 0 erledigt, 1 fehlgeschlagen, 3 nichts zu tun,
+    4 wartet auf den Eintreffschluß, 5 verweigert, 6 gesperrt, 130 abgebrochen."""
+    from wdg import exitcodes
+    from wdg.errors import InvalidInputError
+    from wdg.office.run import run_world
+
+    if scheduler is not None and jobs:
+        raise InvalidInputError("--jobs und --scheduler schließen sich aus: entweder lokale "
+                                "Prozesse oder der Dask-Cluster")
+    camp = open_campaign(campaign)
+
+    def shown(rep) -> None:  # noqa: ANN001
+        if as_json:
+            return
+        for line in rep.lines:
+            typer.echo(f"{rep.segment}: {line}",
+                       err=line.startswith(("Fehler", "verweigert", "gesperrt")))
+        typer.echo(f"{rep.segment}: {exitcodes.NAMES.get(rep.code, rep.code)} "
+                   f"(Code {rep.code}, {rep.seconds:.1f} s)")
+
+    try:
+        world = run_world(camp, force=force, pdf=pdf, jobs=jobs, scheduler=scheduler,
+                          progress=shown)
+    except KeyboardInterrupt:
+        typer.echo("abgebrochen: jedes Segment ist ausgewertet oder unverändert; "
+                   "'wdg world status' zeigt, welche noch fällig sind", err=True)
+        raise
+    if as_json:
+        _echo_json(world.as_dict())
+    elif not world.segments:
+        typer.echo(f"keine Segmente in {camp.worlds}")
+    else:
+        n = {c: sum(1 for s in world.segments if s.code == c) for c in exitcodes.NAMES}
+        parts = [f"{n[c]} {exitcodes.NAMES[c]}" for c in exitcodes.NAMES if n.get(c)]
+        typer.echo(f"Welt: {len(world.segments)} Segmente ({', '.join(parts)}) in "
+                   f"{world.seconds:.1f} s ({world.where})")
+    if world.code:
+        raise typer.Exit(world.code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wdg world`` to the root app."""
+    app.add_typer(sub, name="world")
