@@ -31,12 +31,24 @@ def _local_reference(template: Path, dest: Path) -> dict[str, bytes]:
 def _run_or_untouched(camp, before: dict[str, bytes]) -> dict[str, bool]:  # noqa: ANN001
     """Per segment: True when its month is committed (archive complete), False
     when it is untouched (old date, no archived month, same segment files)."""
+    import time
+
     from wdg.engine.archive import month_dir, segment_lock
+    from wdg.errors import LockedError
 
     out = {}
     for name in SEGMENTS:
-        with segment_lock(camp.segment_dir(name)):  # recovers an interrupted commit
-            seg = load_segment(camp.segment_dir(name))
+        # a task Dask gave up on may still run on another worker (its future
+        # failed with the lost one): wait for it, as the next command would
+        for _ in range(300):
+            try:
+                with segment_lock(camp.segment_dir(name)):  # recovers an interrupted commit
+                    seg = load_segment(camp.segment_dir(name))
+                break
+            except LockedError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError(f"{name}: still locked after 60 s")
         archived = (month_dir(camp, name, MONTH) / "manifest.yaml").is_file()
         if seg.date == MONTH:
             assert not archived, name
@@ -118,7 +130,9 @@ def test_world_run_on_a_dask_local_cluster(world_template: Path, tmp_path: Path)
         assert sued.code == exitcodes.FAILED and "Arbeitsprozess ging verloren" in sued.lines[0]
         assert got.code == exitcodes.FAILED
         state = _run_or_untouched(killed, before)
-        assert state == {"nord": True, "ost": True, "sued": False, "west": False}
+        # the tasks queued on the killed worker may have failed with it (run
+        # elsewhere or not at all): only sued's and west's state are certain
+        assert state["sued"] is False and state["west"] is False
         again = run_world(killed, pdf=False, scheduler=cluster.scheduler_address)
         assert [s.ran for s in again.segments if s.segment == "sued"] == ["0412-04"]
         assert tree_bytes(killed.root) == ref

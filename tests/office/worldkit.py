@@ -1,7 +1,9 @@
 """A world of four small segments on disk for the ``wdg world`` tests.
 
 ``nord``, ``ost``, ``sued`` and ``west`` have two kingdoms each (a harbour
-town, land, armies) and both sheets for their first month. The deadline of
+town, land, armies) and their sheets for the first month; ``nord`` has a third
+kingdom at war with the first (a battle, a ruler's announcement, a private
+message, the game master's announcement: see :func:`make_segment`). The deadline of
 ``nord``, ``ost`` and ``sued`` has passed; ``west``'s lies in 2099. One person,
 :data:`WANDERER`, rules kingdom 1 in ``nord`` and kingdom 2 in ``ost``.
 """
@@ -32,7 +34,7 @@ MAP = ["~K ~K ~K ~K ~K ~K ~K ~K", "T. Tw T. Tu B. T. T. T.", "T. T. G. T. T. T. 
 @functools.cache
 def _hashes() -> dict[int, str]:
     rng = np.random.default_rng(0)
-    return {n: hash_password(f"pw-{n}", rng) for n in (1, 2)}
+    return {n: hash_password(f"pw-{n}", rng) for n in (1, 2, 3)}
 
 
 def email(segment: str, kingdom: int) -> str:
@@ -42,30 +44,50 @@ def email(segment: str, kingdom: int) -> str:
     return f"{segment}{kingdom}@example.org"
 
 
-def make_segment(camp: Campaign, name: str, seed: int, deadline: str) -> None:
-    """One segment of the world, saved, with its first month's sheets."""
+SECRET = "Geheimer Plan gegen den Norden"
+"""The text of a private message (``BOTSCHAFT``) in ``nord``: it must never reach the MBW."""
+
+
+def make_segment(camp: Campaign, name: str, seed: int, deadline: str, *,
+                 three: bool = False) -> None:
+    """One segment of the world, saved, with its first month's sheets. ``three``:
+    a third kingdom, at war with kingdom 1, its army on kingdom 1's town (a
+    battle in the first month), announcements of the game master and a ruler."""
     seg = small_segment(MAP, date=MONTH, seed=seed, name=name)
-    for n, town, land in ((1, "101.09", ("101.10", "101.17", "101.18")),
-                          (2, "101.14", ("101.15", "101.22", "101.23"))):
-        k = add_kingdom(seg, n, name=f"{name.capitalize()}reich {n}", treasury=60_000,
-                        diplomacy={3 - n: 5}, email=email(name, n))
+    kingdoms = [(1, "101.09", ("101.10", "101.17", "101.18")),
+                (2, "101.14", ("101.15", "101.22", "101.23"))]
+    if three:
+        kingdoms.append((3, "101.12", ("101.11", "101.19", "101.20")))
+    for n, town, land in kingdoms:
+        diplomacy = {o: 5 for o, _, _ in kingdoms if o != n}
+        if three and n in (1, 3):
+            diplomacy[4 - n] = 1  # verfeindet
+        k = add_kingdom(seg, n, name=f"{name.capitalize()}reich {n}", treasury=60_000 + 1234 * n,
+                        diplomacy=diplomacy, email=email(name, n))
         k.player.password_hash = _hashes()[n]
         add_settlement(seg, town, 250, name=f"Stadt{n}", kingdom=n, militia=3000,
                        buildings={Building.KASERNE: 1, Building.HAFEN: 1, Building.PALAST: 1})
         own(seg, n, *land)
-        add_army(seg, n * 100 + 1, n, town, units=800)
+        add_army(seg, n * 100 + 1, n, town, units=800 + 7 * n)
         add_army(seg, n * 100 + 2, n, None, troop=TroopType.REITER)
         add_army(seg, n * 100 + 3, n, town, troop=TroopType.SCHIFFE, units=3)
+    if three:
+        add_army(seg, 304, 3, "101.09", units=2500)
     seg.militia[seg.militia == 0] = 200
     set_deadline(seg, deadline)
     save_segment(seg, camp.segment_dir(name))
     d = camp.orders_dir(name, MONTH)
     d.mkdir(parents=True, exist_ok=True)
     bodies = {1: "H\nHeer 0101 101.09\nA: nr 200\nHeer 0102 000.00\nK\nSS 101.17 50\n",
-              2: "H\nHeer 0201 101.14\nA: er 100\nK\nF+ 2000\n"}
-    for n, body in bodies.items():
-        (d / f"k{n}.txt").write_text(f"Segment: {name}\nKönigreich: {n}\nPasswort: pw-{n}\n{body}",
-                                     encoding="utf-8")
+              2: "H\nHeer 0201 101.14\nA: er 100\nK\nF+ 2000\n",
+              3: f"H\nHeer 0301 101.12\nK\nBOTSCHAFT 2\n{SECRET}\nENDE\n"
+                 "BEKANNTMACHUNG\nDer Norden wird fallen.\nENDE\n"}
+    for n, *_ in kingdoms:
+        (d / f"k{n}.txt").write_text(f"Segment: {name}\nKönigreich: {n}\nPasswort: pw-{n}\n"
+                                     f"{bodies[n]}", encoding="utf-8")
+    if three:
+        (d / "sl.txt").write_text("SEGMENTLEITER\nANKUENDIGUNG\nIm Norden wird gekämpft.\n"
+                                  "ENDE\n", encoding="utf-8")
 
 
 def make_world(root: Path) -> Campaign:
@@ -73,7 +95,7 @@ def make_world(root: Path) -> Campaign:
     camp = Campaign(root)
     for i, name in enumerate(SEGMENTS):
         make_segment(camp, name, 11 + i, "2099-01-05 13:00" if name == "west"
-                     else "2026-01-05 13:00")
+                     else "2026-01-05 13:00", three=name == "nord")
     return camp
 
 

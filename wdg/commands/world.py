@@ -98,6 +98,40 @@ def run(
         raise typer.Exit(world.code)
 
 
+@sub.command("mbw")
+def mbw(
+    out: Path = typer.Option(None, "--out", "-o", help="Zielordner (Vorgabe: reports/mbw/ der "
+                             "Kampagne); darin mbw.txt, mbw.html, mbw.pdf, mbw.json, plots/."),
+    articles: Path = typer.Option(None, "--articles", "-a", help="Eigene Artikel des "
+                                  "Segmentleiters: UTF-8-Text, jeder Artikel beginnt mit "
+                                  "'# Überschrift', Absätze durch Leerzeilen getrennt."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Auch als PDF (Vorgabe)."),
+    plots: str = typer.Option("auto", "--plots", help="auto (matplotlib, wenn installiert, "
+                              "sonst SVG), matplotlib, svg oder none."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Das Mitteilungsblatt der Welt (MBW) aus den Archiven aller Segmente: je Segment
+    Mond, Reiche, Land, Soldaten, Reichsschätze, Schlachten, Eroberungen, ausgeschiedene
+    Reiche, Bekanntmachungen der Götterbotschaft; über alle Segmente die größten Reiche,
+    die Kriege des Jahres, Grafiken; dazu eigene Artikel. Nur Veröffentlichtes und Summen
+    (docs/rules.md)."""
+    from wdg.office.mbw import write_mbw
+
+    camp = open_campaign(campaign)
+    target = out if out is not None else camp.root / "reports" / "mbw"
+    model, files = write_mbw(camp, target, articles=articles, pdf=pdf, plots=plots)
+    if as_json:
+        _echo_json({"out": str(target), "files": [str(f) for f in files],
+                    "mbw": model.as_dict()})
+        return
+    for p in model.segments:
+        if p.problem:
+            typer.echo(f"{p.segment}: Archiv nicht lesbar: {p.problem}", err=True)
+    typer.echo(f"Mitteilungsblatt: {len(model.segments)} Segmente, {len(model.articles)} "
+               f"Artikel; {len(files)} Dateien in {target}")
+
+
 def register(app: typer.Typer) -> None:
     """Add ``wdg world`` to the root app."""
     app.add_typer(sub, name="world")

@@ -271,8 +271,9 @@ def _lost(name: str, exc: BaseException) -> SegmentRun:
     if lost_worker(exc):
         rep.lines.append("Fehler: der Arbeitsprozess ging verloren (beendet oder abgestürzt); "
                          "das Segment ist ausgewertet oder unverändert (das Speichern eines "
-                         "Mondes ist atomar) — der nächste 'wdg world run' wertet es aus, "
-                         "falls es noch fällig ist")
+                         "Mondes ist atomar; auf einem Dask-Cluster kann ein anderer "
+                         "Arbeitsprozess es noch auswerten, dann ist es so lange gesperrt) — "
+                         "der nächste 'wdg world run' wertet es aus, falls es noch fällig ist")
     else:
         rep.lines.append(f"Fehler: {type(exc).__name__}: {exc}")
     return rep
