@@ -106,3 +106,26 @@ def test_no_secret_of_a_segment_leaks_into_the_mbw(mbw_out: tuple[Path, Path]) -
     for name, text in texts.items():
         for s in secrets:  # a number as a whole word (not inside a colour or another number)
             assert not re.search(rf"(?<![\w#.]){re.escape(s)}(?![\w])", text), (name, s)
+
+
+def test_a_campaigns_own_office_rules_set_the_threshold(ran_world_template: Path,
+                                                        tmp_path: Path) -> None:
+    """``office.yaml`` beside ``worlds/`` replaces the shipped one: with
+    ``min_kingdoms: 2`` the two-kingdom segments print their sums; a bad value
+    is one German message naming the file and key."""
+    from wdg.office.mbw import build_mbw
+
+    camp = world_copy(ran_world_template, tmp_path / "w")
+    (camp.root / "office.yaml").write_text("mbw:\n  min_kingdoms: 2\n  largest_realms: 1\n",
+                                           encoding="utf-8")
+    mbw = build_mbw(camp)
+    ost = next(p for p in mbw.segments if p.segment == "ost")
+    after = load_segment(month_dir(camp, "ost", MONTH) / "state")
+    assert ost.months[0].treasury == sum(k.treasury for k in after.kingdoms.values())
+    assert len(mbw.largest) == 1
+    (camp.root / "office.yaml").write_text("mbw:\n  min_kingdoms: 1\n  largest_realms: 1\n",
+                                           encoding="utf-8")
+    res = runner.invoke(app, ["world", "mbw", "--no-pdf", "-o", str(tmp_path / "o"),
+                              "-C", str(camp.root)])
+    assert res.exit_code == 1
+    assert "office.yaml" in str(res.exception) and "mbw.min_kingdoms" in str(res.exception)

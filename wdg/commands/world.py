@@ -132,6 +132,76 @@ def mbw(
                f"Artikel; {len(files)} Dateien in {target}")
 
 
+@sub.command("players")
+def players(
+    several: bool = typer.Option(False, "--several", help="Nur Personen mit Königreichen in "
+                                 "mehreren Segmenten."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Jede Person (nach E-Mail-Adresse) mit ihren Königreichen in allen Segmenten;
+    wer in mehreren Segmenten spielt, steht zuerst."""
+    from wdg.office.players import players as collect
+
+    camp = open_campaign(campaign)
+    people, problems = collect(camp)
+    rows = sorted(people.values(), key=lambda p: (-len(p.segments), p.email))
+    if several:
+        rows = [p for p in rows if len(p.segments) > 1]
+    if as_json:
+        _echo_json({"players": [p.as_dict() for p in rows], "problems": problems})
+    else:
+        for p in rows:
+            where = ", ".join(f"{k['segment']}: {k['name']} ({k['kingdom']})" for k in p.kingdoms)
+            typer.echo(f"{p.email:<32} {len(p.segments)} Segment"
+                       f"{'e' if len(p.segments) != 1 else ''}  {where}")
+        if not rows:
+            typer.echo("keine Personen" + (" in mehreren Segmenten" if several else ""))
+        for name, why in problems.items():
+            typer.echo(f"{name}: nicht lesbar: {why}", err=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+@sub.command("disqualify")
+def disqualify(
+    email: str = typer.Argument(..., help="E-Mail-Adresse der Person."),
+    reason: str = typer.Option(..., "--reason", help="Grund (steht im Bogen des "
+                               "Segmentleiters, im Archiv und in der Mail an die Person)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Nur zeigen, was eingetragen würde."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Die Person in allen Segmenten disqualifizieren ("sofort und für alle
+    WdG-Segmente"): 'DISQUALIFIZIEREN <Königreich> <Grund>' in den Bogen des
+    Segmentleiters (sl.txt) des laufenden Mondes jedes Segments, in dem sie spielt;
+    der Lauf des Mondes läßt das Königreich ausscheiden (im Archiv, mit 'wdg turn undo'
+    rückgängig). Die Person erhält eine Mail, einmal."""
+    from wdg.office.players import disqualify as run
+
+    camp = open_campaign(campaign)
+    got = run(camp, email, reason, dry_run=dry_run)
+    if as_json:
+        _echo_json(got.as_dict())
+    else:
+        verb = "würde eingetragen" if dry_run else "eingetragen"
+        for r in got.written:
+            typer.echo(f"{r['segment']}: {r['name']} (Königreich {r['kingdom']}) — "
+                       f"DISQUALIFIZIEREN {verb} in {r['sheet']}")
+        for r in got.already:
+            typer.echo(f"{r['segment']}: {r['name']} (Königreich {r['kingdom']}) — stand schon "
+                       f"in {r['sheet']}")
+        for seg, why in got.failed.items():
+            typer.echo(f"{seg}: Fehler: {why}", err=True)
+        told = {"sent": "benachrichtigt", "already": "schon benachrichtigt",
+                "file": "Mail als Datei", "uncertain": "Benachrichtigung ungewiß",
+                "failed": "nicht benachrichtigt", "dry-run": "nicht benachrichtigt (--dry-run)",
+                "": "nicht benachrichtigt"}[got.told]
+        typer.echo(f"{got.email}: {told}" + (f" — {got.told_detail}" if got.told_detail else ""))
+    if got.failed or got.told in ("failed", "uncertain"):
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``wdg world`` to the root app."""
     app.add_typer(sub, name="world")

@@ -8,7 +8,7 @@ It is built from the segments' archives only (each archived month's state
 after it and its events), never from the live files:
 
 - per segment and month: the month, the number of kingdoms, and — when at
-  least ``mbw.min_kingdoms`` kingdoms play there (``worlds/rules/office.yaml``)
+  least ``mbw.min_kingdoms`` kingdoms play there (``office.yaml``: :func:`office_rules`)
   — the sums over its kingdoms of land, soldiers, treasury and conquests; the
   battles (the Götterbotschaft's chronicle names every one), the kingdoms that
   ended, the game master's announcements and the rulers' open proclamations
@@ -113,19 +113,36 @@ class Mbw:
         return dataclasses.asdict(self)
 
 
-def mbw_settings(camp: Campaign) -> tuple[int, int]:
-    """``(min_kingdoms, largest_realms)`` from ``office.yaml`` of the campaign's
-    rules (the shipped file when the campaign's rules predate it)."""
-    from wdg.rules import Rules, shipped_rules
+OFFICE_RULES = Path(__file__).with_name("office.yaml")
+"""The shipped rules of the office (``wdg/office/office.yaml``); a campaign's own
+``office.yaml`` beside its ``worlds/`` replaces them. Not in ``worlds/rules/``:
+they are no rules of a segment's month (a month's archived rules stay as they were)."""
 
-    rules = Rules.load(camp.rules_dir)
-    if not rules.has("office", "mbw", "min_kingdoms"):
-        rules = shipped_rules()
-    n, top = rules.int("office", "mbw", "min_kingdoms"), rules.int("office", "mbw", "largest_realms")
-    if n < 2 or top < 0:
-        raise DataError(str(camp.rules_dir / "office.yaml"), "mbw", {"min_kingdoms": n,
-                        "largest_realms": top}, "min_kingdoms mindestens 2, largest_realms "
-                        "mindestens 0")
+
+def office_rules(camp: Campaign) -> tuple[Path, dict[str, Any]]:
+    """The office's rules file of the campaign (its own, else the shipped one) and its content."""
+    from wdg.rules import safe_load_file
+
+    own = camp.root / "office.yaml"
+    path = own if own.is_file() else OFFICE_RULES
+    data = safe_load_file(path) or {}
+    if not isinstance(data, dict):
+        raise DataError(str(path), None, data, "eine Zuordnung (Schlüssel: Wert)")
+    return path, data
+
+
+def mbw_settings(camp: Campaign) -> tuple[int, int]:
+    """``(min_kingdoms, largest_realms)`` from the office's rules (:func:`office_rules`)."""
+    path, data = office_rules(camp)
+    mbw = data.get("mbw")
+    if not isinstance(mbw, dict):
+        raise DataError(str(path), "mbw", mbw, "eine Zuordnung mit min_kingdoms und "
+                        "largest_realms")
+    n, top = mbw.get("min_kingdoms"), mbw.get("largest_realms")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 2:
+        raise DataError(str(path), "mbw.min_kingdoms", n, "eine ganze Zahl, mindestens 2")
+    if not isinstance(top, int) or isinstance(top, bool) or top < 0:
+        raise DataError(str(path), "mbw.largest_realms", top, "eine ganze Zahl, mindestens 0")
     return n, top
 
 
