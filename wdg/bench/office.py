@@ -86,6 +86,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
         key = str(workers)
         table["workers"][key] = round(wall, 2)
         table["cpu_s"][key] = round(_LAST_CPU[0], 1)
+        table.setdefault("cpu_per_segment_s", {})[key] = round(_LAST_CPU[0] / n, 2)
         table["per_segment_s"][key] = round(statistics.median(s["seconds"] for s in ran), 2)
         table["peak_rss_mib_per_worker"][key] = round(max(per_worker.values()) / 1024)
         table["load_average"][key] = [round(x, 2) for x in os.getloadavg()]
@@ -95,6 +96,10 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
                                f"{workers} CPU; CPU {_LAST_CPU[0]:.1f} s; load "
                                f"{os.getloadavg()[0]:.1f}; median segment "
                                f"{table['per_segment_s'][key]:.1f} s"))
+        res.add(Figure(G, f"CPU per segment (text + HTML), {workers} worker"
+                       f"{'s' if workers > 1 else ''}", _LAST_CPU[0] / n, "s",
+                       [_LAST_CPU[0] / n], note="user + system seconds of the command and its "
+                       "workers, divided by the segments (does not depend on the load)"))
         res.add(Figure(G, f"peak memory per worker, {workers} worker"
                        f"{'s' if workers > 1 else ''}", max(per_worker.values()) / 1024, "MiB",
                        [max(per_worker.values()) / 1024],
