@@ -144,12 +144,17 @@ def run_segment(root: str, name: str, *, force: bool = False, pdf: bool = True,
                 render_jobs: int = 1, die_at: str | None = None) -> SegmentRun:
     """One segment's task (in a worker process): see the module. Never raises
     for a segment's own problems; they are the result's code and lines.
+    ``render_jobs``: processes for the reports (0: the cores of this process).
     ``die_at`` (:data:`DIE_POINTS`) kills this process on purpose (tests)."""
     import resource
     import time
 
     t0 = time.perf_counter()
     rep = SegmentRun(name, worker=f"{socket.gethostname()}:{os.getpid()}")
+    if render_jobs < 1:
+        from wdg.reports.batch import default_jobs
+
+        render_jobs = default_jobs()
     try:
         _run_segment(Path(root), name, rep, force=force, pdf=pdf, render_jobs=render_jobs,
                      die_at=die_at)
@@ -319,8 +324,10 @@ def run_world(campaign: Campaign, *, force: bool = False, pdf: bool = True, jobs
             close = executor.shutdown
     else:
         out.where = type(executor).__name__
-    # rendering inside a task: the cores a worker has to itself on this machine
-    render_jobs = max(1, cores // out.workers) if out.workers else 1
+    # rendering inside a task: the cores a local worker has to itself; on Dask
+    # (0) the worker's own cores, which a daemonic worker process cannot use
+    # (wdg.reports.batch renders with one process there; docs/world.md)
+    render_jobs = max(1, cores // out.workers) if out.workers else 0
     kwargs = {"force": force, "pdf": pdf, "render_jobs": render_jobs}
     die_at = die_at or {}
     done: dict[str, SegmentRun] = {}
