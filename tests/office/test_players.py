@@ -105,3 +105,21 @@ def test_without_smtp_the_mail_is_a_file_and_a_bad_address_is_named(world_templa
     res = runner.invoke(app, ["world", "disqualify", WANDERER, "--reason", "  ",
                               "-C", str(camp.root)])
     assert res.exit_code == 1 and "Grund" in str(res.exception)
+
+
+def test_the_disqualify_line_is_parsed_and_checked(world_template: Path, tmp_path: Path) -> None:
+    """``DISQUALIFIZIEREN <Königreich> <Grund>``: a reason is required, the
+    kingdom must exist and still play (a city state is an error)."""
+    from wdg.orders import gmsheet as g
+
+    camp = world_copy(world_template, tmp_path / "w")
+    seg = load_segment(camp.segment_dir("nord"))
+    sheet = g.parse_gm_sheet("SEGMENTLEITER\nDISQUALIFIZIEREN 3 'Karten getauscht #2'\n"
+                             "DISQUALIFIZIEREN 2\nDISQUALIFIZIEREN 7 Grund\n")
+    assert [c for c in sheet.commands if isinstance(c, g.Disqualify)] == \
+        [g.Disqualify(3, "Karten getauscht #2", 2), g.Disqualify(7, "Grund", 4)]
+    assert [d.line for d in sheet.errors] == [3]  # no reason
+    checked = g.check_gm_sheet(sheet, seg)
+    assert [(d.line, d.message) for d in checked] == [(4, "unbekanntes Königreich")]
+    seg.kingdoms[3].city_state = True
+    assert [d.line for d in g.check_gm_sheet(sheet, seg)] == [2, 4]
