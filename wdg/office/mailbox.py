@@ -70,3 +70,76 @@ def run_all(camp: Campaign, *, force: bool = False, next_deadline: str | None = 
         if progress is not None:
             progress(rep)
     return code, reports
+
+
+def shared_segments(camp: Campaign) -> tuple[Any, list[str], list[str]]:
+    """The campaign's ``mail.yaml`` (checked: it must have an ``imap`` section),
+    the segments it serves and those with a ``mail.yaml`` of their own."""
+    from wdg.errors import StateError
+    from wdg.mail.config import MAIL_FILE, load_mail_config
+
+    config = None
+    path = camp.root / MAIL_FILE
+    if path.is_file():
+        # a segment without its own file gets exactly the campaign's
+        config = next((load_mail_config(camp.segment_dir(n)) for n in segment_names(camp)
+                       if not (camp.segment_dir(n) / MAIL_FILE).is_file()), None)
+    served = [n for n in segment_names(camp) if not (camp.segment_dir(n) / MAIL_FILE).is_file()]
+    own = [n for n in segment_names(camp) if (camp.segment_dir(n) / MAIL_FILE).is_file()]
+    if config is None or config.imap is None:
+        raise StateError(f"{path}: kein gemeinsames IMAP-Postfach der Kampagne (mail.yaml neben "
+                         "worlds/ mit Abschnitt imap:, docs/world.md); ohne es: 'wdg mail watch "
+                         "SEGMENT' je Segment")
+    return config, served, own
+
+
+def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[Any], None],
+              on_problem: Callable[[str], None], idle_seconds: float | None = None,
+              on_ready: Callable[[], None] | None = None) -> None:
+    """``wdg mail watch --all``: one IMAP connection to the campaign's box; on
+    every wake-up each segment it serves fetches on that connection (each under
+    its own lock, taking the sheets that name it and leaving the others), then
+    one IDLE for all. A segment locked by another command (its month being
+    run) is skipped this round and tried again soon; a dropped connection is
+    reconnected after a growing pause (as :func:`wdg.mail.watch.watch`)."""
+    from wdg.errors import LockedError
+    from wdg.mail.fetch import fetch, mail_config
+    from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
+    from wdg.mail.watch import BACKOFF, IDLE_SECONDS, RETRY_SECONDS, _pause
+
+    idle = IDLE_SECONDS if idle_seconds is None else idle_seconds
+    failures = 0
+    while not stop():
+        config, served, own = shared_segments(camp)  # re-read: the game master may change it
+        for name in own:
+            on_problem(f"{name}: hat ein eigenes mail.yaml; 'wdg mail watch {name}' beobachtet "
+                       "dessen Postfach")
+        try:
+            with ImapSession(config.imap) as box:
+                if failures:
+                    on_problem("Verbindung zum IMAP-Server wieder hergestellt")
+                failures = 0
+                while not stop():
+                    retry = False
+                    for name in served:
+                        try:
+                            report = fetch(camp, name, config=mail_config(camp, name),
+                                           session=box)
+                        except LockedError as exc:
+                            on_problem(f"{name}: {exc}; neuer Versuch in {RETRY_SECONDS} s")
+                            retry = True
+                            continue
+                        on_report(report)
+                        retry = retry or bool(report.failed)
+                        if stop():
+                            break
+                    if on_ready is not None:
+                        on_ready()
+                        on_ready = None
+                    if stop():
+                        break
+                    box.idle(min(idle, RETRY_SECONDS) if retry else idle, stop)
+        except (ConnectionLost, ImapError) as exc:
+            on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
+        _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
+        failures += 1
