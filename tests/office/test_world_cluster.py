@@ -141,3 +141,33 @@ def test_world_run_on_a_dask_local_cluster(world_template: Path, tmp_path: Path)
                           scheduler=cluster.scheduler_address)
         assert blind.code == exitcodes.FAILED
         assert "sieht das Kampagnenverzeichnis nicht" in blind.segments[0].lines[0]
+
+
+def test_ctrl_c_leaves_every_segment_run_or_untouched(world_template: Path, tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the process group, as at a terminal) while the local
+    pool renders the PDFs: exit 130, every segment run or untouched, and the
+    next ``wdg world run`` ends where an uninterrupted run ends."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    camp = world_copy(world_template, tmp_path / "w")
+    ref = world_copy(world_template, tmp_path / "ref")
+    assert run_world(ref, jobs=1).code == exitcodes.OK
+    before = tree_bytes(camp.root)
+    proc = subprocess.Popen([sys.executable, "-m", "wdg", "world", "run", "--jobs", "2",
+                             "-C", str(camp.root)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(2.0)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    if proc.returncode == 130:
+        assert "abgebrochen" in err
+    else:  # the run was done before the Ctrl-C came (a fast machine)
+        assert proc.returncode == exitcodes.OK, err
+    _run_or_untouched(camp, before)
+    assert run_world(camp, jobs=2).code in (exitcodes.OK, exitcodes.WAITING, exitcodes.NOTHING)
+    assert tree_bytes(camp.root) == tree_bytes(ref.root)
