@@ -61,3 +61,35 @@ def test_watch_all_routes_every_sheet_by_its_segment_line(tmp_path, mail_world,
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def test_a_mail_command_is_answered_for_every_kingdom_of_the_sender(tmp_path, mail_world,
+                                                                    monkeypatch) -> None:
+    """With one box for two segments, player 1 (kingdom 1 in both) asks for his
+    form once: the fetch that takes the mail answers for both kingdoms, each
+    form from its own segment; a mail naming one kingdom is answered for that
+    one only."""
+    from wdg.mail.fetch import fetch
+
+    camp = Campaign(tmp_path / "kampagne")
+    for name in ("test", "zwei"):
+        save_segment(make_segment(mail_world, name=name), camp.segment_dir(name))
+    mc = MailCampaign(camp, mail_world)
+    mc.write_mail_yaml()
+    (camp.segment_dir("test") / "mail.yaml").rename(camp.root / "mail.yaml")
+    monkeypatch.setenv("WDG_TEST_SMTP_PASSWORD", mail_world.gm.password)
+    monkeypatch.setenv("WDG_TEST_IMAP_PASSWORD", mail_world.gm.password)
+    s, gm, p = mail_world.servers, mail_world.gm, mail_world.players
+    s.send(p[0], sheet_mail(p[0], gm, "Formular", "Bitte das Formular."))
+    s.send(p[1], sheet_mail(p[1], gm, "Formular", "Königreich: 2\nNur dieses."))
+    s.wait_for(gm, 2)
+    rep = fetch(camp, "test")
+    assert sorted(c["command"] for c in rep.commands) == ["formular", "formular"]
+    forms = [m.message for m in s.wait_for(p[0], 2)]
+    texts = sorted(a.get_content() for m in forms for a in m.iter_attachments())
+    assert len(texts) == 2
+    assert "Segment: test" in texts[0] and "Segment: zwei" in texts[1]
+    assert all("Königreich: 1" in t for t in texts)
+    time.sleep(0.5)
+    assert len(s.messages(p[1])) == 1  # "Königreich: 2": that kingdom of test only
+    assert fetch(camp, "zwei").commands == []  # nothing left for the other segment

@@ -132,8 +132,13 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
         out["text"] = "Absender unbrauchbar; nicht beantwortet"
         return out
     kingdoms = _kingdoms_of(seg, sender, raw)
+    from wdg.office.mailbox import sender_elsewhere
+
+    # one mailbox for the world: the sender's kingdoms in the other segments it serves
+    groups = ([(seg, kingdoms)] if kingdoms else []) + \
+        sender_elsewhere(camp, seg, config, sender, raw)
     mails: list[EmailMessage] = []
-    if not kingdoms:
+    if not groups:
         out["text"] = "Absender spielt kein Königreich in diesem Segment"
         mails.append(_reply(config, sender, f"{SUBJECTS[command]}: nicht ausgeführt",
                             "Guten Tag,\n\nIhre Mail mit dem Betreff "
@@ -142,21 +147,22 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
                             "die beim Segmentleiter hinterlegte Adresse ausgeführt.\n\n"
                             "Der Segmentleiter\n", orig, f"{tag}.0"))
     else:
-        out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 else None
-        for i, n in enumerate(kingdoms):
-            k = seg.kingdoms[n]
+        out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 and len(groups) == 1 else None
+        flat = [(there, n) for there, ks in groups for n in ks]
+        for i, (there, n) in enumerate(flat):
+            k = there.kingdoms[n]
             assert k.player is not None
             to = formataddr((k.player.name, parseaddr(k.player.email)[1])) if k.player.name \
                 else k.player.email
             hello = ruler_title(bool(k.herrscherin), "dear")
             if command == FORM:
-                mails.append(_form_mail(config, seg, n, to, hello, orig, f"{tag}.{i}"))
-                out["text"] = f"Formular für {seg.date.short()} gesendet"
+                mails.append(_form_mail(config, there, n, to, hello, orig, f"{tag}.{i}"))
+                out["text"] = f"Formular für {there.date.short()} gesendet"
             elif command == PASSWORD:
-                mails += _password_mails(config, seg, n, to, hello, orig, f"{tag}.{i}")
+                mails += _password_mails(config, there, n, to, hello, orig, f"{tag}.{i}")
                 out["text"] = "Passwortanfrage an den Segmentleiter weitergeleitet"
             else:
-                got = _result_mail(camp, seg, config, n, to, hello, orig, f"{tag}.{i}")
+                got = _result_mail(camp, there, config, n, to, hello, orig, f"{tag}.{i}")
                 mails.append(got[0])
                 out["text"] = got[1]
     outbox.mkdir(parents=True, exist_ok=True)
