@@ -37,6 +37,12 @@ def mbw_out(ran_world_template: Path, tmp_path: Path) -> tuple[Path, Path]:
     res = runner.invoke(app, ["world", "mbw", "-o", str(tmp_path / "mbw"), "--articles", str(art),
                               "-C", str(camp.root)])
     assert res.exit_code == 0, res.output
+    # the archives read in two processes give the same MBW
+    res = runner.invoke(app, ["world", "mbw", "-o", str(tmp_path / "mbw2"), "--articles",
+                              str(art), "--jobs", "2", "--no-pdf", "-C", str(camp.root)])
+    assert res.exit_code == 0, res.output
+    for name in ("mbw.txt", "mbw.html", "mbw.json"):
+        assert (tmp_path / "mbw2" / name).read_bytes() == (tmp_path / "mbw" / name).read_bytes()
     return camp.root, tmp_path / "mbw"
 
 

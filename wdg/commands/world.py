@@ -108,6 +108,8 @@ def mbw(
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Auch als PDF (Vorgabe)."),
     plots: str = typer.Option("auto", "--plots", help="auto (matplotlib, wenn installiert, "
                               "sonst SVG), matplotlib, svg oder none."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Prozesse, die die Archive der Segmente "
+                             "lesen (0 = einer je Kern)."),
     as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
     campaign: Path | None = campaign_option(),
 ) -> None:
@@ -120,7 +122,15 @@ def mbw(
 
     camp = open_campaign(campaign)
     target = out if out is not None else camp.root / "reports" / "mbw"
-    model, files = write_mbw(camp, target, articles=articles, pdf=pdf, plots=plots)
+    if jobs < 0:
+        from wdg.errors import InvalidInputError
+
+        raise InvalidInputError(f"--jobs {jobs}: erwartet 0 (ein Prozeß je Kern) oder mehr")
+    if jobs == 0:
+        from wdg.reports.batch import default_jobs
+
+        jobs = default_jobs()
+    model, files = write_mbw(camp, target, articles=articles, pdf=pdf, plots=plots, jobs=jobs)
     if as_json:
         _echo_json({"out": str(target), "files": [str(f) for f in files],
                     "mbw": model.as_dict()})

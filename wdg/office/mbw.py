@@ -267,10 +267,23 @@ def read_articles(path: Path) -> list[Article]:
     return out
 
 
-def build_mbw(camp: Campaign, articles: Path | None = None) -> Mbw:
-    """The MBW model of the campaign's segments (see the module)."""
+def _page(root: str, name: str, min_kingdoms: int) -> SegmentPage:
+    return segment_page(Campaign(Path(root)), name, min_kingdoms)
+
+
+def build_mbw(camp: Campaign, articles: Path | None = None, jobs: int = 1) -> Mbw:
+    """The MBW model of the campaign's segments (see the module); ``jobs`` > 1
+    reads the segments' archives in that many processes."""
     min_kingdoms, top = mbw_settings(camp)
-    pages = [segment_page(camp, name, min_kingdoms) for name in segment_names(camp)]
+    names = segment_names(camp)
+    if jobs > 1 and len(names) > 1:
+        from wdg.procs import process_pool, stopping_pool
+
+        with stopping_pool(process_pool(min(jobs, len(names)))) as pool:
+            pages = list(pool.map(_page, [str(camp.root)] * len(names), names,
+                                  [min_kingdoms] * len(names)))
+    else:
+        pages = [segment_page(camp, name, min_kingdoms) for name in names]
     ranked = sorted(((rank, k, p.segment) for p in pages for rank, k in enumerate(p.largest)),
                     key=lambda t: (t[0], t[2]))
     largest = [{"rank": i + 1, "kingdom": k, "segment": seg}
@@ -319,7 +332,7 @@ def _plots(mbw: Mbw, out: Path, backend: str) -> list[str]:
 
 
 def write_mbw(camp: Campaign, out: Path, *, articles: Path | None = None, pdf: bool = True,
-              plots: str = "auto") -> tuple[Mbw, list[Path]]:
+              plots: str = "auto", jobs: int = 1) -> tuple[Mbw, list[Path]]:
     """Write ``mbw.txt``, ``mbw.html``, ``mbw.pdf`` (unless not ``pdf``),
     ``mbw.json`` and ``plots/`` into ``out``; returns the model and the files."""
     from wdg.lab.plots import have_matplotlib
@@ -332,7 +345,7 @@ def write_mbw(camp: Campaign, out: Path, *, articles: Path | None = None, pdf: b
                          "(pip install 'wdg[lab]'); --plots svg zeichnet ohne")
     backend = "matplotlib" if plots == "matplotlib" or (plots == "auto" and have_matplotlib()) \
         else "svg"
-    mbw = build_mbw(camp, articles)
+    mbw = build_mbw(camp, articles, jobs=jobs)
     out.mkdir(parents=True, exist_ok=True)
     mbw.plots = _plots(mbw, out, backend) if plots != "none" else []
     r = Renderer(camp.templates_dir if camp.templates_dir.is_dir() else None)
