@@ -35,6 +35,8 @@ def test_status_names_every_segment_with_its_deadline_and_sheets(world_template:
         assert r["due"] is (name in DUE)
         assert r["blockers"] == [] and r["error"] is None and r["last_run"] is None
         assert r["mail"]["configured"] is False
+    code, again, _ = _wdg("world", "status", "--json", "--jobs", "2", "-C", str(camp.root))
+    assert code == 0 and json.loads(again) == json.loads(out)  # read in two processes: the same
     code, out, _ = _wdg("world", "status", "-C", str(camp.root))
     assert code == 0
     lines = out.splitlines()

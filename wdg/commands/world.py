@@ -18,8 +18,23 @@ def _echo_json(data: object) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False))
 
 
+def _jobs(jobs: int) -> int:
+    """``--jobs``: 0 is one process per core; negative is refused."""
+    if jobs < 0:
+        from wdg.errors import InvalidInputError
+
+        raise InvalidInputError(f"--jobs {jobs}: erwartet 0 (ein Prozeß je Kern) oder mehr")
+    if jobs == 0:
+        from wdg.reports.batch import default_jobs
+
+        return default_jobs()
+    return jobs
+
+
 @sub.command("status")
 def status(
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Prozesse, die die Segmente lesen "
+                             "(0 = einer je Kern)."),
     as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
     campaign: Path | None = campaign_option(),
 ) -> None:
@@ -29,7 +44,7 @@ def status(
     from wdg.office.status import status_lines, world_status
 
     camp = open_campaign(campaign)
-    rows = world_status(camp)
+    rows = world_status(camp, jobs=_jobs(jobs))
     if as_json:
         _echo_json({"campaign": str(camp.root), "segments": [r.as_dict() for r in rows]})
     elif not rows:
@@ -122,15 +137,8 @@ def mbw(
 
     camp = open_campaign(campaign)
     target = out if out is not None else camp.root / "reports" / "mbw"
-    if jobs < 0:
-        from wdg.errors import InvalidInputError
-
-        raise InvalidInputError(f"--jobs {jobs}: erwartet 0 (ein Prozeß je Kern) oder mehr")
-    if jobs == 0:
-        from wdg.reports.batch import default_jobs
-
-        jobs = default_jobs()
-    model, files = write_mbw(camp, target, articles=articles, pdf=pdf, plots=plots, jobs=jobs)
+    model, files = write_mbw(camp, target, articles=articles, pdf=pdf, plots=plots,
+                             jobs=_jobs(jobs))
     if as_json:
         _echo_json({"out": str(target), "files": [str(f) for f in files],
                     "mbw": model.as_dict()})

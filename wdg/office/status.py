@@ -116,9 +116,19 @@ def segment_status(camp: Campaign, name: str) -> SegmentStatus:
     return out
 
 
-def world_status(camp: Campaign) -> list[SegmentStatus]:
-    """Every segment's status, by name."""
-    return [segment_status(camp, name) for name in segment_names(camp)]
+def _status(root: str, name: str) -> SegmentStatus:
+    return segment_status(Campaign(Path(root)), name)
+
+
+def world_status(camp: Campaign, jobs: int = 1) -> list[SegmentStatus]:
+    """Every segment's status, by name (``jobs`` > 1: read in that many processes)."""
+    names = segment_names(camp)
+    if jobs > 1 and len(names) > 1:
+        from wdg.procs import process_pool, stopping_pool
+
+        with stopping_pool(process_pool(min(jobs, len(names)))) as pool:
+            return list(pool.map(_status, [str(camp.root)] * len(names), names))
+    return [segment_status(camp, name) for name in names]
 
 
 def status_lines(rows: list[SegmentStatus]) -> list[str]:
