@@ -122,3 +122,17 @@ def test_jobs_and_scheduler_exclude_each_other(tmp_path: Path) -> None:
                           capture_output=True, text=True)
     assert proc.returncode == exitcodes.FAILED and "Traceback" not in proc.stderr
     assert "--jobs und --scheduler schließen sich aus" in proc.stderr
+
+
+def test_a_lock_left_by_a_worker_on_another_machine_is_named_not_taken_over(
+        world_template: Path, tmp_path: Path) -> None:
+    """docs/world.md: a worker that died on another machine leaves its lock file;
+    wdg cannot see whether that process still runs, so the segment is *locked*,
+    naming the machine; the others run."""
+    camp = world_copy(world_template, tmp_path / "w")
+    (camp.segment_dir("ost") / ".lock").write_text("4242 rechner-b\n", encoding="utf-8")
+    code, out, _ = _wdg("world", "run", "--no-pdf", "--jobs", "1", "--json", "-C", str(camp.root))
+    by = {s["segment"]: s for s in json.loads(out)["segments"]}
+    assert by["ost"]["status"] == "locked" and "rechner-b" in by["ost"]["messages"][0]
+    assert by["nord"]["ran"] == by["sued"]["ran"] == "0412-04"
+    assert code == exitcodes.LOCKED
