@@ -18,7 +18,7 @@ from mailservers import sheet_mail
 from tests.mail.conftest import MailCampaign
 from tests.mail.segments import make_segment
 from wdg.campaign import Campaign
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 ROOT = Path(__file__).resolve().parents[2]
 

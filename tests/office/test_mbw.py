@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 from worldkit import MONTH, SECRET, SEGMENTS, WANDERER, email, world_copy
 
 from wdg.cli import app
-from wdg.engine.archive import month_dir
+from wdg.store.months import month_dir
 from wdg.reports.model import gs
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 runner = CliRunner()
 

@@ -14,8 +14,9 @@ from worldkit import MONTH, WANDERER, world_copy
 from tests.mail.test_mailout_basics import NAME, _server_ctx, _Sink, pki  # noqa: F401 - fixture
 from tests.mail.test_mailout_failures import _free_port
 from wdg.cli import app
-from wdg.engine.archive import month_dir, read_events_data
-from wdg.world.storage import load_segment
+from wdg.store.files import read_events_data
+from wdg.store.months import month_dir
+from wdg.store.segment import load_segment
 
 runner = CliRunner()
 REASON = "Illegaler Kontakt: Erkundungsergebnisse getauscht"

@@ -14,7 +14,7 @@ from worldkit import DUE, MONTH, SEGMENTS, tree_bytes, world_copy
 from wdg import exitcodes
 from wdg.cli import app
 from wdg.office.run import run_segment, run_world
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 runner = CliRunner()
 
@@ -33,7 +33,8 @@ def _run_or_untouched(camp, before: dict[str, bytes]) -> dict[str, bool]:  # noq
     when it is untouched (old date, no archived month, same segment files)."""
     import time
 
-    from wdg.engine.archive import month_dir, segment_lock
+    from wdg.store.lock import segment_lock
+    from wdg.store.months import month_dir
     from wdg.errors import LockedError
 
     out = {}

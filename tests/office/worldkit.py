@@ -22,7 +22,7 @@ from wdg.world.deadline import set_deadline
 from wdg.world.factory import add_army, add_kingdom, add_settlement, own, small_segment
 from wdg.world.passwords import hash_password
 from wdg.world.state import Building, TroopType
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 SEGMENTS = ("nord", "ost", "sued", "west")
 DUE = ("nord", "ost", "sued")

@@ -46,7 +46,7 @@ def _report(text: str) -> dict[str, Any]:
 
 def prepare_world(root: Path, segments: int) -> int:
     """Write ``segments`` stress segments into ``root``; returns the kingdoms."""
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     for i in range(segments):
         prepare_campaign(1.0, root, name=f"seg{i + 1}")

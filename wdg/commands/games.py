@@ -10,7 +10,8 @@ from typing import Any
 import typer
 import yaml
 
-from wdg.games.base import CHANCE, GameAbandoned, GameError, load_game, registered_games
+from wdg.games.base import (CHANCE, GameAbandoned, GameError, game_params, load_game,
+                            registered_games)
 from wdg.games.batch import run_batch
 from wdg.games.bots import parse_bots
 from wdg.games.records import GameRecord, load_record, play, replay
@@ -21,28 +22,6 @@ games_app = typer.Typer(
     "Empires of Middle-earth): play, replay records, run seeded bot batches with statistics.",
     no_args_is_help=True,
 )
-
-
-def _params(players: int | None, param: list[str]) -> dict[str, Any]:
-    """Game parameters from ``-n`` and ``--param KEY=VALUE``; a ``players``
-    given both ways must agree."""
-    params: dict[str, Any] = {}
-    for item in param:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise GameError(f"bad --param {item!r}; expected KEY=VALUE (value in YAML, e.g. true, 4)")
-        try:
-            params[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError as exc:
-            raise GameError(f"bad --param {item!r}: the value is not YAML "
-                            f"({str(exc).splitlines()[0]})") from None
-    if players is not None:
-        if "players" in params and params["players"] != players:
-            raise GameError(f"-n/--players {players} and --param players={params['players']!r} "
-                            f"disagree; give the number of players once")
-        params["players"] = players
-    params.setdefault("players", 4)
-    return params
 
 
 PARAM_HELP = "Extra game parameter KEY=VALUE (YAML value), repeatable, e.g. full_knowledge=true."
@@ -76,7 +55,7 @@ def play_game(
     happened since, and the choices in at most two short lists. q abandons
     the game; the record then keeps the actions so far, marked unfinished.
     """
-    game = load_game(name, **_params(players, param))
+    game = load_game(name, **game_params(players, param))
     path = record or Path(f"{name}-{seed}.yaml")
     try:
         state, rec = play(game, parse_bots(bots, game.num_players), seed)
@@ -234,7 +213,7 @@ def batch(
     turn position, last turn and faction (95% CIs), end conditions, margins,
     score distributions and game lengths; a fairness check when every seat
     plays the same bot, and flags for degenerate batches."""
-    params = _params(players, param)
+    params = game_params(players, param)
     game = load_game(name, **params)
     variant_game = None
     if compare:

@@ -28,7 +28,7 @@ def sent(
     """The send record (worlds/<segment>/mail/sent.yaml): mails sent, uncertain ones
     (outcome unknown after a crash: never sent again on their own), refused ones."""
     from wdg.commands.common import locked
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
 
     camp = open_campaign(campaign)
     if release or arrived:

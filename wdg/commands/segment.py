@@ -14,14 +14,15 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
-from wdg.engine.archive import segment_lock, store_findings
+from wdg.store.lock import segment_lock, store_findings
 from wdg.errors import InvalidInputError, LockedError, StateError, WdgError
 from wdg.rules import Rules
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
 from wdg.world.consistency import check_segment
 from wdg.world.generator import generate_segment
-from wdg.world.storage import FILES, SEGMENT_FILE, save_segment
+from wdg.store.journal import FILES, SEGMENT_FILE
+from wdg.store.segment import save_segment
 from wdg.world.stress import stress_segment
 
 app = typer.Typer(help="Segments: create one, show its status, check its consistency.",
@@ -181,9 +182,9 @@ def check(
     """Find what must never be (armies on impossible terrain, units without an army,
     buildings outside settlements, negative treasury, statuses outside 1-9, dangling
     references...): one line per finding, exit code 1 if there is any."""
-    from wdg import integrity
+    from wdg.store import integrity
     from wdg.commands.common import _existing
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)  # a clear message for a missing segment
@@ -194,7 +195,7 @@ def check(
     except StateError as exc:  # another command holds it (or a planted link): touch nothing
         typer.echo(f"Hinweis: {exc}", err=True)
         disk = store_findings(seg_dir, busy=isinstance(exc, LockedError))
-    from wdg.world.storage import FORMAT, format_of
+    from wdg.store.segment import FORMAT, format_of
 
     fmt = format_of(seg_dir)
     if fmt < FORMAT:
@@ -231,11 +232,11 @@ def accept(
     except the hash list) and write a new hash list, so the next commands accept them.
     A damaged or unsealed intake record (mail/seen.yaml) whose lines read is sealed anew."""
     from wdg.commands.common import _existing
-    from wdg.world.storage import accept_edits
+    from wdg.store.segment import accept_edits
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)
-    from wdg.mail.seen import SeenRecord, check_seen
+    from wdg.store.seen import SeenRecord, check_seen
 
     with segment_lock(seg_dir):
         seg = accept_edits(seg_dir)

@@ -99,7 +99,7 @@ def play_seed(root: str, segment: str, months: int, bots: dict[int, str], direct
     """One campaign of the sweep (a task): its metrics."""
     from wdg.lab.report import figures
     from wdg.lab.run import run_campaign
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     camp = Campaign(Path(root))
     base = load_segment(camp.segment_dir(segment)).seed
@@ -147,7 +147,7 @@ def run_sweep(camp: Campaign, segment: str, *, months: int, seeds: int,
     each of ``rules``) and summarize (see the module)."""
     from wdg.lab.run import assign_bots
     from wdg.procs import kill_workers, process_pool
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     if seeds < 1:
         raise InvalidInputError(f"--seeds {seeds}: erwartet mindestens 1")

@@ -39,7 +39,7 @@ def run_one(camp: Campaign, segment: str, *, force: bool = False,
     seg_dir = camp.segment_dir(segment)
     tz = None
     try:
-        from wdg.world.storage import load_segment
+        from wdg.store.segment import load_segment
 
         tz = load_segment(seg_dir).settings.timezone
         rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
@@ -159,7 +159,7 @@ def sender_elsewhere(camp: Campaign, seg: Any, config: Any, sender: str,
     from wdg.errors import WdgError
     from wdg.mail.commands import _KINGDOM, _kingdoms_of
     from wdg.mail.config import MAIL_FILE
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     shared = camp.root / MAIL_FILE
     if config is None or not shared.is_file() or \

@@ -154,9 +154,9 @@ def month_figures(mdir: Path, before: Any | None, min_kingdoms: int) -> tuple[Mo
     """The figures of the archived month in ``mdir`` and its state after
     (``before``: the state before the month, for the kingdoms that ended;
     default: the month's ``state-before``)."""
-    from wdg.engine.archive import read_events_data
+    from wdg.store.files import read_events_data
     from wdg.world.calendar import MonthDate
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     date = MonthDate.parse(mdir.name)
     after = load_segment(mdir / "state")
@@ -200,7 +200,7 @@ def segment_page(camp: Campaign, name: str, min_kingdoms: int) -> SegmentPage:
     from wdg.engine.history import _month_dirs
     from wdg.errors import WdgError
     from wdg.fsio import describe_os_error
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     page = SegmentPage(name, name)
     try:

@@ -54,7 +54,7 @@ def players(camp: Campaign) -> tuple[dict[str, Person], dict[str, str]]:
     """Every person (by lower-cased e-mail) with a playing kingdom, and the
     segments that could not be read (name -> reason)."""
     from wdg.fsio import describe_os_error
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     people: dict[str, Person] = {}
     problems: dict[str, str] = {}
@@ -120,10 +120,10 @@ def _write_line(camp: Campaign, segment: str, kingdom: int, email: str, reason: 
                 out: Disqualification, dry_run: bool) -> None:
     """Add ``DISQUALIFIZIEREN`` for ``kingdom`` to the segment's sheet of the
     current month, under the segment's lock (checked as the run will check it)."""
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
     from wdg.fsio import fsync_dir, write_durable
     from wdg.orders import gmsheet as g
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     seg_dir = camp.segment_dir(segment)
     with segment_lock(seg_dir):
@@ -184,12 +184,12 @@ def _tell(camp: Campaign, person: Person, reason: str, rows: list[dict[str, Any]
     from email.policy import SMTP
     from email.utils import format_datetime, make_msgid
 
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
     from wdg.mail.config import load_mail_config
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
     from wdg.mail.send import Outgoing, digest, send_mails
-    from wdg.reports.mail import _domain, _now
-    from wdg.world.storage import load_segment
+    from wdg.mail.results import _domain, _now
+    from wdg.store.segment import load_segment
 
     first = person.segments[0]
     seg_dir = camp.segment_dir(first)

@@ -109,8 +109,8 @@ def _die() -> None:
 def _undelivered(camp: Campaign, name: str, seg: Any) -> Any:
     """The last archived month when some of its reports were never delivered
     (a run that died between its commit and the delivery), else None."""
-    from wdg.engine.archive import month_dir
-    from wdg.reports.archived import _logical
+    from wdg.store.months import month_dir
+    from wdg.store.delivery import logical
     from wdg.rules import safe_load_file
 
     last = seg.date.previous()
@@ -121,7 +121,7 @@ def _undelivered(camp: Campaign, name: str, seg: Any) -> Any:
     files = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {}) or {}
     out = camp.reports_dir(name, last)
     for rel in files:
-        if rel.startswith(prefix) and not (out / _logical(Path(rel[len(prefix):]))).is_file():
+        if rel.startswith(prefix) and not (out / logical(Path(rel[len(prefix):]))).is_file():
             return last
     return None
 
@@ -166,11 +166,11 @@ def run_segment(root: str, name: str, *, force: bool = False, pdf: bool = True,
 
 def _run_segment(root: Path, name: str, rep: SegmentRun, *, force: bool, pdf: bool,
                  render_jobs: int, die_at: str | None) -> None:
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
     from wdg.errors import LockedError, RefusedError, WdgError
     from wdg.fsio import describe_os_error
     from wdg.world.deadline import deadline_for, when
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     seg_dir = root / "worlds" / name
     if not (seg_dir / "segment.yaml").is_file():
@@ -223,7 +223,7 @@ def _run_segment(root: Path, name: str, rep: SegmentRun, *, force: bool, pdf: bo
 
 def _finish_delivery(camp: Campaign, name: str, seg: Any, rep: SegmentRun) -> None:
     """Deliver the last month's reports if a run died before it delivered them."""
-    from wdg.reports.archived import deliver
+    from wdg.store.delivery import deliver
 
     month = _undelivered(camp, name, seg)
     if month is not None:
@@ -238,7 +238,8 @@ def _run_month(camp: Campaign, name: str, rep: SegmentRun, *, force: bool, pdf: 
     """The month as ``wdg turn run`` runs it (same writers, runner and delivery),
     under the lock the caller holds."""
     from wdg.engine import turn
-    from wdg.reports.archived import archive_writers, deliver
+    from wdg.reports.archived import archive_writers
+    from wdg.store.delivery import deliver
 
     outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf, jobs=render_jobs,
                               progress=False, archive_dir=camp.archive_dir(name))

@@ -49,7 +49,7 @@ class SegmentStatus:
 
 
 def _last_run(camp: Campaign, name: str, seg: Any) -> dict[str, Any] | None:
-    from wdg.engine.archive import month_dir
+    from wdg.store.months import month_dir
 
     last = seg.date.previous()
     manifest = month_dir(camp, name, last) / "manifest.yaml"
@@ -90,7 +90,7 @@ def segment_status(camp: Campaign, name: str) -> SegmentStatus:
     from wdg.engine import history
     from wdg.fsio import describe_os_error
     from wdg.world.deadline import deadline_for, stored_problem
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     out = SegmentStatus(name)
     seg_dir = camp.segment_dir(name)
