@@ -446,6 +446,37 @@ service imap-login {{
         if getattr(self, "dovecot_wrong", None) is None:
             self.dovecot_wrong = self._start_one_dovecot(wrong=True)
 
+    NO_IDLE_CAPABILITY = ("IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ SORT "
+                          "THREAD=REFERENCES MULTIAPPEND UNSELECT CHILDREN NAMESPACE UIDPLUS "
+                          "LIST-EXTENDED I18NLEVEL=1 MOVE SPECIAL-USE")
+    """What the no-IDLE Dovecot announces: Dovecot's own list without IDLE."""
+
+    @_with_server_umask
+    def start_noidle_dovecot(self) -> int:
+        """A third Dovecot on the same mailboxes whose CAPABILITY lacks IDLE (a provider
+        without IDLE, issue #39); returns its IMAPS port (certificate for SERVER_NAME)."""
+        if getattr(self, "dovecot_noidle", None) is not None:
+            return self.imaps_noidle
+        d = self.dovecot_dir
+        d.mkdir(exist_ok=True)
+        self.imaps_noidle, self.imap_noidle = free_port(), free_port()
+        t = self.tls
+        conf = self._dovecot_conf(t.cert, t.key, wrong=True)
+        conf = conf.replace("-wrong", "-noidle").replace(f"wdgtest{os.getpid()}w",
+                                                          f"wdgtest{os.getpid()}n")
+        conf = conf.replace(f"port = {self.imaps_wrong}\n", f"port = {self.imaps_noidle}\n")
+        conf = conf.replace(f"port = {self.imap_wrong}\n", f"port = {self.imap_noidle}\n")
+        conf += f"imap_capability = {self.NO_IDLE_CAPABILITY}\n"
+        path = d / "dovecot-noidle.conf"
+        path.write_text(conf)
+        log = d / "dovecot-noidle.log"
+        self.dovecot_noidle = subprocess.Popen(
+            [DOVECOT, "-F", "-c", str(path)], stdin=subprocess.DEVNULL,
+            stdout=open(d / "stdout-noidle.log", "ab"), stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent_umask)
+        _wait_port(self.imaps_noidle, 20, self.dovecot_noidle, "dovecot (no IDLE)", log)
+        return self.imaps_noidle
+
     def stop_dovecot(self, sig: int = signal.SIGTERM) -> None:
         """Stop the mailbox Dovecot (SIGTERM: orderly; SIGKILL: a crash).  Open IMAP
         connections are dropped; start_dovecot() brings it back, mailboxes intact."""
@@ -634,12 +665,13 @@ postlog   unix-dgram n - n - 1 postlogd
         with contextlib.suppress(Exception):
             self.stop_postfix()
         self.stop_dovecot()
-        wrong = getattr(self, "dovecot_wrong", None)
-        if wrong is not None and wrong.poll() is None:
-            wrong.terminate()
-            with contextlib.suppress(Exception):
-                wrong.wait(10)
-        self.dovecot_wrong = None
+        for attr in ("dovecot_wrong", "dovecot_noidle"):
+            other = getattr(self, attr, None)
+            if other is not None and other.poll() is None:
+                other.terminate()
+                with contextlib.suppress(Exception):
+                    other.wait(10)
+            setattr(self, attr, None)
 
     def cleanup(self) -> None:
         """Remove the servers' directory (after stop); WDG_KEEP_MAILSERVERS=1 keeps it."""

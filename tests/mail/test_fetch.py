@@ -31,8 +31,10 @@ def test_fetch_imports_answers_and_files_away(mail_campaign):
     assert rep.ignored == 1 and rep.moved == 2
     assert (mc.camp.root / "orders/test/0412-04/k1.txt").is_file() or \
         list((mc.camp.root / "orders/test").glob("*/k1.txt"))
-    # the inbox keeps only the mail not for the game, unread
-    left = s.messages(gm)
+    # the mail not for the game was judged once and moved out of the inbox (issue #39:
+    # a later call does not judge it again), unread, to imap.foreign_folder
+    assert s.messages(gm) == [] and rep.foreign_moved == 1
+    left = s.messages(gm, "wdg/fremd")
     assert [m.subject for m in left] == ["Urlaubsfotos"]
     assert "\\Seen" not in left[0].flags
     assert sorted(m.subject for m in s.messages(gm, "wdg/erledigt")) == \
@@ -58,7 +60,7 @@ def test_fetch_imports_answers_and_files_away(mail_campaign):
     assert s.messages(p[2]) == []  # the holiday mail got no answer
     # a second fetch finds nothing new and sends nothing again
     rep2 = fetch(mc.camp, "test")
-    assert rep2.results == [] and rep2.sent == [] and rep2.ignored == 1
+    assert rep2.results == [] and rep2.sent == [] and rep2.ignored == 0
     time.sleep(0.5)
     assert len(s.messages(p[0])) == 1 and len(s.messages(p[1])) == 1
 

@@ -10,6 +10,11 @@ import typer
 
 from wdg.commands.common import campaign_option, open_campaign
 
+LOCK_WAIT = 120.0
+"""How long ``wdg mail run`` waits for the segment's lock by default: ``wdg mail
+watch`` holds it only while it takes mail in (seconds), so a timer's call that
+meets it waits instead of failing."""
+
 sub = typer.Typer(help="Der Feldzug per Mail: abholen, beantworten, auswerten, versenden "
                   "(docs/gamemaster.md).", no_args_is_help=True)
 
@@ -61,6 +66,67 @@ def sent(
             typer.echo(f"{words[r.state]}: {r.key} an {r.to} ({r.intended}) {r.answer}".rstrip())
 
 
+@sub.command("status")
+def status(
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Der Stand des Mail-Betriebs: letzter erfolgreicher Abruf und Versand, fällige
+    Mails, gelesene Ordner, Störungen und die letzten Fehler (docs/gamemaster.md,
+    Wenn etwas schiefgeht). Fragt keinen Server und nimmt keine Sperre."""
+    import json
+
+    from wdg.commands.common import load
+    from wdg.mail.status import mail_status, status_lines
+
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    doc = mail_status(camp, segment)
+    if as_json:
+        typer.echo(json.dumps(doc, ensure_ascii=False))
+        return
+    for line in status_lines(doc):
+        typer.echo(line)
+
+
+@sub.command("install-timer")
+def install_timer(
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    print_only: bool = typer.Option(False, "--print", help="Die Units und die Crontab-Zeilen "
+                                    "nur ausgeben, nichts schreiben."),
+    directory: Path = typer.Option(None, "--dir", help="Wohin die Units geschrieben werden "
+                                   "(Vorgabe: ~/.config/systemd/user)."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Die systemd-User-Units für den unbeaufsichtigten Betrieb schreiben: ein Timer, der
+    alle 5 Minuten 'wdg mail run' aufruft, und ein Dienst für 'wdg mail watch' — mit den
+    vollen Pfaden dieser Installation und der Kampagne. Mit --print stattdessen die Units
+    und die passenden Crontab-Zeilen ausgeben (docs/gamemaster.md)."""
+    from wdg.commands.common import load
+    from wdg.mail.units import crontab_lines, install, units
+
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    if print_only:
+        for name, text in units(segment, camp.root).items():
+            typer.echo(f"# ~/.config/systemd/user/{name}")
+            typer.echo(text)
+        typer.echo("# crontab -e (statt der Units; jedes % als \\% geschrieben)")
+        for line in crontab_lines(segment, camp.root):
+            typer.echo(line)
+        return
+    written = install(segment, camp.root, directory)
+    for p in written:
+        typer.echo(f"geschrieben: {p}")
+    typer.echo("Einschalten:\n  systemctl --user daemon-reload\n"
+               f"  systemctl --user enable --now wdg-{segment}-run.timer\n"
+               f"  systemctl --user enable --now wdg-{segment}-watch.service   (wahlweise)\n"
+               "  loginctl enable-linger $USER      (läuft auch ohne Anmeldung)\n"
+               f"Passwörter: password_file in mail.yaml, oder ~/.config/wdg/{segment}.env "
+               "(chmod 600) mit WDG_SMTP_PASSWORD=… und WDG_IMAP_PASSWORD=…")
+
+
 @sub.command("run")
 def run(
     segment: str = typer.Argument(None, help="Segment name (or --all)."),
@@ -74,13 +140,19 @@ def run(
                                       "('TT.MM.JJJJ [HH:MM]')."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="With the PDFs (default)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
+    wait: float = typer.Option(LOCK_WAIT, "--wait", min=0, max=3600,
+                               help="Sekunden, die auf die Sperre des Segments gewartet wird "
+                               "(hält 'wdg mail watch' oder ein anderer Befehl sie), bevor "
+                               "der Aufruf mit Code 6 (gesperrt) endet."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """For cron/systemd: fetch and answer new mail; send results still due; once the
     deadline has passed and 'wdg turn status' names no blocker, run the month and send
     its results. Exit codes: 0 done, 1 failed, 3 nothing to do, 4 waiting for the
-    deadline, 5 refused, 6 locked, 130 interrupted (docs/gamemaster.md)."""
+    deadline, 5 refused, 6 locked, 7 mails owed but not sent, 130 interrupted
+    (docs/gamemaster.md)."""
     import json
+    import time
 
     from wdg import exitcodes
     from wdg.commands.common import load
@@ -98,10 +170,25 @@ def run(
     tz = seg.settings.timezone
     if next_deadline is not None:
         normalise(next_deadline)
+    end = time.monotonic() + wait
+    waited = False
     try:
-        rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
-    except LockedError as exc:
-        rep = RunReport(segment, exitcodes.LOCKED, [f"gesperrt: {exc}"])
+        while True:
+            try:
+                rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline,
+                                     pdf=pdf)
+                break
+            except LockedError as exc:
+                if not waited and wait > 0:
+                    waited = True
+                    typer.echo(f"gesperrt: {exc}; warte bis zu {wait:g} s auf die Sperre",
+                               err=True)
+                if time.monotonic() >= end:
+                    rep = RunReport(segment, exitcodes.LOCKED,
+                                    [f"gesperrt: {exc}; nach {wait:g} s Warten nichts getan — "
+                                     "der nächste Aufruf holt es nach"])
+                    break
+                time.sleep(min(0.5, max(0.0, end - time.monotonic())))
     except WdgError as exc:
         rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {exc}"])
     except OSError as exc:
@@ -115,10 +202,16 @@ def run(
              + " | ".join(rep.lines), tz)
     if as_json:
         typer.echo(json.dumps(rep.as_dict(), ensure_ascii=False))
+        # the failures on stderr too: a timer's journal shows them without the JSON
+        for line in rep.lines:
+            if line.startswith("Fehler"):
+                typer.echo(line, err=True)
     else:
         for line in rep.lines:
             typer.echo(line, err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
         typer.echo(f"{segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
+        for key, why in sorted(rep.owed.items()):
+            typer.echo(f"fällig, nicht gesendet: {key} ({why})", err=True)
     if rep.code:
         raise typer.Exit(rep.code)
 
@@ -173,17 +266,27 @@ def forms(
     from wdg import exitcodes
     from wdg.commands.common import load
     from wdg.errors import LockedError
+    from wdg.mail import alerts
+    from wdg.mail.config import load_mail_config
     from wdg.mail.forms import send_forms
     from wdg.mail.log import log_line
+    from wdg.mail.smtp import SmtpError
 
     camp = open_campaign(campaign)
     seg = load(camp, segment)
+    seg_dir = camp.segment_dir(segment)
     try:
         r, skipped, total = send_forms(camp, segment, kingdoms=kingdom or None,
                                        corrections=corrections)
     except LockedError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         raise typer.Exit(exitcodes.LOCKED) from None
+    except SmtpError as exc:
+        alerts.sending(seg_dir, sent=0, failed={}, error=exc)
+        typer.echo(f"Fehler: {exc}; die Spielzugmails bleiben fällig (der nächste Aufruf "
+                   "sendet sie)", err=True)
+        raise typer.Exit(exitcodes.UNSENT) from None
+    alerts.sending(seg_dir, sent=len(r.sent) + len(r.corrected), failed=r.failed)
     line = (f"{seg.date.key}: {total} Spielzugmails; versandt {len(r.sent)}, berichtigt "
             f"{len(r.corrected)}, schon früher versandt {len(r.already)}")
     typer.echo(line)
@@ -198,10 +301,11 @@ def forms(
     for key, answer in sorted({**r.refused, **r.failed}.items()):
         typer.echo(f"Warnung: {key} nicht versandt ({answer})", err=True)
     log_line(camp.segment_dir(segment), f"mail forms: {line}", seg.settings.timezone)
+    if r.failed:
+        raise typer.Exit(exitcodes.UNSENT)
+    alerts.deliver(seg_dir, load_mail_config(seg_dir))
     if r.uncertain or r.refused:
         raise typer.Exit(exitcodes.REFUSED)
-    if r.failed:
-        raise typer.Exit(exitcodes.FAILED)
     if not (r.sent or r.corrected):
         typer.echo("nichts versandt: " + ("alle schon früher versandt" if r.already
                                           else "kein Spieler mit Mailadresse"))

@@ -25,7 +25,8 @@ def fetch_cmd(
 
     Exit codes (wdg/exitcodes.py): 0 new mail taken or answers sent; 3 nothing new;
     5 an answer is uncertain (see 'wdg mail sent'); 6 the segment is locked by another
-    command; 1 the fetch could not run (server, login, certificate)."""
+    command; 7 answers owed but not sent (SMTP); 1 the fetch could not run (server,
+    login, certificate)."""
     from wdg import exitcodes
     from wdg.errors import LockedError
     from wdg.mail.fetch import fetch
@@ -36,13 +37,17 @@ def fetch_cmd(
     except LockedError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         raise typer.Exit(exitcodes.LOCKED) from None
-    code = exitcodes.REFUSED if report.uncertain else \
+    code = exitcodes.UNSENT if report.failed else exitcodes.REFUSED if report.uncertain else \
         exitcodes.OK if report.new or report.sent or report.moved else exitcodes.NOTHING
     if as_json:
         typer.echo(json.dumps({"status": exitcodes.JSON_STATUS[code], **report.as_dict()},
                               ensure_ascii=False, indent=1))
     else:
         typer.echo(report.table(), nl=False)
+    if report.failed:
+        why = str(report.send_error or "") or next(iter(report.failed.values()))
+        typer.echo(f"Fehler: {len(report.failed)} Antwort(en) nicht gesendet ({why}); sie "
+                   "bleiben fällig, der nächste Abruf sendet sie", err=True)
     if code:
         raise typer.Exit(code)
 
@@ -56,10 +61,13 @@ def watch_cmd(
                              help="Seconds to wait in IMAP IDLE before looking again."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Stay connected and answer every mail the moment it arrives (IMAP IDLE);
-    reconnect after a dropped connection. SIGTERM stops it cleanly (exit 0) after the
+    """Stay connected and answer every mail the moment it arrives (IMAP IDLE; without
+    IDLE it says so once and looks every imap.poll_seconds); reconnect after a dropped
+    connection. A refused login ends it with exit 1 (IMAP) or 7 (SMTP): a wrong
+    password does not heal itself. SIGTERM stops it cleanly (exit 0) after the
     mail in hand; Ctrl-C stops it at once (exit 130; nothing stored is lost)."""
-    from wdg.mail.watch import watch
+    from wdg import exitcodes
+    from wdg.mail.watch import LoginRefused, watch
 
     camp = open_campaign(campaign)
     if all_segments or segment is None:
@@ -106,6 +114,14 @@ def watch_cmd(
         else:
             watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
                   on_problem=on_problem, idle_seconds=idle, on_ready=on_ready)
+    except LoginRefused as exc:
+        typer.echo(f"[{stamp()}] Fehler: {exc}", err=True)
+        typer.echo(f"[{stamp()}] wdg mail watch beendet: die Anmeldung beim "
+                   f"{'SMTP' if exc.smtp else 'IMAP'}-Server wurde abgelehnt, und ein falsches "
+                   "Passwort wird nicht von selbst richtig. Passwort (password_env/"
+                   "password_file in mail.yaml) prüfen, dann den Dienst neu starten "
+                   "(docs/gamemaster.md, Wenn etwas schiefgeht)", err=True)
+        raise typer.Exit(exitcodes.UNSENT if exc.smtp else exitcodes.FAILED) from None
     except KeyboardInterrupt:
         # typer turns Ctrl-C into a silent exit 130: say what it means here
         typer.echo(f"[{stamp()}] abgebrochen (Strg-C); Gespeichertes ist unverändert oder "

@@ -128,9 +128,23 @@ def import_cmd(
         if dl is None:
             typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
+        guard = decide = None
+        if config is not None:  # answers may go out: the mail guard decides who gets one
+            from wdg.mail.fetch import capped_headers
+            from wdg.mail.guard import Guard, automatic
+
+            guard = Guard(camp.segment_dir(segment), seg, config)
+
+            def decide(key, r, mail):  # noqa: ANN001, ANN202
+                head = capped_headers(mail.raw)
+                return guard.sheet(key, head, r, automatic(head), mail.raw)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox,
                                 max_bytes=max_bytes, sender_address=sender,
-                                answer_without_sheet=answer_without_sheet)
+                                answer_without_sheet=answer_without_sheet, decide=decide)
+        if guard is not None:
+            for line in guard.summary():
+                typer.echo(f"Hinweis: {line}", err=True)
+            guard.raise_alerts()
         _upgrade_password_hashes(camp, segment, seg, report)
         if config is not None and config.smtp is not None and not no_send:
             from wdg.mail.fetch import FetchReport, answer_pending
@@ -139,9 +153,22 @@ def import_cmd(
             answer_pending(camp, segment, config, sent, month=seg.date.key)
     typer.echo(report.table(), nl=False)
     if sent is not None:
+        from wdg import exitcodes
+        from wdg.mail import alerts
+
         typer.echo(sent.answers_line())
         for note in sent.notes:
             typer.echo(f"Warnung: {note}", err=True)
+        seg_dir = camp.segment_dir(segment)
+        if sent.sent or sent.failed or sent.send_error is not None:
+            alerts.sending(seg_dir, sent=len(sent.sent), failed=sent.failed,
+                           error=sent.send_error)
+        if sent.failed:
+            typer.echo(f"Fehler: {len(sent.failed)} Antwort(en) nicht gesendet; sie bleiben "
+                       "fällig (der nächste 'wdg orders import', 'wdg mail fetch' oder "
+                       "'wdg mail run' sendet sie)", err=True)
+            raise typer.Exit(exitcodes.UNSENT)
+        alerts.deliver(seg_dir, config)
     if report.refused:
         raise typer.Exit(EXIT_SOME_REFUSED)
 

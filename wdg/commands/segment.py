@@ -184,7 +184,9 @@ def check(
     references...): one line per finding, exit code 1 if there is any."""
     from wdg.store import integrity
     from wdg.commands.common import _existing
-    from wdg.store.segment import load_segment
+    from wdg.store.intake import check_sheets
+    from wdg.store.segment import load_segment, peek_passwords
+    from wdg.world.calendar import MonthDate
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)  # a clear message for a missing segment
@@ -195,15 +197,22 @@ def check(
     except StateError as exc:  # another command holds it (or a planted link): touch nothing
         typer.echo(f"Hinweis: {exc}", err=True)
         disk = store_findings(seg_dir, busy=isinstance(exc, LockedError))
-    from wdg.store.segment import FORMAT, format_of
+    from wdg.store.segment import FORMAT, format_of, too_new
 
     fmt = format_of(seg_dir)
-    if fmt < FORMAT:
+    if fmt > FORMAT:  # said first: every other finding may come from the newer format
+        disk.append(str(too_new(seg_dir / "segment.yaml", fmt)))
+    elif fmt < FORMAT:
         disk.append(f"{seg_dir / 'segment.yaml'}: Segmentformat {fmt} einer älteren wdg-Version "
                     f"(diese schreibt {FORMAT}): 'wdg segment upgrade {name}' ausführen")
     # Every stored file against the hash lists: the live files, the chain of
     # months against the date, every archived month's inputs and outputs.
     stored = integrity.verify_segment(seg_dir)
+    try:  # the sheets waiting for the month, against their receipts
+        month, _ = peek_passwords(seg_dir)
+        stored += check_sheets(camp.orders_dir(name, MonthDate.parse(month)))
+    except (WdgError, OSError, KeyError, TypeError):
+        pass  # an unreadable date: the segment's own check names it
     damage = [f for f in stored if not f.uncovered]
     findings: list[object] = [*disk, *damage]
     if not any(f.path.startswith(str(seg_dir / n)) for f in damage for n in FILES):

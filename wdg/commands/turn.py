@@ -15,12 +15,15 @@ import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import history, turn
+from wdg.store.intake import check_sheets
 from wdg.store.months import PROVENANCE, month_dir, read_provenance
 from wdg.engine.intake import PasswordChecks
 from wdg.errors import InvalidInputError, StateError
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
-from wdg.world.deadline import deadline_for, normalise, set_deadline, stored_problem
+from wdg.bots.prepare import npc_sheet_lines
+from wdg.engine.history import blockers
+from wdg.world.deadline import deadline_for, deadline_json, normalise, set_deadline, stored_problem
 from wdg.world.deadline import when as when_text
 
 sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
@@ -78,16 +81,9 @@ class _Display:
             typer.echo("\r" + " " * 70 + "\r", err=True, nl=False)
 
 
-def _npc_sheets(camp, seg) -> None:  # noqa: ANN001
-    """Bot kingdoms without a sheet get one written by their bot (docs/bots.md);
-    called by the run with the segment it loaded, under its lock."""
-    if not any(k.bot for k in seg.kingdoms.values()):
-        return  # no bot kingdom: the bots' code is not even imported
-    from wdg.bots.npc import write_npc_sheets
-
-    for s in write_npc_sheets(camp, seg):
-        typer.echo(f"Bot {s.bot} (Königreich {s.kingdom}): "
-                   + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
+def _echo_lines(lines: list[str]) -> None:
+    for line in lines:
+        typer.echo(line)
 
 
 @sub.command("run")
@@ -144,7 +140,7 @@ def run(
             result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
                                     progress=show.step, outputs=outputs,
                                     next_deadline=next_deadline, stage=show.stage,
-                                    prepare=lambda seg: _npc_sheets(camp, seg),
+                                    prepare=lambda seg: _echo_lines(npc_sheet_lines(camp, seg)),
                                     passwords=passwords, deliver=render)
         files = []
         if render and not dry_run:
@@ -312,20 +308,6 @@ def deadline(
                f"({seg.settings.timezone})")
 
 
-def deadline_json(seg, d, problem: str | None) -> dict:  # noqa: ANN001
-    """``wdg turn deadline --json``: the month, the deadline (ISO 8601 with its UTC
-    offset, and the zone), whether it has passed, seconds left."""
-    from datetime import datetime
-
-    now = datetime.now(d.tzinfo) if d is not None else None
-    return {"segment": seg.name, "month": seg.date.key, "month_name": seg.date.short(),
-            "deadline": d.isoformat() if d is not None else None,
-            "timezone": seg.settings.timezone,
-            "passed": (now >= d) if d is not None else None,
-            "seconds_left": max(0, int((d - now).total_seconds())) if d is not None else None,
-            "problem": problem}
-
-
 @sub.command("status")
 def status(
     segment: str = typer.Argument(..., help="Segment name."),
@@ -339,13 +321,17 @@ def status(
     st = history.month_status(camp, segment)
     problem = stored_problem(seg)
     if as_json:
-        typer.echo(json.dumps(status_json(seg, st, problem), ensure_ascii=False))
+        data = status_json(seg, st, problem)
+        data["stored_sheets"] = [str(f) for f in check_sheets(camp.orders_dir(segment, seg.date))]
+        typer.echo(json.dumps(data, ensure_ascii=False))
         return
     typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
     d = deadline_for(seg, seg.date)
     typer.echo(f"Eintreffschluß: {st.deadline}" + (f" ({seg.settings.timezone})" if d else ""))
     if problem is not None:
         typer.echo(f"Warnung: {problem}")
+    for finding in check_sheets(camp.orders_dir(segment, seg.date)):
+        typer.echo(f"Warnung: {finding} — 'wdg turn run' verweigert den Start")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
     if st.bots:
@@ -357,17 +343,6 @@ def status(
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
     for blocker in blockers(st):
         typer.echo(f"Warnung: {blocker}")
-
-
-def blockers(st) -> list[str]:  # noqa: ANN001
-    """Why ``wdg turn run`` (and ``wdg mail run``) would refuse to start, in German."""
-    out = []
-    if st.gm_errors:
-        out.append(f"{st.gm_errors} — 'wdg turn run' verweigert den Start")
-    if st.needs_force:
-        out.append(f"{len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
-                   "(verlorene Post?) — 'wdg turn run' verlangt --force")
-    return out
 
 
 def status_json(seg, st, problem: str | None) -> dict:  # noqa: ANN001

@@ -271,6 +271,8 @@ def _release(m: Month, army: Army, order: Release) -> None:
     if order.count <= 0:
         return refuse(m, army, order, "die Anzahl muß größer als 0 sein.")
     n = min(order.count, army.units)
+    if n == 0:  # (issue #42: not "0 Rüstgüter entlassen")
+        return refuse(m, army, order, "das Heer hat keine Rüstgüter, die es entlassen könnte.")
     cargo = m.state.armies.get(army.carrying) if army.carrying is not None else None
     if cargo is not None and cargo.troop is not None \
             and space_of(m, cargo) > fleet_capacity(m, army.units - n):
@@ -282,7 +284,7 @@ def _release(m: Month, army: Army, order: Release) -> None:
     army.units -= n
     partial = n < order.count
     _done(m, army, order, f"{count(n, 'Rüstgut', 'Rüstgüter')} entlassen; "
-          f"{'es zerstreut' if n == 1 else 'sie zerstreuen'} sich in alle Himmelsrichtungen." + (f" (Das Heer hatte nur {n}.)" if partial else ""),
+          f"{'es zerstreut' if n == 1 else 'sie zerstreuen'} sich in alle Himmelsrichtungen." + (f" (Das Heer hatte nur {number(n)}.)" if partial else ""),
           ".partial" if partial else "", units=n, soldiers=-n)
 
 
@@ -329,7 +331,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     army.morale = _blend(army.morale, army.units, rules.int("economy", "recruit_morale"), n)
     army.units += n
     partial = n < order.count
-    note = f" (Rüstvolumen erschöpft: nur {n} von {order.count})" if partial else ""
+    note = f" (Rüstvolumen erschöpft: nur {number(n)} von {number(order.count)})" if partial else ""
     spend(m, army.kingdom, price, kind="a.nr.partial" if partial else "a.nr", ledger="recruit",
           army=army.number, at=h, line=order.line,
           why=f"{count(n, _ONE.get(troop, troop), troop)} angeworben{note}: {gs(price)}; die Miliz "
@@ -384,7 +386,8 @@ def launch_boats(m: Month) -> None:
             continue
         if number in m.fought:
             m.emit(Event("a.bb.destroyed", army.kingdom, number, army.position,
-                         "Die Boote wurden beim Kampf zerstört; das Heer bleibt an Land."))
+                         "Die Boote wurden beim Kampf zerstört; das Heer bleibt an Land.",
+                         data={"boats": 0}))
             continue
         army.boats = max(1, math.ceil(_space(m, army) / cap))
         army.boat_durability, army.position = 100, water

@@ -246,7 +246,8 @@ def creature_moves(m: Month) -> list[Event]:
             owner = seg.at(seg.owner, cr.position)
             if owner in seg.kingdoms:
                 out.append(m.emit(Event("creature.sighted", kingdom=owner, at=cr.position,
-                                        public=True,
+                                        public=True, data={"creature": cr.id, "kind": cr.kind,
+                                                           "of": owner},
                                         why=f"{said(kind)} {verb(kind, 'wurde', 'wurden')} im "
                                             f"Reichsgebiet von {seg.kingdoms[owner].name} "
                                             "gesichtet")))

@@ -164,7 +164,7 @@ def pay_and_upkeep(m: Month) -> None:
             if army.status is ArmyStatus.ACTIVATING:
                 army.status = ArmyStatus.ACTIVE
                 m.emit(Event("pay.active", kingdom, army.number, army.position,
-                             "Das Heer ist ab diesem Mond aktiv."))
+                             "Das Heer ist ab diesem Mond aktiv.", data={"status": "active"}))
             if army.is_active and army.general is not None:
                 _pay_army(m, army)
                 low_morale_desertion(m, army)
@@ -319,6 +319,23 @@ def tax_income(start: EconomyStart, terrain: np.ndarray, kingdom: int,
     return (int(gemarks * factor), int(settlements * factor), int(mines * factor))
 
 
+def lost_last_site(m: Month, start: EconomyStart, kingdom: int) -> bool:
+    """True if ``kingdom`` stored its treasury in a settlement at the start of the
+    month and has no such settlement now (issue #42, a rule point decided in
+    docs/rules.md): "Alle Steuer- und sonstige Einnahmen entstehen
+    grundsätzlich in den Lagerstätten des Reichsschatzes" ("Der Reichsschatz"
+    (b)), and with its last one the kingdom lost the treasury stored there
+    ((a), (c)) — the month's income has no place to arise. Off in a rules set
+    without ``taxes.income_needs_a_treasury_site`` (months resolved before it)."""
+    rules = m.rules
+    if not (rules.has("economy", "taxes", "income_needs_a_treasury_site")
+            and rules.get("economy", "taxes", "income_needs_a_treasury_site")):
+        return False
+    need = max(1, rules.int("economy", "settlement", "treasury_min_units"))
+    had = bool(((start.owner == kingdom) & (start.settlement >= need)).any())
+    return had and not treasury_sites(m.state, kingdom, rules)
+
+
 @step("taxes", 82)
 def taxes(m: Month) -> None:
     """"Am Ende eines jeden Mondes erhält der Herrscher Steuereinnahmen aus den
@@ -329,12 +346,20 @@ def taxes(m: Month) -> None:
     for n in sorted(m.state.kingdoms):
         g, s, mi = tax_income(start, m.state.terrain, n, m.rules)
         gemarks = int((start.owner == n).sum())
-        for amount, kind, ledger, why in (
-                (g, "tax.gemarks", "tax", f"Steuern aus {count(gemarks, 'Gemark', 'Gemarken')}: {gs(g)}"),
-                (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}"),
-                (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}")):
+        if g + s + mi and lost_last_site(m, start, n):
+            m.emit(Event("tax.forfeited", n,
+                         why=f"Keine Einnahmen in diesem Mond ({gs(g + s + mi)} entgehen): die "
+                             "letzte Siedlung, in der der Reichsschatz lagerte, ist verloren, "
+                             "und Einnahmen entstehen nur in den Lagerstätten des Reichsschatzes.",
+                         data={"forgone": g + s + mi}))
+            continue
+        for amount, kind, ledger, why, data in (
+                (g, "tax.gemarks", "tax", f"Steuern aus {count(gemarks, 'Gemark', 'Gemarken')}: {gs(g)}",
+                 {"gemarks": gemarks}),
+                (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}", None),
+                (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}", None)):
             if amount:
-                credit(m, n, amount, kind=kind, ledger=ledger, why=why)
+                credit(m, n, amount, kind=kind, ledger=ledger, why=why, data=data)
 
 
 # --- step 83: the treasury's sites ------------------------------------------------------

@@ -47,6 +47,24 @@ Checks every file against `index.json`, every month against its manifest, every
 input against its provenance record, the templates, and the chain of months, with
 Python's standard library alone.
 
+### Ein Monat mit `sha256sum` / one month with `sha256sum`
+
+Die Liste `SHA256SUMS` eines Monats nennt die Spielzüge so, wie sie archiviert
+wurden: mit Passwort. In diesem Paket sind die Passwörter geschwärzt, darum meldet
+`sha256sum -c SHA256SUMS` die Spielzüge `orders/k<n>.txt` als FAILED. Alle anderen
+Zeilen prüft:
+
+    cd worlds/{segment}/turns/<JJJJ-MM>
+    grep -v '  orders/' SHA256SUMS | sha256sum -c
+
+Die ursprünglichen Hashes der geschwärzten Spielzüge stehen in `index.json`
+(`redacted`, je Monat); `verify.py` prüft, dass sie die Hashes sind, die
+`provenance.yaml` für die Spielzüge nennt.
+
+A month's `SHA256SUMS` lists the sheets as archived, with their passwords; here they
+are redacted, so check the other lines with the command above (`verify.py` checks
+the sheets' original hashes in `index.json` against `provenance.yaml`).
+
 ## Inhalt / contents
 
 - `worlds/{segment}/` das Segment (Stand nach dem letzten Monat) und `turns/<JJJJ-MM>/`,

@@ -173,7 +173,8 @@ def segment_from_view(view: KingdomView, rules: Rules,
                                         g.wizard), view.offer.price)
     seg.kingdoms[k] = me
     for o in sorted(owners):
-        seg.kingdoms[o] = Kingdom(number=o, name=f"Reich {o}")
+        # named as the kingdom's sheet names it (issue #42: not "Reich 6")
+        seg.kingdoms[o] = Kingdom(number=o, name=view.names.get(o, f"Königreich {o}"))
     for n in seg.kingdoms:
         seg.known[n] = new_known_map(grid)
     mine = BUILDING_ORDER.index(Building.MINE)

@@ -147,15 +147,16 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
     if isinstance(c, g.SetTerrain):
         seg.terrain[row, col] = c.terrain.id
         return [m.emit(Event("gm.terrain", at=h, line=c.line,
-                             why=f"Geländeart jetzt {c.terrain.name}"))]
+                             why=f"Geländeart jetzt {c.terrain.name}",
+                             data={"terrain": c.terrain.code}))]
     if isinstance(c, g.SetOwner):
         seg.owner[row, col] = c.kingdom
         return [m.emit(Event("gm.owner", at=h, kingdom=c.kingdom or None, line=c.line,
-                      why="Besitz vom Segmentleiter festgelegt"))]
+                      why="Besitz vom Segmentleiter festgelegt", data={"owner": c.kingdom}))]
     if isinstance(c, g.SetMilitia):
         seg.militia[row, col] = c.militia
         return [m.emit(Event("gm.militia", at=h, line=c.line,
-                             why=f"Miliz auf {c.militia} gesetzt"))]
+                             why=f"Miliz auf {c.militia} gesetzt", data={"militia": c.militia}))]
     if isinstance(c, g.SetSettlement):
         seg.settlement[row, col] = c.size
         if c.size == 0:
@@ -164,7 +165,8 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         elif c.name:
             seg.settlement_names[h] = c.name
         return [m.emit(Event("gm.settlement", at=h, line=c.line,
-                      why=f"Siedlung auf {count(c.size, 'Baueinheit', 'Baueinheiten')} gesetzt"))]
+                      why=f"Siedlung auf {count(c.size, 'Baueinheit', 'Baueinheiten')} gesetzt",
+                      data={"size": c.size}))]
     raise AssertionError(type(c))  # pragma: no cover - every command handled above
 
 

@@ -248,3 +248,14 @@ def export_history(camp: Campaign, segment: str, month: str | None = None) -> di
     }
     return {"segment": seg.name, "title": seg.title, "seed": seg.seed, "months": months,
             "current": current}
+
+
+def blockers(st: MonthStatus) -> list[str]:
+    """Why ``wdg turn run`` (and ``wdg mail run``) would refuse to start, in German."""
+    out = []
+    if st.gm_errors:
+        out.append(f"{st.gm_errors} — 'wdg turn run' verweigert den Start")
+    if st.needs_force:
+        out.append(f"{len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
+                   "(verlorene Post?) — 'wdg turn run' verlangt --force")
+    return out

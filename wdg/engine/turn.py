@@ -245,13 +245,18 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         deliver_to = camp.reports_dir(segment, seg.date) if deliver else None
         if not dry_run:  # writable, one file system: refused now, not after the work
             can_commit(seg_dir, seg.date, deliver_to=deliver_to)
+        from wdg.store.integrity import IntegrityError
+        from wdg.store.intake import check_sheets, recover_intake
+
+        recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
+        waiting = check_sheets(camp.orders_dir(segment, seg.date))  # each as its receipt says
+        if waiting:
+            raise IntegrityError(waiting, ". Der Mond wird nicht ausgewertet; nichts wurde "
+                                 "geändert.")
         if prepare is not None:
             prepare(seg)
         if stage is not None:
             stage("intake")
-        from wdg.store.intake import recover_intake
-
-        recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
         files = read_order_files(camp.orders_dir(segment, seg.date))
         intake = take_in(seg, files, checks)
         missing = [e for e in intake.events if e.kind == "sheet.missing"]
@@ -292,10 +297,14 @@ def _check_archive(seg_dir: Any, seg: Segment) -> None:
     intact. Raises :class:`wdg.store.integrity.IntegrityError` naming the file."""
     from wdg.store import integrity
 
+    from wdg.store.edits import check_live
+
     found = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
     last = seg_dir / "turns" / seg.date.previous().key
     if last.is_dir() and not last.is_symlink():
         found += [f for f in integrity.verify_month(last) if not f.uncovered]
+    if not found:  # the live files are the last month's state, or what wdg wrote since
+        found += check_live(seg_dir)
     if found:
         raise integrity.IntegrityError(found, ". Der Mond wird nicht ausgewertet; nichts wurde "
                                        "geändert.")

@@ -79,6 +79,7 @@ RULES_OFF_WHEN_ABSENT: tuple[tuple[str, str | None], ...] = (
     ("morale.yaml", None),
     ("actions.yaml", "help.repair_per_1000_soldiers"),
     ("diplomacy.yaml", "game_term_patterns"),
+    ("economy.yaml", "taxes.income_needs_a_treasury_site"),
 )
 """Rules whose absence means "this rule is off" (the engine asks ``Rules.has``):
 a campaign or month without them plays as before they existed. The upgrade
@@ -483,7 +484,9 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
                 report.changes[step.name] = lines
         changed = fmt < FORMAT or any(report.changes.values())
         if changed and not dry_run:
-            save_segment(seg, seg_dir)  # writes format: FORMAT under the commit protocol
+            # writes format: FORMAT under the commit protocol; what older versions changed
+            # between months (unrecorded) is taken as it is
+            save_segment(seg, seg_dir, edit="accept")
             from wdg import __version__
 
             log = seg_dir / UPGRADES

@@ -32,15 +32,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import format_datetime, formataddr, make_msgid, parseaddr
+from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from wdg.campaign import Campaign
 from wdg.errors import StateError
+from wdg.mail.guard import header_address
 from wdg.store.sent import Ledger
 from wdg.mail.send import Outgoing, digest
 from wdg.rules import safe_load_file
+from wdg.textpolicy import header_name
 from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
 from wdg.store.segment import load_segment
@@ -73,6 +75,16 @@ def _now(seg: Segment) -> datetime:
     except Exception:  # noqa: BLE001 - a bad zone is reported elsewhere; mail gets UTC
         zone = ZoneInfo("UTC")
     return datetime.now(zone).replace(microsecond=0)
+
+
+def sender_domain(sender: str) -> str:
+    """The domain of the sender's address (for Message-IDs), ``wdg.invalid`` without one."""
+    return _domain(sender)
+
+
+def segment_now(seg: Segment) -> datetime:
+    """Now in the segment's zone, to the second (a mail's Date)."""
+    return _now(seg)
 
 
 def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
@@ -136,7 +148,7 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
         if files["ergebnis.txt"] is None:
             out.skipped[k] = "hat im Archiv kein Ergebnisblatt"
             continue
-        to = formataddr((player.name, player.email)) if player.name else player.email
+        to = header_address(player.name, player.email)
         key = result_key(month, k)
         # What makes the mail what it is: the kingdom's own files (not the Date,
         # not the Götterbotschaft, which every kingdom shares).
@@ -176,7 +188,8 @@ def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str
                       files: dict[str, bytes | None], gazette: dict[str, bytes | None], *,
                       replaces: tuple[str, str] | None = None) -> EmailMessage:
     """One kingdom's result mail (see the module)."""
-    title = seg.title or seg.name
+    title = header_name(seg.title or seg.name) or seg.name
+    name = header_name(name) or f"Königreich {k}"  # a name reaches the Subject: cleaned
     nxt = month.next()
     names = {"ergebnis.pdf": f"ergebnis-k{k}-{month.key}.pdf",
              "ergebnis.html": f"ergebnis-k{k}-{month.key}.html",
@@ -316,3 +329,46 @@ def send_month(camp: Campaign, segment: str, month: MonthDate | None = None, *,
         out.result = send_mails(ledger, config, rec.mails, corrections=corrections,
                                 progress=progress)
         return out
+
+
+def send_summary(got: MonthSend) -> tuple[int, list[tuple[str, bool]]]:
+    """The exit code (:mod:`wdg.exitcodes`) and the German lines (text, to stderr?)
+    for a month's send (``wdg reports send``, ``wdg mail run``). Mails that could not
+    be sent (they stay due) make it :data:`~wdg.exitcodes.UNSENT`."""
+    from wdg import exitcodes
+
+    r = got.result
+    m = got.month.key
+    lines: list[tuple[str, bool]] = []
+    if got.adopted:
+        lines.append((f"{got.adopted} Mails aus dem alten Versandbuch (reports/.../outbox/"
+                      "sent.yaml) übernommen: sie gelten als versandt", False))
+    lines.append((f"{m}: {got.total} Ergebnismails; versandt {len(r.sent)}, berichtigt "
+                  f"{len(r.corrected)}, schon früher versandt {len(r.already)}", False))
+    for k, why in sorted(got.skipped.items()):
+        lines.append((f"Königreich {k}: keine Mail — {why}", False))
+    for key in r.changed:
+        lines.append((f"Warnung: {key} hat sich seit dem Versand geändert (Mond neu "
+                      "ausgewertet); nicht erneut versandt (--corrections sendet eine "
+                      "Berichtigung)", True))
+    for key in r.uncertain:
+        lines.append((f"Warnung: {key}: ungewiss, ob der Server die Mail angenommen hat "
+                      "(Absturz oder Verbindungsabbruch mitten im Versand); sie wird nicht "
+                      "von selbst erneut gesendet. Beim Spieler nachfragen; erneut senden: "
+                      f"'wdg mail sent SEGMENT --release {key}'", True))
+    for key, answer in sorted(r.refused.items()):
+        lines.append((f"Warnung: {key} vom Server abgelehnt ({answer}); die anderen wurden "
+                      "versandt", True))
+    for key, answer in sorted(r.failed.items()):
+        lines.append((f"Warnung: {key} nicht versandt ({answer}); der nächste Aufruf "
+                      "versucht es erneut", True))
+    if r.failed:
+        return exitcodes.UNSENT, lines
+    if r.uncertain or r.refused:
+        return exitcodes.REFUSED, lines
+    if not (r.sent or r.corrected):
+        why = ("alle schon früher versandt" if r.already and not r.changed else
+               "keine Mail fällig")
+        lines.append((f"nichts versandt: {why}", False))
+        return exitcodes.NOTHING, lines
+    return exitcodes.OK, lines

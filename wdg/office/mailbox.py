@@ -102,18 +102,32 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
     """``wdg mail watch --all``: one IMAP connection to the campaign's box; on
     every wake-up each segment it serves fetches on that connection (each under
     its own lock, taking the sheets that name it and leaving the others), then
-    one IDLE for all. A segment locked by another command (its month being
-    run) is skipped this round and tried again soon; a dropped connection is
-    reconnected after a growing pause (as :func:`wdg.mail.watch.watch`)."""
-    from wdg.errors import LockedError
+    one IDLE for all (without IDLE: a look every ``imap.poll_seconds``). A
+    segment locked by another command (its month being run) is skipped this
+    round and tried again soon; a dropped connection is reconnected after a
+    growing pause, and a refused login ends the watch (:class:`wdg.mail.watch.
+    LoginRefused`), all as :func:`wdg.mail.watch.watch`; the alerts of a lost
+    connection go through the first segment the box serves."""
+    from wdg.errors import LockedError, WdgError
+    from wdg.mail import alerts
     from wdg.mail.fetch import fetch, mail_config
-    from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
-    from wdg.mail.watch import BACKOFF, IDLE_SECONDS, RETRY_SECONDS, _pause
+    from wdg.mail.imap import ConnectionLost, ImapError, ImapLoginRefused, ImapSession
+    from wdg.mail.smtp import SmtpLoginRefused
+    from wdg.mail.watch import (
+        ALERT_AFTER,
+        BACKOFF,
+        IDLE_SECONDS,
+        RETRY_SECONDS,
+        LoginRefused,
+        _pause,
+    )
 
     idle = IDLE_SECONDS if idle_seconds is None else idle_seconds
     failures = 0
+    told_no_idle = False
     while not stop():
         config, served, own = shared_segments(camp)  # re-read: the game master may change it
+        alert_dir = camp.segment_dir(served[0]) if served else None
         for name in own:
             on_problem(f"{name}: hat ein eigenes mail.yaml; 'wdg mail watch {name}' beobachtet "
                        "dessen Postfach")
@@ -122,6 +136,11 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
                 if failures:
                     on_problem("Verbindung zum IMAP-Server wieder hergestellt")
                 failures = 0
+                if not box.has_idle and not told_no_idle:
+                    told_no_idle = True
+                    on_problem(f"Warnung: der IMAP-Server {config.imap.where} bietet kein IDLE "
+                               f"an; wdg mail watch schaut alle {config.imap.poll_seconds:g} s "
+                               "nach neuer Mail (imap.poll_seconds in mail.yaml)")
                 while not stop():
                     retry = False
                     for name in served:
@@ -133,6 +152,8 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
                             retry = True
                             continue
                         on_report(report)
+                        if isinstance(report.send_error, SmtpLoginRefused):
+                            raise LoginRefused(str(report.send_error), smtp=True)
                         retry = retry or bool(report.failed)
                         if stop():
                             break
@@ -141,9 +162,24 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
                         on_ready = None
                     if stop():
                         break
-                    box.idle(min(idle, RETRY_SECONDS) if retry else idle, stop)
+                    wait = idle
+                    if not box.has_idle or len(config.imap.read_folders) > 1:
+                        wait = min(wait, config.imap.poll_seconds)
+                    box.idle(min(wait, RETRY_SECONDS) if retry else wait, stop)
+        except ImapLoginRefused as exc:
+            if alert_dir is not None:
+                alerts.imap_failed(alert_dir, exc)
+                alerts.deliver(alert_dir, config)
+            raise LoginRefused(str(exc), smtp=False) from None
         except (ConnectionLost, ImapError) as exc:
+            if failures + 1 >= ALERT_AFTER and alert_dir is not None:
+                alerts.imap_failed(alert_dir, exc)
+                alerts.deliver(alert_dir, config)
             on_problem(f"{exc}; neuer Versuch in {BACKOFF[min(failures, len(BACKOFF) - 1)]} s")
+        except WdgError:  # the watch ends (a damaged record ...): its alert goes out first
+            if alert_dir is not None:
+                alerts.deliver(alert_dir, config)
+            raise
         _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
         failures += 1
 

@@ -150,7 +150,8 @@ class Refusal:
     reason: str
     """German."""
     cause: str
-    """``gold``, ``capacity``, ``range`` or ``rule`` (the checker's verdict)."""
+    """``gold``, ``capacity`` (the ships' Tragkraft), ``volume`` (a settlement's
+    Rüstvolumen), ``count`` (fewer Rüstgüter than ordered), ``range`` or ``rule``."""
     army: int | None = None
 
 
@@ -175,6 +176,12 @@ class Forecast:
     refused_whole: list[str] = field(default_factory=list)
     """German reasons the checker refuses the whole sheet ("der ganze Spielzug
     wird nicht angenommen"); then nothing is foreseen."""
+    unpaid: int = 0
+    """Pay and upkeep the treasury cannot pay at the start of the month
+    ("Besoldung und Unterhalt": what is left unpaid leads to desertion)."""
+    deserters: dict[int, int] = field(default_factory=dict)
+    """Army -> Rüstgüter expected to desert at the pay step (unpaid, or of low
+    morale)."""
 
     @property
     def costs(self) -> int:
@@ -313,10 +320,15 @@ def _cause(e: Event) -> str | None:
     if e.kind == "pay.shortfall" or (e.kind.endswith(".refused") and (
             "Reichsschatz" in e.why or "Goldsterne" in e.why)):
         return "gold"
-    if e.kind.endswith(".partial") or ("Raumfaktoren" in e.why or "Rüstvolumen" in e.why) \
-            and e.kind.endswith(".refused"):
+    if e.kind == "a.nr.partial":
+        return "volume"  # the settlement's militia (Rüstvolumen), not the ships' Tragkraft
+    if e.kind == "a.er.partial":
+        return "count"  # the army had fewer Rüstgüter than the order names
+    if e.kind.endswith(".partial") or "Raumfaktoren" in e.why and e.kind.endswith(".refused"):
         return "capacity"
-    if e.kind.endswith(".refused"):
+    if "Rüstvolumen" in e.why and e.kind.endswith(".refused"):
+        return "volume"
+    if e.kind.endswith(".refused") or e.kind == "conquest.failed":
         return "rule"
     if e.kind == "move.stopped" and e.data.get("remaining"):
         return "range"
@@ -349,7 +361,15 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
     for e in mine:
         if e.gold:
             fc.bookings.append(Booking(e.ledger, e.why, e.gold, e.line, e.army))
+        if e.kind == "pay.shortfall":
+            fc.unpaid += int(e.data["unpaid"])
+        if e.kind in ("pay.shortfall", "morale.desertion") and e.army is not None \
+                and e.data.get("deserters"):
+            fc.deserters[e.army] = fc.deserters.get(e.army, 0) + int(e.data["deserters"])
         cause = _cause(e)
+        if cause == "rule" and e.kind == "conquest.failed" and e.at is not None \
+                and Address.parse(before.label(e.at)) in view.owned:
+            cause = None  # an ``e`` passing its own land: nothing to conquer there
         if cause is not None:
             why = e.why
             if e.kind == "move.stopped":
@@ -583,6 +603,54 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
     }
 
 
+ORDER_STEPS = {"kingdom_orders": "K", "phase_a": "A"}
+"""The month's steps that carry out the orders that cost gold, by the part of
+the sheet they read (``K`` the kingdom orders in the sheet's order, ``A`` the
+Phase A orders by ascending army number: :func:`wdg.engine.kingdom_orders.kingdom_orders`,
+:func:`wdg.engine.army_orders.phase_a`)."""
+
+_PAY_LEDGERS = ("upkeep", "pay")
+"""The ledgers of the pay step ("Besoldung und Unterhalt", step 10)."""
+
+
+def spending_sequence() -> list[str]:
+    """The parts of the sheet in the order the month spends gold on them: the
+    order of the engine's registered steps (:func:`wdg.engine.month.registered_steps`),
+    not a copy of it."""
+    from wdg.engine.month import registered_steps
+
+    return [ORDER_STEPS[s.name] for s in registered_steps() if s.name in ORDER_STEPS]
+
+
+def gold_plan(view: KingdomView, rules: Rules, idle: Forecast | None = None) -> dict[str, Any]:
+    """The month's treasury in order as the order editor walks it, from the
+    engine's own month (:func:`forecast` of a sheet without orders): ``start``
+    (the treasury at the start, ``None`` if unknown), ``paid`` and ``unpaid``
+    (what the pay step takes and what it cannot pay), ``after_pay`` (the
+    treasury the orders find), ``deserters`` (army -> Rüstgüter expected to
+    desert at the pay step, unpaid or demoralised), ``sequence``
+    (:func:`spending_sequence`), ``income`` (what the end of the month brings;
+    it is reckoned from the state at the start of the month, so no order
+    changes it) and ``after_without_orders``.
+
+    The pay step and the income do not depend on the month's orders (pay and
+    upkeep are due before any order, "Besoldung und Unterhalt"; the taxes are
+    reckoned from the state at the start, :func:`wdg.engine.economy.taxes`);
+    the orders then spend in :func:`spending_sequence` and one is carried out
+    only if the treasury holds its whole price
+    (:func:`wdg.engine.ledger.can_afford`): that walk is all the editor does,
+    so its box is this forecast (tests/orders/test_editor_gold_truth.py)."""
+    if idle is None:
+        idle = forecast(view, m.Sheet(segment=view.segment, kingdom=view.kingdom), rules)
+    paid = -sum(b.amount for b in idle.bookings if b.category in _PAY_LEDGERS)
+    start = view.treasury
+    return {"start": start, "paid": paid, "unpaid": idle.unpaid,
+            "after_pay": None if start is None else start - paid,
+            "deserters": {str(n): d for n, d in sorted(idle.deserters.items())},
+            "sequence": spending_sequence(),
+            "income": idle.income, "after_without_orders": idle.gold_after}
+
+
 def plan_data(view: KingdomView, rules: Rules,
               known: KnownTerrain | None = None) -> dict[str, Any]:
     """Everything an order editor needs to plan offline, as plain data (JSON): the
@@ -622,6 +690,7 @@ def plan_data(view: KingdomView, rules: Rules,
                             "reach": way(n, a)}
                    for n, a in sorted(view.armies.items())},
         "costs": order_costs(view, rules),
+        "gold": gold_plan(view, rules, idle),
     }
 
 
@@ -680,7 +749,8 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [first]
 
 
-_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "range": "Reichweite", "rule": "Regel"}
+_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "volume": "Rüstvolumen", "count": "Bestand",
+          "range": "Reichweite", "rule": "Regel"}
 
 
 def _army_lines(a: ArmyForecast) -> list[str]:
@@ -716,6 +786,6 @@ def _army_lines(a: ArmyForecast) -> list[str]:
     return out
 
 
-__all__ = ["ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep", "Refusal",
-           "forecast", "forecast_text", "mover_kind_of", "order_costs", "plan_data", "reach",
-           "running_costs"]
+__all__ = ["ORDER_STEPS", "ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep",
+           "Refusal", "forecast", "forecast_text", "gold_plan", "mover_kind_of", "order_costs",
+           "plan_data", "reach", "running_costs", "spending_sequence"]

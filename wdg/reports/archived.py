@@ -35,6 +35,7 @@ from wdg.errors import StateError
 from wdg.reports.batch import default_jobs, render_reports
 from wdg.reports.settings import load_report_settings
 from wdg.rules import safe_load_file
+from wdg.store.edges import refuse_links, refuse_links_below
 from wdg.store.delivery import (COMPRESSED, GZIP, OUTPUT_NAME, PACKED, PLAIN, archived_bytes,
                                 archived_names, archived_reports, compress_tree, put, put_bytes,
                                 storage_of)
@@ -128,12 +129,14 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
 
 
 def render_month(campaign: Campaign | str | Path | None, segment: str, month: MonthDate | str, *,
-                 jobs: int | None = None, pdf: bool = True, progress: bool = False) -> Rendered:
+                 jobs: int | None = None, pdf: bool = True, progress: bool = False,
+                 kingdoms: list[int] | None = None) -> Rendered:
     """Render every report of an archived month again, from the month's own
     archived state, events, sheets and rules, and deliver them into
     ``reports/<segment>/<YYYY-MM>/``: files equal to the archived ones come
     from the archive, the others are written as rendered (and listed in
-    ``differing``)."""
+    ``differing``). ``kingdoms``: only these kingdoms' folders (a player's
+    sheet and PDF again, issue #42)."""
     from wdg.store.months import month_dir
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
@@ -141,6 +144,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
     after, events, sheets, gm_sheet, rules = month_inputs(camp, segment, date)
     archived = archived_reports(month_dir(camp, segment, date))
     out = camp.reports_dir(segment, date)
+    refuse_links(out.parents[1], out, "liefert Berichte aus")  # (docs/storage.md, edges)
+    refuse_links_below(out, "liefert Berichte aus")
     out.parent.mkdir(parents=True, exist_ok=True)
     result = Rendered()
     with tempfile.TemporaryDirectory(prefix=f".render-{date.key}-", dir=out.parent) as tmp:
@@ -149,7 +154,7 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
                              previous=_previous_of(month_dir(camp, segment, date), camp,
                                                    segment, date),
-                             rules_dir=rules)
+                             rules_dir=rules, only=kingdoms)
         for p in got:
             rel = p.relative_to(tmp)
             old = archived_bytes(archived, rel)

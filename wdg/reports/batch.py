@@ -188,7 +188,8 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    previous: dict[int, dict] | None = None,
                    rules_dir: Path | None = None,
                    beside: Callable[[], None] | None = None,
-                   collect: Callable[[list[Path]], None] | None = None) -> list[Path]:
+                   collect: Callable[[list[Path]], None] | None = None,
+                   only: list[int] | None = None) -> list[Path]:
     """Render every report of a month into ``out_dir``; returns the files, sorted.
     ``previous``: each kingdom's JSON report of the month before (for the
     changes since then; none in a segment's first month); ``rules_dir``: the
@@ -196,13 +197,18 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
     work of the caller, done in this process while the workers render (after
     the rendering when there are no workers). ``collect(files)`` receives each
     task's files as it is done, always in the same order (the Götterbotschaft
-    and overview, then the kingdoms by number), whatever the number of workers."""
+    and overview, then the kingdoms by number), whatever the number of workers.
+    ``only``: just these kingdoms' folders (no Götterbotschaft, no overview)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
                      templates, settings or load_report_settings(), pdf, dict(previous or {}),
                      rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None)
     inp.index = MonthEvents(inp.events)  # before the workers fork: they share it
     kingdoms = report_kingdoms(seg_after)
-    bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
+    tasks: list = [COMMON, *kingdoms]
+    if only is not None:
+        kingdoms = [k for k in kingdoms if k in set(only)]
+        tasks = list(kingdoms)
+    bar = Progress(len(tasks), "Ergebnisblätter", progress)
     files: list[Path] = []
     jobs = max(1, min(jobs, len(kingdoms) or 1))
     if not pdf and len(kingdoms) < POOL_FROM:
@@ -211,7 +217,7 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         jobs = 1  # a daemonic process (e.g. a pool worker itself) may not have children
     if jobs == 1:
         renderer = Renderer(templates)
-        for task in [COMMON, *kingdoms]:
+        for task in tasks:
             got = render_common(inp, renderer) if task == COMMON \
                 else render_kingdom(inp, task, renderer)
             if collect is not None:
@@ -230,7 +236,7 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         # The Götterbotschaft and the overview (the largest single task) go
         # first, so that they run beside the kingdoms, not after them.
         with stopping_pool(process_pool(jobs, _init_worker, (inp,))) as pool:
-            results = pool.map(_work, [COMMON, *kingdoms])  # every task submitted
+            results = pool.map(_work, tasks)  # every task submitted
             if beside is not None:
                 beside()
             for got in results:

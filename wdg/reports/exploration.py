@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.reports.model import MapPage
+from wdg.reports.model import STATUS_OF_REPORT, MapPage
 from wdg.reports.settings import ReportSettings
 from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS, Grid
 from wdg.world.state import UNKNOWN_TERRAIN, ArmyStatus, Segment
@@ -132,7 +132,7 @@ def _report_layer(grid: Grid, doc: dict) -> _Layer:
         settle[r, c] = -1 if cell["settlement"] is None else cell["settlement"]
     lay = _Layer(ter, fresh, owner, settle, kingdom)
     for a in doc["report"]["armies"]:
-        if a["status"] == "passiv":
+        if STATUS_OF_REPORT[a["status"]] is ArmyStatus.PASSIVE:
             continue
         h = _parse(grid, a["position"])
         if h is not None:
