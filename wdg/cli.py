@@ -82,6 +82,7 @@ COMMAND_MODULES = (
     "games",
     "lab",
     "demo",
+    "world",
 )
 
 
