@@ -177,10 +177,9 @@ def month_figures(mdir: Path, before: Any | None, min_kingdoms: int) -> tuple[Mo
             fig.battles += 1
             fig.battle_lines.append(str(e.get("why", "")))
         elif kind == "combat.battle" and data.get("won") and e.get("kingdom") is not None:
-            enemy = data.get("enemy_kingdom")
-            sides = sorted((name.get(e["kingdom"], f"Königreich {e['kingdom']}"),
-                            name.get(enemy, f"Königreich {enemy}") if isinstance(enemy, int)
-                            else f"Königreich {enemy}"))
+            enemy = int(data.get("enemy_kingdom") or 0)
+            sides = sorted((name.get(int(e["kingdom"]), f"Königreich {e['kingdom']}"),
+                            name.get(enemy, f"Königreich {enemy}")))
             fig.wars.append((sides[0], sides[1]))
         elif kind == "gm.bulletin" and (data.get("kind") or "ankuendigung") == "ankuendigung":
             fig.bulletins.append(str(e.get("why", "")))
