@@ -340,6 +340,7 @@ def deadline(
                               ensure_ascii=False))
         return
     d = deadline_for(seg, seg.date)
+    assert d is not None  # set just above
     typer.echo(f"{segment} {seg.date.key}: Eintreffschluß {when_text(d)} "
                f"({seg.settings.timezone})")
 

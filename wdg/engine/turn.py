@@ -217,7 +217,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     from wdg.engine.intake import PasswordChecks, take_in
     from wdg.store.lock import segment_lock
     from wdg.store.months import can_commit, commit, kept_next_deadline, read_order_files
-    from wdg.errors import StateError
+    from wdg.errors import RefusedError, StateError
     from wdg.world.consistency import check_segment
     from wdg.store.segment import load_segment
 
@@ -268,7 +268,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         playing = [k for k in seg.kingdoms.values()
                    if not k.city_state and not k.retired and k.player is not None]
         if not force and playing and len(missing) / len(playing) > seg.settings.missing_sheet_share:
-            raise StateError(f"{len(missing)} von {len(playing)} Königreichen haben keinen "
+            raise RefusedError(f"{len(missing)} von {len(playing)} Königreichen haben keinen "
                              f"gültigen Spielzug für {seg.date.key} in "
                              f"{camp.orders_dir(segment, seg.date)}; der Mond wird nicht "
                              "ausgewertet (mit --force trotzdem)")

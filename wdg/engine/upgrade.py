@@ -462,11 +462,8 @@ def mail_step(ctx: Context) -> list[str]:
 def password_step(ctx: Context) -> list[str]:
     """Name kingdoms whose password hash has an older scheme (no rehash: the
     upgrade has no passwords; the next accepted sheet replaces it)."""
-    try:
-        from wdg.world.passwords import needs_upgrade  # type: ignore[attr-defined]
-    except ImportError:
-        return []
     from wdg.store.segment import load_segment
+    from wdg.world.passwords import needs_upgrade
 
     seg = load_segment(ctx.camp.segment_dir(ctx.segment))
     return [f"Königreich {n}: Passwort-Hash im alten Format; er wird beim nächsten angenommenen "
@@ -500,10 +497,7 @@ def password_scheme_step(ctx: Context) -> list[str]:
 def deposits_step(ctx: Context, seg: Any) -> list[str]:
     """Deposits for a segment saved before they existed, when the campaign's rules
     (after the rules step) have them (``wdg.engine.deposits.upgrade``, rules #31)."""
-    try:
-        from wdg.engine.deposits import upgrade as place_deposits  # type: ignore[import-not-found]
-    except ImportError:
-        return []
+    from wdg.engine.deposits import upgrade as place_deposits
     from wdg.rules import Rules
 
     rules_dir = ctx.camp.rules_dir

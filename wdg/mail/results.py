@@ -40,7 +40,7 @@ from wdg.campaign import Campaign
 from wdg.errors import StateError
 from wdg.mail.guard import header_address
 from wdg.store.sent import Ledger
-from wdg.mail.send import Outgoing, digest
+from wdg.mail.send import Outgoing, SendResult, digest
 from wdg.rules import safe_load_file
 from wdg.textpolicy import header_name
 from wdg.world.calendar import MonthDate
@@ -297,8 +297,8 @@ class MonthSend:
     """What :func:`send_month` did."""
 
     month: MonthDate
-    result: object = None
-    """The :class:`wdg.mail.send.SendResult`."""
+    result: SendResult = field(default_factory=SendResult)
+    """What :func:`wdg.mail.send.send_mails` did."""
     skipped: dict[int, str] = field(default_factory=dict)
     uncertain: list[str] = field(default_factory=list)
     """Result mails of this month whose outcome is unknown (never resent on their own)."""

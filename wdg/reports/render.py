@@ -204,8 +204,8 @@ def around_lines(cells: list[dict[str, Any]]) -> list[str]:
             continue  # beyond the map's edge
         line = " " * (2 * abs(dr))
         for dq in range(max(-n, -n - dr), min(n, n - dr) + 1):
-            c = rows.get(dr, {}).get(dq)
-            code = "  " if c is None else (c["code"] or "??")
+            cell = rows.get(dr, {}).get(dq)
+            code = "  " if cell is None else (cell["code"] or "??")
             line += f"[{code}]" if (dq, dr) == (0, 0) else f" {code} "
         out.append(line.rstrip())
     return out
