@@ -23,7 +23,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 import typer
 import yaml
