@@ -7,7 +7,8 @@ game master runs, and nothing stored lost or changed.
   ``SHA256SUMS``: found by ``wdg segment check``, refused by ``wdg turn run``;
   a change through wdg's own commands is not a finding;
 - a waiting sheet cut short after its receipt was written: ``wdg turn
-  status`` warns, ``wdg segment check`` names it, ``wdg turn run`` refuses;
+  status`` warns, ``wdg segment check`` names it, ``wdg turn run`` warns (a
+  correction by hand before a re-run is allowed, never silent);
 - a sheet that is a link to a file outside the campaign: never read;
 - a linked ``reports/<seg>/<M>/``: ``wdg turn run`` refuses before the commit;
 - a deleted template blob: ``wdg turn list --verify`` and ``wdg segment check``.
@@ -131,10 +132,13 @@ def test_a_waiting_sheet_cut_short_after_its_receipt_is_found_everywhere(camp, c
     assert code == 0 and "weicht von seiner Quittung ab" in out, out
     code, out = wdg(capsys, "segment", "check", SEG, "-C", str(camp))
     assert code == 1 and "k2.txt" in out and "weicht von seiner Quittung ab" in out, out
-    before = _tree(camp)
+    # the run says it, never silently (a game master may correct a sheet by hand
+    # before a re-run, docs/turns.md): the month is resolved with the sheet as it is
     code, out = wdg(capsys, "turn", "run", SEG, "-q", "--no-pdf", "--force", "-C", str(camp))
-    assert code == 1 and "weicht von seiner Quittung ab" in out and "Traceback" not in out, out
-    assert _tree(camp) == before
+    assert code == 0 and "Warnung:" in out and "k2.txt" in out, out
+    assert "weicht von seiner Quittung ab" in out and "Traceback" not in out
+    assert (camp / "worlds" / SEG / "turns" / "0412-05" / "orders" / "k2.txt").read_bytes() \
+        == data[: len(data) // 2]
 
 
 def test_a_sheet_linked_to_a_file_outside_is_never_read(camp, capsys, tmp_path):

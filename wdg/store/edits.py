@@ -26,7 +26,6 @@ import json
 import os
 import re
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -109,9 +108,7 @@ def record(seg_dir: Path, date_key: str, hashes: dict[str, str], into: Path, *,
            for e in doc["entries"]):
         return False  # these very files are recorded already (a save that changed nothing)
     doc["format"] = formats.current("segment-edits")
-    entry = {"base": base, "by": _command(),
-             "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-             "files": files}
+    entry = {"base": base, "by": _command(), "files": files}  # (no time: saves are deterministic)
     doc["entries"] = [*doc["entries"], entry]
     body = json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=0) + "\n"
     target = into / EDITS
