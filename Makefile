@@ -7,11 +7,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := out/demo
 
-.PHONY: demo test bench syslibs browser mailservers systemd clean help
+.PHONY: demo test bench syslibs browser mailservers systemd clean help check
 
 help:
 	@echo "make demo   - set up if needed, run the demo campaign (worlds/canura) in $(DEMO)/"
-	@echo "make test   - set up if needed, run the whole test suite"
+	@echo "make test   - set up if needed, ruff and mypy, then the whole test suite"
+	@echo "make check  - ruff and mypy alone (make test runs them first)"
 	@echo "make bench  - benchmarks (after make test's set-up), writes bench/results.json"
 
 # WeasyPrint uses HarfBuzz's subsetting library for fast font subsetting.
@@ -94,11 +95,17 @@ $(STAMP): pyproject.toml
 demo: syslibs $(STAMP)
 	$(BIN)/wdg demo --out $(DEMO)
 
-test: syslibs browser mailservers systemd $(STAMP)
+# lint (pyflakes, bugbear, blind except) and types first: any finding fails make test
+# (configuration in pyproject.toml, docs/testing.md)
+check: $(STAMP)
+	$(BIN)/ruff check wdg tests
+	$(BIN)/mypy
+
+test: syslibs browser mailservers systemd $(STAMP) check
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 bench: syslibs $(STAMP)
 	$(BIN)/python -m wdg.bench
 
 clean:
-	rm -rf $(VENV) out build *.egg-info .pytest_cache
+	rm -rf $(VENV) out build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -408,6 +408,9 @@ userdb {{
 }}
 login_trusted_networks =
 mail_max_userip_connections = 200
+# each imap process shows its user and current command (IDLE) in its process title:
+# what MailServers.wait_idling reads
+verbose_proctitle = yes
 service imap-login {{
   process_min_avail = 1
   service_count = 0
@@ -716,9 +719,10 @@ postlog   unix-dgram n - n - 1 postlogd
             try:
                 _logout(self.imap_client(account))
                 return
-            except imaplib.IMAP4.error:
+            except imaplib.IMAP4.error as exc:
                 if time.monotonic() > deadline:
-                    raise MailServerError(f"{account.address} not known to Dovecot\n{self.logs()}")
+                    raise MailServerError(
+                        f"{account.address} not known to Dovecot\n{self.logs()}") from exc
                 time.sleep(0.2)
 
     def _fill_pool(self) -> None:
@@ -880,6 +884,34 @@ postlog   unix-dgram n - n - 1 postlogd
                 subprocess.run([POSTQUEUE, "-c", str(conf), "-f"], capture_output=True,
                                env={**os.environ, "MAIL_CONFIG": str(conf)}, timeout=30)
             time.sleep(0.1)
+
+
+    def settled(self, timeout: float = 30.0) -> None:
+        """Wait until nothing more can arrive: every mail Postfix accepted so far is
+        delivered or bounced — its queue is empty (:meth:`flush_queue`; Dovecot's LMTP
+        answers only once the mail is stored). A mailbox counted after this holds all
+        it will get from what was sent before: a late duplicate is seen, not missed as
+        after a fixed sleep."""
+        self.flush_queue(timeout)
+
+    def wait_idling(self, account: Account, timeout: float = 30.0) -> None:
+        """Wait until an IMAP session of ``account`` is in IDLE: Dovecot names each imap
+        process's user and current command in its process title (``verbose_proctitle``,
+        ``dovecot-<instance>/imap [user 127.0.0.1 IDLE]``), read from /proc."""
+        want = f"dovecot-wdgtest{os.getpid()}/imap [{account.user.lower()} ".encode()
+        deadline = time.monotonic() + timeout
+        while True:
+            for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+                try:
+                    title = cmdline.read_bytes()
+                except OSError:  # the process ended meanwhile
+                    continue
+                if title.startswith(want) and b" IDLE]" in title:
+                    return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{account.address}: no IMAP session in IDLE after "
+                                     f"{timeout} s\n{self.logs()}")
+            time.sleep(0.02)
 
 
 def _quote(mailbox: str) -> str:

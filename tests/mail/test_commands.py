@@ -5,7 +5,6 @@ a password in clear), my last result again; only for the address the segment has
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -58,7 +57,7 @@ def test_form_password_and_result_requests(mail_campaign):
     # fetched again: the game master's note stays, nothing is answered twice
     rep2 = fetch(mc.camp, "test")
     assert rep2.commands == [] and rep2.ignored == 1 and rep2.sent == []
-    s.flush_queue()
+    s.settled()
     assert [len(s.messages(a)) for a in (p[0], p[1], p[2], stranger)] == [1, 1, 1, 0]
 
 
@@ -92,5 +91,5 @@ def test_result_again_after_a_month_and_the_cli(tmp_path, mail_world):
     # fetched again: not sent a third time
     again = json.loads(c("mail", "fetch", SEG, "--json", code=3).stdout)
     assert again["status"] == "nothing" and again["answers"]["sent"] == []
-    time.sleep(0.5)
+    s.settled()
     assert len(s.messages(acc)) == 2

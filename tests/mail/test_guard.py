@@ -100,7 +100,7 @@ def test_a_vacation_responder_quoting_the_answer_is_not_answered(mail_campaign):
     assert [r.status for r in fetch(mc.camp, "test").results] == ["angenommen"]
     answer = _answer_of(s, p[2], 1)
     stored = next(mc.camp.root.glob("orders/test/*/k3.txt")).read_text()
-    for rnd in range(3):
+    for _round in range(3):
         for with_ids in (True, False):
             reply = sheet_mail(p[2], gm, f"Abwesend: {answer['Subject']}",
                                "Ich bin bis Montag nicht da.\n\n" + _text(answer))
@@ -137,7 +137,7 @@ def test_a_forged_command_flood_is_answered_once(mail_campaign):
     for i in range(15):
         s.append(gm, _raw(p[0].address, gm.address, "Ergebnis erneut", ""))
         s.append(gm, _raw(p[0].address, gm.address, "Formular", f"{i}"))
-    for i in range(3):
+    for _ in range(3):
         s.append(gm, _raw(stranger.address, gm.address, "Formular", ""))
     rep = fetch(mc.camp, "test")
     assert len(rep.commands) == 33 and rep.moved == 33

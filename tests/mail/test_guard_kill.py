@@ -9,7 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.mail.mailcamp import ROOT, SEG, MailCampaign
+from tests.mail.mailcamp import SEG, MailCampaign
 from wdg.store.sent import Ledger
 
 KILL_IN_TRANSFER = """

@@ -61,7 +61,7 @@ def test_one_mail_that_cannot_be_built_does_not_stop_the_others(mail_campaign):
     from wdg.mail.send import Outgoing, digest, send_mails
 
     mc = mail_campaign
-    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    s, p = mc.world.servers, mc.world.players
     config = load_mail_config(mc.seg_dir)
 
     def builder(n: int):  # noqa: ANN202

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import email.utils
 import json
-import os
 import re
 import signal
 import subprocess
@@ -33,7 +32,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from mailservers import DOMAIN, free_port, sheet_mail
-from tests.mail.mailcamp import ROOT, SEG, MailCampaign
+from tests.mail.mailcamp import SEG, MailCampaign
 
 pytestmark = pytest.mark.slow
 BERLIN = ZoneInfo("Europe/Berlin")

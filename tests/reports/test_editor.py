@@ -161,7 +161,6 @@ def test_without_javascript_the_text_field_holds_the_pre_filled_form(tmp_path, m
 
 def test_the_printed_sheet_has_no_editor(month, settings):
     from wdg.reports.render import Renderer
-    from wdg.reports.build import build_kingdom_report
 
     from wdg.reports.sheet import PRINT_WIDTH, report_model
 

@@ -96,9 +96,9 @@ def _module_paths(root: Path) -> dict[str, Path]:
     return out
 
 
-def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[str]:
+def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[tuple[str, str | None]]:
     package = name if is_pkg else name.rpartition(".")[0]
-    found = []
+    found: list[tuple[str, str | None]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(a.name, None) for a in node.names]
@@ -109,7 +109,7 @@ def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[str]:
             else:
                 mod = node.module or ""
             found += [(mod, a.name) for a in node.names]
-    return found  # type: ignore[return-value]
+    return found
 
 
 def measure(root: Path) -> Structure:

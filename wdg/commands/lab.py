@@ -39,8 +39,10 @@ def register(app: typer.Typer) -> None:
                                  "kingdoms (Baumeister,Eroberer,Kriegsherr) or K=Name pairs "
                                  "(1=Baumeister,3=Kriegsherr+feind); kingdoms handed to a bot "
                                  "keep theirs. Default: Baumeister,Eroberer,Kriegsherr."),
-        rules: Path = typer.Option(None, "--rules", help="A second rules directory: both sets "
-                                   "are played on the same seeds and compared side by side."),
+        rules: list[Path] = typer.Option(None, "--rules", help="A second rules directory: both "
+                                         "sets are played on the same seeds and compared side "
+                                         "by side. Mit --seeds auch mehrmals: jeder Regelsatz "
+                                         "gegen die Regeln der Kampagne."),
         out: Path = typer.Option(None, "--out", "-o", help="Report folder (replaced campaigns "
                                  "inside); default reports/lab-<segment>/."),
         seed: int = typer.Option(1, "--seed", help="Seed of the bots' choices."),
@@ -48,15 +50,49 @@ def register(app: typer.Typer) -> None:
                                     help="Replay every month from the copy's archive."),
         plots: str = typer.Option("auto", "--plots", help="auto (matplotlib if installed, else "
                                   "SVG), matplotlib, svg or none."),
-        jobs: int = typer.Option(1, "--jobs", "-j", help="Processes for a --rules comparison."),
+        jobs: int = typer.Option(1, "--jobs", "-j", help="Processes for a --rules comparison "
+                                 "(with --seeds: for the campaigns of the sweep)."),
+        seeds: int = typer.Option(None, "--seeds", help="N Seeds je Regelsatz spielen und jede "
+                                  "Kennzahl mit 95-%-Intervall und der gepaarten Differenz "
+                                  "zwischen den Regelsätzen zeigen (docs/lab.md, 'Sweeps')."),
+        scheduler: str = typer.Option(None, "--scheduler", help="Mit --seeds: die Kampagnen auf "
+                                      "einem Dask-Cluster (tcp://HOST:PORT; Kampagne und "
+                                      "--out auf einem gemeinsamen Dateisystem)."),
+        as_json: bool = typer.Option(False, "--json", help="Mit --seeds: das Ergebnis als ein "
+                                     "JSON-Dokument auf stdout."),
         campaign: Path | None = campaign_option(),
     ) -> None:
         """Play a campaign with bots on a copy (never the real segment) and write a report
-        folder: metrics per kingdom and month, plots, an HTML page (docs/lab.md)."""
-        from wdg.lab import run_lab
+        folder: metrics per kingdom and month, plots, an HTML page (docs/lab.md). With
+        --seeds: a sweep over seeds and rules sets with 95 % intervals."""
+        from wdg.errors import InvalidInputError
 
         camp = open_campaign(campaign)
-        res = run_lab(camp, segment, months=months, bots=bots, out=out, compare=rules,
+        rules = list(rules or [])
+        if seeds is not None:
+            import json
+
+            from wdg.lab.sweep import run_sweep, sweep_lines
+
+            if scheduler is not None and jobs > 1:
+                raise InvalidInputError("--jobs und --scheduler schließen sich aus")
+            sweep = run_sweep(camp, segment, months=months, seeds=seeds, rules=rules, bots=bots,
+                              out=out, jobs=jobs, scheduler=scheduler, replay=replay)
+            if as_json:
+                typer.echo(json.dumps(sweep.as_dict(), ensure_ascii=False, sort_keys=True))
+            else:
+                for line in sweep_lines(sweep):
+                    typer.echo(line)
+            return
+        if len(rules) > 1:
+            raise InvalidInputError("mehrere --rules nur mit --seeds; ohne --seeds vergleicht "
+                                    "'wdg lab' die Regeln der Kampagne mit einem Regelsatz")
+        if scheduler is not None or as_json:
+            raise InvalidInputError("--scheduler und --json nur mit --seeds")
+        from wdg.lab import run_lab
+
+        res = run_lab(camp, segment, months=months, bots=bots, out=out,
+                      compare=rules[0] if rules else None,
                       seed=seed, replay=replay, plots=plots, jobs=jobs,
                       progress=_bar())  # type: ignore[arg-type]
         figs = res.summary.get("compare", [res.summary])

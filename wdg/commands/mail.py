@@ -44,13 +44,13 @@ def sent(
                 typer.echo(f"freigegeben: {key} an {rec.to}; der nächste Versand sendet sie "
                            "noch einmal")
             for key in arrived or ():
-                rec = led.latest(key)
-                if rec is None or rec.state != "pending":
+                latest = led.latest(key)
+                if latest is None or latest.state != "pending":
                     from wdg.errors import StateError
 
                     raise StateError(f"Versandbuch: {key!r} ist nicht ungewiss; nichts geändert")
                 led.settle(key, "sent", "Ankunft vom Spielleiter bestätigt")
-                typer.echo(f"als versandt verbucht: {key} an {rec.to}")
+                typer.echo(f"als versandt verbucht: {key} an {latest.to}")
         return
     led = Ledger(camp.segment_dir(segment))
     counts: dict[str, int] = {}
@@ -129,7 +129,10 @@ def install_timer(
 
 @sub.command("run")
 def run(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(None, help="Segment name (or --all)."),
+    all_segments: bool = typer.Option(False, "--all", help="Jedes Segment der Kampagne "
+                                      "nacheinander, ein Postfach für alle möglich "
+                                      "(mail.yaml der Kampagne; docs/world.md)."),
     force: bool = typer.Option(False, "--force", help="Run the month before its deadline, or "
                                "with too many sheets missing."),
     next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS of the "
@@ -159,6 +162,9 @@ def run(
     from wdg.world.deadline import normalise
 
     camp = open_campaign(campaign)
+    if all_segments or segment is None:
+        _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json)
+        return
     seg = load(camp, segment)
     seg_dir = camp.segment_dir(segment)
     tz = seg.settings.timezone
@@ -208,6 +214,42 @@ def run(
             typer.echo(f"fällig, nicht gesendet: {key} ({why})", err=True)
     if rep.code:
         raise typer.Exit(rep.code)
+
+
+def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) -> None:  # noqa: ANN001
+    """``wdg mail run --all`` (wdg/office/mailbox.py)."""
+    import json
+
+    from wdg import exitcodes
+    from wdg.errors import InvalidInputError
+    from wdg.office.mailbox import run_all
+    from wdg.world.deadline import normalise
+
+    if segment is not None:
+        raise InvalidInputError(f"--all und ein Segment ({segment!r}) schließen sich aus")
+    if not all_segments:
+        raise InvalidInputError("ein Segment angeben oder --all (jedes Segment der Kampagne)")
+    if next_deadline is not None:
+        normalise(next_deadline)
+
+    def shown(rep) -> None:  # noqa: ANN001
+        if as_json:
+            return
+        for line in rep.lines:
+            typer.echo(f"{rep.segment}: {line}",
+                       err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
+        typer.echo(f"{rep.segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
+
+    code, reports = run_all(camp, force=force, next_deadline=next_deadline, pdf=pdf,
+                            progress=shown)
+    if as_json:
+        typer.echo(json.dumps({"status": exitcodes.JSON_STATUS.get(code, "?"), "exit_code": code,
+                               "segments": [r.as_dict() for r in reports]}, ensure_ascii=False))
+    else:
+        typer.echo(f"Welt: {len(reports)} Segmente: {exitcodes.NAMES.get(code, code)} "
+                   f"(Code {code})")
+    if code:
+        raise typer.Exit(code)
 
 
 @sub.command("forms")

@@ -53,7 +53,10 @@ def fetch_cmd(
 
 
 def watch_cmd(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(None, help="Segment name (or --all)."),
+    all_segments: bool = typer.Option(False, "--all", help="Ein Postfach für alle Segmente: "
+                                      "das mail.yaml der Kampagne (neben worlds/), jede "
+                                      "Mail nach ihrer Segment:-Zeile (docs/world.md)."),
     idle: int = typer.Option(25 * 60, "--idle", min=5, max=29 * 60,
                              help="Seconds to wait in IMAP IDLE before looking again."),
     campaign: Path | None = campaign_option(),
@@ -67,6 +70,17 @@ def watch_cmd(
     from wdg.mail.watch import LoginRefused, watch
 
     camp = open_campaign(campaign)
+    if all_segments or segment is None:
+        from wdg.errors import InvalidInputError
+
+        if segment is not None:
+            raise InvalidInputError(f"--all und ein Segment ({segment!r}) schließen sich aus")
+        if not all_segments:
+            raise InvalidInputError("ein Segment angeben oder --all (jedes Segment der "
+                                    "Kampagne)")
+        from wdg.office.mailbox import shared_segments, watch_all
+
+        shared_segments(camp)  # no shared box: refused before anything starts
     stopping = {"now": False}
 
     def on_term(signum, frame):  # noqa: ANN001, ARG001
@@ -90,12 +104,16 @@ def watch_cmd(
         typer.echo(f"[{stamp()}] {text}", err=True)
 
     def on_ready() -> None:
-        typer.echo(f"[{stamp()}] wdg mail watch {segment}: warte auf Mail (Ende mit SIGTERM "
-                   "oder Strg-C)")
+        typer.echo(f"[{stamp()}] wdg mail watch {segment or '--all'}: warte auf Mail (Ende mit "
+                   "SIGTERM oder Strg-C)")
 
     try:
-        watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
-              on_problem=on_problem, idle_seconds=idle, on_ready=on_ready)
+        if all_segments:
+            watch_all(camp, stop=lambda: stopping["now"], on_report=on_report,
+                      on_problem=on_problem, idle_seconds=idle, on_ready=on_ready)
+        else:
+            watch(camp, segment, stop=lambda: stopping["now"], on_report=on_report,
+                  on_problem=on_problem, idle_seconds=idle, on_ready=on_ready)
     except LoginRefused as exc:
         typer.echo(f"[{stamp()}] Fehler: {exc}", err=True)
         typer.echo(f"[{stamp()}] wdg mail watch beendet: die Anmeldung beim "

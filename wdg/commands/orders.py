@@ -7,13 +7,15 @@ from pathlib import Path
 
 import typer
 
+from wdg.campaign import Campaign
 from wdg.commands.common import campaign_option, load, locked, open_campaign
 from wdg.errors import InvalidInputError
 from wdg.orders.demo import check_file, simulate_file
-from wdg.orders.intake import MAX_BYTES, import_mailbox, parse_deadline
+from wdg.orders.intake import MAX_BYTES, IntakeReport, import_mailbox, parse_deadline
 from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
 from wdg.world.deadline import deadline_for, stored_problem
+from wdg.world.state import Segment
 
 sub = typer.Typer(help="Order sheets: check, simulate (forecast), template, view, import from "
                   "a mailbox.",
@@ -173,18 +175,20 @@ def import_cmd(
         raise typer.Exit(EXIT_SOME_REFUSED)
 
 
-def _upgrade_password_hashes(camp: object, segment: str, seg: object, report: object) -> None:
+def _upgrade_password_hashes(camp: Campaign, segment: str, seg: Segment,
+                             report: IntakeReport) -> None:
     """A password hash of the old format whose check an accepted sheet just
     passed is replaced by a scrypt hash (wdg.world.passwords.upgrade_hashes),
     saved the ordinary way under the lock the import holds."""
     from wdg.orders.intake import ACCEPTED
+    from wdg.orders.model import Sheet
     from wdg.world.passwords import upgrade_hashes
     from wdg.store.segment import save_segment
 
-    checked = {r.kingdom: r.parsed.password for r in report.results  # type: ignore[attr-defined]
-               if r.status == ACCEPTED and r.kingdom and r.parsed is not None}
+    checked = {r.kingdom: r.parsed.password for r in report.results
+               if r.status == ACCEPTED and r.kingdom and isinstance(r.parsed, Sheet)}
     if upgrade_hashes(seg, checked):
-        save_segment(seg, camp.segment_dir(segment))  # type: ignore[attr-defined]
+        save_segment(seg, camp.segment_dir(segment))
 
 
 EXIT_SOME_REFUSED = 3

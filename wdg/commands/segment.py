@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import Any
 from pathlib import Path
 
 import typer
@@ -115,7 +116,7 @@ def new(
     if scale is not None and preset != "stress":
         raise InvalidInputError("--scale geht nur mit --preset stress; für andere Segmente "
                                 "--provinces, --kingdoms, --armies ... angeben")
-    opts = {**DEFAULTS, **given}
+    opts: dict[str, Any] = {**DEFAULTS, **given}
     cols, rows = parse_provinces(str(opts["provinces"]))
     if (target / SEGMENT_FILE).exists() and not force:
         raise StateError(f"Segment {name!r} gibt es schon in {target}; --force ersetzt es")
@@ -182,14 +183,14 @@ def check(
     """Find what must never be (armies on impossible terrain, units without an army,
     buildings outside settlements, negative treasury, statuses outside 1-9, dangling
     references...): one line per finding, exit code 1 if there is any."""
+    from wdg.commands.common import existing_segment_dir
     from wdg.store import integrity
-    from wdg.commands.common import _existing
     from wdg.store.intake import check_sheets
     from wdg.store.segment import load_segment, peek_passwords
     from wdg.world.calendar import MonthDate
 
     camp = open_campaign(campaign)
-    seg_dir = _existing(camp, name)  # a clear message for a missing segment
+    seg_dir = existing_segment_dir(camp, name)  # a clear message for a missing segment
     try:
         # Taking the lock completes or cleans what a crash interrupted (with a notice).
         with segment_lock(seg_dir, any_format=True):
@@ -223,8 +224,8 @@ def check(
     for f in stored:
         if f.uncovered:
             typer.echo(f"Hinweis: {f}")
-    for f in findings:
-        typer.echo(str(f))
+    for finding in findings:
+        typer.echo(str(finding))
     if findings:
         typer.echo(f"{len(findings)} Befund(e) in Segment {name}", err=True)
         raise typer.Exit(1)
@@ -240,11 +241,11 @@ def accept(
     """After changing the segment's files by hand: check them (every check of a load
     except the hash list) and write a new hash list, so the next commands accept them.
     A damaged or unsealed intake record (mail/seen.yaml) whose lines read is sealed anew."""
-    from wdg.commands.common import _existing
+    from wdg.commands.common import existing_segment_dir
     from wdg.store.segment import accept_edits
 
     camp = open_campaign(campaign)
-    seg_dir = _existing(camp, name)
+    seg_dir = existing_segment_dir(camp, name)
     from wdg.store.seen import SeenRecord, check_seen
 
     with segment_lock(seg_dir):

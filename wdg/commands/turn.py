@@ -231,6 +231,12 @@ def provenance(
         raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} ({mdir})")
     prov = read_provenance(mdir)
     if prov is None:
+        from wdg.provenance import MISSING, month_made_by
+
+        if month_made_by(mdir) == MISSING:
+            raise StateError(f"{mdir}: {MISSING} (gelöscht oder verloren); welche Version den "
+                             "Mond erzeugt hat, sagt nur noch summary.yaml oder die Geschichte "
+                             "der Kampagne")
         raise StateError(f"{mdir}: vor wdg 0.2.0 archiviert, ohne provenance.yaml; welche "
                          "Version ihn erzeugt hat, ist nicht vermerkt (docs/turns.md, 'Replaying "
                          "with the exact version')")
@@ -249,6 +255,36 @@ def provenance(
         dep = (prov.get("dependencies") or {}).get(name)
         if dep:
             typer.echo(f"  {name} {dep.get('version')}")
+
+
+@sub.command("verify-digest")
+def verify_digest(
+    segment: str = typer.Argument(..., help="Segment."),
+    month: str = typer.Argument(..., help="Der archivierte Mond, JJJJ-MM."),
+    digest: str = typer.Argument(..., help="Die Prüfsumme des Monats, wie sie in der "
+                                 "Götterbotschaft, im Ergebnisblatt oder in der Ergebnis-Mail "
+                                 "steht (64 Hex-Ziffern)."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Prüft die Prüfsumme eines Monats, die ein Spieler nennt, gegen das Archiv und
+    die Kette der Monate bis zum ersten (docs/storage.md, "The month's digest").
+    Exit-Code 0: sie stimmt; 1: sie weicht ab oder die Kette ist gebrochen."""
+    import re
+
+    from wdg.digest import verify
+
+    camp = open_campaign(campaign)
+    date = MonthDate.parse(month)
+    quoted = digest.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{64}", quoted):
+        raise InvalidInputError(f"Prüfsumme {digest!r}: erwartet 64 Hex-Ziffern (0-9, a-f), "
+                                "wie sie im Ergebnis steht")
+    load(camp, segment)
+    check = verify(camp.archive_dir(segment), segment, date.key, quoted)
+    for line in check.lines:
+        typer.echo(line)
+    if not check.ok:
+        raise typer.Exit(1)
 
 
 @sub.command("undo")
@@ -304,6 +340,7 @@ def deadline(
                               ensure_ascii=False))
         return
     d = deadline_for(seg, seg.date)
+    assert d is not None  # set just above
     typer.echo(f"{segment} {seg.date.key}: Eintreffschluß {when_text(d)} "
                f"({seg.settings.timezone})")
 

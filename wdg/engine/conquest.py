@@ -38,7 +38,7 @@ from wdg.engine.combat import (
 from wdg.engine.diplomacy import may_conquer
 from wdg.engine.economy import is_treasury_site, treasury_share
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, credit, spend
+from wdg.engine.treasury import count, credit, spend
 from wdg.engine.militia import partisan_fight
 from wdg.engine.movement import carried_army, harbour_mask, too_few_soldiers
 from wdg.engine.month import Claim, Month, step

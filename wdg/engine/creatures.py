@@ -41,7 +41,7 @@ from wdg.engine.combat import (
     wreck_boats,
 )
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, credit
+from wdg.engine.treasury import count, credit
 from wdg.engine.month import Month, step
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Creature

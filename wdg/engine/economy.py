@@ -31,7 +31,7 @@ from wdg.engine.deposits import enabled as deposits_enabled
 from wdg.engine.deposits import owner_yield_layer
 from wdg.engine.events import Event
 from wdg.engine.gamemaster import GM_OFFERS
-from wdg.engine.ledger import count, credit, gs, spend
+from wdg.engine.treasury import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.engine.morale import low_morale_desertion
 from wdg.rules import Rules
@@ -42,6 +42,7 @@ from wdg.world.state import (
     Army,
     ArmyStatus,
     Building,
+    Construction,
     General,
     GeneralOffer,
     ProjectKind,
@@ -165,9 +166,16 @@ def pay_and_upkeep(m: Month) -> None:
                 army.status = ArmyStatus.ACTIVE
                 m.emit(Event("pay.active", kingdom, army.number, army.position,
                              "Das Heer ist ab diesem Mond aktiv.", data={"status": "active"}))
-            if army.is_active and army.general is not None:
+            if owes_dues(army.status, army.general is not None):
                 _pay_army(m, army)
                 low_morale_desertion(m, army)
+
+
+def owes_dues(status: ArmyStatus, has_general: bool) -> bool:
+    """Whether an army pays upkeep and pay at the start of the month ("Besoldung
+    und Unterhalt"): an active army led by a general (an activating army becomes
+    active in the pay step first). The pay step and the forecast ask this."""
+    return status in (ArmyStatus.ACTIVE, ArmyStatus.ACTIVATING) and has_general
 
 
 def army_dues(troop: str, units: int, rules: Rules) -> tuple[int, int]:
@@ -252,10 +260,10 @@ def construction(m: Month) -> None:
                          f"Der Bau ({p.kind.value}) wird aufgegeben: die Gemark gehört "
                          "nicht mehr zum Königreich."))
             continue
-        if p.kind is not ProjectKind.SETTLEMENT and p.kind.building.only_in_settlement \
-                and seg.at(seg.settlement, p.position) <= 0:
+        b = p.kind.building  # None for a settlement
+        if b is not None and b.only_in_settlement and seg.at(seg.settlement, p.position) <= 0:
             m.emit(Event("build.abandoned", p.kingdom, None, p.position,
-                         f"Der Bau ({p.kind.building.german}) wird aufgegeben: die Siedlung "
+                         f"Der Bau ({b.german}) wird aufgegeben: die Siedlung "
                          "besteht nicht mehr."))
             continue
         if p.kind is ProjectKind.SETTLEMENT:
@@ -267,7 +275,7 @@ def construction(m: Month) -> None:
     seg.constructions = keep
 
 
-def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-untyped-def]
+def _settle_progress(m: Month, p: Construction, per_month: int) -> None:
     seg = m.state
     done = min(per_month, p.remaining)
     p.remaining -= done
@@ -283,9 +291,10 @@ def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-un
                  data={"units": done, "size": size, "remaining": p.remaining}))
 
 
-def _building_done(m: Month, p) -> None:  # type: ignore[no-untyped-def]
+def _building_done(m: Month, p: Construction) -> None:
     seg = m.state
     b = p.kind.building
+    assert b is not None  # the caller passes building projects only
     r, c = seg.grid.index(p.position)
     i = BUILDING_ORDER.index(b)
     cap = m.rules.int("economy", "buildings", "max_level")

@@ -197,12 +197,12 @@ def segment_from_view(view: KingdomView, rules: Rules,
         if s.militia is not None:
             seg.militia[grid.index(grid.hex_of(s.at))] = s.militia
     for n, av in sorted(view.armies.items()):
-        g = av.general
+        gv = av.general
         seg.armies[n] = Army(
             number=n, kingdom=k, status=ArmyStatus(av.status),
             position=None if av.position.is_passive else grid.hex_of(av.position),
-            general=None if g is None else General(g.name, TroopType(g.troop), g.experience,
-                                                   g.ability, g.wizard),
+            general=None if gv is None else General(gv.name, TroopType(gv.troop), gv.experience,
+                                                    gv.ability, gv.wizard),
             units=av.units, morale=av.morale, durability=av.durability, boats=av.boats,
             boat_durability=av.boat_durability, carried_by=av.carried_by, carrying=av.carrying)
     for f in view.foreign:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import number
+from wdg.engine.treasury import number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import mover_kind
 from wdg.world.hexgrid import Hex, ring

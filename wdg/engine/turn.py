@@ -62,6 +62,11 @@ class MonthResult:
     """The report templates the outputs were rendered with (file name -> bytes),
     archived with the month (content-addressed, ``turns/.blobs/``)."""
 
+    digest: str | None = None
+    """The month's digest (:mod:`wdg.digest`): computed by the report writer of a
+    month run from the staged inputs, set by a replay from the archived month;
+    printed in the Götterbotschaft and every result sheet."""
+
     kept_deadline: bool = False
     """True when :attr:`next_deadline` was kept from a run of this month that was
     undone (not given to this run)."""
@@ -212,7 +217,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     from wdg.engine.intake import PasswordChecks, take_in
     from wdg.store.lock import segment_lock
     from wdg.store.months import can_commit, commit, kept_next_deadline, read_order_files
-    from wdg.errors import StateError
+    from wdg.errors import RefusedError, StateError
     from wdg.world.consistency import check_segment
     from wdg.store.segment import load_segment
 
@@ -267,7 +272,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         playing = [k for k in seg.kingdoms.values()
                    if not k.city_state and not k.retired and k.player is not None]
         if not force and playing and len(missing) / len(playing) > seg.settings.missing_sheet_share:
-            raise StateError(f"{len(missing)} von {len(playing)} Königreichen haben keinen "
+            raise RefusedError(f"{len(missing)} von {len(playing)} Königreichen haben keinen "
                              f"gültigen Spielzug für {seg.date.key} in "
                              f"{camp.orders_dir(segment, seg.date)}; der Mond wird nicht "
                              "ausgewertet (mit --force trotzdem)")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, gs, pct, spend
+from wdg.engine.treasury import count, gs, pct, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.engine.morale import action_factor
@@ -34,6 +34,8 @@ from wdg.world.state import Army, ArmyStatus
 from wdg.world.terrain import is_closed, is_water, terrain
 
 AREA = "wizards"
+GOLD_ORDERS = frozenset({"c"})
+"""A character action may take gold from the treasury: teleporting (:func:`teleport`)."""
 
 
 def _refuse(m: Month, army: Army, order: CharacterAction, why: str) -> list[Event]:

@@ -106,17 +106,14 @@ _play_chunk = play_chunk  # the old private name
 
 def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     """An Executor on the Dask scheduler at ``address`` and a function that
-    closes the client; GameError when Dask is missing or unreachable."""
+    closes the client (:func:`wdg.cluster.connect`, the client code every
+    ``--scheduler`` of wdg shares); GameError when Dask is missing or unreachable."""
+    from wdg.cluster import ClusterError, connect
+
     try:
-        from distributed import Client
-    except ImportError:
-        raise GameError("--scheduler needs Dask: pip install 'wdg[cluster]' "
-                        "(dask[distributed])") from None
-    try:
-        client = Client(address, timeout=20)
-    except (OSError, ValueError, TimeoutError) as exc:
-        raise GameError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from exc
-    return client.get_executor(pure=False), client.close
+        return connect(address)
+    except ClusterError as exc:
+        raise GameError(str(exc)) from exc.__cause__
 
 
 def run_batch(name: str, params: dict[str, Any], bots: list[str], games: int, seed: int,

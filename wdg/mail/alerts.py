@@ -322,7 +322,10 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
         return []
     out = []
     for m in mails:
-        out.append(Outgoing(key=m["key"], to=to, build=lambda _c, m=m: _build(config, to, m),
+        def build(_correction: bool, m: dict[str, str] = m) -> EmailMessage:
+            return _build(config, to, m)
+
+        out.append(Outgoing(key=m["key"], to=to, build=build,
                             sha256=digest(m["subject"].encode(), m["body"].encode()),
                             info={"kind": "alarm"}))
     try:

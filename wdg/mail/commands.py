@@ -159,30 +159,38 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
         out["text"] = "Absender unbrauchbar; nicht beantwortet"
         return out
     kingdoms = _kingdoms_of(seg, sender, raw)
+    from wdg.office.mailbox import sender_elsewhere
+
+    # one mailbox for the world: the sender's kingdoms in the other segments it serves
+    # (the guard counts them under their numbers when the sender plays none here)
+    others = sender_elsewhere(camp, seg, config, sender, raw)
+    groups = ([(seg, kingdoms)] if kingdoms else []) + others
+    asked = kingdoms or [n for _, ks in others for n in ks]
     mails: list[EmailMessage] = []
-    why = guard.command(key, command, sender, kingdoms, auto) if guard is not None else (
-        "" if kingdoms else "Absender spielt kein Königreich in diesem Segment: nicht "
-                            "beantwortet (keine Rückstreuung)")
+    why = guard.command(key, command, sender, asked, auto) if guard is not None else (
+        "" if groups else "Absender spielt kein Königreich in diesem Segment: nicht "
+                          "beantwortet (keine Rückstreuung)")
     if why:
         out["text"] = why
         out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 else None
     else:
         from wdg.mail.guard import header_address
 
-        out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 else None
-        for i, n in enumerate(kingdoms):
-            k = seg.kingdoms[n]
+        out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 and len(groups) == 1 else None
+        flat = [(there, n) for there, ks in groups for n in ks]
+        for i, (there, n) in enumerate(flat):
+            k = there.kingdoms[n]
             assert k.player is not None
             to = header_address(k.player.name, parseaddr(k.player.email)[1])
             hello = ruler_title(bool(k.herrscherin), "dear")
             if command == FORM:
-                mails.append(_form_mail(config, seg, n, to, hello, orig, f"{tag}.{i}"))
-                out["text"] = f"Formular für {seg.date.short()} gesendet"
+                mails.append(_form_mail(config, there, n, to, hello, orig, f"{tag}.{i}"))
+                out["text"] = f"Formular für {there.date.short()} gesendet"
             elif command == PASSWORD:
-                mails += _password_mails(config, seg, n, to, hello, orig, f"{tag}.{i}")
+                mails += _password_mails(config, there, n, to, hello, orig, f"{tag}.{i}")
                 out["text"] = "Passwortanfrage an den Segmentleiter weitergeleitet"
             else:
-                got = _result_mail(camp, seg, config, n, to, hello, orig, f"{tag}.{i}")
+                got = _result_mail(camp, there, config, n, to, hello, orig, f"{tag}.{i}")
                 mails.append(got[0])
                 out["text"] = got[1]
     outbox.mkdir(parents=True, exist_ok=True)

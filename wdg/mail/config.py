@@ -295,12 +295,18 @@ def _server(data: Any, kind: str, path: Path, prefix: str, *, flat: bool = False
 
 
 def load_mail_config(segment_dir: Path) -> MailConfig | None:
-    """``segment_dir/mail.yaml`` checked, or ``None`` when the segment has none.
+    """``segment_dir/mail.yaml`` checked (without one: the campaign's ``mail.yaml``
+    beside ``worlds/``, if any), or ``None`` when there is none.
 
     Bad values raise :class:`DataError` naming the file and key (German)."""
     path = segment_dir / MAIL_FILE
     if not path.is_file():
-        return None
+        # one mailbox for the world: the campaign's mail.yaml (beside worlds/)
+        # serves every segment without its own (docs/world.md)
+        shared = segment_dir.parent.parent / MAIL_FILE
+        if segment_dir.parent.name != "worlds" or not shared.is_file():
+            return None
+        path = shared
     data = safe_load_file(path) or {}
     if not isinstance(data, dict):
         raise DataError(str(path), None, data, "eine Zuordnung mit from, smtp und imap")

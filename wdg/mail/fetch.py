@@ -245,7 +245,7 @@ def capped_headers(raw: bytes) -> EmailMessage:
         head = head[:end.start()]
     fields = b"\n".join(m.group()[:SUBJECT_BYTES if m.group()[:8].lower() == b"subject:"
                                    else FIELD_BYTES] for m in _FIELD.finditer(head))
-    return BytesHeaderParser(policy=email.policy.default).parsebytes(fields + b"\n\n")  # type: ignore[return-value]
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(fields + b"\n\n")
 
 
 def check_accept(accept: dict[str, Any], source: str) -> None:
@@ -526,7 +526,8 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
             # killed while answering finds it recorded as "taking" with its command and
             # answers it now (the intake record keeps "command, not answered")
             key = mail_key(_header(head, "Message-ID").strip(), got.raw)
-            if record.get(key) is None or not record.get(key).taken:
+            seen = record.get(key)
+            if seen is None or not seen.taken:
                 record.record(key, "taking", seg.date.key, place=where, command=command)
                 try:
                     outcome = answer_command(camp, seg, config, command, got.raw, guard=guard,
@@ -627,8 +628,11 @@ def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> lis
                 to = parseaddr(_header(head, "To"))[1]
                 if not to:
                     continue
-                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to,
-                                      build=lambda correction, raw=raw: _ready(raw, config),
+
+                def build(correction: bool, raw: bytes = raw) -> EmailMessage:
+                    return _ready(raw, config)
+
+                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to, build=build,
                                       sha256=digest(raw), info={"kind": "antwort"}))
     return mails
 

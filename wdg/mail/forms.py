@@ -48,8 +48,7 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
                 had.add(int(rest.rpartition("/k")[2]))
     from wdg.orders.template import render_template
     from wdg.reports.maps import render_map_svg
-    from wdg.mail.results import segment_now as _now
-    from wdg.mail.results import sender_domain as _domain
+    from wdg.mail.results import segment_now, sender_domain
     from wdg.world.deadline import describe
     from wdg.orders.view import build_view, view_to_yaml
 
@@ -88,9 +87,9 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
                               + f"WdG {header_name(title) or seg.name}: Spielzug für "
                               f"{header_name(kd.name) or 'Königreich'} (Königreich {k}), "
                               f"{month.short()}")
-            msg["Date"] = format_datetime(_now(seg))
+            msg["Date"] = format_datetime(segment_now(seg))
             msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.form.k{k}",
-                                           domain=_domain(sender))
+                                           domain=sender_domain(sender))
             msg["Auto-Submitted"] = "auto-generated"
             lines = []
             if correction:

@@ -54,6 +54,9 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}".rstrip(": ")
 
 
+_MAXLINE: int = imaplib._MAXLINE  # type: ignore[attr-defined]  # imaplib's own limit, not in typeshed
+
+
 class _Lines:
     """imaplib's reading from the socket, with a buffer of our own whose contents we
     can see: imaplib reads through a buffered file object, and lines the server sent
@@ -62,11 +65,11 @@ class _Lines:
     cannot see them — IDLE would sleep on a change already received."""
 
     sock: socket.socket
-    error: type[Exception]
+    error: type[imaplib.IMAP4.error]
 
     def open(self, *args, **kw):  # noqa: ANN002, ANN003, ANN201 - imaplib's signature
         self._rbuf = bytearray()
-        return super().open(*args, **kw)  # type: ignore[misc]
+        return super().open(*args, **kw)
 
     def _recv(self) -> bool:
         data = self.sock.recv(65536)
@@ -90,8 +93,8 @@ class _Lines:
             end = buf.find(b"\n", start)
             if end >= 0:
                 break
-            if len(buf) > imaplib._MAXLINE:  # noqa: SLF001 - imaplib's own limit
-                raise self.error(f"got more than {imaplib._MAXLINE} bytes")  # noqa: SLF001
+            if len(buf) > _MAXLINE:
+                raise self.error(f"got more than {_MAXLINE} bytes")
             start = len(buf)
             if not self._recv():
                 end = len(buf) - 1
@@ -152,7 +155,8 @@ def _utf7(text: str) -> str:
     """RFC 3501 modified UTF-7 (mailbox names)."""
     import base64
 
-    out, buf = [], []
+    out: list[str] = []
+    buf: list[str] = []
 
     def flush() -> None:
         if buf:
@@ -548,7 +552,7 @@ class ImapSession:
                 # wait for the server with select(), not with a socket timeout: after a
                 # timeout imaplib's file object refuses to read on
                 wait = min(1.0, max(0.05, deadline - time.monotonic()))
-                pending = conn.has_line() or (  # type: ignore[attr-defined]
+                pending = conn.has_line() or (
                     isinstance(sock, ssl.SSLSocket) and sock.pending() > 0)
                 if not pending and not select.select([sock], [], [], wait)[0]:
                     continue

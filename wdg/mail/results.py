@@ -40,7 +40,7 @@ from wdg.campaign import Campaign
 from wdg.errors import StateError
 from wdg.mail.guard import header_address
 from wdg.store.sent import Ledger
-from wdg.mail.send import Outgoing, digest
+from wdg.mail.send import Outgoing, SendResult, digest
 from wdg.rules import safe_load_file
 from wdg.textpolicy import header_name
 from wdg.world.calendar import MonthDate
@@ -118,8 +118,17 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
     """The result mails of ``month`` (all kingdoms, or those in ``kingdoms``)."""
     from wdg.store.delivery import archived_bytes
 
+    from wdg.digest import month_digest
+    from wdg.store.months import month_dir
+
     src, have = _archived(camp, seg.name, month)
     out = Recipients()
+    try:  # the month's digest, printed in every result mail (issue #40 item 7)
+        proof = month_digest(month_dir(camp, seg.name, month), seg.name)
+    except (OSError, ValueError, EOFError) as e:
+        raise StateError(f"{month_dir(camp, seg.name, month)}: die Prüfsumme des Monats läßt "
+                         f"sich nicht berechnen ({type(e).__name__}: {e}); erst "
+                         f"'wdg turn list {seg.name} --verify'") from None
     states: list[Segment] | None = None
     for k in have:
         if kingdoms is not None and k not in kingdoms:
@@ -156,17 +165,18 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
         name = cur.name if cur is not None else f"Königreich {k}"
         out.mails.append(Outgoing(
             key, player.email,
-            _builder(seg, month, k, name, to, sender, files, gazette, ledger, key),
+            _builder(seg, month, k, name, to, sender, files, gazette, ledger, key, proof),
             sha, {"month": month.key, "kingdom": k}))
     return out
 
 
 def _builder(seg: Segment, month: MonthDate, k: int, name: str, to: str, sender: str,
              files: dict[str, bytes | None], gazette: dict[str, bytes | None], ledger: Ledger,
-             key: str):  # noqa: ANN202
+             key: str, proof: str | None = None):  # noqa: ANN202
     def build(correction: bool) -> EmailMessage:
         return build_result_mail(seg, month, k, name, to, sender, files, gazette,
-                                 replaces=_replaced(ledger, key) if correction else None)
+                                 replaces=_replaced(ledger, key) if correction else None,
+                                 month_digest=proof)
     return build
 
 
@@ -186,8 +196,10 @@ def _when_text(iso: str, seg: Segment) -> str:
 
 def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str, sender: str,
                       files: dict[str, bytes | None], gazette: dict[str, bytes | None], *,
-                      replaces: tuple[str, str] | None = None) -> EmailMessage:
-    """One kingdom's result mail (see the module)."""
+                      replaces: tuple[str, str] | None = None,
+                      month_digest: str | None = None) -> EmailMessage:
+    """One kingdom's result mail (see the module); ``month_digest``: the month's
+    digest (:mod:`wdg.digest`), named in the cover text."""
     title = header_name(seg.title or seg.name) or seg.name
     name = header_name(name) or f"Königreich {k}"  # a name reaches the Subject: cleaned
     nxt = month.next()
@@ -216,8 +228,12 @@ def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str
                 f"Der Mond {month.long()} wurde von der Spielleitung neu ausgewertet. Dieses "
                 f"Ergebnis ersetzt das vom {_when_text(replaces[1], seg)}; bitte nur noch "
                 "dieses verwenden (und den Spielzug nach diesem Blatt schreiben).", ""]
+    proof = [] if not month_digest else [
+        "", "Prüfsumme dieses Monats (bitte aufbewahren; die Spielleitung kann mit",
+        f"'wdg turn verify-digest {seg.name} {month.key} <Prüfsumme>' zeigen, daß das Archiv",
+        "diesen Mond unverändert enthält):", month_digest]
     cover = head + [f"Ergebnis für {name} (Königreich {k}), {month.long()}.", "",
-                    "Beigefügt:", *listed, "", "-" * 72, ""]
+                    "Beigefügt:", *listed, *proof, "", "-" * 72, ""]
     msg = EmailMessage(policy=SMTP)
     msg["From"] = sender
     msg["To"] = to
@@ -281,8 +297,8 @@ class MonthSend:
     """What :func:`send_month` did."""
 
     month: MonthDate
-    result: object = None
-    """The :class:`wdg.mail.send.SendResult`."""
+    result: SendResult = field(default_factory=SendResult)
+    """What :func:`wdg.mail.send.send_mails` did."""
     skipped: dict[int, str] = field(default_factory=dict)
     uncertain: list[str] = field(default_factory=list)
     """Result mails of this month whose outcome is unknown (never resent on their own)."""

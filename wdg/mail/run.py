@@ -192,6 +192,7 @@ def _steps(camp: Campaign, segment: str, config, rep: RunReport, *, force: bool,
                      f"{segment} TT.MM.JJJJ HH:MM'); der Mond wird nicht ausgewertet")
             rep.code = _worse(rep.code, exitcodes.NOTHING)
             return
+        assert now is not None  # taken with d's time zone above
         if now < d:
             left = d - now
             hours, rest = divmod(int(left.total_seconds()), 3600)

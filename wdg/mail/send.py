@@ -170,8 +170,8 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
 
             intended: list[bool] = []
 
-            def intend(m: Outgoing = m, msg: EmailMessage = msg,
-                       correction: bool = correction) -> None:
+            def intend(m: Outgoing = m, msg: EmailMessage = msg, correction: bool = correction,
+                       intended: list[bool] = intended) -> None:
                 # written when the message is with the server and only its final '.'
                 # is missing (the SMTP client holds Ctrl-C/SIGTERM back meanwhile):
                 # killed before, no intent stands and the mail is simply sent again
@@ -186,7 +186,8 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                 with held_signals():  # refused or failed before the final '.': recorded
                     if not intended:
                         intend()
-                    if ledger.latest(m.key).state == OPEN:
+                    last = ledger.latest(m.key)
+                    if last is not None and last.state == OPEN:
                         ledger.settle(m.key, "refused" if exc.permanent else "failed",
                                       exc.answer)
                 (result.refused if exc.permanent else result.failed)[m.key] = exc.answer
@@ -195,7 +196,8 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
             except BaseException:
                 # Ctrl-C/SIGTERM before the final '.': the server has not accepted it
                 # (after it, the outcome is recorded before the interrupt is raised)
-                if intended and ledger.latest(m.key).state == OPEN and not sess.handed_over:
+                last = ledger.latest(m.key)
+                if intended and last is not None and last.state == OPEN and not sess.handed_over:
                     ledger.settle(m.key, "failed", "abgebrochen vor dem Ende der Übertragung")
                 raise
             else:

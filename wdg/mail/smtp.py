@@ -143,7 +143,8 @@ class SmtpSession:
                     self.smtp.ehlo()
                     if not self.smtp.has_extn("starttls"):
                         raise smtplib.SMTPNotSupportedError("STARTTLS")
-                    self.smtp._host = cfg.cert_name  # what starttls() verifies against
+                    # what starttls() verifies against (smtplib's attribute, not in typeshed)
+                    self.smtp._host = cfg.cert_name  # type: ignore[attr-defined]
                     self.smtp.starttls(context=cfg.context())
                     self.smtp.ehlo()
             self.smtp.ehlo_or_helo_if_needed()

@@ -46,9 +46,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from wdg.engine import army_orders, kingdom_orders, wizards
+from wdg.engine.economy import owes_dues
 from wdg.engine.events import Event
 from wdg.engine.foresight import FILL
-from wdg.engine.ledger import count, gs, pct
+from wdg.engine.treasury import count, gs, pct
 from wdg.engine.movement import (
     LAND_KINDS,
     StepVerdict,
@@ -59,6 +61,7 @@ from wdg.engine.movement import (
 from wdg.orders import model as m
 from wdg.orders.acceptance import WHOLE
 from wdg.orders.checker import check_sheet
+from wdg.orders.lexicon import COMMANDS
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
 from wdg.world.address import Address
@@ -310,8 +313,8 @@ def _orders_by_line(sheet: m.Sheet) -> dict[int, str]:
         for o in (b.phase_a, b.phase_b):
             if o is not None:
                 out[o.line] = str(o)
-    for o in sheet.kingdom_orders:
-        out[o.line] = str(o)
+    for k in sheet.kingdom_orders:
+        out[k.line] = str(k)
     return out
 
 
@@ -373,7 +376,6 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
         if cause is not None:
             why = e.why
             if e.kind == "move.stopped":
-                o = written.get(e.line, "")
                 why = f"{e.why} (nicht ausgeführt: {' '.join(e.data['remaining'])})"
             fc.refused.append(Refusal(e.line, written.get(e.line, ""), why, cause, e.army))
     if view.treasury is not None:
@@ -460,6 +462,10 @@ _UNKNOWN_LINES = [
 ]
 
 
+GOLD_ORDERS = army_orders.GOLD_ORDERS | kingdom_orders.GOLD_ORDERS | wizards.GOLD_ORDERS
+"""The orders whose engine handlers take gold from the treasury (the others cost nothing)."""
+
+
 def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]:
     """Army -> (upkeep, pay) due at the start of the month ("Besoldung und
     Unterhalt", economy.yaml): every army active this month (an activating one
@@ -470,8 +476,7 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
 
     out = {}
     for n, a in sorted(view.armies.items()):
-        if a.status not in (ArmyStatus.ACTIVE.value, ArmyStatus.ACTIVATING.value) \
-                or a.general is None or not a.troop:
+        if not a.troop or not owes_dues(ArmyStatus(a.status), a.general is not None):
             continue
         out[n] = army_dues(a.troop, a.units, rules)
     return out
@@ -598,8 +603,7 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
         "F+": "amount",
         "pay": {t: rules.int(e, "pay", t) for t in troops},
         "upkeep": {t: rules.int(e, "upkeep", t) for t in troops},
-        "free": ["eh", "er", "bb", "bs", "vs", "nn", "DS", "b", "e", "c", "h", "i", "o", "r",
-                 "s", "t", "x"],
+        "free": [c.code for c in COMMANDS if c.code not in GOLD_ORDERS],
     }
 
 
@@ -638,7 +642,7 @@ def gold_plan(view: KingdomView, rules: Rules, idle: Forecast | None = None) -> 
     reckoned from the state at the start, :func:`wdg.engine.economy.taxes`);
     the orders then spend in :func:`spending_sequence` and one is carried out
     only if the treasury holds its whole price
-    (:func:`wdg.engine.ledger.can_afford`): that walk is all the editor does,
+    (:func:`wdg.engine.treasury.can_afford`): that walk is all the editor does,
     so its box is this forecast (tests/orders/test_editor_gold_truth.py)."""
     if idle is None:
         idle = forecast(view, m.Sheet(segment=view.segment, kingdom=view.kingdom), rules)

@@ -52,6 +52,7 @@ from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
 from wdg.orders.mailbox import Incoming, iter_mailbox
+from wdg.orders.model import Sheet
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
@@ -250,7 +251,7 @@ class Intake:
         again = old is not None and old.taken and old.month == this
         if not again:
             self.record.record(key, "taking", this, place=mail.place)
-        elif mail.place and mail.place not in old.places:
+        elif mail.place and old is not None and mail.place not in old.places:
             self.record.record(key, "taking", this, place=mail.place)
         try:
             results = _one(self.seg, self.folder, mail, self.deadline, self.max_bytes)
@@ -258,7 +259,7 @@ class Intake:
             results = [_too_deep(mail, 0)]
         except StateError:  # the store refused (a link in orders/): stop, nothing taken
             raise
-        except Exception as exc:  # a mail's content must never stop the others
+        except Exception as exc:  # noqa: BLE001 - a mail's content must never stop the others
             results = [MailResult(QUARANTINED, f"Mail nicht lesbar ({type(exc).__name__})",
                                   _sender_of(mail), "", None, position=mail.position)]
         for r in results:
@@ -350,7 +351,7 @@ def _message_id_of(raw: bytes) -> str:
 
 def _headers_only(raw: bytes) -> EmailMessage:
     head = raw[:65536]
-    return BytesHeaderParser(policy=email.policy.default).parsebytes(head)  # type: ignore[return-value]
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(head)
 
 
 def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | None, str]:
@@ -411,7 +412,7 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
     mid = message_id(msg) or ""
     arrival, source = _arrival(msg, mail, seg.settings.timezone)
     base = MailResult(REJECTED, "", sender, mid, header_date(msg), arrival=arrival,
-                      position=mail.position)  # type: ignore[arg-type]
+                      position=mail.position)
     if not sender:
         base.notes.append("keine Bestätigung möglich")
     if not mid and (header_date(msg) is not None or msg.get("Message-ID") is not None):
@@ -491,14 +492,14 @@ def _html_has_header(msg: EmailMessage) -> bool:
     return False
 
 
-def _sheets(texts: list[str]) -> list[tuple[str, object]]:
+def _sheets(texts: list[str]) -> list[tuple[str, Sheet]]:
     """The sheets of a mail's texts — each text may hold several, one after
     the other — as ``(text, parsed sheet)``; only those naming a kingdom,
     the first one per kingdom, at most :data:`MAX_SHEETS` in all; else the
     first text as one sheet (so that its refusal names the reason)."""
-    found: list[tuple[str, object]] = []
+    found: list[tuple[str, Sheet]] = []
     kingdoms: set[int] = set()
-    first: tuple[str, object] | None = None
+    first: tuple[str, Sheet] | None = None
     reads = 0
     for text in texts:
         lines = split_lines(text)
@@ -517,7 +518,7 @@ def _sheets(texts: list[str]) -> list[tuple[str, object]]:
                 found.append((chunk, sheet))
             lines = lines[nxt - 1:] if nxt else []
     if not found and first is not None:
-        return [first] if first[1].password else []  # type: ignore[attr-defined]
+        return [first] if first[1].password else []
     return found
 
 
@@ -556,7 +557,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
         return
     moves: list[tuple[Path, Path]] = []
     if current.is_file() or cur_receipt.is_file():
-        old = {}
+        old: dict[str, Any] = {}
         if cur_receipt.is_file():
             try:
                 old = yaml.safe_load(cur_receipt.read_text(encoding="utf-8")) or {}

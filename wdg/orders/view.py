@@ -314,7 +314,7 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
             return None
         return {"name": g.name, "troop": g.troop, "experience": g.experience,
                 "wizard": g.wizard, "ability": g.ability}
-    out = {
+    out: dict[str, Any] = {
         "segment": view.segment,
         "month": view.month.key,
         "kingdom": view.kingdom,

@@ -13,6 +13,7 @@ import heapq
 import json
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 import numpy as np
 
@@ -42,8 +43,8 @@ from wdg.reports.model import (
     SettlementRow,
     Totals,
     Treasury,
-    _answers,
-    _diagnostic_texts,
+    answers_sheet,
+    diagnostic_texts,
     event_line,
     money,
     pct,
@@ -75,7 +76,6 @@ NO_ORDER_SECTION = "ohne Befehl"
 def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, season: str) -> Header:
     """The sheet's head: segment, kingdom, ruler, month, next deadline."""
     kd = seg_after.kingdoms[kingdom]
-    st = seg_after.settings
     nxt = seg_after.date
     deadline = describe_deadline(seg_after, nxt)
     palaces = _palaces(seg_after, kingdom)
@@ -149,12 +149,12 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     mine = index.mine(kingdom)
     used: set[int] = set()  # ids of events placed in some section
 
-    orders = _orders(seg_after, sheet, mine, kingdom, settings, used, index.sent(kingdom))
+    orders = order_outcomes(seg_after, sheet, mine, kingdom, settings, used, index.sent(kingdom))
     order_lines = {o.line for o in orders}
-    loose = [t for line, t in _diagnostic_texts(sheet, mine) if line not in order_lines]
+    loose = [t for line, t in diagnostic_texts(sheet, mine) if line not in order_lines]
     used |= {id(e) for e in mine if e.kind == "sheet.diagnostic"}
 
-    def claim(pred) -> list[Event]:  # type: ignore[no-untyped-def]
+    def claim(pred: Callable[[Event], bool]) -> list[Event]:
         got = [e for e in mine if id(e) not in used and pred(e)]
         used.update(id(e) for e in got)
         return got
@@ -277,7 +277,7 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
     out: list[Marker] = []
     seen: set[tuple[str, str, str]] = set()
 
-    def add(kind: str, h, label: str) -> None:  # type: ignore[no-untyped-def]
+    def add(kind: str, h: Hex, label: str) -> None:
         m = Marker(kind, grid.label(h), label)
         if (m.kind, m.gemark, m.label) not in seen:
             seen.add((m.kind, m.gemark, m.label))
@@ -287,21 +287,24 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
     own = [(index.position(e), e) for e in index.mine(kingdom)
            if e.at is not None and e.kind.startswith(SIGHTING_KINDS)]
     for _i, e in heapq.merge(own, index.creatures, key=lambda pe: pe[0]):
+        at = e.at
+        if at is None:
+            continue
         if e.kingdom == kingdom and e.kind.startswith(SIGHTING_KINDS):
-            if not grid.contains(e.at):
+            if not grid.contains(at):
                 continue
             what = str(e.data.get("what", ""))
             ident = e.data.get("id")
             if what.startswith(("fabel", "creature")):
-                add("creature", e.at, "F")
+                add("creature", at, "F")
             else:
-                add("army", e.at, f"{ident:04d}" if isinstance(ident, int) else "?")
+                add("army", at, f"{ident:04d}" if isinstance(ident, int) else "?")
         elif e.kind.startswith(CREATURE_PREFIXES) and e.kind != "creature.slain" \
-                and settings.in_chronicle(e.kind, e.public) and grid.contains(e.at):
-            r, c = grid.index(e.at)
+                and settings.in_chronicle(e.kind, e.public) and grid.contains(at):
+            r, c = grid.index(at)
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
             if known:
-                add("creature", e.at, "F")
+                add("creature", at, "F")
     from wdg.engine.deposits import known_to
 
     for d in known_to(seg, kingdom):
@@ -373,7 +376,7 @@ def _kname(seg: Segment, k: object) -> str:
     return "unbekannt" if k is None else f"Königreich {k}"
 
 
-def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
+def order_outcomes(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
             settings: ReportSettings, used: set[int],
             others: list[Event] = ()) -> list[OrderOutcome]:  # type: ignore[assignment]
     """Every order of the sheet with the events answering its line; ``others``
@@ -383,14 +386,14 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         return []
     by_line: dict[int, list[Event]] = defaultdict(list)
     for e in mine:
-        if _answers(e, kingdom):
+        if answers_sheet(e, kingdom):
             by_line[e.line].append(e)
-    for e in others:  # the cheap tests of _answers first
+    for e in others:  # the cheap tests of answers_sheet first
         if e.kingdom != kingdom and e.line > 0 and e.kind.startswith(FOREIGN_ANSWERS) \
-                and _answers(e, kingdom):
+                and answers_sheet(e, kingdom):
             by_line[e.line].append(e)
     diags: dict[int, list[str]] = defaultdict(list)
-    for line, text in _diagnostic_texts(sheet, mine):
+    for line, text in diagnostic_texts(sheet, mine):
         diags[line].append(text)
     out = []
     # Army block heads (number and position) may be answered too (a.position ...).
@@ -416,9 +419,9 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         out.append(OrderOutcome(line, section, text, status, label,
                                 _order_notes(seg, evs, kingdom, settings), diags.get(line, [])))
     if resting:
-        names = ", ".join(sec.replace("Heer ", "") for _, sec in resting)
+        numbers = ", ".join(sec.replace("Heer ", "") for _, sec in resting)
         word = "Heer" if len(resting) == 1 else "Heere"
-        out.append(OrderOutcome(resting[0][0], NO_ORDER_SECTION, f"{word} {names}", "done",
+        out.append(OrderOutcome(resting[0][0], NO_ORDER_SECTION, f"{word} {numbers}", "done",
                                 "ruhte" if len(resting) == 1 else "ruhten", [], []))
         out.sort(key=lambda o: o.line)
     return out

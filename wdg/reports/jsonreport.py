@@ -68,6 +68,7 @@ def known_map(seg: Segment, kingdom: int) -> list[dict[str, Any]]:
             ter, owner, settle = int(seg.terrain[r, c]), kingdom, int(seg.settlement[r, c])
             seen = seg.date.previous()
         else:
+            assert km is not None  # not its own: known only through its known map
             ter, owner, settle = int(km.terrain[r, c]), int(km.owner[r, c]), int(km.settlement[r, c])
             seen = MonthDate.from_ordinal(int(km.seen[r, c]))
         cell: dict[str, Any] = {"gemark": seg.label(h), "terrain": TERRAINS[ter].name,

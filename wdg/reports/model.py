@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import pct as ledger_pct
+from wdg.engine.treasury import pct as ledger_pct
 from wdg.orders.model import Sheet
 from wdg.reports.settings import ReportSettings
 from wdg.world.hexgrid import Hex
@@ -392,7 +392,6 @@ DATA_LABELS = {
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
     "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
     "low": "mindestens", "high": "höchstens",
-    "enemy_kingdom": "gegnerisches Königreich",
     # every other key the engine writes, so that no English key reaches a sheet or
     # the game master's overview (tests/reports/test_german.py checks a stress month)
     "ability": "Spezialfähigkeit", "boats": "Boote", "chance": "Siegchance",
@@ -469,7 +468,7 @@ def signed_money(amount: int) -> str:
 
 
 def pct(value: int) -> str:
-    """A percentage: ``3 %`` (:func:`wdg.engine.ledger.pct`: one format everywhere)."""
+    """A percentage: ``3 %`` (:func:`wdg.engine.treasury.pct`: one format everywhere)."""
     return ledger_pct(value)
 
 
@@ -602,7 +601,7 @@ def outcome_of(kinds: list[str]) -> str:
     return "done" if kinds else "none"
 
 
-def _answers(e: Event, kingdom: int) -> bool:
+def answers_sheet(e: Event, kingdom: int) -> bool:
     """True if ``e`` answers a line of ``kingdom``'s own sheet: its own events
     (except kinds that quote other sheets' lines) and a delivered message or
     published announcement naming it as the sender."""
@@ -640,7 +639,7 @@ def _first_words(text: str, n: int = 40) -> str:
     return one if len(one) <= n else one[: n - 1] + "…"
 
 
-def _diagnostic_texts(sheet: Sheet | None, events: list[Event]) -> list[tuple[int, str]]:
+def diagnostic_texts(sheet: Sheet | None, events: list[Event]) -> list[tuple[int, str]]:
     """``(line, text)`` of every diagnostic: the intake's events (parser and
     checker) when there are any, else the sheet's own parser messages."""
     from_events = [(e.line, e.why) for e in events if e.kind == "sheet.diagnostic"]

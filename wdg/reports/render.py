@@ -204,8 +204,8 @@ def around_lines(cells: list[dict[str, Any]]) -> list[str]:
             continue  # beyond the map's edge
         line = " " * (2 * abs(dr))
         for dq in range(max(-n, -n - dr), min(n, n - dr) + 1):
-            c = rows.get(dr, {}).get(dq)
-            code = "  " if c is None else (c["code"] or "??")
+            cell = rows.get(dr, {}).get(dq)
+            code = "  " if cell is None else (cell["code"] or "??")
             line += f"[{code}]" if (dq, dr) == (0, 0) else f" {code} "
         out.append(line.rstrip())
     return out
@@ -272,7 +272,8 @@ def volume_text(volume: dict[str, int]) -> str:
 class Renderer:
     """The Jinja2 environments (text and HTML) over the template folders."""
 
-    def __init__(self, campaign_templates: Path | None = None) -> None:
+    def __init__(self, campaign_templates: Path | None = None, *,
+                 month_digest: str | None = None) -> None:
         self.dirs = template_dirs(campaign_templates)
         loader = ChoiceLoader([FileSystemLoader(str(d)) for d in self.dirs])
         common: dict[str, Any] = dict(loader=loader, undefined=StrictUndefined,
@@ -295,6 +296,8 @@ class Renderer:
             env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS  # (archived templates)
             env.globals["section_numbers"] = section_numbers
             env.globals["ruler_title"] = title_of
+            # the month's digest (wdg.digest), printed when known; set per month
+            env.globals["month_digest"] = month_digest
 
     def asset(self, name: str) -> Markup:
         """The raw text of an asset (CSS) from the template folders, for inlining."""

@@ -159,7 +159,7 @@ def recover_store(path: Path) -> list[str]:
     remove the leftovers of uncommitted ones (``.gen-*`` directories with only
     segment files in them, ``.commit.tmp``). Returns one notice per action."""
     path = Path(path)
-    notices = []
+    notices: list[str] = []
     if not path.is_dir():
         return notices
     refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *MOVED,

@@ -66,7 +66,7 @@ UNDONE = ".undone"
 ABANDONED = ".abandoned"
 """``turns/.abandoned/``: month folders an older wdg left behind an interrupted commit."""
 
-OutputWriter = Callable[[Any, Path], None]
+OutputWriter = Callable[..., None]
 """``writer(result, directory)`` writes an output's files into ``directory``. A
 writer with the attribute ``works_beside`` (true) is called with ``beside=``, a
 function it calls once while its worker processes are busy (the archive's own
@@ -95,7 +95,7 @@ def write_outputs(result: Any, directory: Path,
     """Write every output of the month into ``directory`` (``state/``, the
     event log ``events.jsonl.xz``, ``outputs/<name>/`` of ``writers``, default
     the registered ones) and return their hashes."""
-    done = []
+    done: list[bool] = []
 
     def own() -> None:
         """The state after the month and the event log (once)."""
@@ -473,7 +473,7 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         damage = [f for f in integrity.verify_month(mdir) if not f.uncovered
                   and f.path.startswith((str(mdir / "state-before"), str(mdir / integrity.LIST)))]
         if chain or damage:
-            raise IntegrityError(chain + damage, f". Rückgängig machen nicht begonnen; nichts "
+            raise IntegrityError(chain + damage, ". Rückgängig machen nicht begonnen; nichts "
                                  "wurde geändert.")
         before = load_segment(mdir / "state-before")
         # Before the commit: can it finish? (.undone exists, both renames stay on one

@@ -392,11 +392,10 @@ class _in_file:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, typ: Any, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, typ: Any, exc: BaseException | None, tb: Any) -> None:
         if isinstance(exc, DataError) and exc.path is None:
             raise DataError(str(self.path), exc.where, exc.found, exc.expected,
                             line=exc.line) from None
-        return False
 
 
 def _load_yaml_mapping(path: Path) -> dict[str, Any]:

@@ -51,7 +51,7 @@ def _code(*objs: Any) -> str:
         for node in ast.walk(ast.parse(src)):
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
-                    and isinstance(getattr(body[0], "value", None), ast.Constant) \
+                    and isinstance(body[0].value, ast.Constant) \
                     and isinstance(body[0].value.value, str):
                 docs.add((body[0].lineno, body[0].col_offset))
         skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,

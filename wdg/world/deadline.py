@@ -140,7 +140,7 @@ def deadline_json(seg: Segment, d: datetime | None, problem: str | None) -> dict
     """``wdg turn deadline --json`` (and ``deadline`` of ``wdg mail run --json``):
     the month, the deadline (ISO 8601 with its UTC offset, and the zone), whether
     it has passed, seconds left."""
-    now = datetime.now(d.tzinfo) if d is not None else None
+    now = datetime.now(d.tzinfo if d is not None else None)
     return {"segment": seg.name, "month": seg.date.key, "month_name": seg.date.short(),
             "deadline": d.isoformat() if d is not None else None,
             "timezone": seg.settings.timezone,
