@@ -58,7 +58,7 @@ def _record_hash(data: bytes) -> str:
 
 
 def _zip(members: dict[str, bytes], dist_info: str,
-         executable: frozenset[str] = frozenset()) -> bytes:
+         executable: set[str] | frozenset[str] = frozenset()) -> bytes:
     """A wheel's zip of ``members`` (name -> bytes) with a fresh RECORD, deterministic."""
     record = "".join(f"{name},{_record_hash(data)},{len(data)}\n"
                      for name, data in sorted(members.items()))
