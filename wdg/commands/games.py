@@ -213,6 +213,9 @@ def batch(
     seed: int = typer.Option(0, "--seed", "-s", help="Master seed; game i uses SeedSequence(seed).spawn()[i]."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
                                 help="Rotate the bots over the seats from game to game."),
+    paired: bool = typer.Option(False, "--paired",
+                                help="Gepaarte Partien: jeder Seed wird in jeder Sitzdrehung gespielt "
+                                "(--games ein Vielfaches der Spielerzahl); Intervalle über die Seeds."),
     json_out: Path = typer.Option(None, "--json", help="Write the statistics as JSON here."),
     csv_out: Path = typer.Option(None, "--csv", help="Write per-bot/per-seat/length rows as CSV here."),
     param: list[str] = typer.Option([], "--param", "-p", help=PARAM_HELP),
@@ -244,7 +247,7 @@ def batch(
                             f"die Partien laufen schon mit "
                             f"{', '.join(f'{k}={game.params[k]!r}' for k in _variant(compare))}")
     if ladder:
-        _ladder(name, game.params, bots, games, seed, jobs, scheduler, json_out)
+        _ladder(name, game.params, bots, games, seed, jobs, scheduler, json_out, paired)
         return
     seat_names = parse_bots(bots, game.num_players)
     if "human" in seat_names:
@@ -254,12 +257,12 @@ def batch(
     if show:
         with typer.progressbar(length=games, label=f"{name}", file=sys.stderr) as bar:
             results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate, bar.update,
-                                scheduler=scheduler)
+                                scheduler=scheduler, paired=paired)
     else:
         results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate,
-                            scheduler=scheduler)
+                            scheduler=scheduler, paired=paired)
     summary = summarize(results, {"game": name, "params": game.params, "seed": seed,
-                                  "bot_order": seat_names, "rotate": rotate}, game)
+                                  "bot_order": seat_names, "rotate": rotate, "paired": paired}, game)
     typer.echo(to_text(summary))
     if variant_game is not None:
         from wdg.games.design import compare as compare_batches, compare_text
@@ -268,12 +271,12 @@ def batch(
         if show:
             with typer.progressbar(length=games, label=f"{name} ({label})", file=sys.stderr) as bar:
                 other = run_batch(name, variant_game.params, vseats, games, seed, jobs, rotate,
-                                  bar.update, scheduler=scheduler)
+                                  bar.update, scheduler=scheduler, paired=paired)
         else:
             other = run_batch(name, variant_game.params, vseats, games, seed, jobs, rotate,
-                              scheduler=scheduler)
+                              scheduler=scheduler, paired=paired)
         vsummary = summarize(other, {"game": name, "params": variant_game.params, "seed": seed,
-                                     "bot_order": vseats, "rotate": rotate}, variant_game)
+                                     "bot_order": vseats, "rotate": rotate, "paired": paired}, variant_game)
         typer.echo("")
         typer.echo(f"Variante {label}:")
         typer.echo(to_text(vsummary))
@@ -309,7 +312,7 @@ def _variant(compare: list[str]) -> dict[str, Any]:
 
 
 def _ladder(name: str, params: dict[str, Any], bots: str, games: int, seed: int, jobs: int,
-            scheduler: str | None, json_out: Path | None) -> None:
+            scheduler: str | None, json_out: Path | None, paired: bool = False) -> None:
     """``batch --ladder``: the pairings of :mod:`wdg.games.ladder`."""
     from wdg.games.ladder import pairings, run_ladder, to_markdown
 
@@ -321,15 +324,18 @@ def _ladder(name: str, params: dict[str, Any], bots: str, games: int, seed: int,
     total = games * len(pairings(names))
     if sys.stderr.isatty():
         with typer.progressbar(length=total, label=f"{name} ladder", file=sys.stderr) as bar:
-            pairs = run_ladder(name, params, names, games, seed, jobs, bar.update, scheduler=scheduler)
+            pairs = run_ladder(name, params, names, games, seed, jobs, bar.update, scheduler=scheduler,
+                               paired=paired)
     else:
-        pairs = run_ladder(name, params, names, games, seed, jobs, scheduler=scheduler)
+        pairs = run_ladder(name, params, names, games, seed, jobs, scheduler=scheduler, paired=paired)
     typer.echo(to_markdown(name, params, pairs))
     if json_out:
-        data = {"game": name, "params": params, "seed": seed, "ladder": names, "pairings": [
+        data = {"game": name, "params": params, "seed": seed, "ladder": names, "paired": paired,
+                "pairings": [
             {"upper": p.upper, "lower": p.lower, "seed": p.seed, "games": p.games,
              "upper_win_rate": p.upper_rate, "upper_ci95": list(p.upper_ci()),
-             "lower_win_rate": p.lower_rate, "lower_ci95": list(p.lower_ci()), "shared": p.shared}
+             "lower_win_rate": p.lower_rate, "lower_ci95": list(p.lower_ci()), "shared": p.shared,
+             "per_seed": list(p.per_seed)}
             for p in pairs]}
         json_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
