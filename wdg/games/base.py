@@ -386,6 +386,9 @@ class Game(ABC):
     end_caps: tuple[str, ...] = ()
     """Ends that are our safety limits, not the book's: a batch in which one
     occurs is flagged."""
+    optional_ends: tuple[str, ...] = ()
+    """Ends the book makes optional (an agreed end, e.g. Empires' round
+    cap): named like the others, never flagged when they do not occur."""
     end_labels: dict[str, str] = {}
     """The German name of each ``end`` of :meth:`State.end_info` (the rule
     book's wording) for the batch's text; a cause without one is shown as

@@ -19,8 +19,13 @@ class EmpiresGame(Game):
     """Empires of Middle-earth for 2..6 players from one shared deck."""
 
     name = "empires_of_middle_earth"
-    end_conditions = ("deck exhausted", "round cap")
-    """The end of the deck, and the agreed end (``max_rounds``)."""
+    end_conditions = ("deck exhausted",)
+    """The end of the deck ("am Ende des verdeckten Kartenstapels")."""
+    optional_ends = ("round cap",)
+    """The agreed end ("Das Spiel kann auch durch eine vorher vereinbarte Zeit
+    beendet werden", ``max_rounds``):
+    optional in the book, so a batch in which it never occurs is the healthy
+    case, not a degenerate one."""
     end_labels = {"deck exhausted": "Stapel aufgebraucht", "round cap": "Rundengrenze",
                   "not over": "nicht beendet"}
     """"am Ende des verdeckten Kartenstapels"; "durch eine vorher vereinbarte
