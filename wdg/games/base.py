@@ -97,6 +97,8 @@ class State(ABC):
                 own["resample_from_infostate"])
         if "information_set" in own and not getattr(own["information_set"], "_keeps_history", False):
             cls.information_set = _history_lost(own["information_set"])  # type: ignore[method-assign]
+        if "greedy_view" in own and not getattr(own["greedy_view"], "_keeps_history", False):
+            cls.greedy_view = _history_lost(own["greedy_view"])  # type: ignore[method-assign]
 
     @abstractmethod
     def current_player(self) -> int:
@@ -186,15 +188,23 @@ class State(ABC):
         information, a clone."""
         return self.clone()
 
+    def greedy_view(self, player: int) -> State:
+        """The position as the greedy bot judges it for ``player``: one whose
+        :meth:`evaluate` and chance outcomes depend only on what ``player``
+        knows, where the game's own evaluation reads hidden parts (Empires
+        of Middle-earth: the others' hand cards and the deck at their
+        expected worth over the cards he cannot see). Default: the position
+        itself (the game's :meth:`evaluate` reads nothing hidden)."""
+        return self
+
     def information_set(self, player: int) -> list[State]:
         """The positions the greedy bot averages its evaluation over: every
         full state ``player`` cannot tell apart from this one by what he
         knows, each as likely as the others, in a fixed order — where the
         game can list them (4 Gods' hidden gods). Default: this position
-        alone; whatever hidden part the game's :meth:`evaluate` reads, greedy
-        then reads too (Empires of Middle-earth: the worth of the other
-        players' hand cards). The search bot reads positions only through
-        :meth:`resample_from_infostate`."""
+        alone (greedy judges it through :meth:`greedy_view`, which hides
+        what the game's :meth:`evaluate` would read). The search bot reads
+        positions only through :meth:`resample_from_infostate`."""
         return [self]
 
     def public_action_string(self, action: int, viewer: int) -> str:
@@ -633,8 +643,8 @@ def _history_clone(clone: Callable[[State], State]) -> Callable[[State], State]:
 
 
 def _history_lost(make: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a method that makes a state (``resample_from_infostate``) or a
-    list of states (``information_set``): those it made, other than the
+    """Wrap a method that makes a state (``resample_from_infostate``,
+    ``greedy_view``) or a list of states (``information_set``): those it made, other than the
     state itself, have no history (they are not the game's positions)."""
     def without_history(self: State, *args: Any, **kwargs: Any) -> Any:
         out = make(self, *args, **kwargs)
