@@ -305,7 +305,8 @@ def turn_status(s: EmpiresState, player: int) -> list[str]:
     out = []
     me = "Dein Zug" if s.player == player else f"Zug von P{s.player}"
     if s.phase == DRAWING:
-        out.append(f"{me}, Ziehphase: {s.drawn} Karten gezogen; die nächste kostet {s.draw_cost()} Gold "
+        drawn = "1 Karte" if s.drawn == 1 else f"{s.drawn} Karten"
+        out.append(f"{me}, Ziehphase: {drawn} gezogen; die nächste kostet {s.draw_cost()} Gold "
                    f"(du hast {s.gold[player]}).")
     elif s.phase == END:
         out.append(f"{me}: zum Zugende eine Karte abwerfen.")

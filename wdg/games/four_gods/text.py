@@ -198,7 +198,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
     for h in (0, 1):
         if s.hands[h] is not None:
             t = s.hands[h]
-            lines.append(f"Hand {h}: Plättchen {t} Seite A {tile_terrain(s, t, 0)}, "
+            lines.append(f"Hand {h + 1}: Plättchen {t} Seite A {tile_terrain(s, t, 0)}, "
                          f"Seite B {tile_terrain(s, t, 4)}")
     for p in range(s.game.num_players):
         row = ", ".join(f"{i}:{tile_terrain(s, t, 4 * side)}" for i, (t, side) in enumerate(s.rows[p]))
