@@ -83,7 +83,7 @@ def test_replay_names_the_first_illegal_action(tmp_path: Path) -> None:
 
 def test_unknown_bots_and_parameters_are_refused() -> None:
     """Clear errors for a bad bot name or game parameter."""
-    with pytest.raises(GameError, match="unknown bot 'clever'"):
+    with pytest.raises(GameError, match="unbekannter Bot 'clever'"):
         run_batch("lords_of_creation", {"players": 2}, ["clever", "random"], 1, 0)
-    with pytest.raises(GameError, match="unknown parameter"):
+    with pytest.raises(GameError, match="unbekannte\\(r\\) Parameter"):
         run_batch("lords_of_creation", {"players": 2, "speed": 3}, ["random", "random"], 1, 0)

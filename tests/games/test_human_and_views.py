@@ -249,10 +249,10 @@ def _record_with(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize(("edit", "words"), [
-    (lambda d: d["params"].update(players="four"), "'players' must be a whole number"),
+    (lambda d: d["params"].update(players="four"), "'players' muss eine ganze Zahl"),
     (lambda d: d.update(scores="high"), "'scores'"),
     (lambda d: d.update(returns=[1, "x"]), "'returns'"),
-    (lambda d: d["params"].update(tiles="/nonexistent/tiles.yaml"), "cannot be read"),
+    (lambda d: d["params"].update(tiles="/nonexistent/tiles.yaml"), "kann nicht gelesen werden"),
     (lambda d: d.update(game="lords_of_creation", params={"players": 2, "board_radius": "x"}), "board_radius"),
     (lambda d: d.update(seed="seven"), "'seed'"),
     (lambda d: d.update(bots="random"), "'bots'"),
@@ -270,12 +270,12 @@ def test_players_given_twice_must_agree(tmp_path: Path) -> None:
     """``-n 4 --param players=2`` is a conflict, not a silent override."""
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "-n", "4", "--param", "players=2",
                               "--games", "2"])
-    assert "disagree" in error_line(res)
+    assert "widersprechen sich" in error_line(res)
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--param", "players=2",
                               "--games", "2", "--seed", "1"])
     assert res.exit_code == 0 and "Sitz" in res.output
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--bots", "mcts:x", "--games", "1"])
-    assert "budget" in error_line(res)
+    assert "Simulationen" in error_line(res)
 
 
 SVG = "{http://www.w3.org/2000/svg}"

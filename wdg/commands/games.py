@@ -30,16 +30,16 @@ def _params(players: int | None, param: list[str]) -> dict[str, Any]:
     for item in param:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise GameError(f"bad --param {item!r}; expected KEY=VALUE (value in YAML, e.g. true, 4)")
+            raise GameError(f"--param {item!r} ungültig; erwartet NAME=WERT (der Wert in YAML, z. B. true, 4)")
         try:
             params[key.strip()] = yaml.safe_load(value)
         except yaml.YAMLError as exc:
-            raise GameError(f"bad --param {item!r}: the value is not YAML "
+            raise GameError(f"--param {item!r} ungültig: der Wert ist kein YAML "
                             f"({str(exc).splitlines()[0]})") from None
     if players is not None:
         if "players" in params and params["players"] != players:
-            raise GameError(f"-n/--players {players} and --param players={params['players']!r} "
-                            f"disagree; give the number of players once")
+            raise GameError(f"-n/--players {players} und --param players={params['players']!r} "
+                            f"widersprechen sich; die Spielerzahl bitte nur einmal angeben")
         params["players"] = players
     params.setdefault("players", 4)
     return params

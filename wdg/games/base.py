@@ -420,16 +420,16 @@ class Game(ABC):
         unknown = set(params) - set(self.default_params())
         if unknown:
             raise GameError(
-                f"unknown parameter(s) {sorted(unknown)!r} for game {self.name!r}; "
-                f"expected some of {sorted(self.default_params())!r}"
+                f"unbekannte(r) Parameter {sorted(unknown)!r} für das Spiel {self.name!r}; "
+                f"erwartet einige von {sorted(self.default_params())!r}"
             )
         n = self.params.get("players")
         if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
-            raise GameError(f"{self.name}: parameter 'players' must be a whole number "
-                            f"{self.min_players}..{self.max_players}, got {n!r}")
+            raise GameError(f"{self.name}: Parameter 'players' muss eine ganze Zahl "
+                            f"{self.min_players}..{self.max_players} sein, nicht {n!r}")
         if n is not None and not (self.min_players <= int(n) <= self.max_players):
             raise GameError(
-                f"{self.name} is played by {self.min_players}..{self.max_players} players, got {n!r}"
+                f"{self.name} spielen {self.min_players} bis {self.max_players} Spieler, nicht {n!r}"
             )
 
     @classmethod
@@ -492,17 +492,17 @@ def load_game(name: str, **params: Any) -> Game:
         factory = _REGISTRY[name]
     except KeyError:
         raise GameError(
-            f"unknown game {name!r}; expected one of {sorted(_REGISTRY)!r}"
+            f"unbekanntes Spiel {name!r}; erwartet eines von {', '.join(sorted(_REGISTRY))}"
         ) from None
     if any(not isinstance(k, str) for k in params):
-        raise GameError(f"{name}: parameter names must be words, got {sorted(map(repr, params))}")
+        raise GameError(f"{name}: Parameternamen sind Wörter, nicht {sorted(map(repr, params))}")
     try:
         return factory(**params)
     except GameError:
         raise
     except (TypeError, ValueError, KeyError, OSError, AttributeError) as exc:
         # a parameter of the wrong type deep inside a game's set-up
-        raise GameError(f"{name}: bad parameters {params!r}: "
+        raise GameError(f"{name}: ungültige Parameter {params!r}: "
                         f"{type(exc).__name__}: {exc}".replace("\n", " ")) from exc
 
 
@@ -549,7 +549,7 @@ def random_playout(game: Game, seed: int, max_actions: int = 1_000_000) -> tuple
     actions: list[int] = []
     while not state.is_terminal():
         if len(actions) >= max_actions:
-            raise GameError(f"{game.name}: no end after {max_actions} actions (seed {seed})")
+            raise GameError(f"{game.name}: kein Ende nach {max_actions} Aktionen (Seed {seed})")
         a = random_action(state, rng)
         actions.append(a)
         state.apply_action(a)

@@ -144,12 +144,12 @@ def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     try:
         from distributed import Client
     except ImportError:
-        raise GameError("--scheduler needs Dask: pip install 'wdg[cluster]' "
+        raise GameError("--scheduler braucht Dask: pip install 'wdg[cluster]' "
                         "(dask[distributed])") from None
     try:
         client = Client(address, timeout=20)
     except (OSError, ValueError, TimeoutError) as exc:
-        raise GameError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from exc
+        raise GameError(f"der Dask-Scheduler unter {address!r} ist nicht erreichbar: {exc}") from exc
     executor = client.get_executor(pure=False)
     try:
         executor.workers = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined]

@@ -215,14 +215,14 @@ def get_bot(name: str) -> Bot:
             except ValueError:
                 budget = 0
             if budget < 1:
-                raise GameError(f"bad bot {name!r}: the budget after 'mcts:' must be a whole "
-                                f"number of simulations >= 1, e.g. mcts:200")
+                raise GameError(f"Bot {name!r} ungültig: nach 'mcts:' steht die Zahl der "
+                                f"Simulationen, eine ganze Zahl ab 1, z. B. mcts:200")
         from wdg.games.ismcts import ISMCTSBot
         return ISMCTSBot(budget)
     if name == "human":
         from wdg.games.human import HumanPlayer
         return HumanPlayer()
-    raise GameError(f"unknown bot {name!r}; expected one of {list(BOT_NAMES)!r}")
+    raise GameError(f"unbekannter Bot {name!r}; erwartet einer von {', '.join(BOT_NAMES)}")
 
 
 def parse_bots(spec: str, players: int) -> list[str]:
@@ -230,9 +230,9 @@ def parse_bots(spec: str, players: int) -> list[str]:
     (a single name fills every seat)."""
     names = [x.strip() for x in spec.split(",") if x.strip()]
     if not names:
-        raise GameError(f"no bot names in {spec!r}; expected e.g. 'random,greedy'")
+        raise GameError(f"keine Bot-Namen in {spec!r}; erwartet z. B. 'random,greedy'")
     if len(names) > players:
-        raise GameError(f"{len(names)} bots {names!r} for {players} players; expected at most {players}")
+        raise GameError(f"{len(names)} Bots {names!r} für {players} Spieler; erwartet höchstens {players}")
     for name in names:
         if name != "human":
             get_bot(name)

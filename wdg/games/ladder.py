@@ -74,9 +74,9 @@ class Pairing:
 def pairings(bots: list[str]) -> list[tuple[str, str]]:
     """``(upper, lower)`` pairs of a ladder of ``bots`` (weakest first)."""
     if len(bots) < 2:
-        raise GameError(f"a ladder needs at least two bots, got {bots!r}")
+        raise GameError(f"eine Leiter braucht mindestens zwei Bots, nicht {bots!r}")
     if len(set(bots)) != len(bots):
-        raise GameError(f"a ladder lists every bot once, got {bots!r}")
+        raise GameError(f"eine Leiter nennt jeden Bot einmal, nicht {bots!r}")
     out = [(bots[i + 1], bots[i]) for i in range(len(bots) - 1)]
     out += [(bots[k], bots[1]) for k in range(3, len(bots))]
     return out
