@@ -99,7 +99,7 @@ def summarize(results: list[GameSummary], meta: dict[str, Any], game: Any = None
     return {
         **meta,
         "games": len(results),
-        "bots": _bot_groups(by_bot, n),
+        "bots": _bot_groups(by_bot, n, results if meta.get("paired") else None),
         "seats": {str(s): _group(*by_seat[s]) for s in range(n)},
         "shared_wins": shared,
         "full_ties": full,
@@ -110,11 +110,26 @@ def summarize(results: list[GameSummary], meta: dict[str, Any], game: Any = None
     }
 
 
-def _bot_groups(by_bot: dict[str, tuple[int, float, list[float]]], n: int) -> dict[str, Any]:
+def _bot_groups(by_bot: dict[str, tuple[int, float, list[float]]], n: int,
+                paired: list[GameSummary] | None = None) -> dict[str, Any]:
     """Per bot its group; where one bot plays every seat its win rate is
     1/n by construction (the returns of a game add up to 1): no interval
-    then (``ci95`` None, ``fixed`` says why)."""
+    then (``ci95`` None, ``fixed`` says why). For a paired batch
+    (``paired``: its games, each seed in every seat rotation) the interval
+    is the normal one of the mean over the seeds of the bot's win rate in
+    the seed's games (``ci95_over_seeds``): the games of a seed are not
+    independent."""
     out = {b: _group(*by_bot[b]) for b in sorted(by_bot)}
+    if paired and len(out) > 1:
+        seeds: dict[int, dict[str, list[float]]] = {}
+        for r in paired:
+            for b, x in zip(r.bots, r.returns):
+                seeds.setdefault(r.seed, {}).setdefault(b, []).append(x)
+        for b, g in out.items():
+            shares = [sum(v[b]) / len(v[b]) for v in seeds.values() if b in v]
+            lo, hi = mean_ci(shares)["ci95"]
+            g["ci95"] = [max(0.0, lo), min(1.0, hi)]
+            g["ci95_over_seeds"] = len(shares)
     if len(out) == 1:
         g = next(iter(out.values()))
         g["ci95"] = None
@@ -200,6 +215,10 @@ def to_text(summary: dict[str, Any]) -> str:
         fixed = [g["fixed"] for g in summary[group].values() if g.get("fixed")]
         if fixed:
             lines.append(f"  (fest: Siegrate {fixed[0]}; kein Intervall)")
+        seeds = [g["ci95_over_seeds"] for g in summary[group].values() if g.get("ci95_over_seeds")]
+        if seeds:
+            lines.append(f"  (gepaart: jeder der {seeds[0]} Seeds in jeder Sitzdrehung gespielt; "
+                         f"95%-KI der Siegrate über die Seeds)")
     for name, title in (("actions", "Aktionen"), ("decisions", "Entscheidungen")):
         d = summary["length"].get(name)
         if d:
