@@ -55,7 +55,10 @@ typer.echo = safe_echo  # type: ignore[assignment]
 
 
 def _new_app() -> typer.Typer:
+    from wdg.helptext import install
     from wdg.usage import RootGroup
+
+    install()  # typer's and click's words of --help in German (wdg/helptext.py)
 
     return typer.Typer(
         name="wdg",
