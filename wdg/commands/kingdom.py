@@ -16,7 +16,7 @@ sub = typer.Typer(help="Kingdoms and players: register, list, show, change, reti
 
 @sub.command("add")
 def add(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     name: str = typer.Option(..., "--name", help="The kingdom's name."),
     ruler: str = typer.Option(..., "--ruler", help="The ruler's (Herrscher's) name."),
     herrscherin: bool = typer.Option(False, "--herrscherin",
@@ -42,7 +42,7 @@ def add(
 
 
 @sub.command("list")
-def list_(segment: str = typer.Argument(..., help="Segment name."),
+def list_(segment: str = typer.Argument(..., help="Name des Segments."),
           campaign: Path | None = campaign_option()) -> None:
     """One line per kingdom: number, name, ruler, e-mail, contact status, kind."""
     seg = load(open_campaign(campaign), segment)
@@ -55,8 +55,8 @@ def list_(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("show")
-def show(segment: str = typer.Argument(..., help="Segment name."),
-         kingdom: int = typer.Argument(..., help="Kingdom number."),
+def show(segment: str = typer.Argument(..., help="Name des Segments."),
+         kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
          campaign: Path | None = campaign_option()) -> None:
     """Everything about one kingdom (for the game master's eyes)."""
     seg = load(open_campaign(campaign), segment)
@@ -80,8 +80,8 @@ def show(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("set-password")
-def set_password(segment: str = typer.Argument(..., help="Segment name."),
-                 kingdom: int = typer.Argument(..., help="Kingdom number."),
+def set_password(segment: str = typer.Argument(..., help="Name des Segments."),
+                 kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
                  password: str = typer.Option(None, "--password",
                                               help="The new password (default: generate one)."),
                  campaign: Path | None = campaign_option()) -> None:
@@ -94,8 +94,8 @@ def set_password(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("set")
-def set_(segment: str = typer.Argument(..., help="Segment name."),
-         kingdom: int = typer.Argument(..., help="Kingdom number."),
+def set_(segment: str = typer.Argument(..., help="Name des Segments."),
+         kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
          email: str = typer.Option(None, "--email", help="New e-mail address."),
          contact: str = typer.Option(None, "--contact", help="New contact status: offen or geheim."),
          ruler: str = typer.Option(None, "--ruler", help="New ruler's name."),
@@ -127,8 +127,8 @@ def set_(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("retire")
-def retire(segment: str = typer.Argument(..., help="Segment name."),
-           kingdom: int = typer.Argument(..., help="Kingdom number."),
+def retire(segment: str = typer.Argument(..., help="Name des Segments."),
+           kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
            to: str = typer.Option(None, "--to", help="stadtstaat or neutral (default: the segment's "
                                   "setting retire_to)."),
            campaign: Path | None = campaign_option()) -> None:

@@ -16,7 +16,7 @@ sub = typer.Typer(help="Der Feldzug per Mail: abholen, beantworten, auswerten, v
 
 @sub.command("sent")
 def sent(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     release: list[str] = typer.Option(None, "--release", help="Release an uncertain (or "
                                       "refused) mail by its key so that the next send sends it "
                                       "once more (the player may get it twice)."),
@@ -63,7 +63,7 @@ def sent(
 
 @sub.command("run")
 def run(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     force: bool = typer.Option(False, "--force", help="Run the month before its deadline, or "
                                "with too many sheets missing."),
     next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS of the "
@@ -119,7 +119,7 @@ def run(
 
 @sub.command("forms")
 def forms(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Only these kingdoms."),
     corrections: bool = typer.Option(False, "--corrections", help="Send a form that changed "
                                      "since it was mailed once more, marked as a correction."),

@@ -14,18 +14,20 @@ import typer
 from wdg.commands.common import campaign_option, open_campaign
 
 def fetch_cmd(
-    segment: str = typer.Argument(..., help="Segment name."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    no_answer: bool = typer.Option(False, "--no-answer", help="Import and file away, but send "
-                                   "no answers now (the next fetch sends them)."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    as_json: bool = typer.Option(False, "--json", help="Das Ergebnis als JSON ausgeben."),
+    no_answer: bool = typer.Option(False, "--no-answer", help="Einlesen und ablegen, aber "
+                                   "jetzt keine Antworten senden (das nächste Abholen sendet "
+                                   "sie)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Fetch the game master's mailbox (imap: in worlds/<segment>/mail.yaml): import every
-    new sheet once, answer it at once, file it into the done folder.
+    """Das Postfach der Spielleitung abholen (imap: in worlds/<segment>/mail.yaml): jeden
+    neuen Bogen einmal einlesen, sofort beantworten, in den Erledigt-Ordner ablegen.
 
-    Exit codes (wdg/exitcodes.py): 0 new mail taken or answers sent; 3 nothing new;
-    5 an answer is uncertain (see 'wdg mail sent'); 6 the segment is locked by another
-    command; 1 the fetch could not run (server, login, certificate)."""
+    Rückgabewerte (wdg/exitcodes.py): 0 neue Post angenommen oder Antworten gesendet;
+    3 nichts Neues; 5 eine Antwort ist ungewiss (siehe 'wdg mail sent'); 6 das Segment
+    ist von einem anderen Befehl gesperrt; 1 das Abholen lief nicht (Server, Anmeldung,
+    Zertifikat)."""
     from wdg import exitcodes
     from wdg.errors import LockedError
     from wdg.mail.fetch import fetch
@@ -48,14 +50,15 @@ def fetch_cmd(
 
 
 def watch_cmd(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     idle: int = typer.Option(25 * 60, "--idle", min=5, max=29 * 60,
-                             help="Seconds to wait in IMAP IDLE before looking again."),
+                             help="Sekunden Warten in IMAP IDLE, bevor erneut nachgesehen wird."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Stay connected and answer every mail the moment it arrives (IMAP IDLE);
-    reconnect after a dropped connection. SIGTERM stops it cleanly (exit 0) after the
-    mail in hand; Ctrl-C stops it at once (exit 130; nothing stored is lost)."""
+    """Verbunden bleiben und jede Mail in dem Moment beantworten, in dem sie eintrifft
+    (IMAP IDLE); nach einer abgerissenen Verbindung neu verbinden. SIGTERM beendet es
+    sauber (Rückgabewert 0) nach der Mail in der Hand; Strg-C sofort (Rückgabewert 130;
+    nichts Gespeichertes geht verloren)."""
     from wdg.mail.watch import watch
 
     camp = open_campaign(campaign)

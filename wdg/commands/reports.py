@@ -15,7 +15,7 @@ sub = typer.Typer(help="Result sheets, Götterbotschaft and overview: render and
 
 @sub.command("render")
 def render(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     month: str = typer.Argument(None, help="The archived month YYYY-MM (default: the last one)."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = one per core)."),
     no_pdf: bool = typer.Option(False, "--no-pdf", help="Text and HTML only."),
@@ -39,7 +39,7 @@ def render(
 
 @sub.command("send")
 def send(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     month: str = typer.Argument(None, help="The month YYYY-MM whose results are sent "
                                 "(default: the last month run)."),
     kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Only these kingdoms."),

@@ -91,7 +91,7 @@ def _npc_sheets(camp, seg) -> None:  # noqa: ANN001
 
 @sub.command("run")
 def run(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Resolve and report, commit nothing."),
     force: bool = typer.Option(False, "--force", help="Run even if many sheets are missing."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
@@ -180,7 +180,7 @@ def run(
 
 @sub.command("replay")
 def replay(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes for the reports "
                              "(0 = one per core)."),
@@ -213,7 +213,7 @@ def replay(
 
 @sub.command("provenance")
 def provenance(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
     requirements: bool = typer.Option(False, "--requirements", help="Print the month's "
                                       "dependencies as a pip requirements file (name==version), "
@@ -254,7 +254,7 @@ def provenance(
 
 @sub.command("undo")
 def undo(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Restore the state before the last month; its sheets stay for a re-run."""
@@ -265,7 +265,7 @@ def undo(
 
 @sub.command("deadline")
 def deadline(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     when: str = typer.Argument(None, help="'TT.MM.JJJJ' or 'YYYY-MM-DD' (13:00, as the rule "
                                "says), with ' HH:MM' for another time, e.g. '03.12.2026 13:00'; "
                                "omit to show the deadline."),
@@ -325,7 +325,7 @@ def deadline_json(seg, d, problem: str | None) -> dict:  # noqa: ANN001
 
 @sub.command("status")
 def status(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable (docs/gamemaster.md)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
@@ -380,7 +380,7 @@ def status_json(seg, st, problem: str | None) -> dict:  # noqa: ANN001
 
 @sub.command("list")
 def list_(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     verify: bool = typer.Option(False, "--verify", help="Check every archived file's SHA-256 "
                                 "against the manifest (reads the whole archive) instead of "
                                 "its size from the month's index."),
@@ -417,7 +417,7 @@ def list_(
 
 @sub.command("show")
 def show(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
     kingdom: int = typer.Option(None, "--kingdom", "-k", help="Only the events of this kingdom."),
     fmt: str = typer.Option("text", "--format", "-f", help="'text': the events; 'json': the "
