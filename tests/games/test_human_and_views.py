@@ -249,7 +249,7 @@ def _record_with(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize(("edit", "words"), [
-    (lambda d: d["params"].update(players="four"), "'players' muss eine ganze Zahl"),
+    (lambda d: d["params"].update(players="four"), "'players' muß eine ganze Zahl"),
     (lambda d: d.update(scores="high"), "'scores'"),
     (lambda d: d.update(returns=[1, "x"]), "'returns'"),
     (lambda d: d["params"].update(tiles="/nonexistent/tiles.yaml"), "kann nicht gelesen werden"),

@@ -65,7 +65,7 @@ def sent(
 @sub.command("run")
 def run(
     segment: str = typer.Argument(..., help="Name des Segments."),
-    force: bool = typer.Option(False, "--force", help="Den Monat vor seinem Eintreffschluss "
+    force: bool = typer.Option(False, "--force", help="Den Monat vor seinem Eintreffschluß "
                                "auswerten, oder wenn zu viele Bögen fehlen."),
     next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS des "
                                       "nächsten Monats, wenn dieser Aufruf den Monat auswertet "
@@ -76,9 +76,9 @@ def run(
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Für cron/systemd: neue Post abholen und beantworten; fällige Ergebnisse senden;
-    sobald der Eintreffschluss vorbei ist und 'wdg turn status' kein Hindernis nennt, den
+    sobald der Eintreffschluß vorbei ist und 'wdg turn status' kein Hindernis nennt, den
     Monat auswerten und seine Ergebnisse senden. Rückgabewerte: 0 erledigt,
-    1 fehlgeschlagen, 3 nichts zu tun, 4 wartet auf den Eintreffschluss, 5 verweigert,
+    1 fehlgeschlagen, 3 nichts zu tun, 4 wartet auf den Eintreffschluß, 5 verweigert,
     6 gesperrt, 130 abgebrochen (docs/gamemaster.md)."""
     import json
 

@@ -273,10 +273,10 @@ def deadline(
     segment: str = typer.Argument(..., help="Name des Segments."),
     when: str = typer.Argument(None, help="'TT.MM.JJJJ' oder 'JJJJ-MM-TT' (13:00, wie die "
                                "Regel sagt), mit ' HH:MM' für eine andere Uhrzeit, z. B. "
-                               "'03.12.2026 13:00'; weglassen, um den Eintreffschluss zu zeigen."),
+                               "'03.12.2026 13:00'; weglassen, um den Eintreffschluß zu zeigen."),
     tz: str = typer.Option(None, "--tz", help="Zeitzone des Segments, z. B. Europe/Berlin "
                            "(Eintreffschlüsse und Maildaten)."),
-    force: bool = typer.Option(False, "--force", help="Einen Eintreffschluss in der "
+    force: bool = typer.Option(False, "--force", help="Einen Eintreffschluß in der "
                                "Vergangenheit setzen (z. B. um alte Post nachträglich "
                                "einzulesen)."),
     as_json: bool = typer.Option(False, "--json", help="Maschinenlesbar (docs/gamemaster.md)."),
@@ -284,7 +284,7 @@ def deadline(
 ) -> None:
     """Den EINTREFFSCHLUSS für die Bögen des laufenden Monats setzen (oder zeigen): ihn
     nutzen 'wdg orders import' und 'wdg mail fetch/run', ihn zeigen 'wdg turn status' und
-    die Ergebnisbögen. Ein Eintreffschluss in der Vergangenheit wird abgelehnt (außer mit
+    die Ergebnisbögen. Ein Eintreffschluß in der Vergangenheit wird abgelehnt (außer mit
     --force)."""
     from wdg.world.deadline import check_timezone, refuse_past
 
@@ -336,7 +336,7 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Maschinenlesbar (docs/gamemaster.md)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Vor der Auswertung: der Monat, der Eintreffschluss, welche Königreiche gültige
+    """Vor der Auswertung: der Monat, der Eintreffschluß, welche Königreiche gültige
     Bögen geschickt haben, welche fehlen oder abgelehnt sind (genau wie die Auswertung
     sie übernähme)."""
     camp = open_campaign(campaign)

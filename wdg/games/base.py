@@ -425,7 +425,7 @@ class Game(ABC):
             )
         n = self.params.get("players")
         if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
-            raise GameError(f"{self.name}: Parameter 'players' muss eine ganze Zahl "
+            raise GameError(f"{self.name}: Parameter 'players' muß eine ganze Zahl "
                             f"{self.min_players}..{self.max_players} sein, nicht {n!r}")
         if n is not None and not (self.min_players <= int(n) <= self.max_players):
             raise GameError(

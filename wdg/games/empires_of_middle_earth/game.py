@@ -49,11 +49,11 @@ class EmpiresGame(Game):
         super().__init__(**params)
         for s in SWITCHES:
             if not isinstance(self.params[s], bool):
-                raise GameError(f"{self.name}: Parameter {s!r} muss true oder false sein, "
+                raise GameError(f"{self.name}: Parameter {s!r} muß true oder false sein, "
                                 f"nicht {self.params[s]!r}")
         rounds = self.params["max_rounds"]
         if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
-            raise GameError(f"{self.name}: Parameter 'max_rounds' muss eine ganze Zahl ab 0 sein "
+            raise GameError(f"{self.name}: Parameter 'max_rounds' muß eine ganze Zahl ab 0 sein "
                             f"(0: bis der Stapel aufgebraucht ist), nicht {rounds!r}")
         self.map = load_map(str(self.params["map_file"]))
         options = frozenset(s for s in ("agents", "liberation", "shadow_army", "event_cards")

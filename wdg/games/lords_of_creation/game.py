@@ -36,7 +36,7 @@ class LordsOfCreation(Game):
         self.components: Components = load_components()
         radius = self.params["board_radius"]
         if radius is not None and (not isinstance(radius, int) or isinstance(radius, bool)):
-            raise GameError(f"lords_of_creation: board_radius muss eine ganze Zahl 2..5 sein "
+            raise GameError(f"lords_of_creation: board_radius muß eine ganze Zahl 2..5 sein "
                             f"(oder leer für den Wert der Komponentendatei), nicht {radius!r}")
         self.radius = int(self.components.board_radius if radius is None else radius)
         if not 2 <= self.radius <= 5:
@@ -47,7 +47,7 @@ class LordsOfCreation(Game):
                 f"füllen keine {geometry(self.radius).size} Felder")
         for key in ("full_knowledge", "sudden_end"):
             if not isinstance(self.params[key], bool):
-                raise GameError(f"lords_of_creation: Parameter {key} muss true oder false sein, "
+                raise GameError(f"lords_of_creation: Parameter {key} muß true oder false sein, "
                                 f"nicht {self.params[key]!r}")
         if not self.params["sudden_end"]:  # 5.1 drops the end by identical cards
             self.end_conditions = ("alle Karten gespielt",)
