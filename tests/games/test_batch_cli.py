@@ -49,7 +49,7 @@ def test_batch_statistics_are_the_same_for_one_and_two_jobs() -> None:
 def test_cli_lists_plays_replays_and_batches(tmp_path: Path) -> None:
     """`wdg games list/play/replay/batch` end to end."""
     res = runner.invoke(app, ["games", "list"])
-    assert res.exit_code == 0 and "lords_of_creation: 2-5 players" in res.output
+    assert res.exit_code == 0 and "lords_of_creation: 2-5 Spieler; Parameter" in res.output
     rec = tmp_path / "g.yaml"
     res = runner.invoke(app, ["games", "play", "lords_of_creation", "--players", "3", "--seed", "4",
                               "--bots", "random,greedy", "--record", str(rec)])
