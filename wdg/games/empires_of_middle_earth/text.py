@@ -109,7 +109,8 @@ def board_text(s: EmpiresState) -> str:
                 lord = cards[s.lord[a]].name if s.lord[a] >= 0 else "-"
                 by_region.setdefault(r, []).append(
                     f"P{p} {cards[a].name} ({cards[a].strength}, {_edition(cards[a].edition)}, Fürst {lord})")
-    lines = [f"Runde {s.rounds}, Spieler am Zug P{s.player}, Stapel {len(s.deck)} Karten, "
+    lines = [f"Runde {s.rounds}, Spieler am Zug P{s.player}, Stapel {len(s.deck)} "
+             f"{'Karte' if len(s.deck) == 1 else 'Karten'}, "
              f"Abwurf {len(s.discard)}"]
     for r, name in enumerate(me.regions):
         if r in by_region:
