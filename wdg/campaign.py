@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import Protocol
+
 from wdg.errors import InvalidInputError
-from wdg.world.calendar import MonthDate
 
 _SEGMENT_RE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 
@@ -26,6 +27,15 @@ PACKAGE_ROOT = _WHEEL_DATA if not (_CHECKOUT / "worlds").is_dir() and _WHEEL_DAT
     else _CHECKOUT
 """The folder holding the shipped worlds/, templates/ and orders/: the checkout, or
 in an installed wheel ``wdg/_shipped/`` (copied there by setup.py when it is built)."""
+SHIPPED_TEMPLATES = PACKAGE_ROOT / "templates"
+"""The report templates shipped with wdg (a campaign's ``templates/`` overrides them)."""
+
+
+class Month(Protocol):
+    """A month as the paths need it (:class:`wdg.world.calendar.MonthDate`)."""
+
+    @property
+    def key(self) -> str: ...
 
 
 def check_segment_name(name: str) -> str:
@@ -69,11 +79,11 @@ class Campaign:
         """``worlds/<segment>/turns/``."""
         return self.segment_dir(segment) / "turns"
 
-    def orders_dir(self, segment: str, month: MonthDate) -> Path:
+    def orders_dir(self, segment: str, month: Month) -> Path:
         """``orders/<segment>/<YYYY-MM>/``."""
         return self.root / "orders" / check_segment_name(segment) / month.key
 
-    def reports_dir(self, segment: str, month: MonthDate) -> Path:
+    def reports_dir(self, segment: str, month: Month) -> Path:
         """``reports/<segment>/<YYYY-MM>/``."""
         return self.root / "reports" / check_segment_name(segment) / month.key
 

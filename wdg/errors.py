@@ -66,3 +66,8 @@ class StateError(WdgError):
 
 class LockedError(StateError):
     """The segment is locked by another wdg command (``worlds/<segment>/.lock``)."""
+
+
+class InjectedFailure(WdgError):
+    """Raised on purpose by the test hooks (``fail_after_step`` of the month,
+    ``fail_at`` of the archive's commit)."""

@@ -1,6 +1,6 @@
 """Durable file operations and clear messages for the file system's failures.
 
-The store (:mod:`wdg.world.storage`) and the archive (:mod:`wdg.engine.archive`)
+The store (:mod:`wdg.store.segment`) and the archive (:mod:`wdg.store.months`)
 make everything they write durable before the one ``os.replace`` that commits
 it: files are fsynced, then their directory (so the new names survive a power
 loss too). :func:`describe_os_error` turns an ``OSError`` (disk full,
@@ -130,7 +130,7 @@ def append_durable(path: Path, line: bytes, header: bytes = b"") -> None:
     the disk before returning (the directory too when the file is new). A last line
     without its line end — cut off by a crash while it was written, so never acted
     on — is cut off first; ``header`` starts a new (or emptied) file. Used by the
-    mail records (:mod:`wdg.mail.ledger`, :mod:`wdg.mail.seen`); the caller holds the
+    mail records (:mod:`wdg.store.sent`, :mod:`wdg.store.seen`); the caller holds the
     segment's lock."""
     new = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)

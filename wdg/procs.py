@@ -70,7 +70,7 @@ def set_parent_death_signal(sig: int = signal.SIGKILL) -> bool:
 
 LOCK_FDS: set[int] = set()
 """File descriptors of the segment locks this process holds (an ``flock`` each,
-:func:`wdg.engine.archive.segment_lock`). A forked worker inherits them; it
+:func:`wdg.store.lock.segment_lock`). A forked worker inherits them; it
 closes its copies first thing (:func:`worker_init`), so the lock is the
 parent's alone: when the parent dies (SIGKILL included) the lock is free at
 once, not only when the last of its workers has died too."""

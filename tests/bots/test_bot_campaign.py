@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from wdg.campaign import Campaign
-from wdg.engine.archive import read_events_data
+from wdg.store.files import read_events_data
 from wdg.lab.metrics import measure, snapshot
 from wdg.lab.run import assign_bots, run_campaign
 from wdg.world.generator import generate_segment
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 
 def _small(tmp_path):

@@ -15,7 +15,7 @@ from wdg.orders.parser import parse_sheet
 from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.calendar import MonthDate
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = Rules.load(ROOT / "worlds" / "rules")

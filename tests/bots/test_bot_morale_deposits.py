@@ -14,7 +14,7 @@ from wdg.bots.briefing import read_searched
 from wdg.rules import Rules
 from wdg.world.factory import add_settlement
 from wdg.world.state import Building, Deposit
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = Rules.load(ROOT / "worlds" / "rules")

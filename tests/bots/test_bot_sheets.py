@@ -15,7 +15,7 @@ from wdg.orders.model import Severity
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view
 from wdg.rules import Rules
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 from wdg.world.stress import stress_segment
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import pytest
 from wdg.campaign import Campaign
 from wdg.lab.report import figures
 from wdg.lab.run import assign_bots, run_campaign
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from wdg.cli import app
-from wdg.engine.archive import read_archived
-from wdg.world.storage import load_segment
+from wdg.store.files import read_archived
+from wdg.store.segment import load_segment
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()

@@ -31,7 +31,8 @@ import pytest
 import yaml
 from aiosmtpd.controller import Controller
 
-from wdg.engine.archive import PACK, read_archived, read_pack, segment_lock, write_pack
+from wdg.store.files import PACK, read_archived, read_pack, write_pack
+from wdg.store.lock import segment_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 SEG = "myworld"

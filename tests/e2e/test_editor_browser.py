@@ -32,7 +32,8 @@ import pytest
 
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
-from wdg.reports.archived import archive_writers, deliver
+from wdg.reports.archived import archive_writers
+from wdg.store.delivery import deliver
 
 pytestmark = pytest.mark.slow
 
@@ -141,7 +142,7 @@ def _centre(root: Path, m: dict, address: str, index: int) -> tuple[float, float
     """Where the editor draws the end of the path of the ``index``-th army to
     ``address``: the hexagon's centre on the map page (as
     :func:`wdg.reports.exploration.render_svg` places it), moved by the army's offset."""
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     grid = load_segment(root / "worlds" / DEMO_SEGMENT).grid
     row, col = grid.index(grid.parse(address))

@@ -32,7 +32,7 @@ from wdg.orders.checker import accepted, check_sheet
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view
 from wdg.textpolicy import has_unsafe
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 pytestmark = pytest.mark.slow
 

@@ -15,13 +15,16 @@ from typer.testing import CliRunner
 
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine import archive
+from wdg.store import files as store_files
+from wdg.store import months as store_months
 from wdg.engine.history import list_months
 from wdg.engine.turn import replay_month, run_month
 from wdg.errors import StateError
-from wdg.reports.archived import GZIP, archive_writers, archived_names, deliver, storage_of
+from wdg.reports.archived import archive_writers
+from wdg.store.delivery import GZIP
+from wdg.store.delivery import archived_names, deliver, storage_of
 from wdg.world.calendar import MonthDate
-from wdg.world.storage import load_segment, segments_equal
+from wdg.store.segment import load_segment, segments_equal
 
 APRIL = MonthDate(412, 4)
 
@@ -39,34 +42,34 @@ def test_a_pack_holds_its_files_exactly_and_the_same_files_give_the_same_pack(tm
     packs = []
     for run in ("a", "b"):
         _files(tmp_path / run, files)
-        pack = archive.write_pack(tmp_path / run, keep=lambda p: p.suffix == ".pdf")
-        assert pack == tmp_path / run / archive.PACK
+        pack = store_files.write_pack(tmp_path / run, keep=lambda p: p.suffix == ".pdf")
+        assert pack == tmp_path / run / store_files.PACK
         packs.append(pack.read_bytes())
         # the packed files are gone, the kept one stays as it is
         assert sorted(p.relative_to(tmp_path / run).as_posix()
                       for p in (tmp_path / run).rglob("*") if p.is_file()) == \
-            ["k1/ergebnis.pdf", archive.PACK]
+            ["k1/ergebnis.pdf", store_files.PACK]
     assert packs[0] == packs[1]
-    archive._PACK_CACHE.clear()  # read from disk, not from what the writer remembered
-    members = archive.read_pack(tmp_path / "a" / archive.PACK)
+    store_files._PACK_CACHE.clear()  # read from disk, not from what the writer remembered
+    members = store_files.read_pack(tmp_path / "a" / store_files.PACK)
     assert members == {n: d for n, d in files.items() if not n.endswith(".pdf")}
     # the manifest lists the members as files of the pack's folder
-    tree = archive.hash_tree(tmp_path / "a")
+    tree = store_files.hash_tree(tmp_path / "a")
     assert tree["k1/ergebnis.txt"] == hashlib.sha256(files["k1/ergebnis.txt"]).hexdigest()
-    assert archive.PACK not in tree and "k1/ergebnis.pdf" in tree
-    assert archive.read_archived(tmp_path / "a" / "k1" / "ergebnis.txt", root=tmp_path / "a") \
+    assert store_files.PACK not in tree and "k1/ergebnis.pdf" in tree
+    assert store_files.read_archived(tmp_path / "a" / "k1" / "ergebnis.txt", root=tmp_path / "a") \
         == files["k1/ergebnis.txt"]
     with pytest.raises(FileNotFoundError):
-        archive.read_archived(tmp_path / "a" / "k9" / "ergebnis.txt", root=tmp_path / "a")
+        store_files.read_archived(tmp_path / "a" / "k9" / "ergebnis.txt", root=tmp_path / "a")
 
 
 def test_a_damaged_pack_is_named(tmp_path):
     _files(tmp_path, {"a.txt": b"x" * 1000})
-    pack = archive.write_pack(tmp_path)
+    pack = store_files.write_pack(tmp_path)
     pack.write_bytes(pack.read_bytes()[:-20])
-    archive._PACK_CACHE.clear()
+    store_files._PACK_CACHE.clear()
     with pytest.raises(StateError, match="pack.tar.xz"):
-        archive.read_pack(pack)
+        store_files.read_pack(pack)
 
 
 @pytest.fixture
@@ -85,14 +88,14 @@ def test_the_archived_state_is_compressed_and_reads_back_as_the_segment(camp):
     # the state after the month is the live segment, byte for byte and as loaded
     for p in (mdir / "state").iterdir():
         live = camp.segment_dir(NAME) / p.name.removesuffix(".gz")
-        assert archive.read_archived(p) == live.read_bytes(), p.name
+        assert store_files.read_archived(p) == live.read_bytes(), p.name
     assert segments_equal(load_segment(mdir / "state"), load_segment(camp.segment_dir(NAME)))
     # the manifest hashes the content (as before the state was compressed)
-    manifest = archive.safe_load_file(mdir / "manifest.yaml")["files"]
+    manifest = store_months.safe_load_file(mdir / "manifest.yaml")["files"]
     assert manifest["state/armies.yaml"] == hashlib.sha256(
         (camp.segment_dir(NAME) / "armies.yaml").read_bytes()).hexdigest()
     # the index records the stored files' sizes
-    sizes = archive.safe_load_file(mdir / archive.SUMMARY)["sizes"]
+    sizes = store_months.safe_load_file(mdir / store_files.SUMMARY)["sizes"]
     assert sizes["state/armies.yaml.gz"] == (mdir / "state" / "armies.yaml.gz").stat().st_size
 
 
@@ -113,13 +116,13 @@ def test_a_changed_compressed_state_file_is_named_by_replay_and_list(camp):
 def test_the_event_log_is_json_lines_and_older_logs_still_read(tmp_path):
     events = [{"kind": "move", "kingdom": 1, "why": "zieht nach 101.01\u2028weiter",
                "data": {"text": "Zeile 1\nZeile 2 \"zitiert\""}}, {"kind": "pay", "gold": -5}]
-    for name in archive.EVENT_FILES:
+    for name in store_files.EVENT_FILES:
         d = tmp_path / name
         d.mkdir()
-        (d / name).write_bytes(archive.events_bytes(events, name))
-        assert archive.events_file(d).name == name
-        assert archive.read_events_data(d) == events
-    text = lzma.decompress((tmp_path / archive.EVENTS / archive.EVENTS).read_bytes())
+        (d / name).write_bytes(store_files.events_bytes(events, name))
+        assert store_files.events_file(d).name == name
+        assert store_files.read_events_data(d) == events
+    text = lzma.decompress((tmp_path / store_files.EVENTS / store_files.EVENTS).read_bytes())
     assert text.decode("utf-8").count("\n") == 2  # one event a line
 
 
@@ -129,7 +132,7 @@ def test_a_month_with_gzip_reports_replays_and_delivers_as_stored(tmp_path):
     run_month(camp, DEMO_SEGMENT, outputs=archive_writers(camp.templates_dir, camp.rules_dir,
                                                           pdf=False, storage=GZIP))
     mdir = camp.archive_dir(DEMO_SEGMENT) / "0412-04"
-    manifest = archive.safe_load_file(mdir / "manifest.yaml")["files"]
+    manifest = store_months.safe_load_file(mdir / "manifest.yaml")["files"]
     assert storage_of(mdir, manifest) == GZIP
     assert "outputs/reports/k1/ergebnis.txt.gz" in manifest
     assert Path("k1/ergebnis.txt") in archived_names(mdir / "outputs" / "reports")

@@ -45,11 +45,11 @@ import faultinject  # noqa: E402
 from faultinject import run_in_child, tree_digest  # noqa: E402
 
 import wdg.cli  # noqa: E402,F401 - imported before forking: children start warm
-from wdg.engine.archive import segment_lock, store_findings  # noqa: E402
+from wdg.store.lock import segment_lock, store_findings  # noqa: E402
 from wdg.orders.generate import generate_sheets  # noqa: E402
 from wdg.reports.render import Renderer  # noqa: E402
 from wdg.world.consistency import check_segment  # noqa: E402
-from wdg.world.storage import load_segment  # noqa: E402
+from wdg.store.segment import load_segment  # noqa: E402
 from wdg.world.terrain import WATER  # noqa: E402
 
 SEG = "t"
@@ -66,7 +66,7 @@ def _ignored(rel: str) -> bool:
 
 
 def _seen_meaning(data: bytes) -> bytes:
-    """What the intake record says (wdg.mail.seen): per mail its last event.
+    """What the intake record says (wdg.store.seen): per mail its last event.
     The record is an append-only journal, so an import interrupted after
     "taking" and run again adds lines; what must agree with an uninterrupted
     run is the final word on every mail (taken once, with the same results),

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from turn_helpers import NAME, make_campaign, standard_sheets, tree_bytes, write_sheet
 
-from wdg import integrity
+from wdg.store import integrity
 from wdg.campaign import Campaign
 from wdg.cli import main
 from wdg.world.calendar import MonthDate
@@ -396,11 +396,11 @@ def test_the_commit_point_check_counts_the_delivered_reports(camp, capsys, monke
     """At the commit point ``turn run`` asks for room for the new state and for
     the reports it will deliver unpacked (issue #30 item 5): with less free
     space than that it refuses before committing and removes its staged month."""
-    from wdg.engine import archive
-    from wdg.reports.archived import archived_reports, delivered_size
+    from wdg.store import months
+    from wdg.store.delivery import archived_reports, delivered_size
 
     seen = {}
-    real = archive.can_commit
+    real = months.can_commit
 
     def spy(seg_dir, month, **kw):
         if kw.get("staging") is not None:
@@ -411,7 +411,7 @@ def test_the_commit_point_check_counts_the_delivered_reports(camp, capsys, monke
                 free=integrity.with_margin(seen["reports"] + seen["state"])))
         return real(seg_dir, month, **kw)
 
-    monkeypatch.setattr(archive, "can_commit", spy)
+    monkeypatch.setattr(months, "can_commit", spy)
     before = tree_bytes(camp.root)
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
     assert code == 1 and f"Speichern von Mond {JUNE.key} nicht begonnen" in out, out
@@ -428,7 +428,7 @@ def test_a_save_whose_renames_cannot_finish_is_refused_before_its_commit(camp, m
     folder on a read-only mount (or another file system) is refused before it,
     and the target folders are made before it (issue #30 item 5)."""
     from wdg.errors import StateError
-    from wdg.world.storage import load_segment, save_segment
+    from wdg.store.segment import load_segment, save_segment
 
     seg_dir = camp.segment_dir(NAME)
     seg = load_segment(seg_dir)
@@ -452,7 +452,7 @@ def test_sending_checks_the_send_record_can_be_written_before_the_first_mail(tmp
     any connection is made, nothing recorded (issue #30 item 5)."""
     from wdg.errors import StateError
     from wdg.mail.config import load_mail_config
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
     from wdg.mail.send import Outgoing, send_mails
 
     seg = tmp_path / "seg"
@@ -492,13 +492,13 @@ def test_a_full_disk_while_delivering_says_the_month_is_saved_and_what_to_run(ca
     only failed to deliver". Now: saved, and the command that delivers."""
     import errno
 
-    from wdg.reports import archived
+    from wdg.store import delivery
 
     def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device",
                       str(camp.root / "reports" / NAME / JUNE.key / "k1"))
 
-    monkeypatch.setattr(archived, "_put_bytes", full)
+    monkeypatch.setattr(delivery, "put_bytes", full)
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
     assert code == 1 and "Traceback" not in out
     assert f"Mond {JUNE.key} ist ausgewertet und gespeichert" in out
@@ -509,12 +509,12 @@ def test_a_full_disk_while_delivering_says_the_month_is_saved_and_what_to_run(ca
 def test_a_full_disk_before_the_commit_says_nothing_was_saved(camp, capsys, monkeypatch):
     import errno
 
-    from wdg.engine import archive
+    from wdg.store import months
 
     def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(archive.integrity, "seal_month", full)
+    monkeypatch.setattr(months.integrity, "seal_month", full)
     before = tree_bytes(camp.segment_dir(NAME))
     code, out = wdg(capsys, "turn", "run", NAME, "-q", "--no-pdf", "-C", str(camp.root))
     assert code == 1 and f"Mond {JUNE.key} ist NICHT gespeichert" in out, out
@@ -581,7 +581,7 @@ def test_damage_to_the_intake_record_is_found_and_never_read_as_not_seen(camp, c
     by ``orders import`` (which would otherwise take the mail again and answer
     it twice) and by ``segment check`` — with what to do; nothing is imported.
     Restored from the backup, the mail is known again."""
-    from wdg.mail.seen import SeenRecord
+    from wdg.store.seen import SeenRecord
 
     root, seg_dir = str(camp.root), camp.segment_dir(NAME)
     box = _sheet_mailbox(camp, tmp_path / "eingang.mbox")
@@ -610,7 +610,7 @@ def test_damage_to_the_intake_record_is_found_and_never_read_as_not_seen(camp, c
 
 
 def test_a_checked_intake_record_is_sealed_again_by_segment_accept(camp, capsys):
-    from wdg.mail.seen import SeenRecord
+    from wdg.store.seen import SeenRecord
 
     seg_dir = camp.segment_dir(NAME)
     rec = SeenRecord(seg_dir)
@@ -630,7 +630,7 @@ def test_an_intake_record_written_before_sealing_is_read_and_sealed_on_its_next_
                                                                                       capsys):
     """Old segments keep working: the append-only record without a seal (a torn
     last line dropped, as before) loads; its next event seals it, keeping every line."""
-    from wdg.mail.seen import HEADER, SeenRecord
+    from wdg.store.seen import HEADER, SeenRecord
 
     seg_dir = camp.segment_dir(NAME)
     seen = seg_dir / "mail" / "seen.yaml"
@@ -658,7 +658,7 @@ def test_a_bit_flip_in_the_send_record_is_refused_not_read_as_unsent(camp, capsy
     and mail it twice — is refused, by the next send and by ``segment check``.
     A seal of an older wdg (the number only) is accepted and completed."""
     from wdg.errors import StateError
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
 
     seg_dir = camp.segment_dir(NAME)
     led = Ledger(seg_dir)
@@ -862,15 +862,15 @@ def test_ctrl_c_in_turn_run_with_two_workers_is_one_line(tmp_path):
     # the signal arrives): exit 130, one German line, nothing stored.
     held = ("import sys, time\n"
             "sys.argv[0] = 'wdg'\n"
-            "from wdg.engine import archive\n"
-            "add = archive.PackWriter.add_file\n"
+            "from wdg.store import files\n"
+            "add = files.PackWriter.add_file\n"
             "def slow_add(self, path):\n"
-            "    if not getattr(archive, '_held', False):\n"
-            "        archive._held = True\n"
+            "    if not getattr(files, '_held', False):\n"
+            "        files._held = True\n"
             "        sys.stderr.write('HELD\\n'); sys.stderr.flush()\n"
             "        time.sleep(120)\n"
             "    add(self, path)\n"
-            "archive.PackWriter.add_file = slow_add\n"
+            "files.PackWriter.add_file = slow_add\n"
             "from wdg.cli import main\n"
             "main()\n")
     p, seen = _turn_run_until(["-c", held], camp, "HELD", lambda p: p.send_signal(signal.SIGINT))
@@ -903,7 +903,7 @@ def test_a_full_disk_at_the_staging_mark_leaves_no_empty_mark(tmp_path, monkeypa
     left). The mark it made is removed again and the error goes on."""
     import errno
 
-    from wdg.engine import archive
+    from wdg.store import recovery
 
     staging = tmp_path / ".staging-0412-04"
     staging.mkdir()
@@ -912,10 +912,10 @@ def test_a_full_disk_at_the_staging_mark_leaves_no_empty_mark(tmp_path, monkeypa
     def full(fd, data):  # noqa: ANN001
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(archive.os, "write", full)
+    monkeypatch.setattr(recovery.os, "write", full)
     with pytest.raises(OSError):
-        archive._mark_staging(staging)
-    monkeypatch.setattr(archive.os, "write", real_write)
+        recovery.mark_staging(staging)
+    monkeypatch.setattr(recovery.os, "write", real_write)
     assert sorted(p.name for p in tmp_path.iterdir()) == [".staging-0412-04"]
 
 
@@ -939,7 +939,7 @@ def test_a_pool_worker_holds_no_copy_of_the_segment_lock(tmp_path):
     kill found the segment locked and left the staged month). Workers now close
     their copy first thing."""
     from wdg.commands.demo import copy_demo
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
     from wdg.procs import process_pool, stopping_pool
 
     camp = copy_demo(tmp_path / "c")

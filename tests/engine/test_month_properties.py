@@ -34,7 +34,7 @@ from wdg.orders.model import Sheet
 from wdg.world.consistency import check_segment
 from wdg.world.generator import generate_segment
 from wdg.world.state import Segment
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 NAME = "probe"
 OWNER_EVENTS = ("conquest.won", "mission.won", "gm.owner")

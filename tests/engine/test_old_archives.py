@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from wdg.cli import app
 from wdg.errors import WdgError
-from wdg.world.storage import FORMAT
+from wdg.store.segment import FORMAT
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "old_archives"
 COMMITS = ("614f8e9", "95d5bf3", "df2cb43")

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from turn_helpers import NAME, make_campaign, standard_sheets, write_sheet
 
-from wdg.engine.archive import read_order_files
+from wdg.store.months import read_order_files
 from wdg.engine.intake import PasswordChecks, take_in
 from wdg.world.calendar import MonthDate
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 APRIL = MonthDate(412, 4)
 

@@ -17,15 +17,18 @@ import wdg
 from wdg.campaign import PACKAGE_ROOT
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine import archive
+from wdg.engine import replay
+from wdg.store import blobs as store_blobs
+from wdg.store import months as store_months
 from wdg.engine.turn import run_month
 from wdg.engine.upgrade import insert_key
 from wdg.orders.generate import generate_sheets
 from wdg.provenance import build_info
-from wdg.reports.archived import archive_writers, archived_bytes, archived_reports, replay_archived
+from wdg.reports.archived import archive_writers, replay_archived
+from wdg.store.delivery import archived_bytes, archived_reports
 from wdg.reports.jsonreport import changes, previous_extract
 from wdg.rules import safe_load_file
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 APRIL, MAY = "0412-04", "0412-05"
 
@@ -70,7 +73,7 @@ def test_the_version_is_one_number_with_the_commit():
 
 def test_provenance_names_software_dependencies_inputs_and_templates(two_months):
     mdir = two_months / "worlds" / DEMO_SEGMENT / "turns" / APRIL
-    prov = safe_load_file(mdir / archive.PROVENANCE)
+    prov = safe_load_file(mdir / store_months.PROVENANCE)
     assert prov["wdg"]["version"] == wdg.__version__
     assert prov["python"]["version"].count(".") == 2
     assert prov["dependencies"]["numpy"]["version"] == np.__version__
@@ -83,7 +86,7 @@ def test_provenance_names_software_dependencies_inputs_and_templates(two_months)
             "inputs/previous-reports.json", "orders/sl.txt"} <= set(prov["inputs"])
     assert "previous_month" not in prov  # the first month
     for name, digest in prov["templates"].items():
-        blob = archive.blob_path(mdir.parent, digest)
+        blob = store_blobs.blob_path(mdir.parent, digest)
         assert hashlib.sha256(blob.read_bytes()).hexdigest() == digest, name
         st = blob.stat()
         assert st.st_mode & 0o777 == 0o444 and st.st_nlink == 1  # read-only, no hard link
@@ -92,12 +95,12 @@ def test_provenance_names_software_dependencies_inputs_and_templates(two_months)
 
 def test_the_chain_and_templates_stored_once(two_months):
     turns = two_months / "worlds" / DEMO_SEGMENT / "turns"
-    april, may = (safe_load_file(turns / m / archive.PROVENANCE) for m in (APRIL, MAY))
+    april, may = (safe_load_file(turns / m / store_months.PROVENANCE) for m in (APRIL, MAY))
     assert may["previous_month"] == {
         "month": APRIL,
         "manifest_sha256": hashlib.sha256((turns / APRIL / "manifest.yaml").read_bytes()).hexdigest()}
     assert may["templates"] == april["templates"]
-    assert len(list((turns / archive.BLOBS / "sha256").iterdir())) == len(april["templates"])
+    assert len(list((turns / store_blobs.BLOBS / "sha256").iterdir())) == len(april["templates"])
 
 
 def test_a_month_replays_on_its_own(two_months, tmp_path):
@@ -117,8 +120,8 @@ def test_a_month_replays_on_its_own(two_months, tmp_path):
 def test_a_damaged_template_blob_is_named(two_months, tmp_path):
     camp = _copy(two_months, tmp_path)
     turns = camp.archive_dir(DEMO_SEGMENT)
-    digest = safe_load_file(turns / MAY / archive.PROVENANCE)["templates"]["ergebnisblatt.txt.j2"]
-    blob = archive.blob_path(turns, digest)
+    digest = safe_load_file(turns / MAY / store_months.PROVENANCE)["templates"]["ergebnisblatt.txt.j2"]
+    blob = store_blobs.blob_path(turns, digest)
     os.chmod(blob, 0o644)
     blob.write_bytes(blob.read_bytes() + b"x")
     report = replay_archived(camp, DEMO_SEGMENT, MAY)
@@ -161,9 +164,9 @@ def test_insert_key_keeps_comments_and_order():
 
 
 def test_pdf_producer_explains_a_pdf_difference():
-    assert archive._pdf_producer(b"%PDF-1.7 ... /Producer (WeasyPrint 61.2) ...") == \
+    assert replay._pdf_producer(b"%PDF-1.7 ... /Producer (WeasyPrint 61.2) ...") == \
         "WeasyPrint 61.2"
-    assert archive._pdf_producer(b"no metadata") is None
+    assert replay._pdf_producer(b"no metadata") is None
 
 
 TAMPER = [

@@ -21,10 +21,13 @@ from typer.testing import CliRunner
 
 from wdg.cli import app, main
 from wdg.commands.demo import copy_demo
-from wdg.engine.archive import LOCK_FILE, segment_lock, store_findings
+from wdg.store.lock import LOCK_FILE
+from wdg.store.lock import segment_lock, store_findings
 from wdg.errors import StateError
-from wdg.world import storage
-from wdg.world.storage import JOURNAL, load_segment, recover_store, save_segment
+from wdg.store import journal as store_journal
+from wdg.store import segment as store_segment
+from wdg.store.journal import JOURNAL, recover_store
+from wdg.store.segment import load_segment, save_segment
 
 SEG = "canura"
 
@@ -121,14 +124,14 @@ def test_a_save_interrupted_before_its_commit_point_leaves_the_old_state_and_cle
     seg = load_segment(seg_dir)
     seg.kingdoms[3].ruler = "Hagen"
     calls = {"n": 0}
-    real = storage._dump
+    real = store_segment._dump
 
     def failing(path, data):
         calls["n"] += 1
         if calls["n"] == 3:
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real(path, data)
-    monkeypatch.setattr(storage, "_dump", failing)
+    monkeypatch.setattr(store_segment, "_dump", failing)
     with pytest.raises(OSError):
         save_segment(seg, seg_dir)
     assert _tree(seg_dir) == before
@@ -145,7 +148,7 @@ def test_a_save_interrupted_after_its_commit_point_is_completed_by_the_next_comm
 
     def dies(path):
         raise KeyboardInterrupt
-    monkeypatch.setattr(storage, "roll_forward", dies)
+    monkeypatch.setattr(store_journal, "roll_forward", dies)
     with pytest.raises(KeyboardInterrupt):
         save_segment(seg, seg_dir)
     monkeypatch.undo()
@@ -204,7 +207,7 @@ def test_a_lock_held_by_a_running_command_is_refused(camp):
 def test_segment_check_reports_and_recovers_leftovers(camp):
     """Issue #21: 'wdg segment check' cleans what a crash left (taking the lock)
     and says so; a leftover of an older version's save is reported, not deleted."""
-    from wdg.world.storage import _mark
+    from wdg.store.journal import _mark
 
     seg_dir = camp / "worlds" / SEG
     gen = seg_dir / ".gen-999-dead"

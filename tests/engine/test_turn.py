@@ -8,12 +8,13 @@ import pytest
 import yaml
 from turn_helpers import NAME, make_campaign, standard_sheets, tree_bytes, write_sheet
 
-from wdg.engine import archive
+from wdg.store import lock as store_lock
+from wdg.store import months as store_months
 from wdg.engine.month import registered_steps
 from wdg.engine.turn import COMMIT_POINTS, InjectedFailure, replay_month, run_month, undo_month
 from wdg.errors import StateError
 from wdg.world.calendar import MonthDate
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 APRIL = MonthDate(412, 4)
 
@@ -39,7 +40,7 @@ def test_a_month_is_resolved_committed_and_archived(camp):
     # the manifest names the state files by their content (stored compressed)
     assert "events.jsonl.xz" in manifest and "state/armies.yaml" in manifest
     assert seg.armies[101].units == 1000
-    assert not (camp.segment_dir(NAME) / archive.LOCK_FILE).exists()
+    assert not (camp.segment_dir(NAME) / store_lock.LOCK_FILE).exists()
 
 
 def test_the_runner_keeps_the_ledger(camp):
@@ -149,7 +150,7 @@ def test_a_run_that_fails_at_any_step_leaves_the_previous_month_unchanged(camp, 
     after = tree_bytes(camp.root / "worlds")
     leftovers = {k for k in after if k.startswith(f"{NAME}/turns/")}
     assert {k: v for k, v in after.items() if k not in leftovers} == before
-    assert not (camp.segment_dir(NAME) / archive.LOCK_FILE).exists()
+    assert not (camp.segment_dir(NAME) / store_lock.LOCK_FILE).exists()
     run_month(camp, NAME)  # a re-run cleans up and succeeds
     assert replay_month(camp, NAME, "0412-04").ok
 
@@ -192,8 +193,8 @@ def test_undo_without_an_archived_month_fails(tmp_path):
 
 def test_a_second_run_is_refused_while_the_lock_is_held(camp):
     """The lock (an flock on a file naming pid and host) keeps two runs apart."""
-    with archive.segment_lock(camp.segment_dir(NAME)):
-        assert (camp.segment_dir(NAME) / archive.LOCK_FILE).read_text().split()[0] == \
+    with store_lock.segment_lock(camp.segment_dir(NAME)):
+        assert (camp.segment_dir(NAME) / store_lock.LOCK_FILE).read_text().split()[0] == \
             str(os.getpid())
         with pytest.raises(StateError, match="gesperrt"):
             run_month(camp, NAME)
@@ -204,7 +205,7 @@ def test_registered_outputs_are_archived_hashed_and_replayed(camp):
     """The list of outputs is extensible: a registered writer's files enter the manifest."""
     def writer(result, d):
         (d / "summary.txt").write_text(f"{result.date.key} {len(result.log)}\n")
-    archive.register_output("probe-summary", writer)
+    store_months.register_output("probe-summary", writer)
     try:
         run_month(camp, NAME)
         mdir = camp.archive_dir(NAME) / "0412-04"
@@ -213,4 +214,4 @@ def test_registered_outputs_are_archived_hashed_and_replayed(camp):
             yaml.safe_load((mdir / "manifest.yaml").read_text())["files"]
         assert replay_month(camp, NAME, "0412-04").ok
     finally:
-        archive._OUTPUTS.pop("probe-summary", None)
+        store_months._OUTPUTS.pop("probe-summary", None)

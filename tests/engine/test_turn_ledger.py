@@ -8,7 +8,7 @@ from sheetgen import sheet_text
 from turn_helpers import NAME, make_campaign
 
 from wdg.engine.turn import replay_month, run_month
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 
 def test_treasury_changes_equal_the_events_gold_over_several_months(tmp_path):

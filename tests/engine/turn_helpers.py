@@ -13,7 +13,7 @@ from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, add_settlement, own, small_segment
 from wdg.world.passwords import hash_password
 from wdg.world.state import Building, TroopType
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 NAME = "probe"
 MAP = ["~K ~K ~K ~K ~K ~K ~K ~K", "T. Tw T. Tu B. T. T. T.", "T. T. G. T. T. T. T. T."]

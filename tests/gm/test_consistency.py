@@ -105,7 +105,7 @@ def test_turn_run_refuses_an_inconsistent_segment(tmp_path):
     from wdg.campaign import Campaign
     from wdg.engine.turn import run_month
     from wdg.errors import StateError
-    from wdg.world.storage import save_segment
+    from wdg.store.segment import save_segment
 
     seg = _seg()
     seg.buildings[BUILDING_ORDER.index(Building.KASERNE), 0, 1] = 1

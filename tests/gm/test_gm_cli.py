@@ -12,12 +12,12 @@ from typer.testing import CliRunner
 
 from wdg.cli import app
 from wdg.commands.demo import copy_demo
-from wdg.engine.archive import segment_lock
+from wdg.store.lock import segment_lock
 from wdg.engine.turn import run_month
 from wdg.errors import StateError
 from wdg.world.factory import add_army, add_kingdom, add_settlement, small_segment
 from wdg.world.state import BUILDING_ORDER, Building
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 
 def _tree(d: Path) -> dict[str, str]:

@@ -135,7 +135,7 @@ def test_administration_between_months_does_not_look_like_tampering(tmp_path):
     """A new password or e-mail after the run changes the live segment, not the
     archive: the archived month still verifies, and still replays."""
     from wdg.world import admin
-    from wdg.world.storage import load_segment, save_segment
+    from wdg.store.segment import load_segment, save_segment
 
     camp = copy_demo(tmp_path / "demo")
     result = run_month(camp, "canura")

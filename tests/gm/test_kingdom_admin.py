@@ -17,7 +17,7 @@ from wdg.world import admin
 from wdg.world.factory import add_army, add_kingdom, own, small_segment
 from wdg.world.passwords import verify_password
 from wdg.world.state import Contact
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 
 def _seg():

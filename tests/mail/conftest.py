@@ -13,7 +13,7 @@ import yaml
 from mailservers import SERVER_NAME, MailWorld
 from tests.mail.segments import make_segment
 from wdg.campaign import Campaign
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 
 @dataclass

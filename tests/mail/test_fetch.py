@@ -15,7 +15,7 @@ import yaml
 from mailservers import sheet_mail
 from wdg.errors import StateError
 from wdg.mail.fetch import fetch
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 
 def test_fetch_imports_answers_and_files_away(mail_campaign):
@@ -204,7 +204,7 @@ def test_fetch_while_the_segment_is_locked_takes_nothing(mail_campaign):
     import sys
     from pathlib import Path
 
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
 
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players

@@ -91,7 +91,7 @@ def test_sigkill_at_random_points_loses_nothing_and_doubles_nothing(mail_campaig
         assert cur["mail"] == last
     # answers: never one twice; all but the "uncertain" ones (killed between the
     # server's 250 and its record) arrived
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
 
     ledger = Ledger(mc.seg_dir)
     uncertain = {r.key for r in ledger.uncertain()}

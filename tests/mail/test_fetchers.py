@@ -32,7 +32,7 @@ from mailservers import SERVER_NAME, sheet_mail
 from wdg.orders.intake import import_mailbox
 from wdg.orders.mailtext import fetcher_header
 from wdg.world.deadline import deadline_for
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 DEADLINE = datetime(2025, 5, 1, 11, 0, tzinfo=timezone.utc)  # 13:00 Berlin (CEST)
 
@@ -179,7 +179,7 @@ def test_sheets_fetched_by_local_fetchers_keep_their_arrival_time(mail_campaign,
     s.append(gm, _delivered(mc, 5, datetime.fromtimestamp(late, timezone.utc)), when=late)
     box = fetch_dir / ("posteingang.mbox" if fetcher == "getmail6" else "Maildir")
     (_getmail if fetcher == "getmail6" else _fetchmail)(mc, fetch_dir, box)
-    from wdg.orders.intake import read_mailbox
+    from wdg.orders.mailbox import read_mailbox
 
     mails = read_mailbox(box)
     assert len(mails) == 5

@@ -17,7 +17,7 @@ from aiosmtpd.controller import Controller
 
 from wdg.errors import DataError, StateError
 from wdg.mail.config import load_mail_config, tls_context
-from wdg.mail.ledger import Ledger
+from wdg.store.sent import Ledger
 from wdg.mail.send import Outgoing, digest, send_mails
 from wdg.mail.smtp import SmtpSession
 

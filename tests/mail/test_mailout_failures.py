@@ -15,7 +15,7 @@ from aiosmtpd.controller import Controller
 
 from wdg.errors import StateError
 from wdg.mail.config import load_mail_config
-from wdg.mail.ledger import Ledger
+from wdg.store.sent import Ledger
 from wdg.mail.send import Outgoing, digest, send_mails
 
 

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from tests.mail.mailcamp import ROOT, SEG, MailCampaign
-from wdg.mail.ledger import Ledger
+from wdg.store.sent import Ledger
 
 pytestmark = pytest.mark.slow
 

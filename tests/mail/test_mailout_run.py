@@ -70,7 +70,7 @@ def test_mail_run_waits_for_the_deadline_then_runs_the_month_and_mails_everyone_
 
 
 def test_mail_run_refuses_with_a_blocker_and_when_locked(tmp_path, mail_world):
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
 
     c = MailCampaign(tmp_path / "c", mail_world)
     _sheet(c, 1)  # two of three kingdoms without a sheet: 'turn run' would want --force

@@ -115,7 +115,7 @@ def test_rebuilding_reports_sends_nothing_again_and_a_damaged_record_is_refused(
 
 
 def test_sending_waits_for_no_one_while_another_command_holds_the_lock(camp):
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
 
     c = camp
     with segment_lock(c.seg_dir):

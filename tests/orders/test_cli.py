@@ -7,7 +7,7 @@ import mailbox
 from typer.testing import CliRunner
 
 from wdg.cli import app
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 runner = CliRunner()
 

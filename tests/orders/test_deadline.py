@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from wdg.cli import app
 from wdg.errors import WdgError
 from wdg.world.deadline import deadline_for, describe, normalise, set_deadline
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 
 def test_a_deadline_given_as_a_day_means_13_00():

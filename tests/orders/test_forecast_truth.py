@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine.archive import read_order_files
+from wdg.store.months import read_order_files
 from wdg.engine.intake import take_in
 from wdg.engine.ledger import gs
 from wdg.engine.turn import resolve_intake
@@ -25,7 +25,7 @@ from wdg.bots.players import write_sheet
 from wdg.orders.generate import default_passwords, generate_sheets, playing_kingdoms
 from wdg.orders.view import build_view
 from wdg.rules import Rules
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 GENERATED = 2
 """Months after the demo month with sheets of :func:`generate_sheets`."""

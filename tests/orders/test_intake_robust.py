@@ -22,8 +22,9 @@ from pathlib import Path
 import yaml
 
 from wdg.campaign import Campaign
-from wdg.orders.intake import KEEP_BYTES, MAX_NESTING, import_mailbox, iter_mailbox, \
-    recover_intake
+from wdg.orders.intake import MAX_NESTING, import_mailbox
+from wdg.orders.mailbox import KEEP_BYTES, iter_mailbox
+from wdg.store.intake import recover_intake
 
 SHEET = "Segment: test\nKönigreich: 1\nPasswort: geheim-1\nK\nF+ {}\n"
 
@@ -122,9 +123,9 @@ _CHILD = textwrap.dedent("""
     from pathlib import Path
     from conftest import make_world
     from wdg.campaign import Campaign
-    import wdg.fsio, wdg.orders.intake as intake
+    import wdg.fsio, wdg.orders.intake as intake, wdg.store.intake as store_intake
     when = sys.argv[1]
-    real_write, real_roll = wdg.fsio.write_durable, intake._roll_forward
+    real_write, real_roll = wdg.fsio.write_durable, store_intake.roll_forward
     def write(path, data, mode=0o644):
         name = Path(path).name
         if when == "quarantine" and name.endswith(".eml.{{pid}}.tmp".format(pid=os.getpid())):
@@ -139,8 +140,8 @@ _CHILD = textwrap.dedent("""
             os.kill(os.getpid(), signal.SIGKILL)
         return real_roll(folder, journal)
     wdg.fsio.write_durable = write
-    intake.write_durable = write
-    intake._roll_forward = roll
+    store_intake.write_durable = write
+    store_intake.roll_forward = roll
     intake.import_mailbox(Campaign(Path(sys.argv[2])), make_world(), Path(sys.argv[3]),
                           outbox=Path(sys.argv[2]) / "out", max_bytes=100_000)
 """)

@@ -18,7 +18,8 @@ import pytest
 import yaml
 
 from wdg.campaign import Campaign
-from wdg.orders.intake import KEEP_BYTES, import_mailbox, parse_deadline
+from wdg.orders.intake import import_mailbox, parse_deadline
+from wdg.orders.mailbox import KEEP_BYTES
 from wdg.orders.parser import parse_sheet
 from wdg.textpolicy import has_unsafe
 from wdg.world.passwords import hash_password

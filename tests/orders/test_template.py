@@ -20,7 +20,7 @@ def test_the_form_can_be_saved_as_latin_1():
     from pathlib import Path
 
     from wdg.orders.template import render_template
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     seg = load_segment(Path(__file__).resolve().parents[2] / "worlds" / "canura")
     for k in (1, 2, 3, 4, 5, 6):

@@ -14,7 +14,7 @@ from wdg.engine.turn import MonthResult, resolve_month, run_month
 from wdg.orders.generate import generate_sheets
 from wdg.reports.archived import archive_writers
 from wdg.rules import Rules
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 from wdg.world.stress import STRESS_SEED, stress_segment
 
 

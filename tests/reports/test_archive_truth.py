@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine.archive import PACK, read_pack
-from wdg.reports.archived import archived_bytes, render_month
-from wdg.world.storage import load_segment
+from wdg.store.files import PACK, read_pack
+from wdg.store.delivery import archived_bytes
+from wdg.reports.archived import render_month
+from wdg.store.segment import load_segment
 from wdg.world.terrain import WATER
 
 M1 = "0412-04"

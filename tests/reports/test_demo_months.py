@@ -15,8 +15,9 @@ from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
 from wdg.orders.demo import check_file
 from wdg.orders.generate import generate_sheets
-from wdg.reports.archived import archive_writers, deliver
-from wdg.world.storage import load_segment
+from wdg.reports.archived import archive_writers
+from wdg.store.delivery import deliver
+from wdg.store.segment import load_segment
 
 MONTHS = 3
 RAW_KIND = re.compile(r"\b(?:recon|move|combat|militia|pay|tax|treasury|build|offer|action|a|k|"

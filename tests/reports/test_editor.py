@@ -24,7 +24,7 @@ from wdg.reports.editor import script_json, shipped_rules
 from wdg.reports.render import SHIPPED_TEMPLATES
 from wdg.world.factory import add_army
 from wdg.world.state import TroopType
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 from wdg.world.stress import stress_segment
 
 DATA = re.compile(r'<script type="application/json" id="ed-data">(.*?)</script>', re.S)

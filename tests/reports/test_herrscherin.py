@@ -17,7 +17,7 @@ from wdg.reports.batch import MonthInput, render_common, render_kingdom
 from wdg.world import admin
 from wdg.world.factory import add_kingdom, own, small_segment
 from wdg.world.state import ruler_title
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 
 def _render(tmp_path, month, settings, herrscherin: bool):

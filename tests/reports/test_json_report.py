@@ -16,7 +16,7 @@ from tests.reports.schema_check import check, german_outside_text
 from wdg.campaign import PACKAGE_ROOT
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT
-from wdg.reports.archived import archived_bytes
+from wdg.store.delivery import archived_bytes
 from wdg.reports.jsonreport import REPORT_VERSION
 
 SCHEMA = json.loads((PACKAGE_ROOT / "docs" / "report-schema.json").read_text(encoding="utf-8"))
@@ -132,7 +132,7 @@ def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alo
     from wdg.reports.settings import load_report_settings
     from wdg.reports.sheet import render_sheets
 
-    from wdg.reports.archived import archived_names
+    from wdg.store.delivery import archived_names
 
     out = demo.archive_dir(DEMO_SEGMENT) / month / "outputs" / "reports"
     settings = load_report_settings(demo.rules_dir)

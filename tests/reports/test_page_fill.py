@@ -13,7 +13,7 @@ import pytest
 
 from tests.reports.reportkit import demo_two_months, stress_month
 from wdg.commands.demo import DEMO_SEGMENT
-from wdg.reports.archived import archived_bytes, archived_names
+from wdg.store.delivery import archived_bytes, archived_names
 from wdg.reports.render import Renderer
 from wdg.reports.settings import load_report_settings
 from wdg.reports.sheet import page_fill, printed_document

@@ -28,7 +28,7 @@ from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, at, own, small_segment
 from wdg.world.generator import generate_segment
 from wdg.world.state import BUILDING_ORDER, Building, Deposit
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 from wdg.world.terrain import HEIGHTS, WATER
 
 MINE = BUILDING_ORDER.index(Building.MINE)
@@ -206,7 +206,7 @@ def test_the_upgrade_places_deposits_and_a_replay_never_adds_them(tmp_path: Path
     import yaml
 
     from wdg.campaign import PACKAGE_ROOT, Campaign
-    from wdg.engine.archive import _rules_with_defaults, fill_month_rules
+    from wdg.engine.replay import _rules_with_defaults, fill_month_rules
     from wdg.engine.upgrade import upgrade_segment
 
     camp = Campaign(tmp_path / "camp")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from wdg.campaign import PACKAGE_ROOT
 from wdg.world.generator import generate_segment
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 
 def test_the_demo_has_the_deposits_its_generating_command_places():

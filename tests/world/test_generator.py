@@ -13,7 +13,7 @@ from wdg.world.generator import generate_segment
 from wdg.world.neighbours import neighbour_values
 from wdg.world.passwords import verify_password
 from wdg.world.state import TroopType
-from wdg.world.storage import load_segment, save_segment, segments_equal
+from wdg.store.segment import load_segment, save_segment, segments_equal
 from wdg.world.terrain import HEIGHTS, WATER, BY_NAME, coastal_mask
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from segment_fixtures import full_segment
 from wdg.cli import app
 from wdg.reports.maps import render_map_svg
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 runner = CliRunner()
 
@@ -173,7 +173,7 @@ def test_the_stress_preset_refuses_size_options_and_scales_past_1x(tmp_path: Pat
     r = runner.invoke(app, ["segment", "new", "s", "--preset", "stress", "--scale", "0.05",
                             "--seed", "3", "--start", "0413-02", "-C", str(tmp_path)])
     assert r.exit_code == 0, r.output
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
     assert load_segment(tmp_path / "worlds" / "s").date.key == "0413-02"  # --start applies
     assert stress_size(2).prov_cols == 40 and stress_size(2).kingdoms + stress_size(2).city_states == 99
     assert stress_size(4.95).prov_cols == 99

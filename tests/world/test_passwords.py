@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from wdg.cli import app
 from wdg.world import passwords as pw
 from wdg.world.generator import generate_segment
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 runner = CliRunner()
 

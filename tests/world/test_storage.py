@@ -11,7 +11,7 @@ import pytest
 
 from segment_fixtures import full_segment
 from wdg.errors import DataError
-from wdg.world.storage import load_segment, save_segment, segments_equal, write_npz, read_npz
+from wdg.store.segment import load_segment, save_segment, segments_equal, write_npz, read_npz
 
 
 @pytest.fixture()

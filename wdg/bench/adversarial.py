@@ -28,7 +28,7 @@ from wdg.orders.intake import import_mailbox
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view
 from wdg.rules import Rules
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 G = "adversarial"
 SIZE = 512_000

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from wdg.orders.generate import generate_sheets
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 from wdg.world.stress import STRESS_SEED, stress_segment
 
 SHEET_SEED = 2

@@ -18,7 +18,7 @@ import tracemalloc
 from pathlib import Path
 
 from wdg.bench.world import rules, run_month, take_sheets
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 
 def measure(segment_dir: Path, orders_dir: Path, trace: bool) -> dict[str, float]:

@@ -24,7 +24,7 @@ from wdg.bench.world import Prepared, load, month_runs, prepare, rules, take_she
 from wdg.orders.checker import check_sheet
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view
-from wdg.world.storage import save_segment
+from wdg.store.segment import save_segment
 
 G = "segment"
 SCALES = (0.25, 0.5)

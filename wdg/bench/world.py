@@ -26,7 +26,7 @@ from wdg.orders.generate import generate_sheets
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
 from wdg.world.state import ArmyStatus, Segment
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 from wdg.world.stress import STRESS_SEED, StressSize, stress_segment, stress_size
 
 SHEET_SEED = 2

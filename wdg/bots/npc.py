@@ -68,7 +68,8 @@ class NpcSheet:
 
 def last_events(camp: Campaign, seg: Segment) -> list[Event] | None:
     """The event log of the last archived month (the last result sheets), if any."""
-    from wdg.engine.archive import events_file, month_dir
+    from wdg.store.files import events_file
+    from wdg.store.months import month_dir
     from wdg.reports.archived import load_events
 
     mdir = month_dir(camp, seg.name, seg.date.previous())
@@ -77,7 +78,7 @@ def last_events(camp: Campaign, seg: Segment) -> list[Event] | None:
 
 def last_sheet(camp: Campaign, seg: Segment, kingdom: int) -> str | None:
     """The kingdom's sheet of the last archived month (the bot's notebook)."""
-    from wdg.engine.archive import month_dir
+    from wdg.store.months import month_dir
 
     path = month_dir(camp, seg.name, seg.date.previous()) / "orders" / f"k{kingdom}.txt"
     try:

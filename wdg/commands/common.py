@@ -11,7 +11,7 @@ import typer
 from wdg.campaign import Campaign
 from wdg.errors import StateError
 from wdg.world.state import Segment
-from wdg.world.storage import load_segment, save_segment
+from wdg.store.segment import load_segment, save_segment
 
 CAMPAIGN_HELP = ("Kampagnenverzeichnis (mit worlds/, orders/, reports/); sonst $WDG_CAMPAIGN, "
                  "sonst das aktuelle Verzeichnis.")
@@ -51,7 +51,7 @@ def locked(camp: Campaign, segment: str) -> Iterator[Segment]:
     """The segment, loaded while holding its lock (``worlds/<segment>/.lock``, the
     one ``wdg turn run`` holds): a change made between months cannot slip into a
     running month and be overwritten by its commit, nor be refused after it."""
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
 
     with segment_lock(_existing(camp, segment)):
         yield load(camp, segment)

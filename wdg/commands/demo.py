@@ -36,10 +36,11 @@ from wdg.engine.turn import run_month
 from wdg.errors import StateError
 from wdg.orders.demo import demo_verdicts
 from wdg.orders.intake import import_mailbox
-from wdg.reports.archived import archive_writers, deliver, replay_archived
+from wdg.reports.archived import archive_writers, replay_archived
+from wdg.store.delivery import deliver
 from wdg.reports.batch import default_jobs
 from wdg.reports.status import render_status
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 DEMO_SEGMENT = "canura"
 DEMO_PARTS = ("worlds/canura", "worlds/rules", "orders/canura", "templates")

@@ -10,7 +10,8 @@ from typing import Any
 import typer
 import yaml
 
-from wdg.games.base import CHANCE, GameAbandoned, GameError, load_game, registered_games
+from wdg.games.base import (CHANCE, GameAbandoned, GameError, game_params, load_game,
+                            registered_games)
 from wdg.games.batch import run_batch
 from wdg.games.bots import parse_bots
 from wdg.games.records import GameRecord, load_record, play, replay
@@ -22,28 +23,6 @@ games_app = typer.Typer(
     "Statistik.",
     no_args_is_help=True,
 )
-
-
-def _params(players: int | None, param: list[str]) -> dict[str, Any]:
-    """Game parameters from ``-n`` and ``--param KEY=VALUE``; a ``players``
-    given both ways must agree."""
-    params: dict[str, Any] = {}
-    for item in param:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise GameError(f"--param {item!r} ungültig; erwartet NAME=WERT (der Wert in YAML, z. B. true, 4)")
-        try:
-            params[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError as exc:
-            raise GameError(f"--param {item!r} ungültig: der Wert ist kein YAML "
-                            f"({str(exc).splitlines()[0]})") from None
-    if players is not None:
-        if "players" in params and params["players"] != players:
-            raise GameError(f"-n/--players {players} und --param players={params['players']!r} "
-                            f"widersprechen sich; die Spielerzahl bitte nur einmal angeben")
-        params["players"] = players
-    params.setdefault("players", 4)
-    return params
 
 
 PARAM_HELP = ("Weiterer Spielparameter NAME=WERT (Wert in YAML), wiederholbar, z. B. "
@@ -80,7 +59,7 @@ def play_game(
     q bricht die Partie ab; die Aufzeichnung behält dann die bisherigen
     Aktionen, als unfertig markiert.
     """
-    game = load_game(name, **_params(players, param))
+    game = load_game(name, **game_params(players, param))
     path = record or Path(f"{name}-{seed}.yaml")
     try:
         state, rec = play(game, parse_bots(bots, game.num_players), seed)
@@ -247,7 +226,7 @@ def batch(
     Zugposition, letztem Zug und Seite (95%-KI), Enden, Vorsprung,
     Punkteverteilungen und Partielängen ausgeben; eine Fairnessprüfung, wenn
     jeder Sitz denselben Bot spielt, und Hinweise auf entartete Serien."""
-    params = _params(players, param)
+    params = game_params(players, param)
     game = load_game(name, **params)
     variant_game = None
     if compare:

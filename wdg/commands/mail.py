@@ -29,7 +29,7 @@ def sent(
     """Das Versandbuch (worlds/<segment>/mail/sent.yaml): versandte Mails, ungewisse
     (Ausgang nach einem Absturz unbekannt: nie von selbst erneut gesendet), abgelehnte."""
     from wdg.commands.common import locked
-    from wdg.mail.ledger import Ledger
+    from wdg.store.sent import Ledger
 
     camp = open_campaign(campaign)
     if release or arrived:

@@ -154,7 +154,7 @@ def _upgrade_password_hashes(camp: object, segment: str, seg: object, report: ob
     saved the ordinary way under the lock the import holds."""
     from wdg.orders.intake import ACCEPTED
     from wdg.world.passwords import upgrade_hashes
-    from wdg.world.storage import save_segment
+    from wdg.store.segment import save_segment
 
     checked = {r.kingdom: r.parsed.password for r in report.results  # type: ignore[attr-defined]
                if r.status == ACCEPTED and r.kingdom and r.parsed is not None}

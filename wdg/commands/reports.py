@@ -56,7 +56,7 @@ def send(
     from wdg import exitcodes
     from wdg.errors import LockedError
     from wdg.mail.log import log_line
-    from wdg.reports.mail import send_month
+    from wdg.mail.results import send_month
 
     camp = open_campaign(campaign)
     date = MonthDate.parse(month) if month else None

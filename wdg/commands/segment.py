@@ -14,14 +14,15 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, open_campaign
-from wdg.engine.archive import segment_lock, store_findings
+from wdg.store.lock import segment_lock, store_findings
 from wdg.errors import InvalidInputError, LockedError, StateError, WdgError
 from wdg.rules import Rules
 from wdg.reports.status import render_status
 from wdg.world.calendar import MonthDate
 from wdg.world.consistency import check_segment
 from wdg.world.generator import generate_segment
-from wdg.world.storage import FILES, SEGMENT_FILE, save_segment
+from wdg.store.journal import FILES, SEGMENT_FILE
+from wdg.store.segment import save_segment
 from wdg.world.stress import stress_segment
 
 app = typer.Typer(help="Segmente: anlegen, Stand zeigen, Widerspruchsfreiheit prüfen.",
@@ -184,9 +185,9 @@ def check(
     """Finden, was nie sein darf (Heere auf unmöglichem Gelände, Einheiten ohne Heer,
     Gebäude außerhalb von Siedlungen, negative Schatzkammer, Status außerhalb 1-9,
     Verweise ins Leere ...): eine Zeile je Befund, Rückgabewert 1, wenn es einen gibt."""
-    from wdg import integrity
+    from wdg.store import integrity
     from wdg.commands.common import _existing
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)  # a clear message for a missing segment
@@ -197,7 +198,7 @@ def check(
     except StateError as exc:  # another command holds it (or a planted link): touch nothing
         typer.echo(f"Hinweis: {exc}", err=True)
         disk = store_findings(seg_dir, busy=isinstance(exc, LockedError))
-    from wdg.world.storage import FORMAT, format_of
+    from wdg.store.segment import FORMAT, format_of
 
     fmt = format_of(seg_dir)
     if fmt < FORMAT:
@@ -235,11 +236,11 @@ def accept(
     nächsten Befehle sie annehmen. Ein beschädigtes oder unversiegeltes
     Eingangsverzeichnis (mail/seen.yaml), dessen Zeilen lesbar sind, wird neu versiegelt."""
     from wdg.commands.common import _existing
-    from wdg.world.storage import accept_edits
+    from wdg.store.segment import accept_edits
 
     camp = open_campaign(campaign)
     seg_dir = _existing(camp, name)
-    from wdg.mail.seen import SeenRecord, check_seen
+    from wdg.store.seen import SeenRecord, check_seen
 
     with segment_lock(seg_dir):
         seg = accept_edits(seg_dir)

@@ -14,7 +14,8 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
-from wdg.engine import archive, history, turn
+from wdg.engine import history, turn
+from wdg.store.months import PROVENANCE, month_dir, read_provenance
 from wdg.engine.intake import PasswordChecks
 from wdg.errors import InvalidInputError, StateError
 from wdg.rules import safe_load_file
@@ -125,7 +126,8 @@ def run(
     try:
         passwords.prefetch(camp.segment_dir(segment),
                            lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
-        from wdg.reports.archived import archive_writers, deliver
+        from wdg.reports.archived import archive_writers
+        from wdg.store.delivery import deliver
         from wdg.reports.batch import default_jobs
 
         # Text, HTML, views and forms are always archived (replay verifies them);
@@ -191,7 +193,8 @@ def replay(
     Manifest prüfen, in Schichten (Eingaben, Regeln, Stand, Ereignisse, jede Ausgabe),
     mit der abweichenden Schicht und, wo möglich, warum; dann die ausgelieferten Berichte
     (reports/<segment>/<JJJJ-MM>/)."""
-    from wdg.reports.archived import check_delivered, replay_archived
+    from wdg.store.delivery import check_delivered
+    from wdg.reports.archived import replay_archived
     from wdg.reports.batch import default_jobs
 
     camp = open_campaign(campaign)
@@ -199,7 +202,7 @@ def replay(
     report = replay_archived(camp, segment, date, jobs=jobs or default_jobs())
     first = report.first_difference
     if report.ok:
-        mdir = archive.month_dir(camp, segment, date)
+        mdir = month_dir(camp, segment, date)
         manifest = (safe_load_file(mdir / "manifest.yaml") or {}).get("files", {})
         delivered = check_delivered(camp, segment, date, manifest)
         if delivered is not None:
@@ -231,10 +234,10 @@ def provenance(
 
     camp = open_campaign(campaign)
     date = MonthDate.parse(month)
-    mdir = archive.month_dir(camp, segment, date)
+    mdir = month_dir(camp, segment, date)
     if not (mdir / "manifest.yaml").is_file():
         raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} ({mdir})")
-    prov = archive.read_provenance(mdir)
+    prov = read_provenance(mdir)
     if prov is None:
         raise StateError(f"{mdir}: vor wdg 0.2.0 archiviert, ohne provenance.yaml; welche "
                          "Version ihn erzeugt hat, ist nicht vermerkt (docs/turns.md, 'Replaying "
@@ -249,7 +252,7 @@ def provenance(
     typer.echo(f"  {len(prov.get('dependencies') or {})} Abhängigkeiten, "
                f"{len(prov.get('inputs') or {})} Eingaben, "
                f"{len(prov.get('templates') or {})} Vorlagen (je mit SHA-256 in {mdir.name}/"
-               f"{archive.PROVENANCE})")
+               f"{PROVENANCE})")
     for name in ("jinja2", "numpy", "pyyaml", "typer", "weasyprint"):
         dep = (prov.get("dependencies") or {}).get(name)
         if dep:
@@ -397,7 +400,7 @@ def list_(
     """Jeder archivierte Monat mit Seed, Reihenfolge der Königreiche, Bögen und ob seine
     gespeicherten Dateien vollständig sind (aus dem Index jedes Monats: Größen;
     --verify: Hashes)."""
-    from wdg import integrity
+    from wdg.store import integrity
 
     camp = open_campaign(campaign)
     load(camp, segment)
@@ -444,8 +447,8 @@ def show(
         if kingdom is None:
             raise InvalidInputError("--format json zeigt den Bericht eines Reichs: --kingdom angeben")
         date = MonthDate.parse(month)
-        src = archive.month_dir(camp, segment, date) / "outputs" / "reports"
-        from wdg.reports.archived import archived_bytes
+        src = month_dir(camp, segment, date) / "outputs" / "reports"
+        from wdg.store.delivery import archived_bytes
 
         data = archived_bytes(src, Path(f"k{kingdom}") / "bericht.json")
         if data is None:

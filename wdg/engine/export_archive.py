@@ -11,7 +11,7 @@ same bytes) holding one folder ``wdg-archiv-<segment>/`` laid out like a campaig
 - ``schemas/`` JSON Schemas of the formats (:mod:`wdg.engine.schemas`);
 - ``index.json`` every file's SHA-256, and per month its manifest and provenance
   as JSON and the redacted sheets' original hashes;
-- ``verify.py`` (:mod:`wdg.engine.archive_verify`): checks all of it with Python's
+- ``verify.py`` (:mod:`wdg.store.export_verify`): checks all of it with Python's
   standard library alone; ``README.md`` says what is where and how to verify.
 """
 
@@ -84,7 +84,8 @@ def _files_of(root: Path) -> list[Path]:
 def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
     """Write the package of ``segment`` to ``out`` (a tar file); returns its index."""
     from wdg.engine import schemas
-    from wdg.engine.archive import BLOBS, TURNS, read_provenance
+    from wdg.store.blobs import BLOBS
+    from wdg.store.months import TURNS, read_provenance
     from wdg.provenance import build_info, describe
 
     seg_dir = camp.segment_dir(segment)
@@ -143,7 +144,7 @@ def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
     report_schema = PACKAGE_ROOT / "docs" / "report-schema.json"
     if report_schema.is_file():
         files["schemas/report.schema.json"] = report_schema.read_bytes()
-    files["verify.py"] = Path(__file__).with_name("archive_verify.py").read_bytes()
+    files["verify.py"] = (Path(__file__).parents[1] / "store" / "export_verify.py").read_bytes()
     files["README.md"] = README.format(
         segment=segment, made_by=describe(build_info()),
         months=", ".join(m["month"] for m in months) or "keine").encode("utf-8")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
-from wdg.engine.archive import read_order_files
+from wdg.store.months import read_order_files
 from wdg.engine.intake import take_in
 from wdg.orders.parser import decode, redact_passwords
 from wdg.errors import DataError, StateError
@@ -28,7 +28,7 @@ from wdg.rules import Rules, safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.deadline import deadline_for, when
 from wdg.world.state import Segment
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 
 @dataclass(slots=True)
@@ -135,7 +135,7 @@ def flagged_texts(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> list[
 
 
 def _month_dirs(camp: Campaign, segment: str) -> list[Path]:
-    from wdg.integrity import month_dirs
+    from wdg.store.integrity import month_dirs
 
     return [p for p in month_dirs(camp.archive_dir(segment)) if p.is_dir() and not p.is_symlink()]
 
@@ -152,13 +152,13 @@ def _check_sizes(month_dir: Path, sizes: dict[str, int]) -> str | None:
 def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[ArchivedMonth]:
     """Every archived month, oldest first, read from its index
     (``summary.yaml``; months archived before it: seed and event log). Each is
-    checked against its hash list (:func:`wdg.integrity.verify_month`): by
+    checked against its hash list (:func:`wdg.store.integrity.verify_month`): by
     default the index files' hashes and every file's presence and size (a few
     hundred bytes read per month, whatever its size); ``verify``: every
     file's SHA-256, inputs as well as outputs. Damage is reported in the
     month's entry (the first finding), never raised."""
-    from wdg import integrity
-    from wdg.engine.archive import SUMMARY, read_events_data
+    from wdg.store import integrity
+    from wdg.store.files import SUMMARY, read_events_data
 
     out = []
     for d in _month_dirs(camp, segment):
@@ -199,7 +199,7 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
 def month_events(camp: Campaign, segment: str, month: MonthDate | str,
                  kingdom: int | None = None) -> list[dict[str, Any]]:
     """The events of an archived month (of one kingdom if given)."""
-    from wdg.engine.archive import events_file, read_events_data
+    from wdg.store.files import events_file, read_events_data
 
     date = MonthDate.parse(month) if isinstance(month, str) else month
     d = camp.archive_dir(segment) / date.key
@@ -217,7 +217,7 @@ def export_history(camp: Campaign, segment: str, month: str | None = None) -> di
     month its seed, kingdom order, sheets (text, passwords replaced by
     ``******``), game master's sheet, events and manifest; and a summary of the
     current state."""
-    from wdg.engine.archive import read_events_data
+    from wdg.store.files import read_events_data
 
     seg = load_segment(camp.segment_dir(segment))
     months = []

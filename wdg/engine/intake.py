@@ -107,8 +107,8 @@ class PasswordChecks:
         (a check started for a sheet that is then refused is simply unused)."""
         if self._pool is None:
             return 0
-        from wdg.engine.archive import read_order_files
-        from wdg.world.storage import peek_passwords
+        from wdg.store.months import read_order_files
+        from wdg.store.segment import peek_passwords
 
         try:
             month, hashes = peek_passwords(segment_dir)

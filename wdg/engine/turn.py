@@ -6,7 +6,7 @@ order, takes the start-of-month snapshot, runs every registered step in
 order and advances the date. :func:`run_month` is the game master's call: it
 takes the lock, loads the segment, reads and checks the sheets
 (:mod:`wdg.engine.intake`), resolves and commits the month with its archive
-(:mod:`wdg.engine.archive`). See docs/turns.md.
+(:mod:`wdg.store.months`). See docs/turns.md.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 
 from wdg.engine.events import Event, EventLog
 from wdg.engine.month import Month, Snapshot, registered_steps, run_step
-from wdg.errors import InvalidInputError, WdgError
+from wdg.errors import InjectedFailure, InvalidInputError, WdgError
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
 from wdg.world.calendar import MonthDate
@@ -28,10 +28,6 @@ from wdg.world.state import Segment
 
 Progress = Callable[[str, int, int], None]
 """``progress(step_name, index, count)``, called before each step."""
-
-
-class InjectedFailure(WdgError):
-    """Raised on purpose by the ``fail_after_step`` test hook."""
 
 
 @dataclass(slots=True)
@@ -203,27 +199,28 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     the caller has started them (it closes them); default: started here.
     ``holding_lock``: the caller holds the segment's lock already (``wdg mail run``).
     ``deliver``: the caller delivers the reports to ``reports/<segment>/<M>/``
-    after the commit (:func:`wdg.reports.archived.deliver`); that folder is
+    after the commit (:func:`wdg.store.delivery.deliver`); that folder is
     checked with the rest before anything is committed
-    (:func:`wdg.engine.archive.can_commit`: before the month is resolved, and
+    (:func:`wdg.store.months.can_commit`: before the month is resolved, and
     with the sizes at the commit point).
 
     Without ``next_deadline`` a run of a month that was undone keeps the
     deadline the undone run had for the next month
-    (:func:`wdg.engine.archive.kept_next_deadline`), unless it has passed.
+    (:func:`wdg.store.months.kept_next_deadline`), unless it has passed.
     """
     from wdg.campaign import Campaign
-    from wdg.engine import archive
     from wdg.engine.intake import PasswordChecks, take_in
+    from wdg.store.lock import segment_lock
+    from wdg.store.months import can_commit, commit, kept_next_deadline, read_order_files
     from wdg.errors import StateError
     from wdg.world.consistency import check_segment
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
         raise StateError(f"kein Segment {segment!r} in {camp.worlds}")
-    with contextlib.nullcontext() if holding_lock else archive.segment_lock(seg_dir), \
+    with contextlib.nullcontext() if holding_lock else segment_lock(seg_dir), \
             contextlib.nullcontext(passwords) if passwords is not None else PasswordChecks() \
             as checks:
         if passwords is None:
@@ -247,15 +244,15 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
                              f"ausgewertet: {shown}{more}; siehe 'wdg segment check {segment}'")
         deliver_to = camp.reports_dir(segment, seg.date) if deliver else None
         if not dry_run:  # writable, one file system: refused now, not after the work
-            archive.can_commit(seg_dir, seg.date, deliver_to=deliver_to)
+            can_commit(seg_dir, seg.date, deliver_to=deliver_to)
         if prepare is not None:
             prepare(seg)
         if stage is not None:
             stage("intake")
-        from wdg.orders.intake import recover_intake
+        from wdg.store.intake import recover_intake
 
         recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
-        files = archive.read_order_files(camp.orders_dir(segment, seg.date))
+        files = read_order_files(camp.orders_dir(segment, seg.date))
         intake = take_in(seg, files, checks)
         missing = [e for e in intake.events if e.kind == "sheet.missing"]
         playing = [k for k in seg.kingdoms.values()
@@ -271,8 +268,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             stage("month")
         result = resolve_intake(seg, intake, rules, progress=progress, fail_after_step=in_steps)
         if next_deadline is None and not dry_run:
-            next_deadline = archive.kept_next_deadline(seg_dir, result.date,
-                                                       result.state.settings.timezone)
+            next_deadline = kept_next_deadline(seg_dir, result.date,
+                                               result.state.settings.timezone)
             result.kept_deadline = next_deadline is not None
         if next_deadline is not None:
             result.set_next_deadline(next_deadline)
@@ -281,8 +278,8 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
                 stage("archive")
             point = fail_after_step if fail_after_step in COMMIT_POINTS else None
             try:
-                archive.commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs,
-                               deliver_to=deliver_to)
+                commit(camp, result, camp.rules_dir, fail_at=point, writers=outputs,
+                       deliver_to=deliver_to)
             except OSError as exc:
                 raise StateError(_commit_failure(seg_dir, result, exc)) from None
     return result
@@ -292,8 +289,8 @@ def _check_archive(seg_dir: Any, seg: Segment) -> None:
     """Before a month runs: the chain of archived months fits the segment's
     date (a date set back or forward is refused, never "recovered"), and the
     last archived month — whose events and reports this month reads — is
-    intact. Raises :class:`wdg.integrity.IntegrityError` naming the file."""
-    from wdg import integrity
+    intact. Raises :class:`wdg.store.integrity.IntegrityError` naming the file."""
+    from wdg.store import integrity
 
     found = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
     last = seg_dir / "turns" / seg.date.previous().key
@@ -307,7 +304,7 @@ def _check_archive(seg_dir: Any, seg: Segment) -> None:
 def _commit_failure(seg_dir: Any, result: MonthResult, exc: OSError) -> str:
     """What a file-system error during the commit means: said exactly."""
     from wdg.fsio import describe_os_error
-    from wdg.world.storage import JOURNAL
+    from wdg.store.journal import JOURNAL
 
     key, name = result.date.key, seg_dir.name
     near = seg_dir / "turns"  # where the month is written (the segment's files beside it)
@@ -324,18 +321,18 @@ def _commit_failure(seg_dir: Any, result: MonthResult, exc: OSError) -> str:
 def replay_month(campaign: Any, segment: str, month: MonthDate | str,
                  outputs: dict[str, Any] | None = None) -> Any:
     """Replay an archived month and compare it with its manifest
-    (:func:`wdg.engine.archive.replay_month`; returns its ReplayReport)."""
+    (:func:`wdg.engine.replay.replay_month`; returns its ReplayReport)."""
     from wdg.campaign import Campaign
-    from wdg.engine import archive
+    from wdg.engine.replay import replay_month as replay
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
-    return archive.replay_month(camp, segment, month, outputs)
+    return replay(camp, segment, month, outputs)
 
 
 def undo_month(campaign: Any, segment: str) -> MonthDate:
-    """Undo the last committed month (:func:`wdg.engine.archive.undo_month`)."""
+    """Undo the last committed month (:func:`wdg.store.months.undo_month`)."""
     from wdg.campaign import Campaign
-    from wdg.engine import archive
+    from wdg.store.months import undo_month as undo
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
-    return archive.undo_month(camp, segment)
+    return undo(camp, segment)

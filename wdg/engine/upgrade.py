@@ -1,9 +1,9 @@
 """``wdg segment upgrade``: bring a campaign made by an older wdg to this version's format.
 
 The segment's format number (``format:`` in ``segment.yaml``,
-:data:`wdg.world.storage.FORMAT`) says which wdg wrote it. Every command that
+:data:`wdg.store.segment.FORMAT`) says which wdg wrote it. Every command that
 changes a segment refuses one of another format
-(:func:`wdg.world.storage.check_live_format`); :func:`upgrade_segment` migrates
+(:func:`wdg.store.segment.check_live_format`); :func:`upgrade_segment` migrates
 an older one step by step and reports every change:
 
 - **rules**: every key this version needs that the campaign's rules
@@ -354,7 +354,7 @@ def _tree_hashes(root: Path) -> dict[str, str]:
 
 def templates_step(ctx: Context) -> list[str]:
     """Keep or replace (move aside) the campaign's own templates."""
-    from wdg.reports.render import SHIPPED_TEMPLATES
+    from wdg.campaign import SHIPPED_TEMPLATES
 
     own = ctx.camp.templates_dir
     if not own.is_dir():
@@ -387,24 +387,15 @@ def templates_step(ctx: Context) -> list[str]:
 
 def mail_step(ctx: Context) -> list[str]:
     """Old send records ``reports/<segment>/<M>/outbox/sent.yaml`` into the
-    segment (``worlds/<segment>/mail/``). When the mail ledger offers an
-    import (``wdg.mail.ledger.import_legacy_sent(segment_dir, month, path,
-    dry_run=...) -> list[str]``) it is used; otherwise each record is copied
-    to ``worlds/<segment>/mail/legacy-sent/<M>.yaml`` (the original stays)."""
+    segment (``worlds/<segment>/mail/``): each record is copied to
+    ``worlds/<segment>/mail/legacy-sent/<M>.yaml`` (the original stays)."""
     seg_dir = ctx.camp.segment_dir(ctx.segment)
     found = sorted((ctx.camp.root / "reports" / ctx.segment).glob("*/outbox/sent.yaml"))
     if not found:
         return []
-    try:
-        from wdg.mail.ledger import import_legacy_sent  # type: ignore[attr-defined]
-    except (ImportError, AttributeError):
-        import_legacy_sent = None
     notes = []
     for path in found:
         month = path.parent.parent.name
-        if import_legacy_sent is not None:
-            notes.extend(import_legacy_sent(seg_dir, month, path, dry_run=ctx.dry_run))
-            continue
         target = seg_dir / "mail" / "legacy-sent" / f"{month}.yaml"
         notes.append(f"{path.relative_to(ctx.camp.root)} nach "
                      f"{target.relative_to(ctx.camp.root)} kopiert")
@@ -421,7 +412,7 @@ def password_step(ctx: Context) -> list[str]:
         from wdg.world.passwords import needs_upgrade  # type: ignore[attr-defined]
     except ImportError:
         return []
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     seg = load_segment(ctx.camp.segment_dir(ctx.segment))
     return [f"Königreich {n}: Passwort-Hash im alten Format; er wird beim nächsten angenommenen "
@@ -462,8 +453,8 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
     version's format; returns what changed. A segment of this format gets only
     the steps registered ``always`` (e.g. deposits for a segment saved before
     them); a newer one is refused."""
-    from wdg.engine.archive import segment_lock
-    from wdg.world.storage import FORMAT, format_of, load_segment, save_segment, too_new
+    from wdg.store.lock import segment_lock
+    from wdg.store.segment import FORMAT, format_of, load_segment, save_segment, too_new
 
     if templates not in (None, "keep", "replace"):
         raise InvalidInputError(f"--templates {templates!r}: erwartet 'keep' oder 'replace'")
@@ -511,11 +502,11 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
 
 def _can_finish(camp: Campaign, seg_dir: Path) -> None:
     """Before the first step writes: the folders the upgrade writes into take
-    files and have room (issue #30 item 5; :func:`wdg.integrity.precheck`) —
+    files and have room (issue #30 item 5; :func:`wdg.store.integrity.precheck`) —
     the segment (its files saved anew, the mail records) and the campaign's
     rules (at most the shipped rules written)."""
-    from wdg.integrity import precheck, tree_size
-    from wdg.world.storage import FILES
+    from wdg.store.integrity import precheck, tree_size
+    from wdg.store.journal import FILES
 
     own_rules = camp.worlds / "rules"
     live = sum(tree_size(seg_dir / n) for n in FILES)

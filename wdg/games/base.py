@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import yaml
 
 from wdg.errors import WdgError
 
@@ -691,3 +692,26 @@ def deserialize_state(text: str) -> State:
         except GameError as exc:
             raise GameError(f"serialised state, action {i} ({a}): {exc}") from None
     return state
+
+
+def game_params(players: int | None, param: list[str]) -> dict[str, Any]:
+    """Game parameters from ``-n`` and ``--param KEY=VALUE``; a ``players``
+    given both ways must agree."""
+    params: dict[str, Any] = {}
+    for item in param:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise GameError(f"--param {item!r} ungültig; erwartet NAME=WERT (der Wert in YAML, z. B. "
+                            f"true, 4)")
+        try:
+            params[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise GameError(f"--param {item!r} ungültig: der Wert ist kein YAML "
+                            f"({str(exc).splitlines()[0]})") from None
+    if players is not None:
+        if "players" in params and params["players"] != players:
+            raise GameError(f"-n/--players {players} und --param players={params['players']!r} "
+                            f"widersprechen sich; die Spielerzahl bitte nur einmal angeben")
+        params["players"] = players
+    params.setdefault("players", 4)
+    return params

@@ -158,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
               f"numbers >= 1, e.g. --budgets 30,60,200", file=sys.stderr)
         return 2
     try:
-        from wdg.commands.games import _params
-        res = measure(args.game, _params(args.players, args.param), budgets=budgets, reference=args.reference,
+        from wdg.games.base import game_params
+        res = measure(args.game, game_params(args.players, args.param), budgets=budgets, reference=args.reference,
                       positions=args.positions, seed=args.seed,
                       play_bots=parse_bots(args.play, args.players), every=args.every)
     except GameError as exc:

@@ -21,7 +21,7 @@ from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError
 from wdg.lab.report import write_report
 from wdg.lab.run import CampaignRun, assign_bots, run_campaign
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 Progress = Callable[[int, int, str], None]
 

@@ -33,7 +33,8 @@ from wdg.lab.metrics import MonthMetrics, measure, snapshot
 from wdg.rules import Rules
 from wdg.world.passwords import known_password_hash
 from wdg.world.state import Segment
-from wdg.world.storage import FILES, load_segment
+from wdg.store.journal import FILES
+from wdg.store.segment import load_segment
 
 DEFAULT_BOTS = ("Baumeister", "Eroberer", "Kriegsherr")
 # The lab copy's passwords are known (``lab-<k>``) and guard nothing: hashed at
@@ -115,7 +116,7 @@ def prepare(source: Campaign, segment: str, rules_dir: Path, directory: Path,
     for k, kd in seg.kingdoms.items():
         if k in bots and kd.player is not None:
             kd.player.password_hash = _lab_hash(lab_password(k), k)
-    from wdg.world.storage import save_segment
+    from wdg.store.segment import save_segment
     save_segment(seg, dst)
     return camp
 

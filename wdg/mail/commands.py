@@ -215,7 +215,7 @@ def _result_mail(camp: Campaign, seg: Segment, config: MailConfig, n: int, to: s
                  orig: EmailMessage, tag: str) -> tuple[EmailMessage, str]:
     """The kingdom's last result mail again (built as the month's send builds it), or
     a note that there is none yet."""
-    from wdg.engine.archive import month_dir
+    from wdg.store.months import month_dir
 
     month = seg.date.previous()
     if not month_dir(camp, seg.name, month).is_dir():
@@ -223,8 +223,8 @@ def _result_mail(camp: Campaign, seg: Segment, config: MailConfig, n: int, to: s
                        f"{hello},\n\nfür Ihr Königreich {n} gibt es noch kein ausgewertetes "
                        f"Ergebnis; der erste Mond ist {seg.date.short()}.\n\nDer Segmentleiter\n",
                        orig, tag), "noch kein Ergebnis")
-    from wdg.mail.ledger import Ledger
-    from wdg.reports.mail import result_mails
+    from wdg.store.sent import Ledger
+    from wdg.mail.results import result_mails
 
     got = result_mails(camp, seg, month, config.sender, Ledger(camp.segment_dir(seg.name)),
                        kingdoms=[n])

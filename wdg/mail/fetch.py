@@ -52,7 +52,8 @@ from wdg.campaign import Campaign
 from wdg.errors import StateError
 from wdg.mail.config import MailConfig, load_mail_config
 from wdg.mail.imap import ImapSession
-from wdg.orders.intake import DUPLICATE, REFUSED_STATUSES, Incoming, MailResult
+from wdg.orders.intake import DUPLICATE, REFUSED_STATUSES, MailResult
+from wdg.orders.mailbox import Incoming
 from wdg.textpolicy import visible
 
 DEFAULT_SUBJECT = (r"(?i)\b(spielzug|spielzüge|zugblatt|befehle?|befehlsbogen|wdg|"
@@ -291,7 +292,7 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
             if holding_lock:
                 _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
             else:
-                from wdg.engine.archive import segment_lock
+                from wdg.store.lock import segment_lock
 
                 with segment_lock(camp.segment_dir(segment)):
                     _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
@@ -300,7 +301,7 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
             if holding_lock:
                 answer_pending(camp, segment, config, report)
             else:
-                from wdg.engine.archive import segment_lock
+                from wdg.store.lock import segment_lock
 
                 with segment_lock(camp.segment_dir(segment)):
                     answer_pending(camp, segment, config, report)
@@ -321,10 +322,10 @@ move that makes a kill harmless (see the module)."""
 def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, uidvalidity: int,
           candidates: list[tuple[int, EmailMessage]], report: FetchReport, answer: bool) -> None:
     from wdg.mail.commands import answer_command, command_of
-    from wdg.mail.seen import SeenRecord, mail_key, place
+    from wdg.store.seen import SeenRecord, mail_key, place
     from wdg.orders.intake import Intake
     from wdg.world.deadline import deadline_for
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     imap = config.imap
     assert imap is not None
@@ -396,15 +397,15 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     seen go out (new ones, and those a stopped fetch or an import without SMTP left):
     each exactly once. The caller holds the segment's lock. Used by :func:`fetch` and
     by ``wdg orders import``."""
-    from wdg.mail.ledger import Ledger
-    from wdg.mail.seen import SeenRecord
+    from wdg.store.sent import Ledger
+    from wdg.store.seen import SeenRecord
     from wdg.mail.send import send_mails
 
     seg_dir = camp.segment_dir(segment)
     if record is None:
         record = SeenRecord(seg_dir)
     if month is None:
-        from wdg.world.storage import load_segment
+        from wdg.store.segment import load_segment
 
         month = load_segment(seg_dir).date.key
     mails = _answers(camp, config, record, month)
@@ -456,10 +457,10 @@ def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> lis
 def answers_due(camp: Campaign, segment: str, config: MailConfig) -> bool:
     """Whether some answer of this month waits to be sent (read without the lock: a
     fetch with no new mail and nothing to send never waits for a running month)."""
-    from wdg.mail.ledger import Ledger
-    from wdg.mail.seen import SeenRecord
+    from wdg.store.sent import Ledger
+    from wdg.store.seen import SeenRecord
     from wdg.mail.send import plan
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     if config.smtp is None:
         return False

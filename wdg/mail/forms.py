@@ -20,7 +20,7 @@ from email.policy import SMTP
 from email.utils import format_datetime, formataddr, make_msgid
 
 from wdg.campaign import Campaign
-from wdg.mail.ledger import Ledger
+from wdg.store.sent import Ledger
 from wdg.mail.send import Outgoing, SendResult, digest, send_mails
 from wdg.world.state import Segment
 
@@ -46,7 +46,7 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
                 had.add(int(rest.rpartition("/k")[2]))
     from wdg.orders.template import render_template
     from wdg.reports.maps import render_map_svg
-    from wdg.reports.mail import _domain, _now
+    from wdg.mail.results import _domain, _now
     from wdg.world.deadline import describe
     from wdg.orders.view import build_view, view_to_yaml
 
@@ -123,10 +123,10 @@ def send_forms(camp: Campaign, segment: str, *, kingdoms: list[int] | None = Non
                corrections: bool = False) -> tuple[SendResult, dict[int, str], int]:
     """Send the due form mails under the segment's lock; returns (result,
     skipped kingdoms, number of mails considered)."""
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
     from wdg.errors import StateError
     from wdg.mail.config import load_mail_config
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     seg_dir = camp.segment_dir(segment)
     with segment_lock(seg_dir):

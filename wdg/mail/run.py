@@ -79,7 +79,7 @@ def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:  # noq
 
 def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:  # noqa: ANN001
     from wdg.commands.reports import send_summary
-    from wdg.reports.mail import send_month
+    from wdg.mail.results import send_month
 
     got = send_month(camp, segment, month, holding_lock=True)
     code, lines = send_summary(got)
@@ -100,10 +100,11 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
     from wdg.commands.turn import blockers
     from wdg.commands.turn import deadline_json
     from wdg.engine import history
-    from wdg.engine.archive import month_dir, segment_lock
+    from wdg.store.months import month_dir
+    from wdg.store.lock import segment_lock
     from wdg.mail.config import load_mail_config
     from wdg.world.deadline import deadline_for, stored_problem, when
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     rep = RunReport(segment)
     seg_dir = camp.segment_dir(segment)
@@ -171,7 +172,8 @@ def _run_month(camp: Campaign, segment: str, rep: RunReport, *, force: bool,
     """The month, as ``wdg turn run`` does it, under the lock the caller holds."""
     from wdg.commands.turn import _npc_sheets
     from wdg.engine import turn
-    from wdg.reports.archived import archive_writers, deliver
+    from wdg.reports.archived import archive_writers
+    from wdg.store.delivery import deliver
     from wdg.reports.batch import default_jobs
 
     outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf, jobs=default_jobs(),

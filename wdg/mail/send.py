@@ -1,4 +1,4 @@
-"""Send mails exactly once: the send record (:mod:`wdg.mail.ledger`) around the
+"""Send mails exactly once: the send record (:mod:`wdg.store.sent`) around the
 SMTP client (:mod:`wdg.mail.smtp`).
 
 :func:`send_mails` takes a list of :class:`Outgoing` mails, each with a key
@@ -26,7 +26,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from wdg.mail.config import MailConfig
-from wdg.mail.ledger import OPEN, Ledger
+from wdg.store.sent import OPEN, Ledger
 from wdg.mail.smtp import Accepted, NotSent, SmtpSession, Uncertain, held_signals
 
 
@@ -131,7 +131,7 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                          f"{len(due)} Mail(s) nicht gesendet")
     # the record of every mail handed over must be written: room and a writable
     # folder for it, checked before the first mail leaves (issue #30 item 5)
-    from wdg.integrity import precheck
+    from wdg.store.integrity import precheck
 
     precheck("Versand", (ledger.dir,), space={ledger.dir: RECORD_BYTES * len(due)})
     own = session is None

@@ -11,7 +11,7 @@ so an interrupt can never leave a mail that the server accepted looking
 unsent. Only a hard kill (SIGKILL, power loss) or a connection lost in exactly
 that moment leaves the outcome unknown — SMTP has no way to close that window
 (the server may have said 250 just before the line broke); the send record
-(:mod:`wdg.mail.ledger`) keeps such a mail as *uncertain* and never sends it
+(:mod:`wdg.store.sent`) keeps such a mail as *uncertain* and never sends it
 again on its own.
 """
 
@@ -27,7 +27,7 @@ from email.utils import parseaddr
 
 from wdg.errors import StateError
 from wdg.mail.config import ServerConfig, network_problem
-from wdg.mail.ledger import held_signals  # noqa: F401 - part of this module's API
+from wdg.store.sent import held_signals  # noqa: F401 - part of this module's API
 
 
 class NotSent(Exception):

@@ -27,7 +27,7 @@ from wdg.world.state import Segment
 def _segment_of(sheet: Sheet, campaign: Campaign) -> Segment | None:
     """The campaign's segment named in the sheet; with exactly one segment at
     hand, that one; else ``None``."""
-    from wdg.world.storage import load_segment
+    from wdg.store.segment import load_segment
 
     d = None
     if sheet.segment:

@@ -35,13 +35,8 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
-import mailbox
-import json
-import os
 import re
-import secrets
 from dataclasses import dataclass, field
-from collections.abc import Iterator
 from typing import Any
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
@@ -53,10 +48,10 @@ import yaml
 
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError, WdgError
-from wdg.fsio import fsync_dir, write_durable, write_private
-from wdg.integrity import precheck
+from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
+from wdg.orders.mailbox import Incoming, iter_mailbox
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
@@ -144,40 +139,6 @@ class IntakeReport:
         return "\n".join(lines) + "\n"
 
 
-@dataclass(slots=True)
-class Incoming:
-    """One raw mail with where and when it arrived. A mail larger than the
-    import's size limit holds only its first :data:`KEEP_BYTES` bytes in
-    ``raw`` (``truncated``), with the size and hash of the whole mail."""
-
-    raw: bytes
-    position: int
-    delivered: datetime | None = None
-    """The mailbox's own delivery time (mbox ``From_`` line, Maildir file)."""
-    server_time: datetime | None = None
-    """The time the game master's mail server received the mail into the
-    mailbox (IMAP ``INTERNALDATE``, :mod:`wdg.mail.fetch`): trusted first."""
-    place: str = ""
-    """Where an IMAP mail sits (:func:`wdg.mail.seen.place`), for the intake record."""
-    size: int = -1
-    """Bytes of the whole mail (-1: ``len(raw)``)."""
-    sha256: str = ""
-    """SHA-256 of the whole mail (empty: that of ``raw``)."""
-    truncated: bool = False
-
-    @property
-    def total(self) -> int:
-        return len(self.raw) if self.size < 0 else self.size
-
-    @property
-    def digest(self) -> str:
-        return self.sha256 or hashlib.sha256(self.raw).hexdigest()
-
-
-KEEP_BYTES = 65_536
-"""Of a mail over the size limit only this many bytes are read into memory and
-kept in quarantine, with the size and SHA-256 of the whole mail."""
-CHUNK = 1 << 20
 MAX_NESTING = 30
 """Most nested multipart levels a mail may have (a mail client writes 3 or 4);
 a deeper mail is answered with a clear reason and kept in quarantine."""
@@ -192,131 +153,6 @@ def parse_deadline(text: str, tz: str = "Europe/Berlin") -> datetime:
     except ValueError:
         raise InvalidInputError(f"kein Eintreffschluß: {text!r}; erwartet 'JJJJ-MM-TT HH:MM'") from None
     return naive.replace(tzinfo=ZoneInfo(tz))
-
-
-_MAILDIR_TIME = re.compile(r"^(\d{9,11})(?:\.M(\d{1,6}))?")
-
-
-def read_mailbox(path: Path, max_bytes: int | None = None) -> list[Incoming]:
-    """The raw mails of an mbox file (in file order) or a Maildir directory (in
-    delivery order) as a list (:func:`iter_mailbox` streams them)."""
-    return list(iter_mailbox(path, max_bytes))
-
-
-def iter_mailbox(path: Path, max_bytes: int | None = None) -> Iterator[Incoming]:
-    """The raw mails of an mbox file (in file order) or a Maildir directory (in
-    delivery order), one at a time, each with its delivery time where the
-    mailbox records one. Memory stays flat in the mailbox's size: one mail is
-    held at a time, and of a mail over ``max_bytes`` only its first
-    :data:`KEEP_BYTES` (its size and SHA-256 are taken while reading past them)."""
-    if path.is_dir():
-        yield from _iter_maildir(path, max_bytes)
-        return
-    if not path.is_file():
-        raise InvalidInputError(f"kein Postfach unter {str(path)!r}; erwartet eine mbox-Datei oder ein Maildir")
-    yield from _iter_mbox(path, max_bytes)
-
-
-class _Collector:
-    """The bytes of one mail as they stream by: all of them, or (over the
-    limit) the first :data:`KEEP_BYTES` plus the size and hash of all."""
-
-    def __init__(self, limit: int | None) -> None:
-        self.limit = limit
-        self.parts: list[bytes] = []
-        self.held = 0
-        self.size = 0
-        self.hash = hashlib.sha256()
-        self.truncated = False
-
-    def add(self, data: bytes) -> None:
-        self.size += len(data)
-        self.hash.update(data)
-        if self.truncated:
-            return
-        self.parts.append(data)
-        self.held += len(data)
-        if self.limit is not None and self.held > self.limit:
-            kept = b"".join(self.parts)[:KEEP_BYTES]
-            self.parts, self.held, self.truncated = [kept], len(kept), True
-
-    def incoming(self, position: int, delivered: datetime | None) -> Incoming:
-        raw = b"".join(self.parts)
-        if not self.truncated:
-            return Incoming(raw, position, delivered)
-        return Incoming(raw, position, delivered, size=self.size,
-                        sha256=self.hash.hexdigest(), truncated=True)
-
-
-def _iter_mbox(path: Path, max_bytes: int | None) -> Iterator[Incoming]:
-    """An mbox file read line by line, split exactly as :class:`mailbox.mbox`
-    splits it: every line starting with ``From `` begins the next mail, and the
-    blank line before it (and at the end of the file) is the separator, not
-    part of the mail; text before the first ``From `` line is no mail."""
-    position = 0
-    current: _Collector | None = None
-    delivered: datetime | None = None
-    blank = b""
-    with open(path, "rb") as f:
-        for line in f:
-            if line.startswith(b"From "):
-                if current is not None:
-                    yield current.incoming(position, delivered)
-                position += 1
-                current = _Collector(max_bytes)
-                delivered = _from_line_date(line.rstrip(b"\r\n"))
-                blank = b""
-                continue
-            if current is None:
-                continue
-            if blank:
-                current.add(blank)
-                blank = b""
-            if line == b"\n":
-                blank = line
-            else:
-                current.add(line)
-    if current is not None:
-        yield current.incoming(position, delivered)
-
-
-def _from_line_date(line: bytes) -> datetime | None:
-    """The delivery time of an mbox ``From_`` line (``From sender Wed May  1
-    10:00:00 2024``, the delivering host's local time: naive here, read in the
-    segment's time zone by the import); ``None`` for a library's placeholder
-    (MAILER-DAEMON)."""
-    try:
-        text = line.decode("ascii", errors="replace").strip()
-        parts = text.split()
-        if len(parts) < 7 or parts[1] == "MAILER-DAEMON":
-            return None
-        return datetime.strptime(" ".join(parts[-5:]), "%a %b %d %H:%M:%S %Y")
-    except (ValueError, IndexError):
-        return None
-
-
-def _iter_maildir(path: Path, max_bytes: int | None) -> Iterator[Incoming]:
-    box = mailbox.Maildir(str(path), factory=None, create=False)
-    items = []
-    try:
-        for key in box.keys():
-            sub = box._lookup(key)  # noqa: SLF001 - the file's path inside the Maildir
-            file = path / sub
-            mt = _MAILDIR_TIME.match(os.path.basename(sub))
-            if mt:
-                when = int(mt.group(1)) + int((mt.group(2) or "0").ljust(6, "0")) / 1e6
-            else:
-                when = file.stat().st_mtime
-            items.append((when, os.path.basename(sub), file))
-    finally:
-        box.close()
-    items.sort(key=lambda t: (t[0], t[1]))
-    for i, (when, _, file) in enumerate(items, start=1):
-        got = _Collector(max_bytes)
-        with open(file, "rb") as f:
-            while chunk := f.read(CHUNK):
-                got.add(chunk)
-        yield got.incoming(i, datetime.fromtimestamp(when, tz=timezone.utc))
 
 
 def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
@@ -340,7 +176,7 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
 class Intake:
     """One import: mails taken one by one (:meth:`take`), then :meth:`finish`
     for the report. Every mail is recorded in the segment's intake record
-    (:mod:`wdg.mail.seen`, ``worlds/<segment>/mail/seen.yaml``) — ``taking``
+    (:mod:`wdg.store.seen`, ``worlds/<segment>/mail/seen.yaml``) — ``taking``
     before its sheet is stored, ``taken`` after — so a mail imported once is
     never imported again, in any later month, from any mailbox."""
 
@@ -348,7 +184,7 @@ class Intake:
                  outbox: Path | None = None, max_bytes: int = MAX_BYTES,
                  sender_address: str = "Segmentleiter <segmentleiter@localhost>",
                  record: Any = None, answer_without_sheet: bool = False) -> None:
-        from wdg.mail.seen import SeenRecord
+        from wdg.store.seen import SeenRecord
 
         self.camp, self.seg, self.deadline, self.max_bytes = camp, seg, deadline, max_bytes
         self.sender_address = sender_address
@@ -359,7 +195,7 @@ class Intake:
         self.rules = Rules.load(camp.rules_dir)
         self.record = record if record is not None else SeenRecord(camp.segment_dir(seg.name))
         self.answer_without_sheet = answer_without_sheet
-        recover_intake(self.folder)  # a sheet's storing an earlier import left half-done
+        store_intake.recover_intake(self.folder)  # a sheet's storing an earlier import left half-done
 
     def earlier(self, key: str) -> str | None:
         """The month (key) in which the mail ``key`` was imported before, if it was
@@ -384,7 +220,7 @@ class Intake:
     def take(self, mail: Incoming, answer: bool = True) -> list[MailResult]:
         """Import one mail (see the module); the results are also in the report.
         ``answer=False``: write no confirmation (an automatic mail, RFC 3834)."""
-        from wdg.mail.seen import mail_key
+        from wdg.store.seen import mail_key
 
         # (a mail over the size limit holds only its first bytes: its key is the
         # hash of the whole mail, taken while it was read)
@@ -655,48 +491,22 @@ def _sheets(texts: list[str]) -> list[tuple[str, object]]:
     return found
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _receipts(folder: Path, n: int) -> list[tuple[Path, dict]]:
-    paths = [folder / f"k{n}.receipt.yaml", *sorted((folder / "replaced").glob(f"k{n}.*.receipt.yaml"))]
-    out = []
-    for p in paths:
-        if p.is_file():
-            try:
-                out.append((p, yaml.safe_load(p.read_text(encoding="utf-8")) or {}))
-            except (yaml.YAMLError, OSError, UnicodeDecodeError):
-                out.append((p, {}))
-    return out
-
-
-def _next_free(replaced: Path, n: int) -> int:
-    """The next number ``i`` for which neither ``k<n>.<i>.txt`` nor its receipt exists."""
-    used = {0}
-    for p in replaced.glob(f"k{n}.*"):
-        parts = p.name.split(".")
-        if len(parts) >= 3 and parts[1].isdigit():
-            used.add(int(parts[1]))
-    return max(used) + 1
-
-
 def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: int,
            delivered: bool) -> None:
     text = clean_text(text)
-    sha = _sha(text)
+    sha = store_intake.sha_text(text)
     mail_id = r.message_id or mail_sha
-    for rpath, rec in _receipts(folder, n):
+    for rpath, rec in store_intake.receipts(folder, n):
         if rec.get("mail") == mail_id and rec.get("part", 0) == part:
             r.status, r.reason = DUPLICATE, "diese Mail ist schon erfaßt"
-            r.in_force = _describe(folder / f"k{n}.receipt.yaml")
+            r.in_force = store_intake.describe_receipt(folder / f"k{n}.receipt.yaml")
             r.original = rec
             r.stored = rpath.with_name(rpath.name.replace(".receipt.yaml", ".txt"))
             return
         if "mail" not in rec and (rec.get("sha256") == sha or
                                   (r.message_id and rec.get("message_id") == r.message_id)):
             r.status, r.reason = DUPLICATE, "dieser Spielzug ist schon gespeichert"
-            r.in_force = _describe(folder / f"k{n}.receipt.yaml")
+            r.in_force = store_intake.describe_receipt(folder / f"k{n}.receipt.yaml")
             return
     receipt = {"kingdom": n, "sender": r.sender, "date": r.date.isoformat() if r.date else None,
                "arrival": r.arrival.isoformat() if r.arrival else None,
@@ -706,13 +516,13 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
     folder.mkdir(parents=True, exist_ok=True)
     current, cur_receipt = folder / f"k{n}.txt", folder / f"k{n}.receipt.yaml"
     replaced = folder / "replaced"
-    if current.is_file() and not cur_receipt.is_file() and _sha_file(current) == sha:
+    if current.is_file() and not cur_receipt.is_file() and store_intake.sha_file(current) == sha:
         # This very sheet was stored by an import of an older wdg interrupted
         # before its receipt: complete it (not a hand-placed one to be replaced).
         r.status, r.stored = ACCEPTED, current
-        _commit(folder, [(cur_receipt, _receipt_text({**receipt, "status": ACCEPTED,
+        store_intake.commit(folder, [(cur_receipt, store_intake.receipt_text({**receipt, "status": ACCEPTED,
                                                        "reason": r.reason}))], [])
-        r.in_force = _describe(cur_receipt)
+        r.in_force = store_intake.describe_receipt(cur_receipt)
         return
     moves: list[tuple[Path, Path]] = []
     if current.is_file() or cur_receipt.is_file():
@@ -723,15 +533,15 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
             except (yaml.YAMLError, UnicodeDecodeError):
                 old = {}
         replaced.mkdir(exist_ok=True)
-        i = _next_free(replaced, n)
-        old_arrival = _iso(old.get("arrival")) if old.get("arrival_from_mailbox") else None
+        i = store_intake.next_free(replaced, n)
+        old_arrival = store_intake.iso_time(old.get("arrival")) if old.get("arrival_from_mailbox") else None
         if delivered and old_arrival is not None and r.arrival is not None \
                 and r.arrival < old_arrival:
             r.status, r.stored = REPLACED_OLDER, replaced / f"k{n}.{i}.txt"
             r.reason = "früher eingetroffen als der schon gespeicherte Spielzug; aufbewahrt, " \
                        "gilt nicht"
-            r.in_force = _describe(cur_receipt)
-            _write(folder, replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
+            r.in_force = store_intake.describe_receipt(cur_receipt)
+            store_intake.write_sheet(folder, replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
                    {**receipt, "status": r.status, "reason": r.reason, "in_force": r.in_force})
             return
         if current.is_file():
@@ -740,169 +550,21 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
             moves.append((cur_receipt, replaced / f"k{n}.{i}.receipt.yaml"))
         r.reason = f"ersetzt den früheren Spielzug (aufbewahrt als replaced/k{n}.{i}.txt)"
     r.status, r.stored = ACCEPTED, current
-    _write(folder, current, cur_receipt, text,
+    store_intake.write_sheet(folder, current, cur_receipt, text,
            {**receipt, "status": ACCEPTED, "reason": r.reason}, moves)
-    r.in_force = _describe(cur_receipt)
-
-
-def _iso(value: object) -> datetime | None:
-    try:
-        return datetime.fromisoformat(str(value)) if value else None
-    except ValueError:
-        return None
-
-
-def _describe(receipt: Path) -> str:
-    """Which sheet is in force, as the player reads it."""
-    try:
-        rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        return "der von Hand abgelegte Spielzug"
-    when = _iso(rec.get("arrival")) or _iso(rec.get("date"))
-    what = f"der Spielzug aus der Mail {rec.get('message_id') or '(ohne Message-ID)'}"
-    if when is not None:
-        what += f", eingetroffen {when.strftime('%d.%m.%Y %H:%M')}"
-    return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
-
-
-def _write(folder: Path, sheet: Path, receipt: Path, text: str, data: dict,
-           moves: list[tuple[Path, Path]] | None = None) -> None:
-    """Store a sheet and its receipt — and move the sheet they replace to
-    ``replaced/`` (``moves``) — under one journal: all of it or nothing,
-    whatever kills the import (:func:`_commit`). Nothing is overwritten: a
-    numbered file is never reused."""
-    leaving = {src for src, _ in moves or []}
-    for p in (sheet, receipt):
-        if p.exists() and p not in leaving:
-            raise FileExistsError(p)
-    _commit(folder, [(sheet, text.encode("utf-8")), (receipt, _receipt_text(data))],
-            moves or [])
-
-
-JOURNAL_GLOB = ".intake-*.journal"
-
-
-def _commit(folder: Path, writes: list[tuple[Path, bytes]],
-            moves: list[tuple[Path, Path]]) -> None:
-    """One step of the intake, crash-safe: each new file is written in full
-    beside its place (``.<name>.new``, flushed); then the journal
-    ``.intake-<token>.journal`` naming every move (the replaced sheet and
-    receipt first, then the new files) is put in place atomically — the commit
-    point; then the moves are done and the journal removed. An import killed
-    anywhere leaves either no journal (nothing changed; the ``.new`` files
-    are removed by :func:`recover_intake`) or one that the next import or
-    month run completes."""
-    # The roll forward only renames: its target folders are made now and must lie
-    # on the folder's file system (a mkdir or a rename across file systems after the
-    # commit could fail; issue #30 item 5). The new files' space is taken below.
-    targets = {b.parent for _, b in moves} | {dst.parent for dst, _ in writes}
-    for d in sorted(targets):
-        d.mkdir(parents=True, exist_ok=True)
-    precheck("Spielzug speichern", (), same_fs=(folder, *sorted(targets),
-                                                *sorted({a.parent for a, _ in moves})))
-    steps = []
-    for dst, data in writes:
-        tmp = dst.with_name(f".{dst.name}.new")
-        write_durable(tmp, data)
-        steps.append([str(tmp.relative_to(folder)), str(dst.relative_to(folder))])
-    for d in {tmp.parent for tmp, _ in writes}:
-        fsync_dir(d)
-    journal = {"moves": [[str(a.relative_to(folder)), str(b.relative_to(folder))]
-                         for a, b in moves] + steps}
-    path = folder / f".intake-{os.getpid()}-{secrets.token_hex(4)}.journal"
-    tmp = path.with_name(path.name + ".tmp")
-    write_durable(tmp, json.dumps(journal, indent=1).encode("utf-8"))
-    os.replace(tmp, path)  # the commit point
-    fsync_dir(folder)
-    _roll_forward(folder, path)
-
-
-def _roll_forward(folder: Path, journal: Path) -> None:
-    """Do what a committed journal says (each move only if not done yet:
-    repeatable), then remove it."""
-    try:
-        steps = json.loads(journal.read_text(encoding="utf-8"))["moves"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return  # not readable: left for the game master (segment check names it)
-    touched = {folder}
-    for src, dst in steps:
-        a, b = folder / src, folder / dst
-        if not _inside(folder, a) or not _inside(folder, b):
-            continue
-        if a.is_file() and not a.is_symlink() and not b.exists():
-            b.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(a, b)
-            touched |= {a.parent, b.parent}
-    for d in touched:
-        fsync_dir(d)
-    journal.unlink()
-    fsync_dir(folder)
-
-
-def _inside(folder: Path, path: Path) -> bool:
-    try:
-        return os.path.realpath(path.parent).startswith(os.path.realpath(folder))
-    except OSError:
-        return False
-
-
-def recover_intake(folder: Path) -> list[str]:
-    """Complete what an interrupted import committed (its journals) and remove
-    the scratch files of what it did not (``.<name>.new``, a journal's
-    ``.tmp``) — only files the intake writes; call it holding the segment's
-    lock. Returns one notice per action."""
-    notices: list[str] = []
-    if not folder.is_dir():
-        return notices
-    for journal in sorted(folder.glob(JOURNAL_GLOB)):
-        _roll_forward(folder, journal)
-        notices.append(f"{journal}: completed a sheet's storing interrupted after its commit")
-    for d in (folder, folder / "replaced"):
-        if not d.is_dir():
-            continue
-        for tmp in sorted(d.glob(".*.new")) + sorted(d.glob(".intake-*.journal.tmp")):
-            if tmp.is_file() and not tmp.is_symlink():
-                tmp.unlink()
-                notices.append(f"{tmp}: removed (an uncommitted sheet of an interrupted import)")
-    return notices
-
-
-def _receipt_text(data: dict) -> bytes:
-    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
-
-
-def _write_new(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
-def _sha_file(path: Path) -> str:
-    try:
-        return _sha(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return ""
+    r.in_force = store_intake.describe_receipt(cur_receipt)
 
 
 def _quarantine(folder: Path, mail: Incoming, r: MailResult) -> Path:
-    """Keep the raw bytes of a mail that could not be taken, with the reason:
-    the reason file first, then the mail, each written whole under a scratch
-    name and renamed into place (0600: mails hold personal data) — a kill
-    never leaves a truncated mail or one without its reason. Of a mail over the
-    size limit only its first :data:`KEEP_BYTES` are kept, with the size and
-    SHA-256 of the whole mail in the reason file."""
-    folder.mkdir(parents=True, exist_ok=True)
-    tag = mail.digest[:16]
-    path, reason = folder / f"{tag}.eml", folder / f"{tag}.grund.txt"
-    if path.is_file() and reason.is_file():
-        return path
+    """Keep the raw bytes of a mail that could not be taken, with the reason
+    (:func:`wdg.store.intake.keep_quarantined`). Of a mail over the size limit
+    only its first :data:`KEEP_BYTES` are kept, with the size and SHA-256 of
+    the whole mail in the reason file."""
     note = visible(r.reason) + "\n"
     if mail.truncated:
         note += (f"Aufbewahrt: die ersten {german_number(len(mail.raw))} von "
                  f"{german_number(mail.total)} Bytes; SHA-256 der ganzen Mail: {mail.digest}\n")
-    write_private(reason, note.encode("utf-8"))
-    write_private(path, mail.raw)
-    return path
+    return store_intake.keep_quarantined(folder, mail.digest[:16], note.encode("utf-8"), mail.raw)
 
 
 def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
@@ -956,7 +618,7 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
             del out["References"]
     out.set_content(visible(body))
     outbox.mkdir(parents=True, exist_ok=True)
-    _write_new(path, bytes(out))
+    store_intake.write_new(path, bytes(out))
     return path
 
 

@@ -23,9 +23,7 @@ opening balance is computed from the ledger (:func:`wdg.reports.build.treasury`)
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,13 +35,13 @@ from wdg.errors import StateError
 from wdg.reports.batch import default_jobs, render_reports
 from wdg.reports.settings import load_report_settings
 from wdg.rules import safe_load_file
+from wdg.store.delivery import (COMPRESSED, GZIP, OUTPUT_NAME, PACKED, PLAIN, archived_bytes,
+                                archived_names, archived_reports, compress_tree, put, put_bytes,
+                                storage_of)
 from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Segment
-from wdg.world.storage import load_segment
-
-OUTPUT_NAME = "reports"
-
+from wdg.store.segment import load_segment
 
 def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
     """An event from its plain form in the event log (addresses back to hexes)."""
@@ -61,214 +59,10 @@ def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
 def load_events(path: Path, seg: Segment) -> list[Event]:
     """The event log of an archived month (``path``: its folder, or its event
     file as before)."""
-    from wdg.engine.archive import read_events_data
+    from wdg.store.files import read_events_data
 
     return [event_from_dict(d, seg) for d in read_events_data(path if path.is_dir()
                                                                else path.parent)]
-
-
-OUTPUTS_DIR = "outputs"
-
-
-def archived_reports(mdir: Path) -> Path:
-    """The folder of an archived month's reports (``outputs/reports/``)."""
-    return mdir / OUTPUTS_DIR / OUTPUT_NAME
-
-
-def _link_or_copy(src: Path, dst: Path) -> None:
-    """Put ``src``'s bytes at ``dst`` (a hard link when possible, then made
-    read-only), replacing ``dst`` atomically; ``src``'s bytes are never touched."""
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        if dst.exists() and os.path.samefile(src, dst):
-            return
-    except OSError:
-        pass
-    tmp = dst.with_name(f".{dst.name}.tmp")
-    tmp.unlink(missing_ok=True)
-    try:
-        os.link(src, tmp)
-        # One file under two names: read-only, so that editing the delivered copy
-        # in place cannot change the archive (a program that saves by writing a
-        # new file and renaming it breaks the link and leaves the archive alone).
-        os.chmod(tmp, 0o444)
-    except OSError:
-        shutil.copyfile(src, tmp)
-    os.replace(tmp, dst)
-
-
-COMPRESSED = ".gz"
-STORED_AS_IS = (".pdf",)
-"""Reports that months archived with gzip-compressed reports stored as they
-are. Since the pack, every report of a month, PDFs included, is stored in the
-month's pack (:data:`wdg.engine.archive.PACK`, one xz-compressed tar: the
-PDFs repeat each other's streams, which the solid compression stores once) and
-delivered unpacked."""
-PACKED, GZIP, PLAIN = "pack", "gzip", "plain"
-"""How an archived month stores its text reports: in one pack (since issue 16's
-archive work), each as ``name.gz`` (months archived before), as they are (older)."""
-
-
-def storage_of(mdir: Path, manifest: dict[str, str]) -> str:
-    """How the archived month ``mdir`` stores its reports (to replay it the same way)."""
-    from wdg.engine.archive import PACK
-
-    if (archived_reports(mdir) / PACK).is_file():
-        return PACKED
-    prefix = f"{OUTPUTS_DIR}/{OUTPUT_NAME}/"
-    if any(n.startswith(prefix) and n.endswith(COMPRESSED) for n in manifest):
-        return GZIP
-    return PLAIN if any(n.startswith(prefix) for n in manifest) else PACKED
-
-
-def compress_tree(directory: Path) -> None:
-    """Store every report under ``directory`` but the PDFs as ``name.gz``
-    (deterministic gzip), so a month's text and HTML take a seventh of the space."""
-    from wdg.engine.archive import gzip_bytes
-
-    for p in sorted(directory.rglob("*")):
-        if p.is_file() and p.suffix not in STORED_AS_IS and p.suffix != COMPRESSED:
-            p.with_name(p.name + COMPRESSED).write_bytes(gzip_bytes(p.read_bytes()))
-            p.unlink()
-
-
-def _logical(rel: Path) -> Path:
-    """The delivered name of an archived report (without ``.gz``)."""
-    return rel.with_name(rel.name[:-len(COMPRESSED)]) if rel.name.endswith(COMPRESSED) else rel
-
-
-def _put(src: Path, dst: Path) -> None:
-    """Deliver one archived report: a hard link for a file stored as it is,
-    the decompressed bytes for a compressed one (atomically replacing ``dst``)."""
-    if not src.name.endswith(COMPRESSED):
-        _link_or_copy(src, dst)
-        return
-    import gzip
-
-    _put_bytes(gzip.decompress(src.read_bytes()), dst)
-
-
-def _put_bytes(data: bytes, dst: Path) -> None:
-    """Deliver ``data`` as ``dst`` (atomically; left alone when it holds them already)."""
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    if dst.is_file() and dst.stat().st_size == len(data) and dst.read_bytes() == data:
-        return
-    tmp = dst.with_name(f".{dst.name}.tmp")
-    tmp.unlink(missing_ok=True)  # (a read-only hard link of an earlier delivery)
-    tmp.write_bytes(data)
-    os.replace(tmp, dst)
-
-
-def _member_path(name: str) -> Path:
-    """A pack member's relative path, refused if it could leave its folder."""
-    rel = Path(name)
-    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
-        raise StateError(f"das archivierte Paketmitglied {name!r} ist kein einfacher relativer Pfad")
-    return rel
-
-
-def archived_names(archived: Path) -> list[Path]:
-    """Every report of an archived month's ``outputs/reports/`` folder as
-    delivered (relative paths, sorted): files, compressed files, pack members."""
-    from wdg.engine.archive import PACK, read_pack
-
-    out: set[Path] = set()
-    if archived.is_dir():
-        for p in archived.rglob("*"):
-            if not p.is_file():
-                continue
-            rel = p.relative_to(archived)
-            if p.name == PACK:
-                out.update(rel.parent / _member_path(n) for n in read_pack(p))
-            else:
-                out.add(_logical(rel))
-    return sorted(out)
-
-
-def archived_bytes(archived: Path, rel: Path | str) -> bytes | None:
-    """The content of the archived report ``rel`` (as delivered), or ``None``."""
-    from wdg.engine.archive import read_archived
-
-    try:
-        return read_archived(archived / rel, root=archived)
-    except FileNotFoundError:
-        return None
-
-
-def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
-    """Build ``reports/<segment>/<YYYY-MM>/`` from the archived month's
-    ``outputs/reports/``; returns the delivered files, sorted. Files there that
-    are not reports of the archive (the mail outbox) are left alone."""
-    from wdg.engine.archive import month_dir
-
-    src = archived_reports(month_dir(camp, segment, month))
-    if not src.is_dir():
-        raise StateError(f"Segment {segment!r}: der archivierte Mond {month.key} enthält keine "
-                         f"Berichte ({src}); 'wdg reports render {segment} {month.key}' erzeugt sie")
-    from wdg.engine.archive import PACK, read_pack
-
-    out = camp.reports_dir(segment, month)
-    files = []
-    for p in sorted(src.rglob("*")):
-        if not p.is_file():
-            continue
-        rel = p.relative_to(src)
-        if p.name == PACK:
-            for name, data in sorted(read_pack(p).items()):
-                dst = out / rel.parent / _member_path(name)
-                _put_bytes(data, dst)
-                files.append(dst)
-        else:
-            dst = out / _logical(rel)
-            _put(p, dst)
-            files.append(dst)
-    return sorted(files)
-
-
-def delivered_size(archived: Path) -> int:
-    """The bytes :func:`deliver` writes from the reports folder ``archived``
-    (unpacked: pack members, decompressed ``.gz`` files by their gzip size
-    field, other files as they are), for the space check before a commit."""
-    from wdg.engine.archive import PACK, read_pack
-
-    total = 0
-    if not archived.is_dir() or archived.is_symlink():
-        return 0
-    for p in archived.rglob("*"):
-        if not p.is_file() or p.is_symlink():
-            continue
-        if p.name == PACK:
-            total += sum(len(data) for data in read_pack(p).values())  # (cached when just made)
-        elif p.name.endswith(COMPRESSED):
-            with p.open("rb") as f:
-                f.seek(-4, os.SEEK_END)
-                total += int.from_bytes(f.read(4), "little")
-        else:
-            total += p.stat().st_size
-    return total
-
-
-def check_delivered(camp: Campaign, segment: str, month: MonthDate,
-                    manifest: dict[str, str]) -> str | None:
-    """The first delivered report (``reports/<segment>/<YYYY-MM>/...``) whose
-    bytes differ from the archive's manifest, or ``None``. A report that was
-    never delivered (or removed) is not a difference."""
-    from wdg.engine.archive import month_dir
-
-    out = camp.reports_dir(segment, month)
-    archived = archived_reports(month_dir(camp, segment, month))
-    prefix = f"{OUTPUTS_DIR}/{OUTPUT_NAME}/"
-    for name in sorted(manifest):
-        if not name.startswith(prefix):
-            continue
-        rel = _logical(Path(name[len(prefix):]))
-        p = out / rel
-        if not p.is_file():
-            continue
-        want = archived_bytes(archived, rel)
-        if want is None or hashlib.sha256(p.read_bytes()).digest() != hashlib.sha256(want).digest():
-            return p.relative_to(camp.root).as_posix()
-    return None
 
 
 @dataclass(slots=True)
@@ -312,7 +106,8 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
                                                                            dict, object, Path]:
     """``(state after, events, sheets, game master's sheet, rules folder)`` of
     an archived month, all from the month's own folder."""
-    from wdg.engine.archive import events_file, month_dir, read_order_files
+    from wdg.store.files import events_file
+    from wdg.store.months import month_dir, read_order_files
     from wdg.engine.intake import take_in
 
     mdir = month_dir(camp, segment, date)
@@ -339,7 +134,7 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
     ``reports/<segment>/<YYYY-MM>/``: files equal to the archived ones come
     from the archive, the others are written as rendered (and listed in
     ``differing``)."""
-    from wdg.engine.archive import month_dir
+    from wdg.store.months import month_dir
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
     date = MonthDate.parse(month) if isinstance(month, str) else month
@@ -363,9 +158,9 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
                 stored = archived / rel
                 gz = stored.with_name(rel.name + COMPRESSED)
                 if stored.is_file() or gz.is_file():
-                    _put(stored if stored.is_file() else gz, dst)
+                    put(stored if stored.is_file() else gz, dst)
                 else:  # a member of the pack
-                    _put_bytes(old, dst)
+                    put_bytes(old, dst)
             else:
                 if old is not None:
                     result.differing.append(rel.as_posix())
@@ -404,7 +199,7 @@ def read_previous(mdir: Path) -> dict[int, dict] | None:
     before it as then)."""
     import json
 
-    from wdg.engine.archive import read_archived
+    from wdg.store.files import read_archived
 
     try:
         data = read_archived(mdir / "inputs" / PREVIOUS_REPORTS, root=mdir)
@@ -456,7 +251,7 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
         raise ValueError(f"unknown report storage {storage!r}")
 
     def write(result: Any, directory: Path, beside: Any = None) -> None:
-        from wdg.engine.archive import PackWriter
+        from wdg.store.files import PackWriter
 
         packers: list[PackWriter] = []
 
@@ -499,16 +294,16 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     with it (months before 0.2.0: the campaign's or the shipped ones), its own
     rules and previous-month figures, with PDFs if it archived PDFs, its
     reports stored as it stored them. Returns the
-    :class:`wdg.engine.archive.ReplayReport` (docs/turns.md, "Replay")."""
-    from wdg.engine.archive import (Layer, ReplayReport, archived_templates, fill_month_rules,
-                                    month_dir, replay_month)
+    :class:`wdg.engine.replay.ReplayReport` (docs/turns.md, "Replay")."""
+    from wdg.engine.replay import Layer, ReplayReport, fill_month_rules, replay_month
+    from wdg.store.months import archived_templates, month_dir
     from wdg.errors import DataError
 
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
     live = camp.segment_dir(segment)
     if (live / "segment.yaml").is_file():  # a segment of a newer wdg: refused, as everywhere
-        from wdg.world.storage import FORMAT, format_of, too_new
+        from wdg.store.segment import FORMAT, format_of, too_new
 
         if (fmt := format_of(live)) > FORMAT:
             raise too_new(live / "segment.yaml", fmt)
@@ -518,7 +313,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     with_pdf = any(str(name).endswith(".pdf") for name in manifest)
     with tempfile.TemporaryDirectory(prefix="wdg-replay-templates-") as tmp:
         def _refused(e: Exception) -> Any:
-            from wdg.engine.archive import read_provenance
+            from wdg.store.months import read_provenance
             from wdg.provenance import build_info, describe
 
             prov = read_provenance(mdir)

@@ -24,12 +24,11 @@ from jinja2 import (BytecodeCache, ChoiceLoader, Environment, FileSystemLoader, 
 from jinja2.bccache import Bucket
 from markupsafe import Markup
 
-from wdg.campaign import PACKAGE_ROOT
+from wdg.campaign import SHIPPED_TEMPLATES
 from wdg.reports.model import SECTION_NUMBERS, count, gs, money, pct, signed_money
 from wdg.textpolicy import xml_safe
 from wdg.world.state import ruler_title
 
-SHIPPED_TEMPLATES = PACKAGE_ROOT / "templates"
 WIDTH = 80
 
 

@@ -12,7 +12,7 @@ and :class:`~wdg.world.calendar.MonthDate` (``YYYY-MM``).
 Decoding validates: a wrong type, an unknown enum value, an address off the
 map, a missing required key or an unknown key raises
 :class:`~wdg.errors.DataError` with the key path (``armies[3].units``) and no
-file; :mod:`wdg.world.storage` adds the file name.
+file; :mod:`wdg.store.segment` adds the file name.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Records are ``@dataclass(slots=True)``; the dense per-gemark layers are numpy
 arrays of shape ``grid.shape`` (``[row, col]`` in odd-r offset layout). The
 engine modules are functions over this state (ARCHITECTURE.md, "State and
-storage"); :mod:`wdg.world.storage` loads and saves it.
+storage"); :mod:`wdg.store.segment` loads and saves it.
 
 Rule references: "Das Königreich", "Der Reichsschatz", "Die Siedlung",
 "Die Bauwerke", "Das Heer", "Der Feldherr", "Die Fabelwesen",

@@ -2,19 +2,19 @@
 (``worlds/<segment>/mail/seen.yaml``).
 
 One line per mail event, each a YAML list item in flow form (JSON, which YAML
-reads too). The record is **sealed** (:func:`wdg.integrity.write_sealed`, issue
+reads too). The record is **sealed** (:func:`wdg.store.integrity.write_sealed`, issue
 #30): every event rewrites it whole — a temporary file, flushed to the disk,
 then renamed over the old one — with a first line marking it sealed and a last
 line holding the SHA-256 of everything before, so an event is recorded whole
 or not at all, and a bit flip or a file cut short is found on loading and
-named (:class:`wdg.integrity.IntegrityError`), never read as "not seen" (which
+named (:class:`wdg.store.integrity.IntegrityError`), never read as "not seen" (which
 would import and answer mails twice). A record written before sealing (an
 append-only journal without those lines; a line cut off by a crash, the very
 last one, is dropped) is read as it is and sealed by its next event. Only wdg
 writes it, under the segment's lock (the lock ``wdg turn run`` takes).
 
-A mail is known by its **key**: its Message-ID, else ``sha256:<hash of its
-bytes>``. An IMAP mail is also known by its place in the mailbox: the account,
+A mail is known by its **key** (:func:`mail_key`): its
+Message-ID, else ``sha256:<hash of its bytes>``. An IMAP mail is also known by its place in the mailbox: the account,
 the mailbox, its ``UIDVALIDITY`` and ``UID`` (a UID is never reused while the
 UIDVALIDITY stays; a new UIDVALIDITY means the server renumbered the mailbox,
 and the Message-ID still recognises the mails).
@@ -42,7 +42,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from wdg import integrity
+from wdg.store import integrity
 from wdg.errors import DataError
 
 MAIL_DIR = "mail"

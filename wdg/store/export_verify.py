@@ -63,7 +63,7 @@ def pack_members(pack):
 
 
 def stored(month, name):
-    """The bytes a manifest hash of ``name`` is taken of (see wdg.engine.archive.stored_bytes)."""
+    """The bytes a manifest hash of ``name`` is taken of (see wdg.store.files.stored_bytes)."""
     path = month / name
     if path.is_file():
         return path.read_bytes()

@@ -14,7 +14,7 @@ it certainly was not accepted (refused with 4xx, connection lost before the
 message was complete: sent again by the next call), ``refused`` for a 5xx
 (an unknown recipient: not sent again on its own). While the server's answer
 is awaited and recorded, Ctrl-C and SIGTERM are held back
-(:func:`wdg.mail.smtp.held_signals`).
+(:func:`held_signals`).
 
 **The window SMTP cannot close.** If wdg is killed hard (SIGKILL, power
 loss) or the line breaks after the message went out and before the server's
@@ -292,7 +292,7 @@ def ledger_path(segment_dir: Path) -> Path:
 
 def check_sent(segment_dir: Path) -> list[Any]:
     """``wdg segment check``: the send record against its seal (findings, never raises)."""
-    from wdg.integrity import Finding
+    from wdg.store.integrity import Finding
 
     try:
         Ledger(segment_dir)

@@ -20,7 +20,7 @@ address is the player's as the segment has it now; a kingdom that left the
 game since (retired, a city state) still gets its last sheet at the address
 the archived month names; a kingdom now played by a bot gets no mail (its
 former player is no longer in the game). Nothing depends on kingdoms added
-later. The send record is :mod:`wdg.mail.ledger` (key
+later. The send record is :mod:`wdg.store.sent` (key
 ``bericht/<YYYY-MM>/k<n>``); a record of the old ``reports/.../outbox/sent.yaml``
 is taken over (those mails count as sent).
 """
@@ -38,12 +38,12 @@ from zoneinfo import ZoneInfo
 
 from wdg.campaign import Campaign
 from wdg.errors import StateError
-from wdg.mail.ledger import Ledger
+from wdg.store.sent import Ledger
 from wdg.mail.send import Outgoing, digest
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
-from wdg.world.storage import load_segment
+from wdg.store.segment import load_segment
 
 OLD_OUTBOX = "outbox"
 OLD_SENT = "sent.yaml"
@@ -77,8 +77,8 @@ def _now(seg: Segment) -> datetime:
 
 def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
     """The archived month's reports folder and the kingdoms with a sheet there."""
-    from wdg.engine.archive import month_dir
-    from wdg.reports.archived import archived_names, archived_reports
+    from wdg.store.months import month_dir
+    from wdg.store.delivery import archived_names, archived_reports
 
     mdir = month_dir(camp, segment, month)
     src = archived_reports(mdir)
@@ -95,7 +95,7 @@ def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, lis
 
 def _month_states(camp: Campaign, segment: str, month: MonthDate) -> list[Segment]:
     """The archived states of the month (after, before), those that exist."""
-    from wdg.engine.archive import month_dir
+    from wdg.store.months import month_dir
 
     mdir = month_dir(camp, segment, month)
     return [load_segment(mdir / d) for d in ("state", "state-before") if (mdir / d).is_dir()]
@@ -104,7 +104,7 @@ def _month_states(camp: Campaign, segment: str, month: MonthDate) -> list[Segmen
 def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
                  ledger: Ledger, kingdoms: list[int] | None = None) -> Recipients:
     """The result mails of ``month`` (all kingdoms, or those in ``kingdoms``)."""
-    from wdg.reports.archived import archived_bytes
+    from wdg.store.delivery import archived_bytes
 
     src, have = _archived(camp, seg.name, month)
     out = Recipients()
@@ -296,7 +296,7 @@ def send_month(camp: Campaign, segment: str, month: MonthDate | None = None, *,
     gets a correction (unless ``corrections`` is false: then it is listed)."""
     from contextlib import nullcontext
 
-    from wdg.engine.archive import segment_lock
+    from wdg.store.lock import segment_lock
     from wdg.mail.config import load_mail_config
     from wdg.mail.send import send_mails
 

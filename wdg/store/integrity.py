@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from wdg.errors import DataError, StateError
+from wdg.errors import DataError, InvalidInputError, StateError
 from wdg.fsio import german_strerror
 
 LIST = "SHA256SUMS"
@@ -73,6 +73,12 @@ class IntegrityError(DataError):
         self.path, self.where, self.found, self.expected, self.line = \
             first.path, None, first.what, "", None
         Exception.__init__(self, f"{first}{more}{context}")
+
+
+class ListWriteError(StateError):
+    """A hash list could not be written as it must be (e.g. without the link to
+    the last archived month): raised before anything is committed, never
+    swallowed — a list written without its link would end the chain unseen."""
 
 
 def digest(data: bytes) -> str:
@@ -209,7 +215,7 @@ def verify_month(mdir: Path, *, full: bool = True) -> list[Finding]:
 
 def _members_changed(mdir: Path, rel: str) -> str:
     """For a damaged pack: which of its members differ from the manifest."""
-    from wdg.engine.archive import PACK, read_pack
+    from wdg.store.files import PACK, read_pack
 
     if not rel.endswith(PACK):
         return ""
@@ -228,7 +234,7 @@ def _members_changed(mdir: Path, rel: str) -> str:
 
 def _verify_legacy(mdir: Path, full: bool) -> list[Finding]:
     """A month archived before hash lists: its manifest's outputs."""
-    from wdg.engine.archive import stored_bytes
+    from wdg.store.files import stored_bytes
 
     found = [Finding(str(mdir), "von einer älteren wdg-Version archiviert: Eingaben (Bögen, "
                      "Regeln, Seed, Zustand davor) und Index sind durch keine Hashliste "
@@ -309,7 +315,7 @@ def check_chain(seg_dir: Path, date: str | None = None) -> list[Finding]:
     for p in months:
         try:
             dates.append(MonthDate.parse(p.name))
-        except Exception:  # e.g. month 13
+        except InvalidInputError:  # e.g. month 13
             found.append(Finding(str(p), "kein gültiger Mond (YYYY-MM)"))
     for a, b in zip(dates, dates[1:]):
         if a.next() != b:
@@ -324,7 +330,7 @@ def check_chain(seg_dir: Path, date: str | None = None) -> list[Finding]:
         last = dates[-1]
         try:
             d = MonthDate.parse(date)
-        except Exception:
+        except InvalidInputError:  # a damaged date: the segment's own check names it
             d = None
         seg_file = str(seg_dir / "segment.yaml")
         if d is not None and d <= last:
@@ -400,16 +406,23 @@ def live_list(files: dict[str, Path], seg_dir: Path, date_key: str,
     entries = {name: file_digest(p) for name, p in files.items()}
     try:
         last = MonthDate.parse(date_key).previous().key
-    except Exception:
-        last = None
-    if last is not None:
-        folder = seg_dir / TURNS / last
-        for src, dst in renames:
-            if dst == f"{TURNS}/{last}":
-                folder = seg_dir / src
-        target = link_target(folder)
-        if target is not None and folder.is_dir() and not folder.is_symlink():
-            entries[f"{TURNS}/{last}/{target[0]}"] = file_digest(target[1])
+    except InvalidInputError as e:
+        # never a list without its link to the last month (the chain would end unseen)
+        raise ListWriteError(f"{seg_dir / LIST}: die Hashliste kann nicht geschrieben werden, "
+                             f"das Datum {date_key!r} des Segments ist kein Mond ({e}); nichts "
+                             "wurde gespeichert") from None
+    folder = seg_dir / TURNS / last
+    for src, dst in renames:
+        if dst == f"{TURNS}/{last}":
+            folder = seg_dir / src
+    if folder.is_symlink():
+        raise ListWriteError(f"{folder}: der letzte archivierte Mond ist ein symbolischer Link "
+                             f"(auf {os.readlink(folder)}); die Hashliste {seg_dir / LIST} "
+                             "verwiese nicht auf ihn. Nichts wurde gespeichert — den Link von "
+                             "Hand entfernen und den Mond zurückholen ('wdg segment check')")
+    target = link_target(folder)
+    if target is not None and folder.is_dir():
+        entries[f"{TURNS}/{last}/{target[0]}"] = file_digest(target[1])
     return format_list(entries, "wdg: SHA-256 of the segment's files as saved, and of the last "
                        "archived month's hash list\ncheck: cd to this folder, then sha256sum -c "
                        "SHA256SUMS")
@@ -451,7 +464,7 @@ def has_sealed_months(seg_dir: Path) -> bool:
 def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
     """Everything: the live files, the chain, and every archived month
     (``full``: every file's hash; else the index files and presence)."""
-    from wdg.world.storage import FILES
+    from wdg.store.journal import FILES
 
     found: list[Finding] = []
     if (seg_dir / LIST).exists() or (seg_dir / LIST).is_symlink():
@@ -463,10 +476,11 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
         found.append(Finding(str(seg_dir), "von einer älteren wdg-Version gespeichert: die "
                              "Dateien des Segments sind durch keine Hashliste abgesichert (das "
                              "nächste Speichern schreibt sie)", uncovered=True))
-    from wdg.mail.ledger import check_sent  # the mail records, written between months
-    from wdg.mail.seen import check_seen
+    from wdg.store.mailrecords import check_records  # the mail records, written between months
+    from wdg.store.seen import check_seen
+    from wdg.store.sent import check_sent
 
-    found += check_seen(seg_dir) + check_sent(seg_dir)
+    found += check_seen(seg_dir) + check_sent(seg_dir) + check_records(seg_dir)
     found += check_chain(seg_dir)
     for m in month_dirs(seg_dir / TURNS):
         if m.is_dir() and not m.is_symlink():
@@ -478,7 +492,7 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
 
 BLOB_STORE = (".blobs", "sha256")
 """``turns/.blobs/sha256/<hex>``: the archived templates, content-addressed
-(:mod:`wdg.engine.archive`); a blob's name is the SHA-256 of its content."""
+(:mod:`wdg.store.months`); a blob's name is the SHA-256 of its content."""
 
 
 def verify_blobs(seg_dir: Path) -> list[Finding]:

@@ -1,0 +1,310 @@
+"""The package's structure, measured from its imports: ``python -m wdg.bench.layers``.
+
+Reads every module of ``wdg/`` with :mod:`ast` (imports at the top and
+inside functions alike; ``import_module`` calls are not followed) and
+reports what ``docs/architecture.md`` shows and ``tests/test_layers.py``
+enforces:
+
+- **rooms**: the package's folders (``wdg/engine/``) and top-level modules
+  (``wdg/errors.py``); an **arrow** is a room importing from another (one
+  per pair, however many imports);
+- **floors**: the rooms ordered bottom-up so that as few arrows as possible
+  run upward (an exact minimum per knot of mutually dependent rooms, by
+  dynamic programming over subsets; a greedy order for knots over 18 rooms);
+  the arrows that still run upward are listed;
+- **circles between folders**: groups of modules that import each other in a
+  circle and lie in more than one room;
+- **largest modules** (lines);
+- **the store's imports**: every room ``wdg/store/`` imports from.
+
+``--mermaid`` prints the room graph as a Mermaid diagram (upward arrows in
+red), ``--json`` the numbers. ``--root DIR`` measures another checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STORE = "wdg/store/"
+STORE_MAY_IMPORT = ("wdg/store/", "wdg/world/", "wdg/errors.py", "wdg/fsio.py",
+                    "wdg/yamlfast.py", "wdg/provenance.py", "wdg/procs.py", "wdg/campaign.py",
+                    "wdg/rules/", "wdg/textpolicy.py", "wdg/__init__.py")
+"""What the store may import: itself, the plain data of ``wdg.world``, the base
+modules (docs/architecture.md, "The store")."""
+EXACT_LIMIT = 18
+
+
+@dataclass
+class Structure:
+    """The measured structure of one checkout."""
+
+    modules: dict[str, int] = field(default_factory=dict)
+    """module path (``wdg/engine/turn.py``) -> lines"""
+    imports: dict[str, set[str]] = field(default_factory=dict)
+    """module path -> module paths it imports (within ``wdg``)"""
+    arrows: dict[str, set[str]] = field(default_factory=dict)
+    """room -> rooms it imports"""
+    floors: list[str] = field(default_factory=list)
+    """rooms bottom-up"""
+    upward: list[tuple[str, str]] = field(default_factory=list)
+    """arrows from a lower room to a higher one"""
+    circles: list[list[str]] = field(default_factory=list)
+    """circles of modules that span more than one room"""
+
+    def largest(self, n: int = 8, under: str = "wdg/") -> list[tuple[str, int]]:
+        return sorted(((m, k) for m, k in self.modules.items() if m.startswith(under)),
+                      key=lambda x: (-x[1], x[0]))[:n]
+
+    def store_imports(self) -> dict[str, set[str]]:
+        """Module of the store -> the modules above it that it imports."""
+        out: dict[str, set[str]] = {}
+        for m, targets in self.imports.items():
+            if m.startswith(STORE):
+                bad = {t for t in targets if not t.startswith(STORE_MAY_IMPORT)}
+                if bad:
+                    out[m] = bad
+        return out
+
+    def numbers(self) -> dict[str, object]:
+        return {"modules": len(self.modules), "lines": sum(self.modules.values()),
+                "rooms": len(self.floors), "arrows": sum(len(v) for v in self.arrows.values()),
+                "upward": len(self.upward), "upward_arrows": [list(a) for a in self.upward],
+                "circles_between_folders": len(self.circles),
+                "largest": [list(x) for x in self.largest(5)],
+                "over_800_lines": [m for m, k in self.largest(1000) if k > 800]}
+
+
+def room_of(path: str) -> str:
+    """``wdg/engine/turn.py`` -> ``wdg/engine/``; ``wdg/errors.py`` -> itself."""
+    parts = path.split("/")
+    return "/".join(parts[:2]) + "/" if len(parts) > 2 else path
+
+
+def _module_paths(root: Path) -> dict[str, Path]:
+    out = {}
+    for p in sorted((root / "wdg").rglob("*.py")):
+        rel = p.relative_to(root).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = p
+    return out
+
+
+def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[str]:
+    package = name if is_pkg else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(a.name, None) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            found += [(mod, a.name) for a in node.names]
+    return found  # type: ignore[return-value]
+
+
+def measure(root: Path) -> Structure:
+    """Measure the checkout at ``root``."""
+    paths = _module_paths(root)
+    rel = {m: p.relative_to(root).as_posix() for m, p in paths.items()}
+    s = Structure()
+    for m, p in paths.items():
+        text = p.read_text(encoding="utf-8")
+        s.modules[rel[m]] = len(text.splitlines())
+        targets = set()
+        for mod, name in _imported(ast.parse(text), m, p.name == "__init__.py"):
+            if not (mod == "wdg" or mod.startswith("wdg.")):
+                continue
+            full = f"{mod}.{name}" if name and f"{mod}.{name}" in paths else mod
+            while full not in paths and "." in full:
+                full = full.rpartition(".")[0]
+            if full != m and full in paths:
+                targets.add(rel[full])
+        s.imports[rel[m]] = targets
+    face = "wdg/__init__.py"
+    for m, targets in s.imports.items():
+        a = room_of(m)
+        for t in targets:
+            b = room_of(t)
+            if a != b and t != face:
+                s.arrows.setdefault(a, set()).add(b)
+    rooms = sorted({room_of(m) for m in s.modules})
+    s.floors, s.upward = _floors(rooms, s.arrows)
+    s.circles = [c for c in _sccs(sorted(s.imports), s.imports) if len({room_of(m) for m in c}) > 1]
+    return s
+
+
+def _sccs(nodes: list[str], edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components (Tarjan, iterative), each sorted; only those of 2+."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+    for start in nodes:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges.get(w, ())))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        out.append(sorted(comp))
+    return sorted(out)
+
+
+def _order_knot(knot: list[str], arrows: dict[str, set[str]]) -> list[str]:
+    """The rooms of one knot bottom-up with the fewest upward arrows."""
+    n = len(knot)
+    if n > EXACT_LIMIT:  # greedy: put lowest the room that imports fewest of the rest
+        rest, order = set(knot), []
+        while rest:
+            v = min(sorted(rest), key=lambda r: (len(arrows.get(r, set()) & rest), r))
+            order.append(v)
+            rest.discard(v)
+        return order
+    ix = {r: i for i, r in enumerate(knot)}
+    imports = [sum(1 << ix[t] for t in arrows.get(r, ()) if t in ix) for r in knot]
+    inf = n * n + 1
+    best = [inf] * (1 << n)
+    choice = [-1] * (1 << n)
+    best[0] = 0
+    for placed in range(1 << n):
+        if best[placed] == inf:
+            continue
+        for i in range(n):
+            if placed >> i & 1:
+                continue
+            # rooms placed already lie lower; each of them importing room i runs upward
+            cost = sum(1 for j in range(n) if placed >> j & 1 and imports[j] >> i & 1)
+            nxt = placed | 1 << i
+            if best[placed] + cost < best[nxt]:
+                best[nxt], choice[nxt] = best[placed] + cost, i
+    order, placed = [], (1 << n) - 1
+    while placed:
+        i = choice[placed]
+        order.append(knot[i])
+        placed &= ~(1 << i)
+    return order[::-1]
+
+
+def _floors(rooms: list[str], arrows: dict[str, set[str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    knots = {r: [r] for r in rooms}
+    for comp in _sccs(rooms, arrows):
+        for r in comp:
+            knots[r] = comp
+    # knots in dependency order (what a knot imports comes first), then each ordered inside
+    done: set[str] = set()
+    order: list[str] = []
+
+    def visit(r: str, trail: frozenset[str]) -> None:
+        knot = knots[r]
+        if knot[0] in done:
+            return
+        inside = set(knot)
+        for m in knot:
+            for t in sorted(arrows.get(m, ())):
+                if t not in inside and knots[t][0] not in done and t not in trail:
+                    visit(t, trail | inside)
+        done.add(knot[0])
+        order.extend(_order_knot(knot, arrows) if len(knot) > 1 else knot)
+
+    for r in rooms:
+        visit(r, frozenset())
+    pos = {r: i for i, r in enumerate(order)}
+    upward = sorted((a, b) for a, bs in arrows.items() for b in bs if pos[b] > pos[a])
+    return order, upward
+
+
+def mermaid(s: Structure) -> str:
+    """The rooms as a Mermaid graph, top floor first; upward arrows red."""
+    ids = {r: "n" + "".join(c if c.isalnum() else "_" for c in r) for r in s.floors}
+    lines = ["graph TD"]
+    for r in reversed(s.floors):
+        lines.append(f'  {ids[r]}["{r}"]')
+    up = set(s.upward)
+    edges = sorted((a, b) for a, bs in s.arrows.items() for b in bs)
+    styles = []
+    for i, (a, b) in enumerate(edges):
+        lines.append(f"  {ids[a]} --> {ids[b]}")
+        if (a, b) in up:
+            styles.append(i)
+    if styles:
+        lines.append(f"  linkStyle {','.join(map(str, styles))} stroke:#d00,stroke-width:2px")
+    return "\n".join(lines) + "\n"
+
+
+def text(s: Structure) -> str:
+    """The numbers and lists, as ``docs/architecture.md`` quotes them."""
+    n = s.numbers()
+    out = [f"{n['modules']} modules, {n['lines']} lines; {n['rooms']} rooms, {n['arrows']} arrows",
+           f"arrows running upward: {n['upward']}"]
+    out += [f"  {a} -> {b}" for a, b in s.upward]
+    out.append(f"circles between folders: {n['circles_between_folders']}")
+    out += [f"  {len(c)} modules: {', '.join(c)}" for c in s.circles]
+    out.append("floors, bottom-up: " + ", ".join(s.floors))
+    out.append("largest modules: " + ", ".join(f"{m} {k}" for m, k in s.largest(5)))
+    over = n["over_800_lines"]
+    out.append("over 800 lines: " + (", ".join(over) if over else "none"))  # type: ignore[arg-type]
+    bad = s.store_imports()
+    out.append("the store imports from above it: " + (
+        "; ".join(f"{m} -> {', '.join(sorted(t))}" for m, t in sorted(bad.items())) or "nothing"))
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m wdg.bench.layers",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
+                    help="the checkout to measure (default: this one)")
+    ap.add_argument("--mermaid", action="store_true", help="print the room graph (Mermaid)")
+    ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    args = ap.parse_args(argv)
+    s = measure(args.root)
+    if args.mermaid:
+        sys.stdout.write(mermaid(s))
+    elif args.json:
+        sys.stdout.write(json.dumps(s.numbers(), indent=1) + "\n")
+    else:
+        sys.stdout.write(text(s))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+

@@ -1,0 +1,206 @@
+"""Order sheets between months, on disk: ``orders/<segment>/<YYYY-MM>/``
+(docs/storage.md, "Order sheets between months"; docs/orders.md, "Mailbox intake").
+
+Each sheet ``k<n>.txt`` stands with its receipt ``k<n>.receipt.yaml`` (sender,
+arrival, the sheet's SHA-256, status); a sheet it replaces moves to
+``replaced/`` — all of it under one journal of its own
+(``.intake-<token>.journal``, scratch files ``.k<n>.txt.new``): a sheet
+never stands without its receipt. What the intake decides (accepted,
+duplicate, older, refused) is :mod:`wdg.orders.intake`'s; this module keeps
+the files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+from datetime import datetime
+from pathlib import Path
+
+import yaml
+
+from wdg.fsio import fsync_dir, write_durable, write_private
+from wdg.store.integrity import precheck
+
+
+def sha_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def receipts(folder: Path, n: int) -> list[tuple[Path, dict]]:
+    paths = [folder / f"k{n}.receipt.yaml", *sorted((folder / "replaced").glob(f"k{n}.*.receipt.yaml"))]
+    out = []
+    for p in paths:
+        if p.is_file():
+            try:
+                out.append((p, yaml.safe_load(p.read_text(encoding="utf-8")) or {}))
+            except (yaml.YAMLError, OSError, UnicodeDecodeError):
+                out.append((p, {}))
+    return out
+
+
+def next_free(replaced: Path, n: int) -> int:
+    """The next number ``i`` for which neither ``k<n>.<i>.txt`` nor its receipt exists."""
+    used = {0}
+    for p in replaced.glob(f"k{n}.*"):
+        parts = p.name.split(".")
+        if len(parts) >= 3 and parts[1].isdigit():
+            used.add(int(parts[1]))
+    return max(used) + 1
+
+
+def iso_time(value: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def describe_receipt(receipt: Path) -> str:
+    """Which sheet is in force, as the player reads it."""
+    try:
+        rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return "der von Hand abgelegte Spielzug"
+    when = iso_time(rec.get("arrival")) or iso_time(rec.get("date"))
+    what = f"der Spielzug aus der Mail {rec.get('message_id') or '(ohne Message-ID)'}"
+    if when is not None:
+        what += f", eingetroffen {when.strftime('%d.%m.%Y %H:%M')}"
+    return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
+
+
+def write_sheet(folder: Path, sheet: Path, receipt: Path, text: str, data: dict,
+           moves: list[tuple[Path, Path]] | None = None) -> None:
+    """Store a sheet and its receipt — and move the sheet they replace to
+    ``replaced/`` (``moves``) — under one journal: all of it or nothing,
+    whatever kills the import (:func:`_commit`). Nothing is overwritten: a
+    numbered file is never reused."""
+    leaving = {src for src, _ in moves or []}
+    for p in (sheet, receipt):
+        if p.exists() and p not in leaving:
+            raise FileExistsError(p)
+    commit(folder, [(sheet, text.encode("utf-8")), (receipt, receipt_text(data))],
+            moves or [])
+
+
+JOURNAL_GLOB = ".intake-*.journal"
+
+
+def commit(folder: Path, writes: list[tuple[Path, bytes]],
+            moves: list[tuple[Path, Path]]) -> None:
+    """One step of the intake, crash-safe: each new file is written in full
+    beside its place (``.<name>.new``, flushed); then the journal
+    ``.intake-<token>.journal`` naming every move (the replaced sheet and
+    receipt first, then the new files) is put in place atomically — the commit
+    point; then the moves are done and the journal removed. An import killed
+    anywhere leaves either no journal (nothing changed; the ``.new`` files
+    are removed by :func:`recover_intake`) or one that the next import or
+    month run completes."""
+    # The roll forward only renames: its target folders are made now and must lie
+    # on the folder's file system (a mkdir or a rename across file systems after the
+    # commit could fail; issue #30 item 5). The new files' space is taken below.
+    targets = {b.parent for _, b in moves} | {dst.parent for dst, _ in writes}
+    for d in sorted(targets):
+        d.mkdir(parents=True, exist_ok=True)
+    precheck("Spielzug speichern", (), same_fs=(folder, *sorted(targets),
+                                                *sorted({a.parent for a, _ in moves})))
+    steps = []
+    for dst, data in writes:
+        tmp = dst.with_name(f".{dst.name}.new")
+        write_durable(tmp, data)
+        steps.append([str(tmp.relative_to(folder)), str(dst.relative_to(folder))])
+    for d in {tmp.parent for tmp, _ in writes}:
+        fsync_dir(d)
+    journal = {"moves": [[str(a.relative_to(folder)), str(b.relative_to(folder))]
+                         for a, b in moves] + steps}
+    path = folder / f".intake-{os.getpid()}-{secrets.token_hex(4)}.journal"
+    tmp = path.with_name(path.name + ".tmp")
+    write_durable(tmp, json.dumps(journal, indent=1).encode("utf-8"))
+    os.replace(tmp, path)  # the commit point
+    fsync_dir(folder)
+    roll_forward(folder, path)
+
+
+def roll_forward(folder: Path, journal: Path) -> None:
+    """Do what a committed journal says (each move only if not done yet:
+    repeatable), then remove it."""
+    try:
+        steps = json.loads(journal.read_text(encoding="utf-8"))["moves"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # not readable: left for the game master (segment check names it)
+    touched = {folder}
+    for src, dst in steps:
+        a, b = folder / src, folder / dst
+        if not inside(folder, a) or not inside(folder, b):
+            continue
+        if a.is_file() and not a.is_symlink() and not b.exists():
+            b.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(a, b)
+            touched |= {a.parent, b.parent}
+    for d in touched:
+        fsync_dir(d)
+    journal.unlink()
+    fsync_dir(folder)
+
+
+def inside(folder: Path, path: Path) -> bool:
+    try:
+        return os.path.realpath(path.parent).startswith(os.path.realpath(folder))
+    except OSError:
+        return False
+
+
+def recover_intake(folder: Path) -> list[str]:
+    """Complete what an interrupted import committed (its journals) and remove
+    the scratch files of what it did not (``.<name>.new``, a journal's
+    ``.tmp``) — only files the intake writes; call it holding the segment's
+    lock. Returns one notice per action."""
+    notices: list[str] = []
+    if not folder.is_dir():
+        return notices
+    for journal in sorted(folder.glob(JOURNAL_GLOB)):
+        roll_forward(folder, journal)
+        notices.append(f"{journal}: completed a sheet's storing interrupted after its commit")
+    for d in (folder, folder / "replaced"):
+        if not d.is_dir():
+            continue
+        for tmp in sorted(d.glob(".*.new")) + sorted(d.glob(".intake-*.journal.tmp")):
+            if tmp.is_file() and not tmp.is_symlink():
+                tmp.unlink()
+                notices.append(f"{tmp}: removed (an uncommitted sheet of an interrupted import)")
+    return notices
+
+
+def receipt_text(data: dict) -> bytes:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+
+
+def write_new(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def sha_file(path: Path) -> str:
+    try:
+        return sha_text(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def keep_quarantined(folder: Path, tag: str, note: bytes, raw: bytes) -> Path:
+    """Keep the raw bytes of a mail that could not be taken, with the reason
+    (``<tag>.eml`` and ``<tag>.grund.txt`` in the quarantine ``folder``): the
+    reason file first, then the mail, each written whole under a scratch name
+    and renamed into place (0600: mails hold personal data) — a kill never
+    leaves a truncated mail or one without its reason. Kept as it is when both
+    are there already."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path, reason = folder / f"{tag}.eml", folder / f"{tag}.grund.txt"
+    if path.is_file() and reason.is_file():
+        return path
+    write_private(reason, note)
+    write_private(path, raw)
+    return path
