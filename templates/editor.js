@@ -33,7 +33,6 @@
   var NB = "\u00a0";
   function money(n) { return gs(n) + NB + "GS"; }
   function pct(n) { return n + NB + "%"; }
-  function minus(n) { return n < 0 ? "−" + gs(-n) : gs(n); }
   function n4(n) { return ("000" + n).slice(-4); }
   function oneLine(s) { return String(s).replace(/[\r\n\u2028\u2029]+/g, " "); }
   function select(options, id) {
@@ -82,7 +81,9 @@
     var opts = [["", "– kein Befehl –"]];
     list.forEach(function (c, i) { opts.push([String(i), c.code + " – " + c.label]); });
     this.sel = select(opts);
-    this.sel.setAttribute("aria-label", part === "K" ? "Königreichbefehl" : "Phase " + part);
+    /* every field says whose it is, whatever is chosen (issue #42) */
+    this.name = part === "K" ? "Königreichbefehl" : "Heer " + n4(army.number) + ", Phase " + part;
+    this.sel.setAttribute("aria-label", this.name);
     this.param = el("span");
     this.cost = el("span", {"class": "ed-cost"});
     this.err = el("span", {"class": "ed-err", role: "alert"});
@@ -100,19 +101,20 @@
     if (!c || !c.param || c.param === "fixed") { return; }
     if (c.param === "count") {
       w.n = number(c.min, c.max, c.code === "nr" ? Math.min(100, c.max) : c.min);
-      w.n.setAttribute("aria-label", "Anzahl (" + range(c.min, c.max) + ")");
+      w.n.setAttribute("aria-label", this.name + ": " + c.label + " (Anzahl, " + range(c.min, c.max) + ")");
       p.appendChild(w.n);
     } else if (c.param === "gold") {
       w.n = number(c.min, c.max, 1000);
-      w.n.setAttribute("aria-label", "Goldsterne (" + range(c.min, c.max) + ")");
+      w.n.setAttribute("aria-label", this.name + ": " + c.label + " (Goldsterne, " + range(c.min, c.max) + ")");
       p.appendChild(w.n); p.appendChild(document.createTextNode(NB + "GS"));
     } else if (c.param === "choice") {
       w.s = select(c.options.map(function (o, i) {
         return [o, c.names ? o + " – " + c.names[i] : o];
       }));
+      w.s.setAttribute("aria-label", this.name + ": " + c.label);
       p.appendChild(w.s);
     } else if (c.param === "name") {
-      w.t = el("input", {type: "text", size: c.max + 2, "aria-label": "Name (bis " + c.max + " Zeichen)"});
+      w.t = el("input", {type: "text", size: c.max + 2, "aria-label": this.name + ": " + c.label + " (Name, bis " + c.max + " Zeichen)"});
       p.appendChild(w.t);
     } else if (c.param === "reach") {
       var r = this.army.reach.filter(function (x) { return !c.targets || c.targets.indexOf(x.to) >= 0; });
@@ -120,20 +122,22 @@
         return [x.to, x.to + " · " + x.dirs + " · " + pct(x.cost) +
           (x.stops ? " · hält dort" : "") + (x.lost ? " · verirrt sich zu " + pct(x.lost) : "")];
       }));
-      w.s.setAttribute("aria-label", "Ziel");
+      w.s.setAttribute("aria-label", this.name + ": " + c.label + " (Ziel)");
       w.reach = r;
       p.appendChild(w.s);
     } else if (c.param === "settle") {
       w.s = select(c.options.map(function (o) { return [o, o + " (×" + c.factor[o] + ")"]; }));
+      w.s.setAttribute("aria-label", this.name + ": " + c.label + " (Gemark)");
       w.n = number(c.min, c.max, c.max);
-      w.n.setAttribute("aria-label", "Baueinheiten (" + range(c.min, c.max) + ")");
+      w.n.setAttribute("aria-label", this.name + ": " + c.label + " (Baueinheiten, " + range(c.min, c.max) + ")");
       p.appendChild(w.s); p.appendChild(w.n); p.appendChild(document.createTextNode(" BE"));
     } else if (c.param === "diplomacy") {
       w.s = select(c.options.map(function (o) {
         var name = D.names[o.kingdom] ? oneLine(D.names[o.kingdom]) + ", " : "";
         return [String(o.kingdom), "Königreich " + o.kingdom + " (" + name + "Status " + o.status + ")"];
       }));
-      w.d = el("select", {"aria-label": "Änderung"});
+      w.s.setAttribute("aria-label", this.name + ": Diplomatiestatus ändern (Königreich)");
+      w.d = el("select", {"aria-label": this.name + ": Diplomatiestatus ändern (Änderung)"});
       w.steps = function () {
         var o = c.options[w.s.selectedIndex];
         while (w.d.firstChild) { w.d.removeChild(w.d.firstChild); }
@@ -234,9 +238,10 @@
     return el("div", {"class": "ed-row"}, [el("label", {text: label})].concat(kids));
   }
   function armyBlock(a, i) {
-    var desc = a.passive ? "passiv" + (a.general ? ", Feldherr " + a.general : "") :
+    var gen = a.general ? "Feldherr " + a.general + (a.wizard ? " (Zauberer)" : "") : "";
+    var desc = a.passive ? "passiv" + (gen ? ", " + gen : "") :
       a.position + " · " + (a.troop || "ohne Feldherrn") + ", " + gs(a.units) + " Rüstgüter" +
-      (a.general ? " · Feldherr " + a.general : "");
+      (gen ? " · " + gen : "");
     var A = new Order(a.a, a, "A"), B = new Order(a.b, a, "B");
     a.A = A; a.B = B; a.colour = COLOURS[i % COLOURS.length]; a.extra = [];
     var kids = [el("legend", {text: "Heer " + n4(a.number) + " · " + oneLine(desc)}),
@@ -244,6 +249,18 @@
     if (!a.passive) {
       kids.push(row("Phase B", [B.sel, B.param, B.cost, B.err]));
       kids.push(el("a", {href: "#karte", "class": "ed-tomap", text: "zur Karte"}));
+    }
+    /* pay the treasury cannot pay: the forecast's deserters of this army */
+    var gone = C.gold.deserters[String(a.number)];
+    if (gone) {
+      kids.push(el("p", {"class": "ed-bad", text: "Sold und Unterhalt reichen nicht: voraussichtlich desertieren " +
+        gs(gone) + (gone === 1 ? " Rüstgut" : " Rüstgüter") + " zu Beginn des Mondes."}));
+    }
+    /* what the month would not carry out is not offered; the reason stays readable */
+    if ((a.left_out || []).length) {
+      kids.push(el("details", {"class": "ed-left"}, [
+        el("summary", {text: "Nicht angeboten (" + a.left_out.length + ")"}),
+        el("ul", {}, a.left_out.map(function (x) { return el("li", {text: x.code + ": " + x.why}); }))]));
     }
     var f = el("fieldset", {"class": "ed-army", id: "ed-army-" + n4(a.number)}, kids);
     A.sel.id = "ed-a-" + n4(a.number); B.sel.id = "ed-b-" + n4(a.number);
@@ -254,6 +271,8 @@
       ", " + k.palaces + (k.palaces === 1 ? " Palast)" : " Paläste)")})];
     for (var i = 0; i < k.limit; i++) {
       var o = new Order(k.orders, null, "K");
+      o.name = (i + 1) + ". Königreichbefehl";
+      o.sel.setAttribute("aria-label", o.name);
       o.sel.id = "ed-k-" + (i + 1);
       kslots.push(o);
       kids.push(row((i + 1) + ". Befehl", [o.sel, o.param, o.cost, o.err]));
@@ -317,7 +336,7 @@
       "Passwort: " + oneLine(pw.value).trim(), "Mond: " + D.month];
     L.push.apply(L, extra.head);
     L.push("", "H: Heeresbefehle");
-    var cost = 0, fixed = 0, taken = {};
+    var spends = {A: [], K: []}, taken = {};
     armies.forEach(function (a) {
       var ta = a.A.text(), whole = a.A.choice() && a.A.choice().whole;
       a.A.cost.className = "ed-cost";
@@ -334,11 +353,9 @@
       if (ta[0]) { L.push("A: " + ta[0]); } else if (ta[2]) { L.push(refusedLine("A: ", ta)); }
       if (tb[0]) { L.push("B: " + tb[0]); } else if (tb[2]) { L.push(refusedLine("B: ", tb)); }
       L.push.apply(L, a.extra);
-      a.A.cost.textContent = a.A.cost.className === "ed-bad" ? "schon einem anderen Heer befohlen" :
-        ta[1] ? money(ta[1]) : "";
+      a.A.cost.textContent = a.A.cost.className === "ed-bad" ? "schon einem anderen Heer befohlen" : "";
       a.B.cost.textContent = "";
-      cost += ta[1];
-      fixed += a.running;
+      if (ta[0] && ta[1]) { spends.A.push([a.A, ta[1]]); }
     });
     L.push.apply(L, extra.armies);
     L.push("", "K: Königreichbefehle");
@@ -351,8 +368,8 @@
         usedDs[o.w.s.value] = 1;
       }
       o.cost.className = "ed-cost";
-      o.cost.textContent = t[1] ? money(t[1]) : "";
-      if (t[0]) { L.push(t[0]); cost += t[1]; } else if (t[2]) { L.push(refusedLine("", t)); }
+      o.cost.textContent = "";
+      if (t[0]) { L.push(t[0]); if (t[1]) { spends.K.push([o, t[1]]); } } else if (t[2]) { L.push(refusedLine("", t)); }
     });
     L.push.apply(L, extra.kingdom);
     texts.forEach(function (t) {
@@ -365,20 +382,54 @@
       L.push("ENDE");
     });
     if (extra.tail.length) { L.push(""); L.push.apply(L, extra.tail); }
-    return [L.join("\n") + "\n", cost, fixed];
+    return [L.join("\n") + "\n", spends];
+  }
+  /* the month's treasury in order, as the engine's month spends it (the
+     forecast's gold plan, wdg/orders/forecast.py gold_plan): pay and upkeep
+     first (what the treasury cannot pay is unpaid, soldiers desert), then the
+     orders that cost gold in the engine's sequence (K in the sheet's order,
+     Phase A by army number); an order is carried out only if the treasury
+     holds its whole price, else the month refuses it; the income comes at the
+     end. Each order shows its price or the refusal the forecast foresees. */
+  function walkGold(spends) {
+    var G = C.gold, left = G.after_pay, spent = 0, refused = 0;
+    G.sequence.forEach(function (part) {
+      spends[part].forEach(function (s) {
+        var o = s[0], price = s[1];
+        if (left !== null && price > left) {
+          refused += 1;
+          o.cost.className = "ed-bad";
+          o.cost.textContent = money(price) + " – voraussichtlich verweigert: im Reichsschatz sind dann nur " + money(left);
+        } else {
+          o.cost.className = "ed-cost";
+          o.cost.textContent = money(price);
+          spent += price;
+          if (left !== null) { left -= price; }
+        }
+      });
+    });
+    return {spent: spent, refused: refused, left: left, end: left === null ? null : left + G.income};
   }
   /* the form changed: write the text from it; fromText: the text was typed
      or loaded and stays as it is (the form shows what it could read of it) */
   function update(fromText) {
-    var got = sheetText(), cost = got[1], fixed = got[2];
+    var got = sheetText(), G = C.gold, w = walkGold(got[1]), deserting = 0, k;
     if (fromText !== true) { out.value = got[0]; }
-    /* what the orders may spend: the treasury less pay, upkeep and the orders;
-       the month's income comes only at its end */
-    var left = C.treasury - fixed - cost, end = left + C.income;
-    goldBox.textContent = "Reichsschatz " + money(C.treasury) + " − Sold und Unterhalt " +
-      money(fixed) + " − Befehle " + money(cost) + " = " + minus(left) + NB + "GS; mit den Einnahmen am Ende des Mondes (" +
-      money(C.income) + ") voraussichtlich " + minus(end) + NB + "GS" + (left < 0 ? ". Es fehlt Gold: Befehle werden verweigert." : "");
-    goldBox.className = "ed-gold" + (left < 0 ? " ed-short" : "");
+    for (k in G.deserters) { deserting += G.deserters[k]; }
+    if (G.start === null) {
+      goldBox.textContent = "Reichsschatz unbekannt (die Ansicht enthält ihn nicht); Befehle " + money(w.spent) + ".";
+      goldBox.removeAttribute("data-end");
+    } else {
+      goldBox.textContent = "Reichsschatz " + money(G.start) + " − Sold und Unterhalt " + money(G.paid) +
+        (G.unpaid ? " (" + money(G.unpaid) + " bleiben unbezahlt" + (deserting ? ": voraussichtlich desertieren " +
+          gs(deserting) + " Rüstgüter" : "") + ")" : "") +
+        " − Befehle " + money(w.spent) + " = " + money(w.left) + "; mit den Einnahmen am Ende des Mondes (" +
+        money(G.income) + ") voraussichtlich " + money(w.end) +
+        (w.refused ? ". Voraussichtlich verweigert, weil das Gold nicht reicht: " + w.refused +
+          (w.refused === 1 ? " Befehl (an ihm vermerkt)." : " Befehle (an ihnen vermerkt).") : ".");
+      goldBox.setAttribute("data-end", String(w.end));
+    }
+    goldBox.className = "ed-gold" + (w.refused || G.unpaid ? " ed-short" : "");
     note.textContent = pw.value.trim() ? "" : "Bitte das Passwort eintragen.";
     if (mail) {
       mail.href = "mailto:" + D.address + "?subject=" + encodeURIComponent("Spielzug " + D.segment +

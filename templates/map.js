@@ -75,6 +75,7 @@
       "zuletzt gesehen: " + cell[6]];
   }
 
+  var HATCH = [45, -45, 0, 90, 22, -68, 68, -22], pageNo = 0;
   function page(section, m) {
     var box = section.querySelector(".map"), svg = box && box.querySelector("svg");
     if (!svg) { return; }
@@ -88,10 +89,35 @@
       if (c[4] >= 0) { paths[c[4]] = (paths[c[4]] || "") + hexPath(m, c[0], c[1], 0.8); }
     });
     var g = svgEl("g", {"class": "map-owners"}), before = svg.querySelector("g.labels");
+    /* not by colour alone (issue #42): each owner's land also has a hatching
+       of its own (angle and spacing by the owner's place in the legend) and
+       the owner's number in every gemark */
+    var defs = svgEl("defs", {}), pid = "map-own-" + (pageNo++) + "-";
+    M.owners.forEach(function (o, i) {
+      var w = m.s * (0.45 + 0.15 * (i % 3)), pat = svgEl("pattern", {id: pid + i, "class": "map-owner-pattern",
+        patternUnits: "userSpaceOnUse", width: w.toFixed(1), height: w.toFixed(1),
+        patternTransform: "rotate(" + HATCH[i % HATCH.length] + ")"});
+      pat.appendChild(svgEl("line", {x1: 0, y1: 0, x2: 0, y2: w.toFixed(1), stroke: o.colour,
+        "stroke-width": (m.s * 0.09).toFixed(1), "stroke-opacity": 0.7}));
+      if (i >= HATCH.length) { pat.appendChild(svgEl("circle", {cx: (w / 2).toFixed(1), cy: (w / 2).toFixed(1), r: (m.s * 0.07).toFixed(1), fill: o.colour})); }
+      defs.appendChild(pat);
+    });
+    g.appendChild(defs);
     Object.keys(paths).forEach(function (o) {
       var col = M.owners[o].colour;
       g.appendChild(svgEl("path", {d: paths[o], fill: col, "fill-opacity": 0.22, stroke: col,
         "stroke-width": (m.s * 0.16).toFixed(1), "stroke-linejoin": "round"}));
+    });
+    Object.keys(paths).forEach(function (o) {
+      g.appendChild(svgEl("path", {d: paths[o], fill: "url(#" + pid + o + ")", stroke: "none", "class": "map-hatch"}));
+    });
+    M.cells.forEach(function (c) {
+      if (c[4] < 0) { return; }
+      var p = centre(m, c[0], c[1]), t = svgEl("text", {"class": "map-owner-no", x: p[0].toFixed(1),
+        y: (p[1] + m.s * 0.62).toFixed(1), "font-size": (m.s * 0.3).toFixed(1), "text-anchor": "middle",
+        fill: M.owners[c[4]].colour, stroke: "#fff", "stroke-width": (m.s * 0.07).toFixed(1), "paint-order": "stroke"});
+      t.textContent = M.owners[c[4]].k;
+      g.appendChild(t);
     });
     svg.insertBefore(g, before);
     var hover = svgEl("path", {"class": "map-hover", d: ""});
@@ -100,12 +126,15 @@
     /* the legend of owners below the map */
     var key = el("div", {"class": "map-key"}, [el("strong", {text: "Besitzer fremder Gemarken, wie zuletzt gesehen: "})]);
     if (!M.owners.length) { key.appendChild(document.createTextNode("keine bekannt. ")); }
-    M.owners.forEach(function (o) {
-      var sw = el("span", {"class": "map-swatch"});
+    M.owners.forEach(function (o, i) {
+      var sw = el("span", {"class": "map-swatch", "aria-hidden": "true"});
       sw.style.borderColor = o.colour; sw.style.backgroundColor = o.colour + "38";
+      var mini = svgEl("svg", {width: 18, height: 12, focusable: "false"});
+      mini.appendChild(svgEl("rect", {width: 18, height: 12, fill: "url(#" + pid + i + ")"}));
+      sw.appendChild(mini);
       key.appendChild(el("span", {"class": "map-owner"}, [sw, document.createTextNode(o.name + " (" + o.k + ")")]));
     });
-    key.appendChild(el("span", {"class": "map-hint", text: "Rot umrandet: Ihr Reich; ohne Farbe: herrenlos oder Besitzer unbekannt. Zeigen oder tippen Sie auf eine Gemark für ihre Angaben."}));
+    key.appendChild(el("span", {"class": "map-hint", text: "Rot umrandet: Ihr Reich; fremdes Land getönt, schraffiert und mit der Nummer des Besitzers; ohne Farbe: herrenlos oder Besitzer unbekannt. Zeigen oder tippen Sie auf eine Gemark für ihre Angaben – oder wählen Sie die Karte mit der Tabulatortaste und eine Gemark mit den Pfeiltasten (Esc schließt die Angaben)."}));
     box.parentNode.insertBefore(key, box.nextSibling);
 
     /* details on hover and tap */
@@ -136,7 +165,37 @@
       info.style.top = Math.max(box.scrollTop, y) + "px";
     }
     svg.addEventListener("mousemove", function (ev) { if (!pinned && !drag.moved) { show(point(ev), ev); } });
-    svg.addEventListener("mouseleave", function () { if (!pinned) { show(null); } });
+    svg.addEventListener("mouseleave", function () { if (!pinned && !cursor) { show(null); } });
+    /* by keyboard (issue #42): the map is one stop of the tab order; the arrow
+       keys move a cursor from gemark to gemark (row by row, as the map is
+       drawn), whose details the info box shows and reads out (a live region) */
+    var cursor = null, mark = svgEl("path", {"class": "map-cursor", d: ""});
+    svg.appendChild(mark);
+    svg.setAttribute("tabindex", "0");
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "Karte: mit den Pfeiltasten eine Gemark wählen, ihre Angaben stehen darunter; Esc schließt sie");
+    function toCell(rc) {
+      var p = centre(m, rc[0], rc[1]), pt = svg.createSVGPoint(), ctm = svg.getScreenCTM();
+      pt.x = p[0]; pt.y = p[1];
+      var q = ctm ? pt.matrixTransform(ctm) : {x: 0, y: 0};
+      cursor = rc; pinned = rc;
+      mark.setAttribute("d", hexPath(m, rc[0], rc[1], 0.95));
+      show(rc, {clientX: q.x, clientY: q.y});
+    }
+    svg.addEventListener("keydown", function (ev) {
+      var d = {ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0]}[ev.key];
+      if (ev.key === "Escape") { cursor = null; pinned = null; mark.setAttribute("d", ""); show(null); return; }
+      if (!d) { return; }
+      ev.preventDefault();
+      /* the first press: the kingdom's own first gemark (else the first known) */
+      var home = M.cells.filter(function (c) { return c[4] === -2; })[0] || M.cells[0] || [m.r0, m.c0];
+      var rc = cursor ? [cursor[0] + d[0], cursor[1] + d[1]] : [home[0], home[1]];
+      var rows = m.rows || M.rows, cols = m.cols || M.cols;
+      rc[0] = Math.max(m.r0, Math.min(m.r0 + rows - 1, rc[0], M.rows - 1));
+      rc[1] = Math.max(m.c0, Math.min(m.c0 + cols - 1, rc[1], M.cols - 1));
+      toCell(rc);
+    });
+    svg.addEventListener("blur", function () { mark.setAttribute("d", ""); });
     svg.addEventListener("click", function (ev) {
       var rc = point(ev);
       pinned = rc && !(pinned && pinned[0] === rc[0] && pinned[1] === rc[1]) ? rc : null;

@@ -408,6 +408,9 @@ userdb {{
 }}
 login_trusted_networks =
 mail_max_userip_connections = 200
+# each imap process shows its user and current command (IDLE) in its process title:
+# what MailServers.wait_idling reads
+verbose_proctitle = yes
 service imap-login {{
   process_min_avail = 1
   service_count = 0
@@ -445,6 +448,37 @@ service imap-login {{
     def start_wrong_dovecot(self) -> None:
         if getattr(self, "dovecot_wrong", None) is None:
             self.dovecot_wrong = self._start_one_dovecot(wrong=True)
+
+    NO_IDLE_CAPABILITY = ("IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ SORT "
+                          "THREAD=REFERENCES MULTIAPPEND UNSELECT CHILDREN NAMESPACE UIDPLUS "
+                          "LIST-EXTENDED I18NLEVEL=1 MOVE SPECIAL-USE")
+    """What the no-IDLE Dovecot announces: Dovecot's own list without IDLE."""
+
+    @_with_server_umask
+    def start_noidle_dovecot(self) -> int:
+        """A third Dovecot on the same mailboxes whose CAPABILITY lacks IDLE (a provider
+        without IDLE, issue #39); returns its IMAPS port (certificate for SERVER_NAME)."""
+        if getattr(self, "dovecot_noidle", None) is not None:
+            return self.imaps_noidle
+        d = self.dovecot_dir
+        d.mkdir(exist_ok=True)
+        self.imaps_noidle, self.imap_noidle = free_port(), free_port()
+        t = self.tls
+        conf = self._dovecot_conf(t.cert, t.key, wrong=True)
+        conf = conf.replace("-wrong", "-noidle").replace(f"wdgtest{os.getpid()}w",
+                                                          f"wdgtest{os.getpid()}n")
+        conf = conf.replace(f"port = {self.imaps_wrong}\n", f"port = {self.imaps_noidle}\n")
+        conf = conf.replace(f"port = {self.imap_wrong}\n", f"port = {self.imap_noidle}\n")
+        conf += f"imap_capability = {self.NO_IDLE_CAPABILITY}\n"
+        path = d / "dovecot-noidle.conf"
+        path.write_text(conf)
+        log = d / "dovecot-noidle.log"
+        self.dovecot_noidle = subprocess.Popen(
+            [DOVECOT, "-F", "-c", str(path)], stdin=subprocess.DEVNULL,
+            stdout=open(d / "stdout-noidle.log", "ab"), stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent_umask)
+        _wait_port(self.imaps_noidle, 20, self.dovecot_noidle, "dovecot (no IDLE)", log)
+        return self.imaps_noidle
 
     def stop_dovecot(self, sig: int = signal.SIGTERM) -> None:
         """Stop the mailbox Dovecot (SIGTERM: orderly; SIGKILL: a crash).  Open IMAP
@@ -634,12 +668,13 @@ postlog   unix-dgram n - n - 1 postlogd
         with contextlib.suppress(Exception):
             self.stop_postfix()
         self.stop_dovecot()
-        wrong = getattr(self, "dovecot_wrong", None)
-        if wrong is not None and wrong.poll() is None:
-            wrong.terminate()
-            with contextlib.suppress(Exception):
-                wrong.wait(10)
-        self.dovecot_wrong = None
+        for attr in ("dovecot_wrong", "dovecot_noidle"):
+            other = getattr(self, attr, None)
+            if other is not None and other.poll() is None:
+                other.terminate()
+                with contextlib.suppress(Exception):
+                    other.wait(10)
+            setattr(self, attr, None)
 
     def cleanup(self) -> None:
         """Remove the servers' directory (after stop); WDG_KEEP_MAILSERVERS=1 keeps it."""
@@ -684,9 +719,10 @@ postlog   unix-dgram n - n - 1 postlogd
             try:
                 _logout(self.imap_client(account))
                 return
-            except imaplib.IMAP4.error:
+            except imaplib.IMAP4.error as exc:
                 if time.monotonic() > deadline:
-                    raise MailServerError(f"{account.address} not known to Dovecot\n{self.logs()}")
+                    raise MailServerError(
+                        f"{account.address} not known to Dovecot\n{self.logs()}") from exc
                 time.sleep(0.2)
 
     def _fill_pool(self) -> None:
@@ -848,6 +884,34 @@ postlog   unix-dgram n - n - 1 postlogd
                 subprocess.run([POSTQUEUE, "-c", str(conf), "-f"], capture_output=True,
                                env={**os.environ, "MAIL_CONFIG": str(conf)}, timeout=30)
             time.sleep(0.1)
+
+
+    def settled(self, timeout: float = 30.0) -> None:
+        """Wait until nothing more can arrive: every mail Postfix accepted so far is
+        delivered or bounced — its queue is empty (:meth:`flush_queue`; Dovecot's LMTP
+        answers only once the mail is stored). A mailbox counted after this holds all
+        it will get from what was sent before: a late duplicate is seen, not missed as
+        after a fixed sleep."""
+        self.flush_queue(timeout)
+
+    def wait_idling(self, account: Account, timeout: float = 30.0) -> None:
+        """Wait until an IMAP session of ``account`` is in IDLE: Dovecot names each imap
+        process's user and current command in its process title (``verbose_proctitle``,
+        ``dovecot-<instance>/imap [user 127.0.0.1 IDLE]``), read from /proc."""
+        want = f"dovecot-wdgtest{os.getpid()}/imap [{account.user.lower()} ".encode()
+        deadline = time.monotonic() + timeout
+        while True:
+            for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+                try:
+                    title = cmdline.read_bytes()
+                except OSError:  # the process ended meanwhile
+                    continue
+                if title.startswith(want) and b" IDLE]" in title:
+                    return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{account.address}: no IMAP session in IDLE after "
+                                     f"{timeout} s\n{self.logs()}")
+            time.sleep(0.02)
 
 
 def _quote(mailbox: str) -> str:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from typing import Protocol
 
-from wdg.errors import InvalidInputError
+from wdg.errors import InvalidInputError, StateError
 
 _SEGMENT_RE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 
@@ -91,3 +92,26 @@ class Campaign:
     def templates_dir(self) -> Path:
         """The campaign's own ``templates/`` (overrides of the shipped ones)."""
         return self.root / "templates"
+
+
+# --- the shipped demo campaign (wdg demo, the bench, the tests) ---------------------
+
+DEMO_SEGMENT = "canura"
+DEMO_PARTS = ("worlds/canura", "worlds/rules", "orders/canura", "templates")
+
+
+def copy_demo(out: Path, source: Path = PACKAGE_ROOT) -> Campaign:
+    """Copy the demo campaign from ``source`` into a fresh ``out``."""
+    out = out.resolve()
+    if out == source.resolve() or source.resolve().is_relative_to(out):
+        raise StateError(f"{out} wird nicht ersetzt: es enthält den Quellbaum selbst")
+    if not (source / "worlds" / DEMO_SEGMENT).is_dir():
+        raise StateError(f"das Demo-Segment fehlt in {source / 'worlds' / DEMO_SEGMENT}")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for part in DEMO_PARTS:
+        src = source / part
+        if src.is_dir():
+            shutil.copytree(src, out / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return Campaign(out)

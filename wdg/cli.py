@@ -51,7 +51,7 @@ def safe_echo(message: object = None, file=None, nl: bool = True, err: bool = Fa
 
 
 # Every command prints through typer.echo: one filter for all of them.
-typer.echo = safe_echo  # type: ignore[assignment]
+typer.echo = safe_echo
 
 
 def _new_app() -> typer.Typer:
@@ -85,6 +85,7 @@ COMMAND_MODULES = (
     "games",
     "lab",
     "demo",
+    "world",
 )
 
 

@@ -68,6 +68,12 @@ class LockedError(StateError):
     """The segment is locked by another wdg command (``worlds/<segment>/.lock``)."""
 
 
+class RefusedError(StateError):
+    """The month may not run as it stands: a blocker of ``wdg turn status``
+    (too many sheets missing, the game master's sheet has errors). ``wdg world
+    run`` and ``wdg mail run`` report it as *refused*, not as *failed*."""
+
+
 class InjectedFailure(WdgError):
     """Raised on purpose by the test hooks (``fail_after_step`` of the month,
     ``fail_at`` of the archive's commit)."""

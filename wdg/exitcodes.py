@@ -22,15 +22,25 @@ REFUSED = 5
 sheets missing, the game master's sheet has errors, no deadline set ...), or a
 mail is uncertain / the send record is damaged — the game master must look."""
 LOCKED = 6
-"""Another wdg command holds the segment's lock; try again later."""
+"""Another wdg command holds the segment's lock; try again later (``wdg mail run``
+first waits for it, ``--wait``: ``wdg mail watch`` holds it only while it takes
+mail in)."""
+UNSENT = 7
+"""Mails are owed and could not be sent: confirmations, command answers or results
+wait because the SMTP server is down, refuses the login, or its password is
+missing. What was fetched is recorded; the message says what is owed and why; the
+game master is told by mail as well (once the server takes mail again). A failure:
+never hidden behind 0, 3 or 4 (issue #39)."""
 INTERRUPTED = 130
 """Ctrl-C (SIGINT); 143 for SIGTERM (128 + signal number)."""
 
 NAMES = {OK: "erledigt", FAILED: "fehlgeschlagen", USAGE: "Aufruf fehlerhaft",
          NOTHING: "nichts zu tun", WAITING: "wartet auf den Eintreffschluß",
-         REFUSED: "verweigert", LOCKED: "gesperrt", INTERRUPTED: "abgebrochen"}
+         REFUSED: "verweigert", LOCKED: "gesperrt", UNSENT: "nicht versandt",
+         INTERRUPTED: "abgebrochen"}
 """The German word for each code (in the log and in ``--json`` as ``status``)."""
 
 JSON_STATUS = {OK: "done", FAILED: "failed", NOTHING: "nothing", WAITING: "waiting",
-               REFUSED: "refused", LOCKED: "locked", INTERRUPTED: "interrupted"}
+               REFUSED: "refused", LOCKED: "locked", UNSENT: "unsent",
+               INTERRUPTED: "interrupted"}
 """The machine-readable word for each code (``--json``)."""

@@ -68,7 +68,7 @@ def fsync_tree(root: Path) -> None:
                 return
         finally:
             os.close(fd)
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, _dirnames, filenames in os.walk(root):
         for name in filenames:
             fsync_file(Path(dirpath) / name)
         fsync_dir(Path(dirpath))

@@ -90,6 +90,74 @@ def describe(info: dict[str, Any] | None) -> str:
     return text
 
 
+MISSING = "Herkunftsangaben fehlen: provenance.yaml fehlt, der Monat ist aber mit wdg 0.2.0 " \
+    "oder neuer archiviert"
+"""What :func:`month_made_by` says of a month whose provenance was deleted."""
+
+
+def _month_format(mdir: Path) -> int | None:
+    """The segment format the month's ``state/segment.yaml`` was written in."""
+    import gzip
+    import re
+
+    for name, read in (("segment.yaml", lambda p: p.read_bytes()),
+                       ("segment.yaml.gz", lambda p: gzip.decompress(p.read_bytes()))):
+        p = mdir / "state" / name
+        if p.is_file():
+            try:
+                m = re.search(rb"^format:\s*(\d+)", read(p)[:4096], re.M)
+            except (OSError, EOFError, ValueError):
+                return None
+            return int(m.group(1)) if m else 1
+    return None
+
+
+def month_made_by(mdir: Path) -> str:
+    """Which wdg resolved the archived month ``mdir``, provenance first: its
+    ``provenance.yaml`` (since 0.2.0), else the summary's ``wdg`` line; a month
+    whose provenance is missing although it was archived by 0.2.0 or newer (its
+    hash list names the file, its summary names a version, or its state is of
+    segment format 2 or newer) is said to miss it — not to be older."""
+    import yaml
+
+    def load(name: str) -> Any:
+        try:
+            return yaml.load((mdir / name).read_text(encoding="utf-8"),  # noqa: S506 (safe)
+                             Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            return None
+
+    try:  # only the "wdg:" block of the provenance (it lists every dependency: KBs)
+        text = (mdir / "provenance.yaml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is not None:
+        import re
+
+        block = re.search(r"^wdg:\n(?:[ \t]+.*\n?)+", text, re.M)
+        try:
+            wdg_record = yaml.load(block.group(0), Loader=getattr(  # noqa: S506 (safe)
+                yaml, "CSafeLoader", yaml.SafeLoader)) if block else None
+        except yaml.YAMLError:
+            wdg_record = None
+        if isinstance(wdg_record, dict) and isinstance(wdg_record.get("wdg"), dict):
+            return describe(wdg_record["wdg"])
+        prov = load("provenance.yaml")  # another layout: the whole file
+        if isinstance(prov, dict) and isinstance(prov.get("wdg"), dict):
+            return describe(prov["wdg"])
+    summary = load("summary.yaml")
+    listed = False
+    try:
+        listed = any(line.rstrip().endswith("  provenance.yaml") for line in
+                     (mdir / "SHA256SUMS").read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        pass
+    if listed or (isinstance(summary, dict) and summary.get("wdg")) \
+            or (_month_format(mdir) or 1) >= 2:
+        return MISSING
+    return "wdg vor 0.2.0"
+
+
 def _record_hash(dist: metadata.Distribution) -> str | None:
     try:
         text = dist.read_text("RECORD")
@@ -119,9 +187,12 @@ def distributions() -> dict[str, dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def environment() -> dict[str, Any]:
-    """The record of the software resolving a month: wdg, Python, dependencies."""
+    """The record of the software resolving a month: wdg (with the SHA-256 of its
+    wheel as :func:`wdg.software.wdg_wheel` builds it), Python, dependencies."""
+    from wdg.software import wdg_wheel_sha256
+
     return {
-        "wdg": dict(build_info()),
+        "wdg": {**build_info(), "wheel_sha256": wdg_wheel_sha256()},
         "python": {"version": platform.python_version(),
                    "implementation": sys.implementation.name,
                    "platform": f"{platform.system()}-{platform.machine()}"},

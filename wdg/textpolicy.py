@@ -106,6 +106,23 @@ def header_value(text: str) -> str | None:
     return unicodedata.normalize("NFC", text).strip()
 
 
+HEADER_NAME_LENGTH = 120
+"""Longest name (kingdom, ruler, player) written into a mail header; longer is cut
+(a header line stays readable and well under RFC 5322's 998 characters)."""
+
+
+def header_name(text: str) -> str:
+    """A name fit for a mail header (``To: Name <addr>``, a Subject): every
+    character the policy removes — CR, LF, VT, FF, U+2028/2029, C0/C1 controls,
+    bidi and zero-width characters — becomes a blank, blanks are collapsed, the
+    result cut at :data:`HEADER_NAME_LENGTH`. Applied where a name is set
+    (``wdg kingdom add/set``) and again where a header is built: a name stored
+    by an older wdg, or edited by hand, never stops a mail."""
+    text = unicodedata.normalize("NFC", str(text))
+    text = _TERMINAL_BAD.sub(" ", text).replace("\n", " ").replace("\t", " ")
+    return " ".join(text.split())[:HEADER_NAME_LENGTH].strip()
+
+
 def xml_safe(text: str) -> str:
     """``text`` without the characters XML 1.0 forbids and without bidi,
     zero-width and other format characters: safe inside SVG, HTML and PDF."""

@@ -28,7 +28,7 @@ from typer.core import TyperGroup
 # it (typer._click) and raise its exception classes: take them from where typer does
 click: Any = getattr(typer.core, "_click", None)
 if click is None:  # pragma: no cover - depends on the installed typer
-    import click  # type: ignore[no-redef]
+    import click
 _exceptions: Any = click.exceptions
 _Exit: Any = getattr(typer, "Exit", None) or _exceptions.Exit
 _Abort: tuple[type[BaseException], ...] = tuple(

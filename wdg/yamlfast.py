@@ -24,8 +24,8 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 try:
-    _Dumper: type = yaml.CSafeDumper  # type: ignore[attr-defined]
-    _Loader: type = yaml.CSafeLoader  # type: ignore[attr-defined]
+    _Dumper: type = yaml.CSafeDumper
+    _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML without libyaml
     _Dumper = yaml.SafeDumper
     _Loader = yaml.SafeLoader
@@ -42,7 +42,7 @@ _MEMO_LIMIT = 1 << 17
 """Resolved scalars kept per process (then forgotten and learnt again)."""
 
 
-def _memo_resolve(base: type) -> type:
+def _memo_resolve(base: Any) -> type:
     """``base`` whose :meth:`resolve` of plain scalars is remembered: PyYAML
     asks for every scalar (twice when writing) which tag its text implies,
     which depends only on the text and the two flags (no path resolvers are

@@ -410,13 +410,18 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     wdg("reports", "render", SEG, M1, "--no-pdf")  # the month again from its own archive
     second = tree(wdg.archive())
     changed = sorted(name for name in first.keys() | second.keys() if first.get(name) != second.get(name))
-    assert [n for n in changed if not n.startswith("state/")] == [
+    def printed(names):  # the files that print the month's digest
+        return {n for n in names if n.startswith("outputs/reports/")
+                and n.rsplit("/", 1)[-1].split(".")[0] in ("ergebnis", "goetterbotschaft")}
+
+    # an input changed, so the month's digest did: every result sheet and the
+    # Götterbotschaft print the new one — every player learns that the month was
+    # run again (issue #40 item 7, docs/storage.md "The month's digest")
+    assert printed(changed) == printed(first) and len(printed(first)) >= 3 * 4
+    assert [n for n in changed if not n.startswith("state/") and n not in printed(changed)] == [
         "SHA256SUMS", "events.jsonl", "manifest.yaml", "orders/k3.txt",
         "outputs/reports/k3/ansicht.yaml", "outputs/reports/k3/bericht.json",
-        "outputs/reports/k3/ergebnis.html",
-        "outputs/reports/k3/ergebnis.pdf",
-        "outputs/reports/k3/ergebnis.txt", "outputs/reports/overview.html",
-        "outputs/reports/overview.txt",
+        "outputs/reports/overview.html", "outputs/reports/overview.txt",
         "provenance.yaml",  # the hash of the corrected sheet among the month's inputs
         "summary.yaml"]
     # the state after differs where a smaller settlement project shows: kingdom 3's
@@ -425,14 +430,16 @@ def test_8_undo_and_rerun_with_a_corrected_sheet_then_a_second_month(wdg, smtp):
     assert [n for n in changed if n.startswith("state/")] == [
         "state/kingdoms.yaml", "state/layers.npz", "state/world.yaml"]
     assert "20 Baueinheiten" in (wdg.reports() / "k3" / "ergebnis.txt").read_text(encoding="utf-8")
-    # the corrected sheet of kingdom 3 goes out again (the others were right already)
+    # every sheet goes out again as a correction: kingdom 3's with its corrected
+    # orders, the others with the month's new digest (the month was run again)
     sink, _ = smtp
     told = wdg("reports", "send", SEG, M1, "--no-corrections", code=3)
     assert "bericht/0412-04/k3 hat sich seit dem Versand geändert" in told.stderr
     assert len(sink.mails) == 4
-    assert "berichtigt 1," in wdg("reports", "send", SEG, M1).stdout
-    assert sink.mails[-1][0] == ["reich3@example.org"] and len(sink.mails) == 5
-    fixed = email.message_from_bytes(sink.mails[-1][1], policy=email.policy.default)
+    assert "berichtigt 4," in wdg("reports", "send", SEG, M1).stdout
+    assert len(sink.mails) == 8
+    fixed = next(email.message_from_bytes(raw, policy=email.policy.default)
+                 for to, raw in sink.mails[4:] if to == ["reich3@example.org"])
     assert fixed["Subject"].startswith("Berichtigung: ")
 
     # month 2: the pre-filled forms of the result sheets, sent back with the passwords

@@ -175,7 +175,7 @@ def test_orders_given_by_clicking_in_the_sheet_pass_the_check_with_no_error(demo
         Select(drv.find_element(By.ID, f"ed-a-{n1}")).select_by_index(1)
         b1 = Select(drv.find_element(By.ID, f"ed-b-{n1}"))
         b1.select_by_visible_text(next(o.text for o in b1.options if o.text.startswith("b –")))
-        target = drv.find_element(By.CSS_SELECTOR, f"#ed-army-{n1} select[aria-label=Ziel]")
+        target = drv.find_element(By.CSS_SELECTOR, f"#ed-army-{n1} select[aria-label$='(Ziel)']")
         far1 = _longest(first["reach"])
         Select(target).select_by_value(far1["to"])
 
@@ -498,7 +498,7 @@ def test_a_reload_keeps_the_orders_but_never_the_password(browser, demo):
     field.send_keys(count)
     _choose(browser, f"ed-b-{first['number']:04d}", "b")
     far = _longest(first["reach"])
-    Select(browser.find_element(By.CSS_SELECTOR, f"#ed-army-{first['number']:04d} select[aria-label=Ziel]")
+    Select(browser.find_element(By.CSS_SELECTOR, f"#ed-army-{first['number']:04d} select[aria-label$='(Ziel)']")
            ).select_by_value(far["to"])
     _choose(browser, "ed-k-1", data["choices"]["kingdom"]["orders"][0]["code"])
     before = _text(browser)
@@ -559,7 +559,7 @@ def test_a_pasted_or_loaded_sheet_shows_in_the_form_and_unreadable_lines_are_kep
     army = lambda n: browser.find_element(By.ID, f"ed-army-{n:04d}")  # noqa: E731
     assert Select(browser.find_element(By.ID, f"ed-a-{a['number']:04d}")).first_selected_option.text.startswith("nr –")
     assert army(a["number"]).find_element(By.CSS_SELECTOR, "input").get_attribute("value") == str(count)
-    assert Select(army(first["number"]).find_element(By.CSS_SELECTOR, "select[aria-label=Ziel]")
+    assert Select(army(first["number"]).find_element(By.CSS_SELECTOR, "select[aria-label$='(Ziel)']")
                   ).first_selected_option.get_attribute("value") == far["to"]
     assert Select(browser.find_element(By.ID, "ed-k-1")).first_selected_option.text.startswith(korder["code"])
     assert browser.find_element(By.ID, "ed-pw").get_attribute("value") == "aus-der-datei"

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from turn_helpers import NAME, make_campaign, standard_sheets, tree_bytes, write_sheet
 
+from tests.skips import cannot_run
 from wdg.store import integrity
 from wdg.campaign import Campaign
 from wdg.cli import main
@@ -685,17 +686,11 @@ def test_the_hash_lists_are_checked_by_sha256sum(camp):
     """The lists are in ``sha256sum`` format: standard tools verify them."""
     import subprocess
 
-    if shutil.which("sha256sum") is None:
-        pytest.skip("no sha256sum")
     seg_dir = camp.segment_dir(NAME)
     for d in (seg_dir, seg_dir / "turns" / MAY.key):
         r = subprocess.run(["sha256sum", "--quiet", "-c", integrity.LIST], cwd=d,
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stdout + r.stderr
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(pytest.main([__file__, "-q"]))
 
 
 # --- a real full disk and Ctrl-C under turn run --jobs 2 (slow) ----------------------------------
@@ -708,8 +703,8 @@ def _mount(*args: str) -> bool:
 
 @pytest.fixture
 def mounts():
-    """Mount helpers (need root; the test is skipped where mounting is not
-    allowed); everything mounted is unmounted after the test, last first.
+    """Mount helpers (need root; where mounting is not allowed the test fails
+    unless WDG_SKIP_MOUNTS=1, tests/skips.py); everything mounted is unmounted after the test, last first.
     ``mounts.tmpfs(path, size_k)``: a tmpfs of that size at ``path``;
     ``mounts.read_only(path)``: ``path`` bind-mounted read-only onto itself."""
     import subprocess
@@ -720,16 +715,16 @@ def mounts():
     def tmpfs(path: Path, size_k: int) -> Path:
         path.mkdir(parents=True, exist_ok=True)
         if not _mount("-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", str(path)):
-            pytest.skip("mounting a tmpfs is not allowed here")
+            cannot_run("WDG_SKIP_MOUNTS", "mounting a tmpfs is not allowed here")
         done.append(path)
         return path
 
     def read_only(path: Path) -> Path:
         if not _mount("--bind", str(path), str(path)):
-            pytest.skip("bind mounts are not allowed here")
+            cannot_run("WDG_SKIP_MOUNTS", "bind mounts are not allowed here")
         done.append(path)
         if not _mount("-o", "remount,ro,bind", str(path)):
-            pytest.skip("read-only bind mounts are not allowed here")
+            cannot_run("WDG_SKIP_MOUNTS", "read-only bind mounts are not allowed here")
         return path
 
     def release(path: Path) -> None:

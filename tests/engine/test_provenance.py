@@ -62,7 +62,7 @@ def test_the_version_is_one_number_with_the_commit():
     (from git in this checkout) and whether the tree is dirty."""
     meta = tomllib.loads((PACKAGE_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert meta["dynamic"]["version"] == {"attr": "wdg.__version__"}
-    assert wdg.__version__ == "0.2.0"
+    assert wdg.__version__ == "0.3.0"
     out = CliRunner().invoke(app, ["--version"]).output
     assert out.startswith(f"wdg {wdg.__version__}")
     info = build_info()
@@ -114,7 +114,7 @@ def test_a_month_replays_on_its_own(two_months, tmp_path):
         p.write_text("{{ nonsense }}\n", encoding="utf-8")
     report = replay_archived(camp, DEMO_SEGMENT, MAY)
     assert report.ok, report.lines()
-    assert report.same_software and "dies ist wdg 0.2.0" in report.lines()[0]
+    assert report.same_software and f"dies ist wdg {wdg.__version__}" in report.lines()[0]
 
 
 def test_a_damaged_template_blob_is_named(two_months, tmp_path):

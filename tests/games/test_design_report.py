@@ -101,7 +101,7 @@ def test_every_statistic_carries_its_interval_in_text_and_json() -> None:
     assert f"Vorsprung des Siegers ({m['n']} Partien mit einem Sieger):" in text
     mlo, mhi = m["mean_ci95"]
     assert f"Mittel {m['mean']:.2f} ± {(mhi - mlo) / 2:.2f}, Median" in text
-    for end, e in s["design"]["by_end"].items():
+    for e in s["design"]["by_end"].values():
         assert f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]" in text
     seat0 = s["seats"]["0"]["score"]
     half = (seat0["mean_ci95"][1] - seat0["mean_ci95"][0]) / 2

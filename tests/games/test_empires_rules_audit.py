@@ -4,7 +4,7 @@ does not yet show (the audit in ``docs/games-rules-coverage.md``)."""
 from __future__ import annotations
 
 from wdg.games.base import CHANCE
-from wdg.games.empires_of_middle_earth.codes import DRAW, NO, TAKE, YES
+from wdg.games.empires_of_middle_earth.codes import DRAW, NO, TAKE
 from wdg.games.empires_of_middle_earth.common import DISCARD, HAND, PLAY
 from wdg.games.empires_of_middle_earth.state import EmpiresState
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.games.test_four_gods_helpers import UNIFORM, give, lay, make_game, started
+from tests.games.test_four_gods_helpers import UNIFORM, lay, make_game, started
 from wdg.games.bots import greedy_bot
 from wdg.games.four_gods import state as fg_state
 from wdg.games.four_gods.game import FourGodsGame

@@ -78,7 +78,7 @@ def _check_menu(s, seen: list[tuple[int, int, int]]) -> None:  # type: ignore[no
     groups = group_actions([s.action_path(a) for a in acts])
     covered = sorted(i for _, m in groups for _, i in m)
     assert covered == list(range(len(acts)))  # every action once
-    for label, members in groups:
+    for _label, members in groups:
         if number_entry(members):  # typed: the numbers are the targets, each once
             numbers = [m.number for m, _ in members]
             assert len(set(numbers)) == len(numbers)

@@ -263,7 +263,7 @@ def test_orders_import_sends_the_confirmations_once(mail_campaign, tmp_path):
     again = wdg_import()
     assert "Antworten gesendet: 0" in again.stdout, again.stdout
 
-    time.sleep(0.5)
+    s.settled()
     assert [len(s.messages(a)) for a in p[:2]] == [1, 1]
 
 

@@ -64,7 +64,7 @@ def test_sigkill_at_random_points_of_sending_sends_no_mail_twice(tmp_path, mail_
     c.servers.flush_queue()
     for k in range(1, 6):
         c.servers.wait_for(c.player_of[k], 1, timeout=30)
-    time.sleep(1)
+    c.servers.settled()
     for k in range(1, 6):
         ids = _message_ids(c, k)
         assert len(ids) == 1, (k, ids)
@@ -91,7 +91,7 @@ def test_ctrl_c_while_sending_records_the_mail_in_flight_and_exits_130(tmp_path,
     c.servers.flush_queue()
     for k in range(1, 6):
         c.servers.wait_for(c.player_of[k], 1, timeout=30)
-    time.sleep(1)
+    c.servers.settled()
     boxes = {k: [(m.subject, m.message["Message-ID"]) for m in c.inbox(k)] for k in range(1, 6)}
     assert all(len(v) == 1 for v in boxes.values()), (codes, boxes,
                                                       (c.seg_dir / "mail" / "sent.yaml").read_text())

@@ -9,7 +9,6 @@ the month is run after that moment, not before."""
 from __future__ import annotations
 
 import json
-import time
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -61,7 +60,7 @@ def test_mail_run_waits_for_the_deadline_then_runs_the_month_and_mails_everyone_
     again = c("mail", "run", SEG, "--json", "--no-pdf", code=4)
     doc = json.loads(again.stdout)
     assert doc["month"] == "0412-05" and doc["sent"][0]["already"] != []
-    time.sleep(1)
+    c.servers.settled()
     assert all(len(c.inbox(k)) == 1 for k in (1, 2, 3))
     logs = list((c.seg_dir / "mail" / "log").glob("*.log"))
     text = logs[0].read_text(encoding="utf-8")

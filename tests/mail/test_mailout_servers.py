@@ -5,7 +5,6 @@ retired or handed to a bot, the lock, a damaged record."""
 from __future__ import annotations
 
 import email.utils
-import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -24,7 +23,7 @@ def camp(tmp_path, mail_world):
 
 def _wait(c: MailCampaign, k: int, n: int) -> list:
     c.servers.wait_for(c.player_of[k], n, timeout=30)
-    time.sleep(0.3)
+    c.servers.settled()
     return c.inbox(k)
 
 
@@ -54,7 +53,7 @@ def test_every_player_gets_the_result_once_with_real_headers_and_every_attachmen
     again = c("reports", "send", SEG, code=3)
     assert "alle schon früher versandt" in again.stdout
     c("reports", "send", SEG, month, code=3)
-    time.sleep(1)
+    c.servers.settled()
     assert all(len(c.inbox(k)) == 1 for k in (1, 2, 3))
 
 
@@ -82,7 +81,7 @@ def test_undo_and_a_new_run_send_a_marked_correction_only_to_changed_sheets(camp
     assert fix["Subject"] == "Berichtigung: " + first["Subject"]
     assert fix["References"] == first["Message-ID"]
     assert fix.get_body(("plain",)).get_content().startswith("BERICHTIGUNG")
-    time.sleep(1)
+    c.servers.settled()
     assert len(c.inbox(1)) == 1 and len(c.inbox(3)) == 1
 
 
@@ -96,7 +95,7 @@ def test_adding_retiring_and_a_bot_never_break_sending_an_earlier_month(camp):
     assert "versandt 2" in out and "Königreich 3: keine Mail — wird vom Bot" in out, out
     assert len(_wait(c, 1, 1)) == 1  # the retired player's last sheet still goes out
     assert len(_wait(c, 2, 1)) == 1
-    time.sleep(1)
+    c.servers.settled()
     assert c.inbox(3) == []  # the dropped player gets nothing
 
 
@@ -110,7 +109,7 @@ def test_rebuilding_reports_sends_nothing_again_and_a_damaged_record_is_refused(
     (c.seg_dir / "mail" / "sent.yaml").write_text("")
     bad = c("reports", "send", SEG, code=1)
     assert "Versandbuch" in bad.stderr and "leer" in bad.stderr
-    time.sleep(1)
+    c.servers.settled()
     assert all(len(c.inbox(k)) == 1 for k in (1, 2, 3))
 
 
@@ -121,7 +120,7 @@ def test_sending_waits_for_no_one_while_another_command_holds_the_lock(camp):
     with segment_lock(c.seg_dir):
         busy = c("reports", "send", SEG, code=6)
     assert "locked" in busy.stderr or "gesperrt" in busy.stderr
-    time.sleep(0.5)
+    c.servers.settled()
     assert all(c.inbox(k) == [] for k in (1, 2, 3))
 
 
@@ -146,5 +145,5 @@ def test_first_forms_and_the_starting_map_reach_every_player_once_and_a_new_king
     out = c("mail", "forms", SEG).stdout
     assert "versandt 1" in out and "schon früher versandt 3" in out
     c.servers.wait_for(c.world.players[3], 1, timeout=30)
-    time.sleep(0.5)
+    c.servers.settled()
     assert all(len(c.inbox(k)) == 1 for k in (1, 2, 3))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -150,7 +149,7 @@ def test_a_season_by_mail_through_the_unattended_command(tmp_path, mail_servers)
     c.servers.flush_queue()
     for k in players:
         c.servers.wait_for(c.player_of[k], 1)
-    time.sleep(1)
+    c.servers.settled()
     for k in players:
         subjects = _results(c, k)
         counts = Counter((m, "Berichtigung" in subj) for subj in subjects

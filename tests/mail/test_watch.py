@@ -68,7 +68,7 @@ def test_watch_answers_at_once_reconnects_and_stops_on_sigterm(mail_campaign):
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
     with _watching(mc) as proc:
-        time.sleep(0.5)  # into IDLE
+        s.wait_idling(gm)
         s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
         assert _answered(s, p[0], 1, within=10) < 10
         assert "angenommen" in s.messages(p[0])[0].subject
@@ -89,7 +89,7 @@ def test_watch_answers_at_once_reconnects_and_stops_on_sigterm(mail_campaign):
 
 def test_watch_ctrl_c_exits_130(mail_campaign):
     with _watching(mail_campaign) as proc:
-        time.sleep(0.5)
+        mail_campaign.world.servers.wait_idling(mail_campaign.world.gm)
         out, err = _stop(proc, signal.SIGINT)
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "Strg-C" in err, err
@@ -135,7 +135,7 @@ def test_watch_answers_every_sheet_of_a_rush(mail_campaign):
     mc = mail_campaign
     s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
     with _watching(mc) as proc:
-        time.sleep(0.5)  # into IDLE
+        s.wait_idling(gm)
         for version in (1, 2, 3):
             def send(k: int, version: int = version) -> None:
                 note = f"# Fassung {min(version, 2) if k == 3 else version}\n"
@@ -155,7 +155,7 @@ def test_watch_answers_every_sheet_of_a_rush(mail_campaign):
                 s.wait_for(p[k - 1], version, timeout=20)
         s.wait_for(gm, 9, mailbox="wdg/erledigt", timeout=10)
         assert s.messages(gm) == []
-        time.sleep(1)  # nothing more comes
+        s.settled()
         assert [len(s.messages(a)) for a in p[:3]] == [3, 3, 3]
         subjects = [m.subject for m in s.messages(p[2])]
         assert all("Königreich 3" in x for x in subjects), subjects

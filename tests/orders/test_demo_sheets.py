@@ -18,9 +18,17 @@ pytestmark = pytest.mark.skipif(not (ROOT / "worlds" / "canura" / "segment.yaml"
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
 def test_each_demo_sheet_checks_without_errors_or_warnings(n):
+    """Without errors; without warnings but those the forecast gives a move the
+    range cuts short (kingdom 2's is the example of docs/players.md,
+    "Vorschau"; issue #42: the checker warns at what the forecast foresees)."""
     out, errors = check_file(ROOT / "orders" / "canura" / "0412-04" / f"k{n}.txt",
                              campaign=Campaign(ROOT))
-    assert errors == 0 and out.rstrip().endswith("0 Fehler, 0 Warnungen"), out
+    warnings = [line for line in out.splitlines() if ">>> Warnung" in line]
+    assert errors == 0 and out.rstrip().endswith(
+        f"0 Fehler, {len(warnings)} Warnung{'' if len(warnings) == 1 else 'en'}"), out
+    assert all("Vorschau: voraussichtlich nur teilweise ausgeführt (Reichweite) – Die "
+               "Bewegungsreichweite ist erschöpft" in w for w in warnings), out
+    assert (n in (2, 5)) == bool(warnings), out
 
 
 def test_the_example_with_typical_mistakes_has_errors_and_stays_out_of_the_month():

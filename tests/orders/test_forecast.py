@@ -134,7 +134,21 @@ def test_a_foreign_gemark_as_last_seen_ends_the_move():
     know_all(seg)
     a = fc_of(seg, block(seg, 101, "b O O")).army(101)
     assert a.end == "101.02"
-    assert "Kontrollbereich von Reich 2" in a.stop
+    assert "Kontrollbereich von Königreich 2" in a.stop
+
+
+def test_the_forecast_names_a_kingdom_as_the_sheet_does():
+    """Issue #42: not "Reich 6" where the sheet says "Reich Thaledorf": a kingdom
+    on the diplomacy list is named by its name (the view carries the names of
+    the list, as the sheet's diplomacy section shows them)."""
+    seg = world("T. T. T. T.")
+    add_army(seg, 101, 1, (0, 0), troop=TroopType.REITER)
+    own(seg, 2, (1, 0))
+    seg.kingdoms[2].name = "Thaledorf"
+    seg.kingdoms[1].diplomacy[2] = 5
+    know_all(seg)
+    a = fc_of(seg, block(seg, 101, "b O O")).army(101)
+    assert "Thaledorf" in a.stop and "Reich 2" not in a.stop, a.stop
 
 
 def test_the_chance_of_getting_lost_is_given_as_a_percentage_not_rolled():
@@ -384,7 +398,7 @@ def test_recruits_are_cut_to_the_settlements_militia_as_the_month_cuts_them():
     assert [s.militia for s in build_view(seg, 1).settlements.values()] == [3642]
     fc = fc_of(seg, block(seg, 101, "nr 6000"))
     assert fc.army(101).units_after == 100 + 3642
-    assert [(r.cause, r.order) for r in fc.refused] == [("capacity", "nr 6000")]
+    assert [(r.cause, r.order) for r in fc.refused] == [("volume", "nr 6000")]
     assert [b.amount for b in fc.bookings if b.category == "recruit"] == [-3642 * 10]
 
 

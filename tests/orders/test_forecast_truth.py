@@ -17,7 +17,7 @@ import pytest
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.store.months import read_order_files
 from wdg.engine.intake import take_in
-from wdg.engine.ledger import gs
+from wdg.engine.treasury import gs
 from wdg.engine.turn import resolve_intake
 from wdg.orders.forecast import Forecast, forecast
 from wdg.bots.briefing import brief

@@ -29,13 +29,30 @@ def contrast(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+DARK_BACKGROUNDS = ("#161616", "#27231e", "#222222")
+"""The dark page, its zebra rows and the map's details box (issue #42)."""
+_DARK = re.compile(r"@media[^{]*prefers-color-scheme:\s*dark[^{]*\{((?:[^{}]*\{[^{}]*\})*)[^{}]*\}")
+_COLOUR = r"(?<![-\w])color:\s*(#[0-9a-fA-F]{3,6})"
+
+
 def test_every_text_colour_of_the_style_sheet_has_4_5_to_1_contrast():
-    css = (SHIPPED_TEMPLATES / "report.css").read_text(encoding="utf-8")
-    colours = set(re.findall(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{3,6})", css))
-    assert len(colours) >= 5
-    for c in sorted(colours):
-        for bg in BACKGROUNDS:
-            assert contrast(c, bg) >= 4.5, (c, bg, round(contrast(c, bg), 2))
+    """Light: every colour outside the dark blocks against the light
+    backgrounds; dark (``prefers-color-scheme: dark``): every colour of the
+    dark blocks against the dark ones."""
+    for name in ("report.css", "editor.css", "map.css"):
+        css = (SHIPPED_TEMPLATES / name).read_text(encoding="utf-8")
+        dark = "".join(_DARK.findall(css))
+        light = _DARK.sub("", css)
+        colours = set(re.findall(_COLOUR, light))
+        assert len(colours) >= (5 if name == "report.css" else 1)
+        for c in sorted(colours):
+            for bg in BACKGROUNDS:
+                assert contrast(c, bg) >= 4.5, (name, c, bg, round(contrast(c, bg), 2))
+        dark_colours = set(re.findall(_COLOUR, dark))
+        assert dark_colours, name
+        for c in sorted(dark_colours):
+            for bg in DARK_BACKGROUNDS:
+                assert contrast(c, bg) >= 4.5, (name, "dark", c, bg, round(contrast(c, bg), 2))
 
 
 def test_the_html_sheet_has_a_viewport_scoped_headers_and_german_language(tmp_path, month,

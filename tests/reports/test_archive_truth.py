@@ -124,3 +124,24 @@ def test_the_goetterbotschaft_names_the_deadline_too(camp):
     for name in ("goetterbotschaft.txt", "goetterbotschaft.html"):
         text = _text(camp, name)
         assert DEADLINE in text, name
+
+
+def test_one_kingdoms_sheets_and_pdf_are_rendered_again_alone(camp):
+    """Issue #42: ``wdg reports render SEGMENT MONTH --kingdom 3`` renders that
+    kingdom's folder again (its PDF too) from the month's archive, and nothing
+    else; an unknown kingdom is named in one line."""
+    import shutil
+
+    delivered = camp.root / "reports" / DEMO_SEGMENT / M1
+    archived = _tree(_archived(camp))
+    shutil.rmtree(delivered / "k3")
+    before = {p: p.stat().st_mtime_ns for p in delivered.rglob("*") if p.is_file()}
+    out = _wdg(camp.root, "reports", "render", DEMO_SEGMENT, M1, "--kingdom", "3", "-q")
+    assert "alle identisch mit dem Archiv" in out, out
+    assert (delivered / "k3" / "ergebnis.pdf").is_file()
+    assert {k: v for k, v in _tree(delivered).items() if k.startswith("k3/")} == \
+        {k: v for k, v in archived.items() if k.startswith("k3/")}
+    assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing else touched
+    r = CliRunner().invoke(app, ["reports", "render", DEMO_SEGMENT, M1, "-k", "99",
+                                 "-C", str(camp.root)])
+    assert r.exit_code == 1 and "--kingdom 99: kein Königreich" in str(r.exception), r

@@ -68,8 +68,11 @@ def _errors(view: KingdomView, text: str) -> list[str]:
     sheet = parse_sheet(text)
     out = [f"{d.line}: {d.message} ({d.found})" for d in check_sheet(sheet, view)
            if d.severity is Severity.ERROR]
+    # many armies' choices share one sheet: two ``e`` onto one gemark, the
+    # second fails (another army took it first) — the sheet's, not a choice's
     return out + [f"{r.line}: {r.order}: {r.reason} ({r.cause})"
-                  for r in forecast(view, sheet, shipped_rules()).refused if r.cause != "gold"]
+                  for r in forecast(view, sheet, shipped_rules()).refused
+                  if r.cause != "gold" and "zuvor erobert" not in r.reason]
 
 
 def _every_choice_is_legal(view: KingdomView, limit: int | None = None) -> int:
@@ -158,7 +161,6 @@ def test_without_javascript_the_text_field_holds_the_pre_filled_form(tmp_path, m
 
 def test_the_printed_sheet_has_no_editor(month, settings):
     from wdg.reports.render import Renderer
-    from wdg.reports.build import build_kingdom_report
 
     from wdg.reports.sheet import PRINT_WIDTH, report_model
 
@@ -230,15 +232,17 @@ def test_an_enemy_army_the_kingdom_cannot_see_on_its_path_changes_nothing_in_the
         assert secret not in page
 
 
-@pytest.mark.parametrize("name, most", [("editor", 45_000), ("map", 15_000)])
+@pytest.mark.parametrize("name, most", [("editor", 45_000), ("map", 18_000)])
 def test_the_editor_and_map_code_and_style_are_small_and_fetch_nothing(name, most):
-    """Each script with its style sheet stays small enough to read in the page."""
+    """Each script with its style sheet stays small enough to read in the page
+    (the map's grew by its keyboard cursor and the owners' hatching, issue
+    #42). ``url(#…)`` names a pattern of the page itself, nothing fetched."""
     js = (SHIPPED_TEMPLATES / f"{name}.js").read_text(encoding="utf-8")
     css = (SHIPPED_TEMPLATES / f"{name}.css").read_text(encoding="utf-8")
     assert len(js.encode()) + len(css.encode()) < most
     for text in (js, css):
         assert "</" not in text  # inlined: nothing may close the element
-        assert not re.search(r"https?:|//[a-z]|@import|url\(|fetch\(|XMLHttpRequest|innerHTML|eval\(",
+        assert not re.search(r"https?:|//[a-z]|@import|url\((?![\"']?#)|fetch\(|XMLHttpRequest|innerHTML|eval\(",
                              text.replace("http://www.w3.org/2000/svg", ""))
 
 
@@ -276,7 +280,7 @@ def test_the_map_data_names_every_known_gemark_and_foreign_owner_from_the_report
         assert cell[3] == c["terrain"]
         if c["owner"] in owners:
             assert data["owners"][cell[4]]["k"] == c["owner"]
-    own = [a for a in doc["report"]["armies"] if a["status"] != "passiv"]
+    own = [a for a in doc["report"]["armies"] if a["status"] != "passive"]
     for a in own:
         assert any(f"eigenes Heer {a['number']:04d}" in m for m in data["marks"][a["position"]])
     from wdg.reports.exploration import report_pages

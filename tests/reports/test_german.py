@@ -21,12 +21,11 @@ from wdg.orders.model import ArmyBlock, Build, BuildBoats, Release, Sheet
 from wdg.reports.model import DATA_LABELS, event_line
 from wdg.reports.settings import load_report_settings
 from wdg.rules import Rules
-from wdg.world.address import Address
 from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, small_segment
 from wdg.world.generator import generate_segment
 from wdg.world.hexgrid import Direction
-from wdg.world.state import Building, General, TroopType
+from wdg.world.state import Building
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = Rules.load(PACKAGE_ROOT / "worlds" / "rules")

@@ -127,7 +127,10 @@ def test_the_second_month_holds_its_own_copy_of_the_state_before(demo):
 def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alone(demo, month,
                                                                                    tmp_path):
     """Every kingdom's text and HTML sheet and order form of the demo, as
-    archived, equals what its archived bericht.json renders to (one model)."""
+    archived, equals what its archived bericht.json renders to (one model; the
+    month's digest, a fact of the archive and not of one kingdom's report, comes
+    from the archived month: wdg.digest)."""
+    from wdg.digest import month_digest
     from wdg.reports.render import Renderer
     from wdg.reports.settings import load_report_settings
     from wdg.reports.sheet import render_sheets
@@ -147,7 +150,9 @@ def test_the_archived_sheets_and_forms_render_again_from_the_archived_report_alo
         doc = json.loads(archived_bytes(out, f"{folder}/bericht.json"))
         view_file = tmp_path / f"{month}-{folder}-ansicht.yaml"
         view_file.write_bytes(archived_bytes(out, f"{folder}/ansicht.yaml"))
-        for name, text in render_sheets(doc, Renderer(demo.templates_dir), settings,
+        digest = month_digest(demo.archive_dir(DEMO_SEGMENT) / month, DEMO_SEGMENT)
+        for name, text in render_sheets(doc, Renderer(demo.templates_dir, month_digest=digest),
+                                        settings,
                                         pdf=False, view=load_view(view_file),
                                         rules=rules).items():
             archived = archived_bytes(out, f"{folder}/{name}").decode("utf-8")

@@ -70,7 +70,7 @@ def test_a_value_changed_in_the_report_changes_every_format_that_shows_it(render
     doc["report"]["header"]["kingdom_name"] = "Zyrnowald"
     doc["report"]["header"]["deadline"] = "EINTREFFSCHLUSS: Quatember 9999"
     doc["report"]["treasury"]["after"] = 987_654
-    army = next(a for a in doc["report"]["armies"] if a["status"] == "aktiv")
+    army = next(a for a in doc["report"]["armies"] if a["status"] == "active")
     army["units"] = 4_321
     got = _render(doc, settings)
     for fmt in ("txt", "html", "pdf", "form"):
@@ -79,6 +79,19 @@ def test_a_value_changed_in_the_report_changes_every_format_that_shows_it(render
         assert "4.321" in got[fmt] and "4.321" not in plain[fmt], fmt
     for fmt in ("txt", "html", "pdf"):
         assert "987.654" in got[fmt], fmt
+
+    # issue #42: whose gemark an army stands on ("Zugehörigkeit zu einem
+    # Königreich") and its general's wizardry and action codes, in every format
+    doc = copy.deepcopy(base)
+    army = next(a for a in doc["report"]["armies"] if a["status"] == "active")
+    army["owner"], army["owner_name"] = 9, "Thaledorf"
+    army["wizard"] = True
+    army["actions"] = [{"code": "TP", "usage": "c TP <Gemark>", "meaning": "teleportiert weit"}]
+    got = _render(doc, settings)
+    for fmt in ("txt", "html", "pdf"):
+        assert "Thaledorf (9)" in got[fmt] and "Thaledorf" not in plain[fmt], fmt
+        assert "Zauberer" in got[fmt] and "teleportiert weit" in got[fmt], fmt
+    assert "Zauberer" in got["form"] and "c TP <Gemark>" in got["form"]
 
     # the map: a gemark's terrain and a sighted foreign army
     doc = copy.deepcopy(base)

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from wdg.reports.batch import MonthInput, render_kingdom
 from wdg.reports.exploration import exploration_pages
-from wdg.reports.pdf import GuardedFetcher
+from wdg.reports.pdf import FetchRefused, GuardedFetcher
 from wdg.reports.printmap import (ASCENT_MINUS_DESCENT, FIGURE_SPACE, SCHEME, advance,
                                   layout_labels, print_map, split_svg)
 from wdg.reports.render import SHIPPED_TEMPLATES
@@ -102,7 +102,7 @@ def test_few_elements_carry_the_text_of_a_whole_map(month, settings):
 
 def test_the_fetcher_serves_only_maps_this_process_drew():
     fetcher = GuardedFetcher([SHIPPED_TEMPLATES])
-    with pytest.raises(Exception):
+    with pytest.raises(FetchRefused):
         fetcher.fetch(f"{SCHEME}{'0' * 32}.svg")
     assert fetcher.refused == [f"{SCHEME}{'0' * 32}.svg"]
 

@@ -24,6 +24,7 @@ from wdg.reports.build import build_kingdom_report
 from wdg.reports.jsonreport import build_json
 from wdg.reports.settings import load_report_settings
 from wdg.rules import Rules
+from wdg.store.segment import FORMAT
 from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, at, own, small_segment
 from wdg.world.generator import generate_segment
@@ -219,7 +220,7 @@ def test_the_upgrade_places_deposits_and_a_replay_never_adds_them(tmp_path: Path
     seg.deposits = None
     save_segment(seg, seg_dir)
     head = (seg_dir / "segment.yaml").read_text(encoding="utf-8")
-    (seg_dir / "segment.yaml").write_text(head.replace("format: 2", "format: 1"), encoding="utf-8")
+    (seg_dir / "segment.yaml").write_text(head.replace(f"format: {FORMAT}", "format: 1"), encoding="utf-8")
     (seg_dir / "SHA256SUMS").unlink()  # a format-1 segment was written before the hash lists
     report = upgrade_segment(camp, "canura", templates="keep")
     assert any(seg.label(h) in line for line in report.changes["Bodenschätze"])

@@ -3,7 +3,9 @@
 Runs every benchmark (or only one group: ``segment``, ``storage``,
 ``sheets``, ``month``, ``scaling``, ``memory``, ``cli`` (the month through
 ``wdg turn run``), ``reports`` (per-document rates on a cut, not in the default
-run), ``adversarial``, ``mail`` (the player's turnaround against real mail servers), ``games``
+run), ``adversarial``, ``mail`` (the player's turnaround against real mail servers, and
+``mailguard``: what a hostile or big mail costs the intake), ``world`` (``wdg world
+run`` of a world of stress segments with 1 and 2 workers), ``games``
 or a game's name), prints a table and writes the results file (default
 ``bench/results.json`` in the checkout). ``--quick`` uses fewer and smaller
 runs (for trying it out; the committed results come from a full run).
@@ -17,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from wdg.bench import adversarial, cli, games, mail, reports, segment
+from wdg.bench import adversarial, cli, games, mail, mailguard, office, reports, segment
 from wdg.bench.harness import Results, machine, table, write_results
 from wdg.campaign import PACKAGE_ROOT
 
@@ -49,8 +51,12 @@ def main(argv: list[str] | None = None) -> int:
             adversarial.run_all(work, res, args.quick)
         if args.only in (None, "mail"):
             mail.run_all(work, res, args.quick)
+        if args.only in (None, "mail", "mailguard"):
+            mailguard.run_all(work, res, args.quick)
+        if args.only in (None, "world"):
+            office.run_all(work, res, args.quick)
         if args.only is None or args.only not in SEGMENT_PARTS | {"reports", "adversarial", "cli",
-                                                                  "mail"}:
+                                                                  "mail", "mailguard", "world"}:
             games.run_all(res, args.quick, args.only)
     res.meta["wall_s"] = round(time.perf_counter() - t0, 1)
     res.meta["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]

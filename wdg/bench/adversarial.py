@@ -16,6 +16,7 @@ Run it alone with ``python -m wdg.bench --only adversarial --out FILE``.
 
 from __future__ import annotations
 
+from functools import partial
 import mailbox
 from email.message import EmailMessage
 from pathlib import Path
@@ -26,13 +27,17 @@ from wdg.engine.diplomacy import content_problems
 from wdg.orders.checker import check_sheet
 from wdg.orders.intake import import_mailbox
 from wdg.orders.parser import parse_sheet
-from wdg.orders.view import build_view
+from wdg.orders.view import KingdomView, build_view
 from wdg.rules import Rules
 from wdg.store.segment import load_segment, save_segment
 
 G = "adversarial"
 SIZE = 512_000
 HEAD = "Segment: canura\nKönigreich: 3\nPasswort: canura-3\nK\nDS 1 +\n"
+
+
+def _parse_and_check(text: str, view: KingdomView) -> None:
+    check_sheet(parse_sheet(text), view)
 
 
 def _fill(unit: str, size: int = SIZE) -> str:
@@ -77,15 +82,15 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
     rules = Rules.load(PACKAGE_ROOT / "worlds" / "rules")
     for name, text in sheets().items():
         limit = 0.1 if name == "1 MB single line" else 1.0
-        t = repeat(lambda text=text: check_sheet(parse_sheet(text), view), runs)
+        t = repeat(partial(_parse_and_check, text, view), runs)
         res.add(seconds_figure(G, f"parse + check: {name}", t, limit=limit,
                                note=f"{len(text.encode()):,} bytes"))
     for name, text in message_sheets().items():
         def month_part(text: str = text) -> None:
             sheet = parse_sheet(text)
             check_sheet(sheet, view)
-            for msg in [*sheet.messages, *sheet.announcements]:
-                content_problems(seg, rules, msg.text)
+            for said in [m.text for m in sheet.messages] + [a.text for a in sheet.announcements]:
+                content_problems(seg, rules, said)
 
         t = repeat(month_part, runs)
         res.add(seconds_figure(G, f"month's extra time, 512 kB BOTSCHAFT: {name}", t, limit=1.0,
@@ -93,7 +98,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
                                "forwards (the parser bounds a message at text.yaml's "
                                "message_length)"))
         raw = text.split("BOTSCHAFT 1\n", 1)[1]
-        t = repeat(lambda raw=raw: content_problems(seg, rules, raw), runs)
+        t = repeat(partial(content_problems, seg, rules, raw), runs)
         res.add(seconds_figure(G, f"  content filter on 512 kB unbounded: {name}", t,
                                limit=1.0, note="windows of filter_window characters"))
     for name, text in [*sheets().items(), *message_sheets().items()][:6]:
@@ -108,7 +113,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
         box.close()
         n = [0]
 
-        def one(box_path: Path = box_path) -> None:
+        def one(box_path: Path = box_path, n: list[int] = n) -> None:
             n[0] += 1
             out = camp.root / f"run{n[0]}"
             import_mailbox(Campaign(out), seg, box_path, outbox=out / "outbox",

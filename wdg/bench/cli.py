@@ -54,7 +54,7 @@ def _run(args: list[str], cwd: Path, cpus: set[int] | None = None) -> tuple[floa
     try:
         import resource
         rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    except Exception:  # pragma: no cover
+    except ImportError:  # pragma: no cover  (no resource module: Windows)
         pass
     if proc.returncode != 0:
         raise RuntimeError(f"wdg {' '.join(args)} failed ({proc.returncode}): {err[-2000:]}")

@@ -34,7 +34,8 @@ def positions(name: str, want: int) -> list:
     from wdg.games.bots import random_bot
     game = load_game(name, players=2)
     rng = np.random.default_rng(5)
-    out, s = [], game.new_initial_state()
+    out: list = []
+    s = game.new_initial_state()
     while len(out) < want:
         if s.is_terminal():
             s = game.new_initial_state()

@@ -59,7 +59,7 @@ def write_mbox(path: Path, mib: float, sheets: list[bytes]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from wdg.commands.demo import copy_demo
+    from wdg.campaign import copy_demo
 
     ap = argparse.ArgumentParser(prog="python -m wdg.bench.import_memory")
     ap.add_argument("dir", type=Path)

@@ -96,9 +96,9 @@ def _module_paths(root: Path) -> dict[str, Path]:
     return out
 
 
-def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[str]:
+def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[tuple[str, str | None]]:
     package = name if is_pkg else name.rpartition(".")[0]
-    found = []
+    found: list[tuple[str, str | None]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(a.name, None) for a in node.names]
@@ -109,7 +109,7 @@ def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[str]:
             else:
                 mod = node.module or ""
             found += [(mod, a.name) for a in node.names]
-    return found  # type: ignore[return-value]
+    return found
 
 
 def measure(root: Path) -> Structure:
@@ -251,21 +251,43 @@ def _floors(rooms: list[str], arrows: dict[str, set[str]]) -> tuple[list[str], l
     return order, upward
 
 
-def mermaid(s: Structure) -> str:
-    """The rooms as a Mermaid graph, top floor first; upward arrows red."""
+def reduced(s: Structure) -> list[tuple[str, str]]:
+    """The arrows to draw: every upward arrow, and each downward arrow that no
+    longer downward path implies (a transitive reduction, as drawings of
+    layers leave those out)."""
+    up = set(s.upward)
+    down = {a: {b for b in bs if (a, b) not in up} for a, bs in s.arrows.items()}
+    pos = {r: i for i, r in enumerate(s.floors)}
+    reach: dict[str, set[str]] = {}
+    for r in s.floors:  # bottom-up: what a room reaches downward, through its targets
+        reach[r] = set()
+        for b in down.get(r, ()):
+            reach[r] |= {b} | reach.get(b, set())
+    keep = []
+    for a, bs in sorted(down.items()):
+        for b in sorted(bs, key=lambda x: pos[x]):
+            if not any(b in reach.get(c, set()) for c in bs if c != b):
+                keep.append((a, b))
+    return sorted(keep) + sorted(up)
+
+
+def mermaid(s: Structure, *, everything: bool = False) -> str:
+    """The rooms as a Mermaid graph, top floor first; upward arrows red.
+    Arrows a longer downward path implies are left out unless ``everything``."""
     ids = {r: "n" + "".join(c if c.isalnum() else "_" for c in r) for r in s.floors}
     lines = ["graph TD"]
     for r in reversed(s.floors):
         lines.append(f'  {ids[r]}["{r}"]')
     up = set(s.upward)
-    edges = sorted((a, b) for a, bs in s.arrows.items() for b in bs)
+    edges = sorted((a, b) for a, bs in s.arrows.items() for b in bs) if everything \
+        else reduced(s)
     styles = []
     for i, (a, b) in enumerate(edges):
         lines.append(f"  {ids[a]} --> {ids[b]}")
         if (a, b) in up:
             styles.append(i)
     if styles:
-        lines.append(f"  linkStyle {','.join(map(str, styles))} stroke:#d00,stroke-width:2px")
+        lines.append(f"  linkStyle {','.join(map(str, styles))} stroke:#d00,stroke-width:3px")
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,7 @@ save under 2 s, parsing all sheets under 1 s, peak memory under 1 GiB.
 
 from __future__ import annotations
 
+from functools import partial
 import json
 import subprocess
 from pathlib import Path
@@ -93,7 +94,7 @@ def bench_scaling(full: Prepared, work: Path, res: Results, runs: int) -> None:
     for scale in (*SCALES, 1.0):
         p = full if scale == 1.0 else prepare(scale, work)
         months = month_runs(p, runs, r)
-        load_s = median(repeat(lambda: load(p), runs))
+        load_s = median(repeat(partial(load, p), runs))
         rows.append({"scale": scale, "provinces": p.size.prov_cols * p.size.prov_rows,
                      "gemarks": p.size.gemarks, "kingdoms": p.size.kingdoms,
                      "active_armies": p.active_armies, "sheet_lines": p.lines,

@@ -113,3 +113,4 @@ def write_npc_sheets(camp: Campaign, seg: Segment) -> list[NpcSheet]:
         path.write_text(text, encoding="utf-8")
         out.append(NpcSheet(n, k.bot, path, True))
     return out
+

@@ -40,6 +40,7 @@ the same briefing and seed give the same sheet.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -132,8 +133,8 @@ def personality(name: str) -> Personality:
                             f"{', '.join(PERSONALITIES)} (oder Kriegsherr{HOSTILE_SUFFIX})")
 
 
-def _fields(p: Personality) -> dict[str, object]:
-    return {f: getattr(p, f) for f in p.__slots__}  # type: ignore[attr-defined]
+def _fields(p: Personality) -> dict[str, Any]:
+    return {f: getattr(p, f) for f in p.__slots__}
 
 
 def bot_seed(seed: int, kingdom: int, ordinal: int) -> np.random.Generator:
@@ -482,7 +483,7 @@ class _Bot:
                       or (g.troop == a.general.troop
                           and g.experience >= a.general.experience + 10))]
         fleets = [a for a in passive if a.general is not None and a.general.troop == "Schiffe"]
-        pick = (empty or fleets or worse or [None])[0]
+        pick = next(iter(empty or fleets or worse), None)
         if pick is None or not self.afford(offer.price):
             return None
         self.o.a[pick.number] = "nf"
@@ -499,7 +500,7 @@ class _Bot:
         self.cuts = self.plan_cuts([a for a in armies if a.number not in merged])
         # an empty army recruits first in its town: the others leave it the
         # militia this month (armies recruit in ascending number, "(d)")
-        self.levy_towns: dict[object, int] = {}
+        self.levy_towns = {}
         for a in armies:
             if a.units == 0 and not a.is_fleet and a.number not in merged:
                 self.levy_towns.setdefault(a.position, a.number)
@@ -694,7 +695,7 @@ class _Bot:
         path = self.plan.route(kind, here, lambda h: self.worth_searching(h)
                                and h not in self.prospected, limit=300)
         steps = self.plan.month_steps(kind, here, path) if path else []
-        if not steps:
+        if not steps or not path:
             return False
         self.prospected.add(path[-1])
         self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
@@ -811,7 +812,7 @@ class _Bot:
             self.o.b[a.number] = "t"
             return True
         for targets in self.war_targets(enemies, here):
-            path = self.plan.route(kind, here, lambda h, t=targets: h in t, limit=6000)
+            path = self.plan.route(kind, here, targets.__contains__, limit=6000)
             if path is None:
                 continue
             steps = self.plan.month_steps(kind, here, path)

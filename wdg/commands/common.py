@@ -29,10 +29,10 @@ def open_campaign(path: Path | None) -> Campaign:
 
 def load(camp: Campaign, segment: str) -> Segment:
     """Load a segment of the campaign, with a clear message when it is missing."""
-    return load_segment(_existing(camp, segment))
+    return load_segment(existing_segment_dir(camp, segment))
 
 
-def _existing(camp: Campaign, segment: str) -> Path:
+def existing_segment_dir(camp: Campaign, segment: str) -> Path:
     """The segment's directory, with a clear message when it is missing."""
     d = camp.segment_dir(segment)
     if not (d / "segment.yaml").is_file():
@@ -53,7 +53,7 @@ def locked(camp: Campaign, segment: str) -> Iterator[Segment]:
     running month and be overwritten by its commit, nor be refused after it."""
     from wdg.store.lock import segment_lock
 
-    with segment_lock(_existing(camp, segment)):
+    with segment_lock(existing_segment_dir(camp, segment)):
         yield load(camp, segment)
 
 

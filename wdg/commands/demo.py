@@ -23,13 +23,12 @@ sheets, replay) can be appended here:
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import typer
 
 from wdg.bots.npc import write_npc_sheets
-from wdg.campaign import PACKAGE_ROOT, Campaign
+from wdg.campaign import DEMO_SEGMENT, Campaign, copy_demo
 from wdg.commands.common import locked
 from wdg.commands.map import write_map
 from wdg.engine.turn import run_month
@@ -41,27 +40,6 @@ from wdg.store.delivery import deliver
 from wdg.reports.batch import default_jobs
 from wdg.reports.status import render_status
 from wdg.store.segment import load_segment
-
-DEMO_SEGMENT = "canura"
-DEMO_PARTS = ("worlds/canura", "worlds/rules", "orders/canura", "templates")
-
-
-def copy_demo(out: Path, source: Path = PACKAGE_ROOT) -> Campaign:
-    """Copy the demo campaign from ``source`` into a fresh ``out``."""
-    out = out.resolve()
-    if out == source.resolve() or source.resolve().is_relative_to(out):
-        raise StateError(f"{out} wird nicht ersetzt: es enthält den Quellbaum selbst")
-    if not (source / "worlds" / DEMO_SEGMENT).is_dir():
-        raise StateError(f"das Demo-Segment fehlt in {source / 'worlds' / DEMO_SEGMENT}")
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    for part in DEMO_PARTS:
-        src = source / part
-        if src.is_dir():
-            shutil.copytree(src, out / part, ignore=shutil.ignore_patterns("__pycache__"))
-    return Campaign(out)
-
 
 DEMO_NEXT_DEADLINE = "2026-12-03 13:00"
 """The EINTREFFSCHLUSS the demo's game master sets for the second month's sheets

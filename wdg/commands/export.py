@@ -27,6 +27,12 @@ def register(app: typer.Typer) -> None:
                                      "Eingaben, Stand, Ereignisse, Ausgaben und Herkunft jedes "
                                      "Monats, README, JSON-Schemata und verify.py (nur "
                                      "Standardbibliothek); Passwörter in Bögen geschwärzt."),
+        software: bool = typer.Option(False, "--software", help="Mit --archive: die genaue "
+                                      "Software dazu (das Wheel dieser wdg-Version und die "
+                                      "Wheels ihrer Abhängigkeiten, aus den installierten "
+                                      "Dateien gebaut, mit SHA-256); die Spielzüge bleiben "
+                                      "ungeschwärzt, damit das Paket ohne Netz wiederholt "
+                                      "werden kann (docs/turns.md)."),
         campaign: Path | None = campaign_option(),
     ) -> None:
         """Die ganze Geschichte eines Segments (jeder archivierte Monat mit Seed, Bögen,
@@ -39,11 +45,26 @@ def register(app: typer.Typer) -> None:
 
             camp = open_campaign(campaign)
             load(camp, segment)
-            index = export_archive(camp, segment, out)
+            index = export_archive(camp, segment, out, software=software)
             typer.echo(f"Archivpaket geschrieben: {out} ({len(index['files'])} Dateien, "
                        f"{len(index['months'])} Monate); prüfen: tar xf {out.name} && "
                        f"python3 -I wdg-archiv-{segment}/verify.py")
+            if software:
+                soft = index["software"]
+                typer.echo(f"Software: {soft['wdg']['file']} (SHA-256 {soft['wdg']['sha256']}) "
+                           f"und {len(soft['dependencies'])} Abhängigkeiten in software/wheels/; "
+                           f"genau dieses Wheel hat ausgewertet: "
+                           f"{', '.join(soft['exact_months']) or 'keinen Monat'}; "
+                           "die Spielzüge sind NICHT geschwärzt")
+                for month, made in soft["other_software"].items():
+                    typer.echo(f"  {month}: ausgewertet mit {made} — für eine Wiederholung "
+                               "das Wheel jener Version (docs/turns.md)")
+                for month, other in soft["dependency_versions_differ"].items():
+                    typer.echo(f"  {month}: mit anderen Versionen ausgewertet: "
+                               + ", ".join(f"{k} {v}" for k, v in other.items()))
             return
+        if software:
+            raise InvalidInputError("--software gehört zu --archive (das Paket mit der Software)")
         if fmt != "json":
             raise InvalidInputError(f"unbekanntes Format {fmt!r}; erwartet 'json'")
         camp = open_campaign(campaign)

@@ -64,9 +64,9 @@ def play_game(
     try:
         state, rec = play(game, parse_bots(bots, game.num_players), seed)
     except GameAbandoned as exc:
-        rec = exc.record
-        if not isinstance(rec, GameRecord):
+        if not isinstance(exc.record, GameRecord):
             raise
+        rec = exc.record
         rec.write(path)
         typer.echo(f"Spiel abgebrochen: {exc}. Die ersten {len(rec.actions)} Aktionen stehen in {path} "
                    f"(als unfertiges Spiel markiert; `wdg games show {path}` zeigt die Stellung).")

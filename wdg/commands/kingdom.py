@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
+from wdg.textpolicy import terminal_safe
 from wdg.world import admin
 from wdg.world.state import ruler_title
 
@@ -34,10 +35,13 @@ def add(
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
         hexes = [seg.grid.parse(a) for a in at] if at else None
+        notes: list[str] = []
         k, plain, capital = admin.add_new_kingdom(seg, name=name, ruler=ruler, email=email,
                                                   contact=contact, at=hexes, treasury=treasury,
-                                                  herrscherin=herrscherin)
+                                                  herrscherin=herrscherin, notes=notes)
         save(camp, seg)
+    for note in notes:
+        typer.echo(f"Hinweis: {terminal_safe(note)}")
     typer.echo(f"Königreich {k.number} ({k.name}) angelegt; Hauptstadt {seg.label(capital)}")
     typer.echo(f"Passwort (nur jetzt sichtbar, gespeichert wird nur ein Hash): {plain}")
 
@@ -83,16 +87,49 @@ def show(segment: str = typer.Argument(..., help="Name des Segments."),
 @sub.command("set-password")
 def set_password(segment: str = typer.Argument(..., help="Name des Segments."),
                  kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
-                 password: str = typer.Option(None, "--password",
-                                              help="Das neue Passwort (sonst wird eins erzeugt)."),
+                 prompt: bool = typer.Option(False, "--prompt", help="Das neue Passwort "
+                                             "verdeckt eingeben (zweimal); sonst wird eines "
+                                             "erzeugt."),
+                 stdin: bool = typer.Option(False, "--stdin", help="Das neue Passwort aus der "
+                                            "ersten Zeile der Standardeingabe lesen (für "
+                                            "Skripte: printf '%s\\n' \"$PW\" | wdg kingdom "
+                                            "set-password ... --stdin)."),
+                 password: str = typer.Option(None, "--password", hidden=True,
+                                              help="Abgelehnt: ein Passwort auf der "
+                                              "Befehlszeile stünde in der Shell-Historie."),
                  campaign: Path | None = campaign_option()) -> None:
-    """Ein neues Passwort setzen (einmal angezeigt; gespeichert wird nur sein gesalzener
-    Hash)."""
+    """Ein neues Passwort setzen: erzeugt (Vorgabe), verdeckt eingegeben (--prompt) oder
+    von der Standardeingabe (--stdin) — nie auf der Befehlszeile, wo es in der
+    Shell-Historie und in der Prozeßliste stünde. Ein erzeugtes wird einmal angezeigt;
+    gespeichert wird nur sein gesalzener Hash."""
+    import sys
+
+    from wdg.errors import InvalidInputError
+
+    if password is not None:
+        raise InvalidInputError("--password nimmt kein Passwort mehr an: auf der Befehlszeile "
+                                "stünde es in der Shell-Historie und in der Prozeßliste. "
+                                "Verdeckt eingeben: --prompt; aus einem Skript: --stdin; "
+                                "ohne beides wird eines erzeugt")
+    if prompt and stdin:
+        raise InvalidInputError("--prompt und --stdin zugleich: eines von beiden")
+    given = None
+    if prompt:
+        given = typer.prompt("Neues Passwort", hide_input=True, confirmation_prompt=True,
+                             prompt_suffix=": ")
+    elif stdin:
+        given = sys.stdin.readline().rstrip("\r\n")
+        if not given:
+            raise InvalidInputError("--stdin: die Standardeingabe ist leer; erwartet das "
+                                    "Passwort in der ersten Zeile")
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
-        plain = admin.set_password(seg, kingdom, password)
+        plain = admin.set_password(seg, kingdom, given)
         save(camp, seg)
-    typer.echo(f"Neues Passwort für Königreich {kingdom}: {plain}")
+    if given is None:
+        typer.echo(f"Neues Passwort für Königreich {kingdom}: {plain}")
+    else:
+        typer.echo(f"Neues Passwort für Königreich {kingdom} gesetzt (nicht angezeigt)")
 
 
 @sub.command("set")
@@ -117,10 +154,13 @@ def set_(segment: str = typer.Argument(..., help="Name des Segments."),
 
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
+        notes: list[str] = []
         k = admin.set_player(seg, kingdom, email=email, contact=contact, ruler=ruler, name=name,
-                             herrscherin=herrscherin)
+                             herrscherin=herrscherin, notes=notes)
         plain = set_bot(seg, kingdom, bot)[1] if bot is not None else None
         save(camp, seg)
+    for note in notes:
+        typer.echo(f"Hinweis: {terminal_safe(note)}")
     typer.echo(f"Königreich {k.number} ({k.name}) geändert")
     if bot is not None and k.bot:
         typer.echo(f"Das Königreich wird vom Bot {k.bot} gespielt; 'wdg turn run' schreibt "

@@ -10,6 +10,11 @@ import typer
 
 from wdg.commands.common import campaign_option, open_campaign
 
+LOCK_WAIT = 120.0
+"""How long ``wdg mail run`` waits for the segment's lock by default: ``wdg mail
+watch`` holds it only while it takes mail in (seconds), so a timer's call that
+meets it waits instead of failing."""
+
 sub = typer.Typer(help="Der Feldzug per Mail: abholen, beantworten, auswerten, versenden "
                   "(docs/gamemaster.md).", no_args_is_help=True)
 
@@ -40,13 +45,13 @@ def sent(
                 typer.echo(f"freigegeben: {key} an {rec.to}; der nächste Versand sendet sie "
                            "noch einmal")
             for key in arrived or ():
-                rec = led.latest(key)
-                if rec is None or rec.state != "pending":
+                latest = led.latest(key)
+                if latest is None or latest.state != "pending":
                     from wdg.errors import StateError
 
                     raise StateError(f"Versandbuch: {key!r} ist nicht ungewiss; nichts geändert")
                 led.settle(key, "sent", "Ankunft vom Spielleiter bestätigt")
-                typer.echo(f"als versandt verbucht: {key} an {rec.to}")
+                typer.echo(f"als versandt verbucht: {key} an {latest.to}")
         return
     led = Ledger(camp.segment_dir(segment))
     counts: dict[str, int] = {}
@@ -62,9 +67,73 @@ def sent(
             typer.echo(f"{words[r.state]}: {r.key} an {r.to} ({r.intended}) {r.answer}".rstrip())
 
 
+@sub.command("status")
+def status(
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf stdout."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Der Stand des Mail-Betriebs: letzter erfolgreicher Abruf und Versand, fällige
+    Mails, gelesene Ordner, Störungen und die letzten Fehler (docs/gamemaster.md,
+    Wenn etwas schiefgeht). Fragt keinen Server und nimmt keine Sperre."""
+    import json
+
+    from wdg.commands.common import load
+    from wdg.mail.status import mail_status, status_lines
+
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    doc = mail_status(camp, segment)
+    if as_json:
+        typer.echo(json.dumps(doc, ensure_ascii=False))
+        return
+    for line in status_lines(doc):
+        typer.echo(line)
+
+
+@sub.command("install-timer")
+def install_timer(
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    print_only: bool = typer.Option(False, "--print", help="Die Units und die Crontab-Zeilen "
+                                    "nur ausgeben, nichts schreiben."),
+    directory: Path = typer.Option(None, "--dir", help="Wohin die Units geschrieben werden "
+                                   "(Vorgabe: ~/.config/systemd/user)."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Die systemd-User-Units für den unbeaufsichtigten Betrieb schreiben: ein Timer, der
+    alle 5 Minuten 'wdg mail run' aufruft, und ein Dienst für 'wdg mail watch' — mit den
+    vollen Pfaden dieser Installation und der Kampagne. Mit --print stattdessen die Units
+    und die passenden Crontab-Zeilen ausgeben (docs/gamemaster.md)."""
+    from wdg.commands.common import load
+    from wdg.mail.units import crontab_lines, install, units
+
+    camp = open_campaign(campaign)
+    load(camp, segment)
+    if print_only:
+        for name, text in units(segment, camp.root).items():
+            typer.echo(f"# ~/.config/systemd/user/{name}")
+            typer.echo(text)
+        typer.echo("# crontab -e (statt der Units; jedes % als \\% geschrieben)")
+        for line in crontab_lines(segment, camp.root):
+            typer.echo(line)
+        return
+    written = install(segment, camp.root, directory)
+    for p in written:
+        typer.echo(f"geschrieben: {p}")
+    typer.echo("Einschalten:\n  systemctl --user daemon-reload\n"
+               f"  systemctl --user enable --now wdg-{segment}-run.timer\n"
+               f"  systemctl --user enable --now wdg-{segment}-watch.service   (wahlweise)\n"
+               "  loginctl enable-linger $USER      (läuft auch ohne Anmeldung)\n"
+               f"Passwörter: password_file in mail.yaml, oder ~/.config/wdg/{segment}.env "
+               "(chmod 600) mit WDG_SMTP_PASSWORD=… und WDG_IMAP_PASSWORD=…")
+
+
 @sub.command("run")
 def run(
-    segment: str = typer.Argument(..., help="Name des Segments."),
+    segment: str = typer.Argument(None, help="Name des Segments (oder --all)."),
+    all_segments: bool = typer.Option(False, "--all", help="Jedes Segment der Kampagne "
+                                      "nacheinander, ein Postfach für alle möglich "
+                                      "(mail.yaml der Kampagne; docs/world.md)."),
     force: bool = typer.Option(False, "--force", help="Den Monat vor seinem Eintreffschluß "
                                "auswerten, oder wenn zu viele Bögen fehlen."),
     next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS des "
@@ -73,14 +142,19 @@ def run(
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Mit den PDFs (Standard)."),
     as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf der "
                                  "Standardausgabe."),
+    wait: float = typer.Option(LOCK_WAIT, "--wait", min=0, max=3600,
+                               help="Sekunden, die auf die Sperre des Segments gewartet wird "
+                               "(hält 'wdg mail watch' oder ein anderer Befehl sie), bevor "
+                               "der Aufruf mit Code 6 (gesperrt) endet."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Für cron/systemd: neue Post abholen und beantworten; fällige Ergebnisse senden;
     sobald der Eintreffschluß vorbei ist und 'wdg turn status' kein Hindernis nennt, den
     Monat auswerten und seine Ergebnisse senden. Rückgabewerte: 0 erledigt,
     1 fehlgeschlagen, 3 nichts zu tun, 4 wartet auf den Eintreffschluß, 5 verweigert,
-    6 gesperrt, 130 abgebrochen (docs/gamemaster.md)."""
+    6 gesperrt, 7 geschuldete Mails nicht gesendet, 130 abgebrochen (docs/gamemaster.md)."""
     import json
+    import time
 
     from wdg import exitcodes
     from wdg.commands.common import load
@@ -90,15 +164,33 @@ def run(
     from wdg.world.deadline import normalise
 
     camp = open_campaign(campaign)
+    if all_segments or segment is None:
+        _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json)
+        return
     seg = load(camp, segment)
     seg_dir = camp.segment_dir(segment)
     tz = seg.settings.timezone
     if next_deadline is not None:
         normalise(next_deadline)
+    end = time.monotonic() + wait
+    waited = False
     try:
-        rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
-    except LockedError as exc:
-        rep = RunReport(segment, exitcodes.LOCKED, [f"gesperrt: {exc}"])
+        while True:
+            try:
+                rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline,
+                                     pdf=pdf)
+                break
+            except LockedError as exc:
+                if not waited and wait > 0:
+                    waited = True
+                    typer.echo(f"gesperrt: {exc}; warte bis zu {wait:g} s auf die Sperre",
+                               err=True)
+                if time.monotonic() >= end:
+                    rep = RunReport(segment, exitcodes.LOCKED,
+                                    [f"gesperrt: {exc}; nach {wait:g} s Warten nichts getan — "
+                                     "der nächste Aufruf holt es nach"])
+                    break
+                time.sleep(min(0.5, max(0.0, end - time.monotonic())))
     except WdgError as exc:
         rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {exc}"])
     except OSError as exc:
@@ -112,12 +204,54 @@ def run(
              + " | ".join(rep.lines), tz)
     if as_json:
         typer.echo(json.dumps(rep.as_dict(), ensure_ascii=False))
+        # the failures on stderr too: a timer's journal shows them without the JSON
+        for line in rep.lines:
+            if line.startswith("Fehler"):
+                typer.echo(line, err=True)
     else:
         for line in rep.lines:
             typer.echo(line, err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
         typer.echo(f"{segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
+        for key, why in sorted(rep.owed.items()):
+            typer.echo(f"fällig, nicht gesendet: {key} ({why})", err=True)
     if rep.code:
         raise typer.Exit(rep.code)
+
+
+def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) -> None:  # noqa: ANN001
+    """``wdg mail run --all`` (wdg/office/mailbox.py)."""
+    import json
+
+    from wdg import exitcodes
+    from wdg.errors import InvalidInputError
+    from wdg.office.mailbox import run_all
+    from wdg.world.deadline import normalise
+
+    if segment is not None:
+        raise InvalidInputError(f"--all und ein Segment ({segment!r}) schließen sich aus")
+    if not all_segments:
+        raise InvalidInputError("ein Segment angeben oder --all (jedes Segment der Kampagne)")
+    if next_deadline is not None:
+        normalise(next_deadline)
+
+    def shown(rep) -> None:  # noqa: ANN001
+        if as_json:
+            return
+        for line in rep.lines:
+            typer.echo(f"{rep.segment}: {line}",
+                       err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
+        typer.echo(f"{rep.segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
+
+    code, reports = run_all(camp, force=force, next_deadline=next_deadline, pdf=pdf,
+                            progress=shown)
+    if as_json:
+        typer.echo(json.dumps({"status": exitcodes.JSON_STATUS.get(code, "?"), "exit_code": code,
+                               "segments": [r.as_dict() for r in reports]}, ensure_ascii=False))
+    else:
+        typer.echo(f"Welt: {len(reports)} Segmente: {exitcodes.NAMES.get(code, code)} "
+                   f"(Code {code})")
+    if code:
+        raise typer.Exit(code)
 
 
 @sub.command("forms")
@@ -135,17 +269,27 @@ def forms(
     from wdg import exitcodes
     from wdg.commands.common import load
     from wdg.errors import LockedError
+    from wdg.mail import alerts
+    from wdg.mail.config import load_mail_config
     from wdg.mail.forms import send_forms
     from wdg.mail.log import log_line
+    from wdg.mail.smtp import SmtpError
 
     camp = open_campaign(campaign)
     seg = load(camp, segment)
+    seg_dir = camp.segment_dir(segment)
     try:
         r, skipped, total = send_forms(camp, segment, kingdoms=kingdom or None,
                                        corrections=corrections)
     except LockedError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         raise typer.Exit(exitcodes.LOCKED) from None
+    except SmtpError as exc:
+        alerts.sending(seg_dir, sent=0, failed={}, error=exc)
+        typer.echo(f"Fehler: {exc}; die Spielzugmails bleiben fällig (der nächste Aufruf "
+                   "sendet sie)", err=True)
+        raise typer.Exit(exitcodes.UNSENT) from None
+    alerts.sending(seg_dir, sent=len(r.sent) + len(r.corrected), failed=r.failed)
     line = (f"{seg.date.key}: {total} Spielzugmails; versandt {len(r.sent)}, berichtigt "
             f"{len(r.corrected)}, schon früher versandt {len(r.already)}")
     typer.echo(line)
@@ -160,10 +304,11 @@ def forms(
     for key, answer in sorted({**r.refused, **r.failed}.items()):
         typer.echo(f"Warnung: {key} nicht versandt ({answer})", err=True)
     log_line(camp.segment_dir(segment), f"mail forms: {line}", seg.settings.timezone)
+    if r.failed:
+        raise typer.Exit(exitcodes.UNSENT)
+    alerts.deliver(seg_dir, load_mail_config(seg_dir))
     if r.uncertain or r.refused:
         raise typer.Exit(exitcodes.REFUSED)
-    if r.failed:
-        raise typer.Exit(exitcodes.FAILED)
     if not (r.sent or r.corrected):
         typer.echo("nichts versandt: " + ("alle schon früher versandt" if r.already
                                           else "kein Spieler mit Mailadresse"))

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import typer
 
+from wdg.campaign import Campaign
 from wdg.commands.common import campaign_option, load, locked, open_campaign
 from wdg.errors import InvalidInputError
 from wdg.orders.demo import check_file, simulate_file
-from wdg.orders.intake import MAX_BYTES, import_mailbox, parse_deadline
+from wdg.orders.intake import MAX_BYTES, IntakeReport, import_mailbox, parse_deadline
 from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml
 from wdg.world.deadline import deadline_for, stored_problem
+from wdg.world.state import Segment
 
 sub = typer.Typer(help="Befehlsbögen: prüfen, vorausberechnen (Vorschau), Vorlage, Ansicht, "
                   "aus einem Postfach einlesen.",
@@ -130,9 +132,23 @@ def import_cmd(
         if dl is None:
             typer.echo("Warnung: kein Eintreffschluß gesetzt ('wdg turn deadline' oder "
                        "--deadline) — auch späte Mails werden angenommen", err=True)
+        guard = decide = None
+        if config is not None:  # answers may go out: the mail guard decides who gets one
+            from wdg.mail.fetch import capped_headers
+            from wdg.mail.guard import Guard, automatic
+
+            guard = Guard(camp.segment_dir(segment), seg, config)
+
+            def decide(key, r, mail):  # noqa: ANN001, ANN202
+                head = capped_headers(mail.raw)
+                return guard.sheet(key, head, r, automatic(head), mail.raw)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox,
                                 max_bytes=max_bytes, sender_address=sender,
-                                answer_without_sheet=answer_without_sheet)
+                                answer_without_sheet=answer_without_sheet, decide=decide)
+        if guard is not None:
+            for line in guard.summary():
+                typer.echo(f"Hinweis: {line}", err=True)
+            guard.raise_alerts()
         _upgrade_password_hashes(camp, segment, seg, report)
         if config is not None and config.smtp is not None and not no_send:
             from wdg.mail.fetch import FetchReport, answer_pending
@@ -141,25 +157,40 @@ def import_cmd(
             answer_pending(camp, segment, config, sent, month=seg.date.key)
     typer.echo(report.table(), nl=False)
     if sent is not None:
+        from wdg import exitcodes
+        from wdg.mail import alerts
+
         typer.echo(sent.answers_line())
         for note in sent.notes:
             typer.echo(f"Warnung: {note}", err=True)
+        seg_dir = camp.segment_dir(segment)
+        if sent.sent or sent.failed or sent.send_error is not None:
+            alerts.sending(seg_dir, sent=len(sent.sent), failed=sent.failed,
+                           error=sent.send_error)
+        if sent.failed:
+            typer.echo(f"Fehler: {len(sent.failed)} Antwort(en) nicht gesendet; sie bleiben "
+                       "fällig (der nächste 'wdg orders import', 'wdg mail fetch' oder "
+                       "'wdg mail run' sendet sie)", err=True)
+            raise typer.Exit(exitcodes.UNSENT)
+        alerts.deliver(seg_dir, config)
     if report.refused:
         raise typer.Exit(EXIT_SOME_REFUSED)
 
 
-def _upgrade_password_hashes(camp: object, segment: str, seg: object, report: object) -> None:
+def _upgrade_password_hashes(camp: Campaign, segment: str, seg: Segment,
+                             report: IntakeReport) -> None:
     """A password hash of the old format whose check an accepted sheet just
     passed is replaced by a scrypt hash (wdg.world.passwords.upgrade_hashes),
     saved the ordinary way under the lock the import holds."""
     from wdg.orders.intake import ACCEPTED
+    from wdg.orders.model import Sheet
     from wdg.world.passwords import upgrade_hashes
     from wdg.store.segment import save_segment
 
-    checked = {r.kingdom: r.parsed.password for r in report.results  # type: ignore[attr-defined]
-               if r.status == ACCEPTED and r.kingdom and r.parsed is not None}
+    checked = {r.kingdom: r.parsed.password for r in report.results
+               if r.status == ACCEPTED and r.kingdom and isinstance(r.parsed, Sheet)}
     if upgrade_hashes(seg, checked):
-        save_segment(seg, camp.segment_dir(segment))  # type: ignore[attr-defined]
+        save_segment(seg, camp.segment_dir(segment))
 
 
 EXIT_SOME_REFUSED = 3

@@ -20,17 +20,26 @@ def render(
     jobs: int = typer.Option(0, "--jobs", "-j", help="Arbeitsprozesse (0 = einer je Kern)."),
     no_pdf: bool = typer.Option(False, "--no-pdf", help="Nur Text und HTML."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Ohne Fortschrittsbalken."),
+    kingdom: list[int] = typer.Option(None, "--kingdom", "-k",
+                                      help="Nur die Blätter dieser Königreiche (mehrfach "
+                                           "möglich), etwa das PDF eines Spielers neu."),
     campaign: Path | None = campaign_option(),
 ) -> None:
     """Jeden Bericht eines archivierten Monats neu erzeugen — aus dem archivierten Stand,
     den Ereignissen, Bögen und Regeln dieses Monats — nach reports/<segment>/<JJJJ-MM>/;
     Dateien gleich den archivierten kommen aus dem Archiv, abweichende werden aufgeführt."""
+    from wdg.errors import InvalidInputError
     from wdg.reports.archived import render_month
 
     camp = open_campaign(campaign)
-    date = MonthDate.parse(month) if month else load(camp, segment).date.previous()
+    seg = load(camp, segment)
+    date = MonthDate.parse(month) if month else seg.date.previous()
+    unknown = sorted(set(kingdom or []) - set(seg.kingdoms))
+    if unknown:
+        raise InvalidInputError(f"--kingdom {', '.join(map(str, unknown))}: kein Königreich des "
+                                f"Segments {segment!r} (es gibt {', '.join(map(str, sorted(seg.kingdoms)))})")
     got = render_month(camp, segment, date, jobs=jobs or None, pdf=not no_pdf,
-                       progress=not quiet)
+                       progress=not quiet, kingdoms=kingdom or None)
     typer.echo(f"{len(got)} Dateien in {camp.reports_dir(segment, date)}; "
                + ("alle identisch mit dem Archiv" if not got.differing else
                   f"{len(got.differing)} abweichend vom Archiv (neu gerendert): "
@@ -56,7 +65,10 @@ def send(
     from wdg import exitcodes
     from wdg.errors import LockedError
     from wdg.mail.log import log_line
-    from wdg.mail.results import send_month
+    from wdg.mail import alerts
+    from wdg.mail.config import load_mail_config
+    from wdg.mail.results import send_month, send_summary
+    from wdg.mail.smtp import SmtpError
 
     camp = open_campaign(campaign)
     date = MonthDate.parse(month) if month else None
@@ -69,58 +81,27 @@ def send(
     except LockedError as exc:
         typer.echo(f"Fehler: {exc}", err=True)
         raise typer.Exit(exitcodes.LOCKED) from None
+    except SmtpError as exc:
+        alerts.sending(seg_dir, sent=0, failed={}, error=exc)
+        typer.echo(f"Fehler: {exc}; die Ergebnismails bleiben fällig (der nächste Aufruf "
+                   "sendet sie)", err=True)
+        log_line(seg_dir, f"reports send: nicht versandt: {exc}")
+        raise typer.Exit(exitcodes.UNSENT) from None
     except KeyboardInterrupt:
         typer.echo(f"abgebrochen (Strg-C) nach {len(done)} versandten Mails; jede ist "
                    "verbucht, der nächste Aufruf sendet genau den Rest", err=True)
         log_line(seg_dir, f"reports send: abgebrochen nach {len(done)} Mails")
         raise typer.Exit(130) from None
     code, lines = send_summary(got)
+    alerts.sending(seg_dir, sent=len(got.result.sent) + len(got.result.corrected),
+                   failed=got.result.failed)
+    if not got.result.failed:
+        alerts.deliver(seg_dir, load_mail_config(seg_dir))
     for line, err in lines:
         typer.echo(line, err=err)
     log_line(seg_dir, "reports send: " + "; ".join(line for line, _ in lines))
     if code:
         raise typer.Exit(code)
-
-
-def send_summary(got) -> tuple[int, list[tuple[str, bool]]]:  # noqa: ANN001
-    """The exit code and the German lines (text, to stderr?) for a month's send."""
-    from wdg import exitcodes
-
-    r = got.result
-    m = got.month.key
-    lines: list[tuple[str, bool]] = []
-    if got.adopted:
-        lines.append((f"{got.adopted} Mails aus dem alten Versandbuch (reports/.../outbox/"
-                      "sent.yaml) übernommen: sie gelten als versandt", False))
-    lines.append((f"{m}: {got.total} Ergebnismails; versandt {len(r.sent)}, berichtigt "
-                  f"{len(r.corrected)}, schon früher versandt {len(r.already)}", False))
-    for k, why in sorted(got.skipped.items()):
-        lines.append((f"Königreich {k}: keine Mail — {why}", False))
-    for key in r.changed:
-        lines.append((f"Warnung: {key} hat sich seit dem Versand geändert (Mond neu "
-                      "ausgewertet); nicht erneut versandt (--corrections sendet eine "
-                      "Berichtigung)", True))
-    for key in r.uncertain:
-        lines.append((f"Warnung: {key}: ungewiss, ob der Server die Mail angenommen hat "
-                      "(Absturz oder Verbindungsabbruch mitten im Versand); sie wird nicht "
-                      "von selbst erneut gesendet. Beim Spieler nachfragen; erneut senden: "
-                      f"'wdg mail sent SEGMENT --release {key}'", True))
-    for key, answer in sorted(r.refused.items()):
-        lines.append((f"Warnung: {key} vom Server abgelehnt ({answer}); die anderen wurden "
-                      "versandt", True))
-    for key, answer in sorted(r.failed.items()):
-        lines.append((f"Warnung: {key} nicht versandt ({answer}); der nächste Aufruf "
-                      "versucht es erneut", True))
-    if r.uncertain or r.refused:
-        return exitcodes.REFUSED, lines
-    if r.failed:
-        return exitcodes.FAILED, lines
-    if not (r.sent or r.corrected):
-        why = ("alle schon früher versandt" if r.already and not r.changed else
-               "keine Mail fällig")
-        lines.append((f"nichts versandt: {why}", False))
-        return exitcodes.NOTHING, lines
-    return exitcodes.OK, lines
 
 
 def register(app: typer.Typer) -> None:

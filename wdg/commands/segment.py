@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import Any
 from pathlib import Path
 
 import typer
@@ -116,7 +117,7 @@ def new(
     if scale is not None and preset != "stress":
         raise InvalidInputError("--scale geht nur mit --preset stress; für andere Segmente "
                                 "--provinces, --kingdoms, --armies ... angeben")
-    opts = {**DEFAULTS, **given}
+    opts: dict[str, Any] = {**DEFAULTS, **given}
     cols, rows = parse_provinces(str(opts["provinces"]))
     if (target / SEGMENT_FILE).exists() and not force:
         raise StateError(f"Segment {name!r} gibt es schon in {target}; --force ersetzt es")
@@ -185,12 +186,14 @@ def check(
     """Finden, was nie sein darf (Heere auf unmöglichem Gelände, Einheiten ohne Heer,
     Gebäude außerhalb von Siedlungen, negative Schatzkammer, Status außerhalb 1-9,
     Verweise ins Leere ...): eine Zeile je Befund, Rückgabewert 1, wenn es einen gibt."""
+    from wdg.commands.common import existing_segment_dir
     from wdg.store import integrity
-    from wdg.commands.common import _existing
-    from wdg.store.segment import load_segment
+    from wdg.store.intake import check_sheets
+    from wdg.store.segment import load_segment, peek_passwords
+    from wdg.world.calendar import MonthDate
 
     camp = open_campaign(campaign)
-    seg_dir = _existing(camp, name)  # a clear message for a missing segment
+    seg_dir = existing_segment_dir(camp, name)  # a clear message for a missing segment
     try:
         # Taking the lock completes or cleans what a crash interrupted (with a notice).
         with segment_lock(seg_dir, any_format=True):
@@ -198,15 +201,22 @@ def check(
     except StateError as exc:  # another command holds it (or a planted link): touch nothing
         typer.echo(f"Hinweis: {exc}", err=True)
         disk = store_findings(seg_dir, busy=isinstance(exc, LockedError))
-    from wdg.store.segment import FORMAT, format_of
+    from wdg.store.segment import FORMAT, format_of, too_new
 
     fmt = format_of(seg_dir)
-    if fmt < FORMAT:
+    if fmt > FORMAT:  # said first: every other finding may come from the newer format
+        disk.append(str(too_new(seg_dir / "segment.yaml", fmt)))
+    elif fmt < FORMAT:
         disk.append(f"{seg_dir / 'segment.yaml'}: Segmentformat {fmt} einer älteren wdg-Version "
                     f"(diese schreibt {FORMAT}): 'wdg segment upgrade {name}' ausführen")
     # Every stored file against the hash lists: the live files, the chain of
     # months against the date, every archived month's inputs and outputs.
     stored = integrity.verify_segment(seg_dir)
+    try:  # the sheets waiting for the month, against their receipts
+        month, _ = peek_passwords(seg_dir)
+        stored += check_sheets(camp.orders_dir(name, MonthDate.parse(month)))
+    except (WdgError, OSError, KeyError, TypeError):
+        pass  # an unreadable date: the segment's own check names it
     damage = [f for f in stored if not f.uncovered]
     findings: list[object] = [*disk, *damage]
     if not any(f.path.startswith(str(seg_dir / n)) for f in damage for n in FILES):
@@ -217,8 +227,8 @@ def check(
     for f in stored:
         if f.uncovered:
             typer.echo(f"Hinweis: {f}")
-    for f in findings:
-        typer.echo(str(f))
+    for finding in findings:
+        typer.echo(str(finding))
     if findings:
         typer.echo(f"{len(findings)} Befund(e) in Segment {name}", err=True)
         raise typer.Exit(1)
@@ -235,11 +245,11 @@ def accept(
     des Ladens außer der Hashliste) und eine neue Hashliste schreiben, damit die
     nächsten Befehle sie annehmen. Ein beschädigtes oder unversiegeltes
     Eingangsverzeichnis (mail/seen.yaml), dessen Zeilen lesbar sind, wird neu versiegelt."""
-    from wdg.commands.common import _existing
+    from wdg.commands.common import existing_segment_dir
     from wdg.store.segment import accept_edits
 
     camp = open_campaign(campaign)
-    seg_dir = _existing(camp, name)
+    seg_dir = existing_segment_dir(camp, name)
     from wdg.store.seen import SeenRecord, check_seen
 
     with segment_lock(seg_dir):

@@ -15,12 +15,15 @@ import typer
 
 from wdg.commands.common import campaign_option, load, locked, open_campaign, save
 from wdg.engine import history, turn
+from wdg.store.intake import check_sheets
 from wdg.store.months import PROVENANCE, month_dir, read_provenance
 from wdg.engine.intake import PasswordChecks
 from wdg.errors import InvalidInputError, StateError
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate
-from wdg.world.deadline import deadline_for, normalise, set_deadline, stored_problem
+from wdg.bots.prepare import npc_sheet_lines
+from wdg.engine.history import blockers
+from wdg.world.deadline import deadline_for, deadline_json, normalise, set_deadline, stored_problem
 from wdg.world.deadline import when as when_text
 
 sub = typer.Typer(help="Der Monat: Stand, auswerten, aus dem Archiv nachspielen, rückgängig "
@@ -78,16 +81,9 @@ class _Display:
             typer.echo("\r" + " " * 70 + "\r", err=True, nl=False)
 
 
-def _npc_sheets(camp, seg) -> None:  # noqa: ANN001
-    """Bot kingdoms without a sheet get one written by their bot (docs/bots.md);
-    called by the run with the segment it loaded, under its lock."""
-    if not any(k.bot for k in seg.kingdoms.values()):
-        return  # no bot kingdom: the bots' code is not even imported
-    from wdg.bots.npc import write_npc_sheets
-
-    for s in write_npc_sheets(camp, seg):
-        typer.echo(f"Bot {s.bot} (Königreich {s.kingdom}): "
-                   + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note))
+def _echo_lines(lines: list[str]) -> None:
+    for line in lines:
+        typer.echo(line)
 
 
 @sub.command("run")
@@ -145,7 +141,7 @@ def run(
             result = turn.run_month(camp, segment, dry_run=dry_run, force=force,
                                     progress=show.step, outputs=outputs,
                                     next_deadline=next_deadline, stage=show.stage,
-                                    prepare=lambda seg: _npc_sheets(camp, seg),
+                                    prepare=lambda seg: _echo_lines(npc_sheet_lines(camp, seg)),
                                     passwords=passwords, deliver=render)
         files = []
         if render and not dry_run:
@@ -239,6 +235,12 @@ def provenance(
         raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} ({mdir})")
     prov = read_provenance(mdir)
     if prov is None:
+        from wdg.provenance import MISSING, month_made_by
+
+        if month_made_by(mdir) == MISSING:
+            raise StateError(f"{mdir}: {MISSING} (gelöscht oder verloren); welche Version den "
+                             "Mond erzeugt hat, sagt nur noch summary.yaml oder die Geschichte "
+                             "der Kampagne")
         raise StateError(f"{mdir}: vor wdg 0.2.0 archiviert, ohne provenance.yaml; welche "
                          "Version ihn erzeugt hat, ist nicht vermerkt (docs/turns.md, 'Replaying "
                          "with the exact version')")
@@ -257,6 +259,36 @@ def provenance(
         dep = (prov.get("dependencies") or {}).get(name)
         if dep:
             typer.echo(f"  {name} {dep.get('version')}")
+
+
+@sub.command("verify-digest")
+def verify_digest(
+    segment: str = typer.Argument(..., help="Segment."),
+    month: str = typer.Argument(..., help="Der archivierte Mond, JJJJ-MM."),
+    digest: str = typer.Argument(..., help="Die Prüfsumme des Monats, wie sie in der "
+                                 "Götterbotschaft, im Ergebnisblatt oder in der Ergebnis-Mail "
+                                 "steht (64 Hex-Ziffern)."),
+    campaign: Path | None = campaign_option(),
+) -> None:
+    """Prüft die Prüfsumme eines Monats, die ein Spieler nennt, gegen das Archiv und
+    die Kette der Monate bis zum ersten (docs/storage.md, "The month's digest").
+    Exit-Code 0: sie stimmt; 1: sie weicht ab oder die Kette ist gebrochen."""
+    import re
+
+    from wdg.digest import verify
+
+    camp = open_campaign(campaign)
+    date = MonthDate.parse(month)
+    quoted = digest.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{64}", quoted):
+        raise InvalidInputError(f"Prüfsumme {digest!r}: erwartet 64 Hex-Ziffern (0-9, a-f), "
+                                "wie sie im Ergebnis steht")
+    load(camp, segment)
+    check = verify(camp.archive_dir(segment), segment, date.key, quoted)
+    for line in check.lines:
+        typer.echo(line)
+    if not check.ok:
+        raise typer.Exit(1)
 
 
 @sub.command("undo")
@@ -315,22 +347,9 @@ def deadline(
                               ensure_ascii=False))
         return
     d = deadline_for(seg, seg.date)
+    assert d is not None  # set just above
     typer.echo(f"{segment} {seg.date.key}: Eintreffschluß {when_text(d)} "
                f"({seg.settings.timezone})")
-
-
-def deadline_json(seg, d, problem: str | None) -> dict:  # noqa: ANN001
-    """``wdg turn deadline --json``: the month, the deadline (ISO 8601 with its UTC
-    offset, and the zone), whether it has passed, seconds left."""
-    from datetime import datetime
-
-    now = datetime.now(d.tzinfo) if d is not None else None
-    return {"segment": seg.name, "month": seg.date.key, "month_name": seg.date.short(),
-            "deadline": d.isoformat() if d is not None else None,
-            "timezone": seg.settings.timezone,
-            "passed": (now >= d) if d is not None else None,
-            "seconds_left": max(0, int((d - now).total_seconds())) if d is not None else None,
-            "problem": problem}
 
 
 @sub.command("status")
@@ -347,13 +366,17 @@ def status(
     st = history.month_status(camp, segment)
     problem = stored_problem(seg)
     if as_json:
-        typer.echo(json.dumps(status_json(seg, st, problem), ensure_ascii=False))
+        data = status_json(seg, st, problem)
+        data["stored_sheets"] = [str(f) for f in check_sheets(camp.orders_dir(segment, seg.date))]
+        typer.echo(json.dumps(data, ensure_ascii=False))
         return
     typer.echo(f"{segment}: {st.date.long()} ({st.date.key})")
     d = deadline_for(seg, seg.date)
     typer.echo(f"Eintreffschluß: {st.deadline}" + (f" ({seg.settings.timezone})" if d else ""))
     if problem is not None:
         typer.echo(f"Warnung: {problem}")
+    for finding in check_sheets(camp.orders_dir(segment, seg.date)):
+        typer.echo(f"Warnung: {finding} — 'wdg turn run' verweigert den Start")
     typer.echo(f"Gültige Spielzüge:  {', '.join(map(str, st.valid)) or 'keine'}")
     typer.echo(f"Fehlende Spielzüge: {', '.join(map(str, st.missing)) or 'keine'}")
     if st.bots:
@@ -365,17 +388,6 @@ def status(
     typer.echo(f"Bogen des Segmentleiters (sl.txt): {'vorhanden' if st.gm_sheet else 'keiner'}")
     for blocker in blockers(st):
         typer.echo(f"Warnung: {blocker}")
-
-
-def blockers(st) -> list[str]:  # noqa: ANN001
-    """Why ``wdg turn run`` (and ``wdg mail run``) would refuse to start, in German."""
-    out = []
-    if st.gm_errors:
-        out.append(f"{st.gm_errors} — 'wdg turn run' verweigert den Start")
-    if st.needs_force:
-        out.append(f"{len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
-                   "(verlorene Post?) — 'wdg turn run' verlangt --force")
-    return out
 
 
 def status_json(seg, st, problem: str | None) -> dict:  # noqa: ANN001

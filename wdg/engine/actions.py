@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from wdg.engine.deposits import find as find_deposit
 from wdg.engine.events import Event
-from wdg.engine.ledger import credit, gs, number
+from wdg.engine.treasury import credit, gs, number
 from wdg.engine.month import Month, step
 from wdg.engine.morale import army_factor
 from wdg.engine.movement import phase_b_armies, phase_b_orders

@@ -16,12 +16,15 @@ event's signed ``data["soldiers"]``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, count, gs, number, spend
+from wdg.engine.treasury import can_afford, count, gs, spend
+from wdg.engine.treasury import number as german_number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import too_few_soldiers
 from wdg.errors import InvalidInputError
@@ -55,6 +58,8 @@ from wdg.world.terrain import (
 _NAMES = {HireGeneral: "nf", Activate: "nh", DismissArmy: "eh", Recruit: "nr", Release: "er",
           BuildBoats: "bb", Board: "bs", Disembark: "vs", Rename: "nn"}
 _PASSIVE_ORDERS = (HireGeneral, Activate)
+GOLD_ORDERS = frozenset(_NAMES[o] for o in (HireGeneral, Activate, Recruit))
+"""The army orders that take gold from the treasury here (:func:`spend` in their handlers)."""
 _ONE = {TroopType.SCHIFFE.value: "Schiff"}
 """Singular of a troop type's name where it differs ("1 Schiff", "1 Krieger")."""
 
@@ -271,6 +276,8 @@ def _release(m: Month, army: Army, order: Release) -> None:
     if order.count <= 0:
         return refuse(m, army, order, "die Anzahl muß größer als 0 sein.")
     n = min(order.count, army.units)
+    if n == 0:  # (issue #42: not "0 Rüstgüter entlassen")
+        return refuse(m, army, order, "das Heer hat keine Rüstgüter, die es entlassen könnte.")
     cargo = m.state.armies.get(army.carrying) if army.carrying is not None else None
     if cargo is not None and cargo.troop is not None \
             and space_of(m, cargo) > fleet_capacity(m, army.units - n):
@@ -282,7 +289,7 @@ def _release(m: Month, army: Army, order: Release) -> None:
     army.units -= n
     partial = n < order.count
     _done(m, army, order, f"{count(n, 'Rüstgut', 'Rüstgüter')} entlassen; "
-          f"{'es zerstreut' if n == 1 else 'sie zerstreuen'} sich in alle Himmelsrichtungen." + (f" (Das Heer hatte nur {n}.)" if partial else ""),
+          f"{'es zerstreut' if n == 1 else 'sie zerstreuen'} sich in alle Himmelsrichtungen." + (f" (Das Heer hatte nur {german_number(n)}.)" if partial else ""),
           ".partial" if partial else "", units=n, soldiers=-n)
 
 
@@ -308,6 +315,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     with Kaserne (ships: Hafen), up to the Rüstvolumen (the militia there), if
     the treasury holds the whole premium; the militia falls accordingly."""
     seg, rules, h = m.state, m.rules, army.position
+    assert h is not None  # execute(): only an active army, which stands on the map
     if order.count <= 0:
         return refuse(m, army, order, "die Anzahl muß größer als 0 sein.")
     if army.carried_by is not None or army.boats:
@@ -329,11 +337,11 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     army.morale = _blend(army.morale, army.units, rules.int("economy", "recruit_morale"), n)
     army.units += n
     partial = n < order.count
-    note = f" (Rüstvolumen erschöpft: nur {n} von {order.count})" if partial else ""
+    note = f" (Rüstvolumen erschöpft: nur {german_number(n)} von {german_number(order.count)})" if partial else ""
     spend(m, army.kingdom, price, kind="a.nr.partial" if partial else "a.nr", ledger="recruit",
           army=army.number, at=h, line=order.line,
           why=f"{count(n, _ONE.get(troop, troop), troop)} angeworben{note}: {gs(price)}; die Miliz "
-          f"sinkt um {number(n * per)}.",
+          f"sinkt um {german_number(n * per)}.",
           data={"units": n, "soldiers": n, "militia": n * per})
 
 
@@ -348,6 +356,7 @@ def _build_boats(m: Month, army: Army, order: BuildBoats) -> None:
     builds just enough boats for the whole army in the adjacent water gemark;
     it embarks at the end of the month. Takes the whole month."""
     seg, h = m.state, army.position
+    assert h is not None  # execute(): only an active army, which stands on the map
     if army.troop is not TroopType.KRIEGER:
         return refuse(m, army, order, "nur ein Kriegerheer kann Boote bauen.")
     if army.carried_by is not None or army.boats:
@@ -384,7 +393,8 @@ def launch_boats(m: Month) -> None:
             continue
         if number in m.fought:
             m.emit(Event("a.bb.destroyed", army.kingdom, number, army.position,
-                         "Die Boote wurden beim Kampf zerstört; das Heer bleibt an Land."))
+                         "Die Boote wurden beim Kampf zerstört; das Heer bleibt an Land.",
+                         data={"boats": 0}))
             continue
         army.boats = max(1, math.ceil(_space(m, army) / cap))
         army.boat_durability, army.position = 100, water
@@ -398,6 +408,7 @@ def _board(m: Month, army: Army, order: Board) -> None:
     """"(bs) Schiffe betreten": a land army in an own harbour town boards an own
     fleet there that carries no other army and has room (100 per ship)."""
     seg, h = m.state, army.position
+    assert h is not None  # execute(): only an active army, which stands on the map
     fleet = seg.armies.get(order.fleet)
     if army.is_fleet:
         return refuse(m, army, order, "eine Flotte kann keine Schiffe betreten.")
@@ -469,7 +480,7 @@ def _rename(m: Month, army: Army, order: Rename) -> None:
     rejected names (names.yaml)."""
     seg = m.state
     h = m.start.positions.get(army.number) if m.start is not None else army.position
-    if not _own_settlement(m, army.kingdom, h):
+    if h is None or not _own_settlement(m, army.kingdom, h):
         return refuse(m, army, order, "das Heer steht zu Beginn des Mondes in keiner eigenen "
                       "Siedlung.")
     name = " ".join(order.name.split())
@@ -501,6 +512,7 @@ def rejected_name(name: str, m: Month) -> bool:
     return folded in whole or any(p in folded for p in parts)
 
 
-_HANDLERS = {HireGeneral: _hire, Activate: _activate, DismissArmy: _dismiss, Recruit: _recruit,
-             Release: _release, BuildBoats: _build_boats, Board: _board, Disembark: _disembark,
-             Rename: _rename}
+_HANDLERS: dict[type, Callable[[Month, Army, Any], None]] = {
+    HireGeneral: _hire, Activate: _activate, DismissArmy: _dismiss, Recruit: _recruit,
+    Release: _release, BuildBoats: _build_boats, Board: _board, Disembark: _disembark,
+    Rename: _rename}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from wdg.engine.diplomacy import hostile
 from wdg.engine.events import Event
-from wdg.engine.ledger import count
+from wdg.engine.treasury import count
 from wdg.engine.month import Month, step
 from wdg.orders.model import PhaseBOrder
 from wdg.world.hexgrid import Hex
@@ -54,15 +54,16 @@ def ensure_kingdom_order(m: Month) -> list[int]:
 def phase_b_orders(m: Month) -> dict[int, PhaseBOrder]:
     """Army number -> its Phase B order from its own kingdom's sheet."""
     cached = m.notes.get("combat.phase_b")
-    if cached is None:
-        cached = {}
-        for k in sorted(m.sheets):
-            for block in m.sheets[k].armies:
-                a = m.state.armies.get(block.number)
-                if a is not None and a.kingdom == k and block.phase_b is not None:
-                    cached[block.number] = block.phase_b
-        m.notes["combat.phase_b"] = cached
-    return cached  # type: ignore[return-value]
+    if isinstance(cached, dict):
+        return cached
+    orders: dict[int, PhaseBOrder] = {}
+    for k in sorted(m.sheets):
+        for block in m.sheets[k].armies:
+            a = m.state.armies.get(block.number)
+            if a is not None and a.kingdom == k and block.phase_b is not None:
+                orders[block.number] = block.phase_b
+    m.notes["combat.phase_b"] = orders
+    return orders
 
 
 def start_position(m: Month, army: Army) -> Hex | None:

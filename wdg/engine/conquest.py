@@ -38,7 +38,7 @@ from wdg.engine.combat import (
 from wdg.engine.diplomacy import may_conquer
 from wdg.engine.economy import is_treasury_site, treasury_share
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, credit, spend
+from wdg.engine.treasury import count, credit, spend
 from wdg.engine.militia import partisan_fight
 from wdg.engine.movement import carried_army, harbour_mask, too_few_soldiers
 from wdg.engine.month import Claim, Month, step
@@ -96,7 +96,8 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
                               order.line))
         out.append(m.emit(Event("conquest.claim", kingdom=army.kingdom, army=army.number, at=at,
                                 why="Okkupation begonnen; der Besitz wird am Ende des Mondes "
-                                    "festgestellt", line=order.line)))
+                                    "festgestellt", line=order.line,
+                                data={"kind": "okkupation"})))
     return out
 
 
@@ -234,16 +235,23 @@ def _claim_problem(m: Month, claim: Claim, taken: set[Hex]) -> str | None:
         return few
     owner = seg.at(seg.owner, claim.at)
     if claim.kind == "einnahme":
-        if owner != 0 or seg.at(seg.settlement, claim.at) > 0 or \
-                any(seg.building_level(claim.at, b) for b in BUILDING_ORDER):
-            return "Einnahme nur neutraler Gemarken ohne Siedlung und Bauwerk"
-        return None
+        return einnahme_problem(owner, seg.at(seg.settlement, claim.at) > 0,
+                                any(seg.building_level(claim.at, b) for b in BUILDING_ORDER))
     if army.position != claim.at:
         return "Das Heer steht nicht mehr in der Gemark"
     if owner == claim.kingdom:
         return "Die Gemark gehört bereits zum eigenen Königreich"
     if not may_conquer(seg, m.rules, claim.kingdom, owner):
         return "Der Diplomatiestatus erlaubt keine Eroberung"
+    return None
+
+
+def einnahme_problem(owner: int, settlement: bool, building: bool) -> str | None:
+    """Why an ``e`` (Einnahme) of a gemark with this ``owner`` fails, or ``None``:
+    only neutral gemarks without settlement and building are taken by moving in.
+    The conquest step and the order editor's choices ask this."""
+    if owner != 0 or settlement or building:
+        return "Einnahme nur neutraler Gemarken ohne Siedlung und Bauwerk"
     return None
 
 

@@ -41,7 +41,7 @@ from wdg.engine.combat import (
     wreck_boats,
 )
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, credit
+from wdg.engine.treasury import count, credit
 from wdg.engine.month import Month, step
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Creature
@@ -246,7 +246,8 @@ def creature_moves(m: Month) -> list[Event]:
             owner = seg.at(seg.owner, cr.position)
             if owner in seg.kingdoms:
                 out.append(m.emit(Event("creature.sighted", kingdom=owner, at=cr.position,
-                                        public=True,
+                                        public=True, data={"creature": cr.id, "kind": cr.kind,
+                                                           "of": owner},
                                         why=f"{said(kind)} {verb(kind, 'wurde', 'wurden')} im "
                                             f"Reichsgebiet von {seg.kingdoms[owner].name} "
                                             "gesichtet")))

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import gs
+from wdg.engine.treasury import gs
 from wdg.engine.month import Month
 from wdg.rules import Rules
 from wdg.world.deposits import AREA, chance_by_terrain, chance_of, enabled, kinds, place, \

@@ -80,7 +80,20 @@ def may_conquer(seg: Segment, rules: Rules, kingdom: int, owner: int) -> bool:
     other = seg.kingdoms.get(owner)
     if other is not None and other.city_state:
         return True
-    return _in(rules, "conquest_statuses", status(seg, kingdom, owner))
+    return status_allows_conquest(rules, status(seg, kingdom, owner))
+
+
+def status_allows_conquest(rules: Rules, value: int | None) -> bool:
+    """True if a kingdom's own status ``value`` toward another lets it conquer
+    that kingdom's gemarks (``conquest_statuses``, 1-2: "Fremde Gemarken
+    können erobert werden"); ``None`` (not on the list) never. The engine's
+    :func:`may_conquer` and the order editor's choices both ask this."""
+    return _in(rules, "conquest_statuses", value)
+
+
+def conquest_statuses(rules: Rules) -> list[int]:
+    """The statuses at which conquest is allowed (for the reasons the editor gives)."""
+    return sorted(int(x) for x in rules.get(AREA, "conquest_statuses"))
 
 
 def free_passage(seg: Segment, rules: Rules, owner: int, mover: int) -> bool:
@@ -238,7 +251,7 @@ def missions(m: Month) -> list[Event]:
         seg.owner[r, c] = n
         free[r, c] = False
         h = seg.grid.hex_at(r, c)
-        out.append(m.emit(Event("mission.won", kingdom=n, at=h,
+        out.append(m.emit(Event("mission.won", kingdom=n, at=h, data={"to": n},
                                 why=f"Die Gemark {seg.label(h)} schließt sich dem Stadtstaat "
                                     f"{seg.kingdoms[n].name} an")))
     return out

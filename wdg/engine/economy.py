@@ -31,7 +31,7 @@ from wdg.engine.deposits import enabled as deposits_enabled
 from wdg.engine.deposits import owner_yield_layer
 from wdg.engine.events import Event
 from wdg.engine.gamemaster import GM_OFFERS
-from wdg.engine.ledger import count, credit, gs, spend
+from wdg.engine.treasury import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.engine.morale import low_morale_desertion
 from wdg.rules import Rules
@@ -42,6 +42,7 @@ from wdg.world.state import (
     Army,
     ArmyStatus,
     Building,
+    Construction,
     General,
     GeneralOffer,
     ProjectKind,
@@ -164,10 +165,17 @@ def pay_and_upkeep(m: Month) -> None:
             if army.status is ArmyStatus.ACTIVATING:
                 army.status = ArmyStatus.ACTIVE
                 m.emit(Event("pay.active", kingdom, army.number, army.position,
-                             "Das Heer ist ab diesem Mond aktiv."))
-            if army.is_active and army.general is not None:
+                             "Das Heer ist ab diesem Mond aktiv.", data={"status": "active"}))
+            if owes_dues(army.status, army.general is not None):
                 _pay_army(m, army)
                 low_morale_desertion(m, army)
+
+
+def owes_dues(status: ArmyStatus, has_general: bool) -> bool:
+    """Whether an army pays upkeep and pay at the start of the month ("Besoldung
+    und Unterhalt"): an active army led by a general (an activating army becomes
+    active in the pay step first). The pay step and the forecast ask this."""
+    return status in (ArmyStatus.ACTIVE, ArmyStatus.ACTIVATING) and has_general
 
 
 def army_dues(troop: str, units: int, rules: Rules) -> tuple[int, int]:
@@ -252,10 +260,10 @@ def construction(m: Month) -> None:
                          f"Der Bau ({p.kind.value}) wird aufgegeben: die Gemark gehört "
                          "nicht mehr zum Königreich."))
             continue
-        if p.kind is not ProjectKind.SETTLEMENT and p.kind.building.only_in_settlement \
-                and seg.at(seg.settlement, p.position) <= 0:
+        b = p.kind.building  # None for a settlement
+        if b is not None and b.only_in_settlement and seg.at(seg.settlement, p.position) <= 0:
             m.emit(Event("build.abandoned", p.kingdom, None, p.position,
-                         f"Der Bau ({p.kind.building.german}) wird aufgegeben: die Siedlung "
+                         f"Der Bau ({b.german}) wird aufgegeben: die Siedlung "
                          "besteht nicht mehr."))
             continue
         if p.kind is ProjectKind.SETTLEMENT:
@@ -267,7 +275,7 @@ def construction(m: Month) -> None:
     seg.constructions = keep
 
 
-def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-untyped-def]
+def _settle_progress(m: Month, p: Construction, per_month: int) -> None:
     seg = m.state
     done = min(per_month, p.remaining)
     p.remaining -= done
@@ -283,9 +291,10 @@ def _settle_progress(m: Month, p, per_month: int) -> None:  # type: ignore[no-un
                  data={"units": done, "size": size, "remaining": p.remaining}))
 
 
-def _building_done(m: Month, p) -> None:  # type: ignore[no-untyped-def]
+def _building_done(m: Month, p: Construction) -> None:
     seg = m.state
     b = p.kind.building
+    assert b is not None  # the caller passes building projects only
     r, c = seg.grid.index(p.position)
     i = BUILDING_ORDER.index(b)
     cap = m.rules.int("economy", "buildings", "max_level")
@@ -319,6 +328,23 @@ def tax_income(start: EconomyStart, terrain: np.ndarray, kingdom: int,
     return (int(gemarks * factor), int(settlements * factor), int(mines * factor))
 
 
+def lost_last_site(m: Month, start: EconomyStart, kingdom: int) -> bool:
+    """True if ``kingdom`` stored its treasury in a settlement at the start of the
+    month and has no such settlement now (issue #42, a rule point decided in
+    docs/rules.md): "Alle Steuer- und sonstige Einnahmen entstehen
+    grundsätzlich in den Lagerstätten des Reichsschatzes" ("Der Reichsschatz"
+    (b)), and with its last one the kingdom lost the treasury stored there
+    ((a), (c)) — the month's income has no place to arise. Off in a rules set
+    without ``taxes.income_needs_a_treasury_site`` (months resolved before it)."""
+    rules = m.rules
+    if not (rules.has("economy", "taxes", "income_needs_a_treasury_site")
+            and rules.get("economy", "taxes", "income_needs_a_treasury_site")):
+        return False
+    need = max(1, rules.int("economy", "settlement", "treasury_min_units"))
+    had = bool(((start.owner == kingdom) & (start.settlement >= need)).any())
+    return had and not treasury_sites(m.state, kingdom, rules)
+
+
 @step("taxes", 82)
 def taxes(m: Month) -> None:
     """"Am Ende eines jeden Mondes erhält der Herrscher Steuereinnahmen aus den
@@ -329,12 +355,20 @@ def taxes(m: Month) -> None:
     for n in sorted(m.state.kingdoms):
         g, s, mi = tax_income(start, m.state.terrain, n, m.rules)
         gemarks = int((start.owner == n).sum())
-        for amount, kind, ledger, why in (
-                (g, "tax.gemarks", "tax", f"Steuern aus {count(gemarks, 'Gemark', 'Gemarken')}: {gs(g)}"),
-                (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}"),
-                (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}")):
+        if g + s + mi and lost_last_site(m, start, n):
+            m.emit(Event("tax.forfeited", n,
+                         why=f"Keine Einnahmen in diesem Mond ({gs(g + s + mi)} entgehen): die "
+                             "letzte Siedlung, in der der Reichsschatz lagerte, ist verloren, "
+                             "und Einnahmen entstehen nur in den Lagerstätten des Reichsschatzes.",
+                         data={"forgone": g + s + mi}))
+            continue
+        for amount, kind, ledger, why, data in (
+                (g, "tax.gemarks", "tax", f"Steuern aus {count(gemarks, 'Gemark', 'Gemarken')}: {gs(g)}",
+                 {"gemarks": gemarks}),
+                (s, "tax.settlements", "income", f"Einnahmen der Siedlungen: {gs(s)}", None),
+                (mi, "tax.mines", "income", f"Einnahmen der Minen: {gs(mi)}", None)):
             if amount:
-                credit(m, n, amount, kind=kind, ledger=ledger, why=why)
+                credit(m, n, amount, kind=kind, ledger=ledger, why=why, data=data)
 
 
 # --- step 83: the treasury's sites ------------------------------------------------------

@@ -18,6 +18,7 @@ step's module.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 from wdg.world.hexgrid import Hex
@@ -94,7 +95,7 @@ class EventLog:
         """Sum of all treasury changes of a kingdom this month (the ledger)."""
         return sum(e.gold for e in self.events if e.kingdom == kingdom)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Event]:
         return iter(self.events)
 
     def __len__(self) -> int:

@@ -47,6 +47,24 @@ Checks every file against `index.json`, every month against its manifest, every
 input against its provenance record, the templates, and the chain of months, with
 Python's standard library alone.
 
+### Ein Monat mit `sha256sum` / one month with `sha256sum`
+
+Die Liste `SHA256SUMS` eines Monats nennt die Spielzüge so, wie sie archiviert
+wurden: mit Passwort. In diesem Paket sind die Passwörter geschwärzt, darum meldet
+`sha256sum -c SHA256SUMS` die Spielzüge `orders/k<n>.txt` als FAILED. Alle anderen
+Zeilen prüft:
+
+    cd worlds/{segment}/turns/<JJJJ-MM>
+    grep -v '  orders/' SHA256SUMS | sha256sum -c
+
+Die ursprünglichen Hashes der geschwärzten Spielzüge stehen in `index.json`
+(`redacted`, je Monat); `verify.py` prüft, dass sie die Hashes sind, die
+`provenance.yaml` für die Spielzüge nennt.
+
+A month's `SHA256SUMS` lists the sheets as archived, with their passwords; here they
+are redacted, so check the other lines with the command above (`verify.py` checks
+the sheets' original hashes in `index.json` against `provenance.yaml`).
+
 ## Inhalt / contents
 
 - `worlds/{segment}/` das Segment (Stand nach dem letzten Monat) und `turns/<JJJJ-MM>/`,
@@ -77,12 +95,84 @@ def _redact(data: bytes) -> bytes:
     return redact_passwords(text).encode("utf-8", "surrogateescape")
 
 
+def _software(files: dict[str, bytes], months: list[dict[str, Any]]) -> dict[str, Any]:
+    """Add ``software/`` to ``files``: the wheels of the running wdg and of every
+    distribution it needs (built from the installed files, no network), and
+    ``requirements.txt`` with each one's SHA-256; returns what the index records:
+    the wheels, the months this very wheel resolved, and where a month's recorded
+    dependency versions differ from the packed ones."""
+    from wdg.software import dependency_wheels, wdg_wheel
+
+    own = wdg_wheel()
+    wheels = [("wdg", own.sha256, own)] + [
+        (d.metadata["Name"], d.version, w) for d, w in dependency_wheels()]
+    lines = []
+    record: dict[str, Any] = {"wdg": {"file": own.filename, "sha256": own.sha256},
+                              "dependencies": {}}
+    for name, version, w in wheels:
+        files[f"software/wheels/{w.filename}"] = w.data
+        if name != "wdg":
+            record["dependencies"][name.lower()] = {"version": version, "file": w.filename,
+                                                    "sha256": w.sha256}
+            lines.append(f"{name}=={version} --hash=sha256:{w.sha256}")
+    from wdg import __version__
+
+    lines.append(f"wdg=={__version__} --hash=sha256:{own.sha256}")
+    files["software/requirements.txt"] = "".join(f"{x}\n" for x in sorted(lines)).encode()
+    from wdg.provenance import describe
+
+    exact, differs, others = [], {}, {}
+    packed = {k.replace("_", "-").replace(".", "-"): v["version"]
+              for k, v in record["dependencies"].items()}
+    for m in months:
+        prov = m.get("provenance") or {}
+        if (prov.get("wdg") or {}).get("wheel_sha256") == own.sha256:
+            exact.append(m["month"])
+        else:
+            others[m["month"]] = describe(prov.get("wdg")) if prov else describe(None)
+        other = {name: f"{d.get('version')} → {packed[name]}"
+                 for name, d in sorted((prov.get("dependencies") or {}).items())
+                 if name in packed and isinstance(d, dict) and d.get("version") != packed[name]}
+        if other:
+            differs[m["month"]] = other
+    record["exact_months"] = exact
+    record["other_software"] = others
+    record["dependency_versions_differ"] = differs
+    return record
+
+
 def _files_of(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and not p.is_symlink())
 
 
-def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
-    """Write the package of ``segment`` to ``out`` (a tar file); returns its index."""
+SOFTWARE_README = """
+## Die Software / the exact version (`--software`)
+
+`software/wheels/` enthält das Wheel von {made_by} (aus dem installierten Code beim
+Export gebaut, SHA-256 {wdg_sha}) und die Wheels seiner Abhängigkeiten, aus den
+installierten Dateien gepackt (jede gegen ihren RECORD geprüft);
+`software/requirements.txt` nennt jede mit ihrem SHA-256. Ohne Netz:
+
+    python3 -m venv /tmp/wdg-exakt
+    /tmp/wdg-exakt/bin/pip install --no-index --find-links software/wheels \\
+        --require-hashes -r software/requirements.txt
+    /tmp/wdg-exakt/bin/wdg turn replay {segment} JJJJ-MM -C .
+
+Monate, die genau dieses Wheel ausgewertet hat (ihre provenance.yaml nennt seinen
+SHA-256): {exact}. Die Spielzüge sind in diesem Paket NICHT geschwärzt (eine
+Wiederholung prüft ihre Passwörter); das Paket ist so vertraulich wie die Kampagne.
+"""
+
+
+def export_archive(camp: Campaign, segment: str, out: Path, *,
+                   software: bool = False) -> dict[str, Any]:
+    """Write the package of ``segment`` to ``out`` (a tar file); returns its index.
+
+    ``software``: add ``software/`` (the running wdg's wheel and its dependencies'
+    wheels, :mod:`wdg.software`, with ``requirements.txt`` and their hashes), keep the
+    sheets as they are (a replay checks their passwords) and the template blobs also
+    where a campaign has them (``worlds/<seg>/turns/.blobs/``): the unpacked folder is
+    a campaign that replays offline (docs/turns.md, "Replaying with the exact version")."""
     from wdg.engine import schemas
     from wdg.store.blobs import BLOBS
     from wdg.store.months import TURNS, read_provenance
@@ -121,7 +211,7 @@ def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
         for p in sorted(orders.glob("*.txt")) if orders.is_dir() else []:
             key = f"worlds/{segment}/{TURNS}/{mdir.name}/orders/{p.name}"
             original = files[key]
-            red = _redact(original)
+            red = original if software else _redact(original)
             if red != original:
                 files[key] = red
                 entry["redacted"][f"orders/{p.name}"] = {
@@ -131,6 +221,8 @@ def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
             blob = turns / BLOBS / "sha256" / str(digest)
             if blob.is_file():
                 files[f"blobs/sha256/{digest}"] = blob.read_bytes()
+                if software:
+                    files[f"worlds/{segment}/{TURNS}/{BLOBS}/sha256/{digest}"] = blob.read_bytes()
         months.append(entry)
     rules = camp.worlds / "rules"
     for p in _files_of(rules) if rules.is_dir() else []:
@@ -145,11 +237,18 @@ def export_archive(camp: Campaign, segment: str, out: Path) -> dict[str, Any]:
     if report_schema.is_file():
         files["schemas/report.schema.json"] = report_schema.read_bytes()
     files["verify.py"] = (Path(__file__).parents[1] / "store" / "export_verify.py").read_bytes()
-    files["README.md"] = README.format(
-        segment=segment, made_by=describe(build_info()),
-        months=", ".join(m["month"] for m in months) or "keine").encode("utf-8")
+    readme = README.format(segment=segment, made_by=describe(build_info()),
+                           months=", ".join(m["month"] for m in months) or "keine")
+    soft: dict[str, Any] | None = None
+    if software:
+        soft = _software(files, months)
+        readme += SOFTWARE_README.format(made_by=describe(build_info()), segment=segment,
+                                         wdg_sha=soft["wdg"]["sha256"],
+                                         exact=", ".join(soft["exact_months"]) or "keine")
+    files["README.md"] = readme.encode("utf-8")
     index = {"format": 1, "segment": segment, "made_by": dict(build_info()),
              "months": months,
+             **({"software": soft} if soft is not None else {}),
              "files": {k: hashlib.sha256(v).hexdigest() for k, v in sorted(files.items())}}
     files["index.json"] = (json.dumps(index, ensure_ascii=False, indent=1, sort_keys=True)
                            + "\n").encode("utf-8")

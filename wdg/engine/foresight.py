@@ -173,7 +173,8 @@ def segment_from_view(view: KingdomView, rules: Rules,
                                         g.wizard), view.offer.price)
     seg.kingdoms[k] = me
     for o in sorted(owners):
-        seg.kingdoms[o] = Kingdom(number=o, name=f"Reich {o}")
+        # named as the kingdom's sheet names it (issue #42: not "Reich 6")
+        seg.kingdoms[o] = Kingdom(number=o, name=view.names.get(o, f"Königreich {o}"))
     for n in seg.kingdoms:
         seg.known[n] = new_known_map(grid)
     mine = BUILDING_ORDER.index(Building.MINE)
@@ -196,12 +197,12 @@ def segment_from_view(view: KingdomView, rules: Rules,
         if s.militia is not None:
             seg.militia[grid.index(grid.hex_of(s.at))] = s.militia
     for n, av in sorted(view.armies.items()):
-        g = av.general
+        gv = av.general
         seg.armies[n] = Army(
             number=n, kingdom=k, status=ArmyStatus(av.status),
             position=None if av.position.is_passive else grid.hex_of(av.position),
-            general=None if g is None else General(g.name, TroopType(g.troop), g.experience,
-                                                   g.ability, g.wizard),
+            general=None if gv is None else General(gv.name, TroopType(gv.troop), gv.experience,
+                                                    gv.ability, gv.wizard),
             units=av.units, morale=av.morale, durability=av.durability, boats=av.boats,
             boat_durability=av.boat_durability, carried_by=av.carried_by, carrying=av.carrying)
     for f in view.foreign:

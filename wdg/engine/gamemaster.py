@@ -11,7 +11,7 @@ turn runner refuses to start on a sheet with errors anyway.
 from __future__ import annotations
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, credit, gs, spend
+from wdg.engine.treasury import count, credit, gs, spend
 from wdg.engine.month import Month, step
 from wdg.orders import gmsheet as g
 from wdg.world.generator import distinct_name, generals_of
@@ -20,6 +20,41 @@ from wdg.world.state import Creature, General, GeneralOffer, Treasure
 GM_OFFERS = "gm_offers"
 """``Month.notes`` key: the game master's offers by kingdom, made at the end of the
 month (step 88) in place of the drawn offer."""
+
+
+@step("disqualify", 5)
+def disqualify(m: Month) -> list[Event]:
+    """``DISQUALIFIZIEREN`` lines of the game master's sheet, first thing in the
+    month ("sofort"): the kingdom leaves the game as with ``wdg kingdom retire``
+    (:func:`wdg.world.admin.retire`: armies disbanded, diplomacy ended, to a
+    city state or neutral per the segment's ``retire_to``), and its sheet of the
+    month is not carried out (no message forwarded, no order). A month without
+    such a line is not touched (old archives replay unchanged)."""
+    sheet = m.gm_sheet
+    if not isinstance(sheet, g.GmSheet) or \
+            not any(isinstance(c, g.Disqualify) for c in sheet.commands):
+        return []
+    from wdg.world.admin import retire
+
+    bad = {d.line for d in g.check_gm_sheet(sheet, m.state)}
+    events: list[Event] = []
+    for c in sheet.commands:
+        if not isinstance(c, g.Disqualify):
+            continue
+        if c.line in bad:
+            events.append(m.emit(Event("gm.refused", line=c.line,
+                                       why="Anweisung des Segmentleiters nicht ausführbar")))
+            continue
+        k = m.state.kingdoms[c.kingdom]
+        if k.city_state or k.retired:
+            continue  # a second line for the same kingdom
+        mode = m.state.settings.retire_to.lower()
+        retire(m.state, c.kingdom)
+        m.sheets.pop(c.kingdom, None)
+        events.append(m.emit(Event("gm.disqualified", kingdom=c.kingdom, line=c.line,
+                                   why=f"vom Segmentleiter disqualifiziert: {c.reason}",
+                                   data={"to": mode})))
+    return events
 
 
 @step("gamemaster", 15)
@@ -31,6 +66,8 @@ def apply_gm_sheet(m: Month) -> list[Event]:
     bad = {d.line for d in g.check_gm_sheet(sheet, m.state)}
     events: list[Event] = []
     for cmd in sheet.commands:
+        if isinstance(cmd, g.Disqualify):
+            continue  # applied at step 5 (disqualify)
         if cmd.line in bad:
             events.append(m.emit(Event("gm.refused", line=cmd.line,
                                        why="Anweisung des Segmentleiters nicht ausführbar")))
@@ -110,15 +147,16 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
     if isinstance(c, g.SetTerrain):
         seg.terrain[row, col] = c.terrain.id
         return [m.emit(Event("gm.terrain", at=h, line=c.line,
-                             why=f"Geländeart jetzt {c.terrain.name}"))]
+                             why=f"Geländeart jetzt {c.terrain.name}",
+                             data={"terrain": c.terrain.code}))]
     if isinstance(c, g.SetOwner):
         seg.owner[row, col] = c.kingdom
         return [m.emit(Event("gm.owner", at=h, kingdom=c.kingdom or None, line=c.line,
-                      why="Besitz vom Segmentleiter festgelegt"))]
+                      why="Besitz vom Segmentleiter festgelegt", data={"owner": c.kingdom}))]
     if isinstance(c, g.SetMilitia):
         seg.militia[row, col] = c.militia
         return [m.emit(Event("gm.militia", at=h, line=c.line,
-                             why=f"Miliz auf {c.militia} gesetzt"))]
+                             why=f"Miliz auf {c.militia} gesetzt", data={"militia": c.militia}))]
     if isinstance(c, g.SetSettlement):
         seg.settlement[row, col] = c.size
         if c.size == 0:
@@ -127,7 +165,8 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         elif c.name:
             seg.settlement_names[h] = c.name
         return [m.emit(Event("gm.settlement", at=h, line=c.line,
-                      why=f"Siedlung auf {count(c.size, 'Baueinheit', 'Baueinheiten')} gesetzt"))]
+                      why=f"Siedlung auf {count(c.size, 'Baueinheit', 'Baueinheiten')} gesetzt",
+                      data={"size": c.size}))]
     raise AssertionError(type(c))  # pragma: no cover - every command handled above
 
 

@@ -157,6 +157,7 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
     hundred bytes read per month, whatever its size); ``verify``: every
     file's SHA-256, inputs as well as outputs. Damage is reported in the
     month's entry (the first finding), never raised."""
+    from wdg.provenance import month_made_by
     from wdg.store import integrity
     from wdg.store.files import SUMMARY, read_events_data
 
@@ -192,7 +193,7 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
         out.append(ArchivedMonth(
             MonthDate.parse(d.name), list(info.get("entropy") or []),
             list(info.get("kingdom_order") or []), sheets, events, not damage,
-            str(damage[0]) if damage else None, note, str(info.get("wdg") or "")))
+            str(damage[0]) if damage else None, note, month_made_by(d)))
     return out
 
 
@@ -248,3 +249,14 @@ def export_history(camp: Campaign, segment: str, month: str | None = None) -> di
     }
     return {"segment": seg.name, "title": seg.title, "seed": seg.seed, "months": months,
             "current": current}
+
+
+def blockers(st: MonthStatus) -> list[str]:
+    """Why ``wdg turn run`` (and ``wdg mail run``) would refuse to start, in German."""
+    out = []
+    if st.gm_errors:
+        out.append(f"{st.gm_errors} — 'wdg turn run' verweigert den Start")
+    if st.needs_force:
+        out.append(f"{len(st.missing)} von {st.playing} Königreichen ohne gültigen Spielzug "
+                   "(verlorene Post?) — 'wdg turn run' verlangt --force")
+    return out

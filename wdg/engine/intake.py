@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from wdg.engine.events import Event
-from wdg.errors import StateError, WdgError
+from wdg.errors import RefusedError, WdgError
 from wdg.orders.model import Diagnostic, Sheet
 from wdg.orders.parser import parse_sheet
 from wdg.world.passwords import needs_upgrade, upgrade_hashes, verify_password
@@ -265,5 +265,5 @@ def _gm(seg: Segment, raw: bytes) -> object:
                                          if d.severity.value == "Fehler"], key=lambda d: d.line)
     if problems:
         lines = "; ".join(f"line {d.line}: {d.message} ({d.found!r})" for d in problems[:5])
-        raise StateError(f"der Spielleiterbogen {GM_SHEET} hat Fehler: {lines}")
+        raise RefusedError(f"der Spielleiterbogen {GM_SHEET} hat Fehler: {lines}")
     return gm

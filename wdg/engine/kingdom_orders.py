@@ -17,7 +17,7 @@ import numpy as np
 
 from wdg.engine.economy import settlement_class
 from wdg.engine.events import Event
-from wdg.engine.ledger import can_afford, count, gs, spend
+from wdg.engine.treasury import can_afford, count, gs, spend
 from wdg.engine.month import Month, step
 from wdg.errors import InvalidInputError
 from wdg.orders.model import Build, ChangeDiplomacy, Festival, KingdomOrder, Settle
@@ -63,6 +63,11 @@ def kingdom_orders(m: Month) -> None:
                              line=order.line))
                 continue
             execute(m, n, order, start_status[n])
+
+
+GOLD_ORDERS = frozenset({*(f"B{b.value}" for b in Building), "SS", "F+"})
+"""The kingdom orders that take gold from the treasury (:func:`_build`, :func:`_settle`,
+:func:`_festival`); ``DS`` is free."""
 
 
 def execute(m: Month, kingdom: int, order: KingdomOrder, start: dict[int, int]) -> None:

@@ -35,7 +35,7 @@ from wdg.engine.combat import (
     winner_losses,
 )
 from wdg.engine.events import Event
-from wdg.engine.ledger import number
+from wdg.engine.treasury import number
 from wdg.engine.month import Month, step
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
@@ -91,7 +91,9 @@ def militia_growth(m: Month) -> list[Event]:
     rate = np.where(_helped(m), r.num(AREA, "growth_rate") * r.num(AREA, "help_growth_factor"),
                     r.num(AREA, "growth_rate"))
     gap = cap - cur
-    grow = np.where(gap > 0, np.ceil(gap * np.minimum(rate, 1.0)), 0)
+    # rounded up to a whole militiaman after dropping the float error of the
+    # product (0.05 * 3 * 100 must give 15, not 16)
+    grow = np.where(gap > 0, np.ceil(np.round(gap * np.minimum(rate, 1.0), 6)), 0)
     fall = np.where(gap < 0, np.floor(gap * r.num(AREA, "decay_rate")), 0)
     new = (cur + grow + fall).astype(np.int64)
     seg.militia[:] = new.astype(seg.militia.dtype)

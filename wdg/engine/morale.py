@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from wdg.engine.combat import overload
 from wdg.engine.events import Event
-from wdg.engine.ledger import count
+from wdg.engine.treasury import count
 from wdg.engine.month import Month
 from wdg.rules import Rules
 from wdg.world.state import Army

@@ -29,12 +29,12 @@ Events (kind, why in German):
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, pct
+from wdg.engine.treasury import count, pct
 from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Conquer, Move, PhaseBOrder
 from wdg.rules import Rules
@@ -171,7 +171,7 @@ class _Walk:
     conquer: bool
     line: int
     spent: int = 0
-    path: list[Hex] | None = None
+    path: list[Hex] = field(default_factory=list)
     done: bool = False
 
 
@@ -223,7 +223,7 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
     if conquer and (few := too_few_soldiers(m, army, "e")):
         _refuse(m, army, order.line, f"Einnahme verweigert: {few}")
         return
-    w = _Walk(army, kind, conquer, order.line, path=[])
+    w = _Walk(army, kind, conquer, order.line)
     directions = list(order.directions)
     for i, d in enumerate(directions):
         before = len(w.path)
@@ -403,7 +403,6 @@ def _enter(ctx: _Ctx, w: _Walk, there: Hex, cost: int) -> None:
     w.spent += cost
     if ctx.m.foresight is not None:
         ctx.m.foresight.entered(army, ctx.m.state.label(there), cost)
-    assert w.path is not None
     w.path.append(there)
     ctx.m.moved.add(army.number)
     cargo = carried_army(ctx.m.state, army)

@@ -29,11 +29,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import number
+from wdg.engine.treasury import number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import mover_kind
 from wdg.world.hexgrid import Hex, ring
-from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Creature, Segment, new_known_map
+from wdg.world.state import (
+    BUILDING_ORDER,
+    Army,
+    ArmyStatus,
+    Creature,
+    ProjectKind,
+    Segment,
+    new_known_map,
+)
 from wdg.world.terrain import TERRAINS, WATER, is_difficult
 
 AREA = "recon"
@@ -156,7 +164,13 @@ def scout(m: Month, army: Army, index: _Index, seen: _Seen) -> None:
 
 def _buildings(seg: Segment, h: Hex) -> list[str]:
     r, c = seg.grid.index(h)
-    out = [f"Siedlung ({int(seg.settlement[r, c])} BE)"] if seg.settlement[r, c] > 0 else []
+    # the size when the scouts saw it (Phase E): a settlement being built grows
+    # at the end of the month, after them (issue #42: "50 BE" beside "100 BE")
+    building = any(p.position == h and p.kind is ProjectKind.SETTLEMENT
+                   for p in seg.constructions)
+    size = int(seg.settlement[r, c])
+    out = [f"Siedlung ({size} BE" + (", im Bau: wächst am Ende des Mondes)" if building else ")")] \
+        if size > 0 else []
     out += [b.german for i, b in enumerate(BUILDING_ORDER) if seg.buildings[i, r, c] > 0]
     return out
 

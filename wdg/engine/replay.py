@@ -218,11 +218,14 @@ def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str]
     if a is None or b is None:
         return "das archivierte Ereignisprotokoll ist nicht lesbar", ""
     if len(a) != len(b):
+        from wdg.engine.replay_explain import align_events
+
         kinds = lambda rows: {r.get("kind") for r in rows}  # noqa: E731
         extra = sorted(kinds(b) - kinds(a)) or sorted(kinds(a) - kinds(b))
-        return (f"{len(a)} Ereignisse archiviert, jetzt {len(b)}"
-                + (f" (Arten nur auf einer Seite: {', '.join(map(str, extra[:5]))})" if extra else ""),
-                "anderer Spielverlauf oder andere Ereignisarten dieser Version")
+        text, _same, _reworded = align_events(a, b)
+        return (text + (f" (Arten nur auf einer Seite: {', '.join(map(str, extra[:5]))})"
+                        if extra else ""),
+                "andere Ereignisarten dieser Version" if extra else "anderer Spielverlauf")
     texts = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
     wording = [i for i in texts if {**a[i], "why": ""} == {**b[i], "why": ""}]
     if texts and len(wording) == len(texts):
@@ -261,7 +264,8 @@ def _output_group(name: str) -> str:
 def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
                  writers: dict[str, OutputWriter] | None = None, *,
                  templates: Path | None = None, rules_dir: Path | None = None,
-                 rules_added: list[str] | None = None) -> ReplayReport:
+                 rules_added: list[str] | None = None,
+                 fallback: dict[str, OutputWriter] | None = None) -> ReplayReport:
     """Re-run an archived month from its own archive — state before, sheets,
     rules, further inputs, templates, seed — in a temporary directory and
     compare every output with the manifest, in layers (docs/turns.md,
@@ -276,7 +280,9 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     ``templates``: where :func:`archived_templates` wrote the month's templates
     (``None``: the month archived none, or the caller did not ask). ``rules_dir``,
     ``rules_added``: the month's rules completed by :func:`fill_month_rules` and
-    what it added (the writers must be given the same folder)."""
+    what it added (the writers must be given the same folder). ``fallback``: writers
+    with the shipped templates, used when the campaign's templates (a month that
+    archived none) cannot render with this version — said so in a layer of its own."""
     from wdg.engine.turn import resolve_from_inputs
     from wdg.provenance import build_info, describe
     from wdg.rules import Rules
@@ -371,6 +377,12 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
         return stop(Layer("Seed", False, f"{result.entropy} statt {seed['entropy']}"), "seed.yaml")
     if seed.get("next_deadline"):  # set by the run before the month was archived
         result.set_next_deadline(str(seed["next_deadline"]))
+    from wdg.digest import month_digest
+
+    try:  # printed in the reports as the run printed it
+        result.digest = month_digest(mdir, segment)
+    except Exception:  # noqa: BLE001 — a damaged input: no digest; the outputs layer says it
+        result.digest = None
     available = {**registered_outputs(), **(writers or {})}
     archived = sorted({k.split("/")[1] for k in manifest if k.startswith("outputs/")})
     for name in archived:
@@ -388,6 +400,7 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     got: dict[str, str] = {}
     new_bytes: dict[str, bytes] = {}
     failure: Layer | None = None
+    fell_back: list[str] = []
     with tempfile.TemporaryDirectory(prefix="wdg-replay-") as tmp:
         own = Path(tmp) / "own"
         got.update(write_outputs(result, own, {}, events_name=events_name))
@@ -404,6 +417,21 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
                 else:
                     writer(result, d)
             except Exception as e:  # noqa: BLE001 — e.g. a template that does not fit
+                spare = (fallback or {}).get(name) if templates is None else None
+                if spare is not None:  # the campaign's templates: try the shipped ones
+                    shutil.rmtree(d)
+                    d.mkdir(parents=True)
+                    try:
+                        if getattr(spare, "works_beside", False):
+                            spare(result, d, beside=lambda: None)
+                        else:
+                            spare(result, d)
+                        fell_back.append(f"{type(e).__name__}: {str(e)[:160]}")
+                        for rel, digest in hash_tree(d).items():
+                            got[f"outputs/{name}/{rel}"] = digest
+                        continue
+                    except Exception:  # noqa: BLE001 — then the first error is the finding
+                        pass
                 why = "die Vorlagen dieses Monats sind nicht archiviert (vor wdg 0.2.0); " \
                       "gerendert mit den Vorlagen der Kampagne bzw. den mitgelieferten, die " \
                       "nicht zu dieser Version passen" if templates is None else \
@@ -433,16 +461,34 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
 
         # 3. state, then events
         state_diff = [n for n in differing if n.startswith("state/")]
+        same_game = True
         if state_diff:
-            n = state_diff[0]
-            detail = _explain_state(n, archived_content(n), new_bytes.get(n))
-            only_format = all("nur das Segmentformat" in _explain_state(
-                m, archived_content(m), new_bytes.get(m)) for m in state_diff)
+            from wdg.engine.replay_explain import FORMAT as ONLY_FORMAT
+            from wdg.engine.replay_explain import GAME, PASSWORDS, state_difference
+
+            kinds: dict[str, tuple[str, str]] = {}
+            for m in state_diff:
+                a_, b_ = archived_content(m), new_bytes.get(m)
+                kinds[m] = state_difference(m, a_, b_) if a_ is not None and b_ is not None \
+                    else (GAME, "")
+            same_game = all(k != GAME for k, _ in kinds.values())
+            n = next((m for m in state_diff if kinds[m][0] == GAME), state_diff[0])
+            detail = kinds[n][1] or _explain_state(n, archived_content(n), new_bytes.get(n))
+            others = [kinds[m][1].split(": ", 1)[-1].split(";")[0] for m in state_diff
+                      if m != n and kinds[m][0] != GAME]
+            if not same_game:
+                why = "anderer Spielstand" + (" — mit den ergänzten Regel-Schlüsseln" if added
+                                              else "")
+            elif any(k == PASSWORDS for k, _ in kinds.values()):
+                why = ("derselbe Spielstand: nur das Passwortverfahren (diese Version ersetzt "
+                       "alte Passwort-Hashes)" + (", dazu das neuere Segmentformat" if any(
+                           k == ONLY_FORMAT for k, _ in kinds.values()) else ""))
+            else:
+                why = "derselbe Spielstand, nur im neueren Segmentformat geschrieben"
             report.layers.append(Layer("Zustand", False, detail + (
-                f" (und {len(state_diff) - 1} weitere Dateien)" if len(state_diff) > 1 else ""),
-                "derselbe Spielstand, nur im neueren Segmentformat geschrieben" if only_format
-                else ("anderer Spielstand" + (" — mit den ergänzten Regel-Schlüsseln" if added
-                                              else ""))))
+                f" (und {len(state_diff) - 1} weitere Dateien"
+                + (f": {'; '.join(sorted(set(others)))}" if others and same_game else "") + ")"
+                if len(state_diff) > 1 else ""), why))
         else:
             report.layers.append(Layer("Zustand", True))
         if events_name in differing:
@@ -452,6 +498,11 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
         else:
             report.layers.append(Layer("Ereignisse", True))
         # 4. each rendered output, by kind
+        if fell_back and failure is None:
+            report.layers.append(Layer(
+                "Vorlagen", False, f"die Vorlagen der Kampagne lassen sich mit dieser Version "
+                f"nicht rendern ({fell_back[0]})", "die Berichte wurden stattdessen mit den "
+                "mitgelieferten Vorlagen gerendert und verglichen"))
         if failure is not None:
             report.layers.append(failure)
         else:
@@ -467,19 +518,32 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
                     detail = f"{n} {'ist neu' if old is None else 'entsteht nicht mehr'}"
                     why = "diese Version schreibt andere Dateien"
                 elif n.endswith(".pdf"):
-                    po, pn = _pdf_producer(old), _pdf_producer(new)
+                    from wdg.engine.replay_explain import pdf_reason
+                    from wdg.provenance import environment
+
+                    html = n[: -len(".pdf")] + ".html"
                     detail = f"{n}"
-                    why = (f"PDF-Erzeuger: archiviert {po!r}, jetzt {pn!r}" if po != pn else
-                           f"gleicher PDF-Erzeuger ({po}); anderer Inhalt oder Aufbau")
+                    why = pdf_reason(old, new, html_differs=(html in differing) if html in
+                                     set(manifest) | set(got) else None,
+                                     made_with=(prov or {}).get("dependencies") if prov else None,
+                                     ours=environment()["dependencies"])
                 else:
                     detail = f"{n}: {_first_line_difference(old, new)}"
                 if not why:
                     reasons = []
-                    if state_diff or events_name in differing:
+                    wording = any(x.name == "Ereignisse" and "andere Formulierung" in x.why
+                                  for x in report.layers)
+                    if (state_diff and not same_game) or (events_name in differing
+                                                          and not wording):
                         reasons.append("folgt aus den abweichenden Ereignissen bzw. dem Zustand")
+                    elif wording:
+                        reasons.append("folgt aus dem anderen Wortlaut der Ereignistexte")
                     if report.same_software is not True:
                         reasons.append("andere wdg-Version (anderer Programmcode der Berichte)")
-                    if templates is None:
+                    if fell_back:
+                        reasons.append("gerendert mit den mitgelieferten Vorlagen (die der "
+                                       "Kampagne passen nicht zu dieser Version)")
+                    elif templates is None:
                         reasons.append("die Vorlagen dieses Monats sind nicht archiviert (vor "
                                        "wdg 0.2.0): gerendert mit den heutigen Vorlagen")
                     if added:

@@ -53,7 +53,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 "version": {"type": "string"},
                 "commit": {"type": ["string", "null"]},
                 "dirty": {"type": ["boolean", "null"]},
-                "source": {"enum": ["git", "build", "unknown"]}}},
+                "source": {"enum": ["git", "build", "unknown"]},
+                "wheel_sha256": {"anyOf": [_SHA, {"type": "null"}], "description":
+                                 "SHA-256 of the wdg wheel built from the running code "
+                                 "(wdg.software; since 0.3.0)"}}},
             "python": {"type": "object", "properties": {
                 "version": {"type": "string"}, "implementation": {"type": "string"},
                 "platform": {"type": "string"}}},

@@ -62,6 +62,11 @@ class MonthResult:
     """The report templates the outputs were rendered with (file name -> bytes),
     archived with the month (content-addressed, ``turns/.blobs/``)."""
 
+    digest: str | None = None
+    """The month's digest (:mod:`wdg.digest`): computed by the report writer of a
+    month run from the staged inputs, set by a replay from the archived month;
+    printed in the Götterbotschaft and every result sheet."""
+
     kept_deadline: bool = False
     """True when :attr:`next_deadline` was kept from a run of this month that was
     undone (not given to this run)."""
@@ -212,7 +217,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     from wdg.engine.intake import PasswordChecks, take_in
     from wdg.store.lock import segment_lock
     from wdg.store.months import can_commit, commit, kept_next_deadline, read_order_files
-    from wdg.errors import StateError
+    from wdg.errors import RefusedError, StateError
     from wdg.world.consistency import check_segment
     from wdg.store.segment import load_segment
 
@@ -245,20 +250,25 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         deliver_to = camp.reports_dir(segment, seg.date) if deliver else None
         if not dry_run:  # writable, one file system: refused now, not after the work
             can_commit(seg_dir, seg.date, deliver_to=deliver_to)
+        from wdg.store.integrity import IntegrityError
+        from wdg.store.intake import check_sheets, recover_intake
+
+        recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
+        waiting = check_sheets(camp.orders_dir(segment, seg.date))  # each as its receipt says
+        if waiting:
+            raise IntegrityError(waiting, ". Der Mond wird nicht ausgewertet; nichts wurde "
+                                 "geändert.")
         if prepare is not None:
             prepare(seg)
         if stage is not None:
             stage("intake")
-        from wdg.store.intake import recover_intake
-
-        recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
         files = read_order_files(camp.orders_dir(segment, seg.date))
         intake = take_in(seg, files, checks)
         missing = [e for e in intake.events if e.kind == "sheet.missing"]
         playing = [k for k in seg.kingdoms.values()
                    if not k.city_state and not k.retired and k.player is not None]
         if not force and playing and len(missing) / len(playing) > seg.settings.missing_sheet_share:
-            raise StateError(f"{len(missing)} von {len(playing)} Königreichen haben keinen "
+            raise RefusedError(f"{len(missing)} von {len(playing)} Königreichen haben keinen "
                              f"gültigen Spielzug für {seg.date.key} in "
                              f"{camp.orders_dir(segment, seg.date)}; der Mond wird nicht "
                              "ausgewertet (mit --force trotzdem)")
@@ -292,10 +302,14 @@ def _check_archive(seg_dir: Any, seg: Segment) -> None:
     intact. Raises :class:`wdg.store.integrity.IntegrityError` naming the file."""
     from wdg.store import integrity
 
+    from wdg.store.edits import check_live
+
     found = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
     last = seg_dir / "turns" / seg.date.previous().key
     if last.is_dir() and not last.is_symlink():
         found += [f for f in integrity.verify_month(last) if not f.uncovered]
+    if not found:  # the live files are the last month's state, or what wdg wrote since
+        found += check_live(seg_dir)
     if found:
         raise integrity.IntegrityError(found, ". Der Mond wird nicht ausgewertet; nichts wurde "
                                        "geändert.")

@@ -79,6 +79,7 @@ RULES_OFF_WHEN_ABSENT: tuple[tuple[str, str | None], ...] = (
     ("morale.yaml", None),
     ("actions.yaml", "help.repair_per_1000_soldiers"),
     ("diplomacy.yaml", "game_term_patterns"),
+    ("economy.yaml", "taxes.income_needs_a_treasury_site"),
 )
 """Rules whose absence means "this rule is off" (the engine asks ``Rules.has``):
 a campaign or month without them plays as before they existed. The upgrade
@@ -383,6 +384,59 @@ def templates_step(ctx: Context) -> list[str]:
             "die mitgelieferten Vorlagen"]
 
 
+def check_kept_templates(camp: Campaign, segment: str) -> str | None:
+    """``--templates keep``: render the Götterbotschaft, the overview and one result
+    sheet (text and HTML) of the last archived month with the campaign's templates
+    over the shipped ones, as the next ``turn run`` would render them, before the
+    upgrade changes anything (issue #40 item 2). Raises InvalidInputError with the
+    template's own error when they cannot render; returns the line for the report
+    (``None``: no own templates or no archived month to render)."""
+    import tempfile
+
+    from wdg.engine.replay import fill_month_rules
+    from wdg.reports.archived import _previous_of, month_inputs
+    from wdg.reports.batch import MonthInput, render_common, render_kingdom, report_kingdoms
+    from wdg.reports.build import MonthEvents
+    from wdg.reports.settings import load_report_settings
+    from wdg.rules import Rules
+    from wdg.world.calendar import MonthDate
+
+    if not camp.templates_dir.is_dir():
+        return None
+    turns = camp.archive_dir(segment)
+    months = sorted(d.name for d in turns.iterdir() if d.is_dir() and not d.name.startswith(".")
+                    and (d / "state-before").is_dir()) if turns.is_dir() else []
+    if not months:
+        return "behaltene Vorlagen: kein archivierter Mond zum Probe-Rendern"
+    date = MonthDate.parse(months[-1])
+    after, events, sheets, gm_sheet, rules_dir = month_inputs(camp, segment, date)
+    kingdoms = report_kingdoms(after)
+    with tempfile.TemporaryDirectory(prefix="wdg-upgrade-templates-") as tmp:
+        filled = Path(tmp) / "rules"
+        if fill_month_rules(turns / date.key, filled):
+            rules_dir = filled  # the keys this version needs, as the upgraded rules have them
+        inp = MonthInput(None, after, events, sheets, gm_sheet, Path(tmp) / "out",
+                         camp.templates_dir, load_report_settings(rules_dir), pdf=False,
+                         previous=_previous_of(turns / date.key, camp, segment, date),
+                         rules=Rules.load(rules_dir))
+        inp.index = MonthEvents(inp.events)
+        what = "Götterbotschaft und Übersicht"
+        try:
+            render_common(inp)
+            if kingdoms:
+                what = f"Ergebnisblatt von Königreich {kingdoms[0]}"
+                render_kingdom(inp, kingdoms[0])
+        except Exception as e:  # noqa: BLE001 — any template error is the answer
+            raise InvalidInputError(
+                f"--templates keep: die eigenen Vorlagen (templates/) lassen sich mit dieser "
+                f"wdg-Version nicht rendern ({what}, Mond {date.key}): {type(e).__name__}: "
+                f"{str(e)[:300]}. Nichts wurde verändert. Die Vorlagen anpassen oder "
+                f"--templates replace wählen (die mitgelieferten gelten)") from None
+    return (f"behaltene Vorlagen probeweise gerendert: Götterbotschaft, Übersicht und das "
+            f"Ergebnisblatt von Königreich {kingdoms[0] if kingdoms else '-'} (Text und HTML) "
+            f"des Monds {date.key}")
+
+
 # --- mail records --------------------------------------------------------------------
 
 def mail_step(ctx: Context) -> list[str]:
@@ -408,11 +462,8 @@ def mail_step(ctx: Context) -> list[str]:
 def password_step(ctx: Context) -> list[str]:
     """Name kingdoms whose password hash has an older scheme (no rehash: the
     upgrade has no passwords; the next accepted sheet replaces it)."""
-    try:
-        from wdg.world.passwords import needs_upgrade  # type: ignore[attr-defined]
-    except ImportError:
-        return []
     from wdg.store.segment import load_segment
+    from wdg.world.passwords import needs_upgrade
 
     seg = load_segment(ctx.camp.segment_dir(ctx.segment))
     return [f"Königreich {n}: Passwort-Hash im alten Format; er wird beim nächsten angenommenen "
@@ -423,13 +474,30 @@ def password_step(ctx: Context) -> list[str]:
             and needs_upgrade(k.player.password_hash)]
 
 
+def password_scheme_step(ctx: Context) -> list[str]:
+    """Segment format 3 (wdg 0.3.0, issue #40 item 1): password hashes may be of the
+    scrypt scheme, which wdg 0.2.0 cannot check — it would refuse every sheet as
+    "das Passwort ist falsch" and resolve the month. Format 3 makes every older
+    release refuse the segment instead. Nothing is rehashed (the upgrade has no
+    passwords); the step says which schemes the segment holds."""
+    from collections import Counter
+
+    from wdg.store.segment import load_segment
+
+    seg = load_segment(ctx.camp.segment_dir(ctx.segment))
+    schemes = Counter(str(k.player.password_hash).split("$", 1)[0]
+                      for k in seg.kingdoms.values()
+                      if k.player is not None and k.player.password_hash)
+    held = ", ".join(f"{n} × {s}" for s, n in sorted(schemes.items())) or "keine"
+    return [f"Passwort-Hashes: {held}. Ab Segmentformat 3 dürfen sie scrypt sein; wdg 0.2.0 "
+            "und älter verweigern das Segment dann mit ihrer eigenen Meldung (statt jeden "
+            "Spielzug als 'Passwort falsch' abzulehnen)"]
+
+
 def deposits_step(ctx: Context, seg: Any) -> list[str]:
     """Deposits for a segment saved before they existed, when the campaign's rules
     (after the rules step) have them (``wdg.engine.deposits.upgrade``, rules #31)."""
-    try:
-        from wdg.engine.deposits import upgrade as place_deposits  # type: ignore[import-not-found]
-    except ImportError:
-        return []
+    from wdg.engine.deposits import upgrade as place_deposits
     from wdg.rules import Rules
 
     rules_dir = ctx.camp.rules_dir
@@ -442,6 +510,7 @@ register_step("Regeln", rules_step)
 register_step("Vorlagen", templates_step)
 register_step("Post-Aufzeichnungen", mail_step)
 register_step("Passwörter", password_step)
+register_step("Passwortverfahren", password_scheme_step, to_format=3)
 register_segment_step("Bodenschätze", deposits_step, always=True)
 
 
@@ -474,8 +543,15 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
             _can_finish(camp, seg_dir)
         if ctx.templates is None and any(s.fn is templates_step for s in due):
             templates_step(Context(camp, segment, fmt, FORMAT, None, True))  # ask first
+        kept = None
+        if ctx.templates == "keep" and any(s.fn is templates_step for s in due) and \
+                templates_step(Context(camp, segment, fmt, FORMAT, "keep", True))[0] \
+                .startswith("templates/ behalten"):
+            kept = check_kept_templates(camp, segment)  # before anything is written
         for step in (s for s in due if not s.on_segment):
             report.changes[step.name] = step.fn(ctx)
+            if step.fn is templates_step and kept:
+                report.changes[step.name].append(kept)
         seg = load_segment(seg_dir)
         for step in (s for s in due if s.on_segment):
             lines = step.fn(ctx, seg)
@@ -483,7 +559,9 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
                 report.changes[step.name] = lines
         changed = fmt < FORMAT or any(report.changes.values())
         if changed and not dry_run:
-            save_segment(seg, seg_dir)  # writes format: FORMAT under the commit protocol
+            # writes format: FORMAT under the commit protocol; what older versions changed
+            # between months (unrecorded) is taken as it is
+            save_segment(seg, seg_dir, edit="accept")
             from wdg import __version__
 
             log = seg_dir / UPGRADES

@@ -22,17 +22,20 @@ from __future__ import annotations
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
 from wdg.engine.events import Event
-from wdg.engine.ledger import count, gs, spend
+from wdg.engine.treasury import count, gs, pct, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
 from wdg.engine.morale import action_factor
 from wdg.errors import WdgError
 from wdg.orders.model import CharacterAction
+from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus
 from wdg.world.terrain import is_closed, is_water, terrain
 
 AREA = "wizards"
+GOLD_ORDERS = frozenset({"c"})
+"""A character action may take gold from the treasury: teleporting (:func:`teleport`)."""
 
 
 def _refuse(m: Month, army: Army, order: CharacterAction, why: str) -> list[Event]:
@@ -76,6 +79,47 @@ def _ability(m: Month, army: Army, order: CharacterAction, spec: dict) -> list[E
                          line=order.line, why=f"{spec['name']}: ausgeführt",
                          data={"code": order.code.upper(), "morale": int(spec["morale"]),
                                "experience": int(spec["experience"]), "militia": gained}))]
+
+
+# --- the codes a general commands (what the game master tells him) ------------------------
+
+def action_codes(rules: Rules, wizard: bool, ability: str | None) -> list[dict[str, str]]:
+    """The character actions a general can carry out, as the player is told them
+    ("(c) Charakteraktion <Aktionscode>": "Falls ein Feldherr eine
+    Charakteraktion durchführen kann, werden ihm der dazu notwendige
+    Aktionscode und etwaige Erläuterungen automatisch vom Segmentleiter
+    mitgeteilt"): each ``code``, its ``usage`` on the sheet and its
+    ``meaning`` (German), from wizards.yaml — the same keys
+    :func:`character_action` reads. A wizard has the taming and the
+    teleporting code; a general with a special ability its one code."""
+    out: list[dict[str, str]] = []
+    if wizard:
+        tp, za = str(rules.get(AREA, "teleport_code")), str(rules.get(AREA, "tame_code"))
+        out.append({"code": tp, "usage": f"c {tp} <Gemark>",
+                    "meaning": "teleportiert das ganze Heer mit dem Zauberer in eine Gemark bis "
+                               f"zu {count(rules.int(AREA, 'teleport_range'), 'Gemark', 'Gemarken')}"
+                               " weit, die es betreten darf (nicht in Booten, auf Schiffen oder "
+                               f"einer Flotte); kostet {gs(rules.int(AREA, 'teleport_cost_base'))}"
+                               f" + {gs(rules.int(AREA, 'teleport_cost_per_gemark'))} je Gemark + "
+                               f"{gs(rules.int(AREA, 'teleport_cost_per_unit'))} je Rüstgut; "
+                               "gilt als Bewegung"})
+        out.append({"code": za, "usage": f"c {za} [Nummer des Fabelwesens]",
+                    "meaning": "zähmt ein Fabelwesen in der Gemark des Heeres (ohne Nummer das "
+                               "mit der kleinsten); es bleibt zahm, solange der Zauberer bei ihm "
+                               "steht; die Chance steigt mit der Erfahrung und sinkt mit der "
+                               "Stärke des Fabelwesens"})
+    if ability:
+        spec = rules.section(AREA, "abilities").get(ability.upper())
+        if isinstance(spec, dict):
+            parts = [f"Moral {int(spec['morale']):+d}" if int(spec["morale"]) else "",
+                     f"Erfahrung {int(spec['experience']):+d}" if int(spec["experience"]) else "",
+                     (f"die Miliz der Gemark wächst um {pct(round(float(spec['militia_share']) * 100))}"
+                      " ihrer Obergrenze") if float(spec["militia_share"]) else ""]
+            meaning = f"{spec['name']}: " + ", ".join(p for p in parts if p)
+        else:
+            meaning = "vom Segmentleiter verliehen (in diesen Regeln nicht beschrieben)"
+        out.append({"code": ability.upper(), "usage": f"c {ability.upper()}", "meaning": meaning})
+    return out
 
 
 # --- taming ---------------------------------------------------------------------------

@@ -5,8 +5,8 @@ A :class:`Game` holds the rules and parameters and makes initial states; a
 (dice, draws from a bag, shuffles) is the pseudo-player :data:`CHANCE`, whose
 outcomes are actions too, so a record of actions replays a game exactly.
 Where a rule has players act at the same time (cards chosen face down), the
-state asks them one after another with :data:`SIMULTANEOUS` semantics hidden
-behind ``current_player()``: each choice is recorded, and nothing is revealed
+state asks them one after another, the simultaneity hidden behind
+``current_player()``: each choice is recorded, and nothing is revealed
 until all have chosen (the engine must not let a later chooser see earlier
 choices through ``legal_actions`` or ``observation``).
 
@@ -52,6 +52,8 @@ class Num(str):
     it) instead; ``unit`` says what to type."""
 
     __slots__ = ("number", "unit")
+    number: int
+    unit: str
 
     def __new__(cls, text: str, number: int, unit: str = "Nummer") -> Num:
         obj = super().__new__(cls, text)
@@ -89,9 +91,10 @@ class State(ABC):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__
         if "apply_action" in own and not getattr(own["apply_action"], "_keeps_history", False):
-            cls.apply_action = _recording_apply(own["apply_action"])  # type: ignore[method-assign]
+            # the wrapper replaces the subclass's own method (keeps the history)
+            cls.apply_action = _recording_apply(own["apply_action"])  # type: ignore[method-assign,assignment]
         if "clone" in own and not getattr(own["clone"], "_keeps_history", False):
-            cls.clone = _history_clone(own["clone"])  # type: ignore[method-assign]
+            cls.clone = _history_clone(own["clone"])  # type: ignore[method-assign,assignment]
         if "resample_from_infostate" in own and not getattr(
                 own["resample_from_infostate"], "_keeps_history", False):
             cls.resample_from_infostate = _history_lost(  # type: ignore[method-assign]
@@ -149,7 +152,7 @@ class State(ABC):
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and str(self) == str(other) and \
-            self.current_player() == other.current_player()  # type: ignore[attr-defined]
+            self.current_player() == other.current_player()
 
     def __hash__(self) -> int:
         return hash(str(self))
@@ -580,7 +583,7 @@ def playthrough_text(game: Game, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-class _History(tuple):  # type: ignore[type-arg]
+class _History(tuple):
     """The actions since the initial state as an immutable linked list of
     ``(parent, action)`` pairs: appending is O(1) (a C-level tuple, no
     Python frame) and clones share it. Copied and pickled as a plain list
@@ -611,7 +614,7 @@ class _History(tuple):  # type: ignore[type-arg]
     def __copy__(self) -> _History:
         return self
 
-    def __reduce__(self) -> str | tuple[Any, ...]:  # type: ignore[override]
+    def __reduce__(self) -> str | tuple[Any, ...]:
         if self is _UNKNOWN:
             return "_UNKNOWN"  # the module's one marker, by name
         return _History.from_list, (self.to_list(),)
@@ -651,7 +654,7 @@ def _history_lost(make: Callable[..., Any]) -> Callable[..., Any]:
         out = make(self, *args, **kwargs)
         for s in out if isinstance(out, list) else (out,):
             if s is not self:
-                s._hist = _UNKNOWN  # type: ignore[attr-defined]
+                s._hist = _UNKNOWN
         return out
     without_history.__doc__ = make.__doc__
     without_history._keeps_history = True  # type: ignore[attr-defined]

@@ -139,23 +139,22 @@ _play_chunk = play_chunk  # the old private name
 
 def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     """An Executor on the Dask scheduler at ``address`` and a function that
-    closes the client; GameError when Dask is missing or unreachable. The
-    executor's ``workers`` is the cluster's number of worker threads."""
+    closes the client (:func:`wdg.cluster.connect`, the client code every
+    ``--scheduler`` of wdg shares); GameError when Dask is missing or
+    unreachable. The executor's ``workers`` is the cluster's number of worker
+    threads at the start (tasks are sized to it, :func:`task_size`)."""
+    from wdg.cluster import ClusterError, connect
+
     try:
-        from distributed import Client
-    except ImportError:
-        raise GameError("--scheduler braucht Dask: pip install 'wdg[cluster]' "
-                        "(dask[distributed])") from None
+        executor, close = connect(address)
+    except ClusterError as exc:
+        raise GameError(str(exc)) from exc.__cause__
+    client = getattr(executor, "_client", None)
     try:
-        client = Client(address, timeout=20)
-    except (OSError, ValueError, TimeoutError) as exc:
-        raise GameError(f"der Dask-Scheduler unter {address!r} ist nicht erreichbar: {exc}") from exc
-    executor = client.get_executor(pure=False)
-    try:
-        executor.workers = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - an old Dask: one task per worker unknown, assume one
+        executor.workers = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined, union-attr]
+    except Exception:  # noqa: BLE001 - no client to ask: one task per worker unknown, assume one
         executor.workers = 1  # type: ignore[attr-defined]
-    return executor, client.close
+    return executor, close
 
 
 def executor_workers(executor: Executor, default: int = 1) -> int:

@@ -117,8 +117,9 @@ def _first_values(state: State, acts: list[int], player: int, rng: np.random.Gen
     by their best use, :meth:`State.choice_preview`) or ``None``."""
     previews = [state.choice_preview(a) for a in acts]
     if previews[0] is not None:
-        return [_best_next(s, player, rng) for s in previews], previews  # type: ignore[arg-type,misc]
-    return [_value_after(state, a, player, 0) for a in acts], None
+        shown = [s for s in previews if s is not None]
+        return [_best_next(s, player, rng) for s in shown], shown
+    return [value_after(state, a, player, 0) for a in acts], None
 
 
 def _blind_values(state: State, acts: list[int], player: int, rng: np.random.Generator,
@@ -136,11 +137,11 @@ def one_move_values(state: State, acts: list[int], player: int) -> list[float]:
     out = []
     for a in acts:
         preview = state.choice_preview(a)
-        out.append(_value_after(state, a, player, 0) if preview is None else preview.evaluate(player))
+        out.append(value_after(state, a, player, 0) if preview is None else preview.evaluate(player))
     return out
 
 
-def _value_after(state: State, action: int, player: int, depth: int,
+def value_after(state: State, action: int, player: int, depth: int,
                  by_search: bool = False) -> float:
     """``player``'s value after ``action``, through a compound move to its best
     completion: :meth:`State.evaluate` (greedy), or with ``by_search``
@@ -151,7 +152,7 @@ def _value_after(state: State, action: int, player: int, depth: int,
             and child.in_compound_action()):
         acts = child.legal_actions()
         if acts:
-            return max(_value_after(child, a, player, depth + 1, by_search) for a in acts)
+            return max(value_after(child, a, player, depth + 1, by_search) for a in acts)
     return child.search_value(player) if by_search else child.evaluate(player)
 
 
@@ -176,7 +177,7 @@ def _best_next(state: State, player: int, rng: np.random.Generator) -> float:
     acts = state.legal_actions()
     if len(acts) > LOOKAHEAD_ACTIONS:
         acts = [acts[int(i)] for i in rng.choice(len(acts), LOOKAHEAD_ACTIONS, replace=False)]
-    return max(_value_after(state, a, player, 0) for a in acts)
+    return max(value_after(state, a, player, 0) for a in acts)
 
 
 def _best_two(state: State, player: int, rng: np.random.Generator) -> float:

@@ -84,7 +84,7 @@ def measure(name: str, params: dict[str, Any], *, budgets: list[int], reference:
             positions: int, seed: int, play_bots: list[str], every: int = 3) -> dict[str, Any]:
     """The figures above, for ``budgets`` against a ``reference`` search."""
     sample = sample_positions(name, params, play_bots, positions, seed, every)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for idx, (s, player) in enumerate(sample):
         runs = {b: [_search(s, player, b, np.random.default_rng([seed, idx, b, rep])) for rep in (0, 1)]
                 for b in budgets}

@@ -149,7 +149,8 @@ def _packed(paths: list[tuple[str, ...]], kinds: list[str], numbered: frozenset[
                 subs.setdefault(p[:2], []).append(i)
         chunk: list[tuple[str, ...]] = []
 
-        def flush() -> None:
+        def flush(kind: str = kind, chunk: list[tuple[str, ...]] = chunk,
+                  subs: dict[tuple[str, ...], list[int]] = subs, out: list[Group] = out) -> None:
             if not chunk:
                 return
             if len(chunk) == len(subs):  # the whole kind in one entry
@@ -209,7 +210,7 @@ def number_ranges(numbers: list[int]) -> str:
     """Sorted numbers as ranges: ``0-5, 7, 9-90``."""
     out: list[str] = []
     start = prev = None
-    for x in numbers + [None]:  # type: ignore[list-item]
+    for x in [*numbers, None]:
         if start is not None and (x is None or x != prev + 1):  # type: ignore[operator]
             out.append(f"{start}" if start == prev else f"{start}-{prev}")
             start = None

@@ -238,7 +238,7 @@ class ISMCTSBot:
                 s.apply_action(a)
                 path.append((child, p))
                 break
-            best, a, child = -math.inf, -1, None
+            best, a, pick = -math.inf, -1, None
             prior = self.prior if node is root else None
             for b in legal:
                 ch = children.get((p, b))
@@ -248,11 +248,11 @@ class ISMCTSBot:
                 if prior is not None:  # progressive bias toward greedy's values
                     u += prior[b] / ch.visits
                 if u > best:
-                    best, a, child = u, b, ch
-            assert child is not None
+                    best, a, pick = u, b, ch
+            assert pick is not None
             s.apply_action(a)
-            path.append((child, p))
-            node = child
+            path.append((pick, p))
+            node = pick
         if steps and not s.is_terminal():
             base[me] += STEP_COST * self.scale * steps
         values = self._rollout(s, rng, base)
@@ -338,9 +338,9 @@ def _end_of_turn(state: State, acts: list[int], player: int, rng: np.random.Gene
 def _search_values(state: State, acts: list[int], player: int) -> list[float]:
     """:meth:`State.search_value` of each action one move ahead, through a
     compound move to its best completion (as greedy looks at it)."""
-    from wdg.games.bots import _value_after
+    from wdg.games.bots import value_after
 
-    return [_value_after(state, a, player, 0, by_search=True) for a in acts]
+    return [value_after(state, a, player, 0, by_search=True) for a in acts]
 
 
 def _scale_of(s: State) -> float:

@@ -92,7 +92,7 @@ def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> t
     watchers = []
     for seat, f in enumerate(funcs):
         if hasattr(f, "seat"):
-            f.seat = seat  # type: ignore[attr-defined]
+            f.seat = seat
         if hasattr(f, "inform") and f not in watchers:
             watchers.append(f)
     chance_rng, seat_rngs = game_rngs(seed, game.num_players)
@@ -115,7 +115,7 @@ def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> t
                 raise
         if watchers:
             for w in watchers:
-                w.inform(state, p, a)  # type: ignore[attr-defined]
+                w.inform(state, p, a)
         append((p, a, state.action_to_string(a) if with_text else ""))
         apply(a)
     record.scores = [float(x) for x in state.scores()]

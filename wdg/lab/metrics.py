@@ -163,7 +163,7 @@ def measure(before: Snapshot, seg: Segment, events: list[Event], date: MonthDate
         elif e.kind == "conquest.won":
             r.conquests += 1
     weighted: dict[int, int] = defaultdict(int)
-    for n, a in seg.armies.items():
+    for a in seg.armies.values():
         r = rows.get(a.kingdom)
         if r is None or a.status is not ArmyStatus.ACTIVE:
             continue

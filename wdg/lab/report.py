@@ -44,7 +44,7 @@ def figures(run: CampaignRun) -> dict[str, Any]:
                      if sum(r.battles for r in m.kingdoms.values()) > 0]
     gaps = [b - a for a, b in zip(battle_months, battle_months[1:])]
     first, last = months[0].kingdoms, months[-1].kingdoms
-    per_kingdom = {}
+    per_kingdom: dict[int, dict[str, Any]] = {}
     for k, r in last.items():
         per_kingdom[k] = {
             "name": run.names.get(k, str(k)), "bot": run.bots.get(k, "-"),
@@ -122,7 +122,7 @@ def write_report(runs: list[CampaignRun], out: Path, *, plots: str = "auto") -> 
 
 
 def _csv(runs: list[CampaignRun], path: Path) -> None:
-    fields = [f for f in KingdomMonth.__slots__ if f != "losses"]  # type: ignore[attr-defined]
+    fields = [f for f in KingdomMonth.__slots__ if f != "losses"]
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["rules", "month", "kingdom", "name", "bot", *fields,

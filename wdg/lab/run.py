@@ -83,7 +83,7 @@ def assign_bots(seg: Segment, spec: str | None) -> dict[int, str]:
         out[n] = personality(names[i % len(names)]).name
     for n in playing:
         if n not in out:
-            out[n] = personality(getattr(seg.kingdoms[n], "bot")).name
+            out[n] = personality(seg.kingdoms[n].bot).name
     return dict(sorted(out.items()))
 
 
@@ -97,8 +97,10 @@ def _lab_hash(password: str, k: int) -> str:
 
 
 def prepare(source: Campaign, segment: str, rules_dir: Path, directory: Path,
-            bots: dict[int, str]) -> Campaign:
-    """A fresh campaign in ``directory``: the segment's files and the rules."""
+            bots: dict[int, str], segment_seed: int | None = None) -> Campaign:
+    """A fresh campaign in ``directory``: the segment's files and the rules
+    (``segment_seed``: the copy's seed, for a sweep over seeds; default: the
+    segment's own)."""
     src = source.segment_dir(segment)
     if not (src / "segment.yaml").is_file():
         raise StateError(f"kein Segment {segment!r} in {source.worlds}")
@@ -116,6 +118,8 @@ def prepare(source: Campaign, segment: str, rules_dir: Path, directory: Path,
     for k, kd in seg.kingdoms.items():
         if k in bots and kd.player is not None:
             kd.player.password_hash = _lab_hash(lab_password(k), k)
+    if segment_seed is not None:
+        seg.seed = int(segment_seed)
     from wdg.store.segment import save_segment
     save_segment(seg, dst)
     return camp
@@ -124,12 +128,14 @@ def prepare(source: Campaign, segment: str, rules_dir: Path, directory: Path,
 def run_campaign(source: Campaign, segment: str, *, months: int, bots: dict[int, str],
                  directory: Path, rules_dir: Path | None = None, seed: int = 1,
                  label: str = "", replay: bool = True,
-                 progress: Progress | None = None) -> CampaignRun:
-    """Play ``months`` months on a copy of ``segment`` in ``directory``."""
+                 progress: Progress | None = None,
+                 segment_seed: int | None = None) -> CampaignRun:
+    """Play ``months`` months on a copy of ``segment`` in ``directory``
+    (``segment_seed``: the copy's seed, :func:`prepare`)."""
     if months < 1:
         raise InvalidInputError("--months muß mindestens 1 sein")
     rules_path = Path(rules_dir) if rules_dir is not None else source.rules_dir
-    camp = prepare(source, segment, rules_path, directory, bots)
+    camp = prepare(source, segment, rules_path, directory, bots, segment_seed)
     rules = Rules.load(camp.rules_dir)
     seg = load_segment(camp.segment_dir(segment))
     run = CampaignRun(label or rules_path.name, segment, rules_path, directory, dict(bots),

@@ -18,10 +18,12 @@ kingdom with a line ``Königreich: <Nummer>``):
 Who is answered: a command is honoured only for a kingdom whose player's address
 (in the segment) is the sender's; the answer goes to that stored address, never
 to another one — so a forged ``From:`` can make a player receive his own result
-once more, and nothing else. A sender who plays no kingdom gets a short German
-note (or, for an unusable sender, nothing). Each answer is sent once (the send
-record), keyed by the command mail's id: the same mail fetched twice is answered
-once; a new command mail is answered anew.
+once more, and nothing else. A sender who plays no kingdom is not answered at all
+(no backscatter to a forged address), nor is an automatic mail; the same command
+for the same kingdom is answered at most once an hour, and a sender gets at most
+a few answers an hour (:mod:`wdg.mail.guard`, ``limits:`` in mail.yaml). Each
+answer is sent once (the send record), keyed by the command mail's id: the same
+mail fetched twice is answered once; a new command mail is answered anew.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import email.policy
 import hashlib
 import re
 from email.message import EmailMessage
-from email.utils import formataddr, formatdate, parseaddr
+from email.utils import formatdate, parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -41,14 +43,23 @@ from wdg.world.state import Segment
 
 RESULT, FORM, PASSWORD = "ergebnis", "formular", "passwort"
 
-_PREFIX = r"^\s*(?:(?:re|aw|wg|fwd?)\s*:\s*)*"
+SUBJECT_CAP = 200
+"""Characters of a subject (blanks collapsed) that command matching looks at: the
+longest command subject is some 40 characters; a 512 KB subject of blanks costs a
+split and a cut, not a regular expression's backtracking (issue #39 item 5)."""
+
+# Matched against the subject as :func:`normal_subject` leaves it: blanks collapsed
+# to one, so every optional blank below is a single optional character and no two
+# of them can compete for the same text (no nested or adjacent optional blanks).
+_PREFIX = r"^(?:(?:re|aw|wg|fwd?) ?: ?)*"
+_END = r" ?[.!]?$"
 COMMANDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (RESULT, re.compile(_PREFIX + r"(?:ergebnis|auswertung)(?:blatt)?\s+(?:erneut|nochmal|noch\s+"
-                        r"einmal|wieder)(?:\s+senden)?\s*[.!]?\s*$", re.IGNORECASE)),
+    (RESULT, re.compile(_PREFIX + r"(?:ergebnis|auswertung)(?:blatt)? (?:erneut|nochmal|noch "
+                        r"einmal|wieder)(?: senden)?" + _END, re.IGNORECASE)),
     (FORM, re.compile(_PREFIX + r"(?:formular|befehlsbogen|spielzugformular|zugformular)"
-                      r"(?:\s+senden|\s+bitte)?\s*[.!]?\s*$", re.IGNORECASE)),
-    (PASSWORD, re.compile(_PREFIX + r"passwort\s+(?:vergessen|neu|zurücksetzen|zuruecksetzen)"
-                          r"\s*[.!]?\s*$", re.IGNORECASE)),
+                      r"(?: senden| bitte)?" + _END, re.IGNORECASE)),
+    (PASSWORD, re.compile(_PREFIX + r"passwort (?:vergessen|neu|zurücksetzen|zuruecksetzen)"
+                          + _END, re.IGNORECASE)),
 )
 
 SUBJECTS = {
@@ -59,10 +70,20 @@ SUBJECTS = {
 """The documented subject of each command (docs/players.md)."""
 
 
+def normal_subject(subject: str) -> str:
+    """A subject as the matching sees it: the first :data:`SUBJECT_CAP` characters
+    after every run of blanks (spaces, tabs, folded line ends) became one blank —
+    linear in the subject's length."""
+    return " ".join((subject or "").split())[:SUBJECT_CAP]
+
+
 def command_of(subject: str) -> str | None:
-    """The command a subject asks for, or ``None``."""
+    """The command a subject asks for, or ``None`` (linear in the subject)."""
+    text = normal_subject(subject)
+    if len(text) >= SUBJECT_CAP:
+        return None  # no command subject is that long
     for name, pattern in COMMANDS:
-        if pattern.match(subject or ""):
+        if pattern.match(text):
             return name
     return None
 
@@ -115,10 +136,16 @@ def _message_id(msg: EmailMessage) -> str:
 
 
 def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: str,
-                   raw: bytes) -> dict[str, Any]:
+                   raw: bytes, *, guard: Any = None, key: str = "",
+                   auto: str = "") -> dict[str, Any]:
     """Build the answers to a command mail into the outbox (``outbox/<segment>/
     <YYYY-MM>/befehl-<hash>-<i>.eml``); :mod:`wdg.mail.fetch` sends them through the
-    send record. Returns what was done (for the report and the intake record)."""
+    send record. Returns what was done (for the report and the intake record).
+
+    ``guard`` (:class:`wdg.mail.guard.Guard`) decides whether the command is
+    answered at all (rate limits, automatic mail ``auto``; ``key``: the mail's key).
+    A sender who plays no kingdom is never answered (no backscatter to a forged
+    address)."""
     from wdg.orders.mailtext import sender_address
     from wdg.world.state import ruler_title
 
@@ -132,31 +159,38 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
         out["text"] = "Absender unbrauchbar; nicht beantwortet"
         return out
     kingdoms = _kingdoms_of(seg, sender, raw)
+    from wdg.office.mailbox import sender_elsewhere
+
+    # one mailbox for the world: the sender's kingdoms in the other segments it serves
+    # (the guard counts them under their numbers when the sender plays none here)
+    others = sender_elsewhere(camp, seg, config, sender, raw)
+    groups = ([(seg, kingdoms)] if kingdoms else []) + others
+    asked = kingdoms or [n for _, ks in others for n in ks]
     mails: list[EmailMessage] = []
-    if not kingdoms:
-        out["text"] = "Absender spielt kein Königreich in diesem Segment"
-        mails.append(_reply(config, sender, f"{SUBJECTS[command]}: nicht ausgeführt",
-                            "Guten Tag,\n\nIhre Mail mit dem Betreff "
-                            f"»{SUBJECTS[command]}« kam von einer Adresse, die in Segment "
-                            f"{seg.name} kein Königreich spielt. Befehle per Mail werden nur für "
-                            "die beim Segmentleiter hinterlegte Adresse ausgeführt.\n\n"
-                            "Der Segmentleiter\n", orig, f"{tag}.0"))
-    else:
+    why = guard.command(key, command, sender, asked, auto) if guard is not None else (
+        "" if groups else "Absender spielt kein Königreich in diesem Segment: nicht "
+                          "beantwortet (keine Rückstreuung)")
+    if why:
+        out["text"] = why
         out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 else None
-        for i, n in enumerate(kingdoms):
-            k = seg.kingdoms[n]
+    else:
+        from wdg.mail.guard import header_address
+
+        out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 and len(groups) == 1 else None
+        flat = [(there, n) for there, ks in groups for n in ks]
+        for i, (there, n) in enumerate(flat):
+            k = there.kingdoms[n]
             assert k.player is not None
-            to = formataddr((k.player.name, parseaddr(k.player.email)[1])) if k.player.name \
-                else k.player.email
+            to = header_address(k.player.name, parseaddr(k.player.email)[1])
             hello = ruler_title(bool(k.herrscherin), "dear")
             if command == FORM:
-                mails.append(_form_mail(config, seg, n, to, hello, orig, f"{tag}.{i}"))
-                out["text"] = f"Formular für {seg.date.short()} gesendet"
+                mails.append(_form_mail(config, there, n, to, hello, orig, f"{tag}.{i}"))
+                out["text"] = f"Formular für {there.date.short()} gesendet"
             elif command == PASSWORD:
-                mails += _password_mails(config, seg, n, to, hello, orig, f"{tag}.{i}")
+                mails += _password_mails(config, there, n, to, hello, orig, f"{tag}.{i}")
                 out["text"] = "Passwortanfrage an den Segmentleiter weitergeleitet"
             else:
-                got = _result_mail(camp, seg, config, n, to, hello, orig, f"{tag}.{i}")
+                got = _result_mail(camp, there, config, n, to, hello, orig, f"{tag}.{i}")
                 mails.append(got[0])
                 out["text"] = got[1]
     outbox.mkdir(parents=True, exist_ok=True)
@@ -169,11 +203,10 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
 
 
 def _write(path: Path, data: bytes) -> None:
-    import os
+    """An answer into the outbox, whole, never through a link (wdg.store.intake.write_new)."""
+    from wdg.store.intake import write_new
 
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    write_new(path, data)
 
 
 def _form_mail(config: MailConfig, seg: Segment, n: int, to: str, hello: str,

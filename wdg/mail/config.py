@@ -6,7 +6,9 @@ The schema (docs/gamemaster.md, ``notes/INTERFACES.md``)::
     smtp:  {host, port, security: starttls|ssl|plain, user, password_env | password_file,
             cafile, server_name, timeout}
     imap:  {host, port, security: ssl|starttls, user, password_env | password_file, cafile,
-            server_name, timeout, mailbox, done_folder, accept: {...}}
+            server_name, timeout, mailbox, done_folder, foreign_folder, accept: {...}}
+    limits: {window_minutes, same_command, answers_per_sender, answers_per_kingdom,
+             password_notice_hours, password_alert_after, keep_days}   (wdg.mail.guard)
 
 The old flat form (``host``, ``port``, ``starttls``, ``user``, ``password_env``,
 ``from`` at the top level) is read as the ``smtp`` section.
@@ -36,6 +38,22 @@ from wdg.rules import safe_load_file
 MAIL_FILE = "mail.yaml"
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 DEFAULT_SENDER = "segmentleiter@localhost"
+POLL_SECONDS = 15.0
+"""``imap.poll_seconds`` when not set: a server without IDLE is asked this often."""
+
+SERVER_KEYS = frozenset({"host", "port", "security", "user", "password_env", "password_file",
+                         "cafile", "server_name", "timeout"})
+"""The keys of an ``smtp:`` section."""
+IMAP_KEYS = SERVER_KEYS | {"mailbox", "done_folder", "accept", "folders", "poll_seconds",
+                           "foreign_folder"}
+"""The keys of the ``imap:`` section."""
+TOP_KEYS = frozenset({"from", "smtp", "imap", "answers", "limits"})
+"""The keys at the top of ``mail.yaml``."""
+HINTS = {"mailboxes": "folders", "folder": "folders", "ordner": "folders",
+         "postfaecher": "folders", "poll": "poll_seconds", "interval": "poll_seconds"}
+"""Guessed keys and the key meant (for the refusal's hint)."""
+FLAT_KEYS = (SERVER_KEYS - {"security"}) | {"starttls", "security"}
+"""The old flat form's keys (the ``smtp`` section at the top)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +90,8 @@ class ServerConfig:
                 raise StateError(
                     f"{self.source}: das Passwort für den {self.kind.upper()}-Server wird in der "
                     f"Umgebungsvariablen {self.password_env!r} erwartet, die leer oder nicht "
-                    "gesetzt ist; nichts wurde gesendet oder abgeholt")
+                    "gesetzt ist; " + ("nichts gesendet" if self.kind == "smtp"
+                                       else "nichts abgeholt"))
             return value
         if self.password_file:
             return read_password_file(Path(self.password_file).expanduser(), self.source)
@@ -99,8 +118,22 @@ class ImapConfig(ServerConfig):
 
     mailbox: str = "INBOX"
     done_folder: str = "wdg/erledigt"
+    foreign_folder: str = "wdg/fremd"
+    """Where mail that is not for the game is moved once judged, so that no later
+    call judges it again (issue #39); ``""`` leaves it in the mailbox."""
     accept: dict[str, Any] = field(default_factory=dict)
     """The rule for "mail for the game" (defined and checked by the intake)."""
+    folders: tuple[str, ...] = ()
+    """Further folders read besides ``mailbox`` (``folders: [INBOX, Junk]``: a
+    provider's spam filter files a sheet into ``Junk``)."""
+    poll_seconds: float = POLL_SECONDS
+    """How often ``wdg mail watch`` looks when the server offers no IDLE (and how
+    often it looks into ``folders`` other than ``mailbox``)."""
+
+    @property
+    def read_folders(self) -> tuple[str, ...]:
+        """Every folder a fetch reads: ``mailbox`` first, then ``folders``."""
+        return tuple(dict.fromkeys((self.mailbox, *self.folders)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +214,24 @@ def read_password_file(path: Path, source: str = "mail.yaml") -> str:
     return line[0]
 
 
+def refuse_unknown(data: dict, allowed: frozenset[str] | set[str], path: Path,
+                   prefix: str = "") -> None:
+    """A key mail.yaml does not know is refused with its name (a guessed
+    ``mailboxes:`` must not be silently ignored)."""
+    import difflib
+
+    for key in data:
+        if key in allowed:
+            continue
+        near = [HINTS[key]] if key in HINTS and HINTS[key] in allowed else \
+            difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.6)
+        hint = f" (gemeint: {prefix}{near[0]}?)" if near else ""
+        raise DataError(str(path), f"{prefix}{key}", "(unbekannter Schlüssel)",
+                        f"einen der Schlüssel {', '.join(sorted(allowed))}{hint}; "
+                        "der Schlüssel wird nicht stillschweigend übergangen — "
+                        "docs/gamemaster.md beschreibt mail.yaml")
+
+
 def _str(data: dict, key: str, where: str, path: Path, default: str = "") -> str:
     value = data.get(key, default)
     if value is None:
@@ -200,6 +251,8 @@ def _server(data: Any, kind: str, path: Path, prefix: str, *, flat: bool = False
             raise DataError(str(path), f"{prefix}{secret}", "(ein Passwort)",
                             "kein Passwort in der YAML-Datei: password_env (Name einer "
                             "Umgebungsvariablen) oder password_file (Datei mit Rechten 0600)")
+    refuse_unknown(data, FLAT_KEYS | TOP_KEYS if flat else
+                   (IMAP_KEYS if kind == "imap" else SERVER_KEYS), path, prefix)
     host = data.get("host")
     if not isinstance(host, str) or not host.strip():
         raise DataError(str(path), f"{prefix}host", host, f"den Namen des {kind.upper()}-Servers")
@@ -242,15 +295,23 @@ def _server(data: Any, kind: str, path: Path, prefix: str, *, flat: bool = False
 
 
 def load_mail_config(segment_dir: Path) -> MailConfig | None:
-    """``segment_dir/mail.yaml`` checked, or ``None`` when the segment has none.
+    """``segment_dir/mail.yaml`` checked (without one: the campaign's ``mail.yaml``
+    beside ``worlds/``, if any), or ``None`` when there is none.
 
     Bad values raise :class:`DataError` naming the file and key (German)."""
     path = segment_dir / MAIL_FILE
     if not path.is_file():
-        return None
+        # one mailbox for the world: the campaign's mail.yaml (beside worlds/)
+        # serves every segment without its own (docs/world.md)
+        shared = segment_dir.parent.parent / MAIL_FILE
+        if segment_dir.parent.name != "worlds" or not shared.is_file():
+            return None
+        path = shared
     data = safe_load_file(path) or {}
     if not isinstance(data, dict):
         raise DataError(str(path), None, data, "eine Zuordnung mit from, smtp und imap")
+    if "smtp" in data or "host" not in data:
+        refuse_unknown(data, TOP_KEYS, path)
     sender = data.get("from", DEFAULT_SENDER)
     if not isinstance(sender, str) or "@" not in sender or "\n" in sender or "\r" in sender:
         raise DataError(str(path), "from", sender,
@@ -267,7 +328,25 @@ def load_mail_config(segment_dir: Path) -> MailConfig | None:
         if not isinstance(accept, dict):
             raise DataError(str(path), "imap.accept", accept,
                             "eine Zuordnung (z.B. subject: ..., to: ...)")
+        folders = section.get("folders") or []
+        if isinstance(folders, str):
+            folders = [folders]
+        if not isinstance(folders, list) or not all(isinstance(f, str) and f.strip()
+                                                   for f in folders):
+            raise DataError(str(path), "imap.folders", folders,
+                            "eine Liste von Ordnernamen, z.B. [INBOX, Junk]")
+        poll = section.get("poll_seconds", POLL_SECONDS)
+        if not isinstance(poll, (int, float)) or isinstance(poll, bool) or not 1 <= poll <= 600:
+            raise DataError(str(path), "imap.poll_seconds", poll,
+                            "Sekunden zwischen zwei Blicken ins Postfach, 1..600")
         imap = ImapConfig(**common, mailbox=_str(section, "mailbox", "imap.", path, "INBOX"),
                           done_folder=_str(section, "done_folder", "imap.", path, "wdg/erledigt"),
-                          accept=dict(accept))
-    return MailConfig(path, sender.strip(), smtp, imap, dict(data))
+                          foreign_folder=_str(section, "foreign_folder", "imap.", path,
+                                              "wdg/fremd").strip(),
+                          accept=dict(accept), folders=tuple(f.strip() for f in folders),
+                          poll_seconds=float(poll))
+    config = MailConfig(path, sender.strip(), smtp, imap, dict(data))
+    from wdg.mail.guard import limits
+
+    limits(config)  # limits: checked here, before anything is fetched or sent
+    return config

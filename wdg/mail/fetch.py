@@ -3,14 +3,21 @@
 :func:`fetch` connects to the IMAP server of ``mail.yaml`` (TLS, certificate
 verified), looks at every mail in the inbox and
 
-1. leaves a mail that is **not for the game** where it is, untouched (not even
-   marked read): the rule of ``imap.accept`` (:func:`for_the_game`), and a sheet
-   naming another segment of the campaign is left for that segment's fetch;
+1. judges each mail by at most :data:`HEADER_BYTES` of its header fields (a
+   partial fetch, each field cut before parsing: :func:`capped_headers`) and the
+   size the server reports; moves a mail that is **not for the game** (the rule of
+   ``imap.accept``, :func:`for_the_game`) to ``imap.foreign_folder`` once judged
+   (not marked read; ``""`` leaves it) unless another segment reading the same
+   mailbox would take it; leaves the game master's own mail, and a sheet naming
+   another segment of the campaign (for that segment's fetch);
 2. **imports** each new mail exactly once, across months, with the arrival time
    the server recorded (``INTERNALDATE``): :class:`wdg.orders.intake.Intake`, the
    same import as ``wdg orders import``, records it in the segment's intake record
    ``worlds/<segment>/mail/seen.yaml`` (by Message-ID and by UIDVALIDITY/UID);
    a player's **mail command** (:mod:`wdg.mail.commands`) is answered instead;
+   a mail over the size limit is read in pieces, its first bytes kept;
+   who is answered at all is the mail guard's decision (:mod:`wdg.mail.guard`:
+   no automatic mail, no loops, no mail to strangers, rate limits);
 3. **answers** each at once through SMTP, exactly once (the send record
    ``sent.yaml``, :func:`wdg.mail.send.send_mails`): From of ``mail.yaml``, a real
    Date, a Message-ID, In-Reply-To/References of the player's mail;
@@ -49,9 +56,10 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
-from wdg.errors import StateError
+from wdg.errors import LockedError, StateError, WdgError
 from wdg.mail.config import MailConfig, load_mail_config
-from wdg.mail.imap import ImapSession
+from wdg.mail import alerts
+from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
 from wdg.orders.intake import DUPLICATE, REFUSED_STATUSES, MailResult
 from wdg.orders.mailbox import Incoming
 from wdg.textpolicy import visible
@@ -61,7 +69,19 @@ DEFAULT_SUBJECT = (r"(?i)\b(spielzug|spielzüge|zugblatt|befehle?|befehlsbogen|w
 """Subjects of mail for the game when ``imap.accept`` sets no rule (German)."""
 
 HEADER_FIELDS = ("SUBJECT", "TO", "CC", "DELIVERED-TO", "X-ORIGINAL-TO", "MESSAGE-ID", "FROM",
-                 "AUTO-SUBMITTED", "PRECEDENCE", "X-AUTOREPLY", "X-AUTO-RESPONSE-SUPPRESS")
+                 "AUTO-SUBMITTED", "PRECEDENCE", "X-AUTOREPLY", "X-AUTO-RESPONSE-SUPPRESS",
+                 "IN-REPLY-TO", "REFERENCES", "LIST-ID", "LIST-UNSUBSCRIBE", "RETURN-PATH",
+                 "X-AUTORESPOND", "AUTO-RESPONSE-SUPPRESS", "CONTENT-TYPE")
+HEADER_BYTES = 65_536
+"""Bytes of a mail's header fields read to judge it (a partial IMAP fetch): the fields
+above of a real mail take a few hundred bytes; a Subject folded 200,000 times is cut
+here, before anything parses it (issue #39 item 5)."""
+FIELD_BYTES = 4_096
+"""Bytes of one header field (with its folded lines) kept for the parser: the
+fields are read for addresses (a long To: list) and ids (a long References:)."""
+SUBJECT_BYTES = 1_024
+"""Bytes of the Subject kept: the rules and the commands look at its first words
+(a command subject is some 40 characters; :data:`wdg.mail.commands.SUBJECT_CAP`)."""
 
 
 @dataclass(slots=True)
@@ -84,6 +104,12 @@ class FetchReport:
     uncertain: list[str] = field(default_factory=list)
     refused_answers: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    foreign_moved: int = 0
+    """Mails not for the game moved to ``imap.foreign_folder``."""
+    alerts: list[str] = field(default_factory=list)
+    """Alerts to the game master this fetch raised (:mod:`wdg.mail.guard`)."""
+    send_error: BaseException | None = None
+    """Why no answer could be sent at all (the SMTP connection or login failed)."""
 
     @property
     def new(self) -> int:
@@ -108,14 +134,17 @@ class FetchReport:
         for c in self.commands:
             lines.append(f"{visible(c['sender'])[:32]:32} {c.get('kingdom') or '-':>5}  "
                          f"{'Befehl':16} {visible(c['text'])}")
-        lines.append(f"Neue Mails: {self.new}; nicht für das Spiel (im Posteingang gelassen): "
-                     f"{self.ignored}; in den Ordner für Erledigtes verschoben: {self.moved}")
+        lines.append(f"Neue Mails: {self.new}; nicht für das Spiel: {self.ignored}"
+                     + (f" (davon in den Ordner für Fremdes verschoben: {self.foreign_moved})"
+                        if self.foreign_moved else "")
+                     + f"; in den Ordner für Erledigtes verschoben: {self.moved}")
         for name, n in sorted(self.other_segment.items()):
             lines.append(f"Für Segment {name} (dort abholen): {n}")
         if self.already:
             lines.append(f"Schon früher erfaßt (nur noch verschoben/beantwortet): {self.already}")
         lines.append(self.answers_line())
         lines += [f"Hinweis: {n}" for n in self.notes]
+        lines += [f"Meldung an den Segmentleiter: {visible(a)}" for a in self.alerts]
         return "\n".join(lines) + "\n"
 
     def answers_line(self) -> str:
@@ -141,7 +170,9 @@ class FetchReport:
             "commands": list(self.commands),
             "answers": {"sent": list(self.sent), "failed": dict(self.failed),
                         "uncertain": list(self.uncertain), "refused": dict(self.refused_answers)},
-            "notes": list(self.notes),
+            "notes": list(self.notes), "foreign_moved": self.foreign_moved,
+            "alerts": list(self.alerts),
+            "send_error": str(self.send_error) if self.send_error is not None else None,
         }
 
 
@@ -192,14 +223,29 @@ def own_mail(head: EmailMessage, config: MailConfig) -> bool:
 
 def automatic(head: EmailMessage) -> bool:
     """An automatic mail (RFC 3834 ``Auto-Submitted``, a vacation reply, a list's bulk
-    mail): imported like any other, but never answered — an answer to an auto-reply is
-    how mail loops start."""
-    auto = _header(head, "Auto-Submitted").strip().lower()
-    if auto and auto != "no":
-        return True
-    if _header(head, "Precedence").strip().lower() in ("bulk", "junk", "list", "auto_reply"):
-        return True
-    return bool(_header(head, "X-Autoreply").strip())
+    mail, a delivery report: :func:`wdg.mail.guard.automatic`): imported like any
+    other, but never answered — an answer to an auto-reply is how mail loops start."""
+    from wdg.mail.guard import automatic as why
+
+    return bool(why(head))
+
+
+_FIELD = re.compile(rb"[^ \t\r\n][^\n]*(?:\n[ \t][^\n]*)*")
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
+
+
+def capped_headers(raw: bytes) -> EmailMessage:
+    """Header fields parsed with each field cut at :data:`FIELD_BYTES` (its folded
+    lines included), read from the first :data:`HEADER_BYTES` only: parsing costs at
+    most the size of the cut fields, whatever the mail holds (one pass of a linear
+    pattern: every repetition starts at a line end followed by a blank)."""
+    head = raw[:HEADER_BYTES]
+    end = _BLANK_LINE.search(head)
+    if end is not None:
+        head = head[:end.start()]
+    fields = b"\n".join(m.group()[:SUBJECT_BYTES if m.group()[:8].lower() == b"subject:"
+                                   else FIELD_BYTES] for m in _FIELD.finditer(head))
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(fields + b"\n\n")
 
 
 def check_accept(accept: dict[str, Any], source: str) -> None:
@@ -270,33 +316,63 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
     be reached or refuses the login or the certificate — nothing was imported then."""
     config = config or mail_config(camp, segment)
     assert config.imap is not None
-    imap = config.imap
     report = FetchReport(segment)
+    seg_dir = camp.segment_dir(segment)
+    try:
+        _fetch(camp, segment, config, report, answer=answer, holding_lock=holding_lock,
+               session=session)
+    except ImapError as exc:
+        if session is None:  # wdg mail watch judges its own connection's failures
+            alerts.imap_failed(seg_dir, exc, after=IMAP_ALERT_AFTER)
+        raise
+    except LockedError:
+        raise
+    except (WdgError, OSError) as exc:
+        alerts.stuck(seg_dir, exc)
+        raise
+    alerts.fetched(seg_dir)
+    if report.sent or report.failed or report.send_error is not None:
+        alerts.sending(seg_dir, sent=len(report.sent), failed=report.failed,
+                       error=report.send_error)
+    if not report.failed and report.send_error is None:
+        alerts.deliver(seg_dir, config, holding_lock=holding_lock)
+    return report
+
+
+IMAP_ALERT_AFTER = 2
+"""Calls of ``wdg mail fetch``/``mail run`` in a row that could not reach the IMAP
+server before the game master gets an alert (one failed call may be a restart of
+the provider's server; a refused login is told at once)."""
+
+
+def _fetch(camp: Campaign, segment: str, config: MailConfig, report: FetchReport, *,
+           answer: bool, holding_lock: bool, session: ImapSession | None) -> None:
+    imap = config.imap
+    assert imap is not None
     own = session is None
     box = session or ImapSession(imap)
     if own:
         box.__enter__()
     try:
-        uidvalidity = box.select(imap.mailbox)
-        uids = box.uids()
-        heads = box.headers(uids, HEADER_FIELDS) if uids else {}
-        parser = BytesHeaderParser(policy=email.policy.default)
-        candidates = []
-        for uid in uids:
-            head = parser.parsebytes(heads.get(uid, b""))
-            if not own_mail(head, config) and for_the_game(head, imap.accept):  # type: ignore[arg-type]
-                candidates.append((uid, head))
-            else:
-                report.ignored += 1
-        if candidates:
-            if holding_lock:
-                _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
-            else:
-                from wdg.store.lock import segment_lock
+        from wdg.mail.folders import look_elsewhere
 
-                with segment_lock(camp.segment_dir(segment)):
-                    _take(camp, segment, config, box, uidvalidity, candidates, report, answer)
-        elif answer and answers_due(camp, segment, config):
+        # first: the inbox is selected last (below), for the watch's IDLE
+        look_elsewhere(box, config, camp.segment_dir(segment), report)
+        took = False
+        folders = imap.read_folders
+        # the inbox last: ``wdg mail watch`` waits (IDLE) on the folder selected last
+        for folder in (*folders[1:], folders[0]):
+            try:
+                took = _fetch_folder(camp, segment, config, box, folder, report, answer,
+                                     holding_lock) or took
+            except ConnectionLost:
+                raise
+            except ImapError as exc:
+                if folder == imap.mailbox:
+                    raise
+                report.notes.append(f"Ordner {folder!r} (imap.folders) nicht gelesen: {exc}")
+                box.select(imap.mailbox)
+        if not took and answer and answers_due(camp, segment, config):
             # answers a stopped fetch left unsent (the mails are filed already)
             if holding_lock:
                 answer_pending(camp, segment, config, report)
@@ -308,7 +384,47 @@ def fetch(camp: Campaign, segment: str, *, config: MailConfig | None = None,
     finally:
         if own:
             box.__exit__(None, None, None)
-    return report
+
+
+def _fetch_folder(camp: Campaign, segment: str, config: MailConfig, box: ImapSession,
+                  folder: str, report: FetchReport, answer: bool, holding_lock: bool) -> bool:
+    """One folder of ``imap.folders``: its mail for the game taken; True if there was some."""
+    imap = config.imap
+    assert imap is not None
+    uidvalidity = box.select(folder)
+    uids = box.uids()
+    # each mail judged by a bounded piece of its header fields and its size (issue #39)
+    heads = box.summaries(uids, HEADER_FIELDS, HEADER_BYTES) if uids else {}
+    rules = _accept_rules(camp, segment, config) if folder == imap.mailbox else []
+    candidates = []
+    foreign: list[int] = []
+    for uid in uids:
+        raw_head, size = heads.get(uid, (b"", -1))
+        head = capped_headers(raw_head)
+        if own_mail(head, config):
+            report.ignored += 1  # the game master's own (alerts, copies): for him to read
+        elif for_the_game(head, imap.accept):
+            candidates.append((uid, head, size))
+        else:
+            report.ignored += 1
+            if folder == imap.mailbox and rules is not None and \
+                    not any(for_the_game(head, other) for other in rules):
+                foreign.append(uid)
+    if foreign and imap.foreign_folder and imap.foreign_folder not in imap.read_folders:
+        # judged once: moved out of the inbox, never judged again by a later call
+        box.ensure_folder(imap.foreign_folder)
+        box.move(foreign, imap.foreign_folder)
+        report.foreign_moved += len(foreign)
+    if not candidates:
+        return False
+    if holding_lock:
+        _take(camp, segment, config, box, uidvalidity, candidates, report, answer, folder)
+    else:
+        from wdg.store.lock import segment_lock
+
+        with segment_lock(camp.segment_dir(segment)):
+            _take(camp, segment, config, box, uidvalidity, candidates, report, answer, folder)
+    return True
 
 
 ANSWER_EVERY = 10
@@ -319,21 +435,54 @@ not after all of them; each group keeps the order record → store → record �
 move that makes a kill harmless (see the module)."""
 
 
+def _accept_rules(camp: Campaign, segment: str,
+                  config: MailConfig) -> list[dict[str, Any]] | None:
+    """The ``imap.accept`` rules of the other segments of the campaign that read the
+    same mailbox: a mail one of them takes is not foreign and is not moved away.
+    ``None`` when another segment's mail.yaml cannot be read (then nothing is moved:
+    its rule is unknown)."""
+    imap = config.imap
+    assert imap is not None
+    out: list[dict[str, Any]] = []
+    worlds = camp.segment_dir(segment).parent
+    for yaml_path in sorted(worlds.glob("*/mail.yaml")):
+        if yaml_path.parent.name == segment:
+            continue
+        try:
+            other = load_mail_config(yaml_path.parent)
+        except Exception:  # noqa: BLE001 - a broken config there: keep every mail for it
+            return None
+        if other is not None and other.imap is not None and \
+                (other.imap.host, other.imap.user, other.imap.mailbox) == \
+                (imap.host, imap.user, imap.mailbox):
+            out.append(other.imap.accept)
+    return out
+
+
 def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, uidvalidity: int,
-          candidates: list[tuple[int, EmailMessage]], report: FetchReport, answer: bool) -> None:
+          candidates: list[tuple[int, EmailMessage, int]], report: FetchReport, answer: bool,
+          folder: str | None = None) -> None:
     from wdg.mail.commands import answer_command, command_of
+    from wdg.mail.guard import Guard
+    from wdg.mail.guard import automatic as automatic_why
+    from wdg.orders.intake import MAX_BYTES, Intake
+    from wdg.orders.mailbox import KEEP_BYTES
     from wdg.store.seen import SeenRecord, mail_key, place
-    from wdg.orders.intake import Intake
     from wdg.world.deadline import deadline_for
     from wdg.store.segment import load_segment
 
     imap = config.imap
     assert imap is not None
-    seg = load_segment(camp.segment_dir(segment))
+    seg_dir = camp.segment_dir(segment)
+    seg = load_segment(seg_dir)
     report.month = seg.date.key
-    record = SeenRecord(camp.segment_dir(segment))
+    record = SeenRecord(seg_dir)
+    guard = Guard(seg_dir, seg, config)
+    current: dict[str, Any] = {}  # the headers and bytes of the mail being taken
     intake = Intake(camp, seg, deadline=deadline_for(seg, seg.date), sender_address=config.sender,
-                    record=record, answer_without_sheet=answer_policy(config)["no_sheet"])
+                    record=record, answer_without_sheet=answer_policy(config)["no_sheet"],
+                    decide=lambda key, r, _mail: guard.sheet(key, current["head"], r, "",
+                                                             current["raw"]))
     done: list[int] = []
 
     def settle() -> None:
@@ -346,16 +495,23 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
             report.moved += len(done)
             done.clear()
 
-    for pos, (uid, head) in enumerate(candidates, start=1):
+    for pos, (uid, head, size) in enumerate(candidates, start=1):
         if len(done) >= ANSWER_EVERY:
             settle()
-        where = place(imap.user, imap.host, imap.mailbox, uidvalidity, uid)
+        where = place(imap.user, imap.host, folder or imap.mailbox, uidvalidity, uid)
         known = record.at_place(where)
         if known is not None and known.taken:
             report.already += 1  # recorded by a fetch that stopped before moving it
             done.append(uid)
             continue
-        got = box.fetch(uid)
+        digest = ""
+        if size > MAX_BYTES:
+            # judged by its size: only its first bytes are read into memory, its hash
+            # taken chunk by chunk (a 51 MB mail costs about a megabyte)
+            bounded = box.fetch_bounded(uid, size, KEEP_BYTES)
+            got, digest = bounded if bounded is not None else (None, "")
+        else:
+            got = box.fetch(uid)
         if got is None:
             continue  # gone meanwhile (another client moved it)
         other = named_segment(got.raw)
@@ -363,12 +519,25 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
             report.other_segment[other] = report.other_segment.get(other, 0) + 1
             report.ignored += 1
             continue
-        command = None if automatic(head) else command_of(_header(head, "Subject"))
-        if command is not None and known is None:
+        auto = automatic_why(head)
+        command = command_of(_header(head, "Subject"))
+        if command is not None and not digest:
+            # a command mail: answered (or refused by the guard) and recorded; a fetch
+            # killed while answering finds it recorded as "taking" with its command and
+            # answers it now (the intake record keeps "command, not answered")
             key = mail_key(_header(head, "Message-ID").strip(), got.raw)
-            if record.get(key) is None or not record.get(key).taken:
-                record.record(key, "taking", seg.date.key, place=where)
-                outcome = answer_command(camp, seg, config, command, got.raw)
+            seen = record.get(key)
+            if seen is None or not seen.taken:
+                record.record(key, "taking", seg.date.key, place=where, command=command)
+                try:
+                    outcome = answer_command(camp, seg, config, command, got.raw, guard=guard,
+                                             key=key, auto=auto)
+                except Exception as exc:  # noqa: BLE001 - one mail never stops the others
+                    report.notes.append(
+                        f"Befehl »{command}« von {visible(_header(head, 'From'))[:80]} nicht "
+                        f"beantwortet ({type(exc).__name__}: {visible(str(exc))[:200]}); die "
+                        "Mail bleibt im Posteingang, der nächste Abruf versucht es wieder")
+                    continue
                 record.record(key, "taken", seg.date.key, place=where, command=command,
                               results=[{"status": "Befehl", "kingdom": outcome.get("kingdom"),
                                         "sender": outcome.get("sender", ""),
@@ -378,8 +547,11 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
                 report.already += 1
             done.append(uid)
             continue
-        results = intake.take(Incoming(got.raw, pos, server_time=got.internaldate, place=where),
-                              answer=not automatic(head))
+        incoming = Incoming(got.raw, pos, server_time=got.internaldate, place=where)
+        if digest:
+            incoming.size, incoming.sha256, incoming.truncated = size, digest, True
+        current["head"], current["raw"] = head, got.raw
+        results = intake.take(incoming, answer=not auto)
         if len(results) == 1 and results[0].status == DUPLICATE and results[0].confirmation is None \
                 and "schon im Mond" in results[0].reason:
             report.already += 1
@@ -387,6 +559,8 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
         done.append(uid)
     intake.finish()
     settle()
+    report.notes += guard.summary()
+    report.alerts += guard.raise_alerts()  # delivered at the end of the fetch (fetch())
 
 
 # --- answers ---------------------------------------------------------------------------
@@ -397,9 +571,9 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     seen go out (new ones, and those a stopped fetch or an import without SMTP left):
     each exactly once. The caller holds the segment's lock. Used by :func:`fetch` and
     by ``wdg orders import``."""
-    from wdg.store.sent import Ledger
+    from wdg.mail.send import plan, send_mails
     from wdg.store.seen import SeenRecord
-    from wdg.mail.send import send_mails
+    from wdg.store.sent import Ledger
 
     seg_dir = camp.segment_dir(segment)
     if record is None:
@@ -411,14 +585,20 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     mails = _answers(camp, config, record, month)
     if not mails or config.smtp is None:
         if mails:
+            why = (f"{config.path}: kein SMTP-Server eingerichtet (smtp:); die Antwort liegt "
+                   "im Ausgang und geht nicht hinaus")
             report.notes.append(f"{config.path}: kein SMTP-Server eingerichtet (smtp:); "
                                 f"{len(mails)} Antwort(en) liegen im Ausgang und gehen nicht raus")
+            ledger = Ledger(seg_dir)
+            report.failed.update({m.key: why for m in mails
+                                  if plan(ledger, m, False) in ("send", "correct")})
         return
     ledger = Ledger(seg_dir)
     try:
         res = send_mails(ledger, config, mails)
     except StateError as exc:
         report.notes.append(str(exc))
+        report.send_error = exc
         report.failed.update({m.key: str(exc) for m in mails if not ledger.was_sent(m.key)})
         return
     report.sent += res.sent + res.corrected
@@ -448,10 +628,19 @@ def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> lis
                 to = parseaddr(_header(head, "To"))[1]
                 if not to:
                     continue
-                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to,
-                                      build=lambda correction, raw=raw: _ready(raw, config),
+
+                def build(correction: bool, raw: bytes = raw) -> EmailMessage:
+                    return _ready(raw, config)
+
+                mails.append(Outgoing(key=f"antwort/{month}/{path.name}", to=to, build=build,
                                       sha256=digest(raw), info={"kind": "antwort"}))
     return mails
+
+
+def answer_mails(camp: Campaign, config: MailConfig, record: Any, month: str) -> list[Any]:
+    """The answers of the month's recorded mails, as mails to send (``wdg mail
+    status`` lists those the send record would send)."""
+    return _answers(camp, config, record, month)
 
 
 def answers_due(camp: Campaign, segment: str, config: MailConfig) -> bool:

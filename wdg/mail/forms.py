@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import format_datetime, formataddr, make_msgid
+from email.utils import format_datetime, make_msgid
 
 from wdg.campaign import Campaign
+from wdg.mail.guard import header_address
 from wdg.store.sent import Ledger
 from wdg.mail.send import Outgoing, SendResult, digest, send_mails
+from wdg.textpolicy import header_name
 from wdg.world.state import Segment
 
 
@@ -46,7 +48,7 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
                 had.add(int(rest.rpartition("/k")[2]))
     from wdg.orders.template import render_template
     from wdg.reports.maps import render_map_svg
-    from wdg.mail.results import _domain, _now
+    from wdg.mail.results import segment_now, sender_domain
     from wdg.world.deadline import describe
     from wdg.orders.view import build_view, view_to_yaml
 
@@ -72,7 +74,7 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
         form = render_template(seg, k)
         svg = render_map_svg(seg, k)
         view = view_to_yaml(build_view(seg, k))
-        to = formataddr((kd.player.name, kd.player.email)) if kd.player.name else kd.player.email
+        to = header_address(kd.player.name, kd.player.email)  # names cleaned (issue #39)
         deadline = describe(seg, month)
 
         def build(correction: bool, k: int = k, kd=kd, form: str = form, svg: str = svg,  # noqa: ANN001
@@ -82,11 +84,12 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
             msg["From"] = sender
             msg["To"] = to
             msg["Subject"] = (("Berichtigung: " if correction else "")
-                              + f"WdG {title}: Spielzug für {kd.name} (Königreich {k}), "
+                              + f"WdG {header_name(title) or seg.name}: Spielzug für "
+                              f"{header_name(kd.name) or 'Königreich'} (Königreich {k}), "
                               f"{month.short()}")
-            msg["Date"] = format_datetime(_now(seg))
+            msg["Date"] = format_datetime(segment_now(seg))
             msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.form.k{k}",
-                                           domain=_domain(sender))
+                                           domain=sender_domain(sender))
             msg["Auto-Submitted"] = "auto-generated"
             lines = []
             if correction:

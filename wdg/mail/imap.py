@@ -27,6 +27,8 @@ from wdg.mail.config import ServerConfig, network_problem
 
 FETCH_CHUNK = 50
 """UIDs per header FETCH."""
+MOVE_CHUNK = 500
+"""UIDs per MOVE (COPY) command."""
 
 
 class ImapError(StateError):
@@ -35,6 +37,11 @@ class ImapError(StateError):
 
 class ConnectionLost(ImapError):
     """The connection broke (server restarted, network gone): try again later."""
+
+
+class ImapLoginRefused(ImapError):
+    """The IMAP server refused the login, or the password is not there: a failure
+    that does not heal by itself (``wdg mail watch`` ends on it)."""
 
 
 def _describe(exc: BaseException) -> str:
@@ -47,6 +54,9 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}".rstrip(": ")
 
 
+_MAXLINE: int = imaplib._MAXLINE  # type: ignore[attr-defined]  # imaplib's own limit, not in typeshed
+
+
 class _Lines:
     """imaplib's reading from the socket, with a buffer of our own whose contents we
     can see: imaplib reads through a buffered file object, and lines the server sent
@@ -55,11 +65,11 @@ class _Lines:
     cannot see them — IDLE would sleep on a change already received."""
 
     sock: socket.socket
-    error: type[Exception]
+    error: type[imaplib.IMAP4.error]
 
     def open(self, *args, **kw):  # noqa: ANN002, ANN003, ANN201 - imaplib's signature
         self._rbuf = bytearray()
-        return super().open(*args, **kw)  # type: ignore[misc]
+        return super().open(*args, **kw)
 
     def _recv(self) -> bool:
         data = self.sock.recv(65536)
@@ -83,8 +93,8 @@ class _Lines:
             end = buf.find(b"\n", start)
             if end >= 0:
                 break
-            if len(buf) > imaplib._MAXLINE:  # noqa: SLF001 - imaplib's own limit
-                raise self.error(f"got more than {imaplib._MAXLINE} bytes")  # noqa: SLF001
+            if len(buf) > _MAXLINE:
+                raise self.error(f"got more than {_MAXLINE} bytes")
             start = len(buf)
             if not self._recv():
                 end = len(buf) - 1
@@ -145,7 +155,8 @@ def _utf7(text: str) -> str:
     """RFC 3501 modified UTF-7 (mailbox names)."""
     import base64
 
-    out, buf = [], []
+    out: list[str] = []
+    buf: list[str] = []
 
     def flush() -> None:
         if buf:
@@ -163,8 +174,26 @@ def _utf7(text: str) -> str:
     return "".join(out)
 
 
+def _from_utf7(text: str) -> str:
+    """RFC 3501 modified UTF-7 back to text (folder names from LIST)."""
+    import base64
+
+    def dec(m: re.Match[str]) -> str:
+        b = m.group(1)
+        if not b:
+            return "&"
+        b = b.replace(",", "/")
+        try:
+            return base64.b64decode(b + "=" * (-len(b) % 4)).decode("utf-16-be")
+        except (ValueError, UnicodeDecodeError):
+            return m.group(0)
+
+    return re.sub(r"&([A-Za-z0-9+,]*)-", dec, text)
+
+
 _INTERNALDATE = re.compile(rb'INTERNALDATE "([^"]+)"')
 _UID = re.compile(rb"UID (\d+)")
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
 def parse_internaldate(text: str) -> datetime | None:
@@ -194,7 +223,10 @@ class ImapSession:
 
     def __enter__(self) -> ImapSession:
         cfg = self.config
-        password = cfg.password() if cfg.user else ""
+        try:
+            password = cfg.password() if cfg.user else ""
+        except StateError as exc:
+            raise ImapLoginRefused(str(exc)) from None
         stage = "Verbindung zu"
         try:
             if cfg.security == "ssl":
@@ -211,10 +243,18 @@ class ImapSession:
             if cfg.user:
                 stage = "Anmeldung bei"
                 self.conn.login(cfg.user, password)
+                # what the server offers after the login (RFC 3501 7.2.1: it may differ)
+                typ, data = self.conn.capability()
+                if typ == "OK" and data and isinstance(data[-1], bytes):
+                    self.conn.capabilities = tuple(data[-1].decode("ascii", "replace")
+                                                   .upper().split())
         except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
             self.close()
-            raise ImapError(f"{stage} dem IMAP-Server {cfg.where} gescheitert: {_describe(exc)}; "
-                            "nichts abgeholt") from None
+            refused = stage == "Anmeldung bei" and isinstance(exc, imaplib.IMAP4.error) \
+                and not isinstance(exc, imaplib.IMAP4.abort)
+            cls = ImapLoginRefused if refused else ImapError
+            raise cls(f"{stage} dem IMAP-Server {cfg.where} gescheitert: {_describe(exc)}; "
+                      "nichts abgeholt") from None
         except BaseException:
             self.close()
             raise
@@ -342,6 +382,63 @@ class ImapSession:
                         out[int(m.group(1))] = item[1]
         return out
 
+    def summaries(self, uids: list[int], fields: tuple[str, ...],
+                  limit: int) -> dict[int, tuple[bytes, int]]:
+        """Each mail's named header fields — at most ``limit`` bytes of them (a
+        partial fetch: a Subject folded 200,000 times costs ``limit`` bytes, not its
+        size) — and its size (``RFC822.SIZE``), without setting \\Seen."""
+        assert self.conn is not None
+        out: dict[int, tuple[bytes, int]] = {}
+        wanted = " ".join(fields).upper()
+        for i in range(0, len(uids), FETCH_CHUNK):
+            chunk = ",".join(str(u) for u in uids[i:i + FETCH_CHUNK])
+            data = self._call("FETCH", self.conn.uid, "FETCH", chunk,
+                              f"(UID RFC822.SIZE BODY.PEEK[HEADER.FIELDS ({wanted})]<0.{limit}>)")
+            for item in data:
+                if isinstance(item, tuple):
+                    m = _UID.search(item[0])
+                    z = _SIZE.search(item[0])
+                    if m:
+                        out[int(m.group(1))] = (item[1][:limit], int(z.group(1)) if z else -1)
+        return out
+
+    def fetch_bounded(self, uid: int, size: int, keep: int,
+                      chunk: int = 1 << 20) -> tuple[Fetched, str] | None:
+        """A mail larger than the import takes: its first ``keep`` bytes and the
+        SHA-256 of all of it, read in partial fetches of ``chunk`` bytes
+        (``BODY.PEEK[]<offset.chunk>``) so that memory stays at one chunk however
+        big the mail is (a 51 MB mail: about 1 MB). ``None`` if it is gone."""
+        import hashlib
+
+        assert self.conn is not None
+        h = hashlib.sha256()
+        head = b""
+        when = None
+        offset = 0
+        while True:
+            data = self._call("FETCH", self.conn.uid, "FETCH", str(uid),
+                              f"(UID INTERNALDATE BODY.PEEK[]<{offset}.{chunk}>)")
+            part = None
+            for item in data:
+                if isinstance(item, tuple):
+                    if when is None:
+                        m = _INTERNALDATE.search(item[0])
+                        when = parse_internaldate(m.group(1).decode()) if m else None
+                    part = item[1]
+                    break
+            if part is None:
+                if offset == 0:
+                    return None
+                break
+            h.update(part)
+            if len(head) < keep:
+                head += part[:keep - len(head)]
+            offset += len(part)
+            del data, part
+            if offset >= size or offset % chunk:
+                break
+        return Fetched(uid, head, when), h.hexdigest()
+
     def fetch(self, uid: int) -> Fetched | None:
         """One mail's bytes and INTERNALDATE (``None`` if it is gone meanwhile)."""
         assert self.conn is not None
@@ -358,6 +455,10 @@ class ImapSession:
         assert self.conn is not None
         if not uids:
             return
+        if len(uids) > MOVE_CHUNK:  # a command line of bounded length
+            for i in range(0, len(uids), MOVE_CHUNK):
+                self.move(uids[i:i + MOVE_CHUNK], target)
+            return
         target = self.folder(target)
         ids = ",".join(str(u) for u in uids)
         if "MOVE" in self.conn.capabilities:
@@ -372,6 +473,46 @@ class ImapSession:
 
     # --- IDLE ---------------------------------------------------------------------------
 
+    @property
+    def has_idle(self) -> bool:
+        """Whether the server offers IDLE (after the login)."""
+        return self.conn is not None and "IDLE" in self.conn.capabilities
+
+    def list_folders(self) -> list[tuple[str, str]]:
+        """Every folder as ``(flags, name)``, the name with ``/`` between levels
+        (as mail.yaml writes it), the flags as the server sent them (``\\Junk`` …)."""
+        assert self.conn is not None
+        data = self._call("LIST", self.conn.list, '""', '"*"')
+        sep = self.delimiter()
+        out = []
+        for item in data or []:
+            if not isinstance(item, bytes):
+                continue
+            m = re.match(rb'\(([^)]*)\) (?:"(?:\\.|[^"])*"|NIL) (.*)$', item)
+            if not m:
+                continue
+            name = m.group(2).decode("utf-8", "replace").strip()
+            if name.startswith('"') and name.endswith('"'):
+                name = name[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            name = _from_utf7(name)
+            if sep and sep != "/":
+                name = name.replace(sep, "/")
+            out.append((m.group(1).decode("ascii", "replace"), name))
+        return out
+
+    def examine(self, mailbox: str) -> int:
+        """Open ``mailbox`` read-only (EXAMINE); returns its UIDVALIDITY."""
+        assert self.conn is not None
+        self._call(f"Öffnen des Ordners {mailbox!r}", self.conn.select,
+                   quote(self.folder(mailbox)), True)
+        _, data = self.conn.response("UIDVALIDITY")
+        try:
+            self.uidvalidity = int(data[-1])
+        except (TypeError, ValueError, IndexError):
+            self.uidvalidity = 0
+        self.selected = ""
+        return self.uidvalidity
+
     def idle(self, seconds: float, stop=None) -> bool:  # noqa: ANN001
         """Wait (IMAP IDLE, RFC 2177) until the server reports a change in the
         selected mailbox or ``seconds`` pass; True when something changed.
@@ -385,8 +526,12 @@ class ImapSession:
             raise ConnectionLost(f"IMAP-Server {self.config.where}: keine Verbindung")
         if conn.untagged_responses.get("EXISTS"):
             return True
-        if "IDLE" not in conn.capabilities:
-            time.sleep(min(seconds, 60))
+        if not self.has_idle:
+            # no IDLE (RFC 2177) on this server: look again after ``seconds``
+            # (``wdg mail watch`` passes imap.poll_seconds), ``stop()`` polled meanwhile
+            end = time.monotonic() + seconds
+            while time.monotonic() < end and not (stop is not None and stop()):
+                time.sleep(min(0.2, max(0.0, end - time.monotonic())))
             return True
         tag = conn._new_tag().decode()  # noqa: SLF001 - imaplib has no IDLE (before 3.14)
         sock = conn.sock
@@ -407,7 +552,7 @@ class ImapSession:
                 # wait for the server with select(), not with a socket timeout: after a
                 # timeout imaplib's file object refuses to read on
                 wait = min(1.0, max(0.05, deadline - time.monotonic()))
-                pending = conn.has_line() or (  # type: ignore[attr-defined]
+                pending = conn.has_line() or (
                     isinstance(sock, ssl.SSLSocket) and sock.pending() > 0)
                 if not pending and not select.select([sock], [], [], wait)[0]:
                     continue

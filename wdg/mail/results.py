@@ -32,15 +32,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import format_datetime, formataddr, make_msgid, parseaddr
+from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from wdg.campaign import Campaign
 from wdg.errors import StateError
+from wdg.mail.guard import header_address
 from wdg.store.sent import Ledger
-from wdg.mail.send import Outgoing, digest
+from wdg.mail.send import Outgoing, SendResult, digest
 from wdg.rules import safe_load_file
+from wdg.textpolicy import header_name
 from wdg.world.calendar import MonthDate
 from wdg.world.state import Segment
 from wdg.store.segment import load_segment
@@ -75,6 +77,16 @@ def _now(seg: Segment) -> datetime:
     return datetime.now(zone).replace(microsecond=0)
 
 
+def sender_domain(sender: str) -> str:
+    """The domain of the sender's address (for Message-IDs), ``wdg.invalid`` without one."""
+    return _domain(sender)
+
+
+def segment_now(seg: Segment) -> datetime:
+    """Now in the segment's zone, to the second (a mail's Date)."""
+    return _now(seg)
+
+
 def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
     """The archived month's reports folder and the kingdoms with a sheet there."""
     from wdg.store.months import month_dir
@@ -106,8 +118,17 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
     """The result mails of ``month`` (all kingdoms, or those in ``kingdoms``)."""
     from wdg.store.delivery import archived_bytes
 
+    from wdg.digest import month_digest
+    from wdg.store.months import month_dir
+
     src, have = _archived(camp, seg.name, month)
     out = Recipients()
+    try:  # the month's digest, printed in every result mail (issue #40 item 7)
+        proof = month_digest(month_dir(camp, seg.name, month), seg.name)
+    except (OSError, ValueError, EOFError) as e:
+        raise StateError(f"{month_dir(camp, seg.name, month)}: die Prüfsumme des Monats läßt "
+                         f"sich nicht berechnen ({type(e).__name__}: {e}); erst "
+                         f"'wdg turn list {seg.name} --verify'") from None
     states: list[Segment] | None = None
     for k in have:
         if kingdoms is not None and k not in kingdoms:
@@ -136,7 +157,7 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
         if files["ergebnis.txt"] is None:
             out.skipped[k] = "hat im Archiv kein Ergebnisblatt"
             continue
-        to = formataddr((player.name, player.email)) if player.name else player.email
+        to = header_address(player.name, player.email)
         key = result_key(month, k)
         # What makes the mail what it is: the kingdom's own files (not the Date,
         # not the Götterbotschaft, which every kingdom shares).
@@ -144,17 +165,18 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
         name = cur.name if cur is not None else f"Königreich {k}"
         out.mails.append(Outgoing(
             key, player.email,
-            _builder(seg, month, k, name, to, sender, files, gazette, ledger, key),
+            _builder(seg, month, k, name, to, sender, files, gazette, ledger, key, proof),
             sha, {"month": month.key, "kingdom": k}))
     return out
 
 
 def _builder(seg: Segment, month: MonthDate, k: int, name: str, to: str, sender: str,
              files: dict[str, bytes | None], gazette: dict[str, bytes | None], ledger: Ledger,
-             key: str):  # noqa: ANN202
+             key: str, proof: str | None = None):  # noqa: ANN202
     def build(correction: bool) -> EmailMessage:
         return build_result_mail(seg, month, k, name, to, sender, files, gazette,
-                                 replaces=_replaced(ledger, key) if correction else None)
+                                 replaces=_replaced(ledger, key) if correction else None,
+                                 month_digest=proof)
     return build
 
 
@@ -174,9 +196,12 @@ def _when_text(iso: str, seg: Segment) -> str:
 
 def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str, sender: str,
                       files: dict[str, bytes | None], gazette: dict[str, bytes | None], *,
-                      replaces: tuple[str, str] | None = None) -> EmailMessage:
-    """One kingdom's result mail (see the module)."""
-    title = seg.title or seg.name
+                      replaces: tuple[str, str] | None = None,
+                      month_digest: str | None = None) -> EmailMessage:
+    """One kingdom's result mail (see the module); ``month_digest``: the month's
+    digest (:mod:`wdg.digest`), named in the cover text."""
+    title = header_name(seg.title or seg.name) or seg.name
+    name = header_name(name) or f"Königreich {k}"  # a name reaches the Subject: cleaned
     nxt = month.next()
     names = {"ergebnis.pdf": f"ergebnis-k{k}-{month.key}.pdf",
              "ergebnis.html": f"ergebnis-k{k}-{month.key}.html",
@@ -203,8 +228,12 @@ def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str
                 f"Der Mond {month.long()} wurde von der Spielleitung neu ausgewertet. Dieses "
                 f"Ergebnis ersetzt das vom {_when_text(replaces[1], seg)}; bitte nur noch "
                 "dieses verwenden (und den Spielzug nach diesem Blatt schreiben).", ""]
+    proof = [] if not month_digest else [
+        "", "Prüfsumme dieses Monats (bitte aufbewahren; die Spielleitung kann mit",
+        f"'wdg turn verify-digest {seg.name} {month.key} <Prüfsumme>' zeigen, daß das Archiv",
+        "diesen Mond unverändert enthält):", month_digest]
     cover = head + [f"Ergebnis für {name} (Königreich {k}), {month.long()}.", "",
-                    "Beigefügt:", *listed, "", "-" * 72, ""]
+                    "Beigefügt:", *listed, *proof, "", "-" * 72, ""]
     msg = EmailMessage(policy=SMTP)
     msg["From"] = sender
     msg["To"] = to
@@ -268,8 +297,8 @@ class MonthSend:
     """What :func:`send_month` did."""
 
     month: MonthDate
-    result: object = None
-    """The :class:`wdg.mail.send.SendResult`."""
+    result: SendResult = field(default_factory=SendResult)
+    """What :func:`wdg.mail.send.send_mails` did."""
     skipped: dict[int, str] = field(default_factory=dict)
     uncertain: list[str] = field(default_factory=list)
     """Result mails of this month whose outcome is unknown (never resent on their own)."""
@@ -316,3 +345,46 @@ def send_month(camp: Campaign, segment: str, month: MonthDate | None = None, *,
         out.result = send_mails(ledger, config, rec.mails, corrections=corrections,
                                 progress=progress)
         return out
+
+
+def send_summary(got: MonthSend) -> tuple[int, list[tuple[str, bool]]]:
+    """The exit code (:mod:`wdg.exitcodes`) and the German lines (text, to stderr?)
+    for a month's send (``wdg reports send``, ``wdg mail run``). Mails that could not
+    be sent (they stay due) make it :data:`~wdg.exitcodes.UNSENT`."""
+    from wdg import exitcodes
+
+    r = got.result
+    m = got.month.key
+    lines: list[tuple[str, bool]] = []
+    if got.adopted:
+        lines.append((f"{got.adopted} Mails aus dem alten Versandbuch (reports/.../outbox/"
+                      "sent.yaml) übernommen: sie gelten als versandt", False))
+    lines.append((f"{m}: {got.total} Ergebnismails; versandt {len(r.sent)}, berichtigt "
+                  f"{len(r.corrected)}, schon früher versandt {len(r.already)}", False))
+    for k, why in sorted(got.skipped.items()):
+        lines.append((f"Königreich {k}: keine Mail — {why}", False))
+    for key in r.changed:
+        lines.append((f"Warnung: {key} hat sich seit dem Versand geändert (Mond neu "
+                      "ausgewertet); nicht erneut versandt (--corrections sendet eine "
+                      "Berichtigung)", True))
+    for key in r.uncertain:
+        lines.append((f"Warnung: {key}: ungewiss, ob der Server die Mail angenommen hat "
+                      "(Absturz oder Verbindungsabbruch mitten im Versand); sie wird nicht "
+                      "von selbst erneut gesendet. Beim Spieler nachfragen; erneut senden: "
+                      f"'wdg mail sent SEGMENT --release {key}'", True))
+    for key, answer in sorted(r.refused.items()):
+        lines.append((f"Warnung: {key} vom Server abgelehnt ({answer}); die anderen wurden "
+                      "versandt", True))
+    for key, answer in sorted(r.failed.items()):
+        lines.append((f"Warnung: {key} nicht versandt ({answer}); der nächste Aufruf "
+                      "versucht es erneut", True))
+    if r.failed:
+        return exitcodes.UNSENT, lines
+    if r.uncertain or r.refused:
+        return exitcodes.REFUSED, lines
+    if not (r.sent or r.corrected):
+        why = ("alle schon früher versandt" if r.already and not r.changed else
+               "keine Mail fällig")
+        lines.append((f"nichts versandt: {why}", False))
+        return exitcodes.NOTHING, lines
+    return exitcodes.OK, lines

@@ -14,6 +14,12 @@ digest of *what* it says, and for each decides from the record:
 - outcome unknown (``uncertain``) or refused for good (``refused``): never sent
   on its own; reported.
 
+The intent of a mail is recorded when the whole message is with the server and
+only the final ``.`` of DATA is missing (:meth:`wdg.mail.smtp.SmtpSession.send`,
+``before_end``): a send killed while connecting or in mid-transfer leaves no
+intent — the server accepted nothing — and the next send sends the mail; only a
+kill between that record and the server's answer leaves a mail uncertain.
+
 The caller holds the segment's lock.
 """
 
@@ -144,8 +150,15 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                 for rest, _ in due[i:]:
                     result.failed[rest.key] = "Verbindung abgebrochen; beim nächsten Aufruf"
                 break
-            msg = m.build(correction)
-            raw = msg.as_bytes()
+            try:
+                msg = m.build(correction)
+                raw = msg.as_bytes()
+            except Exception as exc:  # noqa: BLE001 - one bad mail never stops the others
+                from wdg.textpolicy import visible
+
+                result.failed[m.key] = (f"Mail nicht erstellt ({type(exc).__name__}: "
+                                        f"{visible(str(exc))[:200]}); die übrigen gehen raus")
+                continue
 
             def record(outcome: Accepted | NotSent | Uncertain, key: str = m.key) -> None:
                 if isinstance(outcome, Accepted):
@@ -155,24 +168,36 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                                   outcome.answer)
                 # Uncertain: the intent stays open — never sent again on its own
 
-            intended = False
+            intended: list[bool] = []
+
+            def intend(m: Outgoing = m, msg: EmailMessage = msg, correction: bool = correction,
+                       intended: list[bool] = intended) -> None:
+                # written when the message is with the server and only its final '.'
+                # is missing (the SMTP client holds Ctrl-C/SIGTERM back meanwhile):
+                # killed before, no intent stands and the mail is simply sent again
+                ledger.intend(m.key, message_id=str(msg["Message-ID"]), to=m.to,
+                              sha256=m.sha256, subject=str(msg["Subject"]),
+                              correction=correction, **m.info)
+                intended.append(True)
+
             try:
-                with held_signals():  # an intent is written whole, and then acted on
-                    ledger.intend(m.key, message_id=str(msg["Message-ID"]), to=m.to,
-                                  sha256=m.sha256, subject=str(msg["Subject"]),
-                                  correction=correction, **m.info)
-                    intended = True
-                sess.send(config.sender, m.to, raw, record=record)
+                sess.send(config.sender, m.to, raw, record=record, before_end=intend)
             except NotSent as exc:
-                if ledger.latest(m.key).state == OPEN:  # failed before the final '.'
-                    ledger.settle(m.key, "refused" if exc.permanent else "failed", exc.answer)
+                with held_signals():  # refused or failed before the final '.': recorded
+                    if not intended:
+                        intend()
+                    last = ledger.latest(m.key)
+                    if last is not None and last.state == OPEN:
+                        ledger.settle(m.key, "refused" if exc.permanent else "failed",
+                                      exc.answer)
                 (result.refused if exc.permanent else result.failed)[m.key] = exc.answer
             except Uncertain:
                 result.uncertain.append(m.key)
             except BaseException:
                 # Ctrl-C/SIGTERM before the final '.': the server has not accepted it
                 # (after it, the outcome is recorded before the interrupt is raised)
-                if intended and ledger.latest(m.key).state == OPEN and not sess.handed_over:
+                last = ledger.latest(m.key)
+                if intended and last is not None and last.state == OPEN and not sess.handed_over:
                     ledger.settle(m.key, "failed", "abgebrochen vor dem Ende der Übertragung")
                 raise
             else:

@@ -30,6 +30,16 @@ from wdg.mail.config import ServerConfig, network_problem
 from wdg.store.sent import held_signals  # noqa: F401 - part of this module's API
 
 
+class SmtpError(StateError):
+    """The SMTP server could not be reached or refused the connection (German);
+    nothing was sent."""
+
+
+class SmtpLoginRefused(SmtpError):
+    """The SMTP server refused the login, or the password is not there (its
+    variable empty, its file missing): a failure that does not heal by itself."""
+
+
 class NotSent(Exception):
     """The server did not take the mail, and certainly did not accept it.
 
@@ -116,7 +126,10 @@ class SmtpSession:
 
     def __enter__(self) -> SmtpSession:
         cfg = self.config
-        password = cfg.password() if cfg.user else ""
+        try:
+            password = cfg.password() if cfg.user else ""
+        except StateError as exc:
+            raise SmtpLoginRefused(str(exc)) from None
         stage = "Verbindung zu"
         try:
             if cfg.security == "ssl":
@@ -130,7 +143,8 @@ class SmtpSession:
                     self.smtp.ehlo()
                     if not self.smtp.has_extn("starttls"):
                         raise smtplib.SMTPNotSupportedError("STARTTLS")
-                    self.smtp._host = cfg.cert_name  # what starttls() verifies against
+                    # what starttls() verifies against (smtplib's attribute, not in typeshed)
+                    self.smtp._host = cfg.cert_name  # type: ignore[attr-defined]
                     self.smtp.starttls(context=cfg.context())
                     self.smtp.ehlo()
             self.smtp.ehlo_or_helo_if_needed()
@@ -139,8 +153,10 @@ class SmtpSession:
                 self.smtp.login(cfg.user, password)
         except (OSError, smtplib.SMTPException) as exc:
             self._close()
-            raise StateError(f"{stage} dem SMTP-Server {cfg.where} gescheitert: "
-                             f"{_describe(exc)}; nichts gesendet") from None
+            cls = SmtpLoginRefused if isinstance(exc, smtplib.SMTPAuthenticationError) \
+                else SmtpError
+            raise cls(f"{stage} dem SMTP-Server {cfg.where} gescheitert: "
+                      f"{_describe(exc)}; nichts gesendet") from None
         except BaseException:
             self._close()
             raise
@@ -162,7 +178,8 @@ class SmtpSession:
         self.smtp = None
 
     def send(self, sender: str, recipient: str, raw: bytes,
-             record: Callable[[Accepted | NotSent | Uncertain], None] | None = None) -> Accepted:
+             record: Callable[[Accepted | NotSent | Uncertain], None] | None = None,
+             before_end: Callable[[], None] | None = None) -> Accepted:
         """Send one message to one recipient.
 
         Returns :class:`Accepted` on the server's 2xx after ``DATA``; raises
@@ -170,7 +187,12 @@ class SmtpSession:
         message was complete, :class:`Uncertain` when it failed after.
         ``record`` is called with the outcome of the final ``.`` while Ctrl-C
         and SIGTERM are held back (from the ``.`` until ``record`` returned):
-        an interrupt cannot fall between the server's answer and the record."""
+        an interrupt cannot fall between the server's answer and the record.
+        ``before_end`` is called (signals held back too) when the whole message
+        is with the server and only the final ``.`` is missing — the send record
+        writes its intent there: a process killed anywhere before it leaves no
+        intent, and the server, whose DATA was never ended, has accepted nothing
+        (issue #39: mails killed in mid-transfer were held as uncertain)."""
         if self.smtp is None or self.broken:
             raise NotSent("keine Verbindung zum Server", permanent=False)
         smtp = self.smtp
@@ -198,6 +220,13 @@ class SmtpSession:
         self.handed_over = True
         with held_signals():
             outcome: Accepted | NotSent | Uncertain
+            if before_end is not None:
+                try:
+                    before_end()
+                except BaseException:
+                    self.broken = True  # DATA not ended: the server drops the message
+                    self.handed_over = False
+                    raise
             try:
                 smtp.send(b".\r\n")
                 code, resp = smtp.getreply()

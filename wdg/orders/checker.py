@@ -251,6 +251,7 @@ class _Checker:
         """"Ein Schiff hat eine Tragkraft von 100 Raumfaktoren": ``er`` of ships and
         ``eh`` into a carried army must leave the fleet able to carry its army (a
         warning: the engine decides with the month's numbers and refuses)."""
+        fleet: ArmyView | None
         if isinstance(o, m.Release) and army.carrying is not None:
             fleet, cargo = army, self.view.armies.get(army.carrying)
             ships, extra = max(0, army.units - o.count), 0

@@ -33,6 +33,10 @@ from __future__ import annotations
 from typing import Any
 
 from wdg.engine.army_orders import recruit_building, recruit_volume
+from wdg.engine.conquest import einnahme_problem
+from wdg.engine.diplomacy import conquest_statuses, status_allows_conquest
+from wdg.engine.wizards import action_codes
+from wdg.engine.movement import step_verdict
 from wdg.orders.forecast import KnownTerrain, plan_data
 from wdg.orders.params import NAME_MAX, SETTLE_MAX, SETTLE_MIN
 from wdg.orders.view import ArmyView, KingdomView
@@ -63,31 +67,36 @@ def order_choices(view: KingdomView, rules: Rules,
     for a in ordered:
         p = plan["armies"][str(a.number)]
         got = _army(view, km, rules, costs, a, p["reach"], foreign_settlements, ordered,
-                    conquerable)
+                    conquerable, plan["gold"]["deserters"])
         got["running"] = p["running"]
         armies.append(got)
     return {"armies": armies, "kingdom": _kingdom(view, rules, costs),
             "recipients": sorted(view.diplomacy), "treasury": plan["treasury"],
-            "income": plan["income"]}
+            "income": plan["income"], "gold": plan["gold"]}
 
 
 def _army(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
           a: ArmyView, reach: list[dict[str, Any]], foreign: frozenset[str],
-          ordered: list[ArmyView], conquerable: dict[str, bool]) -> dict[str, Any]:
+          ordered: list[ArmyView], conquerable: dict[str, bool],
+          deserters: dict[str, int] | None = None) -> dict[str, Any]:
+    """``deserters``: army -> Rüstgüter the forecast expects to desert at the
+    pay step (:func:`wdg.orders.forecast.gold_plan`)."""
     out: dict[str, Any] = {
         "number": a.number, "position": str(a.position), "passive": a.passive,
         "troop": a.troop or "", "units": a.units, "fleet": a.is_fleet,
         "general": a.general.name if a.general else "",
+        "wizard": bool(a.general and a.general.wizard),
         "carried_by": a.carried_by, "carrying": a.carrying, "boats": a.boats,
     }
     if a.passive:
-        out["a"] = _passive(view, costs, a)
+        out["a"] = _passive(view, rules, costs, a)
         out["b"] = []
         out["reach"] = []
         return out
-    out["a"] = _phase_a(view, km, rules, costs, a, ordered)
+    out["left_out"] = []
+    out["a"] = _phase_a(view, km, rules, costs, a, ordered, out["left_out"], deserters)
     out["reach"] = [_target(r) for r in reach]
-    out["b"] = _phase_b(view, km, a, out["reach"], foreign, conquerable)
+    out["b"] = _phase_b(view, km, rules, a, out["reach"], foreign, conquerable, out["left_out"])
     return out
 
 
@@ -109,12 +118,18 @@ def _own_settlements(view: KingdomView, need: Building | None = None) -> list[st
                   if s.at in view.owned and (need is None or s.level(need) > 0))
 
 
-def _passive(view: KingdomView, costs: dict[str, Any], a: ArmyView) -> list[dict[str, Any]]:
+def _passive(view: KingdomView, rules: Rules, costs: dict[str, Any],
+             a: ArmyView) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if view.offer is not None:
         g = view.offer.general
-        out.append({"code": "nf", "cost": costs["nf"],
-                    "label": f"Feldherrn {g.name} anwerben ({g.troop}, Erfahrung {g.experience})"})
+        codes = action_codes(rules, g.wizard, g.ability)
+        label = f"Feldherrn {g.name} anwerben ({g.troop}, Erfahrung {g.experience}" \
+            + (", Zauberer" if g.wizard else "") + ")"
+        if codes:
+            label += " – Charakteraktionen: " + "; ".join(
+                f"{x['usage']}: {x['meaning']}" for x in codes)
+        out.append({"code": "nf", "cost": costs["nf"], "label": label})
     if a.general is not None:
         need = Building.HAFEN if a.is_fleet else Building.KASERNE
         places = _own_settlements(view, need)
@@ -125,8 +140,13 @@ def _passive(view: KingdomView, costs: dict[str, Any], a: ArmyView) -> list[dict
 
 
 def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str, Any],
-             a: ArmyView, ordered: list[ArmyView]) -> list[dict[str, Any]]:
-    """``ordered``: the view's armies by number."""
+             a: ArmyView, ordered: list[ArmyView],
+             left_out: list[dict[str, str]] | None = None,
+             deserters: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """``ordered``: the view's armies by number; ``left_out`` gets the
+    transport the month would refuse, with the reason."""
+    left_out = left_out if left_out is not None else []
+    deserters = deserters or {}
     pos = a.position
     own = view.settlements.get(pos) if pos in view.owned else None
     out: list[dict[str, Any]] = []
@@ -159,6 +179,14 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
         # a fleet keeps the ships its cargo needs ("Tragkraft"), as the engine's er
         room = rules.int("economy", "space", "ship_capacity")
         spare = (a.units * room - cargo.units * rules.int("economy", "space", cargo.troop)) // room
+    # the pay step comes first: of an army short of pay the expected deserters
+    # are gone before Phase A (the forecast's figure, plan_data's gold plan)
+    left = a.units - deserters.get(str(a.number), 0)
+    if left < min(spare, a.units) and spare > 0:
+        left_out.append({"code": "er", "why": f"höchstens {left} Rüstgüter: voraussichtlich "
+                                              f"desertieren {a.units - left} zu Beginn des "
+                                              "Mondes (Sold und Unterhalt reichen nicht)"})
+    spare = min(spare, left)
     if spare > 0:
         out.append({"code": "er", "param": "count", "min": 1, "max": min(spare, a.units),
                     "label": "Rüstgüter entlassen"})
@@ -181,9 +209,13 @@ def _phase_a(view: KingdomView, km: KnownTerrain, rules: Rules, costs: dict[str,
             and t is not None and ship_step_ok(t.height):
         space = a.units * rules.int("economy", "space", a.troop or TroopType.KRIEGER.value)
         room = rules.int("economy", "space", "ship_capacity")
-        fleets = [f"{f.number:04d}" for f in ordered
-                  if f.is_fleet and f.position == pos and f.carrying is None and not f.passive
-                  and f.units * room >= space]
+        here = [f for f in ordered if f.is_fleet and f.position == pos and f.carrying is None
+                and not f.passive]
+        fleets = [f"{f.number:04d}" for f in here if f.units * room >= space]
+        # "Tragkraft": a fleet too small is not offered, and the army says why
+        left_out += [{"code": "bs", "why": f"Flotte {f.number:04d} trägt nur {f.units * room} "
+                                           f"Raumfaktoren, das Heer braucht {space}"}
+                     for f in here if f.units * room < space]
         if fleets:
             out.append({"code": "bs", "param": "choice", "options": fleets, "whole": True,
                         "label": "Schiffe betreten (Flotte)"})
@@ -199,12 +231,16 @@ def _ship_ok(view: KingdomView, a: Address) -> bool:
         and closed_reason(t, view.month.month) is None
 
 
-def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[dict[str, Any]],
-             foreign: frozenset[str], conquerable: dict[str, bool]) -> list[dict[str, Any]]:
-    """``conquerable``: :func:`_conquerable` by address, remembered for the view."""
+def _phase_b(view: KingdomView, km: KnownTerrain, rules: Rules, a: ArmyView,
+             reach_list: list[dict[str, Any]], foreign: frozenset[str],
+             conquerable: dict[str, bool], left_out: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """``conquerable``: :func:`_conquerable` by address, remembered for the
+    view; ``left_out`` gets what the month would not carry out, each with the
+    engine's reason (``code``, ``why``: German)."""
     out: list[dict[str, Any]] = []
     if reach_list:
         out.append({"code": "b", "param": "reach", "label": "Bewegung nach"})
+    left_out += _closed_steps(view, km, a)
     pos = a.position
     fights = not a.is_fleet and a.units > 0 and not a.boats and a.carried_by is None
     if fights:
@@ -212,13 +248,15 @@ def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[
         for r in reach_list:
             ok = conquerable.get(r["to"])
             if ok is None:
-                ok = conquerable[r["to"]] = _conquerable(view, Address.parse(r["to"]))
+                ok = conquerable[r["to"]] = _conquerable(view, Address.parse(r["to"]), foreign)
             if ok:
                 targets.append(r["to"])
         if targets:
             out.append({"code": "e", "param": "reach", "targets": targets,
                         "label": "Einnahme: Bewegung nach"})
-        if pos not in view.owned:
+        if pos not in view.owned and (why := _no_occupation(view, rules, pos)):
+            left_out.append({"code": "o", "why": why})
+        elif pos not in view.owned:
             out.append({"code": "o", "label": "Okkupation"})
             if str(pos) in foreign:
                 out.append({"code": "x", "param": "choice",
@@ -228,20 +266,64 @@ def _phase_b(view: KingdomView, km: KnownTerrain, a: ArmyView, reach_list: list[
     if g is not None and g.ability:
         out.append({"code": "c", "param": "fixed", "value": g.ability,
                     "label": f"Charakteraktion {g.ability}"})
+    if g is not None and g.wizard:
+        # a teleport's target and a creature to tame are the player's to name:
+        # the form knows neither, the text takes them (the sheet lists the codes)
+        left_out.append({"code": "c", "why": "Die Zauber c TP <Gemark> (teleportieren) und "
+                         "c ZA [Nummer] (Fabelwesen zähmen) bietet das Formular nicht an: "
+                         "Ziel und Fabelwesen bitte im Text des Spielzugs angeben"})
     out += [{"code": "t", "label": "Training"}, {"code": "h", "label": "Hilfe"},
             {"code": "i", "label": "Information"}, {"code": "s", "label": "Suche"},
             {"code": "r", "label": "Ruhepause"}]
     return out
 
 
-def _conquerable(view: KingdomView, at: Address) -> bool:
-    """A land gemark not the kingdom's own whose owner as last seen is nobody
-    or a kingdom it holds at status 1-2 ("Einnahme")."""
+def _conquerable(view: KingdomView, at: Address, foreign: frozenset[str]) -> bool:
+    """A land gemark not the kingdom's own that the month's conquest step would
+    give to an ``e`` (the engine's :func:`~wdg.engine.conquest.einnahme_problem`)
+    as far as the kingdom knows: the owner as last seen, a settlement of
+    others it knows (``foreign``)."""
     t = view.terrain_at(at)
     if t is None or not is_land(t) or at in view.owned:
         return False
+    return einnahme_problem(view.owners.get(at, 0), str(at) in foreign, False) is None
+
+
+def _no_occupation(view: KingdomView, rules: Rules, at: Address) -> str:
+    """Why ``o`` at ``at`` would be refused by the month, as far as the kingdom
+    knows ("" if it may be ordered): water, or a foreign owner whose status
+    allows no conquest (the engine's :func:`~wdg.engine.conquest.occupy`)."""
+    t = view.terrain_at(at)
+    if t is not None and is_water(t):
+        return "Wassergemarken können nicht erobert werden"
     owner = view.owners.get(at, 0)
-    return owner == 0 or view.diplomacy.get(owner, 5) <= 2
+    if owner and not status_allows_conquest(rules, view.diplomacy.get(owner)):
+        have = view.diplomacy.get(owner)
+        allowed = " oder ".join(str(x) for x in conquest_statuses(rules))
+        return (f"die Gemark {at} gehört Königreich {owner}; "
+                + (f"Ihr Diplomatiestatus zu ihm ist {have}" if have is not None
+                   else "es steht nicht auf Ihrer Liste der diplomatischen Beziehungen")
+                + f", eine Eroberung ist nur bei {allowed} möglich")
+    return ""
+
+
+def _closed_steps(view: KingdomView, km: KnownTerrain, a: ArmyView) -> list[dict[str, str]]:
+    """The neighbours the army cannot enter this month, each with the movement
+    rule's reason (season, terrain, water, height: the engine's
+    :func:`~wdg.engine.movement.step_verdict`, as :func:`wdg.orders.forecast.reach`
+    asks it)."""
+    if a.passive or a.carried_by is not None or a.general is None:
+        return []
+    here = km.tid(a.position)
+    if here is None:
+        return []
+    out = []
+    for e in km.edges(a.position):
+        v = step_verdict(km.t, a.mover_kind, here, e.tid, km.month, coastal=e.coastal,
+                         harbour=e.harbour, spent=0)
+        if v.reason is not None:
+            out.append({"code": "b", "why": f"{e.code} nach {e.label}: {v.reason}"})
+    return out
 
 
 def _kingdom(view: KingdomView, rules: Rules, costs: dict[str, Any]) -> dict[str, Any]:

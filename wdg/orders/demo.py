@@ -103,6 +103,8 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
     data = _read(path)
     diags = diagnose(data, view=view, campaign=campaign)
     errors = sum(d.severity is Severity.ERROR for d in diags)
+    diags = sorted(diags + forecast_warnings(data, diags, view=view, campaign=campaign),
+                   key=lambda d: (d.line, d.column))
     ignored = parse_sheet(data).outside_lines
     out = to_json(diags, source=str(path), ignored=ignored) if fmt == "json" \
         else echo(data, diags, ignored)
@@ -115,6 +117,44 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
         except InvalidInputError as exc:
             out = out.rstrip("\n") + f"\n\nKeine Vorschau möglich: {exc}\n"
     return out, errors
+
+
+FORECAST_WARNING = "Vorschau: voraussichtlich {what} – {reason}"
+"""The checker's warning for an order the forecast foresees refused or cut short."""
+_WHAT = {"gold": "verweigert (Gold)", "capacity": "nur teilweise ausgeführt (Tragkraft)",
+         "volume": "nur teilweise ausgeführt (Rüstvolumen)",
+         "count": "nur teilweise ausgeführt (Bestand)",
+         "range": "nur teilweise ausgeführt (Reichweite)", "rule": "verweigert (Regel)"}
+
+
+def forecast_warnings(data: bytes, diags: list[Diagnostic], *, view: Path | None = None,
+                      campaign: Campaign | None = None) -> list[Diagnostic]:
+    """A warning at each order the forecast (:func:`sheet_forecast`, the engine's
+    own month on the kingdom's view) foresees refused or cut short that the
+    checker's errors do not already name — an ``o`` at a diplomatic status
+    that allows no conquest, an order the gold will not reach after pay and
+    upkeep, an ``e`` by an army that deserts below the soldiers it needs. A
+    refusal with no line of its own (pay the treasury cannot pay) stands at
+    its army's line. Nothing without a view or the segment (only the form is
+    checked then), nor for a sheet refused whole."""
+    if checks_only_the_form(data, view=view, campaign=campaign):
+        return []
+    try:
+        fc = sheet_forecast(data, view=view, campaign=campaign)
+    except InvalidInputError:
+        return []
+    if fc.refused_whole:
+        return []
+    errors = {d.line for d in diags if d.severity is Severity.ERROR}
+    blocks = {b.number: b.line for b in parse_sheet(data).armies}
+    out = []
+    for r in fc.refused:
+        if r.line and r.line in errors:
+            continue  # the checker's own error says it
+        out.append(Diagnostic(r.line or blocks.get(r.army or 0, 0), 1, Severity.WARNING,
+                              FORECAST_WARNING.format(what=_WHAT[r.cause], reason=r.reason),
+                              found=r.order))
+    return out
 
 
 def _read(path: Path) -> bytes:

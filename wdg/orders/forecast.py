@@ -46,9 +46,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from wdg.engine import army_orders, kingdom_orders, wizards
+from wdg.engine.economy import owes_dues
 from wdg.engine.events import Event
 from wdg.engine.foresight import FILL
-from wdg.engine.ledger import count, gs, pct
+from wdg.engine.treasury import count, gs, pct
 from wdg.engine.movement import (
     LAND_KINDS,
     StepVerdict,
@@ -59,6 +61,7 @@ from wdg.engine.movement import (
 from wdg.orders import model as m
 from wdg.orders.acceptance import WHOLE
 from wdg.orders.checker import check_sheet
+from wdg.orders.lexicon import COMMANDS
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
 from wdg.world.address import Address
@@ -150,7 +153,8 @@ class Refusal:
     reason: str
     """German."""
     cause: str
-    """``gold``, ``capacity``, ``range`` or ``rule`` (the checker's verdict)."""
+    """``gold``, ``capacity`` (the ships' Tragkraft), ``volume`` (a settlement's
+    Rüstvolumen), ``count`` (fewer Rüstgüter than ordered), ``range`` or ``rule``."""
     army: int | None = None
 
 
@@ -175,6 +179,12 @@ class Forecast:
     refused_whole: list[str] = field(default_factory=list)
     """German reasons the checker refuses the whole sheet ("der ganze Spielzug
     wird nicht angenommen"); then nothing is foreseen."""
+    unpaid: int = 0
+    """Pay and upkeep the treasury cannot pay at the start of the month
+    ("Besoldung und Unterhalt": what is left unpaid leads to desertion)."""
+    deserters: dict[int, int] = field(default_factory=dict)
+    """Army -> Rüstgüter expected to desert at the pay step (unpaid, or of low
+    morale)."""
 
     @property
     def costs(self) -> int:
@@ -303,8 +313,8 @@ def _orders_by_line(sheet: m.Sheet) -> dict[int, str]:
         for o in (b.phase_a, b.phase_b):
             if o is not None:
                 out[o.line] = str(o)
-    for o in sheet.kingdom_orders:
-        out[o.line] = str(o)
+    for k in sheet.kingdom_orders:
+        out[k.line] = str(k)
     return out
 
 
@@ -313,10 +323,15 @@ def _cause(e: Event) -> str | None:
     if e.kind == "pay.shortfall" or (e.kind.endswith(".refused") and (
             "Reichsschatz" in e.why or "Goldsterne" in e.why)):
         return "gold"
-    if e.kind.endswith(".partial") or ("Raumfaktoren" in e.why or "Rüstvolumen" in e.why) \
-            and e.kind.endswith(".refused"):
+    if e.kind == "a.nr.partial":
+        return "volume"  # the settlement's militia (Rüstvolumen), not the ships' Tragkraft
+    if e.kind == "a.er.partial":
+        return "count"  # the army had fewer Rüstgüter than the order names
+    if e.kind.endswith(".partial") or "Raumfaktoren" in e.why and e.kind.endswith(".refused"):
         return "capacity"
-    if e.kind.endswith(".refused"):
+    if "Rüstvolumen" in e.why and e.kind.endswith(".refused"):
+        return "volume"
+    if e.kind.endswith(".refused") or e.kind == "conquest.failed":
         return "rule"
     if e.kind == "move.stopped" and e.data.get("remaining"):
         return "range"
@@ -349,11 +364,18 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
     for e in mine:
         if e.gold:
             fc.bookings.append(Booking(e.ledger, e.why, e.gold, e.line, e.army))
+        if e.kind == "pay.shortfall":
+            fc.unpaid += int(e.data["unpaid"])
+        if e.kind in ("pay.shortfall", "morale.desertion") and e.army is not None \
+                and e.data.get("deserters"):
+            fc.deserters[e.army] = fc.deserters.get(e.army, 0) + int(e.data["deserters"])
         cause = _cause(e)
+        if cause == "rule" and e.kind == "conquest.failed" and e.at is not None \
+                and Address.parse(before.label(e.at)) in view.owned:
+            cause = None  # an ``e`` passing its own land: nothing to conquer there
         if cause is not None:
             why = e.why
             if e.kind == "move.stopped":
-                o = written.get(e.line, "")
                 why = f"{e.why} (nicht ausgeführt: {' '.join(e.data['remaining'])})"
             fc.refused.append(Refusal(e.line, written.get(e.line, ""), why, cause, e.army))
     if view.treasury is not None:
@@ -440,6 +462,10 @@ _UNKNOWN_LINES = [
 ]
 
 
+GOLD_ORDERS = army_orders.GOLD_ORDERS | kingdom_orders.GOLD_ORDERS | wizards.GOLD_ORDERS
+"""The orders whose engine handlers take gold from the treasury (the others cost nothing)."""
+
+
 def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]:
     """Army -> (upkeep, pay) due at the start of the month ("Besoldung und
     Unterhalt", economy.yaml): every army active this month (an activating one
@@ -450,8 +476,7 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
 
     out = {}
     for n, a in sorted(view.armies.items()):
-        if a.status not in (ArmyStatus.ACTIVE.value, ArmyStatus.ACTIVATING.value) \
-                or a.general is None or not a.troop:
+        if not a.troop or not owes_dues(ArmyStatus(a.status), a.general is not None):
             continue
         out[n] = army_dues(a.troop, a.units, rules)
     return out
@@ -578,9 +603,56 @@ def order_costs(view: KingdomView, rules: Rules) -> dict[str, Any]:
         "F+": "amount",
         "pay": {t: rules.int(e, "pay", t) for t in troops},
         "upkeep": {t: rules.int(e, "upkeep", t) for t in troops},
-        "free": ["eh", "er", "bb", "bs", "vs", "nn", "DS", "b", "e", "c", "h", "i", "o", "r",
-                 "s", "t", "x"],
+        "free": [c.code for c in COMMANDS if c.code not in GOLD_ORDERS],
     }
+
+
+ORDER_STEPS = {"kingdom_orders": "K", "phase_a": "A"}
+"""The month's steps that carry out the orders that cost gold, by the part of
+the sheet they read (``K`` the kingdom orders in the sheet's order, ``A`` the
+Phase A orders by ascending army number: :func:`wdg.engine.kingdom_orders.kingdom_orders`,
+:func:`wdg.engine.army_orders.phase_a`)."""
+
+_PAY_LEDGERS = ("upkeep", "pay")
+"""The ledgers of the pay step ("Besoldung und Unterhalt", step 10)."""
+
+
+def spending_sequence() -> list[str]:
+    """The parts of the sheet in the order the month spends gold on them: the
+    order of the engine's registered steps (:func:`wdg.engine.month.registered_steps`),
+    not a copy of it."""
+    from wdg.engine.month import registered_steps
+
+    return [ORDER_STEPS[s.name] for s in registered_steps() if s.name in ORDER_STEPS]
+
+
+def gold_plan(view: KingdomView, rules: Rules, idle: Forecast | None = None) -> dict[str, Any]:
+    """The month's treasury in order as the order editor walks it, from the
+    engine's own month (:func:`forecast` of a sheet without orders): ``start``
+    (the treasury at the start, ``None`` if unknown), ``paid`` and ``unpaid``
+    (what the pay step takes and what it cannot pay), ``after_pay`` (the
+    treasury the orders find), ``deserters`` (army -> Rüstgüter expected to
+    desert at the pay step, unpaid or demoralised), ``sequence``
+    (:func:`spending_sequence`), ``income`` (what the end of the month brings;
+    it is reckoned from the state at the start of the month, so no order
+    changes it) and ``after_without_orders``.
+
+    The pay step and the income do not depend on the month's orders (pay and
+    upkeep are due before any order, "Besoldung und Unterhalt"; the taxes are
+    reckoned from the state at the start, :func:`wdg.engine.economy.taxes`);
+    the orders then spend in :func:`spending_sequence` and one is carried out
+    only if the treasury holds its whole price
+    (:func:`wdg.engine.treasury.can_afford`): that walk is all the editor does,
+    so its box is this forecast (tests/orders/test_editor_gold_truth.py)."""
+    if idle is None:
+        idle = forecast(view, m.Sheet(segment=view.segment, kingdom=view.kingdom), rules)
+    paid = -sum(b.amount for b in idle.bookings if b.category in _PAY_LEDGERS)
+    start = view.treasury
+    return {"start": start, "paid": paid, "unpaid": idle.unpaid,
+            "after_pay": None if start is None else start - paid,
+            "deserters": {str(n): d for n, d in sorted(idle.deserters.items())},
+            "sequence": spending_sequence(),
+            "income": idle.income, "after_without_orders": idle.gold_after}
 
 
 def plan_data(view: KingdomView, rules: Rules,
@@ -622,6 +694,7 @@ def plan_data(view: KingdomView, rules: Rules,
                             "reach": way(n, a)}
                    for n, a in sorted(view.armies.items())},
         "costs": order_costs(view, rules),
+        "gold": gold_plan(view, rules, idle),
     }
 
 
@@ -680,7 +753,8 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [first]
 
 
-_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "range": "Reichweite", "rule": "Regel"}
+_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "volume": "Rüstvolumen", "count": "Bestand",
+          "range": "Reichweite", "rule": "Regel"}
 
 
 def _army_lines(a: ArmyForecast) -> list[str]:
@@ -716,6 +790,6 @@ def _army_lines(a: ArmyForecast) -> list[str]:
     return out
 
 
-__all__ = ["ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep", "Refusal",
-           "forecast", "forecast_text", "mover_kind_of", "order_costs", "plan_data", "reach",
-           "running_costs"]
+__all__ = ["ORDER_STEPS", "ArmyForecast", "Booking", "Forecast", "KnownTerrain", "PathStep",
+           "Refusal", "forecast", "forecast_text", "gold_plan", "mover_kind_of", "order_costs",
+           "plan_data", "reach", "running_costs", "spending_sequence"]

@@ -155,7 +155,7 @@ def _ring1(w: _World, h: Hex) -> list[Hex]:
 def _phase_a(w: _World, a: Army, rng: np.random.Generator, merged: set[int],
              boarded: set[int]) -> tuple[str, bool]:
     """The Phase A order (or "") and whether it takes the whole month."""
-    seg, h = w.seg, a.position
+    h = a.position
     assert h is not None
     own_town = w.owner(h) == a.kingdom and w.settlement(h) > 0
     recruit_at = Building.HAFEN if a.is_fleet else Building.KASERNE

@@ -181,9 +181,25 @@ class HoldMessage:
     line: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Disqualify:
+    """``DISQUALIFIZIEREN <Königreich> <Grund …>``: the kingdom's player is
+    disqualified ("werden alle daran Beteiligten vom Segmentleiter sofort und
+    für alle WdG-Segmente disqualifiziert", Die Spielregel, "Informationsaustausch
+    und Verhandlungen"). Applied first thing in the month (step 5, before the
+    messages are forwarded): the kingdom leaves the game as ``wdg kingdom
+    retire`` does (to a city state or neutral, per ``retire_to``) and its sheet
+    of the month is not carried out. ``wdg world disqualify`` writes this line
+    into every segment where the person plays (docs/world.md)."""
+
+    kingdom: int
+    reason: str
+    line: int = 0
+
+
 GmCommand = PlaceCreature | MoveCreature | RemoveCreature | PlaceTreasure | OfferGeneral \
     | ChangeGold | SetTerrain | SetOwner | SetMilitia | SetSettlement | SeasonEvent \
-    | AddDiplomacy | Note | Bulletin | HoldMessage
+    | AddDiplomacy | Note | Bulletin | HoldMessage | Disqualify
 
 
 @dataclass(slots=True)
@@ -202,7 +218,7 @@ class GmSheet:
 _BLOCKS = {"NOTIZ", "ANKUENDIGUNG", "RATSCHLAG", "ERLAEUTERUNG"}
 COMMANDS = ("FABELWESEN", "SCHATZ", "FELDHERR", "GOLD", "GELAENDE", "BESITZER", "MILIZ",
             "SIEDLUNG", "EREIGNIS", "DIPLOMATIE", "NOTIZ", "ANKUENDIGUNG", "RATSCHLAG",
-            "ERLAEUTERUNG", "ZURUECKHALTEN")
+            "ERLAEUTERUNG", "ZURUECKHALTEN", "DISQUALIFIZIEREN")
 
 
 def _fold(word: str) -> str:
@@ -352,16 +368,20 @@ def _parse_line(cmd: str, args: list[str], line: int) -> GmCommand:
                              "die Nummer der Botschaft im Spielzug (1 = die erste)")
         return HoldMessage(_int(args[0], "Königreich"), what.lower(), number,
                            " ".join(args[3:]), line)
+    if cmd == "DISQUALIFIZIEREN":
+        _need(args, 2, "DISQUALIFIZIEREN <Königreich> <Grund>")
+        return Disqualify(_int(args[0], "Königreich"), " ".join(args[1:]), line)
     raise AssertionError(cmd)  # pragma: no cover - COMMANDS is exhaustive
 
 
 def parse_gm_sheet(text: str | bytes) -> GmSheet:
     """Parse a game master's sheet; never raises."""
     if isinstance(text, bytes):
+        data = text
         try:
-            text = text.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
-            text = text.decode("cp1252", errors="replace")
+            text = data.decode("cp1252", errors="replace")
     sheet = GmSheet()
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     block: tuple[str, int, int] | None = None  # (kind, kingdom, start line)
@@ -465,6 +485,10 @@ def check_gm_sheet(sheet: GmSheet, seg: Segment) -> list[Diagnostic]:
             creatures.add(max(creatures, default=0) + 1)
         if isinstance(c, RemoveCreature):
             creatures.discard(c.id)
+        if isinstance(c, Disqualify) and c.kingdom in seg.kingdoms and \
+                (seg.kingdoms[c.kingdom].city_state or seg.kingdoms[c.kingdom].retired):
+            err(c, "das Königreich spielt nicht mehr (Stadtstaat oder ausgeschieden)",
+                str(c.kingdom), "ein Königreich mit Spieler")
         if isinstance(c, (OfferGeneral, AddDiplomacy)) and c.kingdom in seg.kingdoms \
                 and seg.kingdoms[c.kingdom].city_state:
             err(c, "Stadtstaaten haben keine Heere und keine Diplomatie", str(c.kingdom),

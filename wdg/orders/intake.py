@@ -47,11 +47,12 @@ from pathlib import Path
 import yaml
 
 from wdg.campaign import Campaign
-from wdg.errors import InvalidInputError, WdgError
+from wdg.errors import InvalidInputError, StateError, WdgError
 from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation
 from wdg.orders.mailbox import Incoming, iter_mailbox
+from wdg.orders.model import Sheet
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
@@ -100,6 +101,8 @@ class MailResult:
     no_sheet: bool = False
     """The mail holds no sheet at all (no header line anywhere): not answered
     unless the import is told to (spam, a greeting)."""
+    notices: list[Path] = field(default_factory=list)
+    """Further mails about this sheet (the address on record told: issue #39)."""
 
 
 @dataclass(slots=True)
@@ -159,15 +162,17 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    deadline: datetime | None = None, outbox: Path | None = None,
                    max_bytes: int = MAX_BYTES,
                    sender_address: str = "Segmentleiter <segmentleiter@localhost>",
-                   answer_without_sheet: bool = False) -> IntakeReport:
+                   answer_without_sheet: bool = False, decide: Any = None) -> IntakeReport:
     """Import every mail of the mailbox at ``path`` into the segment's month
     folder, in arrival order, one mail in memory at a time (:func:`iter_mailbox`);
     never raises for a mail's content. A mail holding no sheet at all (no
     header line: spam, a greeting) gets no confirmation unless
-    ``answer_without_sheet``. The caller holds the segment's lock (the intake
-    record is written)."""
+    ``answer_without_sheet``; ``decide``: whom to answer (the mail guard, see
+    :class:`Intake`). The caller holds the segment's lock (the intake record is
+    written)."""
     intake = Intake(camp, seg, deadline=deadline, outbox=outbox, max_bytes=max_bytes,
-                    sender_address=sender_address, answer_without_sheet=answer_without_sheet)
+                    sender_address=sender_address, answer_without_sheet=answer_without_sheet,
+                    decide=decide)
     for mail in iter_mailbox(path, max_bytes):
         intake.take(mail)
     return intake.finish()
@@ -183,7 +188,8 @@ class Intake:
     def __init__(self, camp: Campaign, seg: Segment, *, deadline: datetime | None = None,
                  outbox: Path | None = None, max_bytes: int = MAX_BYTES,
                  sender_address: str = "Segmentleiter <segmentleiter@localhost>",
-                 record: Any = None, answer_without_sheet: bool = False) -> None:
+                 record: Any = None, answer_without_sheet: bool = False,
+                 decide: Any = None) -> None:
         from wdg.store.seen import SeenRecord
 
         self.camp, self.seg, self.deadline, self.max_bytes = camp, seg, deadline, max_bytes
@@ -195,6 +201,9 @@ class Intake:
         self.rules = Rules.load(camp.rules_dir)
         self.record = record if record is not None else SeenRecord(camp.segment_dir(seg.name))
         self.answer_without_sheet = answer_without_sheet
+        self.decide = decide
+        """``decide(key, result, mail)``: whom to answer (:class:`wdg.mail.guard.
+        Decision`, :meth:`wdg.mail.guard.Guard.sheet`); ``None``: the sender, always."""
         store_intake.recover_intake(self.folder)  # a sheet's storing an earlier import left half-done
 
     def earlier(self, key: str) -> str | None:
@@ -242,13 +251,15 @@ class Intake:
         again = old is not None and old.taken and old.month == this
         if not again:
             self.record.record(key, "taking", this, place=mail.place)
-        elif mail.place and mail.place not in old.places:
+        elif mail.place and old is not None and mail.place not in old.places:
             self.record.record(key, "taking", this, place=mail.place)
         try:
             results = _one(self.seg, self.folder, mail, self.deadline, self.max_bytes)
         except RecursionError:  # nested deeper than the pre-check saw
             results = [_too_deep(mail, 0)]
-        except Exception as exc:  # a mail's content must never stop the others
+        except StateError:  # the store refused (a link in orders/): stop, nothing taken
+            raise
+        except Exception as exc:  # noqa: BLE001 - a mail's content must never stop the others
             results = [MailResult(QUARANTINED, f"Mail nicht lesbar ({type(exc).__name__})",
                                   _sender_of(mail), "", None, position=mail.position)]
         for r in results:
@@ -260,18 +271,36 @@ class Intake:
             if not answer:
                 r.notes.append("automatische Mail: nicht beantwortet")
                 continue
+            to, notices = r.sender, []
+            if self.decide is not None:
+                d = self.decide(key, r, mail)
+                if not d.to:
+                    r.notes.append(d.why)
+                    continue
+                to, notices = d.to, d.notices
+                if d.note:
+                    r.notes.append(d.note)
             try:
                 r.confirmation = _confirm(self.outbox, mail, r, self.sender_address,
-                                          self.seg, len(results) > 1, self.rules)
+                                          self.seg, len(results) > 1, self.rules,
+                                          deadline=self.deadline, to=to)
             except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
                 r.notes.append("Bestätigung nicht geschrieben")
+            for i, (nto, subject, body) in enumerate(notices):
+                try:
+                    r.notices.append(_notice(self.outbox, mail, r, i, nto, subject, body,
+                                             self.sender_address))
+                except Exception:  # noqa: BLE001 - as above
+                    r.notes.append("Hinweis an die hinterlegte Adresse nicht geschrieben")
         if not again:
             self.record.record(
                 key, "taken", this, place=mail.place,
                 results=[{"status": r.status, "kingdom": r.kingdom, "sender": r.sender,
                           "arrival": r.arrival.isoformat() if r.arrival else None,
                           "no_sheet": no_sheet(r),
-                          "answer": _rel(self.camp, r.confirmation)} for r in results])
+                          "answer": _rel(self.camp, r.confirmation),
+                          **({"answers": [_rel(self.camp, p) for p in r.notices]}
+                             if r.notices else {})} for r in results])
         self.report.results.extend(results)
         return results
 
@@ -322,7 +351,7 @@ def _message_id_of(raw: bytes) -> str:
 
 def _headers_only(raw: bytes) -> EmailMessage:
     head = raw[:65536]
-    return BytesHeaderParser(policy=email.policy.default).parsebytes(head)  # type: ignore[return-value]
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(head)
 
 
 def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | None, str]:
@@ -383,7 +412,7 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
     mid = message_id(msg) or ""
     arrival, source = _arrival(msg, mail, seg.settings.timezone)
     base = MailResult(REJECTED, "", sender, mid, header_date(msg), arrival=arrival,
-                      position=mail.position)  # type: ignore[arg-type]
+                      position=mail.position)
     if not sender:
         base.notes.append("keine Bestätigung möglich")
     if not mid and (header_date(msg) is not None or msg.get("Message-ID") is not None):
@@ -427,10 +456,12 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
             r.reason = reasons[0].message
             continue
         if deadline is not None and (arrival is None or arrival > deadline):
-            r.reason = "nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M") \
+            r.reason = ("nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M")
+                        + f" eingetroffen ({_local(arrival, deadline.tzinfo)})") \
                 if arrival else "Ankunftszeit unbekannt; Eintreffschluß nicht prüfbar"
             continue
-        _store(folder, sheet.kingdom, text, r, mail.digest, part, source != "Date")
+        _store(folder, sheet.kingdom, text, r, mail.digest, part, source != "Date",
+               tz=seg.settings.timezone)
     return out
 
 
@@ -461,14 +492,14 @@ def _html_has_header(msg: EmailMessage) -> bool:
     return False
 
 
-def _sheets(texts: list[str]) -> list[tuple[str, object]]:
+def _sheets(texts: list[str]) -> list[tuple[str, Sheet]]:
     """The sheets of a mail's texts — each text may hold several, one after
     the other — as ``(text, parsed sheet)``; only those naming a kingdom,
     the first one per kingdom, at most :data:`MAX_SHEETS` in all; else the
     first text as one sheet (so that its refusal names the reason)."""
-    found: list[tuple[str, object]] = []
+    found: list[tuple[str, Sheet]] = []
     kingdoms: set[int] = set()
-    first: tuple[str, object] | None = None
+    first: tuple[str, Sheet] | None = None
     reads = 0
     for text in texts:
         lines = split_lines(text)
@@ -487,26 +518,26 @@ def _sheets(texts: list[str]) -> list[tuple[str, object]]:
                 found.append((chunk, sheet))
             lines = lines[nxt - 1:] if nxt else []
     if not found and first is not None:
-        return [first] if first[1].password else []  # type: ignore[attr-defined]
+        return [first] if first[1].password else []
     return found
 
 
 def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: int,
-           delivered: bool) -> None:
+           delivered: bool, tz: str | None = None) -> None:
     text = clean_text(text)
     sha = store_intake.sha_text(text)
     mail_id = r.message_id or mail_sha
     for rpath, rec in store_intake.receipts(folder, n):
         if rec.get("mail") == mail_id and rec.get("part", 0) == part:
             r.status, r.reason = DUPLICATE, "diese Mail ist schon erfaßt"
-            r.in_force = store_intake.describe_receipt(folder / f"k{n}.receipt.yaml")
+            r.in_force = _describe(folder / f"k{n}.receipt.yaml", tz)
             r.original = rec
             r.stored = rpath.with_name(rpath.name.replace(".receipt.yaml", ".txt"))
             return
         if "mail" not in rec and (rec.get("sha256") == sha or
                                   (r.message_id and rec.get("message_id") == r.message_id)):
             r.status, r.reason = DUPLICATE, "dieser Spielzug ist schon gespeichert"
-            r.in_force = store_intake.describe_receipt(folder / f"k{n}.receipt.yaml")
+            r.in_force = _describe(folder / f"k{n}.receipt.yaml", tz)
             return
     receipt = {"kingdom": n, "sender": r.sender, "date": r.date.isoformat() if r.date else None,
                "arrival": r.arrival.isoformat() if r.arrival else None,
@@ -522,11 +553,11 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
         r.status, r.stored = ACCEPTED, current
         store_intake.commit(folder, [(cur_receipt, store_intake.receipt_text({**receipt, "status": ACCEPTED,
                                                        "reason": r.reason}))], [])
-        r.in_force = store_intake.describe_receipt(cur_receipt)
+        r.in_force = _describe(cur_receipt, tz)
         return
     moves: list[tuple[Path, Path]] = []
     if current.is_file() or cur_receipt.is_file():
-        old = {}
+        old: dict[str, Any] = {}
         if cur_receipt.is_file():
             try:
                 old = yaml.safe_load(cur_receipt.read_text(encoding="utf-8")) or {}
@@ -540,7 +571,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
             r.status, r.stored = REPLACED_OLDER, replaced / f"k{n}.{i}.txt"
             r.reason = "früher eingetroffen als der schon gespeicherte Spielzug; aufbewahrt, " \
                        "gilt nicht"
-            r.in_force = store_intake.describe_receipt(cur_receipt)
+            r.in_force = _describe(cur_receipt, tz)
             store_intake.write_sheet(folder, replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
                    {**receipt, "status": r.status, "reason": r.reason, "in_force": r.in_force})
             return
@@ -552,7 +583,59 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
     r.status, r.stored = ACCEPTED, current
     store_intake.write_sheet(folder, current, cur_receipt, text,
            {**receipt, "status": ACCEPTED, "reason": r.reason}, moves)
-    r.in_force = store_intake.describe_receipt(cur_receipt)
+    r.in_force = _describe(cur_receipt, tz)
+
+
+def _iso(value: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _local(when: datetime, tz: Any) -> str:  # noqa: ANN401
+    """A time as the player reads it: in the segment's zone (like the deadline)."""
+    if tz is not None and when.tzinfo is not None:
+        when = when.astimezone(tz)
+    return when.strftime("%d.%m.%Y %H:%M")
+
+
+def deadline_text(seg: Segment, d: datetime | None = None) -> str:
+    """The EINTREFFSCHLUSS ``d`` (default: the month's stored one) as a player reads
+    it (``03.12.2026 13:00 (Europe/Berlin)``), or ``""`` when there is none."""
+    if d is None:
+        from wdg.world.deadline import deadline_for
+
+        try:
+            d = deadline_for(seg, seg.date)
+        except Exception:  # noqa: BLE001 - a bad stored deadline is reported elsewhere
+            return ""
+    if d is None:
+        return ""
+    zone = getattr(d.tzinfo, "key", None) or seg.settings.timezone
+    return f"{d.strftime('%d.%m.%Y %H:%M')} ({zone})"
+
+
+def _describe(receipt: Path, tz: str | None = None) -> str:
+    """Which sheet is in force, as the player reads it (arrival in the segment's
+    zone ``tz``, like the deadline)."""
+    try:
+        rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return "der von Hand abgelegte Spielzug"
+    when = _iso(rec.get("arrival")) or _iso(rec.get("date"))
+    what = f"der Spielzug aus der Mail {rec.get('message_id') or '(ohne Message-ID)'}"
+    if when is not None:
+        zone = None
+        if tz:
+            from zoneinfo import ZoneInfo
+
+            try:
+                zone = ZoneInfo(tz)
+            except Exception:  # noqa: BLE001 - a bad zone name is reported elsewhere
+                zone = None
+        what += f", eingetroffen {_local(when, zone)}" + (f" ({tz})" if zone else "")
+    return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
 
 
 def _quarantine(folder: Path, mail: Incoming, r: MailResult) -> Path:
@@ -567,10 +650,36 @@ def _quarantine(folder: Path, mail: Incoming, r: MailResult) -> Path:
     return store_intake.keep_quarantined(folder, mail.digest[:16], note.encode("utf-8"), mail.raw)
 
 
+def _notice(outbox: Path, mail: Incoming, r: MailResult, i: int, to: str, subject: str,
+            body: str, gm: str) -> Path:
+    """A further mail about a sheet (the address on record told, issue #39), written
+    once into the outbox beside the confirmation."""
+    tag = mail.digest[:12]
+    path = outbox / f"k{r.kingdom}-{tag}-hinweis{i}.eml"
+    if path.is_file():
+        return path
+    out = EmailMessage()
+    out["From"] = gm
+    out["To"] = to
+    out["Subject"] = subject
+    out["Date"] = formatdate(localtime=False, usegmt=True)
+    domain = parseaddr(gm)[1].rpartition("@")[2] or "localhost"
+    if not re.fullmatch(r"[A-Za-z0-9.-]{1,200}", domain):
+        domain = "localhost"
+    digest = hashlib.sha256(mail.raw + f"/{r.kingdom}/hinweis{i}".encode()).hexdigest()[:32]
+    out["Message-ID"] = f"<wdg.hinweis.{digest}@{domain}>"
+    out["Auto-Submitted"] = "auto-generated"  # RFC 3834
+    out.set_content(visible(body))
+    outbox.mkdir(parents=True, exist_ok=True)
+    store_intake.write_new(path, bytes(out))
+    return path
+
+
 def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
-             several: bool, rules: Rules | None = None) -> Path | None:
+             several: bool, rules: Rules | None = None,
+             deadline: datetime | None = None, to: str | None = None) -> Path | None:
     """Write the confirmation unless this mail was already answered or has
-    no usable sender."""
+    no usable sender; ``to``: its recipient (default: the sender)."""
     if not r.sender:
         return None
     tag = mail.digest[:12]
@@ -599,10 +708,11 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
     body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
                         outside=r.outside, notes=r.notes, preview=preview,
                         herrscherin=bool(ruler and ruler.herrscherin),
-                        outside_lines=getattr(r.parsed, "outside_lines", None))
+                        outside_lines=getattr(r.parsed, "outside_lines", None),
+                        deadline=deadline_text(seg, deadline))
     out = EmailMessage()
     out["From"] = gm
-    out["To"] = r.sender
+    out["To"] = to or r.sender
     out["Subject"] = f"Spielzug{' Königreich ' + str(r.kingdom) if r.kingdom else ''}: {r.status}"
     # A real Date (when the answer was written; the sender sets it again when it goes
     # out) and a Message-ID of the game master's domain, stable across re-sends.

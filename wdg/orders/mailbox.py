@@ -158,7 +158,8 @@ def _iter_maildir(path: Path, max_bytes: int | None) -> Iterator[Incoming]:
     items = []
     try:
         for key in box.keys():
-            sub = box._lookup(key)  # noqa: SLF001 - the file's path inside the Maildir
+            # the file's path inside the Maildir (mailbox's own lookup, not in typeshed)
+            sub = box._lookup(key)  # type: ignore[attr-defined]  # noqa: SLF001
             file = path / sub
             mt = _MAILDIR_TIME.match(os.path.basename(sub))
             if mt:

@@ -36,14 +36,14 @@ def header_text(msg: Message, name: str) -> str | None:
     try:
         value = msg.get(name)
         text = None if value is None else str(value)
-    except Exception:  # a hostile header must never stop the import
+    except Exception:  # noqa: BLE001 - a hostile header must never stop the import
         text = None
         try:
             for key, raw in msg.raw_items():
                 if key.lower() == name.lower():
                     text = str(raw)
                     break
-        except Exception:
+        except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
             return None
         if text is not None and ("=?" in text):
             return None  # an encoded-word the library refused to decode: unusable
@@ -61,7 +61,7 @@ def sender_address(msg: Message) -> str | None:
         return None
     try:
         pairs = getaddresses([text])
-    except Exception:
+    except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
         return None
     for _, addr in pairs:
         addr = addr.strip()
@@ -91,7 +91,7 @@ def parse_date(text: str) -> datetime | None:
     """An RFC 5322 date (aware), or ``None`` for anything unusable (year 0 ...)."""
     try:
         d = parsedate_to_datetime(text.strip())
-    except Exception:
+    except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
         return None
     if d is None or d.year < 1971 or d.year > 9000:
         return None
@@ -123,12 +123,12 @@ def received_date(msg: Message) -> datetime | None:
     first server's header, anything is the sender's text and proves nothing."""
     try:
         values = msg.get_all("Received") or []
-    except Exception:
+    except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
         return None
     for raw in values[:20]:
         try:
             text = str(raw)
-        except Exception:
+        except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
             return None
         if fetcher_header(text):
             continue
@@ -176,7 +176,7 @@ def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str]:
         best = from_bytes(data[:200_000]).best()
         if best is not None and best.encoding:
             return data.decode(best.encoding, errors="replace"), "detected " + best.encoding
-    except Exception:  # detection is a help, never a reason to fail
+    except Exception:  # noqa: BLE001 - detection is a help, never a reason to fail
         pass
     return decode(data), "cp1252/latin-1"
 
@@ -212,7 +212,7 @@ def _param(part: Message, name: str) -> str:
     try:
         value = part.get_param(name)
         return str(value).lower() if value else ""
-    except Exception:
+    except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
         return ""
 
 
@@ -226,11 +226,11 @@ def part_texts(msg: EmailMessage) -> tuple[list[str], bool]:
             if part.is_multipart():
                 continue
             ctype = part.get_content_type()
-        except Exception:
+        except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
             continue
         try:
             filename = part.get_filename() or ""
-        except Exception:
+        except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
             filename = ""
         is_text_file = bool(filename) and _TEXT_NAME.fullmatch(str(filename)) is not None
         if ctype == "text/html" and not is_text_file:
@@ -240,13 +240,13 @@ def part_texts(msg: EmailMessage) -> tuple[list[str], bool]:
             continue
         try:
             payload = part.get_payload(decode=True) or b""
-        except Exception:
+        except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
             payload = b""
         if not isinstance(payload, bytes):
             payload = str(payload).encode("utf-8", errors="replace")
         try:
             charset = part.get_content_charset()
-        except Exception:
+        except Exception:  # noqa: BLE001 - hostile mail, errors undocumented
             charset = None
         text, _ = decode_bytes(payload, charset)
         text = text.replace("\r\n", "\n").replace("\r", "\n")

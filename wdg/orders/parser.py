@@ -251,7 +251,7 @@ def parse_detailed(text: str | bytes, *, source: str = "") -> ParseResult:
                    consequence="nicht Teil dieses Spielzugs; die Einsendung per Mail prüft ihn "
                                "für sich")
         return ParseResult(p.sheet, p.kinds)
-    except Exception as exc:  # the reader must never fail a whole month
+    except Exception as exc:  # noqa: BLE001 - the reader must never fail a whole month
         sheet = m.Sheet()
         sheet.diagnostics.append(m.Diagnostic(
             0, 0, E, f"interner Fehler beim Lesen{' von ' + source if source else ''}: {exc!r}",
@@ -624,7 +624,7 @@ class _Parser:
         # header lines of the next sheet read above were taken for this one: undo
         for k in range(start, n):
             if self.kinds.get(k) == "header":
-                for key, line in list(self.sheet.header_lines.items()):
+                for line in list(self.sheet.header_lines.values()):
                     if line == k:
                         raise _Restart(start)
         self.sheet.next_sheet = start

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import textwrap
 
+from wdg.engine.wizards import action_codes
 from wdg.errors import IllegalOrderError
 from wdg.orders.lexicon import Part, commands
 from wdg.orders.view import KingdomView, build_view
+from wdg.rules import Rules, shipped_rules
 from wdg.world.state import Segment
 
 
@@ -58,10 +60,13 @@ def render_template(seg: Segment, kingdom: int, view: KingdomView | None = None)
     return render_view_template(view if view is not None else build_view(seg, kingdom))
 
 
-def render_view_template(view: KingdomView, deadline: str = "") -> str:
+def render_view_template(view: KingdomView, deadline: str = "", rules: Rules | None = None) -> str:
     """The order form from a kingdom view (what the player's own tools have);
     ``deadline``: the EINTREFFSCHLUSS line of the result sheet, repeated at the
-    form's top (the result sheet passes it)."""
+    form's top (the result sheet passes it); ``rules``: the rules the action
+    codes of wizards and special abilities are told from (default: the
+    shipped ones)."""
+    rules = rules if rules is not None else shipped_rules()
     out = [
         f"# Spielzug für Welt der Götter - Segment {view.segment}",
         *_comment(f"{view.month.long()}, Königreich {view.kingdom} ({view.name})"),
@@ -89,7 +94,8 @@ def render_view_template(view: KingdomView, deadline: str = "") -> str:
             what = f"{a.troop or 'ohne Feldherr'}, {_gs(a.units)} " \
                 f"{'Rüstgut' if a.units == 1 else 'Rüstgüter'}"
             if a.general:
-                what += f", Feldherr {a.general.name} (Erfahrung {a.general.experience})"
+                what += f", Feldherr {a.general.name} (Erfahrung {a.general.experience}" \
+                    + (", Zauberer)" if a.general.wizard else ")")
             if a.carried_by:
                 what += f", an Bord von {a.carried_by:04d}"
             if a.carrying:
@@ -100,6 +106,11 @@ def render_view_template(view: KingdomView, deadline: str = "") -> str:
         out.append("A: ")
         if not a.passive:
             out.append("B: ")
+        # "werden ihm der dazu notwendige Aktionscode und etwaige Erläuterungen
+        # automatisch vom Segmentleiter mitgeteilt"
+        if a.general is not None and not a.passive:
+            for x in action_codes(rules, a.general.wizard, a.general.ability):
+                out += _comment(f"Charakteraktion (Phase B) {x['usage']}: {x['meaning']}", "  ")
         out.append("")
     limit = view.max_kingdom_orders()
     out += [
@@ -111,9 +122,11 @@ def render_view_template(view: KingdomView, deadline: str = "") -> str:
     if view.offer is not None:
         g = view.offer.general
         extra = (", Zauberer" if g.wizard else "") + (f", Fähigkeit {g.ability}" if g.ability else "")
+        codes = action_codes(rules, g.wizard, g.ability)
         out += _comment(f"Angebot: Feldherr {g.name} ({g.troop}, Erfahrung {g.experience}{extra}) "
                         f"für {_gs(view.offer.price)}\u00a0GS - mit nf in Phase A eines passiven "
-                        "Heeres anwerben.", "  ")
+                        "Heeres anwerben." + (" Er bringt die Charakteraktionen " + ", ".join(
+                            x["usage"] for x in codes) + " mit." if codes else ""), "  ")
     dip = ", ".join(f"{k}: {v}" for k, v in sorted(view.diplomacy.items())) or "keine"
     out += [
         *_comment(f"Diplomatische Beziehungen (Königreich: Status): {dip}", "  "),

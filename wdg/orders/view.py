@@ -170,6 +170,9 @@ class KingdomView:
     """Deposits ("Bodenschätze") the kingdom has found, by kind; a mine yields
     only on one of them (:mod:`wdg.engine.deposits`). ``None``: the segment has
     no deposits (saved before they existed)."""
+    names: dict[int, str] = field(default_factory=dict)
+    """The names of the kingdoms on its diplomacy list, as its result sheet
+    gives them (the forecast names them so, issue #42)."""
 
     @property
     def grid(self) -> Grid:
@@ -229,7 +232,9 @@ def build_view(seg: Segment, kingdom: int, sightings: list[Any] = ()) -> Kingdom
     grid = seg.grid
     view = KingdomView(seg.name, seg.date, kingdom, k.name, grid.prov_cols, grid.prov_rows,
                        diplomacy=dict(sorted(k.diplomacy.items())), treasury=k.treasury,
-                       popularity=k.popularity)
+                       popularity=k.popularity,
+                       names={o: seg.kingdoms[o].name for o in sorted(k.diplomacy)
+                              if o in seg.kingdoms})
     mine = BUILDING_ORDER.index(Building.MINE)
     own = seg.owner == kingdom
     for row, col in zip(*own.nonzero(), strict=True):
@@ -309,7 +314,7 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
             return None
         return {"name": g.name, "troop": g.troop, "experience": g.experience,
                 "wizard": g.wizard, "ability": g.ability}
-    out = {
+    out: dict[str, Any] = {
         "segment": view.segment,
         "month": view.month.key,
         "kingdom": view.kingdom,
@@ -339,6 +344,8 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
                          "troop": f.troop, "units": f.units, "exact": f.exact}
                         for f in view.foreign]} if view.foreign else {}),
     }
+    if view.names:
+        out["names"] = {int(k): v for k, v in sorted(view.names.items())}
     if view.deposits is not None:  # views of segments without deposits stay as they were
         out["deposits"] = {str(a): k for a, k in sorted(view.deposits.items(),
                                                           key=lambda kv: str(kv[0]))}
@@ -435,6 +442,10 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
     for key in ("treasury", "popularity"):
         if d.get(key) is not None:
             setattr(view, key, r.typed(d, key, int, ""))
+    for k, name in r.mapping(d.get("names") or {}, "names").items():
+        if not isinstance(k, int) or not isinstance(name, str):
+            raise DataError(path, f"names.{k}", name, "Königreichnummer: Name")
+        view.names[k] = name
     for a, lv in r.mapping(d.get("mines") or {}, "mines").items():
         if not isinstance(lv, int) or lv < 0:
             raise DataError(path, f"mines.{a}", lv, "eine Minenstufe >= 0")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from wdg.errors import StateError
 from wdg.reports.batch import default_jobs, render_reports
 from wdg.reports.settings import load_report_settings
 from wdg.rules import safe_load_file
+from wdg.store.edges import refuse_links, refuse_links_below
 from wdg.store.delivery import (COMPRESSED, GZIP, OUTPUT_NAME, PACKED, PLAIN, archived_bytes,
                                 archived_names, archived_reports, compress_tree, put, put_bytes,
                                 storage_of)
@@ -76,7 +78,7 @@ class Rendered:
     def __len__(self) -> int:
         return len(self.files)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Path]:
         return iter(self.files)
 
 
@@ -128,19 +130,25 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
 
 
 def render_month(campaign: Campaign | str | Path | None, segment: str, month: MonthDate | str, *,
-                 jobs: int | None = None, pdf: bool = True, progress: bool = False) -> Rendered:
+                 jobs: int | None = None, pdf: bool = True, progress: bool = False,
+                 kingdoms: list[int] | None = None) -> Rendered:
     """Render every report of an archived month again, from the month's own
     archived state, events, sheets and rules, and deliver them into
     ``reports/<segment>/<YYYY-MM>/``: files equal to the archived ones come
     from the archive, the others are written as rendered (and listed in
-    ``differing``)."""
+    ``differing``). ``kingdoms``: only these kingdoms' folders (a player's
+    sheet and PDF again, issue #42)."""
     from wdg.store.months import month_dir
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
+    from wdg.digest import month_digest
+
     date = MonthDate.parse(month) if isinstance(month, str) else month
     after, events, sheets, gm_sheet, rules = month_inputs(camp, segment, date)
     archived = archived_reports(month_dir(camp, segment, date))
     out = camp.reports_dir(segment, date)
+    refuse_links(out.parents[1], out, "liefert Berichte aus")  # (docs/storage.md, edges)
+    refuse_links_below(out, "liefert Berichte aus")
     out.parent.mkdir(parents=True, exist_ok=True)
     result = Rendered()
     with tempfile.TemporaryDirectory(prefix=f".render-{date.key}-", dir=out.parent) as tmp:
@@ -149,7 +157,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
                              previous=_previous_of(month_dir(camp, segment, date), camp,
                                                    segment, date),
-                             rules_dir=rules)
+                             rules_dir=rules, only=kingdoms,
+                             digest=month_digest(month_dir(camp, segment, date), segment))
         for p in got:
             rel = p.relative_to(tmp)
             old = archived_bytes(archived, rel)
@@ -234,7 +243,8 @@ def template_files(templates: Path | None) -> dict[str, bytes]:
 def archive_writers(templates: Path | None = None, rules_dir: Path | None = None, *,
                     pdf: bool = True, jobs: int = 1, progress: bool = False,
                     storage: str = PACKED, archive_dir: Path | None = None,
-                    previous: dict[int, dict] | None = None) -> dict[str, Any]:
+                    previous: dict[int, dict] | None = None,
+                    replaying: Path | None = None) -> dict[str, Any]:
     """Every report of the month as an output of the archived month:
     ``{"reports": writer}`` for :func:`wdg.engine.turn.run_month` and
     ``replay_month`` (``outputs=``). The writer renders the result sheets (with
@@ -246,7 +256,13 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
     previous month's report figures (a replay passes the month's archived
     ones); default: read from ``archive_dir``. The writer puts them and the
     templates it renders with into the result (``archived_inputs``,
-    ``templates``), so the archive stores them with the month."""
+    ``templates``), so the archive stores them with the month.
+
+    The month's digest (:mod:`wdg.digest`) is printed in the Götterbotschaft and every
+    result sheet: in a month run it is computed from the inputs staged beside the
+    outputs (``turns/.staging-<M>/``) and the previous month's digest, which the
+    writer adds as an input (``inputs/previous-digest.txt``); ``replaying``: the
+    archived month folder a replay re-renders (its digest from its own inputs)."""
     if storage not in (PACKED, GZIP, PLAIN):
         raise ValueError(f"unknown report storage {storage!r}")
 
@@ -264,9 +280,11 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
                 packers[0].add_file(p)
 
         prev = previous if previous is not None else previous_extracts(archive_dir, result.date)
+        digest = None
         if hasattr(result, "archived_inputs"):
             result.archived_inputs[PREVIOUS_REPORTS] = previous_bytes(prev)
             result.templates = template_files(templates)
+            digest = _month_digest(result, directory, replaying)
         try:
             render_reports(None, result.state, list(result.log), result.sheets,
                            getattr(result, "gm_sheet", None), directory, jobs=jobs,
@@ -274,7 +292,7 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
                            pdf=pdf, progress=progress,
                            previous=prev,
                            rules_dir=rules_dir, beside=beside,
-                           collect=collect if storage == PACKED else None)
+                           collect=collect if storage == PACKED else None, digest=digest)
         except BaseException:
             for packer in packers:
                 packer.abort()
@@ -286,6 +304,26 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
 
     write.works_beside = True  # type: ignore[attr-defined]
     return {OUTPUT_NAME: write}
+
+
+def _month_digest(result: Any, directory: Path, replaying: Path | None) -> str | None:
+    """The digest of the month being rendered (``None``: not a month of an archive,
+    e.g. a render into a folder of its own)."""
+    from wdg.digest import PREVIOUS, digest_of, input_hashes, month_digest, previous_digest
+
+    segment, key = result.state.name, result.date.key
+    if replaying is not None:
+        return month_digest(replaying, segment)
+    if getattr(result, "digest", None):  # a replay: the archived month's (wdg.engine.replay)
+        return str(result.digest)
+    staging = Path(directory).parent.parent.parent  # turns/.staging-<M>/.out/outputs/<name>
+    if not (staging.name == f".staging-{key}" and (staging / "state-before").is_dir()
+            and (staging / "seed.yaml").is_file()):
+        return None
+    result.archived_inputs[PREVIOUS] = (previous_digest(staging.parent, segment, key)
+                                        + "\n").encode("utf-8")
+    result.digest = digest_of(segment, key, input_hashes(staging, result.archived_inputs))
+    return result.digest
 
 
 def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
@@ -337,7 +375,14 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
         rules = Path(tmp) / ".rules" if added else mdir / "rules"
         tdir = Path(tmp) if used is not None else camp.templates_dir
         writers = archive_writers(tdir, rules, pdf=with_pdf, jobs=jobs,
-                                  storage=storage_of(mdir, manifest), previous=previous)
+                                  storage=storage_of(mdir, manifest), previous=previous,
+                                  replaying=mdir)
+        # the campaign's templates (a month that archived none) may not render with this
+        # version: then the shipped ones, said so (issue #40 item 3)
+        fallback = archive_writers(None, rules, pdf=with_pdf, jobs=jobs,
+                                   storage=storage_of(mdir, manifest), previous=previous,
+                                   replaying=mdir) \
+            if used is None and camp.templates_dir.is_dir() else None
         return replay_month(camp, segment, date, writers,
                             templates=Path(tmp) if used is not None else None,
-                            rules_dir=rules, rules_added=added)
+                            rules_dir=rules, rules_added=added, fallback=fallback)

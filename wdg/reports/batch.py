@@ -67,6 +67,15 @@ class MonthInput:
     """The month's rules (the order editor's reach and costs); ``None``: the shipped ones."""
     index: MonthEvents | None = None
     """The events sorted once for all sheets (built by :func:`render_reports`)."""
+    digest: str | None = None
+    """The month's digest (:mod:`wdg.digest`), printed in the Götterbotschaft and every
+    result sheet; ``None``: not known (the line is left out)."""
+
+
+def _digest(r: Renderer, inp: MonthInput) -> Renderer:
+    for env in (r.text_env, r.html_env):
+        env.globals["month_digest"] = inp.digest
+    return r
 
 
 def report_kingdoms(seg: Segment) -> list[int]:
@@ -85,7 +94,7 @@ def doc_date(seg_after: Segment) -> str:
 
 def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = None) -> list[Path]:
     """Write one kingdom's folder ``k<n>/``; returns the files written."""
-    r = renderer or Renderer(inp.templates)
+    r = _digest(renderer or Renderer(inp.templates), inp)
     text, doc = report_model(inp.seg_after, inp.events, inp.sheets.get(kingdom), kingdom,
                              inp.settings, seg_before=inp.seg_before,
                              previous=inp.previous.get(kingdom), index=inp.index,
@@ -107,7 +116,7 @@ def render_kingdom(inp: MonthInput, kingdom: int, renderer: Renderer | None = No
 
 def render_common(inp: MonthInput, renderer: Renderer | None = None) -> list[Path]:
     """The Götterbotschaft and the game master's overview."""
-    r = renderer or Renderer(inp.templates)
+    r = _digest(renderer or Renderer(inp.templates), inp)
     inp.out_dir.mkdir(parents=True, exist_ok=True)
     date = doc_date(inp.seg_after)
     g = build_gazette(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.gm_sheet)
@@ -188,7 +197,9 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
                    previous: dict[int, dict] | None = None,
                    rules_dir: Path | None = None,
                    beside: Callable[[], None] | None = None,
-                   collect: Callable[[list[Path]], None] | None = None) -> list[Path]:
+                   collect: Callable[[list[Path]], None] | None = None,
+                   digest: str | None = None,
+                   only: list[int] | None = None) -> list[Path]:
     """Render every report of a month into ``out_dir``; returns the files, sorted.
     ``previous``: each kingdom's JSON report of the month before (for the
     changes since then; none in a segment's first month); ``rules_dir``: the
@@ -196,13 +207,21 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
     work of the caller, done in this process while the workers render (after
     the rendering when there are no workers). ``collect(files)`` receives each
     task's files as it is done, always in the same order (the Götterbotschaft
-    and overview, then the kingdoms by number), whatever the number of workers."""
+    and overview, then the kingdoms by number), whatever the number of workers.
+    ``digest``: the month's digest (:mod:`wdg.digest`), printed in the Götterbotschaft
+    and every result sheet.
+    ``only``: just these kingdoms' folders (no Götterbotschaft, no overview)."""
     inp = MonthInput(seg_before, seg_after, list(events), dict(sheets), gm_sheet, Path(out_dir),
                      templates, settings or load_report_settings(), pdf, dict(previous or {}),
-                     rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None)
+                     rules=Rules.load(Path(rules_dir)) if rules_dir is not None else None,
+                     digest=digest)
     inp.index = MonthEvents(inp.events)  # before the workers fork: they share it
     kingdoms = report_kingdoms(seg_after)
-    bar = Progress(len(kingdoms) + 1, "Ergebnisblätter", progress)
+    tasks: list = [COMMON, *kingdoms]
+    if only is not None:
+        kingdoms = [k for k in kingdoms if k in set(only)]
+        tasks = list(kingdoms)
+    bar = Progress(len(tasks), "Ergebnisblätter", progress)
     files: list[Path] = []
     jobs = max(1, min(jobs, len(kingdoms) or 1))
     if not pdf and len(kingdoms) < POOL_FROM:
@@ -211,7 +230,7 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         jobs = 1  # a daemonic process (e.g. a pool worker itself) may not have children
     if jobs == 1:
         renderer = Renderer(templates)
-        for task in [COMMON, *kingdoms]:
+        for task in tasks:
             got = render_common(inp, renderer) if task == COMMON \
                 else render_kingdom(inp, task, renderer)
             if collect is not None:
@@ -230,7 +249,7 @@ def render_reports(seg_before: Segment | None, seg_after: Segment, events: list[
         # The Götterbotschaft and the overview (the largest single task) go
         # first, so that they run beside the kingdoms, not after them.
         with stopping_pool(process_pool(jobs, _init_worker, (inp,))) as pool:
-            results = pool.map(_work, [COMMON, *kingdoms])  # every task submitted
+            results = pool.map(_work, tasks)  # every task submitted
             if beside is not None:
                 beside()
             for got in results:

@@ -10,14 +10,18 @@ by section, following the rule's "Die Spielzugauswertung", "Der Reichsschatz",
 from __future__ import annotations
 
 import heapq
+import json
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 import numpy as np
 
 from wdg.engine.events import Event
+from wdg.engine.wizards import action_codes
 from wdg.orders.model import Sheet
 from wdg.reports.model import (
+    ARMY_STATUS,
     AroundCell,
     Sighting,
     FOREIGN_ANSWERS,
@@ -39,8 +43,8 @@ from wdg.reports.model import (
     SettlementRow,
     Totals,
     Treasury,
-    _answers,
-    _diagnostic_texts,
+    answers_sheet,
+    diagnostic_texts,
     event_line,
     money,
     pct,
@@ -54,7 +58,6 @@ from wdg.world.state import (
     BUILDING_ORDER,
     UNKNOWN_TERRAIN,
     Army,
-    ArmyStatus,
     Building,
     Segment,
     TroopType,
@@ -73,7 +76,6 @@ NO_ORDER_SECTION = "ohne Befehl"
 def header(seg_after: Segment, kingdom: int, month_key: str, month_long: str, season: str) -> Header:
     """The sheet's head: segment, kingdom, ruler, month, next deadline."""
     kd = seg_after.kingdoms[kingdom]
-    st = seg_after.settings
     nxt = seg_after.date
     deadline = describe_deadline(seg_after, nxt)
     palaces = _palaces(seg_after, kingdom)
@@ -141,17 +143,18 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     ``index``: the month's events sorted once (:class:`MonthEvents` of
     ``events``) when the caller builds many sheets."""
     month = seg_after.date.previous()
+    rules = rules if rules is not None else shipped_rules()
     if index is None or index.events is not events:
         index = MonthEvents(events)
     mine = index.mine(kingdom)
     used: set[int] = set()  # ids of events placed in some section
 
-    orders = _orders(seg_after, sheet, mine, kingdom, settings, used, index.sent(kingdom))
+    orders = order_outcomes(seg_after, sheet, mine, kingdom, settings, used, index.sent(kingdom))
     order_lines = {o.line for o in orders}
-    loose = [t for line, t in _diagnostic_texts(sheet, mine) if line not in order_lines]
+    loose = [t for line, t in diagnostic_texts(sheet, mine) if line not in order_lines]
     used |= {id(e) for e in mine if e.kind == "sheet.diagnostic"}
 
-    def claim(pred) -> list[Event]:  # type: ignore[no-untyped-def]
+    def claim(pred: Callable[[Event], bool]) -> list[Event]:
         got = [e for e in mine if id(e) not in used and pred(e)]
         used.update(id(e) for e in got)
         return got
@@ -163,7 +166,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     booked_ids = {id(e) for e in booked}  # the bookings no order of the sheet explains
     bookings = [Booking(settings.ledger_label(e.ledger), _booking_text(e), e.gold) for e in booked]
     seen = claim(lambda e: e.kind.startswith(SIGHTING_PREFIXES))
-    armies = _armies(seg_after, kingdom, seen, settings, mine)
+    armies = _armies(seg_after, kingdom, seen, settings, mine, rules)
     army_numbers = {a.number for a in armies}
     sightings = _grouped_recon(seg_after, [e for e in seen if e.army in army_numbers], settings) \
         + _by_place(lines([e for e in seen if e.army not in army_numbers]))
@@ -176,6 +179,14 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                            details=[("Gattung", g.troop.value), ("Erfahrung", str(g.experience)),
                                     ("Preis", money(offer.price))]
                            + ([("Zauberer", "ja")] if g.wizard else [])))
+    if offer is not None:
+        # the codes the general would bring ("werden ihm der dazu notwendige
+        # Aktionscode und etwaige Erläuterungen automatisch ... mitgeteilt")
+        for line in offers:
+            if line.kind in ("offer.general", "state.offer", "gm.offer"):
+                line.details = list(line.details) + [
+                    (f"Charakteraktion {a['usage']}", a["meaning"])
+                    for a in action_codes(rules, offer.general.wizard, offer.general.ability)]
     markers = _markers(seg_after, kingdom, index, settings)
     foreign = _foreign(seg_after, seen)
     auto = lines(claim(lambda e: e.kind == "diplomacy.report"))
@@ -186,8 +197,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
     notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
     rest = _same_text(_with_army(lines([e for e in mine if id(e) not in used])))
 
-    provinces, settlements, militia = _territory(seg_after, kingdom, settings,
-                                                 rules if rules is not None else shipped_rules())
+    provinces, settlements, militia = _territory(seg_after, kingdom, settings, rules)
     ledger = treasury(seg_after, mine, kingdom, settings, seg_before)
     ledger.bookings = bookings
     gold = [e for e in mine if e.gold]
@@ -223,12 +233,12 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         events=rest,
         totals=Totals(gemarks=sum(len(p.gemarks) for p in provinces),
                       settlements=len(settlements), armies=len(armies),
-                      active_armies=sum(1 for a in armies if a.status != "passiv"),
+                      active_armies=sum(1 for a in armies if a.status != "passive"),
                       soldiers=sum(a.units for a in armies),
                       tax_value=sum(g.tax for p in provinces for g in p.gemarks),
                       income=ledger.income, expense=ledger.expense, treasury=ledger.after,
                       popularity=seg_after.kingdoms[kingdom].popularity),
-        offer=_offer(seg_after, kingdom),
+        offer=_offer(seg_after, kingdom, rules),
         markers=markers,
         deposits=_deposits(seg_after, kingdom),
     )
@@ -247,12 +257,13 @@ def _deposits(seg: Segment, kingdom: int) -> list[DepositRow]:
     return out
 
 
-def _offer(seg: Segment, kingdom: int) -> OfferRow | None:
+def _offer(seg: Segment, kingdom: int, rules: Rules) -> OfferRow | None:
     o = seg.kingdoms[kingdom].offer
     if o is None:
         return None
     g = o.general
-    return OfferRow(g.name, g.troop.value, g.experience, g.wizard, g.ability, o.price)
+    return OfferRow(g.name, g.troop.value, g.experience, g.wizard, g.ability, o.price,
+                    action_codes(rules, g.wizard, g.ability))
 
 
 def _markers(seg: Segment, kingdom: int, index: MonthEvents,
@@ -266,7 +277,7 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
     out: list[Marker] = []
     seen: set[tuple[str, str, str]] = set()
 
-    def add(kind: str, h, label: str) -> None:  # type: ignore[no-untyped-def]
+    def add(kind: str, h: Hex, label: str) -> None:
         m = Marker(kind, grid.label(h), label)
         if (m.kind, m.gemark, m.label) not in seen:
             seen.add((m.kind, m.gemark, m.label))
@@ -276,21 +287,24 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
     own = [(index.position(e), e) for e in index.mine(kingdom)
            if e.at is not None and e.kind.startswith(SIGHTING_KINDS)]
     for _i, e in heapq.merge(own, index.creatures, key=lambda pe: pe[0]):
+        at = e.at
+        if at is None:
+            continue
         if e.kingdom == kingdom and e.kind.startswith(SIGHTING_KINDS):
-            if not grid.contains(e.at):
+            if not grid.contains(at):
                 continue
             what = str(e.data.get("what", ""))
             ident = e.data.get("id")
             if what.startswith(("fabel", "creature")):
-                add("creature", e.at, "F")
+                add("creature", at, "F")
             else:
-                add("army", e.at, f"{ident:04d}" if isinstance(ident, int) else "?")
+                add("army", at, f"{ident:04d}" if isinstance(ident, int) else "?")
         elif e.kind.startswith(CREATURE_PREFIXES) and e.kind != "creature.slain" \
-                and settings.in_chronicle(e.kind, e.public) and grid.contains(e.at):
-            r, c = grid.index(e.at)
+                and settings.in_chronicle(e.kind, e.public) and grid.contains(at):
+            r, c = grid.index(at)
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
             if known:
-                add("creature", e.at, "F")
+                add("creature", at, "F")
     from wdg.engine.deposits import known_to
 
     for d in known_to(seg, kingdom):
@@ -362,7 +376,7 @@ def _kname(seg: Segment, k: object) -> str:
     return "unbekannt" if k is None else f"Königreich {k}"
 
 
-def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
+def order_outcomes(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
             settings: ReportSettings, used: set[int],
             others: list[Event] = ()) -> list[OrderOutcome]:  # type: ignore[assignment]
     """Every order of the sheet with the events answering its line; ``others``
@@ -372,14 +386,14 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         return []
     by_line: dict[int, list[Event]] = defaultdict(list)
     for e in mine:
-        if _answers(e, kingdom):
+        if answers_sheet(e, kingdom):
             by_line[e.line].append(e)
-    for e in others:  # the cheap tests of _answers first
+    for e in others:  # the cheap tests of answers_sheet first
         if e.kingdom != kingdom and e.line > 0 and e.kind.startswith(FOREIGN_ANSWERS) \
-                and _answers(e, kingdom):
+                and answers_sheet(e, kingdom):
             by_line[e.line].append(e)
     diags: dict[int, list[str]] = defaultdict(list)
-    for line, text in _diagnostic_texts(sheet, mine):
+    for line, text in diagnostic_texts(sheet, mine):
         diags[line].append(text)
     out = []
     # Army block heads (number and position) may be answered too (a.position ...).
@@ -405,9 +419,9 @@ def _orders(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
         out.append(OrderOutcome(line, section, text, status, label,
                                 _order_notes(seg, evs, kingdom, settings), diags.get(line, [])))
     if resting:
-        names = ", ".join(sec.replace("Heer ", "") for _, sec in resting)
+        numbers = ", ".join(sec.replace("Heer ", "") for _, sec in resting)
         word = "Heer" if len(resting) == 1 else "Heere"
-        out.append(OrderOutcome(resting[0][0], NO_ORDER_SECTION, f"{word} {names}", "done",
+        out.append(OrderOutcome(resting[0][0], NO_ORDER_SECTION, f"{word} {numbers}", "done",
                                 "ruhte" if len(resting) == 1 else "ruhten", [], []))
         out.sort(key=lambda o: o.line)
     return out
@@ -513,18 +527,23 @@ def _transport(a: Army) -> str:
 
 
 def _armies(seg: Segment, kingdom: int, seen: list[Event],
-            settings: ReportSettings, events: list[Event] = ()) -> list[ArmyRow]:  # type: ignore[assignment]
+            settings: ReportSettings, events: list[Event] = (),  # type: ignore[assignment]
+            rules: Rules | None = None) -> list[ArmyRow]:
     morale = _morale_events(events, kingdom)
+    rules = rules if rules is not None else shipped_rules()
     out = []
     for n in sorted(seg.armies):
         a = seg.armies[n]
         if a.kingdom != kingdom:
             continue
-        status = {ArmyStatus.ACTIVE: "aktiv", ArmyStatus.PASSIVE: "passiv",
-                  ArmyStatus.ACTIVATING: "wird aktiv"}[a.status]
         g = a.general
+        owner = None if a.position is None else int(seg.at(seg.owner, a.position))
         out.append(ArmyRow(
-            number=n, position=seg.label(a.position), status=status,
+            number=n, position=seg.label(a.position), status=ARMY_STATUS[a.status],
+            wizard=bool(g and g.wizard), ability=g.ability if g else None,
+            actions=action_codes(rules, g.wizard, g.ability) if g else [],
+            owner=owner, owner_name=(None if owner is None else "" if owner == 0
+                                     else _kname(seg, owner)),
             troop=a.troop.value if a.troop else "ohne Feldherrn", units=a.units, morale=a.morale,
             general=g.name if g else "", experience=g.experience if g else None,
             transport=_transport(a),
@@ -608,7 +627,8 @@ def _same_text(items: list[Line]) -> list[Line]:
     out: list[Line] = []
     first: dict[tuple, Line] = {}
     for l in items:
-        key = (l.kind, l.text, tuple(map(tuple, l.details)))
+        key = (l.kind, l.text, tuple(map(tuple, l.details)),
+               json.dumps(l.data, sort_keys=True, default=str))
         if not l.where.startswith("Heer "):
             out.append(l)
         elif key in first:
@@ -616,7 +636,7 @@ def _same_text(items: list[Line]) -> list[Line]:
             g.where = ("Heere " + g.where[len("Heer "):] if g.where.startswith("Heer ") else g.where) \
                 + ", " + l.where[len("Heer "):]
         else:
-            first[key] = Line(l.kind, l.text, l.where, l.army, list(l.details))
+            first[key] = Line(l.kind, l.text, l.where, l.army, list(l.details), dict(l.data))
             out.append(first[key])
     return out
 
@@ -632,8 +652,10 @@ def _by_place(items: list[Line]) -> list[Line]:
             out.append(l)
         elif key in at:
             at[key].text += "; " + l.text
+            # the facts of each sighting stay data: the first's, then the others'
+            at[key].data.setdefault("more", []).append(dict(l.data))
         else:
-            at[key] = Line(l.kind, l.text, l.where, l.army, [])
+            at[key] = Line(l.kind, l.text, l.where, l.army, [], dict(l.data))
             out.append(at[key])
     return out
 

@@ -25,9 +25,11 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from wdg.engine.events import Event
-from wdg.reports.model import MapPage
+from wdg.errors import InvalidInputError
+from wdg.reports.model import STATUS_OF_REPORT, MapPage
 from wdg.reports.settings import ReportSettings
 from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS, Grid
+from wdg.world.hexgrid import Hex
 from wdg.world.state import UNKNOWN_TERRAIN, ArmyStatus, Segment
 from wdg.world.terrain import TERRAINS
 
@@ -132,7 +134,7 @@ def _report_layer(grid: Grid, doc: dict) -> _Layer:
         settle[r, c] = -1 if cell["settlement"] is None else cell["settlement"]
     lay = _Layer(ter, fresh, owner, settle, kingdom)
     for a in doc["report"]["armies"]:
-        if a["status"] == "passiv":
+        if STATUS_OF_REPORT[a["status"]] is ArmyStatus.PASSIVE:
             continue
         h = _parse(grid, a["position"])
         if h is not None:
@@ -147,10 +149,10 @@ def _report_layer(grid: Grid, doc: dict) -> _Layer:
     return lay
 
 
-def _parse(grid: Grid, address: str):  # type: ignore[no-untyped-def]
+def _parse(grid: Grid, address: str) -> Hex | None:
     try:
         h = grid.parse(address)
-    except Exception:  # 000.00 and the like: no place on the map
+    except InvalidInputError:  # 000.00 and the like: no place on the map
         return None
     return h if grid.contains(h) else None
 

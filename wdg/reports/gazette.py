@@ -22,7 +22,7 @@ import numpy as np
 
 from wdg.engine.events import Event
 from wdg.orders.model import Sheet
-from wdg.reports.build import MonthEvents, _orders, treasury
+from wdg.reports.build import MonthEvents, order_outcomes, treasury
 from wdg.reports.model import Line, MapPage, OrderOutcome, event_line
 from wdg.reports.settings import ReportSettings
 from wdg.world.calendar import MONTHS
@@ -254,7 +254,7 @@ def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sh
                 warnings.append(f"Heer {a.number:04d} von Königreich {k} steht ohne Feldherrn "
                                 f"auf {seg_after.label(a.position)}")
         used: set[int] = set()
-        orders = _orders(seg_after, sheets.get(k), mine, k, gm_settings, used, index.sent(k))
+        orders = order_outcomes(seg_after, sheets.get(k), mine, k, gm_settings, used, index.sent(k))
         loose = [e.why for e in mine if e.kind == "sheet.diagnostic"
                  and e.line not in {o.line for o in orders}]
         if orders or loose:

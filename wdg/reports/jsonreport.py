@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from wdg.reports.model import KingdomReport
+from wdg.reports.model import STATUS_OF_REPORT, KingdomReport
 from wdg.world.calendar import MonthDate
-from wdg.world.state import UNKNOWN_TERRAIN, Segment
+from wdg.world.state import UNKNOWN_TERRAIN, ArmyStatus, Segment
 from wdg.world.terrain import TERRAINS
 
-REPORT_VERSION = 3
+REPORT_VERSION = 4
 FILE = "bericht.json"
 
 
@@ -68,6 +68,7 @@ def known_map(seg: Segment, kingdom: int) -> list[dict[str, Any]]:
             ter, owner, settle = int(seg.terrain[r, c]), kingdom, int(seg.settlement[r, c])
             seen = seg.date.previous()
         else:
+            assert km is not None  # not its own: known only through its known map
             ter, owner, settle = int(km.terrain[r, c]), int(km.owner[r, c]), int(km.settlement[r, c])
             seen = MonthDate.from_ordinal(int(km.seen[r, c]))
         cell: dict[str, Any] = {"gemark": seg.label(h), "terrain": TERRAINS[ter].name,
@@ -118,7 +119,8 @@ def changes(now: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any
     morale = [{"army": a["number"], "before": m0[a["number"]], "after": a["morale"]}
               for a in now["report"]["armies"]
               if a["number"] in m0 and m0[a["number"]] != a["morale"]
-              and not (a["status"] == "passiv" and not a["general"] and not a["units"])]
+              and not (STATUS_OF_REPORT[a["status"]] is ArmyStatus.PASSIVE
+                       and not a["general"] and not a["units"])]
     p0 = (before["report"].get("totals") or {}).get("popularity")  # (version 1 has no totals)
     p1 = (now["report"].get("totals") or {}).get("popularity")
     popularity = {"before": p0, "after": p1}

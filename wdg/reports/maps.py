@@ -73,7 +73,7 @@ class _Geometry:
 
     def edge_path(self, mask6: np.ndarray, inset: float = 1.0) -> str:
         """Edges of the gemarks where ``mask6[d]`` is True (direction ``d``)."""
-        parts = []
+        parts: list[str] = []
         for d, (i, j) in enumerate(_EDGE_CORNERS):
             sel = mask6[d]
             if not sel.any():

@@ -19,9 +19,10 @@ from markupsafe import Markup
 
 from wdg.reports.editor import script_json
 from wdg.reports.exploration import report_grid
-from wdg.reports.model import MapPage
+from wdg.reports.model import STATUS_OF_REPORT, MapPage
 from wdg.reports.settings import ReportSettings
 from wdg.world.calendar import MonthDate
+from wdg.world.state import ArmyStatus
 
 
 OWNER_COLOURS = ("#e08a00", "#8e44ad", "#d4489a", "#1f5fbf", "#5a5a5a", "#00a0c8",
@@ -89,7 +90,7 @@ def map_data(doc: dict[str, Any], maps: list[MapPage], settings: ReportSettings)
         cells.append([r, col, at, c["terrain"], owner, settlement, seen_text[seen]])
     marks: dict[str, list[str]] = {}
     for a in report["armies"]:
-        if a["status"] == "passiv":
+        if STATUS_OF_REPORT[a["status"]] is ArmyStatus.PASSIVE:
             continue
         what = ", ".join(x for x in (a.get("troop") or "", f"{_gs(int(a['units']))} Rüstgüter") if x)
         marks.setdefault(a["position"], []).append(f"eigenes Heer {int(a['number']):04d} ({what})")

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wdg.engine.events import Event
-from wdg.engine.ledger import pct as ledger_pct
+from wdg.engine.treasury import pct as ledger_pct
 from wdg.orders.model import Sheet
 from wdg.reports.settings import ReportSettings
 from wdg.world.hexgrid import Hex
-from wdg.world.state import Segment
+from wdg.world.state import ArmyStatus, Segment
 
 # --- plain data -----------------------------------------------------------------------
 
@@ -195,6 +195,17 @@ class AroundCell:
     terrain: str
 
 
+ARMY_STATUS = {ArmyStatus.ACTIVE: "active", ArmyStatus.PASSIVE: "passive",
+               ArmyStatus.ACTIVATING: "activating"}
+"""An army's status as the report model writes it (data, not words: the
+templates say "aktiv", "passiv", "wird aktiv"; issue #44)."""
+STATUS_OF_REPORT = {**{v: k for k, v in ARMY_STATUS.items()},
+                    "aktiv": ArmyStatus.ACTIVE, "passiv": ArmyStatus.PASSIVE,
+                    "wird aktiv": ArmyStatus.ACTIVATING}
+"""A report's army status back to the state's (version 4 writes the values of
+:data:`ARMY_STATUS`; versions 1-3 wrote the German words)."""
+
+
 @dataclass(slots=True)
 class ArmyRow:
     """One own army and what it saw in Phase E."""
@@ -223,6 +234,18 @@ class ArmyRow:
     """The gemarks within two rings of its position as the kingdom knows them
     after Phase E (the scouting reports two rings, "Die Erkundung"), row by row
     from north to south, west to east; empty for an army in 000.00."""
+    wizard: bool = False
+    """Its general is a wizard ("Der Zauberer")."""
+    ability: str | None = None
+    """Its general's special ability code, if any."""
+    actions: list[dict[str, str]] = field(default_factory=list)
+    """The character actions its general commands (``code``, ``usage``, German
+    ``meaning``: :func:`wdg.engine.wizards.action_codes`)."""
+    owner: int | None = None
+    """Who owns the gemark it stands on: a kingdom's number, 0 neutral;
+    ``None`` in 000.00 ("Zugehörigkeit zu einem Königreich")."""
+    owner_name: str | None = None
+    """That kingdom's name ("" neutral, ``None`` in 000.00)."""
 
 
 @dataclass(slots=True)
@@ -254,6 +277,8 @@ class OfferRow:
     wizard: bool
     ability: str | None
     price: int
+    actions: list[dict[str, str]] = field(default_factory=list)
+    """The character actions he would bring (:func:`wdg.engine.wizards.action_codes`)."""
 
 
 @dataclass(slots=True)
@@ -367,7 +392,6 @@ DATA_LABELS = {
     "kind": "Art", "gold": "Gold", "item": "Gegenstand", "popularity": "Beliebtheit",
     "path": "Weg", "remaining": "nicht mehr ausgeführt", "items": "Schätze",
     "low": "mindestens", "high": "höchstens",
-    "enemy_kingdom": "gegnerisches Königreich",
     # every other key the engine writes, so that no English key reaches a sheet or
     # the game master's overview (tests/reports/test_german.py checks a stress month)
     "ability": "Spezialfähigkeit", "boats": "Boote", "chance": "Siegchance",
@@ -444,7 +468,7 @@ def signed_money(amount: int) -> str:
 
 
 def pct(value: int) -> str:
-    """A percentage: ``3 %`` (:func:`wdg.engine.ledger.pct`: one format everywhere)."""
+    """A percentage: ``3 %`` (:func:`wdg.engine.treasury.pct`: one format everywhere)."""
     return ledger_pct(value)
 
 
@@ -456,8 +480,9 @@ def count(n: int, one: str, many: str) -> str:
 SECTION_NUMBERS = {"orders": 1, "treasury": 2, "territory": 3, "armies": 4, "battles": 5,
                    "offers": 6, "diplomacy": 7, "messages": 8, "contacts": 9, "notes": 10,
                    "events": 11}
-"""The sheet's section numbers, the same for every kingdom (a section without
-content is left out, its number is not given to the next one)."""
+"""The sheet's sections in order (the numbers of a sheet with every section;
+a sheet numbers the sections it shows without gaps,
+:func:`wdg.reports.render.section_numbers`; archived templates read these)."""
 
 
 def _value(v: Any, seg: Segment) -> str:
@@ -537,6 +562,8 @@ def event_data(e: Event, settings: ReportSettings, seg: Segment) -> dict[str, An
         x = _data_value(v, seg)
         if x is not _PHRASE:
             out[k] = x
+    if e.gold and "gold" not in out:
+        out["gold"] = e.gold  # the treasury's change, signed (issue #42: facts as data)
     return out
 
 
@@ -574,7 +601,7 @@ def outcome_of(kinds: list[str]) -> str:
     return "done" if kinds else "none"
 
 
-def _answers(e: Event, kingdom: int) -> bool:
+def answers_sheet(e: Event, kingdom: int) -> bool:
     """True if ``e`` answers a line of ``kingdom``'s own sheet: its own events
     (except kinds that quote other sheets' lines) and a delivered message or
     published announcement naming it as the sender."""
@@ -612,7 +639,7 @@ def _first_words(text: str, n: int = 40) -> str:
     return one if len(one) <= n else one[: n - 1] + "…"
 
 
-def _diagnostic_texts(sheet: Sheet | None, events: list[Event]) -> list[tuple[int, str]]:
+def diagnostic_texts(sheet: Sheet | None, events: list[Event]) -> list[tuple[int, str]]:
     """``(line, text)`` of every diagnostic: the intake's events (parser and
     checker) when there are any, else the sheet's own parser messages."""
     from_events = [(e.line, e.why) for e in events if e.kind == "sheet.diagnostic"]

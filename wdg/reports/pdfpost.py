@@ -74,7 +74,8 @@ def flatten_spans(pdf: Any) -> int:
     if "StructTreeRoot" not in pdf.catalog:
         return 0
     by_ref = _objects_by_reference(pdf)
-    elements = [o for o in objs[1:] if isinstance(o, dict) and o.get("Type") == "/StructElem"]
+    elements: list[Any] = [o for o in objs[1:]  # pydyf.Dictionary: a dict with .reference
+                           if isinstance(o, dict) and o.get("Type") == "/StructElem"]
     spans: dict[bytes, bytes] = {}
     # children come after their parents in the object list: from the end, a
     # span whose content went to a span above it can go on up in the same pass

@@ -150,7 +150,7 @@ def split_svg(svg: str) -> tuple[str, list[_Label], float, float, float] | None:
             if off is None:
                 continue  # a transform we do not follow: its texts stay in the SVG
             props = dict(inherited)
-            props.update({p: child.get(p) for p in _PROPS if child.get(p) is not None})
+            props.update({p: v for p in _PROPS if (v := child.get(p)) is not None})
             walk(child, props, dx + off[0], dy + off[1])
 
     walk(root, {}, -vb[0], -vb[1])
@@ -166,7 +166,7 @@ def _text(el: ET.Element, inherited: dict[str, str], rules: list, dx: float,
     for need, decl in rules:
         if need <= classes:
             props.update({p: decl[p] for p in _PROPS if p in decl})
-    props.update({p: el.get(p) for p in _PROPS if el.get(p) is not None})
+    props.update({p: v for p in _PROPS if (v := el.get(p)) is not None})
     size = _length(props.get("font-size", "16"))
     weight = props.get("font-weight", "normal")
     bold = weight == "bold" or (weight.isdigit() and int(weight) >= 600)
@@ -340,7 +340,7 @@ def _columns(out: _Out, labels: list[_Label]) -> list[_Label]:
     cols: dict[float, list[_Label]] = {}
     for lb in labels:
         cols.setdefault(round(lb.x, 2), []).append(lb)
-    for x, members in sorted(cols.items()):
+    for _x, members in sorted(cols.items()):
         ys = sorted({round(m.y, 3) for m in members})
         pitch = _lines_pitch(ys)
         if pitch is None or len(members) < 2 or len(ys) != len(members):

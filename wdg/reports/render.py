@@ -204,8 +204,8 @@ def around_lines(cells: list[dict[str, Any]]) -> list[str]:
             continue  # beyond the map's edge
         line = " " * (2 * abs(dr))
         for dq in range(max(-n, -n - dr), min(n, n - dr) + 1):
-            c = rows.get(dr, {}).get(dq)
-            code = "  " if c is None else (c["code"] or "??")
+            cell = rows.get(dr, {}).get(dq)
+            code = "  " if cell is None else (cell["code"] or "??")
             line += f"[{code}]" if (dq, dr) == (0, 0) else f" {code} "
         out.append(line.rstrip())
     return out
@@ -215,6 +215,49 @@ def around_legend(armies: list[dict[str, Any]]) -> str:
     """The terrain codes the armies' surroundings use, with their names."""
     names = {c["code"]: c["terrain"] for a in armies for c in a.get("around", []) if c["code"]}
     return ", ".join(f"{code}\u00a0{names[code]}" for code in sorted(names))
+
+
+OPTIONAL_SECTIONS = frozenset({"battles", "offers", "messages", "contacts", "notes", "events"})
+"""Sections the sheet leaves out when the report has nothing for them."""
+
+
+def section_numbers(r: dict[str, Any]) -> dict[str, int]:
+    """The sheet's section numbers without gaps (issue #42): the sections in the
+    order of :data:`~wdg.reports.model.SECTION_NUMBERS`, an optional one
+    (:data:`OPTIONAL_SECTIONS`) counted only when the report ``r`` has
+    something for it — as the templates show it."""
+    out, n = {}, 0
+    for key in sorted(SECTION_NUMBERS, key=SECTION_NUMBERS.__getitem__):
+        if key in OPTIONAL_SECTIONS and not r.get(key):
+            continue
+        n += 1
+        out[key] = n
+    return out
+
+
+ARMY_STATUS_WORDS = {"active": "aktiv", "passive": "passiv", "activating": "wird aktiv"}
+"""An army's status (the report model's value) as the sheets say it."""
+
+
+def army_status(value: str) -> str:
+    """The German word for an army's status; a report of version 3 or older
+    wrote the word itself, which stays."""
+    return ARMY_STATUS_WORDS.get(value, value)
+
+
+def army_gemark(army: dict[str, Any], own: int, short: bool = True) -> str:
+    """Whose gemark an army stands on, in German ("Zugehörigkeit zu einem
+    Königreich"; ``own``: the report's kingdom): "" in 000.00 or in an older
+    report without the owner."""
+    owner = army.get("owner")
+    if owner is None:
+        return ""
+    if owner == own:
+        return "eigene Gemark" if short else "eigenes Reich"
+    if owner == 0:
+        return "Gemark neutral" if short else "neutral"
+    name = army.get("owner_name") or f"Königreich {owner}"
+    return (f"Gemark von {name} ({owner})" if short else f"{name} ({owner})")
 
 
 def volume_text(volume: dict[str, int]) -> str:
@@ -229,7 +272,8 @@ def volume_text(volume: dict[str, int]) -> str:
 class Renderer:
     """The Jinja2 environments (text and HTML) over the template folders."""
 
-    def __init__(self, campaign_templates: Path | None = None) -> None:
+    def __init__(self, campaign_templates: Path | None = None, *,
+                 month_digest: str | None = None) -> None:
         self.dirs = template_dirs(campaign_templates)
         loader = ChoiceLoader([FileSystemLoader(str(d)) for d in self.dirs])
         common: dict[str, Any] = dict(loader=loader, undefined=StrictUndefined,
@@ -245,11 +289,15 @@ class Renderer:
                                wrap=wrap, pad=pad, rpad=rpad, safe_svg=svg, hang=hang,
                                print_map=print_svg, volume=volume_text,
                                around=around_lines, around_legend=around_legend,
+                               army_status=army_status, army_gemark=army_gemark,
                                zfill4=lambda v: str(v).zfill(4))
             env.globals["asset"] = self.asset
             env.globals["WIDTH"] = WIDTH
-            env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS
+            env.globals["SECTION_NUMBERS"] = SECTION_NUMBERS  # (archived templates)
+            env.globals["section_numbers"] = section_numbers
             env.globals["ruler_title"] = title_of
+            # the month's digest (wdg.digest), printed when known; set per month
+            env.globals["month_digest"] = month_digest
 
     def asset(self, name: str) -> Markup:
         """The raw text of an asset (CSS) from the template folders, for inlining."""

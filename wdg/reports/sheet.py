@@ -22,7 +22,7 @@ from wdg.orders.view import ArmyView, GeneralView, KingdomView, OfferView
 from wdg.reports.build import MonthEvents, build_kingdom_report
 from wdg.reports.exploration import report_pages
 from wdg.reports.jsonreport import build_json, dumps, loads
-from wdg.reports.model import MapPage
+from wdg.reports.model import STATUS_OF_REPORT, MapPage
 from wdg.reports.render import Renderer
 from wdg.reports.settings import ReportSettings
 from wdg.rules import Rules
@@ -64,13 +64,14 @@ def form_view(doc: dict[str, Any]) -> KingdomView:
     view = KingdomView(h["segment"], MonthDate.parse(h["next_month_key"]), h["kingdom"],
                        h["kingdom_name"], doc["grid"]["prov_cols"], doc["grid"]["prov_rows"],
                        palaces=h["palaces"],
-                       diplomacy={d["kingdom"]: d["status"] for d in r["diplomacy"]})
-    status = {"aktiv": "aktiv", "passiv": "passiv", "wird aktiv": "aktivierend"}
+                       diplomacy={d["kingdom"]: d["status"] for d in r["diplomacy"]},
+                       names={d["kingdom"]: d["name"] for d in r["diplomacy"]})
     for a in r["armies"]:
         g = None
         if a["general"]:
-            g = GeneralView(a["general"], a["troop_type"] or "", a["experience"] or 0)
-        view.armies[a["number"]] = ArmyView(a["number"], status[a["status"]],
+            g = GeneralView(a["general"], a["troop_type"] or "", a["experience"] or 0,
+                            a.get("wizard", False), a.get("ability"))
+        view.armies[a["number"]] = ArmyView(a["number"], STATUS_OF_REPORT[a["status"]].value,
                                             Address.parse(a["position"]),
                                             a["troop_type"], a["units"], g,
                                             carried_by=a["carried_by"], carrying=a["carrying"])
@@ -177,7 +178,8 @@ def render_sheets(doc: dict[str, Any], renderer: Renderer, settings: ReportSetti
     report = doc["report"]
     values = dict(r=report, changes=doc["changes"], maps=report_pages(doc, settings))
     out: dict[str, str | bytes] = {f"{SHEET}.txt": r.text("ergebnisblatt.txt.j2", **values)}
-    form = render_view_template(form_view(doc), deadline=report["header"]["deadline"])
+    form = render_view_template(form_view(doc), deadline=report["header"]["deadline"],
+                                rules=rules)
     extra: dict[str, Any] = {}
     if view is not None:
         from wdg.reports.editor import editor_context, shipped_rules

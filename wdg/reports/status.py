@@ -7,12 +7,14 @@ treasury; city states marked) and the number of creatures.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from wdg.world.state import ArmyStatus, Segment
 
 
-def kingdom_rows(seg: Segment) -> list[dict[str, object]]:
+def kingdom_rows(seg: Segment) -> list[dict[str, Any]]:
     """One dict per kingdom with the figures of the status table."""
     owners, counts = np.unique(seg.owner, return_counts=True)
     gemarks = dict(zip(owners.tolist(), counts.tolist()))

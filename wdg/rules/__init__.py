@@ -22,7 +22,7 @@ from wdg.errors import DataError, kind_of
 from wdg.fsio import german_strerror
 
 try:  # the C loader when present (much faster), else the pure-Python one
-    _Loader: type = yaml.CSafeLoader  # type: ignore[attr-defined]
+    _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
@@ -150,8 +150,8 @@ class Rules:
             raise DataError(self._paths.get(area, area), ".".join(keys), v, "eine Zahl")
         return float(v)
 
-    def section(self, area: str, *keys: str) -> dict[str, Any]:
-        """A mapping."""
+    def section(self, area: str, *keys: str) -> dict[Any, Any]:
+        """A mapping (YAML keys may be numbers: ``income_by_height: {1: ...}``)."""
         v = self._lookup(area, keys)
         if not isinstance(v, dict):
             raise DataError(self._paths.get(area, area), ".".join(keys), v, "eine Zuordnung (Schlüssel: Wert)")

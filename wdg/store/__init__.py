@@ -6,7 +6,10 @@ the lock and recovery (:mod:`.lock`), the archive of months (:mod:`.months`,
 :mod:`.files`, :mod:`.blobs`), hash lists, the chain and seals
 (:mod:`.integrity`), delivered reports (:mod:`.delivery`), the order sheets
 between months (:mod:`.intake`), the mail records (:mod:`.sent`,
-:mod:`.seen`, :mod:`.mailrecords`) and the format registry (:mod:`.formats`).
+:mod:`.seen`, :mod:`.mailrecords`), the campaign's other folders
+(:mod:`.edges`: no link written through), wdg's own changes between months
+against the archive (:mod:`.edits`) and the format registry (:mod:`.formats`,
+:mod:`.shapes`).
 
 It imports nothing above it: only the base modules (``wdg.errors``,
 ``wdg.fsio``, ``wdg.yamlfast``, ``wdg.provenance``, ``wdg.procs``,

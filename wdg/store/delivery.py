@@ -18,6 +18,7 @@ from pathlib import Path
 
 from wdg.campaign import Campaign
 from wdg.errors import StateError
+from wdg.store.edges import refuse_links, refuse_links_below, refused_link
 from wdg.store.files import PACK, gzip_bytes, read_archived, read_pack
 from wdg.world.calendar import MonthDate
 
@@ -28,6 +29,14 @@ OUTPUT_NAME = "reports"
 OUTPUTS_DIR = "outputs"
 
 
+def _no_link(dst: Path) -> None:
+    """A delivered file and its folder are never links (checked as written;
+    :func:`deliver` checks the whole folder before it starts)."""
+    for p in (dst, dst.parent):
+        if p.is_symlink():
+            raise refused_link(p, "liefert Berichte aus")
+
+
 def archived_reports(mdir: Path) -> Path:
     """The folder of an archived month's reports (``outputs/reports/``)."""
     return mdir / OUTPUTS_DIR / OUTPUT_NAME
@@ -36,6 +45,7 @@ def archived_reports(mdir: Path) -> Path:
 def _link_or_copy(src: Path, dst: Path) -> None:
     """Put ``src``'s bytes at ``dst`` (a hard link when possible, then made
     read-only), replacing ``dst`` atomically; ``src``'s bytes are never touched."""
+    _no_link(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
     try:
         if dst.exists() and os.path.samefile(src, dst):
@@ -102,6 +112,7 @@ def put(src: Path, dst: Path) -> None:
 
 def put_bytes(data: bytes, dst: Path) -> None:
     """Deliver ``data`` as ``dst`` (atomically; left alone when it holds them already)."""
+    _no_link(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
     if dst.is_file() and dst.stat().st_size == len(data) and dst.read_bytes() == data:
         return
@@ -152,6 +163,8 @@ def deliver(camp: Campaign, segment: str, month: MonthDate) -> list[Path]:
         raise StateError(f"Segment {segment!r}: der archivierte Mond {month.key} enthält keine "
                          f"Berichte ({src}); 'wdg reports render {segment} {month.key}' erzeugt sie")
     out = camp.reports_dir(segment, month)
+    refuse_links(out.parents[1], out, "liefert Berichte aus")
+    refuse_links_below(out, "liefert Berichte aus")
     files = []
     for p in sorted(src.rglob("*")):
         if not p.is_file():

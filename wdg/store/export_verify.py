@@ -46,7 +46,7 @@ def content(path):
     return data
 
 
-_PACKS = {}
+_PACKS: dict = {}
 
 
 def pack_members(pack):

@@ -27,8 +27,8 @@ from wdg.world.hexgrid import Hex
 from wdg.world.state import Segment
 
 try:
-    YAML_DUMPER: type = yaml.CSafeDumper  # type: ignore[attr-defined]
-    YAML_LOADER: type = yaml.CSafeLoader  # type: ignore[attr-defined]
+    YAML_DUMPER: type = yaml.CSafeDumper
+    YAML_LOADER: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
     YAML_DUMPER = yaml.SafeDumper
     YAML_LOADER = yaml.SafeLoader

@@ -34,16 +34,21 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("segment", 2, "worlds/<segment>/segment.yaml (format:)",
+    Kind("segment", 3, "worlds/<segment>/segment.yaml (format:)",
          "the live segment's file set and each file's schema; 1 up to wdg 0.1.0, 2 since 0.2.0 "
-         "(months archived with provenance and templates)"),
-    Kind("kingdoms", 2, "worlds/<segment>/kingdoms.yaml",
-         "kingdoms with players and password hashes (scheme: wdg.world.passwords)",
+         "(months archived with provenance and templates), 3 since 0.3.0 (password hashes may "
+         "be scrypt, which 0.2.0 cannot check: it would refuse every sheet; issue #40)"),
+    Kind("kingdoms", 3, "worlds/<segment>/kingdoms.yaml",
+         "kingdoms with players and password hashes (scheme: wdg.world.passwords; PBKDF2 up "
+         "to format 2, scrypt or PBKDF2 from format 3)",
          carried_by="segment"),
     Kind("archive-month", 2, "worlds/<segment>/turns/<M>/",
          "an archived month's folder: state before/after, sheets, rules, seed, events, outputs, "
          "manifest, summary (written in the segment format of its time)",
          carried_by="segment"),
+    Kind("segment-edits", 1, "worlds/<segment>/edits.yaml",
+         "the hashes wdg's own saves wrote between months (sealed JSON), against which the "
+         "live files are checked"),
     Kind("provenance", 1, "worlds/<segment>/turns/<M>/provenance.yaml (format:)",
          "what made the month: wdg version and commit, Python, dependencies, input and template "
          "hashes"),

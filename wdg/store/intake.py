@@ -22,7 +22,13 @@ from pathlib import Path
 import yaml
 
 from wdg.fsio import fsync_dir, write_durable, write_private
-from wdg.store.integrity import precheck
+from wdg.errors import StateError
+from wdg.store.edges import LinkRefused, refuse_links
+from wdg.store.integrity import Finding, precheck
+
+
+class IntakeMoveError(StateError):
+    """A committed intake journal's move is not done (checked after every roll forward)."""
 
 
 def sha_text(text: str) -> str:
@@ -101,6 +107,11 @@ def commit(folder: Path, writes: list[tuple[Path, bytes]],
     # The roll forward only renames: its target folders are made now and must lie
     # on the folder's file system (a mkdir or a rename across file systems after the
     # commit could fail; issue #30 item 5). The new files' space is taken below.
+    # No link anywhere from the campaign's orders/ down to a file moved or written
+    # (a linked replaced/ made the move of the replaced sheet silently not happen).
+    top = campaign_top(folder)
+    for p in [folder, *(a for a, _ in moves), *(b for _, b in moves), *(d for d, _ in writes)]:
+        refuse_links(top, p, "speichert Spielzüge")
     targets = {b.parent for _, b in moves} | {dst.parent for dst, _ in writes}
     for d in sorted(targets):
         d.mkdir(parents=True, exist_ok=True)
@@ -125,31 +136,47 @@ def commit(folder: Path, writes: list[tuple[Path, bytes]],
 
 def roll_forward(folder: Path, journal: Path) -> None:
     """Do what a committed journal says (each move only if not done yet:
-    repeatable), then remove it."""
+    repeatable), check that every move is done, then remove it. A move that
+    cannot be done (a link on its way, its file gone) raises
+    :class:`IntakeMoveError` and leaves the journal for the game master."""
     try:
         steps = json.loads(journal.read_text(encoding="utf-8"))["moves"]
     except (OSError, ValueError, KeyError, TypeError):
         return  # not readable: left for the game master (segment check names it)
+    top = campaign_top(folder)
     touched = {folder}
     for src, dst in steps:
         a, b = folder / src, folder / dst
-        if not inside(folder, a) or not inside(folder, b):
-            continue
+        try:
+            refuse_links(top, a, "verschiebt Spielzüge")
+            refuse_links(top, b, "verschiebt Spielzüge")
+        except LinkRefused as e:
+            raise IntakeMoveError(f"{journal}: {src} → {dst} nicht ausgeführt: {e}") from None
         if a.is_file() and not a.is_symlink() and not b.exists():
             b.parent.mkdir(parents=True, exist_ok=True)
             os.replace(a, b)
             touched |= {a.parent, b.parent}
     for d in touched:
         fsync_dir(d)
+    placed = {dst for _, dst in steps}  # (a sheet's old place takes its successor)
+    for src, dst in steps:  # every move done: the file at its place, none left behind
+        a, b = folder / src, folder / dst
+        left = src not in placed and (a.exists() or a.is_symlink())
+        if not b.is_file() or b.is_symlink() or left:
+            raise IntakeMoveError(
+                f"{journal}: {src} → {dst} ist nicht ausgeführt ({dst} "
+                f"{'fehlt' if not b.exists() else 'ist keine gewöhnliche Datei'}"
+                f"{', ' + src + ' liegt noch da' if left else ''}); das Journal bleibt "
+                "stehen, es gilt nicht der neue Spielzug. Prüfen Sie den Ordner und rufen Sie "
+                "den Befehl erneut auf")
     journal.unlink()
     fsync_dir(folder)
 
 
-def inside(folder: Path, path: Path) -> bool:
-    try:
-        return os.path.realpath(path.parent).startswith(os.path.realpath(folder))
-    except OSError:
-        return False
+def campaign_top(folder: Path) -> Path:
+    """The campaign's ``orders/`` (or ``quarantine/``) folder above a month's
+    folder ``<top>/<segment>/<YYYY-MM>/``: from there down, nothing may be a link."""
+    return folder.parents[1] if len(folder.parents) > 1 else folder
 
 
 def recover_intake(folder: Path) -> list[str]:
@@ -178,6 +205,9 @@ def receipt_text(data: dict) -> bytes:
 
 
 def write_new(path: Path, data: bytes) -> None:
+    """Write ``path`` whole (a scratch file renamed into place); its folder (a
+    month's outbox ``outbox/<segment>/<YYYY-MM>/``) and the file must not be links."""
+    refuse_links(campaign_top(path.parent), path, "schreibt Antworten")
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)
@@ -197,10 +227,63 @@ def keep_quarantined(folder: Path, tag: str, note: bytes, raw: bytes) -> Path:
     and renamed into place (0600: mails hold personal data) — a kill never
     leaves a truncated mail or one without its reason. Kept as it is when both
     are there already."""
-    folder.mkdir(parents=True, exist_ok=True)
     path, reason = folder / f"{tag}.eml", folder / f"{tag}.grund.txt"
+    for p in (path, reason):
+        refuse_links(campaign_top(folder), p, "bewahrt Mails auf")
+    folder.mkdir(parents=True, exist_ok=True)
     if path.is_file() and reason.is_file():
         return path
     write_private(reason, note)
     write_private(path, raw)
     return path
+
+
+def check_sheets(folder: Path) -> list[Finding]:
+    """A month's waiting sheets against what the intake stored (``wdg turn
+    status``, ``wdg segment check``, and ``wdg turn run`` before it reads
+    them): no link on the way from ``orders/`` to a sheet; each sheet with a
+    receipt has the SHA-256 its receipt holds (a sheet cut short or changed
+    after it was taken in ran silently before, issue #40 item 8); no receipt
+    without its sheet; no intake journal left. Findings, never raises."""
+    found: list[Finding] = []
+    try:
+        refuse_links(campaign_top(folder), folder, "liest Spielzüge")
+    except LinkRefused as e:
+        return [Finding(str(folder), str(e))]
+    if not folder.is_dir():
+        return found
+    for journal in sorted(folder.glob(JOURNAL_GLOB)):
+        found.append(Finding(str(journal), "ein Einlesen ist nicht abgeschlossen (der nächste "
+                             "Befehl, der das Segment sperrt, schließt es ab oder nennt, was "
+                             "fehlt)"))
+    for p in sorted(folder.iterdir()):
+        if p.is_symlink():
+            found.append(Finding(str(p), "ist ein symbolischer Link; wdg liest keinen Spielzug "
+                                 "durch einen Link (er könnte auf jede Datei zeigen) — von Hand "
+                                 "entfernen und den Spielzug neu einlesen"))
+    for receipt in sorted(folder.glob("k*.receipt.yaml")):
+        sheet = receipt.with_name(receipt.name.replace(".receipt.yaml", ".txt"))
+        if receipt.is_symlink() or sheet.is_symlink():
+            continue  # named above
+        try:
+            rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
+            found.append(Finding(str(receipt), f"Quittung nicht lesbar ({e})"))
+            continue
+        want = str(rec.get("sha256", "")) if isinstance(rec, dict) else ""
+        if not want:
+            continue  # a receipt of an older wdg without the sheet's hash
+        if not sheet.is_file():
+            found.append(Finding(str(sheet), f"fehlt, seine Quittung {receipt.name} ist da "
+                                 "(nach dem Einlesen gelöscht?); den Spielzug neu einlesen oder "
+                                 "die Quittung entfernen"))
+            continue
+        got = hashlib.sha256(sheet.read_bytes()).hexdigest()
+        if got != want:
+            found.append(Finding(str(sheet), f"weicht von seiner Quittung ab (SHA-256 "
+                                 f"{got[:12]}…, eingelesen {want[:12]}…): nach dem Einlesen "
+                                 "verändert oder gekürzt — es gälte nicht, was der Spieler "
+                                 "geschickt hat. Den Spielzug neu einlesen ('wdg orders import'); "
+                                 f"ist die Änderung gewollt, die Quittung {receipt.name} "
+                                 "entfernen (dann gilt er als von Hand abgelegt)"))
+    return found

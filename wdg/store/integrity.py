@@ -480,7 +480,10 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
     from wdg.store.seen import check_seen
     from wdg.store.sent import check_sent
 
+    from wdg.store.edits import check_live  # the live files against the last month's state
+
     found += check_seen(seg_dir) + check_sent(seg_dir) + check_records(seg_dir)
+    found += check_live(seg_dir)
     found += check_chain(seg_dir)
     for m in month_dirs(seg_dir / TURNS):
         if m.is_dir() and not m.is_symlink():
@@ -514,6 +517,37 @@ def verify_blobs(seg_dir: Path) -> list[Finding]:
             found.append(Finding(str(b), "archivierte Vorlage beschädigt (ihr Inhalt hat nicht den "
                                  "SHA-256, nach dem sie benannt ist); aus der Sicherung "
                                  "zurückholen"))
+    return found + _missing_blobs(seg_dir, store)
+
+
+def _missing_blobs(seg_dir: Path, store: Path) -> list[Finding]:
+    """Every template an archived month's ``provenance.yaml`` names is in the
+    store (issue #40 item 4: a deleted blob passed every check, and then no
+    month replayed)."""
+    from wdg.rules import safe_load_file
+
+    found: list[Finding] = []
+    for m in month_dirs(seg_dir / TURNS):
+        prov = m / "provenance.yaml"
+        if m.is_symlink() or not prov.is_file() or prov.is_symlink():
+            continue
+        try:
+            data = safe_load_file(prov)
+        except DataError:
+            continue  # a damaged provenance is named by the month's own check
+        templates = data.get("templates") if isinstance(data, dict) else None
+        if not isinstance(templates, dict):
+            continue
+        for name, want in sorted(templates.items()):
+            want = str(want)
+            p = store / want
+            if not re.fullmatch(r"[0-9a-f]{64}", want):
+                found.append(Finding(str(prov), f"nennt für die Vorlage {name} keinen "
+                                     f"SHA-256-Wert ({want[:80]!r})"))
+            elif not p.is_file() and not p.is_symlink():
+                found.append(Finding(str(p), f"die archivierte Vorlage {name} von Mond {m.name} "
+                                     "fehlt (gelöscht?); ohne sie lässt sich der Mond nicht "
+                                     "nachspielen — aus der Sicherung zurückholen"))
     return found
 
 
@@ -633,20 +667,27 @@ def write_sealed(path: Path, data: bytes) -> None:
     beside ``path`` are removed first."""
     from wdg.fsio import PRIVATE_MODE, fsync_dir, write_durable
 
-    if data and not data.endswith(b"\n"):
-        data += b"\n"
-    data = SEALED_HEAD + data
+    sealed = sealed_bytes(data)
     for stale in path.parent.glob(f".{path.name}.tmp-*"):  # of a writer killed (SIGKILL)
         if stale.is_file() and not stale.is_symlink():  # (the caller holds the lock)
             stale.unlink()
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        write_durable(tmp, data + f"{SEAL_PREFIX}{digest(data)}\n".encode(), mode=PRIVATE_MODE)
+        write_durable(tmp, sealed, mode=PRIVATE_MODE)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def sealed_bytes(data: bytes) -> bytes:
+    """A record's bytes sealed: :data:`SEALED_HEAD`, ``data`` (with a final
+    line end), and ``# sha256: <hex of everything before>``."""
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    data = SEALED_HEAD + data
+    return data + f"{SEAL_PREFIX}{digest(data)}\n".encode()
 
 
 SEALED_HEAD = b"# versiegelt (wdg): die letzte Zeile ist die SHA-256 alles Vorherigen\n"

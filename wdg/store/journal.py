@@ -25,7 +25,8 @@ from typing import Any
 
 from wdg.errors import DataError, StateError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
-from wdg.store.integrity import LIST, live_list, precheck
+from wdg.store.edits import record as record_edit
+from wdg.store.integrity import LIST, live_list, parse_list, precheck
 
 SEGMENT_FILE = "segment.yaml"
 MAP_FILE = "map.txt"
@@ -45,6 +46,11 @@ GENERATION_MARK = ".wdg-generation"
 save created, so recovery deletes only inside a directory it can prove is its
 own (docs/storage.md, "What recovery may delete")."""
 STORED = FILES + (LIST,)
+EDITS = "edits.yaml"
+"""wdg's own changes between months (:mod:`wdg.store.edits`): written into a
+save's generation and moved with its files when the save records one."""
+MOVED = STORED + (EDITS,)
+"""Every file a save's journal may move into place."""
 """Every file a save writes into its generation and moves into place."""
 TURNS_DIR = "turns"
 JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg command that locks\n"
@@ -55,7 +61,7 @@ JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg comm
 
 
 def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
-                renames: tuple[tuple[str, str], ...] = ()) -> None:
+                renames: tuple[tuple[str, str], ...] = (), edit: bool | str = True) -> None:
     """Write a segment's files into the directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol").
 
@@ -70,12 +76,16 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
     archive is never moved, renamed or deleted by a save, and ``path`` itself
     is never renamed (it may be a mount point). ``date_key``: the segment's
     month (``YYYY-MM``), for the link of the hash list to the last archived
-    month."""
+    month. ``edit``: record the written hashes as a wdg command's change
+    between months (:func:`wdg.store.edits.record`; ``"accept"``: also when
+    the live files hold changes no wdg command recorded; ``False`` for a
+    month's commit and an undo, after which the live files are an archived
+    state)."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     if (path / JOURNAL).exists():
         roll_forward(path)
-    refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *STORED))
+    refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *MOVED))
     if renames:
         _can_rename(path, renames)
     gen = path / f"{GENERATION_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
@@ -89,8 +99,14 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
         # month's list): committed with them, checked by every load
         (gen / LIST).write_bytes(live_list({n: gen / n for n in FILES}, path, date_key,
                                            renames))
+        moved = list(STORED)
+        if edit:  # committed with the files: a change by wdg, never taken for a hand edit
+            listed = parse_list(gen / LIST)
+            if record_edit(path, date_key, {n: h for n, h in listed.items() if n in FILES}
+                           if isinstance(listed, dict) else {}, gen, accept=edit == "accept"):
+                moved.append(EDITS)
         fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
-        journal = {"generation": gen.name, "files": list(STORED),
+        journal = {"generation": gen.name, "files": moved,
                    "renames": [[src, dst] for src, dst in renames]}
         write_durable(journal_tmp,
                       (JOURNAL_HEAD + json.dumps(journal, indent=1) + "\n").encode("utf-8"))
@@ -156,10 +172,10 @@ def recover_store(path: Path) -> list[str]:
     remove the leftovers of uncommitted ones (``.gen-*`` directories with only
     segment files in them, ``.commit.tmp``). Returns one notice per action."""
     path = Path(path)
-    notices = []
+    notices: list[str] = []
     if not path.is_dir():
         return notices
-    refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *STORED,
+    refuse_symlinks(path, (JOURNAL, JOURNAL_TMP, *MOVED,
                            *(g.name for g in path.glob(f"{GENERATION_PREFIX}*"))))
     if roll_forward(path):
         notices.append(f"{path}: eine nach ihrem Festschreibepunkt unterbrochene Speicherung vollendet")
@@ -259,7 +275,7 @@ def _remove_generation(gen: Path) -> list[str]:
     kept = []
     for entry in sorted(gen.iterdir()):
         st = os.lstat(entry)
-        if entry.name in (*STORED, GENERATION_MARK) and stat.S_ISREG(st.st_mode) \
+        if entry.name in (*MOVED, GENERATION_MARK) and stat.S_ISREG(st.st_mode) \
                 and st.st_nlink == 1:
             entry.unlink(missing_ok=True)
         else:
@@ -289,7 +305,7 @@ def _read_journal(path: Path) -> dict[str, Any] | None:
                         "das Journal einer abgeschlossenen Speicherung; bitte nicht bearbeiten — "
                         "aus der Sicherung zurückholen oder um Hilfe bitten") from None
     ok_name = isinstance(gen, str) and gen.startswith(GENERATION_PREFIX) and "/" not in gen
-    safe = all(n in STORED for n in files) and all(
+    safe = all(n in MOVED for n in files) and all(
         not Path(p).is_absolute() and ".." not in Path(p).parts for pair in renames for p in pair)
     if not ok_name or not safe:
         raise DataError(str(jpath), None, "ein Journal, das Pfade außerhalb des Segments nennt",

@@ -46,6 +46,7 @@ from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files
 from wdg.rules import safe_load_file
 from wdg.store import formats, integrity
 from wdg.store.blobs import BLOBS, read_blob, remove_staged_blobs, stage_blob, staged_blobs
+from wdg.store.edges import refuse_links, refuse_links_below, refused_link
 from wdg.store.delivery import archived_reports, delivered_size
 from wdg.store.files import (EVENTS, GZ_LEVEL, SUMMARY, decompress, dump_yaml, events_bytes,
                              events_data, gzip_bytes, hash_tree, read_archived, sha256,
@@ -65,7 +66,7 @@ UNDONE = ".undone"
 ABANDONED = ".abandoned"
 """``turns/.abandoned/``: month folders an older wdg left behind an interrupted commit."""
 
-OutputWriter = Callable[[Any, Path], None]
+OutputWriter = Callable[..., None]
 """``writer(result, directory)`` writes an output's files into ``directory``. A
 writer with the attribute ``works_beside`` (true) is called with ``beside=``, a
 function it calls once while its worker processes are busy (the archive's own
@@ -94,7 +95,7 @@ def write_outputs(result: Any, directory: Path,
     """Write every output of the month into ``directory`` (``state/``, the
     event log ``events.jsonl.xz``, ``outputs/<name>/`` of ``writers``, default
     the registered ones) and return their hashes."""
-    done = []
+    done: list[bool] = []
 
     def own() -> None:
         """The state after the month and the event log (once)."""
@@ -119,10 +120,21 @@ def write_outputs(result: Any, directory: Path,
 # --- reading a month's inputs -------------------------------------------------------------
 
 def read_order_files(directory: Path) -> dict[str, bytes]:
-    """``{file name: bytes}`` of the ``*.txt`` files of an orders folder."""
+    """``{file name: bytes}`` of the ``*.txt`` files of an orders folder; a
+    link there (the folder or a sheet) is refused, never followed
+    (:class:`wdg.store.edges.LinkRefused`: any readable file could be archived
+    as a sheet)."""
+    if directory.is_symlink():
+        raise refused_link(directory, "liest Spielzüge")
     if not directory.is_dir():
         return {}
-    return {p.name: p.read_bytes() for p in sorted(directory.glob("*.txt")) if p.is_file()}
+    out = {}
+    for p in sorted(directory.glob("*.txt")):
+        if p.is_symlink():
+            raise refused_link(p, "liest Spielzüge")
+        if p.is_file():
+            out[p.name] = p.read_bytes()
+    return out
 
 
 def month_dir(camp: Campaign, segment: str, month: MonthDate) -> Path:
@@ -163,7 +175,9 @@ def can_commit(seg_dir: Path, month: MonthDate, *, deliver_to: Path | None = Non
     turns = seg_dir / TURNS
     store = turns / BLOBS / "sha256"
     writable = [seg_dir, turns, store]
-    if deliver_to is not None:
+    if deliver_to is not None:  # no link from reports/ down (the delivery follows none)
+        refuse_links(deliver_to.parents[1], deliver_to, "liefert Berichte aus")
+        refuse_links_below(deliver_to, "liefert Berichte aus")
         writable.append(deliver_to)
         if deliver_to.is_dir() and not deliver_to.is_symlink():
             writable += sorted(d for d in deliver_to.rglob("*") if d.is_dir())
@@ -241,7 +255,7 @@ def commit(camp: Campaign, result: Any, rules_dir: Path,
         # the new template blobs enter the shared store under the same commit
         renames = tuple((f"{TURNS}/{blobs.name}/{d}", f"{TURNS}/{BLOBS}/sha256/{d}")
                         for d in new_blobs) + ((f"{TURNS}/{staging.name}", f"{TURNS}/{key}"),)
-        save_segment(result.state, seg_dir, files=state, renames=renames)
+        save_segment(result.state, seg_dir, files=state, renames=renames, edit=False)
     except BaseException:
         if not (seg_dir / JOURNAL).exists() and not (turns / key).exists():
             shutil.rmtree(staging, ignore_errors=True)  # not committed: our own fresh files
@@ -459,7 +473,7 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         damage = [f for f in integrity.verify_month(mdir) if not f.uncovered
                   and f.path.startswith((str(mdir / "state-before"), str(mdir / integrity.LIST)))]
         if chain or damage:
-            raise IntegrityError(chain + damage, f". Rückgängig machen nicht begonnen; nichts "
+            raise IntegrityError(chain + damage, ". Rückgängig machen nicht begonnen; nichts "
                                  "wurde geändert.")
         before = load_segment(mdir / "state-before")
         # Before the commit: can it finish? (.undone exists, both renames stay on one
@@ -473,7 +487,9 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         s = seg.settings
         nxt = f"{s.deadline} {s.timezone}\n" if s.deadline and s.deadline_month == seg.date.key \
             else ""
-        save_segment(before, seg_dir,
+        # (not recorded as a change: the state before is what the last month's state
+        # and the changes recorded since made it, edits.py)
+        save_segment(before, seg_dir, edit=False,
                      renames=((f"{TURNS}/{last.key}", keep.relative_to(seg_dir).as_posix()),))
         if nxt:  # the deadline the next month had, for the month's re-run
             (keep / NEXT_DEADLINE).write_text(nxt, encoding="utf-8")

@@ -121,7 +121,7 @@ _BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
 
 def save_segment(seg: Segment, path: Path, *,
                  renames: tuple[tuple[str, str], ...] = (),
-                 files: dict[str, bytes] | None = None) -> None:
+                 files: dict[str, bytes] | None = None, edit: bool | str = True) -> None:
     """Write ``seg`` to the segment directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol";
     :func:`wdg.store.journal.commit_save`). ``renames`` (pairs of paths
@@ -129,7 +129,11 @@ def save_segment(seg: Segment, path: Path, *,
     name, flushed by the caller) are carried out under the same commit.
     ``files``: the segment's files as :func:`write_segment_files` wrote them
     for ``seg`` already (the archive's state after the month), written as
-    they are instead of serialising again."""
+    they are instead of serialising again. Every save is recorded as a wdg
+    command's change between months (:mod:`wdg.store.edits`) and refused
+    while the live files hold a change no wdg command recorded, except with
+    ``edit="accept"`` (the game master checked them); ``edit=False`` only for
+    a month's commit and an undo (the new state is an archived one)."""
     def fill(gen: Path) -> None:
         if files is not None and set(files) == set(FILES):
             for name in FILES:
@@ -137,7 +141,7 @@ def save_segment(seg: Segment, path: Path, *,
         else:
             _write_all(seg, gen)
 
-    commit_save(Path(path), fill, seg.date.key, renames=renames)
+    commit_save(Path(path), fill, seg.date.key, renames=renames, edit=edit)
 
 
 def write_segment_files(seg: Segment, directory: Path) -> None:
@@ -210,7 +214,7 @@ def accept_edits(path: Path) -> Segment:
     without the hash check (every other check applies) and save it (the save
     writes a new hash list). Call holding the lock."""
     seg = load_segment(path, verify=False)
-    save_segment(seg, path)
+    save_segment(seg, path, edit="accept")
     return seg
 
 
@@ -260,7 +264,7 @@ def _file_map(path: Path) -> dict[str, Path]:
     if journal is not None:
         gen = path / journal["generation"]
         for name in journal["files"]:
-            if (gen / name).is_file():
+            if name in files and (gen / name).is_file():  # (not the edits record)
                 files[name] = gen / name
     return files
 
@@ -392,11 +396,10 @@ class _in_file:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, typ: Any, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, typ: Any, exc: BaseException | None, tb: Any) -> None:
         if isinstance(exc, DataError) and exc.path is None:
             raise DataError(str(self.path), exc.where, exc.found, exc.expected,
                             line=exc.line) from None
-        return False
 
 
 def _load_yaml_mapping(path: Path) -> dict[str, Any]:

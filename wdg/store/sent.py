@@ -8,8 +8,12 @@ form (JSON, which YAML reads too), appended and flushed to the disk
     - {"n": 1, "key": "bericht/0412-04/k3", "event": "intent", "message_id": "<...>", ...}
     - {"n": 2, "key": "bericht/0412-04/k3", "event": "sent", "answer": "250 2.0.0 Ok", ...}
 
-A mail's life: ``intent`` is recorded *before* wdg talks to the server;
-``sent`` after the server accepted it (2xx after ``DATA``), ``failed`` when
+A mail's life: ``intent`` is recorded when the whole message is with the
+server and only the final ``.`` of ``DATA`` is missing
+(:meth:`wdg.mail.smtp.SmtpSession.send`, ``before_end``; a send killed
+earlier leaves no intent — the server accepted nothing — and the next call
+sends the mail; a refusal before the ``.`` is recorded as intent and outcome
+together); ``sent`` after the server accepted it (2xx after ``DATA``), ``failed`` when
 it certainly was not accepted (refused with 4xx, connection lost before the
 message was complete: sent again by the next call), ``refused`` for a 5xx
 (an unknown recipient: not sent again on its own). While the server's answer

@@ -64,6 +64,29 @@ def check_email(email: str) -> str:
     return email.strip()
 
 
+def clean_name(text: str, what: str, notes: list[str] | None = None) -> str:
+    """A kingdom's, ruler's or player's name under the one text policy
+    (:func:`wdg.textpolicy.header_name`): CR, LF, VT, FF, U+2028/2029, controls, bidi
+    and zero-width characters become blanks (a name reaches mail headers: one with a
+    line break stopped every result mail, issue #39), blanks collapse, the name is cut
+    at :data:`~wdg.textpolicy.HEADER_NAME_LENGTH`. What was changed is added to
+    ``notes`` (German); a name that is empty then is refused."""
+    from wdg.textpolicy import HEADER_NAME_LENGTH, char_name, has_unsafe, header_name
+
+    cleaned = header_name(text)
+    if not cleaned:
+        raise InvalidInputError(f"{what} {text!r} ist leer, wenn Steuer- und Trennzeichen "
+                                "entfernt sind; erwartet ein sichtbarer Name")
+    if notes is not None:
+        bad = sorted({ch for ch in text if has_unsafe(ch) or ch in "\r\n"})
+        if bad:
+            notes.append(f"{what}: {', '.join(char_name(c) for c in bad)} durch Leerzeichen "
+                         f"ersetzt; gespeichert wird {cleaned!r}")
+        elif len(" ".join(text.split())) > HEADER_NAME_LENGTH:
+            notes.append(f"{what}: auf {HEADER_NAME_LENGTH} Zeichen gekürzt")
+    return cleaned
+
+
 def set_password(seg: Segment, number: int, password: str | None = None) -> str:
     """Set a kingdom's password (generated when ``None``); returns the plain
     password, which is shown once and stored only as a salted hash."""
@@ -79,10 +102,13 @@ def set_password(seg: Segment, number: int, password: str | None = None) -> str:
 
 def set_player(seg: Segment, number: int, *, email: str | None = None, contact: str | None = None,
                ruler: str | None = None, name: str | None = None,
-               herrscherin: bool | None = None) -> Kingdom:
+               herrscherin: bool | None = None, notes: list[str] | None = None) -> Kingdom:
     """Change a player's e-mail, contact status, the ruler's or the kingdom's name, or
-    whether the ruler is a woman (``herrscherin``; ``None``: unchanged)."""
+    whether the ruler is a woman (``herrscherin``; ``None``: unchanged). Names are
+    cleaned by :func:`clean_name` (what changed is added to ``notes``)."""
     k = kingdom_of(seg, number)
+    ruler = clean_name(ruler, "Name des Herrschers", notes) if ruler else ruler
+    name = clean_name(name, "Name des Königreichs", notes) if name else name
     if (email or contact) and k.player is None:
         raise IllegalOrderError(f"Reich {number} ({k.name}) hat keinen Spieler (ein Stadtstaat?)")
     new_email = check_email(email) if email is not None else None
@@ -161,14 +187,16 @@ def free_start(seg: Segment, min_distance: int = 4) -> Hex:
 
 def add_new_kingdom(seg: Segment, *, name: str, ruler: str, email: str, contact: str = "offen",
                     at: list[Hex] | None = None, treasury: int = 200_000,
-                    password: str | None = None,
-                    herrscherin: bool = False) -> tuple[Kingdom, str, Hex]:
+                    password: str | None = None, herrscherin: bool = False,
+                    notes: list[str] | None = None) -> tuple[Kingdom, str, Hex]:
     """Register a new kingdom: at ``at`` (first gemark = capital) or at a free
     starting area (the capital and its free neighbours). It gets a Dorf with
     Kaserne and Palast, one active warrior army of 1,000 and two passive
     armies with generals; ``herrscherin``: the ruler is a woman. Returns the
     kingdom, its plain password and its capital."""
     check_email(email)
+    name = clean_name(name, "Name des Königreichs", notes)
+    ruler = clean_name(ruler, "Name des Herrschers", notes)
     cstat = parse_contact(contact)
     if max(seg.kingdoms, default=0) + 1 > MAX_KINGDOMS:
         raise IllegalOrderError(

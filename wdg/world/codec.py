@@ -76,7 +76,7 @@ def codec(tp: Any) -> tuple[Encoder, Decoder]:
     if origin is dict:
         k, v = typing.get_args(tp)
         return _dict_codec(k, v)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass_codec(tp)
     raise TypeError(f"the segment codec does not support the type {tp!r}")
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, Segment
+from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Building, Segment
 from wdg.world.terrain import WATER, terrain
 
 
@@ -144,11 +144,13 @@ def _check_armies(seg: Segment) -> list[Finding]:
     return out
 
 
-def _check_army_terrain(seg: Segment, a, where: str) -> list[Finding]:  # type: ignore[no-untyped-def]
+def _check_army_terrain(seg: Segment, a: Army, where: str) -> list[Finding]:
     out: list[Finding] = []
-    t = terrain(seg.at(seg.terrain, a.position))
+    h = a.position
+    assert h is not None  # the caller skips armies at 000.00
+    t = terrain(seg.at(seg.terrain, h))
     water = bool(WATER[t.id])
-    harbour = seg.at(seg.settlement, a.position) > 0 and seg.building_level(a.position, Building.HAFEN) > 0
+    harbour = seg.at(seg.settlement, h) > 0 and seg.building_level(h, Building.HAFEN) > 0
     if a.is_fleet:
         if not water and not harbour:
             out.append(Finding(where, f"Flotte auf {t.name} {seg.label(a.position)} ohne Hafen"))

@@ -134,3 +134,16 @@ def describe(seg: Segment, month: MonthDate) -> str:
     if d is None:
         return f"Eintreffschluß für {month.short()}: wie vom Segmentleiter angekündigt"
     return f"Eintreffschluß für {month.short()}: {when(d)}"
+
+
+def deadline_json(seg: Segment, d: datetime | None, problem: str | None) -> dict:
+    """``wdg turn deadline --json`` (and ``deadline`` of ``wdg mail run --json``):
+    the month, the deadline (ISO 8601 with its UTC offset, and the zone), whether
+    it has passed, seconds left."""
+    now = datetime.now(d.tzinfo if d is not None else None)
+    return {"segment": seg.name, "month": seg.date.key, "month_name": seg.date.short(),
+            "deadline": d.isoformat() if d is not None else None,
+            "timezone": seg.settings.timezone,
+            "passed": (now >= d) if d is not None else None,
+            "seconds_left": max(0, int((d - now).total_seconds())) if d is not None else None,
+            "problem": problem}

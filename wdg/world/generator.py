@@ -61,6 +61,10 @@ MILITIA_SHARE = 0.1
 CREATURE_KINDS = ("drache", "riesenadler", "seeschlange", "troll", "untote")
 
 
+FIRST_MONTH = MonthDate(412, 4)
+"""The first month a new segment plays (spring 412)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """Everything :func:`generate_segment` takes besides name and size."""
@@ -72,14 +76,14 @@ class Options:
     active_per_kingdom: int = 1
     creatures: int = 5
     capital_radius: int = 1
-    start: MonthDate = MonthDate(412, 4)
+    start: MonthDate = FIRST_MONTH
     demo_passwords: bool = False
 
 
 def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, seed: int, *,
                      city_states: int = 2, armies_per_kingdom: int = 4,
                      active_per_kingdom: int = 1, creatures: int = 5, capital_radius: int = 1,
-                     start: MonthDate = MonthDate(412, 4),
+                     start: MonthDate = FIRST_MONTH,
                      demo_passwords: bool = False,
                      rules: Rules | None = None) -> tuple[Segment, dict[int, str]]:
     """A new segment and the plain passwords of its kingdoms (shown once to the
@@ -117,7 +121,9 @@ def generate_segment(name: str, prov_cols: int, prov_rows: int, kingdoms: int, s
             else:
                 passwords[number] = generate_password()
                 hashed = hash_password(passwords[number])
-            seg.kingdoms[number].player.password_hash = hashed
+            player = seg.kingdoms[number].player
+            assert player is not None  # _found_realm gives every kingdom but a city state one
+            player.password_hash = hashed
     _set_militia(rng, seg)
     _add_diplomacy(seg, sites[:kingdoms])
     for k in range(1, kingdoms + 1):

@@ -29,7 +29,7 @@ class Hex(NamedTuple):
         """The third cube coordinate (``q + r + s == 0``)."""
         return -self.q - self.r
 
-    def __add__(self, other: object) -> Hex:  # type: ignore[override]
+    def __add__(self, other: object) -> Hex:
         if not isinstance(other, Hex):
             return NotImplemented
         return Hex(self.q + other.q, self.r + other.r)

@@ -27,6 +27,8 @@ import unicodedata
 
 import numpy as np
 
+from wdg.world.state import Segment
+
 SCRYPT_N = 2 ** 15
 """scrypt CPU/memory cost: 2^15 with r = 8 needs 32 MiB and about 0.1 s per
 check on one core of the reference machine (docs/security.md, measured)."""
@@ -161,13 +163,13 @@ def scheme(stored: str) -> str:
     return "unbekannt"
 
 
-def upgrade_hashes(seg: object, checked: dict[int, str]) -> list[int]:
+def upgrade_hashes(seg: Segment, checked: dict[int, str]) -> list[int]:
     """Replace the old-format hash of each kingdom in ``checked`` (``{kingdom:
     password}`` whose check has just succeeded) by :func:`upgraded_hash`, in
     ``seg`` (a :class:`wdg.world.state.Segment`); returns the kingdoms changed.
     The caller saves the segment the ordinary way (atomic, under its lock)."""
     changed = []
-    kingdoms = getattr(seg, "kingdoms")
+    kingdoms = seg.kingdoms
     for number, password in sorted(checked.items()):
         k = kingdoms.get(number)
         player = getattr(k, "player", None)

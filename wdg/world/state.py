@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TypedDict
 
 import numpy as np
 
@@ -369,7 +370,17 @@ class Segment:
         return "000.00" if h is None else self.grid.label(h)
 
 
-def empty_layers(grid: Grid) -> dict[str, np.ndarray]:
+class Layers(TypedDict):
+    """The dense layers of a :class:`Segment` (keyword arguments of its constructor)."""
+
+    terrain: np.ndarray
+    owner: np.ndarray
+    militia: np.ndarray
+    settlement: np.ndarray
+    buildings: np.ndarray
+
+
+def empty_layers(grid: Grid) -> Layers:
     """Zeroed dense layers of the right shapes and dtypes for a grid."""
     shape = grid.shape
     return {

@@ -36,7 +36,7 @@ import numpy as np
 
 from wdg.errors import InvalidInputError
 from wdg.world.calendar import MonthDate
-from wdg.world.generator import MAX_KINGDOMS, generate_segment
+from wdg.world.generator import FIRST_MONTH, MAX_KINGDOMS, generate_segment
 from wdg.world.hexgrid import Hex, hex_range, line
 from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Building, Segment, TroopType
 from wdg.world.terrain import WATER
@@ -122,7 +122,7 @@ def stress_segment(scale: float = 1.0, seed: int = STRESS_SEED, name: str = "str
         name, size.prov_cols, size.prov_rows, size.kingdoms, seed,
         city_states=size.city_states, armies_per_kingdom=size.armies_per_kingdom,
         active_per_kingdom=size.active_per_kingdom, creatures=size.creatures,
-        capital_radius=2, demo_passwords=True, **({"start": start} if start else {}))
+        capital_radius=2, demo_passwords=True, start=start or FIRST_MONTH)
     rng = np.random.default_rng([seed, 1])
     pairs = _make_hostile(seg, rng)
     used: set[int] = set()

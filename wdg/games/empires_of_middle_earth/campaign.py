@@ -25,6 +25,7 @@ from wdg.games.empires_of_middle_earth.common import (
 from wdg.games.empires_of_middle_earth.data import NO_REGION
 
 if TYPE_CHECKING:
+    from wdg.games.empires_of_middle_earth.rolls import Roll
     from wdg.games.empires_of_middle_earth.state import EmpiresState
 
 DIE = [(f, 1.0 / 6.0) for f in range(1, 7)]
@@ -88,8 +89,14 @@ class Battle:
 class CampaignMixin:
     """Campaign rules (mixed into the state)."""
 
+    # the state's attributes these methods set (declared in EmpiresState.__init__)
+    actor: int
+    note: str
+    waive: bool
+    pend: Roll | Battle | None
+
     # ----------------------------------------------------------- geography
-    def blocked_for(self: EmpiresState, edition: int, forbid: list[int]) -> frozenset[int]:
+    def blocked_for(self: EmpiresState, edition: int, forbid: list[int]) -> frozenset[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Regions an army of ``edition`` may not pass: those of lords of the other edition,
         and those of same-edition lords whose players forbid passage."""
         cards = self.g.cards
@@ -102,7 +109,7 @@ class CampaignMixin:
                         out.add(self.region[x])
         return frozenset(out)
 
-    def distances(self: EmpiresState, src: int, blocked: frozenset[int]) -> list[int]:
+    def distances(self: EmpiresState, src: int, blocked: frozenset[int]) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Regions from ``src`` to every region, never passing through a blocked one
         (a blocked region may still be the end of the way)."""
         me = self.g.map
@@ -123,14 +130,14 @@ class CampaignMixin:
                     queue.append(nb)
         return dist
 
-    def attack_value(self: EmpiresState, x: int, dist: int) -> int:
+    def attack_value(self: EmpiresState, x: int, dist: int) -> int:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Strength less 1 per full three regions of the way, counting the
         attacker's and the target's region ("direkt benachbarte Angriffe haben
         somit gerade eben keinen Abzug": a neighbour is two regions, one short
         of the first penalty)."""
         return self.g.cards[x].strength - (dist + 1) // 3
 
-    def campaign_actions(self: EmpiresState) -> list[int]:
+    def campaign_actions(self: EmpiresState) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Own unused armies against reachable armies of the other edition of other players."""
         p, cards, codes = self.player, self.g.cards, self.g.codes
         mine = [a for a in self.table[p] if cards[a].kind in ARMY_KINDS and not self.acted[a]]
@@ -153,7 +160,7 @@ class CampaignMixin:
         return acts
 
     # ----------------------------------------------------------- stages
-    def declare_campaign(self: EmpiresState, a: int, t: int) -> None:
+    def declare_campaign(self: EmpiresState, a: int, t: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Army a marches against army t; first the other lords decide on passage."""
         p, n, cards = self.player, self.g.num_players, self.g.cards
         self.acted[a] = True
@@ -169,7 +176,7 @@ class CampaignMixin:
         self.pend = b
         self._next_passage(b)
 
-    def _next_passage(self: EmpiresState, b: Battle) -> None:
+    def _next_passage(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         if b.queue:
             self.actor = b.queue[0]
             return
@@ -194,13 +201,13 @@ class CampaignMixin:
         b.stage = "support"
         self._next_support(b)
 
-    def _next_support(self: EmpiresState, b: Battle) -> None:
+    def _next_support(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         if b.queue:
             self.actor = b.attacker
             return
         self._start_help(b)
 
-    def _start_help(self: EmpiresState, b: Battle) -> None:
+    def _start_help(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Armies of the defender's edition at most one region away may join, at -1."""
         cards, me, n = self.g.cards, self.g.map, self.g.num_players
         t = b.target
@@ -219,7 +226,7 @@ class CampaignMixin:
         b.stage = "help"
         self._next_help(b)
 
-    def _next_help(self: EmpiresState, b: Battle) -> None:
+    def _next_help(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         if b.queue:
             self.actor = self.owner[b.queue[0]]
             return
@@ -230,7 +237,7 @@ class CampaignMixin:
         b.leader_d = lords[0]
         self._start_prep(b)
 
-    def _start_prep(self: EmpiresState, b: Battle) -> None:
+    def _start_prep(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         params = self.g.params
         if params["fortifications"] or params["event_cards"]:
             b.stage, self.actor = "prep_a", b.attacker
@@ -241,11 +248,11 @@ class CampaignMixin:
                 return
         self._start_dice(b)
 
-    def _fort_cost(self: EmpiresState, b: Battle, level: int) -> int:
+    def _fort_cost(self: EmpiresState, b: Battle, level: int) -> int:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         own = sum(1 for x in b.dfn if self.owner[x] == self.owner[b.target])
         return own + (3 if level == 2 else 0)
 
-    def _prep_actions(self: EmpiresState, b: Battle) -> list[int]:
+    def _prep_actions(self: EmpiresState, b: Battle) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         codes, params, q = self.g.codes, self.g.params, self.actor
         acts = [NO]
         fort = params["fortifications"]
@@ -257,7 +264,7 @@ class CampaignMixin:
             acts += sorted(codes.use + c for c in self.hands[q] if self.g.cards[c].kind == "support")
         return acts
 
-    def _apply_prep(self: EmpiresState, b: Battle, action: int) -> None:
+    def _apply_prep(self: EmpiresState, b: Battle, action: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         codes, q = self.g.codes, self.actor
         side_army = b.main if b.stage == "prep_a" else b.target
         if action == YES:
@@ -279,7 +286,7 @@ class CampaignMixin:
         if action == NO or self.battle_actions(b) == [NO]:
             self._prep_next(b)
 
-    def _prep_next(self: EmpiresState, b: Battle) -> None:
+    def _prep_next(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """From the attacker's preparation to the defender's, then to the dice."""
         if b.stage == "prep_a":
             b.stage, self.actor = "prep_d", self.owner[b.target]
@@ -287,7 +294,7 @@ class CampaignMixin:
                 return
         self._start_dice(b)
 
-    def _start_dice(self: EmpiresState, b: Battle) -> None:
+    def _start_dice(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Armies with a combat value under 1 do not fight; one die per fighting army."""
         b.att = [x for x in b.att if b.val[x] >= 1]
         b.dfn = [x for x in b.dfn if b.val[x] >= 1]
@@ -295,7 +302,7 @@ class CampaignMixin:
         b.queue = b.att + b.dfn
         self._next_die(b)
 
-    def _next_die(self: EmpiresState, b: Battle) -> None:
+    def _next_die(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         while b.queue and b.val[b.queue[0]] >= 6:
             self._hit(b, b.queue.pop(0))
         if b.queue:
@@ -305,13 +312,13 @@ class CampaignMixin:
         b.lose_a = min(b.hits_d, len(b.att))
         self._next_loss(b)
 
-    def _hit(self: EmpiresState, b: Battle, x: int) -> None:
+    def _hit(self: EmpiresState, b: Battle, x: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         if x in b.att:
             b.hits_a += 1
         else:
             b.hits_d += 1
 
-    def _next_loss(self: EmpiresState, b: Battle) -> None:
+    def _next_loss(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Each side's leader picks its lost armies; a side losing all needs no choice."""
         for side, lose, leader, stage in ((b.dfn, "lose_d", b.leader_d, "loss_d"),
                                           (b.att, "lose_a", b.leader_a, "loss_a")):
@@ -325,7 +332,7 @@ class CampaignMixin:
                 return
         self._destroy(b)
 
-    def _destroy(self: EmpiresState, b: Battle) -> None:
+    def _destroy(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         cards = self.g.cards
         wiped_a = all(x in b.doomed for x in b.att)
         wiped_d = all(x in b.doomed for x in b.dfn)
@@ -349,7 +356,7 @@ class CampaignMixin:
         b.stage, b.queue = "capture", captures
         self._next_capture(b)
 
-    def _next_capture(self: EmpiresState, b: Battle) -> None:
+    def _next_capture(self: EmpiresState, b: Battle) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         while b.queue:
             c, vp = b.queue[0]
             if self.where[c] == PLAY and self.owner[c] != vp:
@@ -362,7 +369,7 @@ class CampaignMixin:
             return
         self.back_to_main()
 
-    def battle_actions(self: EmpiresState, b: Battle) -> list[int]:
+    def battle_actions(self: EmpiresState, b: Battle) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Legal decisions in the battle's current stage."""
         codes, st = self.g.codes, b.stage
         if st in ("passage", "help", "siege"):
@@ -379,7 +386,7 @@ class CampaignMixin:
             return [NO, YES] if fits else [NO]
         return []
 
-    def battle_apply(self: EmpiresState, b: Battle, action: int) -> None:
+    def battle_apply(self: EmpiresState, b: Battle, action: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Apply one decision (or die) of the battle."""
         st, pick = b.stage, self.g.codes.pick
         if st == "dice":
@@ -426,7 +433,7 @@ class CampaignMixin:
         else:
             self._apply_siege(b, action)
 
-    def _apply_capture(self: EmpiresState, b: Battle, action: int) -> None:
+    def _apply_capture(self: EmpiresState, b: Battle, action: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """The victor takes the character (with his armies) or discards him; a discard by the
         turn player also serves as his end-of-turn discard if he ends the turn now."""
         c, vp = b.queue.pop(0)
@@ -438,7 +445,7 @@ class CampaignMixin:
                 self.waive = True
         self._next_capture(b)
 
-    def _apply_siege(self: EmpiresState, b: Battle, action: int) -> None:
+    def _apply_siege(self: EmpiresState, b: Battle, action: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Siege: the attacking armies now count as in the besieged region and fight it
         together next turn; otherwise they retreat."""
         if action == YES:
@@ -450,7 +457,7 @@ class CampaignMixin:
             self.note = f"siege of {self.card_name(b.target)} by {len(armies)} armies"
         self.back_to_main()
 
-    def start_siege_battle(self: EmpiresState, t: int, armies: tuple[int, ...]) -> bool:
+    def start_siege_battle(self: EmpiresState, t: int, armies: tuple[int, ...]) -> bool:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Fight last turn's siege again; False if it has lapsed."""
         p, cards = self.player, self.g.cards
         mine = [x for x in armies if self.where[x] == PLAY and self.owner[x] == p]
@@ -490,7 +497,7 @@ def hit_counts(chances: list[float], base: int = 0) -> list[float]:
 class OutlookMixin:
     """What a pending campaign is worth before its dice (for the search bot)."""
 
-    def battle_outlook(self: EmpiresState, b: Battle, worth: list[float]) -> list[float]:
+    def battle_outlook(self: EmpiresState, b: Battle, worth: list[float]) -> list[float]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Expected :meth:`~EmpiresState.worth` of every player once the
         battle's dice have fallen (rule 3.1): one die per fighting army, a
         hit on a roll at most its combat value; each side loses as many

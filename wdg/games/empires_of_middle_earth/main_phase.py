@@ -16,13 +16,21 @@ from wdg.games.empires_of_middle_earth.codes import NO
 from wdg.games.empires_of_middle_earth.common import DISCARD, HAND, INFLUENCE_LIMIT
 
 if TYPE_CHECKING:
+    from wdg.games.empires_of_middle_earth.campaign import Battle
+    from wdg.games.empires_of_middle_earth.rolls import Roll
     from wdg.games.empires_of_middle_earth.state import EmpiresState
 
 
 class MainMixin:
     """Legal actions and their effects in the main phase (mixed into the state)."""
 
-    def _main_actions(self: EmpiresState) -> list[int]:
+    # the state's attributes these methods set (declared in EmpiresState.__init__)
+    actor: int
+    note: str
+    waive: bool
+    pend: Roll | Battle | None
+
+    def _main_actions(self: EmpiresState) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         p, cards, codes, n = self.player, self.g.cards, self.g.codes, self.g.codes.n
         hand, mine = self.hands[p], self.table[p]
         acts = [NO]
@@ -45,18 +53,18 @@ class MainMixin:
         acts.sort()
         return acts
 
-    def _may_mobilise(self: EmpiresState, c: int, a: int) -> bool:
+    def _may_mobilise(self: EmpiresState, c: int, a: int) -> bool:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """The shadow army needs its named character and its key card in hand (2.2.2)."""
         army = self.g.cards[a]
         if not army.needs_character:
             return True
         return self.g.cards[c].name == army.needs_character and self._key_card(a) >= 0
 
-    def _key_card(self: EmpiresState, a: int) -> int:
+    def _key_card(self: EmpiresState, a: int) -> int:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         want = self.g.cards[a].needs_card
         return next((k for k in self.hands[self.player] if self.g.cards[k].name == want), -1)
 
-    def _intrigue_actions(self: EmpiresState, ready: list[int]) -> list[int]:
+    def _intrigue_actions(self: EmpiresState, ready: list[int]) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         p, cards, codes = self.player, self.g.cards, self.g.codes
         others = [t for q in range(self.g.num_players) if q != p
                   for t in self.table[q] if cards[t].kind == "character"]
@@ -67,7 +75,7 @@ class MainMixin:
             acts += [base + t for t in others if any(self.at_site(t, x) for x in mine)]
         return acts
 
-    def _liberate_actions(self: EmpiresState, ready: list[int]) -> list[int]:
+    def _liberate_actions(self: EmpiresState, ready: list[int]) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Prisoners need ``helpers`` other unused characters of their edition and gold (2.2.1)."""
         p, cards, codes = self.player, self.g.cards, self.g.codes
         acts = []
@@ -80,7 +88,7 @@ class MainMixin:
                 acts += [codes.liberate + k * codes.n + c for c in same]
         return acts
 
-    def _hazard_actions(self: EmpiresState) -> list[int]:
+    def _hazard_actions(self: EmpiresState) -> list[int]:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         p, cards, codes = self.player, self.g.cards, self.g.codes
         acts = []
         for h in self.hands[p]:
@@ -99,7 +107,7 @@ class MainMixin:
                         acts.append(codes.hazard + h * codes.n + t)
         return acts
 
-    def _apply_main(self: EmpiresState, action: int) -> None:
+    def _apply_main(self: EmpiresState, action: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         codes, n = self.g.codes, self.g.codes.n
         if action == NO:
             self.finish_main()
@@ -127,7 +135,7 @@ class MainMixin:
             h, t = divmod(action - codes.hazard, n)
             self._hazard(h, t)
 
-    def _liberate(self: EmpiresState, k: int, lord: int) -> None:
+    def _liberate(self: EmpiresState, k: int, lord: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Two (``helpers``) other characters take the strikes, spending their attempts;
         the lord mobilises the prisoners, who have no home site (2.2.1)."""
         p, cards = self.player, self.g.cards
@@ -142,7 +150,7 @@ class MainMixin:
         self.mobilised[k] = True
         self.note = f"{cards[lord].name} frees {card.name}"
 
-    def _hazard(self: EmpiresState, h: int, t: int) -> None:
+    def _hazard(self: EmpiresState, h: int, t: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Dissolution: the army is discarded. Call of home: the character returns to his
         owner's hand, his armies are discarded."""
         cards = self.g.cards

@@ -17,6 +17,7 @@ from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX
 from wdg.games.empires_of_middle_earth.common import DISCARD, INFLUENCE_LIMIT
 
 if TYPE_CHECKING:
+    from wdg.games.empires_of_middle_earth.campaign import Battle
     from wdg.games.empires_of_middle_earth.state import EmpiresState
 
 TWO_D6 = [(s, (6 - abs(s - 7)) / 36.0) for s in range(2, 13)]
@@ -128,7 +129,13 @@ class Roll:
 class RollMixin:
     """Starting and resolving influence attempts (mixed into the state)."""
 
-    def begin_attempt(self: EmpiresState, kind: str, c: int, target: int) -> None:
+    # the state's attributes these methods set (declared in EmpiresState.__init__)
+    actor: int
+    note: str
+    waive: bool
+    pend: Roll | Battle | None
+
+    def begin_attempt(self: EmpiresState, kind: str, c: int, target: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Character c spends his attempt of the round on ``target``."""
         p = self.player
         n = self.g.num_players
@@ -145,7 +152,7 @@ class RollMixin:
         self.site[c] = opts[0]
         self.setup_roll(r)
 
-    def setup_roll(self: EmpiresState, r: Roll) -> None:
+    def setup_roll(self: EmpiresState, r: Roll) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Compute the numbers of the roll; a first mobilisation at home succeeds at once."""
         cards, me = self.g.cards, self.g.map
         c, t = r.char, r.target
@@ -164,7 +171,7 @@ class RollMixin:
         r.stage = "bribe"
         r.next_briber(self)
 
-    def resolve_roll(self: EmpiresState, r: Roll) -> None:
+    def resolve_roll(self: EmpiresState, r: Roll) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Mobilise: 2d6 + bribes > number + penalties. Intrigue: DI + 2d6 + bribes >
         mind (+ twice the lord's armies) + 2d6."""
         if r.kind == "mobilise":
@@ -180,7 +187,7 @@ class RollMixin:
             self.defect(r.char, r.target)
         self.back_to_main()
 
-    def finish_mobilise(self: EmpiresState, c: int, army: int, ok: bool) -> None:
+    def finish_mobilise(self: EmpiresState, c: int, army: int, ok: bool) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """A mobilised army lies under its lord; a failed one is discarded.
         Either way the army has had its first attempt: "Die erstmalige
         Mobilmachung ( Einflußversuch )" is automatic at home only once."""
@@ -192,7 +199,7 @@ class RollMixin:
             self._leave(army, DISCARD)
         self.back_to_main()
 
-    def defect(self: EmpiresState, c: int, t: int) -> None:
+    def defect(self: EmpiresState, c: int, t: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into
         """Target t changes to c's player with his armies; c becomes the new lord if his
         free DI can hold t, else t counts against the limit and is discarded if it is exceeded."""
         p = self.owner[c]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from wdg.games.base import CHANCE, Band, Num
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE, YES
 from wdg.games.empires_of_middle_earth.common import ARMY_KINDS, DRAWING, END, START
+from wdg.games.empires_of_middle_earth.rolls import Roll
 
 if TYPE_CHECKING:
     from wdg.games.empires_of_middle_earth.state import EmpiresState
@@ -64,7 +65,7 @@ def _chance_text(s: EmpiresState, a: int) -> str:
     number it must beat, a battle die and whether it hits."""
     pend = s.pend
     if pend is not None:
-        if type(pend).__name__ == "Roll":
+        if isinstance(pend, Roll):
             name = s.card_name
             if pend.kind == "intrigue" and pend.a == 0:
                 return (f"Intrige {name(pend.char)} gegen {name(pend.target)}: 2W6 = {a} "
@@ -279,14 +280,14 @@ def human_view(s: EmpiresState, viewer: int) -> str:
     cards = s.g.cards
     lines = [board_text(s)]
     lines.append("Abwurfstapel (offen): " + (", ".join(cards[c].name for c in s.discard) or "leer"))
-    lines.append(f"Deine Hand: " + (", ".join(cards[c].name for c in sorted(s.hands[viewer])) or "leer"))
+    lines.append("Deine Hand: " + (", ".join(cards[c].name for c in sorted(s.hands[viewer])) or "leer"))
     for p in range(s.g.num_players):
         if p != viewer:
             k = len(s.hands[p])
             lines.append(f"Hand P{p}: {k} {'Karte' if k == 1 else 'Karten'}")
     if s.pend is not None:
         pend = s.pend
-        if type(pend).__name__ == "Roll":
+        if isinstance(pend, Roll):
             what = (f"Mobilmachung von {s.card_name(pend.target)} durch {s.card_name(pend.char)}, "
                     f"nötig mehr als {pend.need}" if pend.kind == "mobilise"
                     else f"Intrige von {s.card_name(pend.char)} gegen {s.card_name(pend.target)}, "

@@ -87,7 +87,7 @@ def shift(grid: Grid, by: int) -> Grid:
 def balanced_sides(seed: int) -> list[tuple[Grid, Grid]]:
     """The 92 tiles: each base tile followed by its three images."""
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[tuple[Grid, Grid]] = []
     for _ in range(BASE_TILES):
         a, b = draw_side(rng), draw_side(rng)
         out.extend((shift(a, k), shift(b, k)) for k in range(4))

@@ -8,7 +8,7 @@ against :func:`legal` (the state does that).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from wdg.games.four_gods.actions import MAX_ROW, REGIONS
@@ -289,9 +289,10 @@ def _skip(s: St) -> None:
     after_main_action(s)
 
 
-HANDLERS = {"deal": _deal, "start": _start, "end": _end, "draw": _draw, "draw_tile": _draw_tile,
-            "place": _place, "reserve": _reserve, "flip": _flip, "take": _take, "ret": _return,
-            "god": _god, "city": _city, "prophet": _prophet, "move": _move, "skip": _skip}
+HANDLERS: dict[str, Callable[..., None]] = {
+    "deal": _deal, "start": _start, "end": _end, "draw": _draw, "draw_tile": _draw_tile,
+    "place": _place, "reserve": _reserve, "flip": _flip, "take": _take, "ret": _return,
+    "god": _god, "city": _city, "prophet": _prophet, "move": _move, "skip": _skip}
 
 
 # ------------------------------------------------------------------ turns

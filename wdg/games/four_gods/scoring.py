@@ -83,10 +83,10 @@ def prophet_points(kingdoms: Iterable[Kingdom], prophets: Mapping[int, tuple[int
     counts: list[dict[int, int]] = [{} for _ in kingdoms]
     occupied: list[set[int]] = [set() for _ in kingdoms]
     for god, member in prophets.values():
-        i = where.get(member)
-        if i is not None:
-            counts[i][god] = counts[i].get(god, 0) + 1
-            occupied[i].add(member[0])
+        at = where.get(member)
+        if at is not None:
+            counts[at][god] = counts[at].get(god, 0) + 1
+            occupied[at].add(member[0])
     pts = [0, 0, 0, 0]
     for k, cnt, occ in zip(kingdoms, counts, occupied):
         if not cnt:

@@ -275,8 +275,8 @@ class FourGodsState(State):
                     rows += [0.0] * 73
         hands: list[float] = []
         for h in (0, 1):
-            t = self.hands[h]
-            hands += [float(t is not None)] + grid(t, 0) + grid(t, 4)
+            held = self.hands[h]
+            hands += [float(held is not None)] + grid(held, 0) + grid(held, 4)
         players: list[float] = []
         for q in range(n):
             known = [] if q in hidden else self.gods[q]
@@ -373,7 +373,7 @@ class FourGodsState(State):
         new = [pool[int(i)] for i in rng.permutation(len(pool))][:len(old)]
         return self._dealt(slots, old, new)
 
-    def information_set(self, player: int) -> list[FourGodsState]:
+    def information_set(self, player: int) -> list[State]:
         """Every position ``player`` cannot tell apart from this one by what
         he knows, each as likely as the others: with hidden gods one per
         deal of the others' gods that :meth:`resample_from_infostate` can

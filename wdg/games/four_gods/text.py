@@ -165,7 +165,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
     1.. name cells as the actions do ("at C4"). Then hands, rows and gods."""
     ts = s.game.tileset
     prophet_at: dict[tuple[int, int, int], str] = {}
-    for c, (g, (_, k)) in s.prophets.items():
+    for c, (_g, (_, k)) in s.prophets.items():
         o = s.world.tiles[c]
         if o is None:
             continue
@@ -196,8 +196,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
         lines.append("")
     lines.append(board_key(s))
     for h in (0, 1):
-        if s.hands[h] is not None:
-            t = s.hands[h]
+        if (t := s.hands[h]) is not None:
             lines.append(f"Hand {h + 1}: Plättchen {t} Seite A {tile_terrain(s, t, 0)}, "
                          f"Seite B {tile_terrain(s, t, 4)}")
     for p in range(s.game.num_players):
@@ -212,8 +211,9 @@ def board_text(s: St, viewer: int | None = None) -> str:
                      f"Ablagereihe [{row}]")
     if s.prophets:
         lines.append("Propheten: " + ", ".join(
-            f"{cell_name(s, c)} {prophet_label(s, g)} ({TERRAIN_NAMES[s.world.tiles[c].region_terrain[k]]})"
-            for c, (g, (_, k)) in sorted(s.prophets.items()) if s.world.tiles[c] is not None))
+            f"{cell_name(s, c)} {prophet_label(s, g)} ({TERRAIN_NAMES[laid.region_terrain[k]]})"
+            for c, (g, (_, k)) in sorted(s.prophets.items())
+            if (laid := s.world.tiles[c]) is not None))
     lines.append("Propheten im Vorrat: " + ", ".join(f"{prophet_label(s, g)} {s.supply[g]}"
                                                     for g in _supply_gods(s)))
     return "\n".join(lines)

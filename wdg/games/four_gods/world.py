@@ -292,12 +292,10 @@ class World:
                 continue
             nbrs = self.fit.neighbours[c]
             east, south = nbrs[E], nbrs[S]
-            if east >= 0 and self.tiles[east] is not None:
-                other = self.tiles[east]
+            if east >= 0 and (other := self.tiles[east]) is not None:
                 for i in range(3):
                     _union(parent, find, (c, o.region_of[i][2]), (east, other.region_of[i][0]))
-            if south >= 0 and self.tiles[south] is not None:
-                other = self.tiles[south]
+            if south >= 0 and (other := self.tiles[south]) is not None:
                 for i in range(3):
                     _union(parent, find, (c, o.region_of[2][i]), (south, other.region_of[0][i]))
         groups: dict[tuple[int, int], list[tuple[int, int]]] = {}

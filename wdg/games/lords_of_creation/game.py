@@ -22,7 +22,7 @@ class LordsOfCreation(Game):
     """
 
     name = "lords_of_creation"
-    end_conditions = ("alle Karten gespielt", "gleiche Karten bei leerem Stapel")
+    end_conditions: tuple[str, ...] = ("alle Karten gespielt", "gleiche Karten bei leerem Stapel")
     end_labels = {"not over": "nicht beendet"}
     """The ends are named in German already (4.)."""
     figure_labels = {"rounds": "Runden", "hexes_held": "besetzte Felder",

@@ -1,0 +1,120 @@
+"""The intake's edges (issue #40 item 8, docs/storage.md "The store's edges"):
+a link in ``orders/<seg>/<M>/replaced/``, in the outbox or in the quarantine
+is refused before anything is committed — never a correction answered
+"angenommen" while the first sheet stays in force — and every move of a
+committed journal is checked after it."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+import os
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from wdg.campaign import Campaign
+from wdg.errors import StateError
+from wdg.orders.intake import import_mailbox
+from wdg.store.edges import LinkRefused
+from wdg.store.intake import IntakeMoveError, check_sheets, recover_intake
+
+SHEET = "Segment: test\nKönigreich: 1\nPasswort: geheim-1\nK\nF+ {}\n"
+
+
+def _mail(body: str, mid: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = "spieler@example.org"
+    msg["Message-ID"] = f"<{mid}@example.org>"
+    msg["Subject"] = "Spielzug"
+    msg["Date"] = "Wed, 01 May 2024 10:00:00 +0200"
+    msg.set_content(body)
+    return bytes(msg)
+
+
+def _mbox(path: Path, *mails: bytes) -> Path:
+    box = mailbox.mbox(str(path))
+    for raw in mails:
+        box.add(raw)
+    box.flush()
+    box.close()
+    return path
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def test_a_linked_replaced_folder_refuses_the_correction_before_its_commit(world, tmp_path):
+    camp = Campaign(tmp_path / "camp")
+    first = _mbox(tmp_path / "a.mbox", _mail(SHEET.format(100), "first"))
+    second = _mbox(tmp_path / "b.mbox", _mail(SHEET.format(200), "second"))
+    import_mailbox(camp, world, first, outbox=tmp_path / "out")
+    folder = camp.orders_dir("test", world.date)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, folder / "replaced")
+    before = _tree(folder)
+    with pytest.raises(LinkRefused) as e:
+        import_mailbox(camp, world, second, outbox=tmp_path / "out")
+    assert "symbolischer Link" in str(e.value) and "nichts verändert" in str(e.value)
+    assert str(folder / "replaced") in str(e.value)
+    assert _tree(folder) == before  # the first sheet in force, nothing half-done
+    assert "F+ 100" in (folder / "k1.txt").read_text()
+    assert list(elsewhere.iterdir()) == []
+    assert not list(folder.glob(".*"))
+    # the link removed: the same mail is taken now (it was never marked as taken)
+    (folder / "replaced").unlink()
+    (r,) = import_mailbox(camp, world, second, outbox=tmp_path / "out").results
+    assert r.status == "angenommen" and "F+ 200" in (folder / "k1.txt").read_text()
+    assert "F+ 100" in (folder / "replaced" / "k1.1.txt").read_text()
+    assert check_sheets(folder) == []
+
+
+def test_a_journal_move_that_did_not_happen_is_named_and_the_journal_kept(world, tmp_path):
+    """A committed journal whose move is made impossible after its commit point
+    (replaced/ turned into a link meanwhile): the roll forward refuses, names
+    the move, keeps the journal; nothing moves out of the campaign."""
+    camp = Campaign(tmp_path / "camp")
+    import_mailbox(camp, world, _mbox(tmp_path / "a.mbox", _mail(SHEET.format(100), "first")),
+                   outbox=tmp_path / "out")
+    folder = camp.orders_dir("test", world.date)
+    (folder / ".k1.txt.new").write_text(SHEET.format(300))
+    journal = folder / ".intake-1-abcd.journal"
+    journal.write_text(json.dumps({"moves": [["k1.txt", "replaced/k1.1.txt"],
+                                             [".k1.txt.new", "k1.txt"]]}))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, folder / "replaced")
+    with pytest.raises(IntakeMoveError) as e:
+        recover_intake(folder)
+    assert "nicht ausgeführt" in str(e.value) and "k1.txt → replaced/k1.1.txt" in str(e.value)
+    assert journal.is_file() and list(elsewhere.iterdir()) == []
+    assert "F+ 100" in (folder / "k1.txt").read_text()
+    assert any("nicht abgeschlossen" in f.what for f in check_sheets(folder))
+    (folder / "replaced").unlink()
+    recover_intake(folder)  # the link gone: completed
+    assert not journal.exists() and "F+ 300" in (folder / "k1.txt").read_text()
+
+
+def test_a_linked_outbox_or_quarantine_is_never_written_through(world, tmp_path):
+    camp = Campaign(tmp_path / "camp")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    outbox = camp.root / "outbox" / "test" / world.date.key
+    outbox.parent.mkdir(parents=True)
+    os.symlink(elsewhere, outbox)
+    box = _mbox(tmp_path / "a.mbox", _mail(SHEET.format(100), "first"))
+    (r,) = import_mailbox(camp, world, box).results
+    assert r.status == "angenommen"  # the sheet is stored; the answer is not written
+    assert "Bestätigung nicht geschrieben" in r.notes and list(elsewhere.iterdir()) == []
+    q = camp.root / "quarantine"
+    q.mkdir()
+    os.symlink(elsewhere, q / "test")
+    big = _mail(SHEET.format(100) + "# " + "y" * 5000 + "\n", "big")
+    with pytest.raises(StateError, match="symbolischer Link"):  # kept in quarantine: refused
+        import_mailbox(camp, world, _mbox(tmp_path / "b.mbox", big), outbox=tmp_path / "out",
+                       max_bytes=1000)
+    assert list(elsewhere.iterdir()) == []
