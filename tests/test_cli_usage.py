@@ -96,7 +96,8 @@ HELP_ENGLISH = frozenset(
     "the and of to with default only for from this is are each every when which be or into "
     "its it one that by not as on at".split())
 """Words that are English and not German: none may stand in a help text
-(outside names: "Empires of Middle-earth", identifiers, paths, options)."""
+(outside names: "Empires of Middle-earth", identifiers, paths, options,
+quoted values and titles)."""
 
 
 def _command_tree():
@@ -124,7 +125,7 @@ def test_every_help_text_of_every_command_is_german():
     for path, cmd in _command_tree():
         texts = [("", cmd.help or "")] + [(p.name, getattr(p, "help", None) or "") for p in cmd.params]
         for name, text in texts:
-            plain = re.sub(r"'[^']*'|`[^`]*`|\S*/\S*|--?[\w-]+|\S+\.(yaml|svg|json|md|eml|py)\b"
+            plain = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`|\S*/\S*|--?[\w-]+|\S+\.(yaml|svg|json|md|eml|py)\b"
                            r"|\w+_\w+|Empires of Middle-earth|Lords of Creation", " ", text)
             words = set(re.findall(r"[A-Za-zÄÖÜäöüß]+", plain.lower()))
             if words & HELP_ENGLISH:
