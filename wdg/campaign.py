@@ -100,6 +100,22 @@ DEMO_SEGMENT = "canura"
 DEMO_PARTS = ("worlds/canura", "worlds/rules", "orders/canura", "templates")
 
 
+def segment_names(camp: Campaign) -> list[str]:
+    """The campaign's segments (``worlds/<name>/segment.yaml``), sorted by name;
+    directories whose name is not a segment name (``rules``, hidden ones) are not."""
+    if not camp.worlds.is_dir():
+        return []
+    out = []
+    for p in sorted(camp.worlds.iterdir()):
+        if p.name == "rules" or not (p / "segment.yaml").is_file():
+            continue
+        try:
+            out.append(check_segment_name(p.name))
+        except ValueError:
+            continue
+    return out
+
+
 def copy_demo(out: Path, source: Path = PACKAGE_ROOT) -> Campaign:
     """Copy the demo campaign from ``source`` into a fresh ``out``."""
     out = out.resolve()

@@ -1,7 +1,7 @@
 """What made a month: the software's version, commit and environment (docs/turns.md).
 
-:func:`build_info` names this wdg: the release number (``wdg.__version__``),
-the git commit and whether the tree had uncommitted changes — read from git
+``build_info`` (:func:`wdg.software.build_info`, re-exported here) names this
+wdg: the release number (``wdg.__version__``), the git commit and whether the tree had uncommitted changes — read from git
 when the package runs from a checkout, else from ``wdg/_build.json``, written
 into the wheel when it is built (``setup.py``); ``None`` where neither can say.
 :func:`environment` adds the Python version and every installed
@@ -14,61 +14,17 @@ process.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import platform
-import subprocess
 import sys
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from wdg import __version__
+from wdg.software import BUILD_FILE, PACKAGE_DIR, build_info, git_info, wdg_wheel_sha256
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-BUILD_FILE = "_build.json"
-"""``wdg/_build.json``: ``{"commit": ..., "dirty": ...}`` written when a wheel is built."""
-
-
-def _git(root: Path, *args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
-                             timeout=20, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout if out.returncode == 0 else None
-
-
-def git_info(root: Path) -> dict[str, Any] | None:
-    """``{"commit", "dirty"}`` of the git checkout ``root`` (``None``: not a checkout).
-    Dirty: a tracked file differs from the commit (untracked files do not count)."""
-    if not (root / ".git").exists():
-        return None
-    head = _git(root, "rev-parse", "HEAD")
-    if not head:
-        return None
-    status = _git(root, "status", "--porcelain", "--untracked-files=no")
-    return {"commit": head.strip(), "dirty": None if status is None else bool(status.strip())}
-
-
-@lru_cache(maxsize=1)
-def build_info() -> dict[str, Any]:
-    """``{"version", "commit", "dirty", "source"}`` of the running wdg; ``source``
-    says where commit and dirty flag come from: ``git`` (a checkout), ``build``
-    (recorded in the wheel) or ``unknown``."""
-    info: dict[str, Any] = {"version": __version__, "commit": None, "dirty": None,
-                            "source": "unknown"}
-    found = git_info(PACKAGE_DIR.parent)
-    if found is not None:
-        return {**info, **found, "source": "git"}
-    try:
-        recorded = json.loads((PACKAGE_DIR / BUILD_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return info
-    if isinstance(recorded, dict):
-        info.update(commit=recorded.get("commit"), dirty=recorded.get("dirty"), source="build")
-    return info
+__all__ = ["BUILD_FILE", "MISSING", "PACKAGE_DIR", "build_info", "describe", "distributions",
+           "environment", "git_info", "month_made_by", "requirements", "version_line"]
 
 
 def version_line() -> str:
@@ -189,8 +145,6 @@ def distributions() -> dict[str, dict[str, Any]]:
 def environment() -> dict[str, Any]:
     """The record of the software resolving a month: wdg (with the SHA-256 of its
     wheel as :func:`wdg.software.wdg_wheel` builds it), Python, dependencies."""
-    from wdg.software import wdg_wheel_sha256
-
     return {
         "wdg": {**build_info(), "wheel_sha256": wdg_wheel_sha256()},
         "python": {"version": platform.python_version(),

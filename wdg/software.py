@@ -1,5 +1,11 @@
 """The exact software as wheels, built offline from what is installed (issue #40).
 
+:func:`build_info` names the running wdg (release, commit, dirty flag; read from
+git in a checkout, else from ``wdg/_build.json`` in the wheel). It lives here,
+below :mod:`wdg.provenance`, because the wheel build needs it and provenance
+records the wheel's hash: provenance imports this module, never the other way
+(docs/architecture.md).
+
 :func:`wdg_wheel` builds the wheel of the running wdg from its own files — the
 package folder as it is installed or checked out, plus, from a checkout, what a
 wheel build adds (``wdg/_build.json`` with the commit, ``wdg/_shipped/`` with the
@@ -22,18 +28,65 @@ import base64
 import hashlib
 import io
 import json
+import os
 import re
+import subprocess
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from wdg import __version__
 from wdg.errors import StateError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CHECKOUT = PACKAGE_DIR.parent
+BUILD_FILE = "_build.json"
+"""``wdg/_build.json``: ``{"commit": ..., "dirty": ...}`` written when a wheel is built."""
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                             timeout=20, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def git_info(root: Path) -> dict[str, Any] | None:
+    """``{"commit", "dirty"}`` of the git checkout ``root`` (``None``: not a checkout).
+    Dirty: a tracked file differs from the commit (untracked files do not count)."""
+    if not (root / ".git").exists():
+        return None
+    head = _git(root, "rev-parse", "HEAD")
+    if not head:
+        return None
+    status = _git(root, "status", "--porcelain", "--untracked-files=no")
+    return {"commit": head.strip(), "dirty": None if status is None else bool(status.strip())}
+
+
+@lru_cache(maxsize=1)
+def build_info() -> dict[str, Any]:
+    """``{"version", "commit", "dirty", "source"}`` of the running wdg; ``source``
+    says where commit and dirty flag come from: ``git`` (a checkout), ``build``
+    (recorded in the wheel) or ``unknown``."""
+    info: dict[str, Any] = {"version": __version__, "commit": None, "dirty": None,
+                            "source": "unknown"}
+    found = git_info(PACKAGE_DIR.parent)
+    if found is not None:
+        return {**info, **found, "source": "git"}
+    try:
+        recorded = json.loads((PACKAGE_DIR / BUILD_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return info
+    if isinstance(recorded, dict):
+        info.update(commit=recorded.get("commit"), dirty=recorded.get("dirty"), source="build")
+    return info
+
+
 SHIPPED = ("templates", "worlds/rules", "worlds/canura", "orders/canura", "docs/report-schema.json")
 """What a wheel carries in ``wdg/_shipped/`` (as ``setup.py``'s SHIPPED)."""
 _SKIP_PARTS = {"__pycache__", "turns", ".lock"}
@@ -116,8 +169,6 @@ def _metadata_text() -> str:
 @lru_cache(maxsize=1)
 def wdg_wheel() -> Wheel:
     """The wheel of the running wdg, built from its installed (or checked-out) files."""
-    from wdg.provenance import build_info
-
     members = _tree(PACKAGE_DIR, "wdg")
     if "wdg/_build.json" not in members:  # a checkout: add what the wheel build adds
         info = build_info()

@@ -209,6 +209,7 @@ def test_the_upgrade_places_deposits_and_a_replay_never_adds_them(tmp_path: Path
     from wdg.campaign import PACKAGE_ROOT, Campaign
     from wdg.engine.replay import _rules_with_defaults, fill_month_rules
     from wdg.engine.upgrade import upgrade_segment
+    from wdg.reports.kept import check_kept_templates
 
     camp = Campaign(tmp_path / "camp")
     seg_dir = camp.segment_dir("canura")
@@ -222,7 +223,8 @@ def test_the_upgrade_places_deposits_and_a_replay_never_adds_them(tmp_path: Path
     head = (seg_dir / "segment.yaml").read_text(encoding="utf-8")
     (seg_dir / "segment.yaml").write_text(head.replace(f"format: {FORMAT}", "format: 1"), encoding="utf-8")
     (seg_dir / "SHA256SUMS").unlink()  # a format-1 segment was written before the hash lists
-    report = upgrade_segment(camp, "canura", templates="keep")
+    report = upgrade_segment(camp, "canura", templates="keep",
+                             check_templates=check_kept_templates)
     assert any(seg.label(h) in line for line in report.changes["Bodenschätze"])
     after = load_segment(seg_dir)
     assert after.deposits and after.deposits[h].known_by == [1]

@@ -168,9 +168,10 @@ def upgrade(
     behalten oder ersetzt, andere Aufzeichnungen verschoben; archivierte Monate bleiben
     unberührt. Gibt aus, was sich geändert hat."""
     from wdg.engine.upgrade import upgrade_segment
+    from wdg.reports.kept import check_kept_templates
 
     report = upgrade_segment(open_campaign(campaign), name, templates=templates, rules=rules,
-                             dry_run=dry_run)
+                             dry_run=dry_run, check_templates=check_kept_templates)
     if not report.changes:
         typer.echo(f"Segment {name}: Format {report.to_format}, nichts zu tun")
         return

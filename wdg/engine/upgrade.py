@@ -384,59 +384,6 @@ def templates_step(ctx: Context) -> list[str]:
             "die mitgelieferten Vorlagen"]
 
 
-def check_kept_templates(camp: Campaign, segment: str) -> str | None:
-    """``--templates keep``: render the Götterbotschaft, the overview and one result
-    sheet (text and HTML) of the last archived month with the campaign's templates
-    over the shipped ones, as the next ``turn run`` would render them, before the
-    upgrade changes anything (issue #40 item 2). Raises InvalidInputError with the
-    template's own error when they cannot render; returns the line for the report
-    (``None``: no own templates or no archived month to render)."""
-    import tempfile
-
-    from wdg.engine.replay import fill_month_rules
-    from wdg.reports.archived import _previous_of, month_inputs
-    from wdg.reports.batch import MonthInput, render_common, render_kingdom, report_kingdoms
-    from wdg.reports.build import MonthEvents
-    from wdg.reports.settings import load_report_settings
-    from wdg.rules import Rules
-    from wdg.world.calendar import MonthDate
-
-    if not camp.templates_dir.is_dir():
-        return None
-    turns = camp.archive_dir(segment)
-    months = sorted(d.name for d in turns.iterdir() if d.is_dir() and not d.name.startswith(".")
-                    and (d / "state-before").is_dir()) if turns.is_dir() else []
-    if not months:
-        return "behaltene Vorlagen: kein archivierter Mond zum Probe-Rendern"
-    date = MonthDate.parse(months[-1])
-    after, events, sheets, gm_sheet, rules_dir = month_inputs(camp, segment, date)
-    kingdoms = report_kingdoms(after)
-    with tempfile.TemporaryDirectory(prefix="wdg-upgrade-templates-") as tmp:
-        filled = Path(tmp) / "rules"
-        if fill_month_rules(turns / date.key, filled):
-            rules_dir = filled  # the keys this version needs, as the upgraded rules have them
-        inp = MonthInput(None, after, events, sheets, gm_sheet, Path(tmp) / "out",
-                         camp.templates_dir, load_report_settings(rules_dir), pdf=False,
-                         previous=_previous_of(turns / date.key, camp, segment, date),
-                         rules=Rules.load(rules_dir))
-        inp.index = MonthEvents(inp.events)
-        what = "Götterbotschaft und Übersicht"
-        try:
-            render_common(inp)
-            if kingdoms:
-                what = f"Ergebnisblatt von Königreich {kingdoms[0]}"
-                render_kingdom(inp, kingdoms[0])
-        except Exception as e:  # noqa: BLE001 — any template error is the answer
-            raise InvalidInputError(
-                f"--templates keep: die eigenen Vorlagen (templates/) lassen sich mit dieser "
-                f"wdg-Version nicht rendern ({what}, Mond {date.key}): {type(e).__name__}: "
-                f"{str(e)[:300]}. Nichts wurde verändert. Die Vorlagen anpassen oder "
-                f"--templates replace wählen (die mitgelieferten gelten)") from None
-    return (f"behaltene Vorlagen probeweise gerendert: Götterbotschaft, Übersicht und das "
-            f"Ergebnisblatt von Königreich {kingdoms[0] if kingdoms else '-'} (Text und HTML) "
-            f"des Monds {date.key}")
-
-
 # --- mail records --------------------------------------------------------------------
 
 def mail_step(ctx: Context) -> list[str]:
@@ -516,12 +463,21 @@ register_segment_step("Bodenschätze", deposits_step, always=True)
 
 # --- the upgrade ---------------------------------------------------------------------
 
-def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = None,
-                    rules: str = "keep", dry_run: bool = False) -> UpgradeReport:
+TemplateCheck = Callable[[Campaign, str], "str | None"]
+"""Renders a month with the campaign's kept templates before the upgrade accepts
+them: raises InvalidInputError with the template's error, else returns the line
+for the report (:func:`wdg.reports.kept.check_kept_templates`)."""
+
+
+def upgrade_segment(camp: Campaign, segment: str, *, check_templates: TemplateCheck,
+                    templates: str | None = None, rules: str = "keep",
+                    dry_run: bool = False) -> UpgradeReport:
     """Migrate the segment (and the campaign's rules and templates) to this
     version's format; returns what changed. A segment of this format gets only
     the steps registered ``always`` (e.g. deposits for a segment saved before
-    them); a newer one is refused."""
+    them); a newer one is refused. ``check_templates`` is called with ``--templates
+    keep`` before anything is written; it comes from the caller because rendering
+    is the reports' layer, above this one (docs/architecture.md)."""
     from wdg.store.lock import segment_lock
     from wdg.store.segment import FORMAT, format_of, load_segment, save_segment, too_new
 
@@ -547,7 +503,7 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
         if ctx.templates == "keep" and any(s.fn is templates_step for s in due) and \
                 templates_step(Context(camp, segment, fmt, FORMAT, "keep", True))[0] \
                 .startswith("templates/ behalten"):
-            kept = check_kept_templates(camp, segment)  # before anything is written
+            kept = check_templates(camp, segment)  # before anything is written
         for step in (s for s in due if not s.on_segment):
             report.changes[step.name] = step.fn(ctx)
             if step.fn is templates_step and kept:

@@ -159,8 +159,6 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
         out["text"] = "Absender unbrauchbar; nicht beantwortet"
         return out
     kingdoms = _kingdoms_of(seg, sender, raw)
-    from wdg.office.mailbox import sender_elsewhere
-
     # one mailbox for the world: the sender's kingdoms in the other segments it serves
     # (the guard counts them under their numbers when the sender plays none here)
     others = sender_elsewhere(camp, seg, config, sender, raw)
@@ -281,3 +279,45 @@ def _result_mail(camp: Campaign, seg: Segment, config: MailConfig, n: int, to: s
         msg["In-Reply-To"] = mid
         msg["References"] = mid
     return msg, f"Ergebnis {month.short()} erneut gesendet"
+
+
+def sender_elsewhere(camp: Campaign, seg: Any, config: Any, sender: str,
+                     raw: bytes) -> list[tuple[Any, list[int]]]:
+    """For a player's mail command taken by ``seg``'s fetch from the campaign's
+    shared box: the sender's playing kingdoms in the *other* segments that box
+    serves, as ``(segment, kingdoms)`` (:func:`answer_command`
+    answers for them too). Nothing when the box is the segment's own, or when
+    the mail names one kingdom (``Königreich: N``: it means that kingdom of
+    ``seg``). The other segments are only read."""
+    from wdg.errors import WdgError
+    from wdg.mail.config import MAIL_FILE
+    from wdg.campaign import segment_names
+    from wdg.store.segment import load_segment
+
+    shared = camp.root / MAIL_FILE
+    if config is None or not shared.is_file() or \
+            Path(config.path).resolve() != shared.resolve():
+        return []
+    import email
+    import email.policy
+
+    from wdg.orders.mailtext import part_texts
+
+    try:
+        texts, _ = part_texts(email.message_from_bytes(raw, policy=email.policy.default))
+    except Exception:  # noqa: BLE001 - as _kingdoms_of: the body is optional
+        texts = []
+    if any(_KINGDOM.search(t) for t in texts):
+        return []
+    out = []
+    for name in segment_names(camp):
+        if name == seg.name or (camp.segment_dir(name) / MAIL_FILE).is_file():
+            continue
+        try:
+            other = load_segment(camp.segment_dir(name))
+        except (WdgError, OSError):
+            continue  # a damaged segment answers for itself when its fetch runs
+        mine = _kingdoms_of(other, sender, raw)
+        if mine:
+            out.append((other, mine))
+    return out

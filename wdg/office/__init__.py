@@ -22,23 +22,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wdg.campaign import Campaign, check_segment_name
+from wdg.campaign import Campaign, segment_names
 
-
-def segment_names(camp: Campaign) -> list[str]:
-    """The campaign's segments (``worlds/<name>/segment.yaml``), sorted by name;
-    directories whose name is not a segment name (``rules``, hidden ones) are not."""
-    if not camp.worlds.is_dir():
-        return []
-    out = []
-    for p in sorted(camp.worlds.iterdir()):
-        if p.name == "rules" or not (p / "segment.yaml").is_file():
-            continue
-        try:
-            out.append(check_segment_name(p.name))
-        except ValueError:
-            continue
-    return out
+__all__ = ["campaign_root", "segment_names"]  # segment_names lives in wdg.campaign: mail uses it too
 
 
 def campaign_root(camp: Campaign) -> Path:

@@ -10,13 +10,13 @@ own lock, with its own send record and log — a mail left by one segment's
 fetch is taken by the next. A player's mail command (``Formular``, ``Ergebnis
 erneut``, ``Passwort vergessen``) is answered by the segment whose fetch takes
 it, for every kingdom of the sender in every segment the box serves
-(:func:`sender_elsewhere`).
+(:func:`wdg.mail.commands.sender_elsewhere`, in the mail layer that
+office imports, never the other way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from wdg import exitcodes
@@ -182,45 +182,3 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
             raise
         _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
         failures += 1
-
-
-def sender_elsewhere(camp: Campaign, seg: Any, config: Any, sender: str,
-                     raw: bytes) -> list[tuple[Any, list[int]]]:
-    """For a player's mail command taken by ``seg``'s fetch from the campaign's
-    shared box: the sender's playing kingdoms in the *other* segments that box
-    serves, as ``(segment, kingdoms)`` (:func:`wdg.mail.commands.answer_command`
-    answers for them too). Nothing when the box is the segment's own, or when
-    the mail names one kingdom (``Königreich: N``: it means that kingdom of
-    ``seg``). The other segments are only read."""
-    from wdg.errors import WdgError
-    from wdg.mail.commands import _KINGDOM, _kingdoms_of
-    from wdg.mail.config import MAIL_FILE
-    from wdg.store.segment import load_segment
-
-    shared = camp.root / MAIL_FILE
-    if config is None or not shared.is_file() or \
-            Path(config.path).resolve() != shared.resolve():
-        return []
-    import email
-    import email.policy
-
-    from wdg.orders.mailtext import part_texts
-
-    try:
-        texts, _ = part_texts(email.message_from_bytes(raw, policy=email.policy.default))
-    except Exception:  # noqa: BLE001 - as _kingdoms_of: the body is optional
-        texts = []
-    if any(_KINGDOM.search(t) for t in texts):
-        return []
-    out = []
-    for name in segment_names(camp):
-        if name == seg.name or (camp.segment_dir(name) / MAIL_FILE).is_file():
-            continue
-        try:
-            other = load_segment(camp.segment_dir(name))
-        except (WdgError, OSError):
-            continue  # a damaged segment answers for itself when its fetch runs
-        mine = _kingdoms_of(other, sender, raw)
-        if mine:
-            out.append((other, mine))
-    return out

@@ -86,10 +86,10 @@ def mail_state(seg_dir: Path) -> dict[str, Any]:
 
 def segment_status(camp: Campaign, name: str) -> SegmentStatus:
     """The status of one segment (errors reading it become :attr:`SegmentStatus.error`)."""
-    from wdg.commands.turn import blockers, deadline_json
     from wdg.engine import history
+    from wdg.engine.history import blockers
     from wdg.fsio import describe_os_error
-    from wdg.world.deadline import deadline_for, stored_problem
+    from wdg.world.deadline import deadline_for, deadline_json, stored_problem
     from wdg.store.segment import load_segment
 
     out = SegmentStatus(name)
