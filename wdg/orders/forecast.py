@@ -51,6 +51,7 @@ from wdg.engine.economy import owes_dues
 from wdg.engine.events import Event
 from wdg.engine.foresight import FILL
 from wdg.engine.treasury import count, gs, pct
+from wdg.engine.movement import _GET_LOST  # the terrains where an army may get lost
 from wdg.engine.movement import (
     LAND_KINDS,
     StepVerdict,
@@ -534,17 +535,21 @@ def reach(view: KingdomView, number: int, rules: Rules,
     best: dict[str, tuple[int, float]] = {first: (0, 1.0)}
     prev: dict[str, tuple[str, str]] = {}
     ends: set[str] = set()
-    heap: list[tuple[int, str, Address, str, float]] = [(0, first, start, kind, 1.0)]
+    # each entry carries its gemark's terrain id (the edge knows it; an equal
+    # address before it in the tuple means an equal id, so the order is the same)
+    heap: list[tuple[int, str, Address, str, float, int | None]] = [
+        (0, first, start, kind, 1.0, km.tid(start))]
     verdicts = km.verdicts
     lost = 1.0 - km.t.get_lost_chance
     while heap:
-        spent, key, here, k, stay = heapq.heappop(heap)
+        spent, key, here, k, stay, here_tid = heapq.heappop(heap)
         if spent > best.get(key, none)[0] or key in ends:
             continue
-        here_tid = km.tid(here)
         if here_tid is None:
             continue
-        if k in LAND_KINDS and may_get_lost_on(here_tid, km.own_at_start(here)):
+        # may_get_lost_on(here_tid, own at start), the terrain asked first
+        if k in LAND_KINDS and _GET_LOST[here_tid] and may_get_lost_on(
+                here_tid, km.own_at_start(here)):
             stay = stay * lost
         for _d, there, tid, coastal, harbour, foreign, label, code in km.edges(here):
             vkey = (k, here_tid, tid, coastal, harbour, spent)
@@ -562,7 +567,8 @@ def reach(view: KingdomView, number: int, rules: Rules,
                     ends.add(label)
                 else:
                     ends.discard(label)
-                heapq.heappush(heap, (nc, label, there, "krieger" if v.landing else k, stay))
+                heapq.heappush(heap, (nc, label, there, "krieger" if v.landing else k, stay,
+                                      tid))
     out = []
     for to, (cost, stay) in best.items():
         if to == first:
