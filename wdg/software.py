@@ -57,7 +57,8 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-def _zip(members: dict[str, bytes], dist_info: str, executable: set[str] = frozenset()) -> bytes:
+def _zip(members: dict[str, bytes], dist_info: str,
+         executable: set[str] | frozenset[str] = frozenset()) -> bytes:
     """A wheel's zip of ``members`` (name -> bytes) with a fresh RECORD, deterministic."""
     record = "".join(f"{name},{_record_hash(data)},{len(data)}\n"
                      for name, data in sorted(members.items()))
@@ -213,7 +214,7 @@ def dependency_wheel(dist: metadata.Distribution) -> Wheel:
             continue  # scripts outside site-packages (rebuilt by pip), byte code
         if f.parent.name == dist_info and f.name in _DIST_INFO_REBUILT:
             continue
-        data = Path(dist.locate_file(f)).read_bytes()
+        data = Path(str(dist.locate_file(f))).read_bytes()
         if f.hash is not None:
             got = base64.urlsafe_b64encode(hashlib.new(f.hash.mode, data).digest()) \
                 .rstrip(b"=").decode()

@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         res = run_lab(camp, segment, months=months, bots=bots, out=out,
                       compare=rules[0] if rules else None,
                       seed=seed, replay=replay, plots=plots, jobs=jobs,
-                      progress=_bar())  # type: ignore[arg-type]
+                      progress=_bar())
         figs = res.summary.get("compare", [res.summary])
         for f in figs:
             typer.echo(f"{f['label']}: {f['months']} Monde ({f['from']} bis {f['to']}): "

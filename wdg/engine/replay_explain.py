@@ -77,7 +77,8 @@ def state_difference(name: str, old: bytes, new: bytes) -> tuple[str, str]:
     if a.get("format") != b.get("format") and {**a, "format": 0} == {**b, "format": 0}:
         return FORMAT, (f"{name}: nur das Segmentformat (format: {a.get('format')} → "
                         f"{b.get('format')}); derselbe Spielstand")
-    sa, sb = Counter(), Counter()
+    sa: Counter[str] = Counter()
+    sb: Counter[str] = Counter()
     ba, bb = _blank_hashes({**a, "format": 0}, sa), _blank_hashes({**b, "format": 0}, sb)
     if ba != bb:
         return GAME, ""

@@ -187,7 +187,7 @@ def run_sweep(camp: Campaign, segment: str, *, months: int, seeds: int,
             for fut in as_completed(futures):
                 got[futures[fut]] = fut.result()
     except BaseException:
-        if own:
+        if own and executor is not None:
             kill_workers(executor)
             executor.shutdown(wait=False, cancel_futures=True)
             close = None

@@ -177,9 +177,9 @@ def month_figures(mdir: Path, before: Any | None, min_kingdoms: int) -> tuple[Mo
             fig.battles += 1
             fig.battle_lines.append(str(e.get("why", "")))
         elif kind == "combat.battle" and data.get("won") and e.get("kingdom") is not None:
-            sides = sorted((name.get(e["kingdom"], f"Königreich {e['kingdom']}"),
-                            name.get(data.get("enemy_kingdom"),
-                                     f"Königreich {data.get('enemy_kingdom')}")))
+            enemy = int(data.get("enemy_kingdom") or 0)
+            sides = sorted((name.get(int(e["kingdom"]), f"Königreich {e['kingdom']}"),
+                            name.get(enemy, f"Königreich {enemy}")))
             fig.wars.append((sides[0], sides[1]))
         elif kind == "gm.bulletin" and (data.get("kind") or "ankuendigung") == "ankuendigung":
             fig.bulletins.append(str(e.get("why", "")))
@@ -288,7 +288,7 @@ def build_mbw(camp: Campaign, articles: Path | None = None, jobs: int = 1) -> Mb
                     key=lambda t: (t[0], t[2]))
     largest = [{"rank": i + 1, "kingdom": k, "segment": seg}
                for i, (_, k, seg) in enumerate(ranked[:top])]
-    wars = []
+    wars: list[dict[str, Any]] = []
     for p in pages:
         if p.latest is None:
             continue

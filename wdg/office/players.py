@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import shlex
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign

@@ -329,7 +329,7 @@ def run_world(campaign: Campaign, *, force: bool = False, pdf: bool = True, jobs
     # (0) the worker's own cores, which a daemonic worker process cannot use
     # (wdg.reports.batch renders with one process there; docs/world.md)
     render_jobs = max(1, cores // out.workers) if out.workers else 0
-    kwargs = {"force": force, "pdf": pdf, "render_jobs": render_jobs}
+    kwargs: dict[str, Any] = {"force": force, "pdf": pdf, "render_jobs": render_jobs}
     die_at = die_at or {}
     done: dict[str, SegmentRun] = {}
     try:
@@ -353,7 +353,7 @@ def run_world(campaign: Campaign, *, force: bool = False, pdf: bool = True, jobs
         # Ctrl-C, SIGTERM: our own workers stop now (each segment is run or
         # untouched, the commit is atomic); on Dask the tasks not started are
         # cancelled, the running ones finish on their workers.
-        if own_pool:
+        if own_pool and executor is not None:
             kill_workers(executor)
             executor.shutdown(wait=False, cancel_futures=True)
             close = None
