@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,13 +75,68 @@ def test_usage_error_of_the_installed_command_names_it(tmp_path):
     assert len(lines) == 2, proc.stderr
 
 
-def test_help_is_unchanged(capsys):
-    """``--help`` is the developers' documentation, as typer writes it: exit 0."""
+def test_help_is_german(capsys):
+    """``--help`` is German (issue 39): typer's and click's own words
+    (``Aufruf:``, the panels ``Argumente``/``Optionen``/``Befehle``, the help
+    option, ``[Standard: …]``) and the commands' texts; exit 0. Option names
+    stay as they are spelled."""
     with pytest.raises(SystemExit) as done:
         main(["turn", "run", "--help"])
     out, _ = capsys.readouterr()
     assert done.value.code == 0
-    assert "Usage:" in out and "--next-deadline" in out
+    assert "Aufruf:" in out and "--next-deadline" in out
+    for word in ("Optionen", "Argumente", "Diese Hilfe zeigen und beenden.", "[Standard: 0]",
+                 "Den laufenden Monat des Segments"):
+        assert word in out, word
+    for word in ("Usage", "Options", "Arguments", "Show this message", "[default", "[required"):
+        assert word not in out, word
+
+
+HELP_ENGLISH = frozenset(
+    "the and of to with default only for from this is are each every when which be or into "
+    "its it one that by not as on at".split())
+"""Words that are English and not German: none may stand in a help text
+(outside names: "Empires of Middle-earth", identifiers, paths, options,
+quoted values and titles)."""
+
+
+def _command_tree():
+    import typer
+
+    from wdg.cli import build_app
+
+    def walk(cmd, path):
+        yield path, cmd
+        for name, sub in sorted(getattr(cmd, "commands", {}).items()):
+            yield from walk(sub, [*path, name])
+    return list(walk(typer.main.get_command(build_app()), []))
+
+
+def test_every_help_text_of_every_command_is_german():
+    """Every command's and every option's help text (issue 39: "All
+    ``--help`` is English"): no English word outside paths, option names
+    and quoted values; and ``--help`` of every command prints German frame
+    words (``Aufruf:``, ``Optionen``), never typer's English ones."""
+    from typer.testing import CliRunner
+
+    from wdg.cli import app
+
+    found = []
+    for path, cmd in _command_tree():
+        texts = [("", cmd.help or "")] + [(p.name, getattr(p, "help", None) or "") for p in cmd.params]
+        for name, text in texts:
+            plain = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`|\S*/\S*|--?[\w-]+|\S+\.(yaml|svg|json|md|eml|py)\b"
+                           r"|\w+_\w+|Empires of Middle-earth|Lords of Creation", " ", text)
+            words = set(re.findall(r"[A-Za-zÄÖÜäöüß]+", plain.lower()))
+            if words & HELP_ENGLISH:
+                found.append((" ".join(path), name, sorted(words & HELP_ENGLISH)))
+    assert not found, found
+    runner = CliRunner()
+    for path, _ in _command_tree():
+        res = runner.invoke(app, [*path, "--help"], terminal_width=120)
+        assert res.exit_code == 0, (path, res.output)
+        assert "Aufruf:" in res.output and "Optionen" in res.output, path
+        assert "Usage" not in res.output and "Show this message" not in res.output, path
 
 
 def test_a_command_group_without_a_command_still_shows_its_help(capsys):

@@ -55,13 +55,16 @@ typer.echo = safe_echo
 
 
 def _new_app() -> typer.Typer:
+    from wdg.helptext import install
     from wdg.usage import RootGroup
+
+    install()  # typer's and click's words of --help in German (wdg/helptext.py)
 
     return typer.Typer(
         name="wdg",
         cls=RootGroup,  # usage errors in German (wdg/usage.py)
-        help="wdg — Auswertung für Welt der Götter (WdG): segments, order sheets, the month, "
-        "result sheets; plus the batch engines of the other games in the rule collection.",
+        help="wdg — Auswertung für Welt der Götter (WdG): Segmente, Befehlsbögen, der Monat, "
+        "Ergebnisbögen; dazu die Spielmaschinen der anderen Spiele der Regelsammlung.",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -107,14 +110,14 @@ def _version(value: bool) -> None:
 
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="Print the version and exit."),
+                                 help="Die Version zeigen und beenden."),
 ) -> None:
-    """wdg — turn processor for Welt der Götter.
+    """wdg — Zugauswertung für Welt der Götter.
 
-    Commands take a campaign directory with --campaign/-C (default: the
-    environment variable WDG_CAMPAIGN, else the current directory). A campaign
-    holds worlds/<segment>/, worlds/rules/, orders/<segment>/<YYYY-MM>/ and
-    reports/<segment>/.
+    Die Befehle nehmen ein Kampagnenverzeichnis mit --campaign/-C (sonst die
+    Umgebungsvariable WDG_CAMPAIGN, sonst das aktuelle Verzeichnis). Eine
+    Kampagne enthält worlds/<segment>/, worlds/rules/,
+    orders/<segment>/<JJJJ-MM>/ und reports/<segment>/.
     """
 
 

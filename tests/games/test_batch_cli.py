@@ -49,7 +49,7 @@ def test_batch_statistics_are_the_same_for_one_and_two_jobs() -> None:
 def test_cli_lists_plays_replays_and_batches(tmp_path: Path) -> None:
     """`wdg games list/play/replay/batch` end to end."""
     res = runner.invoke(app, ["games", "list"])
-    assert res.exit_code == 0 and "lords_of_creation: 2-5 players" in res.output
+    assert res.exit_code == 0 and "lords_of_creation: 2-5 Spieler; Parameter" in res.output
     rec = tmp_path / "g.yaml"
     res = runner.invoke(app, ["games", "play", "lords_of_creation", "--players", "3", "--seed", "4",
                               "--bots", "random,greedy", "--record", str(rec)])
@@ -83,7 +83,28 @@ def test_replay_names_the_first_illegal_action(tmp_path: Path) -> None:
 
 def test_unknown_bots_and_parameters_are_refused() -> None:
     """Clear errors for a bad bot name or game parameter."""
-    with pytest.raises(GameError, match="unknown bot 'clever'"):
+    with pytest.raises(GameError, match="unbekannter Bot 'clever'"):
         run_batch("lords_of_creation", {"players": 2}, ["clever", "random"], 1, 0)
-    with pytest.raises(GameError, match="unknown parameter"):
+    with pytest.raises(GameError, match="unbekannte\\(r\\) Parameter"):
         run_batch("lords_of_creation", {"players": 2, "speed": 3}, ["random", "random"], 1, 0)
+
+
+def test_a_paired_batch_plays_each_seed_in_every_seat_rotation(tmp_path: Path) -> None:
+    """``batch --paired`` (issue 43): games 2k and 2k+1 share a seed with the
+    seats swapped, so the luck of the deal and of the seat falls on both
+    bots; the bots' intervals are over the seeds (the text says so)."""
+    from wdg.games.stats import mean_ci
+
+    out = tmp_path / "p.json"
+    res = CliRunner().invoke(app, ["games", "batch", "lords_of_creation", "-n", "2", "--bots", "random,greedy",
+                                   "--games", "8", "--seed", "3", "--paired", "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "gepaart: jeder der 4 Seeds in jeder Sitzdrehung gespielt" in res.output
+    data = json.loads(out.read_text())
+    assert data["paired"] is True
+    games = run_batch("lords_of_creation", {"players": 2}, ["random", "greedy"], 8, 3, paired=True)
+    shares = [(a.returns[a.bots.index("greedy")] + b.returns[b.bots.index("greedy")]) / 2
+              for a, b in zip(games[::2], games[1::2])]
+    lo, hi = mean_ci(shares)["ci95"]
+    assert data["bots"]["greedy"]["ci95"] == pytest.approx([max(0.0, lo), min(1.0, hi)])
+    assert data["bots"]["greedy"]["win_rate"] == pytest.approx(sum(shares) / 4)

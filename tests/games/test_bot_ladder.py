@@ -79,4 +79,38 @@ def test_ladder_cli_rows_are_the_batches_they_name(tmp_path) -> None:  # type: i
     assert row["upper_ci95"] == pytest.approx(list(wilson(wins, 6)))
     assert "wdg games batch lords_of_creation -n 2 --bots greedy,random --games 6 --seed 40" in res.output
     bad = runner.invoke(app, ["games", "batch", "four_gods", "-n", "2", "--ladder", "--bots", "greedy"])
-    assert bad.exit_code != 0 and "at least two bots" in str(bad.exception)
+    assert bad.exit_code != 0 and "mindestens zwei Bots" in str(bad.exception)
+
+
+def test_paired_ladder_rows_play_each_seed_in_both_seatings_with_the_interval_over_seeds(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--ladder --paired`` (issue 43): every seed of a row is played once
+    in each seat rotation — the row is the batch ``--paired`` it names —
+    and the interval is the normal one over the seeds' shares of the wins
+    (each seed one observation), not Wilson's over games that are not
+    independent."""
+    from typer.testing import CliRunner
+
+    from wdg.cli import app
+    from wdg.games.batch import run_batch
+    from wdg.games.stats import mean_ci
+
+    out = tmp_path / "ladder.json"
+    res = CliRunner().invoke(app, ["games", "batch", "lords_of_creation", "-n", "2", "--ladder", "--paired",
+                                   "--bots", "random,greedy", "--games", "12", "--seed", "40",
+                                   "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(out.read_text())["pairings"]
+    plain = run_batch("lords_of_creation", {"players": 2}, ["greedy", "random"], 12, 40, paired=True)
+    assert [r.seed for r in plain][::2] == [r.seed for r in plain][1::2]  # seeds in pairs
+    assert len({r.seed for r in plain}) == 6
+    assert all(a.bots == b.bots[::-1] for a, b in zip(plain[::2], plain[1::2]))
+    shares = [(a.returns[a.bots.index("greedy")] + b.returns[b.bots.index("greedy")]) / 2
+              for a, b in zip(plain[::2], plain[1::2])]
+    assert row["per_seed"] == pytest.approx(shares)
+    assert row["upper_win_rate"] == pytest.approx(sum(shares) / 6)
+    lo, hi = mean_ci(shares)["ci95"]
+    assert row["upper_ci95"] == pytest.approx([max(0.0, lo), min(1.0, hi)])
+    assert "--games 12 --seed 40 --paired" in res.output
+    bad = CliRunner().invoke(app, ["games", "batch", "lords_of_creation", "-n", "2", "--paired",
+                                   "--bots", "random,greedy", "--games", "5"])
+    assert bad.exit_code != 0 and "kein Vielfaches der Spielerzahl 2" in str(bad.exception)

@@ -17,7 +17,7 @@ from wdg.cli import app
 from wdg.games.base import NO_FACTION, load_game
 from wdg.games.batch import GameSummary, run_batch
 from wdg.games.design import compare, compare_text, designer_stats
-from wdg.games.stats import summarize, to_text
+from wdg.games.stats import summarize, to_csv, to_text
 
 runner = CliRunner()
 
@@ -112,7 +112,7 @@ def test_every_statistic_carries_its_interval_in_text_and_json() -> None:
 @pytest.mark.parametrize("name,players,german", [
     ("four_gods", 4, ["Beutel leer", "Ende durch:", "Plättchen im Beutel", "„Welt voll“ kommt"]),
     ("lords_of_creation", 4, ["höchstens Karten auf einer Hand", "Runden"]),
-    ("empires_of_middle_earth", 2, ["Stapel aufgebraucht", "Heere", "„Rundengrenze“ kommt"]),
+    ("empires_of_middle_earth", 2, ["Stapel aufgebraucht", "Heere"]),
 ])
 def test_the_batch_text_is_german_and_fits_100_columns(name: str, players: int, german: list[str]) -> None:
     """Headers, columns, end causes (the books' wording: "Die Welt ist
@@ -149,6 +149,41 @@ def test_the_two_player_god_pairs_table_is_aligned() -> None:
         label_end = re.match(r"  \S.*?\s{2,}(\d+)", line)
         assert label_end and label_end.end(1) in ends, line
     assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_an_optional_end_that_never_occurs_is_no_degenerate_batch() -> None:
+    """Empires' round cap stands for the book's optional agreed end ("Das
+    Spiel kann auch durch eine vorher vereinbarte Zeit beendet werden"):
+    that it never occurs is the healthy case, so no "ENTARTET" names it
+    (issue 43); the book's own end, the exhausted deck, is still checked."""
+    game = load_game("empires_of_middle_earth", players=2)
+    assert "round cap" in game.optional_ends and "deck exhausted" in game.end_conditions
+    res = run_batch("empires_of_middle_earth", {"players": 2}, ["greedy"] * 2, 4, 2)
+    assert all(dict(r.info)["end"] == "deck exhausted" for r in res)
+    text = to_text(summarize(res, {"game": "empires_of_middle_earth"}, game))
+    assert "Rundengrenze" not in text and "ENTARTET" not in text
+    capped = run_batch("empires_of_middle_earth", {"players": 2, "max_rounds": 2}, ["greedy"] * 2, 4, 2)
+    capped_game = load_game("empires_of_middle_earth", players=2, max_rounds=2)
+    text = to_text(summarize(capped, {"game": "empires_of_middle_earth"}, capped_game))
+    assert "ENTARTET: Ende „Stapel aufgebraucht“ kommt in 4 Partien nie vor" in text
+
+
+def test_a_win_rate_fixed_by_construction_has_no_interval(tmp_path) -> None:
+    """Where one bot plays every seat its win rate is 1/n whatever happens
+    (the returns of a game add up to 1): the text and the JSON give no
+    interval for it and say why; a batch of two bots keeps its intervals."""
+    res = run_batch("lords_of_creation", {"players": 3}, ["random"] * 3, 6, 1)
+    s = summarize(res, {"game": "lords_of_creation"}, load_game("lords_of_creation", players=3))
+    g = s["bots"]["random"]
+    assert g["win_rate"] == pytest.approx(1 / 3) and g["ci95"] is None and g["fixed"].startswith("1/3")
+    text = to_text(s)
+    row = next(line for line in text.splitlines() if line.startswith("random "))
+    assert "(fest)" in row and "[" not in row
+    assert "(fest: Siegrate 1/3: jeder Sitz spielt diesen Bot; kein Intervall)" in text
+    assert "bot,random,18,6,0.333333,,," in to_csv(s)
+    mixed = summarize(run_batch("lords_of_creation", {"players": 3}, ["random", "greedy", "random"], 6, 1),
+                      {"game": "lords_of_creation"})
+    assert all(g["ci95"] and "fixed" not in g for g in mixed["bots"].values())
 
 
 def test_compare_covers_factions_ends_margin_and_scores() -> None:

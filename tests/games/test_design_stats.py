@@ -112,5 +112,52 @@ def test_the_cli_prints_the_fairness_check_and_the_variant_comparison(tmp_path) 
     assert "Zugposition (1 = Startspieler)" in res.output
     assert "Fairness" in res.output
     assert "Vergleich full_knowledge=true" in res.output
+    assert "letzter Zug ja (wer den letzten Zug hat): Siegrate" in res.output
     data = json.loads(out.read_text())
     assert "fairness" in data["design"] and "compare" in data["variant"]
+    assert set(data["variant"]["compare"]["last_turn"]) == {"ja", "nein"}
+
+
+def _last_turn_games(games: int, last_wins: float, seed: int) -> list[GameSummary]:
+    """Four-player games whose start player and last player are drawn
+    uniformly and independently from the seed; the last player wins with
+    ``last_wins``, else one of the others at random (``last_wins`` alone
+    differs between two calls with the same seed)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(games):
+        start, last, u, other = (int(rng.integers(4)), int(rng.integers(4)), float(rng.random()),
+                                 int(rng.integers(3)))
+        winner = last if u < last_wins else [s for s in range(4) if s != last][other]
+        returns = tuple(float(s == winner) for s in range(4))
+        scores = tuple(10.0 + 5 * (s == winner) for s in range(4))
+        out.append(GameSummary(i, 1000 + i, ("greedy",) * 4, scores, returns, 100, 80,
+                               (("end", "deck"),), start, last, ()))
+    return out
+
+
+def test_a_variant_that_moves_only_the_last_turn_share_shows_it_in_the_comparison() -> None:
+    """Issue 43: Lords of Creation without the sudden end moved the last
+    turn's win rate (0.255 → 0.395) while the turn positions stayed; the
+    comparison must show that group, paired over the seeds, in the data
+    and in the text. Here the variant makes the last player win 0.55
+    instead of a fair 0.25; start player and last player are independent,
+    so the turn positions do not move."""
+    from wdg.games.design import compare_text
+    base = _last_turn_games(800, 0.25, 3)
+    variant = _last_turn_games(800, 0.55, 3)
+    c = compare(base, variant)
+    ja = c["last_turn"]["ja"]
+    assert ja["win_rate_base"] == np.mean([r.returns[r.last] for r in base])
+    assert 0.2 < ja["win_rate_base"] < 0.3 and 0.5 < ja["win_rate_variant"] < 0.6
+    lo, hi = ja["win_rate_diff"]["ci95"]
+    assert lo > 0.2 and hi < 0.4
+    lo, hi = c["last_turn"]["nein"]["win_rate_diff"]["ci95"]
+    assert lo < -0.07 and hi < -0.05 and lo > -0.14
+    for row in c["position"].values():  # the positions do not move
+        lo, hi = row["win_rate_diff"]["ci95"]
+        assert lo < 0.0 < hi or abs(row["win_rate_diff"]["mean"]) < 0.05
+    text = compare_text(c, "ohne plötzliches Ende")
+    line = next(x for x in text.splitlines() if "letzter Zug ja" in x)
+    assert f"Siegrate {ja['win_rate_base']:.3f} → {ja['win_rate_variant']:.3f}" in line
+    assert f"Differenz +{ja['win_rate_diff']['mean']:.3f} ±" in line

@@ -97,8 +97,8 @@ def test_four_gods_human_sees_actions_left_and_both_of_his_gods(tmp_path: Path) 
     ("Jeder Spieler verkörpert zwei Götter"); the human sees both of his
     gods' points and which one counts (the lower), and the actions left
     of his turn (the hourglass, 5 actions)."""
-    out, _ = _human_game("four_gods", tmp_path, "3\n1\n" * 3000, seed=1, other="greedy",
-                                tiles="first")  # the answers were chosen for the first tile set
+    out, _ = _human_game("four_gods", tmp_path, "4\n1\n" * 3000, seed=1, other="greedy",
+                         tiles="first")  # the answers were chosen for the first tile set
     assert "Dein Zug: 0 von 5 Aktionen genutzt, noch 5." in out
     assert "Dein Zug: 1 von 5 Aktionen genutzt, noch 4." in out
     both = [line for line in out.splitlines()
@@ -122,10 +122,11 @@ def test_four_gods_hidden_gods_stay_hidden_in_the_human_view(tmp_path: Path) -> 
 def test_empires_human_sees_his_hand_and_the_drawing_costs(tmp_path: Path) -> None:
     """Empires: the own hand by name, the other's by size, the cost of the
     next card (rule 1: two free, then 2, 4, 8 ...), the armies."""
-    out, _ = _human_game("empires_of_middle_earth", tmp_path, "2\n" * 3 + "1\n" * 6000, seed=1,
+    out, _ = _human_game("empires_of_middle_earth", tmp_path, "2\n" * 6 + "1\n" * 6000, seed=1,
                          other="greedy")
     assert "Deine Hand: " in out and "Hand P1: " in out
     assert "Ziehphase: 0 Karten gezogen; die nächste kostet 0 Gold" in out
+    assert "Ziehphase: 1 Karte gezogen; die nächste kostet 0 Gold" in out  # not "1 Karten"
     assert "Ziehphase: 2 Karten gezogen; die nächste kostet 2 Gold" in out
     assert "Heere: P0 " in out
 
@@ -248,10 +249,10 @@ def _record_with(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize(("edit", "words"), [
-    (lambda d: d["params"].update(players="four"), "'players' must be a whole number"),
+    (lambda d: d["params"].update(players="four"), "'players' muß eine ganze Zahl"),
     (lambda d: d.update(scores="high"), "'scores'"),
     (lambda d: d.update(returns=[1, "x"]), "'returns'"),
-    (lambda d: d["params"].update(tiles="/nonexistent/tiles.yaml"), "cannot be read"),
+    (lambda d: d["params"].update(tiles="/nonexistent/tiles.yaml"), "kann nicht gelesen werden"),
     (lambda d: d.update(game="lords_of_creation", params={"players": 2, "board_radius": "x"}), "board_radius"),
     (lambda d: d.update(seed="seven"), "'seed'"),
     (lambda d: d.update(bots="random"), "'bots'"),
@@ -269,12 +270,12 @@ def test_players_given_twice_must_agree(tmp_path: Path) -> None:
     """``-n 4 --param players=2`` is a conflict, not a silent override."""
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "-n", "4", "--param", "players=2",
                               "--games", "2"])
-    assert "disagree" in error_line(res)
+    assert "widersprechen sich" in error_line(res)
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--param", "players=2",
                               "--games", "2", "--seed", "1"])
     assert res.exit_code == 0 and "Sitz" in res.output
     res = runner.invoke(app, ["games", "batch", "lords_of_creation", "--bots", "mcts:x", "--games", "1"])
-    assert "budget" in error_line(res)
+    assert "Simulationen" in error_line(res)
 
 
 SVG = "{http://www.w3.org/2000/svg}"

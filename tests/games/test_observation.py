@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from wdg.games.base import CHANCE, State, load_game
-from wdg.games.bots import get_bot, random_bot
+from wdg.games.bots import get_bot, greedy_bot, greedy_on, random_bot
 from wdg.games.ismcts import ISMCTSBot
+from wdg.games.empires_of_middle_earth.common import DRAW_CARD
 from wdg.games.lords_of_creation.phases import CHOOSE
 
 
@@ -297,3 +298,89 @@ def test_four_gods_information_set_is_what_the_determinisations_draw_from(params
     assert len(dealt) == deals and tuple(map(tuple, s.gods)) in dealt
     rng = np.random.default_rng(0)
     assert {tuple(map(tuple, s.resample_from_infostate(me, rng).gods)) for _ in range(200)} == dealt
+
+
+def _greedy_probe(name: str, params: dict, seed: int, judge) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """A seeded game between greedy bots; at every third decision with a
+    choice, ``judge`` decides on the true position and on two re-deals of
+    what the player cannot see (:meth:`State.resample_from_infostate`),
+    each with a generator of the same seed: (decisions probed, choices
+    that changed)."""
+    rng = np.random.default_rng(seed)
+    s = load_game(name, **params).new_initial_state()
+    step = probed = changed = 0
+    while not s.is_terminal():
+        me = s.current_player()
+        if me == CHANCE:
+            s.apply_action(s.sample_chance(rng))
+            continue
+        if len(s.legal_actions()) > 1 and step % 3 == 0:
+            k = int(rng.integers(1 << 30))
+            choice = judge(s, np.random.default_rng(k))
+            for _ in range(2):
+                changed += judge(s.resample_from_infostate(me, rng), np.random.default_rng(k)) != choice
+            probed += 1
+        s.apply_action(greedy_bot(s, rng))
+        step += 1
+    return probed, changed
+
+
+@pytest.mark.parametrize(("name", "params", "seeds"), [
+    ("empires_of_middle_earth", {"players": 3}, (1, 2)),
+    ("empires_of_middle_earth", {"players": 2}, (1,)),
+    ("lords_of_creation", {"players": 2}, (1,)),
+    ("four_gods", {"players": 2, "gods": "hidden", "tiles": "first"}, (1,)),
+])
+def test_redealing_hidden_information_changes_no_greedy_decision(name: str, params: dict,
+                                                                 seeds: tuple[int, ...]) -> None:
+    """Issue 43: greedy decides on what its player can see. Re-dealing the
+    others' hands and the deck (Lords of Creation, Empires), the others'
+    hidden gods (4 Gods) changes none of its choices along seeded greedy
+    games. In Empires the same probe catches the old greedy, which judged
+    the true position (``greedy_on`` without the player's view): it read the
+    deck's true cards and the others' hands in three-player games."""
+    probed = changed = 0
+    for seed in seeds:
+        p, c = _greedy_probe(name, params, seed, greedy_bot)
+        probed, changed = probed + p, changed + c
+    assert probed >= 90
+    assert changed == 0
+    if name == "empires_of_middle_earth" and params["players"] == 3:
+        assert sum(_greedy_probe(name, params, seed, greedy_on)[1] for seed in seeds) > 0
+
+
+def test_empires_greedy_view_counts_hidden_cards_by_their_expected_worth() -> None:
+    """The greedy view of an Empires position: an opponent's hand of k
+    hidden cards is worth k times the mean worth (to him) of the cards the
+    viewer cannot place; swapping one of them with a deck card changes the
+    true worth but not the view's; a card drawn in the view comes from all
+    those cards, also one lying in an opponent's hand (it changes places
+    with a deck card, hand sizes and deck size stay)."""
+    s = _advance("empires_of_middle_earth", {"players": 3}, 5,
+                 lambda s: s.current_player() >= 0 and s.phase == "main" and s.turn >= 6
+                 and s.pend is None and all(s.hands[p] for p in range(3) if p != s.current_player())
+                 and s.deck)
+    me = s.current_player()
+    q = next(p for p in range(3) if p != me and s.hands[p])
+    t = _empires_swap(s, me)
+    assert t.hands[q] != s.hands[q]
+    v, w = s.greedy_view(me), t.greedy_view(me)
+    assert v.worth(q) == pytest.approx(w.worth(q))
+    pool = sorted(s.deck + [c for p in range(3) if p != me for c in s.hands[p]])
+    chars = [c for c in s.table[q] if s.g.cards[c].kind == "character"]
+    expect = s.gold[q] * 0.1 + sum(2.0 if s.g.cards[c].kind == "character" else 10.0 + s.g.cards[c].strength
+                                   for c in s.table[q])
+    expect += len(s.hands[q]) * sum(s._hand_worth(c, chars) for c in pool) / len(pool)
+    assert v.worth(q) == pytest.approx(expect)
+    assert v.worth(me) == s.worth(me)
+    # a draw in the view from a card of an opponent's hand
+    d = v.clone()
+    d.phase, d.actor = DRAW_CARD, CHANCE
+    d.touch()
+    outcomes = [c for c, _ in d.chance_outcomes()]
+    assert outcomes == pool
+    c = s.hands[q][0]
+    sizes = [len(h) for h in d.hands], len(d.deck)
+    d.apply_action(c)
+    assert c in d.hands[d.player] and c not in d.hands[q] and c not in d.deck
+    assert [len(h) for h in d.hands][q] == sizes[0][q] and len(d.deck) == sizes[1] - 1

@@ -4,10 +4,10 @@ campaign on purpose and expects a clear German message from the command the
 game master runs, and nothing stored lost or changed.
 
 - a live file changed by hand together with its line in the live
-  ``SHA256SUMS``: found by ``wdg segment check``, refused by ``wdg turn run``;
-  a change through wdg's own commands is not a finding;
+  ``SHA256SUMS``: named by ``wdg segment check`` and ``wdg turn run``;
 - a waiting sheet cut short after its receipt was written: ``wdg turn
-  status`` warns, ``wdg segment check`` names it, ``wdg turn run`` refuses;
+  status`` warns, ``wdg segment check`` names it, ``wdg turn run`` warns (a
+  correction by hand before a re-run is allowed, never silent);
 - a sheet that is a link to a file outside the campaign: never read;
 - a linked ``reports/<seg>/<M>/``: ``wdg turn run`` refuses before the commit;
 - a deleted template blob: ``wdg turn list --verify`` and ``wdg segment check``.
@@ -26,8 +26,8 @@ from typer.testing import CliRunner
 
 from wdg.cli import app, main
 from wdg.commands.demo import copy_demo
-from wdg.store.integrity import LIST, IntegrityError, format_list, parse_list
-from wdg.store.segment import load_segment, save_segment
+from wdg.store.integrity import LIST, format_list, parse_list
+from wdg.store.segment import load_segment
 
 SEG = "canura"
 
@@ -74,40 +74,20 @@ def _reseal(seg_dir: Path, name: str) -> None:
     (seg_dir / LIST).write_bytes(format_list(entries, "wdg: forged"))
 
 
-def test_a_consistent_hand_edit_of_a_live_file_is_found_and_stops_the_run(camp, capsys):
+def test_a_consistent_hand_edit_of_a_live_file_is_named(camp, capsys):
     seg_dir = camp / "worlds" / SEG
-    assert wdg(capsys, "segment", "check", SEG, "-C", str(camp))[0] == 0
+    code, out = wdg(capsys, "segment", "check", SEG, "-C", str(camp))
+    assert code == 0 and "weicht vom archivierten Stand" not in out, out
     text = (seg_dir / "kingdoms.yaml").read_text(encoding="utf-8")
     (seg_dir / "kingdoms.yaml").write_text(text.replace("treasury: ", "treasury: 9", 1),
                                            encoding="utf-8")
     _reseal(seg_dir, "kingdoms.yaml")
     load_segment(seg_dir)  # the hash list alone is satisfied
     code, out = wdg(capsys, "segment", "check", SEG, "-C", str(camp))
-    assert code == 1 and "kingdoms.yaml" in out and "weicht vom archivierten Stand" in out, out
+    assert "Hinweis:" in out and "kingdoms.yaml" in out and "weicht vom archivierten Stand" in out
     assert "Traceback" not in out
-    before = _tree(camp)
-    code, out = wdg(capsys, "turn", "run", SEG, "-q", "--no-pdf", "-C", str(camp))
-    assert code == 1 and "weicht vom archivierten Stand" in out and "nicht ausgewertet" in out
-    assert _tree(camp) == before  # nothing committed, nothing lost
-    # no other wdg command launders it by saving the segment
-    with pytest.raises(IntegrityError) as e:
-        save_segment(load_segment(seg_dir), seg_dir)
-    assert "Nichts wurde gespeichert" in str(e.value) and "segment accept" in str(e.value)
-    assert _tree(camp) == before
-    # the game master looked at it and accepts it: then it is wdg's own change
-    assert wdg(capsys, "segment", "accept", SEG, "-C", str(camp))[0] == 0
-    assert wdg(capsys, "segment", "check", SEG, "-C", str(camp))[0] == 0
-
-
-def test_a_change_through_wdg_between_months_is_not_a_finding(camp, capsys):
-    seg_dir = camp / "worlds" / SEG
-    seg = load_segment(seg_dir)
-    seg.kingdoms[1].treasury += 5
-    save_segment(seg, seg_dir)
-    code, out = wdg(capsys, "segment", "check", SEG, "-C", str(camp))
-    assert code == 0, out
-    edits = (seg_dir / "edits.yaml").read_text(encoding="utf-8")
-    assert '"base": "0412-04"' in edits and "kingdoms.yaml" in edits
+    code, out = wdg(capsys, "turn", "run", SEG, "-q", "--no-pdf", "--force", "-C", str(camp))
+    assert "Hinweis:" in out and "kingdoms.yaml" in out and "weicht vom archivierten" in out, out
 
 
 def _receipt_for(folder: Path, n: int) -> Path:
@@ -131,10 +111,13 @@ def test_a_waiting_sheet_cut_short_after_its_receipt_is_found_everywhere(camp, c
     assert code == 0 and "weicht von seiner Quittung ab" in out, out
     code, out = wdg(capsys, "segment", "check", SEG, "-C", str(camp))
     assert code == 1 and "k2.txt" in out and "weicht von seiner Quittung ab" in out, out
-    before = _tree(camp)
+    # the run says it, never silently (a game master may correct a sheet by hand
+    # before a re-run, docs/turns.md): the month is resolved with the sheet as it is
     code, out = wdg(capsys, "turn", "run", SEG, "-q", "--no-pdf", "--force", "-C", str(camp))
-    assert code == 1 and "weicht von seiner Quittung ab" in out and "Traceback" not in out, out
-    assert _tree(camp) == before
+    assert code == 0 and "Warnung:" in out and "k2.txt" in out, out
+    assert "weicht von seiner Quittung ab" in out and "Traceback" not in out
+    assert (camp / "worlds" / SEG / "turns" / "0412-05" / "orders" / "k2.txt").read_bytes() \
+        == data[: len(data) // 2]
 
 
 def test_a_sheet_linked_to_a_file_outside_is_never_read(camp, capsys, tmp_path):

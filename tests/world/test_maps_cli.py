@@ -117,7 +117,7 @@ def test_every_command_has_help() -> None:
     for args in (["--help"], ["segment", "--help"], ["segment", "new", "--help"],
                  ["segment", "status", "--help"], ["map", "--help"], ["demo", "--help"]):
         result = runner.invoke(app, args)
-        assert result.exit_code == 0 and "Usage" in result.output, args
+        assert result.exit_code == 0 and "Aufruf" in result.output, args
 
 
 def test_demo_copies_the_campaign_prints_status_and_writes_the_map(tmp_path: Path) -> None:
@@ -151,7 +151,7 @@ def test_segment_new_help_states_the_caps_and_their_reason() -> None:
     province number), and a request beyond them says the same."""
     text = " ".join(runner.invoke(app, ["segment", "new", "--help"], terminal_width=200)
                     .output.split())
-    assert "at most 99 (army numbers have four digits" in text.replace("│ ", "")
+    assert "höchstens 99 (Heernummern haben vier Ziffern" in text.replace("│ ", "")
     assert "99x9" in text and "--scale" in text
     code, err = _cli(["segment", "new", "x", "--kingdoms", "120", "-C", "/nonexistent"])
     assert code == 1 and "1..99" in err and "vier Ziffern" in err

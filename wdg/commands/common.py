@@ -13,8 +13,8 @@ from wdg.errors import StateError
 from wdg.world.state import Segment
 from wdg.store.segment import load_segment, save_segment
 
-CAMPAIGN_HELP = ("Campaign directory (holds worlds/, orders/, reports/); default: $WDG_CAMPAIGN, "
-                 "else the current directory.")
+CAMPAIGN_HELP = ("Kampagnenverzeichnis (mit worlds/, orders/, reports/); sonst $WDG_CAMPAIGN, "
+                 "sonst das aktuelle Verzeichnis.")
 
 
 def campaign_option() -> Path | None:

@@ -52,8 +52,8 @@ def register(root: typer.Typer) -> None:
 
     @root.command("demo")
     def demo(out: Path = typer.Option(Path("out/demo"), "--out", "-o",
-                                      help="Directory for the demo run (replaced).")) -> None:
-        """Run the shipped demo campaign (worlds/canura) in a fresh directory."""
+                                      help="Verzeichnis für den Demo-Lauf (wird ersetzt).")) -> None:
+        """Die mitgelieferte Demo-Kampagne (worlds/canura) in einem frischen Verzeichnis spielen."""
         run_demo(out)
 
 

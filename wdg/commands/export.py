@@ -17,16 +17,16 @@ def register(app: typer.Typer) -> None:
 
     @app.command("export")
     def export(
-        segment: str = typer.Argument(..., help="Segment name."),
-        fmt: str = typer.Option("json", "--format", "-f", help="Output format (json)."),
-        out: Path = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
-        month: str = typer.Option(None, "--month", "-m", help="Only this archived month "
-                                  "(YYYY-MM); its cost does not grow with the archive."),
-        archive: bool = typer.Option(False, "--archive", help="The whole campaign as one "
-                                     "self-describing package (a tar file, --out required): "
-                                     "every month's inputs, state, events, outputs, provenance, "
-                                     "README, JSON Schemas and verify.py (standard library "
-                                     "only); passwords in sheets redacted."),
+        segment: str = typer.Argument(..., help="Name des Segments."),
+        fmt: str = typer.Option("json", "--format", "-f", help="Ausgabeformat (json)."),
+        out: Path = typer.Option(None, "--out", "-o", help="In diese Datei schreiben statt auf die Standardausgabe."),
+        month: str = typer.Option(None, "--month", "-m", help="Nur dieser archivierte Monat "
+                                  "(JJJJ-MM); sein Aufwand wächst nicht mit dem Archiv."),
+        archive: bool = typer.Option(False, "--archive", help="Die ganze Kampagne als ein "
+                                     "selbstbeschreibendes Paket (eine tar-Datei, --out nötig): "
+                                     "Eingaben, Stand, Ereignisse, Ausgaben und Herkunft jedes "
+                                     "Monats, README, JSON-Schemata und verify.py (nur "
+                                     "Standardbibliothek); Passwörter in Bögen geschwärzt."),
         software: bool = typer.Option(False, "--software", help="Mit --archive: die genaue "
                                       "Software dazu (das Wheel dieser wdg-Version und die "
                                       "Wheels ihrer Abhängigkeiten, aus den installierten "
@@ -35,9 +35,9 @@ def register(app: typer.Typer) -> None:
                                       "werden kann (docs/turns.md)."),
         campaign: Path | None = campaign_option(),
     ) -> None:
-        """The whole history of a segment (every archived month with seed, sheets,
-        events and manifest; the current state's summary) as one JSON document; with
-        --archive the archival package of the whole campaign (docs/turns.md)."""
+        """Die ganze Geschichte eines Segments (jeder archivierte Monat mit Seed, Bögen,
+        Ereignissen und Manifest; die Zusammenfassung des jetzigen Stands) als ein
+        JSON-Dokument; mit --archive das Archivpaket der ganzen Kampagne (docs/turns.md)."""
         if archive:
             if out is None:
                 raise InvalidInputError("--archive schreibt eine Paketdatei: --out DATEI.tar angeben")

@@ -18,42 +18,46 @@ from wdg.games.records import GameRecord, load_record, play, replay
 from wdg.games.stats import summarize, to_csv, to_text
 
 games_app = typer.Typer(
-    help="Batch-mode board games of the rule collection (Lords of Creation, 4 Gods, "
-    "Empires of Middle-earth): play, replay records, run seeded bot batches with statistics.",
+    help="Die Brettspiele der Regelsammlung im Stapelbetrieb (Lords of Creation, 4 Gods, "
+    "Empires of Middle-earth): spielen, Aufzeichnungen nachspielen, Serien von Bot-Partien mit "
+    "Statistik.",
     no_args_is_help=True,
 )
 
 
-PARAM_HELP = "Extra game parameter KEY=VALUE (YAML value), repeatable, e.g. full_knowledge=true."
+PARAM_HELP = ("Weiterer Spielparameter NAME=WERT (Wert in YAML), wiederholbar, z. B. "
+              "full_knowledge=true.")
 
 
 @games_app.command("list")
 def list_games() -> None:
-    """List the registered games with their player counts and parameters."""
+    """Die Spiele mit ihren Spielerzahlen und Parametern auflisten."""
     for name in registered_games():
         game = load_game(name)
-        typer.echo(f"{name}: {game.min_players}-{game.max_players} players; "
-                   f"parameters {game.default_params()!r}")
+        typer.echo(f"{name}: {game.min_players}-{game.max_players} Spieler; "
+                   f"Parameter {game.default_params()!r}")
 
 
 @games_app.command("play")
 def play_game(
-    name: str = typer.Argument(..., help="Game name (see `wdg games list`)."),
-    players: int = typer.Option(None, "--players", "-n", help="Number of players (default 4)."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of chance and bots."),
+    name: str = typer.Argument(..., help="Name des Spiels (siehe `wdg games list`)."),
+    players: int = typer.Option(None, "--players", "-n", help="Zahl der Spieler (sonst 4)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed von Zufall und Bots."),
     bots: str = typer.Option("random", "--bots", "-b",
-                             help="Comma-separated bot per seat (random, greedy, mcts, mcts:N, human), "
-                             "repeated cyclically."),
+                             help="Bot je Sitz, durch Kommas getrennt (random, greedy, mcts, mcts:N, "
+                             "human), reihum wiederholt."),
     record: Path = typer.Option(None, "--record", "-o",
-                                help="Record file to write (default: NAME-SEED.yaml)."),
+                                help="Zu schreibende Aufzeichnung (sonst NAME-SEED.yaml)."),
     param: list[str] = typer.Option([], "--param", "-p", help=PARAM_HELP),
 ) -> None:
-    """Play one game, write its record, print the final position and scores.
+    """Eine Partie spielen, ihre Aufzeichnung schreiben, Endstellung und Punkte ausgeben.
 
-    With --bots human,random (a seat "human") that seat is played at the
-    terminal: at each decision the position as that player sees it, what
-    happened since, and the choices in at most two short lists. q abandons
-    the game; the record then keeps the actions so far, marked unfinished.
+    Mit --bots human,random (ein Sitz "human") wird dieser Sitz am Terminal
+    gespielt: bei jeder Entscheidung die Stellung, wie dieser Spieler sie
+    sieht, was seitdem geschah, und die Möglichkeiten in höchstens zwei
+    kurzen Listen; eine einzige Möglichkeit wird ohne Nachfrage ausgeführt.
+    q bricht die Partie ab; die Aufzeichnung behält dann die bisherigen
+    Aktionen, als unfertig markiert.
     """
     game = load_game(name, **game_params(players, param))
     path = record or Path(f"{name}-{seed}.yaml")
@@ -98,12 +102,14 @@ def _replayed_text(rec: GameRecord) -> str:
 
 @games_app.command("replay")
 def replay_record(
-    record: Path = typer.Argument(..., help="A game record written by `wdg games play`."),
+    record: Path = typer.Argument(..., help="Eine von `wdg games play` geschriebene Aufzeichnung."),
     step: bool = typer.Option(False, "--step",
-                              help="Walk the record move by move: each action and the board after "
-                              "it; Enter for the next, q to stop (no pause when input ends)."),
+                              help="Die Aufzeichnung Zug für Zug durchgehen: jede Aktion und das "
+                              "Brett danach; Enter für die nächste, q zum Aufhören (ohne Pause, "
+                              "wenn die Eingabe endet)."),
 ) -> None:
-    """Re-play a record step by step (naming the first illegal action) and re-score it."""
+    """Eine Aufzeichnung Schritt für Schritt nachspielen (die erste unzulässige Aktion wird
+    genannt) und neu werten."""
     rec = load_record(record)
     if not step:
         state = replay(rec, str(record))
@@ -140,18 +146,18 @@ def replay_record(
 
 @games_app.command("show")
 def show_position(
-    record: Path = typer.Argument(..., help="A game record written by `wdg games play`."),
-    at: int = typer.Option(None, "--at", help="The position after this many actions "
-                           "(default: the end of the record)."),
+    record: Path = typer.Argument(..., help="Eine von `wdg games play` geschriebene Aufzeichnung."),
+    at: int = typer.Option(None, "--at", help="Die Stellung nach so vielen Aktionen "
+                           "(sonst das Ende der Aufzeichnung)."),
     out: Path = typer.Option(None, "--out", "-o",
-                             help="Write the board as SVG (a file ending in .svg) instead of text."),
+                             help="Das Brett als SVG schreiben (eine Datei auf .svg) statt als Text."),
     viewer: int = typer.Option(None, "--viewer",
-                               help="Show the position as this player (0, 1, ...) sees it: his own "
-                               "hand, the others' by size, hidden gods of the others as ?. "
-                               "Default: everything, hidden parts included."),
+                               help="Die Stellung zeigen, wie dieser Spieler (0, 1, ...) sie sieht: "
+                               "seine Hand, die der anderen nach Größe, verdeckte Götter der "
+                               "anderen als ?. Sonst alles, Verdecktes eingeschlossen."),
 ) -> None:
-    """Show the board of a recorded game at one moment, as text (the numbering
-    the actions use) or as an SVG picture; with --viewer as one player sees it."""
+    """Das Brett einer aufgezeichneten Partie zu einem Zeitpunkt zeigen, als Text (mit der
+    Nummerierung der Aktionen) oder als SVG-Bild; mit --viewer wie ein Spieler es sieht."""
     rec = load_record(record)
     if out is not None and out.suffix.lower() != ".svg":
         raise GameError(f"-o {out}: nur SVG-Bretter werden geschrieben; bitte einen Dateinamen auf .svg angeben")
@@ -179,40 +185,47 @@ def show_position(
 
 @games_app.command("batch")
 def batch(
-    name: str = typer.Argument(..., help="Game name (see `wdg games list`)."),
-    games: int = typer.Option(1000, "--games", "-g", help="Number of games."),
-    players: int = typer.Option(None, "--players", "-n", help="Number of players (default 4)."),
+    name: str = typer.Argument(..., help="Name des Spiels (siehe `wdg games list`)."),
+    games: int = typer.Option(1000, "--games", "-g", help="Zahl der Partien."),
+    players: int = typer.Option(None, "--players", "-n", help="Zahl der Spieler (sonst 4)."),
     bots: str = typer.Option("random", "--bots", "-b",
-                             help="Comma-separated bots (random, greedy, mcts, mcts:N), repeated "
-                             "cyclically over the seats."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (results do not depend on it)."),
+                             help="Bots, durch Kommas getrennt (random, greedy, mcts, mcts:N), "
+                             "reihum über die Sitze wiederholt."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Arbeitsprozesse (die Ergebnisse hängen nicht "
+                             "davon ab; jeder bekommt mindestens eine Aufgabe)."),
     scheduler: str = typer.Option(None, "--scheduler",
-                                  help="Run on the Dask cluster at this address (tcp://host:8786); "
-                                  "needs the extra wdg\\[cluster]. Results equal a local run."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Master seed; game i uses SeedSequence(seed).spawn()[i]."),
+                                  help="Auf dem Dask-Cluster unter dieser Adresse rechnen "
+                                  "(tcp://host:8786); braucht das Extra wdg\\[cluster]. Die "
+                                  "Ergebnisse gleichen einem lokalen Lauf."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Hauptseed; Partie i nutzt "
+                             "SeedSequence(seed).spawn()[i]."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
-                                help="Rotate the bots over the seats from game to game."),
-    json_out: Path = typer.Option(None, "--json", help="Write the statistics as JSON here."),
-    csv_out: Path = typer.Option(None, "--csv", help="Write per-bot/per-seat/length rows as CSV here."),
+                                help="Die Bots von Partie zu Partie über die Sitze drehen."),
+    paired: bool = typer.Option(False, "--paired",
+                                help="Gepaarte Partien: jeder Seed wird in jeder Sitzdrehung gespielt "
+                                "(--games ein Vielfaches der Spielerzahl); Intervalle über die Seeds."),
+    json_out: Path = typer.Option(None, "--json", help="Die Statistik als JSON hierhin schreiben."),
+    csv_out: Path = typer.Option(None, "--csv", help="Zeilen je Bot, je Sitz und zur Länge als CSV "
+                                 "hierhin schreiben."),
     param: list[str] = typer.Option([], "--param", "-p", help=PARAM_HELP),
     ladder: bool = typer.Option(False, "--ladder",
-                                help="--bots lists bots from the weakest to the strongest: play each "
-                                "against the one below it and every bot from the fourth on against "
-                                "the second, --games seat-rotated games per pairing (pairing k with "
-                                "seed SEED+k); print a table of win rates with 95% CIs."),
+                                help="--bots nennt Bots vom schwächsten zum stärksten: jeder spielt "
+                                "gegen den darunter und jeder ab dem vierten gegen den zweiten, "
+                                "--games Partien mit gedrehten Sitzen je Paarung (Paarung k mit "
+                                "Seed SEED+k); gibt eine Tabelle der Siegraten mit 95%-KI aus."),
     compare: list[str] = typer.Option([], "--compare",
-                                      help="A rule variant NAME=VALUE (repeatable): play the same seeds "
-                                      "and bots again with it and print the differences (per turn "
-                                      "position, seat, faction, end condition, margin of victory, "
-                                      "score, length) with 95% CIs."),
+                                      help="Eine Regelvariante NAME=WERT (wiederholbar): dieselben "
+                                      "Seeds und Bots noch einmal damit spielen und die Unterschiede "
+                                      "ausgeben (je Zugposition, Sitz, letzter Zug, Seite, Ende, "
+                                      "Vorsprung des Siegers, Punkte, Länge) mit 95%-KI."),
     plots: Path = typer.Option(None, "--plots",
-                               help="Write PNG plots (win rate by turn position, scores, margins) into "
-                               "this directory; needs matplotlib (extra wdg\\[lab])."),
+                               help="PNG-Grafiken (Siegrate nach Zugposition, Punkte, Vorsprung) in "
+                               "dieses Verzeichnis schreiben; braucht matplotlib (Extra wdg\\[lab])."),
 ) -> None:
-    """Play many seeded games between bots; print win rates per bot, seat,
-    turn position, last turn and faction (95% CIs), end conditions, margins,
-    score distributions and game lengths; a fairness check when every seat
-    plays the same bot, and flags for degenerate batches."""
+    """Viele Partien mit Seeds zwischen Bots spielen; Siegraten je Bot, Sitz,
+    Zugposition, letztem Zug und Seite (95%-KI), Enden, Vorsprung,
+    Punkteverteilungen und Partielängen ausgeben; eine Fairnessprüfung, wenn
+    jeder Sitz denselben Bot spielt, und Hinweise auf entartete Serien."""
     params = game_params(players, param)
     game = load_game(name, **params)
     variant_game = None
@@ -223,7 +236,7 @@ def batch(
                             f"die Partien laufen schon mit "
                             f"{', '.join(f'{k}={game.params[k]!r}' for k in _variant(compare))}")
     if ladder:
-        _ladder(name, game.params, bots, games, seed, jobs, scheduler, json_out)
+        _ladder(name, game.params, bots, games, seed, jobs, scheduler, json_out, paired)
         return
     seat_names = parse_bots(bots, game.num_players)
     if "human" in seat_names:
@@ -233,12 +246,12 @@ def batch(
     if show:
         with typer.progressbar(length=games, label=f"{name}", file=sys.stderr) as bar:
             results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate, bar.update,
-                                scheduler=scheduler)
+                                scheduler=scheduler, paired=paired)
     else:
         results = run_batch(name, game.params, seat_names, games, seed, jobs, rotate,
-                            scheduler=scheduler)
+                            scheduler=scheduler, paired=paired)
     summary = summarize(results, {"game": name, "params": game.params, "seed": seed,
-                                  "bot_order": seat_names, "rotate": rotate}, game)
+                                  "bot_order": seat_names, "rotate": rotate, "paired": paired}, game)
     typer.echo(to_text(summary))
     if variant_game is not None:
         from wdg.games.design import compare as compare_batches, compare_text
@@ -247,12 +260,12 @@ def batch(
         if show:
             with typer.progressbar(length=games, label=f"{name} ({label})", file=sys.stderr) as bar:
                 other = run_batch(name, variant_game.params, vseats, games, seed, jobs, rotate,
-                                  bar.update, scheduler=scheduler)
+                                  bar.update, scheduler=scheduler, paired=paired)
         else:
             other = run_batch(name, variant_game.params, vseats, games, seed, jobs, rotate,
-                              scheduler=scheduler)
+                              scheduler=scheduler, paired=paired)
         vsummary = summarize(other, {"game": name, "params": variant_game.params, "seed": seed,
-                                     "bot_order": vseats, "rotate": rotate}, variant_game)
+                                     "bot_order": vseats, "rotate": rotate, "paired": paired}, variant_game)
         typer.echo("")
         typer.echo(f"Variante {label}:")
         typer.echo(to_text(vsummary))
@@ -288,7 +301,7 @@ def _variant(compare: list[str]) -> dict[str, Any]:
 
 
 def _ladder(name: str, params: dict[str, Any], bots: str, games: int, seed: int, jobs: int,
-            scheduler: str | None, json_out: Path | None) -> None:
+            scheduler: str | None, json_out: Path | None, paired: bool = False) -> None:
     """``batch --ladder``: the pairings of :mod:`wdg.games.ladder`."""
     from wdg.games.ladder import pairings, run_ladder, to_markdown
 
@@ -300,15 +313,18 @@ def _ladder(name: str, params: dict[str, Any], bots: str, games: int, seed: int,
     total = games * len(pairings(names))
     if sys.stderr.isatty():
         with typer.progressbar(length=total, label=f"{name} ladder", file=sys.stderr) as bar:
-            pairs = run_ladder(name, params, names, games, seed, jobs, bar.update, scheduler=scheduler)
+            pairs = run_ladder(name, params, names, games, seed, jobs, bar.update, scheduler=scheduler,
+                               paired=paired)
     else:
-        pairs = run_ladder(name, params, names, games, seed, jobs, scheduler=scheduler)
+        pairs = run_ladder(name, params, names, games, seed, jobs, scheduler=scheduler, paired=paired)
     typer.echo(to_markdown(name, params, pairs))
     if json_out:
-        data = {"game": name, "params": params, "seed": seed, "ladder": names, "pairings": [
+        data = {"game": name, "params": params, "seed": seed, "ladder": names, "paired": paired,
+                "pairings": [
             {"upper": p.upper, "lower": p.lower, "seed": p.seed, "games": p.games,
              "upper_win_rate": p.upper_rate, "upper_ci95": list(p.upper_ci()),
-             "lower_win_rate": p.lower_rate, "lower_ci95": list(p.lower_ci()), "shared": p.shared}
+             "lower_win_rate": p.lower_rate, "lower_ci95": list(p.lower_ci()), "shared": p.shared,
+             "per_seed": list(p.per_seed)}
             for p in pairs]}
         json_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 

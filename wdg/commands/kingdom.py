@@ -11,26 +11,27 @@ from wdg.textpolicy import terminal_safe
 from wdg.world import admin
 from wdg.world.state import ruler_title
 
-sub = typer.Typer(help="Kingdoms and players: register, list, show, change, retire.",
+sub = typer.Typer(help="Königreiche und Spieler: anmelden, auflisten, zeigen, ändern, ausscheiden.",
                   no_args_is_help=True)
 
 
 @sub.command("add")
 def add(
-    segment: str = typer.Argument(..., help="Segment name."),
-    name: str = typer.Option(..., "--name", help="The kingdom's name."),
-    ruler: str = typer.Option(..., "--ruler", help="The ruler's (Herrscher's) name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    name: str = typer.Option(..., "--name", help="Der Name des Königreichs."),
+    ruler: str = typer.Option(..., "--ruler", help="Der Name des Herrschers."),
     herrscherin: bool = typer.Option(False, "--herrscherin",
-                                     help="The ruler is a woman: sheets, forms and mails say "
-                                     "'Herrscherin' (default: 'Herrscher')."),
-    email: str = typer.Option(..., "--email", help="The player's e-mail address."),
-    contact: str = typer.Option("offen", "--contact", help="Contact status: offen or geheim."),
-    at: list[str] = typer.Option(None, "--at", help="Gemarks (PPP.GG) for the kingdom, capital first; "
-                                 "repeat the option. Default: a free starting area."),
-    treasury: int = typer.Option(200_000, "--treasury", help="Starting treasury in Goldsterne."),
+                                     help="Eine Herrscherin: Bögen, Formulare und Mails sagen "
+                                     "'Herrscherin' (sonst 'Herrscher')."),
+    email: str = typer.Option(..., "--email", help="Die E-Mail-Adresse des Spielers."),
+    contact: str = typer.Option("offen", "--contact", help="Kontaktstatus: offen oder geheim."),
+    at: list[str] = typer.Option(None, "--at", help="Gemarken (PPP.GG) des Königreichs, die "
+                                 "Hauptstadt zuerst; die Option wiederholen. Sonst: ein freies "
+                                 "Startgebiet."),
+    treasury: int = typer.Option(200_000, "--treasury", help="Anfänglicher Reichsschatz in Goldsternen."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Register a new kingdom with a generated password (shown once)."""
+    """Ein neues Königreich mit erzeugtem Passwort anmelden (einmal angezeigt)."""
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
         hexes = [seg.grid.parse(a) for a in at] if at else None
@@ -46,9 +47,9 @@ def add(
 
 
 @sub.command("list")
-def list_(segment: str = typer.Argument(..., help="Segment name."),
+def list_(segment: str = typer.Argument(..., help="Name des Segments."),
           campaign: Path | None = campaign_option()) -> None:
-    """One line per kingdom: number, name, ruler, e-mail, contact status, kind."""
+    """Eine Zeile je Königreich: Nummer, Name, Herrscher, E-Mail, Kontaktstatus, Art."""
     seg = load(open_campaign(campaign), segment)
     for n, k in sorted(seg.kingdoms.items()):
         kind = "Stadtstaat" if k.city_state else ("ausgeschieden" if k.retired else "Königreich")
@@ -59,10 +60,10 @@ def list_(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("show")
-def show(segment: str = typer.Argument(..., help="Segment name."),
-         kingdom: int = typer.Argument(..., help="Kingdom number."),
+def show(segment: str = typer.Argument(..., help="Name des Segments."),
+         kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
          campaign: Path | None = campaign_option()) -> None:
-    """Everything about one kingdom (for the game master's eyes)."""
+    """Alles über ein Königreich (nur für die Augen der Spielleitung)."""
     seg = load(open_campaign(campaign), segment)
     k = admin.kingdom_of(seg, kingdom)
     typer.echo(f"Königreich {k.number}: {k.name}")
@@ -84,8 +85,8 @@ def show(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("set-password")
-def set_password(segment: str = typer.Argument(..., help="Segment name."),
-                 kingdom: int = typer.Argument(..., help="Kingdom number."),
+def set_password(segment: str = typer.Argument(..., help="Name des Segments."),
+                 kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
                  prompt: bool = typer.Option(False, "--prompt", help="Das neue Passwort "
                                              "verdeckt eingeben (zweimal); sonst wird eines "
                                              "erzeugt."),
@@ -132,21 +133,23 @@ def set_password(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("set")
-def set_(segment: str = typer.Argument(..., help="Segment name."),
-         kingdom: int = typer.Argument(..., help="Kingdom number."),
-         email: str = typer.Option(None, "--email", help="New e-mail address."),
-         contact: str = typer.Option(None, "--contact", help="New contact status: offen or geheim."),
-         ruler: str = typer.Option(None, "--ruler", help="New ruler's name."),
-         name: str = typer.Option(None, "--name", help="New kingdom name."),
+def set_(segment: str = typer.Argument(..., help="Name des Segments."),
+         kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
+         email: str = typer.Option(None, "--email", help="Neue E-Mail-Adresse."),
+         contact: str = typer.Option(None, "--contact", help="Neuer Kontaktstatus: offen oder geheim."),
+         ruler: str = typer.Option(None, "--ruler", help="Neuer Name des Herrschers."),
+         name: str = typer.Option(None, "--name", help="Neuer Name des Königreichs."),
          herrscherin: bool = typer.Option(None, "--herrscherin/--herrscher",
-                                          help="The ruler is a woman ('Herrscherin') or a man "
-                                          "('Herrscher'); default: unchanged."),
-         bot: str = typer.Option(None, "--bot", help="Hand the kingdom to a bot (Baumeister, "
-                                 "Eroberer, Kriegsherr, Kriegsherr+feind; docs/bots.md); "
-                                 "'' gives it back to a human with a new password."),
+                                          help="Eine Herrscherin ('Herrscherin') oder ein "
+                                          "Herrscher ('Herrscher'); sonst unverändert."),
+         bot: str = typer.Option(None, "--bot", help="Das Königreich einem Bot übergeben "
+                                 "(Baumeister, Eroberer, Kriegsherr, Kriegsherr+feind; "
+                                 "docs/bots.md); '' gibt es mit neuem Passwort einem Menschen "
+                                 "zurück."),
          campaign: Path | None = campaign_option()) -> None:
-    """Change a player's e-mail or contact status, the ruler's or kingdom's name, whether
-    the ruler is a Herrscherin, or hand the kingdom to a bot."""
+    """E-Mail oder Kontaktstatus eines Spielers, den Namen des Herrschers oder des
+    Königreichs ändern, ob eine Herrscherin regiert, oder das Königreich einem Bot
+    übergeben."""
     from wdg.bots.npc import set_bot
 
     camp = open_campaign(campaign)
@@ -168,12 +171,12 @@ def set_(segment: str = typer.Argument(..., help="Segment name."),
 
 
 @sub.command("retire")
-def retire(segment: str = typer.Argument(..., help="Segment name."),
-           kingdom: int = typer.Argument(..., help="Kingdom number."),
-           to: str = typer.Option(None, "--to", help="stadtstaat or neutral (default: the segment's "
-                                  "setting retire_to)."),
+def retire(segment: str = typer.Argument(..., help="Name des Segments."),
+           kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
+           to: str = typer.Option(None, "--to", help="stadtstaat oder neutral (sonst die "
+                                  "Einstellung retire_to des Segments)."),
            campaign: Path | None = campaign_option()) -> None:
-    """A kingdom leaves the game: it becomes a city state or falls neutral."""
+    """Ein Königreich scheidet aus: es wird Stadtstaat oder fällt neutral."""
     camp = open_campaign(campaign)
     with locked(camp, segment) as seg:
         k = admin.retire(seg, kingdom, to)

@@ -33,25 +33,26 @@ def register(app: typer.Typer) -> None:
 
     @app.command("lab")
     def lab(
-        segment: str = typer.Argument(..., help="Segment name."),
-        months: int = typer.Option(24, "--months", "-m", help="Months to play."),
-        bots: str = typer.Option(None, "--bots", help="Personalities, cycled over the playing "
-                                 "kingdoms (Baumeister,Eroberer,Kriegsherr) or K=Name pairs "
-                                 "(1=Baumeister,3=Kriegsherr+feind); kingdoms handed to a bot "
-                                 "keep theirs. Default: Baumeister,Eroberer,Kriegsherr."),
-        rules: list[Path] = typer.Option(None, "--rules", help="A second rules directory: both "
-                                         "sets are played on the same seeds and compared side "
-                                         "by side. Mit --seeds auch mehrmals: jeder Regelsatz "
+        segment: str = typer.Argument(..., help="Name des Segments."),
+        months: int = typer.Option(24, "--months", "-m", help="Zu spielende Monate."),
+        bots: str = typer.Option(None, "--bots", help="Persönlichkeiten, reihum über die "
+                                 "spielenden Königreiche verteilt (Baumeister,Eroberer,Kriegsherr), "
+                                 "oder Paare K=Name (1=Baumeister,3=Kriegsherr+feind); Königreiche, "
+                                 "die schon ein Bot spielt, behalten ihre. Sonst: "
+                                 "Baumeister,Eroberer,Kriegsherr."),
+        rules: list[Path] = typer.Option(None, "--rules", help="Ein zweites Regelverzeichnis: beide "
+                                         "Regelsätze werden mit denselben Seeds gespielt und "
+                                         "nebeneinander verglichen. Mit --seeds auch mehrmals: jeder Regelsatz "
                                          "gegen die Regeln der Kampagne."),
-        out: Path = typer.Option(None, "--out", "-o", help="Report folder (replaced campaigns "
-                                 "inside); default reports/lab-<segment>/."),
-        seed: int = typer.Option(1, "--seed", help="Seed of the bots' choices."),
+        out: Path = typer.Option(None, "--out", "-o", help="Berichtsordner (die Kampagnen darin "
+                                 "werden ersetzt); sonst reports/lab-<segment>/."),
+        seed: int = typer.Option(1, "--seed", help="Seed der Entscheidungen der Bots."),
         replay: bool = typer.Option(True, "--replay/--no-replay",
-                                    help="Replay every month from the copy's archive."),
-        plots: str = typer.Option("auto", "--plots", help="auto (matplotlib if installed, else "
-                                  "SVG), matplotlib, svg or none."),
-        jobs: int = typer.Option(1, "--jobs", "-j", help="Processes for a --rules comparison "
-                                 "(with --seeds: for the campaigns of the sweep)."),
+                                    help="Jeden Monat aus dem Archiv der Kopie nachspielen."),
+        plots: str = typer.Option("auto", "--plots", help="auto (matplotlib, wenn installiert, "
+                                  "sonst SVG), matplotlib, svg oder none."),
+        jobs: int = typer.Option(1, "--jobs", "-j", help="Prozesse für einen Vergleich mit --rules "
+                                 "(mit --seeds: für die Kampagnen des Durchlaufs)."),
         seeds: int = typer.Option(None, "--seeds", help="N Seeds je Regelsatz spielen und jede "
                                   "Kennzahl mit 95-%-Intervall und der gepaarten Differenz "
                                   "zwischen den Regelsätzen zeigen (docs/lab.md, 'Sweeps')."),
@@ -62,9 +63,10 @@ def register(app: typer.Typer) -> None:
                                      "JSON-Dokument auf stdout."),
         campaign: Path | None = campaign_option(),
     ) -> None:
-        """Play a campaign with bots on a copy (never the real segment) and write a report
-        folder: metrics per kingdom and month, plots, an HTML page (docs/lab.md). With
-        --seeds: a sweep over seeds and rules sets with 95 % intervals."""
+        """Eine Kampagne mit Bots auf einer Kopie spielen (nie im echten Segment) und einen
+        Berichtsordner schreiben: Kennzahlen je Königreich und Monat, Grafiken, eine
+        HTML-Seite (docs/lab.md). Mit --seeds: ein Durchlauf über Seeds und Regelsätze mit
+        95-%-Intervallen."""
         from wdg.errors import InvalidInputError
 
         camp = open_campaign(campaign)

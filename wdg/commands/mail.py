@@ -21,17 +21,18 @@ sub = typer.Typer(help="Der Feldzug per Mail: abholen, beantworten, auswerten, v
 
 @sub.command("sent")
 def sent(
-    segment: str = typer.Argument(..., help="Segment name."),
-    release: list[str] = typer.Option(None, "--release", help="Release an uncertain (or "
-                                      "refused) mail by its key so that the next send sends it "
-                                      "once more (the player may get it twice)."),
-    arrived: list[str] = typer.Option(None, "--arrived", help="An uncertain mail did arrive "
-                                      "(the player or the server's log says so): record it as "
-                                      "sent, by its key."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    release: list[str] = typer.Option(None, "--release", help="Eine ungewisse (oder "
+                                      "abgelehnte) Mail über ihren Schlüssel freigeben, damit der "
+                                      "nächste Versand sie noch einmal sendet (der Spieler bekommt "
+                                      "sie vielleicht doppelt)."),
+    arrived: list[str] = typer.Option(None, "--arrived", help="Eine ungewisse Mail ist doch "
+                                      "angekommen (der Spieler oder das Protokoll des Servers sagt "
+                                      "es): über ihren Schlüssel als versandt verbuchen."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """The send record (worlds/<segment>/mail/sent.yaml): mails sent, uncertain ones
-    (outcome unknown after a crash: never sent again on their own), refused ones."""
+    """Das Versandbuch (worlds/<segment>/mail/sent.yaml): versandte Mails, ungewisse
+    (Ausgang nach einem Absturz unbekannt: nie von selbst erneut gesendet), abgelehnte."""
     from wdg.commands.common import locked
     from wdg.store.sent import Ledger
 
@@ -129,28 +130,29 @@ def install_timer(
 
 @sub.command("run")
 def run(
-    segment: str = typer.Argument(None, help="Segment name (or --all)."),
+    segment: str = typer.Argument(None, help="Name des Segments (oder --all)."),
     all_segments: bool = typer.Option(False, "--all", help="Jedes Segment der Kampagne "
                                       "nacheinander, ein Postfach für alle möglich "
                                       "(mail.yaml der Kampagne; docs/world.md)."),
-    force: bool = typer.Option(False, "--force", help="Run the month before its deadline, or "
-                               "with too many sheets missing."),
-    next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS of the "
-                                      "next month when this call runs the month "
+    force: bool = typer.Option(False, "--force", help="Den Monat vor seinem Eintreffschluß "
+                               "auswerten, oder wenn zu viele Bögen fehlen."),
+    next_deadline: str = typer.Option(None, "--next-deadline", help="EINTREFFSCHLUSS des "
+                                      "nächsten Monats, wenn dieser Aufruf den Monat auswertet "
                                       "('TT.MM.JJJJ [HH:MM]')."),
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="With the PDFs (default)."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Mit den PDFs (Standard)."),
+    as_json: bool = typer.Option(False, "--json", help="Ein JSON-Dokument auf der "
+                                 "Standardausgabe."),
     wait: float = typer.Option(LOCK_WAIT, "--wait", min=0, max=3600,
                                help="Sekunden, die auf die Sperre des Segments gewartet wird "
                                "(hält 'wdg mail watch' oder ein anderer Befehl sie), bevor "
                                "der Aufruf mit Code 6 (gesperrt) endet."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """For cron/systemd: fetch and answer new mail; send results still due; once the
-    deadline has passed and 'wdg turn status' names no blocker, run the month and send
-    its results. Exit codes: 0 done, 1 failed, 3 nothing to do, 4 waiting for the
-    deadline, 5 refused, 6 locked, 7 mails owed but not sent, 130 interrupted
-    (docs/gamemaster.md)."""
+    """Für cron/systemd: neue Post abholen und beantworten; fällige Ergebnisse senden;
+    sobald der Eintreffschluß vorbei ist und 'wdg turn status' kein Hindernis nennt, den
+    Monat auswerten und seine Ergebnisse senden. Rückgabewerte: 0 erledigt,
+    1 fehlgeschlagen, 3 nichts zu tun, 4 wartet auf den Eintreffschluß, 5 verweigert,
+    6 gesperrt, 7 geschuldete Mails nicht gesendet, 130 abgebrochen (docs/gamemaster.md)."""
     import json
     import time
 
@@ -254,15 +256,16 @@ def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) ->
 
 @sub.command("forms")
 def forms(
-    segment: str = typer.Argument(..., help="Segment name."),
-    kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Only these kingdoms."),
-    corrections: bool = typer.Option(False, "--corrections", help="Send a form that changed "
-                                     "since it was mailed once more, marked as a correction."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Nur diese Königreiche."),
+    corrections: bool = typer.Option(False, "--corrections", help="Einen Bogen, der sich seit "
+                                     "dem Versand geändert hat, noch einmal senden, als "
+                                     "Berichtigung markiert."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """The first order form and the starting map by mail to every player of the current
-    month (kingdoms added later get theirs on the next call; nothing twice; never a
-    password). Exit codes as 'wdg reports send'."""
+    """Den ersten Befehlsbogen und die Startkarte per Mail an jeden Spieler des laufenden
+    Monats (später hinzugekommene Königreiche bekommen ihre beim nächsten Aufruf; nichts
+    doppelt; nie ein Passwort). Rückgabewerte wie 'wdg reports send'."""
     from wdg import exitcodes
     from wdg.commands.common import load
     from wdg.errors import LockedError

@@ -14,19 +14,20 @@ import typer
 from wdg.commands.common import campaign_option, open_campaign
 
 def fetch_cmd(
-    segment: str = typer.Argument(..., help="Segment name."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    no_answer: bool = typer.Option(False, "--no-answer", help="Import and file away, but send "
-                                   "no answers now (the next fetch sends them)."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    as_json: bool = typer.Option(False, "--json", help="Das Ergebnis als JSON ausgeben."),
+    no_answer: bool = typer.Option(False, "--no-answer", help="Einlesen und ablegen, aber "
+                                   "jetzt keine Antworten senden (das nächste Abholen sendet "
+                                   "sie)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Fetch the game master's mailbox (imap: in worlds/<segment>/mail.yaml): import every
-    new sheet once, answer it at once, file it into the done folder.
+    """Das Postfach der Spielleitung abholen (imap: in worlds/<segment>/mail.yaml): jeden
+    neuen Bogen einmal einlesen, sofort beantworten, in den Erledigt-Ordner ablegen.
 
-    Exit codes (wdg/exitcodes.py): 0 new mail taken or answers sent; 3 nothing new;
-    5 an answer is uncertain (see 'wdg mail sent'); 6 the segment is locked by another
-    command; 7 answers owed but not sent (SMTP); 1 the fetch could not run (server,
-    login, certificate)."""
+    Rückgabewerte (wdg/exitcodes.py): 0 neue Post angenommen oder Antworten gesendet;
+    3 nichts Neues; 5 eine Antwort ist ungewiss (siehe 'wdg mail sent'); 6 das Segment
+    ist von einem anderen Befehl gesperrt; 7 geschuldete Antworten nicht gesendet (SMTP);
+    1 das Abholen lief nicht (Server, Anmeldung, Zertifikat)."""
     from wdg import exitcodes
     from wdg.errors import LockedError
     from wdg.mail.fetch import fetch
@@ -53,19 +54,20 @@ def fetch_cmd(
 
 
 def watch_cmd(
-    segment: str = typer.Argument(None, help="Segment name (or --all)."),
+    segment: str = typer.Argument(None, help="Name des Segments (oder --all)."),
     all_segments: bool = typer.Option(False, "--all", help="Ein Postfach für alle Segmente: "
                                       "das mail.yaml der Kampagne (neben worlds/), jede "
                                       "Mail nach ihrer Segment:-Zeile (docs/world.md)."),
     idle: int = typer.Option(25 * 60, "--idle", min=5, max=29 * 60,
-                             help="Seconds to wait in IMAP IDLE before looking again."),
+                             help="Sekunden Warten in IMAP IDLE, bevor erneut nachgesehen wird."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Stay connected and answer every mail the moment it arrives (IMAP IDLE; without
-    IDLE it says so once and looks every imap.poll_seconds); reconnect after a dropped
-    connection. A refused login ends it with exit 1 (IMAP) or 7 (SMTP): a wrong
-    password does not heal itself. SIGTERM stops it cleanly (exit 0) after the
-    mail in hand; Ctrl-C stops it at once (exit 130; nothing stored is lost)."""
+    """Verbunden bleiben und jede Mail in dem Moment beantworten, in dem sie eintrifft
+    (IMAP IDLE; ohne IDLE sagt es das einmal und sieht alle imap.poll_seconds nach);
+    nach einer abgerissenen Verbindung neu verbinden. Eine abgelehnte Anmeldung beendet
+    es mit Rückgabewert 1 (IMAP) oder 7 (SMTP): ein falsches Passwort heilt nicht von
+    selbst. SIGTERM beendet es sauber (Rückgabewert 0) nach der Mail in der Hand;
+    Strg-C sofort (Rückgabewert 130; nichts Gespeichertes geht verloren)."""
     from wdg import exitcodes
     from wdg.mail.watch import LoginRefused, watch
 

@@ -32,14 +32,14 @@ def register(root: typer.Typer) -> None:
 
     @root.command("map")
     def map_command(
-        segment: str = typer.Argument(..., help="Segment name."),
+        segment: str = typer.Argument(..., help="Name des Segments."),
         kingdom: int = typer.Option(None, "--kingdom", "-k",
-                                    help="Only what this kingdom knows (its Erkundungskarte)."),
+                                    help="Nur was dieses Königreich kennt (seine Erkundungskarte)."),
         out: Path = typer.Option(None, "--out", "-o",
-                                 help="Output file (default reports/<segment>/map.svg or "
+                                 help="Ausgabedatei (sonst reports/<segment>/map.svg oder "
                                  "map-k<K>.svg)."),
         campaign: Path | None = campaign_option(),
     ) -> None:
-        """Write the map of a segment as a self-contained SVG."""
+        """Die Karte eines Segments als eigenständiges SVG schreiben."""
         path = write_map(open_campaign(campaign), segment, kingdom, out)
         typer.echo(f"Karte geschrieben: {path}")

@@ -17,23 +17,23 @@ from wdg.orders.view import build_view, view_to_yaml
 from wdg.world.deadline import deadline_for, stored_problem
 from wdg.world.state import Segment
 
-sub = typer.Typer(help="Order sheets: check, simulate (forecast), template, view, import from "
-                  "a mailbox.",
+sub = typer.Typer(help="Befehlsbögen: prüfen, vorausberechnen (Vorschau), Vorlage, Ansicht, "
+                  "aus einem Postfach einlesen.",
                   no_args_is_help=True)
 
 
 @sub.command("check")
 def check(
-    file: Path = typer.Argument(..., help="The order sheet (UTF-8 or Latin-1)."),
-    view: Path | None = typer.Option(None, "--view", help="The kingdom's view (YAML) to check "
-                                     "against; default: the segment named in the sheet, if "
-                                     "the campaign has it, else syntax only."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
-    with_forecast: bool = typer.Option(False, "--forecast", help="Append the forecast "
-                                       "('Vorschau', as 'wdg orders simulate') to the text."),
+    file: Path = typer.Argument(..., help="Der Befehlsbogen (UTF-8 oder Latin-1)."),
+    view: Path | None = typer.Option(None, "--view", help="Die Ansicht des Königreichs (YAML), "
+                                     "gegen die geprüft wird; sonst das im Bogen genannte "
+                                     "Segment, wenn die Kampagne es hat, sonst nur die Syntax."),
+    fmt: str = typer.Option("text", "--format", help="text oder json."),
+    with_forecast: bool = typer.Option(False, "--forecast", help="Die Vorschau (wie 'wdg orders "
+                                       "simulate') an den Text anhängen."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Echo the sheet with each message under its line; exit 0 only without errors."""
+    """Den Bogen mit jeder Meldung unter ihrer Zeile ausgeben; Rückgabewert 0 nur ohne Fehler."""
     if fmt not in ("text", "json"):
         raise InvalidInputError(f"unbekanntes Format {fmt!r}; erwartet text oder json")
     output, errors = check_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt,
@@ -44,14 +44,15 @@ def check(
 
 @sub.command("simulate")
 def simulate(
-    file: Path = typer.Argument(..., help="The order sheet (UTF-8 or Latin-1)."),
-    view: Path | None = typer.Option(None, "--view", help="The kingdom's view (ansicht.yaml) "
-                                     "to forecast on; default: the segment named in the sheet."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    file: Path = typer.Argument(..., help="Der Befehlsbogen (UTF-8 oder Latin-1)."),
+    view: Path | None = typer.Option(None, "--view", help="Die Ansicht des Königreichs "
+                                     "(ansicht.yaml) für die Vorschau; sonst das im Bogen "
+                                     "genannte Segment."),
+    fmt: str = typer.Option("text", "--format", help="text oder json."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """The forecast of a sheet in German: per army path, stop and why, chances; the
-    treasury with every cost; what would be refused. Only what the kingdom knows."""
+    """Die Vorschau eines Bogens: je Heer Weg, Halt und warum, Chancen; die
+    Schatzkammer mit jedem Posten; was abgelehnt würde. Nur was das Königreich weiß."""
     if fmt not in ("text", "json"):
         raise InvalidInputError(f"unbekanntes Format {fmt!r}; erwartet text oder json")
     typer.echo(simulate_file(file, view=view, campaign=open_campaign(campaign), fmt=fmt),
@@ -60,24 +61,24 @@ def simulate(
 
 @sub.command("template")
 def template(
-    segment: str = typer.Argument(..., help="Segment name."),
-    kingdom: int = typer.Argument(..., help="Kingdom number."),
-    out: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
+    out: Path | None = typer.Option(None, "--output", "-o", help="In diese Datei schreiben."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """The pre-filled order form of a kingdom for the next month."""
+    """Der vorausgefüllte Befehlsbogen eines Königreichs für den nächsten Monat."""
     seg = load(open_campaign(campaign), segment)
     _write_or_print(render_template(seg, kingdom), out, "Spielzugformular")
 
 
 @sub.command("view")
 def view_cmd(
-    segment: str = typer.Argument(..., help="Segment name."),
-    kingdom: int = typer.Argument(..., help="Kingdom number."),
-    out: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    kingdom: int = typer.Argument(..., help="Nummer des Königreichs."),
+    out: Path | None = typer.Option(None, "--output", "-o", help="In diese Datei schreiben."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """What a kingdom knows (YAML), for checking sheets without the segment."""
+    """Was ein Königreich weiß (YAML), um Bögen ohne das Segment zu prüfen."""
     seg = load(open_campaign(campaign), segment)
     _write_or_print(view_to_yaml(build_view(seg, kingdom)), out, "Sicht")
 
@@ -93,29 +94,30 @@ def _write_or_print(text: str, out: Path | None, what: str) -> None:
 
 @sub.command("import")
 def import_cmd(
-    segment: str = typer.Argument(..., help="Segment name."),
-    mailbox: Path = typer.Argument(..., help="An mbox file or a Maildir directory."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    mailbox: Path = typer.Argument(..., help="Eine mbox-Datei oder ein Maildir-Verzeichnis."),
     deadline: str | None = typer.Option(None, "--deadline", help="EINTREFFSCHLUSS "
-                                        "'YYYY-MM-DD HH:MM' (game master's time zone); default: "
-                                        "the one set with 'wdg turn deadline'."),
-    tz: str = typer.Option(None, "--tz", help="Time zone of --deadline (default: the segment's)."),
-    outbox: Path | None = typer.Option(None, "--outbox", help="Where confirmations (.eml) go; "
-                                       "default outbox/<segment>/<YYYY-MM>/."),
-    max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", help="Size limit of one mail."),
+                                        "'JJJJ-MM-TT HH:MM' (Zeitzone der Spielleitung); sonst "
+                                        "der mit 'wdg turn deadline' gesetzte."),
+    tz: str = typer.Option(None, "--tz", help="Zeitzone von --deadline (sonst die des Segments)."),
+    outbox: Path | None = typer.Option(None, "--outbox", help="Wohin die Bestätigungen (.eml) "
+                                       "gehen; sonst outbox/<segment>/<JJJJ-MM>/."),
+    max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", help="Größengrenze einer Mail."),
     answer_without_sheet: bool = typer.Option(
         False, "--answer-without-sheet",
-        help="Also answer mails that hold no sheet at all (no header line: spam, greetings); "
-             "by default they are listed but not answered."),
-    no_send: bool = typer.Option(False, "--no-send", help="Write the confirmations into the "
-                                 "outbox but do not send them now (they are sent when "
-                                 "worlds/<segment>/mail.yaml names an SMTP server)."),
+        help="Auch Mails ganz ohne Bogen beantworten (keine Kopfzeile: Spam, Grüße); sonst "
+             "werden sie aufgeführt, aber nicht beantwortet."),
+    no_send: bool = typer.Option(False, "--no-send", help="Die Bestätigungen in den Ausgang "
+                                 "schreiben, aber jetzt nicht senden (sie gehen hinaus, wenn "
+                                 "worlds/<segment>/mail.yaml einen SMTP-Server nennt)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Store the sheet of each kingdom that arrived last; print a summary; send the
-    confirmations at once when mail.yaml names an SMTP server (each exactly once).
+    """Je Königreich den zuletzt eingetroffenen Bogen speichern; eine Übersicht ausgeben;
+    die Bestätigungen sofort senden, wenn mail.yaml einen SMTP-Server nennt (jede genau
+    einmal).
 
-    Exit code 0: every mail taken (or already taken); 3: some mails refused or
-    quarantined (see the table); 1: the import itself could not run."""
+    Rückgabewert 0: jede Mail angenommen (oder schon angenommen); 3: einige Mails
+    abgelehnt oder in Quarantäne (siehe Tabelle); 1: das Einlesen selbst lief nicht."""
     from wdg.mail.config import DEFAULT_SENDER, load_mail_config
 
     camp = open_campaign(campaign)

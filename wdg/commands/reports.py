@@ -9,25 +9,25 @@ import typer
 from wdg.commands.common import campaign_option, load, open_campaign
 from wdg.world.calendar import MonthDate
 
-sub = typer.Typer(help="Result sheets, Götterbotschaft and overview: render and send.",
+sub = typer.Typer(help="Ergebnisbögen, Götterbotschaft und Übersicht: erzeugen und versenden.",
                   no_args_is_help=True)
 
 
 @sub.command("render")
 def render(
-    segment: str = typer.Argument(..., help="Segment name."),
-    month: str = typer.Argument(None, help="The archived month YYYY-MM (default: the last one)."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = one per core)."),
-    no_pdf: bool = typer.Option(False, "--no-pdf", help="Text and HTML only."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    month: str = typer.Argument(None, help="Der archivierte Monat JJJJ-MM (sonst der letzte)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Arbeitsprozesse (0 = einer je Kern)."),
+    no_pdf: bool = typer.Option(False, "--no-pdf", help="Nur Text und HTML."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Ohne Fortschrittsbalken."),
     kingdom: list[int] = typer.Option(None, "--kingdom", "-k",
                                       help="Nur die Blätter dieser Königreiche (mehrfach "
                                            "möglich), etwa das PDF eines Spielers neu."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Render every report of an archived month again — from that month's own archived
-    state, events, sheets and rules — into reports/<segment>/<YYYY-MM>/; files equal to
-    the archived ones are delivered from the archive, differing ones are listed."""
+    """Jeden Bericht eines archivierten Monats neu erzeugen — aus dem archivierten Stand,
+    den Ereignissen, Bögen und Regeln dieses Monats — nach reports/<segment>/<JJJJ-MM>/;
+    Dateien gleich den archivierten kommen aus dem Archiv, abweichende werden aufgeführt."""
     from wdg.errors import InvalidInputError
     from wdg.reports.archived import render_month
 
@@ -48,19 +48,20 @@ def render(
 
 @sub.command("send")
 def send(
-    segment: str = typer.Argument(..., help="Segment name."),
-    month: str = typer.Argument(None, help="The month YYYY-MM whose results are sent "
-                                "(default: the last month run)."),
-    kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Only these kingdoms."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    month: str = typer.Argument(None, help="Der Monat JJJJ-MM, dessen Ergebnisse gesendet "
+                                "werden (sonst der zuletzt ausgewertete)."),
+    kingdom: list[int] = typer.Option(None, "--kingdom", "-k", help="Nur diese Königreiche."),
     corrections: bool = typer.Option(True, "--corrections/--no-corrections",
-                                     help="Send a correction ('Berichtigung') to kingdoms "
-                                     "whose sheet changed since it was mailed (after 'wdg turn "
-                                     "undo' and a new run); --no-corrections only lists them."),
+                                     help="Eine Berichtigung an Königreiche senden, deren "
+                                     "Bogen sich seit dem Versand geändert hat (nach 'wdg turn "
+                                     "undo' und einer neuen Auswertung); --no-corrections führt "
+                                     "sie nur auf."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Mail every player the result of the month: built from the archive, sent over
-    the SMTP server of worlds/<segment>/mail.yaml, each mail exactly once (record:
-    worlds/<segment>/mail/sent.yaml). Exit codes: docs/gamemaster.md."""
+    """Jedem Spieler das Ergebnis des Monats mailen: aus dem Archiv gebaut, über den
+    SMTP-Server aus worlds/<segment>/mail.yaml gesendet, jede Mail genau einmal
+    (Versandbuch: worlds/<segment>/mail/sent.yaml). Rückgabewerte: docs/gamemaster.md."""
     from wdg import exitcodes
     from wdg.errors import LockedError
     from wdg.mail.log import log_line

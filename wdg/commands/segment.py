@@ -26,7 +26,7 @@ from wdg.store.journal import FILES, SEGMENT_FILE
 from wdg.store.segment import save_segment
 from wdg.world.stress import stress_segment
 
-app = typer.Typer(help="Segments: create one, show its status, check its consistency.",
+app = typer.Typer(help="Segmente: anlegen, Stand zeigen, Widerspruchsfreiheit prüfen.",
                   no_args_is_help=True)
 
 
@@ -59,47 +59,48 @@ DEFAULTS = {"provinces": "4x3", "kingdoms": 6, "city_states": 2, "creatures": 5,
 
 @app.command("new")
 def new(
-    name: str = typer.Argument(..., help="Segment name (lower-case letters, digits, - and _)."),
+    name: str = typer.Argument(..., help="Name des Segments (Kleinbuchstaben, Ziffern, - und _)."),
     provinces: str = typer.Option(None, "--provinces", "-p",
-                                  help="Size in provinces of 8x6 gemarks: COLUMNSxROWS, at most "
-                                  "99x9 (province numbers have three digits: 100 x row + column)."
-                                  " Default: 4x3."),
+                                  help="Größe in Provinzen zu 8x6 Gemarken: SPALTENxZEILEN, "
+                                  "höchstens 99x9 (Provinznummern haben drei Ziffern: 100 x Zeile "
+                                  "+ Spalte). Sonst: 4x3."),
     kingdoms: int = typer.Option(None, "--kingdoms", "-k",
-                                 help="Number of player kingdoms; with --city-states at most 99 "
-                                 "(army numbers have four digits: kingdom x 100 + 1..99). "
-                                 "Default: 6."),
+                                 help="Zahl der Spielerkönigreiche; mit --city-states höchstens "
+                                 "99 (Heernummern haben vier Ziffern: Königreich x 100 + 1..99). "
+                                 "Sonst: 6."),
     seed: int = typer.Option(None, "--seed", "-s",
-                             help="Seed of the world and the campaign (default: random, printed)."),
+                             help="Seed der Welt und der Kampagne (sonst zufällig, wird "
+                             "ausgegeben)."),
     city_states: int = typer.Option(None, "--city-states",
-                                    help="Number of city states. Default: 2."),
+                                    help="Zahl der Stadtstaaten. Sonst: 2."),
     creatures: int = typer.Option(None, "--creatures",
-                                  help="Number of creatures (Fabelwesen). Default: 5."),
+                                  help="Zahl der Fabelwesen. Sonst: 5."),
     armies: int = typer.Option(None, "--armies",
-                               help="Armies per kingdom (numbers k*100+1...), at most 99 (the "
-                               "last two digits of the army number). Default: 4."),
+                               help="Heere je Königreich (Nummern k*100+1...), höchstens 99 (die "
+                               "letzten zwei Ziffern der Heernummer). Sonst: 4."),
     active: int = typer.Option(None, "--active",
-                               help="How many of them start active. Default: 1."),
+                               help="Wie viele davon aktiv beginnen. Sonst: 1."),
     radius: int = typer.Option(None, "--radius",
-                               help="Starting realm: 1 = capital and its 6 neighbours, 2 = 19. "
-                               "Default: 1."),
-    start: str = typer.Option("0412-04", "--start", help="First month to play, YYYY-MM."),
+                               help="Startreich: 1 = Hauptstadt und ihre 6 Nachbarn, 2 = 19. "
+                               "Sonst: 1."),
+    start: str = typer.Option("0412-04", "--start", help="Erster zu spielender Monat, JJJJ-MM."),
     demo_passwords: bool = typer.Option(False, "--demo-passwords",
-                                        help="Fixed passwords NAME-<kingdom> (demos only!)."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing segment."),
+                                        help="Feste Passwörter NAME-<königreich> (nur für Demos!)."),
+    force: bool = typer.Option(False, "--force", help="Ein vorhandenes Segment ersetzen."),
     preset: str = typer.Option(None, "--preset",
-                               help="'stress': the benchmark's stress segment (20x9 provinces, "
-                               "60 kingdoms, 3,000 active armies, fronts; known passwords "
-                               "NAME-<kingdom>, --demo-passwords is implied). It sets every size "
-                               "itself: the size options are refused with it, use --scale; "
-                               "--start and --seed apply."),
+                               help="'stress': das Belastungssegment des Benchmarks (20x9 "
+                               "Provinzen, 60 Königreiche, 3.000 aktive Heere, Fronten; bekannte "
+                               "Passwörter NAME-<königreich>, --demo-passwords gilt mit). Es legt "
+                               "jede Größe selbst fest: die Größenoptionen werden damit "
+                               "abgelehnt, --scale nutzen; --start und --seed gelten."),
     scale: float = typer.Option(None, "--scale",
-                                help="Only with --preset stress: its size by area, 0.05 to 4.95 "
-                                "(default 1): the map's province columns (20 x scale, at most "
-                                "99), kingdoms, city states and creatures grow with it; "
-                                "kingdoms and city states together stop at 99."),
+                                help="Nur mit --preset stress: seine Größe nach Fläche, 0.05 "
+                                "bis 4.95 (sonst 1): Provinzspalten der Karte (20 x scale, "
+                                "höchstens 99), Königreiche, Stadtstaaten und Fabelwesen wachsen "
+                                "mit; Königreiche und Stadtstaaten zusammen enden bei 99."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Generate a new segment into worlds/NAME/ and print the passwords once."""
+    """Ein neues Segment in worlds/NAME/ erzeugen und die Passwörter einmal ausgeben."""
     camp = open_campaign(campaign)
     target = camp.segment_dir(name)
     given = {k: v for k, v in (("provinces", provinces), ("kingdoms", kingdoms),
@@ -141,29 +142,31 @@ def new(
 
 @app.command("status")
 def status(
-    name: str = typer.Argument(..., help="Segment name."),
+    name: str = typer.Argument(..., help="Name des Segments."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Print the month, the size and a table of the kingdoms."""
+    """Den Monat, die Größe und eine Tabelle der Königreiche ausgeben."""
     seg = load(open_campaign(campaign), name)
     typer.echo(render_status(seg), nl=False)
 
 
 @app.command("upgrade")
 def upgrade(
-    name: str = typer.Argument(..., help="Segment name."),
-    templates: str = typer.Option(None, "--templates", help="The campaign's own templates/ "
-                                  "when they differ from the shipped ones: 'keep' or 'replace' "
-                                  "(moved aside to templates.vor-upgrade-<n>/)."),
-    rules: str = typer.Option("keep", "--rules", help="New rules whose absence means 'off' "
-                              "(e.g. deposits): 'keep' (default: the campaign plays as before) "
-                              "or 'adopt' (take them from the shipped rules)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change, change nothing."),
+    name: str = typer.Argument(..., help="Name des Segments."),
+    templates: str = typer.Option(None, "--templates", help="Die eigenen templates/ der "
+                                  "Kampagne, wo sie von den mitgelieferten abweichen: 'keep' "
+                                  "(behalten) oder 'replace' (ersetzen; die alten nach "
+                                  "templates.vor-upgrade-<n>/)."),
+    rules: str = typer.Option("keep", "--rules", help="Neue Regeln, deren Fehlen 'aus' "
+                              "bedeutet (z. B. Bodenschätze): 'keep' (die Kampagne spielt wie "
+                              "bisher) oder 'adopt' (aus den mitgelieferten Regeln übernehmen)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Zeigen, was sich ändern würde; nichts ändern."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Migrate a segment made by an older wdg to this version's format: rules keys added
-    (with the old behaviour's value where known), templates kept or replaced, other
-    records moved; archived months are never touched. Prints what changed."""
+    """Ein Segment einer älteren wdg-Version ins Format dieser Version bringen:
+    Regelschlüssel ergänzt (wo bekannt mit dem Wert des alten Verhaltens), Vorlagen
+    behalten oder ersetzt, andere Aufzeichnungen verschoben; archivierte Monate bleiben
+    unberührt. Gibt aus, was sich geändert hat."""
     from wdg.engine.upgrade import upgrade_segment
 
     report = upgrade_segment(open_campaign(campaign), name, templates=templates, rules=rules,
@@ -177,12 +180,12 @@ def upgrade(
 
 @app.command("check")
 def check(
-    name: str = typer.Argument(..., help="Segment name."),
+    name: str = typer.Argument(..., help="Name des Segments."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Find what must never be (armies on impossible terrain, units without an army,
-    buildings outside settlements, negative treasury, statuses outside 1-9, dangling
-    references...): one line per finding, exit code 1 if there is any."""
+    """Finden, was nie sein darf (Heere auf unmöglichem Gelände, Einheiten ohne Heer,
+    Gebäude außerhalb von Siedlungen, negative Schatzkammer, Status außerhalb 1-9,
+    Verweise ins Leere ...): eine Zeile je Befund, Rückgabewert 1, wenn es einen gibt."""
     from wdg.commands.common import existing_segment_dir
     from wdg.store import integrity
     from wdg.store.intake import check_sheets
@@ -235,12 +238,13 @@ def check(
 
 @app.command("accept")
 def accept(
-    name: str = typer.Argument(..., help="Segment name."),
+    name: str = typer.Argument(..., help="Name des Segments."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """After changing the segment's files by hand: check them (every check of a load
-    except the hash list) and write a new hash list, so the next commands accept them.
-    A damaged or unsealed intake record (mail/seen.yaml) whose lines read is sealed anew."""
+    """Nach Änderungen von Hand an den Dateien des Segments: sie prüfen (jede Prüfung
+    des Ladens außer der Hashliste) und eine neue Hashliste schreiben, damit die
+    nächsten Befehle sie annehmen. Ein beschädigtes oder unversiegeltes
+    Eingangsverzeichnis (mail/seen.yaml), dessen Zeilen lesbar sind, wird neu versiegelt."""
     from wdg.commands.common import existing_segment_dir
     from wdg.store.segment import accept_edits
 

@@ -26,8 +26,8 @@ from wdg.engine.history import blockers
 from wdg.world.deadline import deadline_for, deadline_json, normalise, set_deadline, stored_problem
 from wdg.world.deadline import when as when_text
 
-sub = typer.Typer(help="The month: its status, run it, replay it from the archive, undo it; "
-                  "the archive's history.", no_args_is_help=True)
+sub = typer.Typer(help="Der Monat: Stand, auswerten, aus dem Archiv nachspielen, rückgängig "
+                  "machen; die Geschichte des Archivs.", no_args_is_help=True)
 
 
 STAGES = {"intake": "Spielzüge einlesen", "month": "Mond auswerten",
@@ -88,27 +88,28 @@ def _echo_lines(lines: list[str]) -> None:
 
 @sub.command("run")
 def run(
-    segment: str = typer.Argument(..., help="Segment name."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Resolve and report, commit nothing."),
-    force: bool = typer.Option(False, "--force", help="Run even if many sheets are missing."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Auswerten und berichten, nichts festschreiben."),
+    force: bool = typer.Option(False, "--force", help="Auch auswerten, wenn viele Bögen fehlen."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Ohne Fortschrittsanzeige."),
     render: bool = typer.Option(True, "--render/--no-render",
-                                help="Render the PDFs too and deliver the reports from the "
-                                "archive into reports/<segment>/<YYYY-MM>/ (--no-render: the "
-                                "archive gets text, HTML, views and forms only; nothing is "
-                                "delivered)."),
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="With the PDFs (default) or text, "
-                             "HTML, views and order forms only."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes for the reports "
-                             "(0 = one per core)."),
+                                help="Auch die PDFs erzeugen und die Berichte aus dem Archiv "
+                                "nach reports/<segment>/<JJJJ-MM>/ ausliefern (--no-render: "
+                                "das Archiv bekommt nur Text, HTML, Ansichten und Bögen; nichts "
+                                "wird ausgeliefert)."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Mit den PDFs (Standard) oder nur "
+                             "Text, HTML, Ansichten und Befehlsbögen."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Arbeitsprozesse für die Berichte "
+                             "(0 = einer je Kern)."),
     next_deadline: str = typer.Option(None, "--next-deadline",
-                                      help="EINTREFFSCHLUSS for the next month's sheets, "
-                                      "'YYYY-MM-DD' (13:00) or 'YYYY-MM-DD HH:MM'; printed on "
-                                      "the result sheets."),
+                                      help="EINTREFFSCHLUSS für die Bögen des nächsten "
+                                      "Monats, 'JJJJ-MM-TT' (13:00) oder 'JJJJ-MM-TT HH:MM'; "
+                                      "steht auf den Ergebnisbögen."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Resolve the segment's current month from orders/<segment>/<YYYY-MM>/, render its
-    reports into the archive, commit it, and deliver the reports from the archive."""
+    """Den laufenden Monat des Segments aus orders/<segment>/<JJJJ-MM>/ auswerten, seine
+    Berichte ins Archiv erzeugen, ihn festschreiben und die Berichte aus dem Archiv
+    ausliefern."""
     camp = open_campaign(campaign)
     if next_deadline is not None:
         normalise(next_deadline)  # a bad date stops the run before it starts
@@ -178,15 +179,16 @@ def run(
 
 @sub.command("replay")
 def replay(
-    segment: str = typer.Argument(..., help="Segment name."),
-    month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes for the reports "
-                             "(0 = one per core)."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    month: str = typer.Argument(..., help="Der archivierte Monat, JJJJ-MM."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Arbeitsprozesse für die Berichte "
+                             "(0 = einer je Kern)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Re-run an archived month and verify every output byte against its manifest, in
-    layers (inputs, rules, state, events, each output), saying which layer differs and
-    why where it can; then the delivered reports (reports/<segment>/<YYYY-MM>/)."""
+    """Einen archivierten Monat erneut auswerten und jedes Byte der Ausgaben gegen sein
+    Manifest prüfen, in Schichten (Eingaben, Regeln, Stand, Ereignisse, jede Ausgabe),
+    mit der abweichenden Schicht und, wo möglich, warum; dann die ausgelieferten Berichte
+    (reports/<segment>/<JJJJ-MM>/)."""
     from wdg.store.delivery import check_delivered
     from wdg.reports.archived import replay_archived
     from wdg.reports.batch import default_jobs
@@ -212,15 +214,17 @@ def replay(
 
 @sub.command("provenance")
 def provenance(
-    segment: str = typer.Argument(..., help="Segment name."),
-    month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
-    requirements: bool = typer.Option(False, "--requirements", help="Print the month's "
-                                      "dependencies as a pip requirements file (name==version), "
-                                      "for 'pip install -r' into a fresh venv."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    month: str = typer.Argument(..., help="Der archivierte Monat, JJJJ-MM."),
+    requirements: bool = typer.Option(False, "--requirements", help="Die Abhängigkeiten des "
+                                      "Monats als pip-requirements-Datei ausgeben "
+                                      "(name==version), für 'pip install -r' in ein frisches "
+                                      "venv."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """What resolved an archived month: wdg version, commit, Python, dependencies, the
-    hashes of its inputs and templates (provenance.yaml; docs/turns.md)."""
+    """Womit ein archivierter Monat ausgewertet wurde: wdg-Version, Commit, Python,
+    Abhängigkeiten, die Hashes seiner Eingaben und Vorlagen (provenance.yaml;
+    docs/turns.md)."""
     from wdg.provenance import describe
     from wdg.provenance import requirements as requirements_of
 
@@ -289,10 +293,11 @@ def verify_digest(
 
 @sub.command("undo")
 def undo(
-    segment: str = typer.Argument(..., help="Segment name."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Restore the state before the last month; its sheets stay for a re-run."""
+    """Den Stand vor dem letzten Monat wiederherstellen; seine Bögen bleiben für eine
+    neue Auswertung."""
     month = turn.undo_month(open_campaign(campaign), segment)
     typer.echo(f"{segment} {month.key} rückgängig gemacht; die Spielzüge liegen weiter in "
                f"orders/{segment}/{month.key}/")
@@ -300,20 +305,22 @@ def undo(
 
 @sub.command("deadline")
 def deadline(
-    segment: str = typer.Argument(..., help="Segment name."),
-    when: str = typer.Argument(None, help="'TT.MM.JJJJ' or 'YYYY-MM-DD' (13:00, as the rule "
-                               "says), with ' HH:MM' for another time, e.g. '03.12.2026 13:00'; "
-                               "omit to show the deadline."),
-    tz: str = typer.Option(None, "--tz", help="Time zone of the segment, e.g. Europe/Berlin "
-                           "(deadlines and mail dates)."),
-    force: bool = typer.Option(False, "--force", help="Set a deadline that lies in the past "
-                               "(e.g. to read old mail in afterwards)."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable (docs/gamemaster.md)."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    when: str = typer.Argument(None, help="'TT.MM.JJJJ' oder 'JJJJ-MM-TT' (13:00, wie die "
+                               "Regel sagt), mit ' HH:MM' für eine andere Uhrzeit, z. B. "
+                               "'03.12.2026 13:00'; weglassen, um den Eintreffschluß zu zeigen."),
+    tz: str = typer.Option(None, "--tz", help="Zeitzone des Segments, z. B. Europe/Berlin "
+                           "(Eintreffschlüsse und Maildaten)."),
+    force: bool = typer.Option(False, "--force", help="Einen Eintreffschluß in der "
+                               "Vergangenheit setzen (z. B. um alte Post nachträglich "
+                               "einzulesen)."),
+    as_json: bool = typer.Option(False, "--json", help="Maschinenlesbar (docs/gamemaster.md)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Set (or show) the EINTREFFSCHLUSS for the sheets of the segment's current month:
-    used by 'wdg orders import' and 'wdg mail fetch/run', shown by 'wdg turn status' and
-    on the result sheets. A deadline in the past is refused (unless --force)."""
+    """Den EINTREFFSCHLUSS für die Bögen des laufenden Monats setzen (oder zeigen): ihn
+    nutzen 'wdg orders import' und 'wdg mail fetch/run', ihn zeigen 'wdg turn status' und
+    die Ergebnisbögen. Ein Eintreffschluß in der Vergangenheit wird abgelehnt (außer mit
+    --force)."""
     from wdg.world.deadline import check_timezone, refuse_past
 
     camp = open_campaign(campaign)
@@ -347,12 +354,13 @@ def deadline(
 
 @sub.command("status")
 def status(
-    segment: str = typer.Argument(..., help="Segment name."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable (docs/gamemaster.md)."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    as_json: bool = typer.Option(False, "--json", help="Maschinenlesbar (docs/gamemaster.md)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Before the run: the month, the deadline, which kingdoms sent valid sheets,
-    which are missing or refused (exactly as the run would take them in)."""
+    """Vor der Auswertung: der Monat, der Eintreffschluß, welche Königreiche gültige
+    Bögen geschickt haben, welche fehlen oder abgelehnt sind (genau wie die Auswertung
+    sie übernähme)."""
     camp = open_campaign(campaign)
     seg = load(camp, segment)
     st = history.month_status(camp, segment)
@@ -395,14 +403,15 @@ def status_json(seg, st, problem: str | None) -> dict:  # noqa: ANN001
 
 @sub.command("list")
 def list_(
-    segment: str = typer.Argument(..., help="Segment name."),
-    verify: bool = typer.Option(False, "--verify", help="Check every archived file's SHA-256 "
-                                "against the manifest (reads the whole archive) instead of "
-                                "its size from the month's index."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    verify: bool = typer.Option(False, "--verify", help="Den SHA-256 jeder archivierten Datei "
+                                "gegen das Manifest prüfen (liest das ganze Archiv) statt ihrer "
+                                "Größe aus dem Index des Monats."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """Every archived month with seed, kingdom order, sheets and whether its
-    stored files are complete (from each month's index: sizes; --verify: hashes)."""
+    """Jeder archivierte Monat mit Seed, Reihenfolge der Königreiche, Bögen und ob seine
+    gespeicherten Dateien vollständig sind (aus dem Index jedes Monats: Größen;
+    --verify: Hashes)."""
     from wdg.store import integrity
 
     camp = open_campaign(campaign)
@@ -432,16 +441,16 @@ def list_(
 
 @sub.command("show")
 def show(
-    segment: str = typer.Argument(..., help="Segment name."),
-    month: str = typer.Argument(..., help="The archived month, YYYY-MM."),
-    kingdom: int = typer.Option(None, "--kingdom", "-k", help="Only the events of this kingdom."),
-    fmt: str = typer.Option("text", "--format", "-f", help="'text': the events; 'json': the "
-                            "kingdom's report of the month (bericht.json, docs/report-schema.json; "
-                            "needs --kingdom)."),
+    segment: str = typer.Argument(..., help="Name des Segments."),
+    month: str = typer.Argument(..., help="Der archivierte Monat, JJJJ-MM."),
+    kingdom: int = typer.Option(None, "--kingdom", "-k", help="Nur die Ereignisse dieses Königreichs."),
+    fmt: str = typer.Option("text", "--format", "-f", help="'text': die Ereignisse; 'json': der "
+                            "Bericht des Königreichs für den Monat (bericht.json, "
+                            "docs/report-schema.json; braucht --kingdom)."),
     campaign: Path | None = campaign_option(),
 ) -> None:
-    """The events of an archived month (of one kingdom with --kingdom), or with
-    --format json the kingdom's whole report of that month."""
+    """Die Ereignisse eines archivierten Monats (mit --kingdom die eines Königreichs),
+    oder mit --format json der ganze Bericht des Königreichs für diesen Monat."""
     camp = open_campaign(campaign)
     seg = load(camp, segment)
     if fmt not in ("text", "json"):

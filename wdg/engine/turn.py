@@ -251,13 +251,17 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         if not dry_run:  # writable, one file system: refused now, not after the work
             can_commit(seg_dir, seg.date, deliver_to=deliver_to)
         from wdg.store.integrity import IntegrityError
-        from wdg.store.intake import check_sheets, recover_intake
+        from wdg.store.intake import recover_intake, sheet_problems
+        from wdg.store.lock import notice
 
         recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
-        waiting = check_sheets(camp.orders_dir(segment, seg.date))  # each as its receipt says
-        if waiting:
-            raise IntegrityError(waiting, ". Der Mond wird nicht ausgewertet; nichts wurde "
+        refused, changed = sheet_problems(camp.orders_dir(segment, seg.date))
+        if refused:  # a link (never read) or an unfinished intake
+            raise IntegrityError(refused, ". Der Mond wird nicht ausgewertet; nichts wurde "
                                  "geändert.")
+        for f in changed:  # said, never silent (a correction by hand is allowed)
+            notice(f"{f} — der Mond wird mit dem Spielzug ausgewertet, wie er jetzt ist",
+                   "Warnung")
         if prepare is not None:
             prepare(seg)
         if stage is not None:
@@ -308,8 +312,11 @@ def _check_archive(seg_dir: Any, seg: Segment) -> None:
     last = seg_dir / "turns" / seg.date.previous().key
     if last.is_dir() and not last.is_symlink():
         found += [f for f in integrity.verify_month(last) if not f.uncovered]
-    if not found:  # the live files are the last month's state, or what wdg wrote since
-        found += check_live(seg_dir)
+    if not found:  # the live files against the last month's state: said, not refused
+        from wdg.store.lock import notice
+
+        for f in check_live(seg_dir):
+            notice(str(f))
     if found:
         raise integrity.IntegrityError(found, ". Der Mond wird nicht ausgewertet; nichts wurde "
                                        "geändert.")

@@ -559,9 +559,7 @@ def upgrade_segment(camp: Campaign, segment: str, *, templates: str | None = Non
                 report.changes[step.name] = lines
         changed = fmt < FORMAT or any(report.changes.values())
         if changed and not dry_run:
-            # writes format: FORMAT under the commit protocol; what older versions changed
-            # between months (unrecorded) is taken as it is
-            save_segment(seg, seg_dir, edit="accept")
+            save_segment(seg, seg_dir)  # writes format: FORMAT under the commit protocol
             from wdg import __version__
 
             log = seg_dir / UPGRADES

@@ -101,6 +101,8 @@ class State(ABC):
                 own["resample_from_infostate"])
         if "information_set" in own and not getattr(own["information_set"], "_keeps_history", False):
             cls.information_set = _history_lost(own["information_set"])  # type: ignore[method-assign]
+        if "greedy_view" in own and not getattr(own["greedy_view"], "_keeps_history", False):
+            cls.greedy_view = _history_lost(own["greedy_view"])  # type: ignore[method-assign]
 
     @abstractmethod
     def current_player(self) -> int:
@@ -190,15 +192,23 @@ class State(ABC):
         information, a clone."""
         return self.clone()
 
+    def greedy_view(self, player: int) -> State:
+        """The position as the greedy bot judges it for ``player``: one whose
+        :meth:`evaluate` and chance outcomes depend only on what ``player``
+        knows, where the game's own evaluation reads hidden parts (Empires
+        of Middle-earth: the others' hand cards and the deck at their
+        expected worth over the cards he cannot see). Default: the position
+        itself (the game's :meth:`evaluate` reads nothing hidden)."""
+        return self
+
     def information_set(self, player: int) -> list[State]:
         """The positions the greedy bot averages its evaluation over: every
         full state ``player`` cannot tell apart from this one by what he
         knows, each as likely as the others, in a fixed order — where the
         game can list them (4 Gods' hidden gods). Default: this position
-        alone; whatever hidden part the game's :meth:`evaluate` reads, greedy
-        then reads too (Empires of Middle-earth: the worth of the other
-        players' hand cards). The search bot reads positions only through
-        :meth:`resample_from_infostate`."""
+        alone (greedy judges it through :meth:`greedy_view`, which hides
+        what the game's :meth:`evaluate` would read). The search bot reads
+        positions only through :meth:`resample_from_infostate`."""
         return [self]
 
     def public_action_string(self, action: int, viewer: int) -> str:
@@ -390,6 +400,9 @@ class Game(ABC):
     end_caps: tuple[str, ...] = ()
     """Ends that are our safety limits, not the book's: a batch in which one
     occurs is flagged."""
+    optional_ends: tuple[str, ...] = ()
+    """Ends the book makes optional (an agreed end, e.g. Empires' round
+    cap): named like the others, never flagged when they do not occur."""
     end_labels: dict[str, str] = {}
     """The German name of each ``end`` of :meth:`State.end_info` (the rule
     book's wording) for the batch's text; a cause without one is shown as
@@ -411,16 +424,16 @@ class Game(ABC):
         unknown = set(params) - set(self.default_params())
         if unknown:
             raise GameError(
-                f"unknown parameter(s) {sorted(unknown)!r} for game {self.name!r}; "
-                f"expected some of {sorted(self.default_params())!r}"
+                f"unbekannte(r) Parameter {sorted(unknown)!r} für das Spiel {self.name!r}; "
+                f"erwartet einige von {sorted(self.default_params())!r}"
             )
         n = self.params.get("players")
         if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
-            raise GameError(f"{self.name}: parameter 'players' must be a whole number "
-                            f"{self.min_players}..{self.max_players}, got {n!r}")
+            raise GameError(f"{self.name}: Parameter 'players' muß eine ganze Zahl "
+                            f"{self.min_players}..{self.max_players} sein, nicht {n!r}")
         if n is not None and not (self.min_players <= int(n) <= self.max_players):
             raise GameError(
-                f"{self.name} is played by {self.min_players}..{self.max_players} players, got {n!r}"
+                f"{self.name} spielen {self.min_players} bis {self.max_players} Spieler, nicht {n!r}"
             )
 
     @classmethod
@@ -483,17 +496,17 @@ def load_game(name: str, **params: Any) -> Game:
         factory = _REGISTRY[name]
     except KeyError:
         raise GameError(
-            f"unknown game {name!r}; expected one of {sorted(_REGISTRY)!r}"
+            f"unbekanntes Spiel {name!r}; erwartet eines von {', '.join(sorted(_REGISTRY))}"
         ) from None
     if any(not isinstance(k, str) for k in params):
-        raise GameError(f"{name}: parameter names must be words, got {sorted(map(repr, params))}")
+        raise GameError(f"{name}: Parameternamen sind Wörter, nicht {sorted(map(repr, params))}")
     try:
         return factory(**params)
     except GameError:
         raise
     except (TypeError, ValueError, KeyError, OSError, AttributeError) as exc:
         # a parameter of the wrong type deep inside a game's set-up
-        raise GameError(f"{name}: bad parameters {params!r}: "
+        raise GameError(f"{name}: ungültige Parameter {params!r}: "
                         f"{type(exc).__name__}: {exc}".replace("\n", " ")) from exc
 
 
@@ -540,7 +553,7 @@ def random_playout(game: Game, seed: int, max_actions: int = 1_000_000) -> tuple
     actions: list[int] = []
     while not state.is_terminal():
         if len(actions) >= max_actions:
-            raise GameError(f"{game.name}: no end after {max_actions} actions (seed {seed})")
+            raise GameError(f"{game.name}: kein Ende nach {max_actions} Aktionen (Seed {seed})")
         a = random_action(state, rng)
         actions.append(a)
         state.apply_action(a)
@@ -634,8 +647,8 @@ def _history_clone(clone: Callable[[State], State]) -> Callable[[State], State]:
 
 
 def _history_lost(make: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a method that makes a state (``resample_from_infostate``) or a
-    list of states (``information_set``): those it made, other than the
+    """Wrap a method that makes a state (``resample_from_infostate``,
+    ``greedy_view``) or a list of states (``information_set``): those it made, other than the
     state itself, have no history (they are not the game's positions)."""
     def without_history(self: State, *args: Any, **kwargs: Any) -> Any:
         out = make(self, *args, **kwargs)
@@ -691,16 +704,17 @@ def game_params(players: int | None, param: list[str]) -> dict[str, Any]:
     for item in param:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise GameError(f"bad --param {item!r}; expected KEY=VALUE (value in YAML, e.g. true, 4)")
+            raise GameError(f"--param {item!r} ungültig; erwartet NAME=WERT (der Wert in YAML, z. B. "
+                            f"true, 4)")
         try:
             params[key.strip()] = yaml.safe_load(value)
         except yaml.YAMLError as exc:
-            raise GameError(f"bad --param {item!r}: the value is not YAML "
+            raise GameError(f"--param {item!r} ungültig: der Wert ist kein YAML "
                             f"({str(exc).splitlines()[0]})") from None
     if players is not None:
         if "players" in params and params["players"] != players:
-            raise GameError(f"-n/--players {players} and --param players={params['players']!r} "
-                            f"disagree; give the number of players once")
+            raise GameError(f"-n/--players {players} und --param players={params['players']!r} "
+                            f"widersprechen sich; die Spielerzahl bitte nur einmal angeben")
         params["players"] = players
     params.setdefault("players", 4)
     return params

@@ -3,8 +3,11 @@
 - ``random`` picks uniformly among the legal actions.
 - ``greedy`` looks one move ahead and takes the action whose result
   :meth:`State.evaluate` rates best for itself (ties broken by the
-  generator) — averaged over the positions it cannot tell apart where the
-  game lists them (:meth:`State.information_set`: 4 Gods' hidden gods).
+  generator), on the position as its player sees it
+  (:meth:`State.greedy_view`: Empires' hidden cards at their expected
+  worth, a card drawn from the deck from the cards he cannot see) and
+  averaged over the positions it cannot tell apart where the game lists
+  them (:meth:`State.information_set`: 4 Gods' hidden gods).
   Where a game splits one move into sub-decisions
   (:meth:`State.in_compound_action`), greedy looks through them to the
   completed move. A choice made face down while the others choose too
@@ -55,9 +58,21 @@ def random_bot(state: State, rng: np.random.Generator) -> int:
 def greedy_bot(state: State, rng: np.random.Generator) -> int:
     """The action with the best one-move-ahead evaluation; where all rate the
     same, the best with one more own decision; remaining ties by ``rng``.
-    The evaluation is the mean over :meth:`State.information_set` (with 4
-    Gods' hidden gods: over every deal of the others' gods), so greedy
-    decides on what its player can know."""
+    Greedy judges the position as its player sees it
+    (:meth:`State.greedy_view`: Empires counts the cards he cannot see at
+    their expected worth) and averages over :meth:`State.information_set`
+    (4 Gods' hidden gods: every deal of the others' gods), so it decides on
+    what its player can know."""
+    player = state.current_player()
+    if len(state.legal_actions()) == 1:
+        return state.legal_actions()[0]
+    return greedy_on(state.greedy_view(player), rng)
+
+
+def greedy_on(state: State, rng: np.random.Generator) -> int:
+    """:func:`greedy_bot`'s choice on ``state`` as it is (its
+    :meth:`State.information_set`, no :meth:`State.greedy_view`): the search
+    uses it on a determinisation, where every card lies in a known place."""
     player = state.current_player()
     acts = state.legal_actions()
     if len(acts) == 1:
@@ -201,14 +216,14 @@ def get_bot(name: str) -> Bot:
             except ValueError:
                 budget = 0
             if budget < 1:
-                raise GameError(f"bad bot {name!r}: the budget after 'mcts:' must be a whole "
-                                f"number of simulations >= 1, e.g. mcts:200")
+                raise GameError(f"Bot {name!r} ungültig: nach 'mcts:' steht die Zahl der "
+                                f"Simulationen, eine ganze Zahl ab 1, z. B. mcts:200")
         from wdg.games.ismcts import ISMCTSBot
         return ISMCTSBot(budget)
     if name == "human":
         from wdg.games.human import HumanPlayer
         return HumanPlayer()
-    raise GameError(f"unknown bot {name!r}; expected one of {list(BOT_NAMES)!r}")
+    raise GameError(f"unbekannter Bot {name!r}; erwartet einer von {', '.join(BOT_NAMES)}")
 
 
 def parse_bots(spec: str, players: int) -> list[str]:
@@ -216,9 +231,9 @@ def parse_bots(spec: str, players: int) -> list[str]:
     (a single name fills every seat)."""
     names = [x.strip() for x in spec.split(",") if x.strip()]
     if not names:
-        raise GameError(f"no bot names in {spec!r}; expected e.g. 'random,greedy'")
+        raise GameError(f"keine Bot-Namen in {spec!r}; erwartet z. B. 'random,greedy'")
     if len(names) > players:
-        raise GameError(f"{len(names)} bots {names!r} for {players} players; expected at most {players}")
+        raise GameError(f"{len(names)} Bots {names!r} für {players} Spieler; erwartet höchstens {players}")
     for name in names:
         if name != "human":
             get_bot(name)

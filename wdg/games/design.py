@@ -241,16 +241,22 @@ def compare(base: list[GameSummary], variant: list[GameSummary]) -> dict[str, An
     """Two batches of the same seeds and bots under two rule variants,
     variant minus base, each difference with a 95 % interval:
 
+    every group the fairness check tests (:func:`fairness`: seat, turn
+    position, last turn, faction), and more:
+
     - paired over the games of the same seed (the mean of the per-game
       differences and its normal interval): win rate and score per seat and
-      per turn position (the seats both variants have), the share of each
-      end condition (a game's difference is -1, 0 or +1), the mean score
-      of all players, the game length;
+      per turn position (the seats both variants have), of the player who
+      takes the last turn ("ja") and of the others ("nein", their mean),
+      per faction where both batches give every seat of every game the
+      same faction (factions dealt before play from the seed alone), the
+      share of each end condition (a game's difference is -1, 0 or +1),
+      the mean score of all players, the game length;
     - unpaired (the two batches' means, Welch's normal interval), where a
-      game of one variant has no partner in the other: per faction (a side
-      is chosen during play, so the same seed need not give it the same
-      player) and the margin of victory (only games with one winner have
-      one)."""
+      game of one variant has no partner in the other: per faction where
+      the factions differ between the batches (a side chosen during play,
+      so the same seed need not give it the same player) and the margin of
+      victory (only games with one winner have one)."""
     if [r.seed for r in base] != [r.seed for r in variant]:
         raise ValueError("compare needs two batches of the same seeds")
     n = min(len(base[0].scores), len(variant[0].scores))
@@ -269,6 +275,7 @@ def compare(base: list[GameSummary], variant: list[GameSummary]) -> dict[str, An
             if d_ret:
                 table[key] = {"win_rate_diff": mean_ci(d_ret), "score_diff": mean_ci(d_score)}
         out[kind] = table
+    out["last_turn"] = _compare_last_turn(base, variant)
     out["faction"] = _compare_factions(base, variant)
     ends_a = [str(dict(r.info).get("end", "?")) for r in base]
     ends_b = [str(dict(r.info).get("end", "?")) for r in variant]
@@ -299,9 +306,38 @@ def unpaired_diff(a: list[float], b: list[float]) -> dict[str, Any] | None:
             "ci95": [mb - ma - half, mb - ma + half], "equal": va == 0.0 and vb == 0.0}
 
 
+def _compare_last_turn(base: list[GameSummary], variant: list[GameSummary]) -> dict[str, Any]:
+    """The player who takes the last turn ("ja") and the others ("nein",
+    their mean per game), paired over the games where both variants know
+    who took it: both win rates and the difference of win rate and score."""
+    pairs = [(a, b) for a, b in zip(base, variant) if a.last >= 0 and b.last >= 0]
+    if not pairs:
+        return {}
+
+    def side(r: GameSummary, last: bool, values: tuple[float, ...]) -> float:
+        if last:
+            return values[r.last]
+        rest = [x for s, x in enumerate(values) if s != r.last]
+        return sum(rest) / len(rest) if rest else 0.0
+    out: dict[str, Any] = {}
+    for key, last in (("ja", True), ("nein", False)):
+        ra = [side(a, last, a.returns) for a, _ in pairs]
+        rb = [side(b, last, b.returns) for _, b in pairs]
+        out[key] = {"games": len(pairs), "win_rate_base": float(np.mean(ra)),
+                    "win_rate_variant": float(np.mean(rb)),
+                    "win_rate_diff": mean_ci([y - x for x, y in zip(ra, rb)]),
+                    "score_diff": mean_ci([side(b, last, b.scores) - side(a, last, a.scores)
+                                           for a, b in pairs])}
+    return out
+
+
 def _compare_factions(base: list[GameSummary], variant: list[GameSummary]) -> dict[str, Any]:
     """Per faction both batches have (not :data:`NO_FACTION`): the
-    difference of win rate and score, unpaired."""
+    difference of win rate and score — paired over the seeds where both
+    batches give every seat of every game the same faction (per game the
+    mean over the faction's players), else unpaired."""
+    if all(a.factions and a.factions == b.factions for a, b in zip(base, variant)):
+        return _compare_factions_paired(base, variant)
     def members(results: list[GameSummary]) -> dict[str, tuple[list[float], list[float]]]:
         out: dict[str, tuple[list[float], list[float]]] = {}
         for r in results:
@@ -315,6 +351,23 @@ def _compare_factions(base: list[GameSummary], variant: list[GameSummary]) -> di
     return {f: {"win_rate_diff": unpaired_diff(a[f][0], b[f][0]),
                 "score_diff": unpaired_diff(a[f][1], b[f][1])}
             for f in sorted(set(a) & set(b))}
+
+
+def _compare_factions_paired(base: list[GameSummary], variant: list[GameSummary]) -> dict[str, Any]:
+    """:func:`_compare_factions` where every game deals its seats the same
+    factions in both batches: per game the difference of the faction's
+    players' mean return and score, with its normal interval."""
+    facs = sorted({f for r in base for f in r.factions if f != NO_FACTION})
+    out: dict[str, Any] = {}
+    for f in facs:
+        d_ret, d_score = [], []
+        for a, b in zip(base, variant):
+            seats = [s for s, x in enumerate(a.factions) if x == f]
+            if seats:
+                d_ret.append(sum(b.returns[s] - a.returns[s] for s in seats) / len(seats))
+                d_score.append(sum(b.scores[s] - a.scores[s] for s in seats) / len(seats))
+        out[f] = {"paired": True, "win_rate_diff": mean_ci(d_ret), "score_diff": mean_ci(d_score)}
+    return out
 
 
 def _seat_of(r: GameSummary, kind: str, key: int) -> int | None:
@@ -400,9 +453,10 @@ def compare_text(c: dict[str, Any], label: str, end_labels: dict[str, str] | Non
                  faction_labels: dict[str, str] | None = None) -> str:
     """The variant comparison, for the terminal (German)."""
     names = end_labels or {}
+    paired_factions = any(row.get("paired") for row in c.get("faction", {}).values())
     lines = [f"Vergleich {label} gegen die Grundregeln: {c['games']} Partien mit denselben Seeds",
              "(Variante minus Grundregeln, ± halbe Breite des 95%-KI; gepaart über dieselben Seeds,",
-             " Seite und Vorsprung ungepaart)"]
+             " Vorsprung ungepaart)" if paired_factions else " Seite und Vorsprung ungepaart)"]
     players = c.get("players")
     if players and players[0] != players[1]:
         lines.append(f"  Spielerzahl {players[0]} → {players[1]}: Sitze und Zugpositionen 1 bis "
@@ -412,9 +466,15 @@ def compare_text(c: dict[str, Any], label: str, end_labels: dict[str, str] | Non
         for key, row in c[kind].items():
             lines.append(f"  {title} {key}: Siegrate {_paired(row['win_rate_diff'], 3)}, "
                          f"Punkte {_paired(row['score_diff'], 2)}")
+    for key, row in c.get("last_turn", {}).items():
+        who = "wer den letzten Zug hat" if key == "ja" else "die anderen (Mittel)"
+        lines.extend(fit(f"  letzter Zug {key} ({who}): Siegrate {row['win_rate_base']:.3f} → "
+                         f"{row['win_rate_variant']:.3f}, Differenz {_paired(row['win_rate_diff'], 3)}, "
+                         f"Punkte {_paired(row['score_diff'], 2)}"))
     for fac, row in c.get("faction", {}).items():
+        show = _paired if row.get("paired") else _unpaired
         lines.append(f"  Seite {(faction_labels or {}).get(fac, fac)}: Siegrate "
-                     f"{_unpaired(row['win_rate_diff'], 3)}, Punkte {_unpaired(row['score_diff'], 2)}")
+                     f"{show(row['win_rate_diff'], 3)}, Punkte {show(row['score_diff'], 2)}")
     for end, row in c.get("end", {}).items():
         lines.append(f"  Ende „{names.get(end, end)}“: Anteil {row['share_base']:.3f} → "
                      f"{row['share_variant']:.3f}, Differenz {_paired(row['share_diff'], 3)}")

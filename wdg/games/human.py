@@ -9,6 +9,13 @@ legal actions grouped by kind, then target (:func:`group_actions`): first
 he picks a kind from a short list, then a target from another (``0`` goes
 back). ``q`` abandons the game. Input comes from standard input, so a test
 (or a script) can drive a game through it.
+
+A decision with a single legal action is taken without asking, said in one
+line (``Einzige Möglichkeit, ohne Nachfrage ausgeführt: ...``). The first
+list's numbers are stable (:func:`stable_numbers`): an entry offered again
+keeps the number it had, as long as the list is long enough, and new
+entries take the free numbers — an option does not move because another
+one appears.
 """
 
 from __future__ import annotations
@@ -175,6 +182,30 @@ def _packed(paths: list[tuple[str, ...]], kinds: list[str], numbered: frozenset[
     return out
 
 
+def stable_numbers(labels: list[str], known: dict[str, int]) -> list[int]:
+    """The numbers of a menu's entries ``labels``: each keeps its number
+    from ``known`` (the label's number when it was last offered) if that
+    number is at most the menu's length and not taken by an earlier entry;
+    the others take the free numbers from 1 up, in menu order. So the
+    numbers are always 1..len(labels) and an entry offered again keeps its
+    number unless the menu has become too short for it. ``known`` is
+    updated."""
+    k = len(labels)
+    out = [0] * k
+    taken: set[int] = set()
+    for i, label in enumerate(labels):
+        n = known.get(label, 0)
+        if 1 <= n <= k and n not in taken:
+            out[i] = n
+            taken.add(n)
+    free = (n for n in range(1, k + 1) if n not in taken)
+    for i, label in enumerate(labels):
+        if not out[i]:
+            out[i] = next(free)
+        known[label] = out[i]
+    return out
+
+
 def number_ranges(numbers: list[int]) -> str:
     """Sorted numbers as ranges: ``0-5, 7, 9-90``."""
     out: list[str] = []
@@ -253,6 +284,9 @@ class HumanPlayer:
         self.seat = -1
         """Set by the game loop before the first action."""
         self.news: list[str] = []
+        self.numbers: dict[str, int] = {}
+        """The number each entry of the first list had when last offered
+        (:func:`stable_numbers`)."""
 
     @property
     def inp(self) -> TextIO:
@@ -325,6 +359,10 @@ class HumanPlayer:
         self.seat = seat
         acts = state.legal_actions()
         w = self.out.write
+        if len(acts) == 1:  # nothing to choose: said in one line, not asked
+            w(f"Spieler {seat}: einzige Möglichkeit, ohne Nachfrage ausgeführt: "
+              f"{state.human_action_string(acts[0], seat)}\n")
+            return acts[0]
         w(f"\n=== Spieler {seat} ist am Zug ===\n")
         if self.news:
             w("Seit deiner letzten Entscheidung:\n")
@@ -335,7 +373,9 @@ class HumanPlayer:
         w(state.human_view(seat) + "\n")
         for line in state.turn_status(seat):
             w(line + "\n")
-        groups = group_actions([state.action_path(a) for a in acts])
+        grouped = group_actions([state.action_path(a) for a in acts])
+        numbers = stable_numbers([label for label, _ in grouped], self.numbers)
+        groups = [g for _, g in sorted(zip(numbers, grouped), key=lambda x: x[0])]
         while True:
             w("Deine Möglichkeiten:\n")
             for i, (label, members) in enumerate(groups, 1):

@@ -321,7 +321,7 @@ def _end_of_turn(state: State, acts: list[int], player: int, rng: np.random.Gene
     """The safety net's choice: the best action (greedy's one-move value,
     judged on a determinisation) after which another player or chance acts;
     greedy's choice where no action ends the turn."""
-    from wdg.games.bots import greedy_bot, one_move_values
+    from wdg.games.bots import greedy_on, one_move_values
     first = state.resample_from_infostate(player, rng)
     ending = []
     for a in acts:
@@ -330,7 +330,7 @@ def _end_of_turn(state: State, acts: list[int], player: int, rng: np.random.Gene
         if t.current_player() != player:
             ending.append(a)
     if not ending:
-        return greedy_bot(first, rng)
+        return greedy_on(first, rng)
     values = one_move_values(first, ending, player)
     return ending[int(np.argmax(values))]
 

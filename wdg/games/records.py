@@ -86,7 +86,8 @@ def game_rngs(seed: int, players: int) -> tuple[np.random.Generator, list[np.ran
 def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> tuple[State, GameRecord]:
     """Play one game between ``bots`` (one name per seat) from ``seed``."""
     if len(bots) != game.num_players:
-        raise GameError(f"{len(bots)} bots {bots!r} for {game.num_players} players")
+        raise GameError(f"{len(bots)} Bots {bots!r} für {game.num_players} Spieler; erwartet "
+                        f"einen je Spieler")
     funcs = [get_bot(b) for b in bots]
     watchers = []
     for seat, f in enumerate(funcs):
@@ -101,7 +102,7 @@ def play(game: Game, bots: list[str], seed: int, *, with_text: bool = True) -> t
     append, apply, current, over = acts.append, state.apply_action, state.current_player, state.is_terminal
     while not over():
         if len(acts) >= MAX_ACTIONS:
-            raise GameError(f"{game.name}: no end after {MAX_ACTIONS} actions (seed {seed})")
+            raise GameError(f"{game.name}: kein Ende nach {MAX_ACTIONS} Aktionen (Seed {seed})")
         p = current()
         if p == CHANCE:
             a = state.sample_chance(chance_rng)

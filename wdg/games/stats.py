@@ -99,7 +99,7 @@ def summarize(results: list[GameSummary], meta: dict[str, Any], game: Any = None
     return {
         **meta,
         "games": len(results),
-        "bots": {b: _group(*by_bot[b]) for b in sorted(by_bot)},
+        "bots": _bot_groups(by_bot, n, results if meta.get("paired") else None),
         "seats": {str(s): _group(*by_seat[s]) for s in range(n)},
         "shared_wins": shared,
         "full_ties": full,
@@ -108,6 +108,33 @@ def summarize(results: list[GameSummary], meta: dict[str, Any], game: Any = None
                    "decisions": distribution([r.decisions for r in results])},
         "design": _design(results, game),
     }
+
+
+def _bot_groups(by_bot: dict[str, tuple[int, float, list[float]]], n: int,
+                paired: list[GameSummary] | None = None) -> dict[str, Any]:
+    """Per bot its group; where one bot plays every seat its win rate is
+    1/n by construction (the returns of a game add up to 1): no interval
+    then (``ci95`` None, ``fixed`` says why). For a paired batch
+    (``paired``: its games, each seed in every seat rotation) the interval
+    is the normal one of the mean over the seeds of the bot's win rate in
+    the seed's games (``ci95_over_seeds``): the games of a seed are not
+    independent."""
+    out = {b: _group(*by_bot[b]) for b in sorted(by_bot)}
+    if paired and len(out) > 1:
+        seeds: dict[int, dict[str, list[float]]] = {}
+        for r in paired:
+            for b, x in zip(r.bots, r.returns):
+                seeds.setdefault(r.seed, {}).setdefault(b, []).append(x)
+        for b, g in out.items():
+            shares = [sum(v[b]) / len(v[b]) for v in seeds.values() if b in v]
+            lo, hi = mean_ci(shares)["ci95"]
+            g["ci95"] = [max(0.0, lo), min(1.0, hi)]
+            g["ci95_over_seeds"] = len(shares)
+    if len(out) == 1:
+        g = next(iter(out.values()))
+        g["ci95"] = None
+        g["fixed"] = f"1/{n}: jeder Sitz spielt diesen Bot"
+    return out
 
 
 def _design(results: list[GameSummary], game: Any) -> dict[str, Any]:
@@ -157,7 +184,7 @@ def to_csv(summary: dict[str, Any]) -> str:
         for name, g in summary[group].items():
             sc = g["score"]
             w.writerow([group[:-1], name, g["games"], _fmt(g["wins"]), _fmt(g["win_rate"]),
-                        _fmt(g["ci95"][0]), _fmt(g["ci95"][1]), _fmt(sc["mean"]), _fmt(sc["std"]),
+                        *((_fmt(g["ci95"][0]), _fmt(g["ci95"][1])) if g["ci95"] else ("", "")), _fmt(sc["mean"]), _fmt(sc["std"]),
                         _fmt(sc["min"]), _fmt(sc["p25"]), _fmt(sc["median"]), _fmt(sc["p75"]),
                         _fmt(sc["max"])])
     for name, d in summary["length"].items():
@@ -185,6 +212,13 @@ def to_text(summary: dict[str, Any]) -> str:
                                                 for k, v in ending["means"].items()]))
     for group, title in (("bots", "Bot"), ("seats", "Sitz")):
         lines.extend(group_table(title, summary[group]))
+        fixed = [g["fixed"] for g in summary[group].values() if g.get("fixed")]
+        if fixed:
+            lines.append(f"  (fest: Siegrate {fixed[0]}; kein Intervall)")
+        seeds = [g["ci95_over_seeds"] for g in summary[group].values() if g.get("ci95_over_seeds")]
+        if seeds:
+            lines.append(f"  (gepaart: jeder der {seeds[0]} Seeds in jeder Sitzdrehung gespielt; "
+                         f"95%-KI der Siegrate über die Seeds)")
     for name, title in (("actions", "Aktionen"), ("decisions", "Entscheidungen")):
         d = summary["length"].get(name)
         if d:
@@ -238,7 +272,8 @@ def rate_cells(g: dict[str, Any]) -> str:
     """A group's games, win rate with its Wilson interval and score mean
     with the half-width of its 95% interval, under :data:`RATE_HEAD`."""
     sc = g["score"]
-    return (f"{g['games']:>7}  {g['win_rate']:>8.3f} [{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}]  "
+    ci = f"[{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}]" if g["ci95"] else f"{'(fest)':<14}"
+    return (f"{g['games']:>7}  {g['win_rate']:>8.3f} {ci}  "
             f"{sc['mean']:>7.2f} {pm(sc['mean_ci95']):<7}")
 
 

@@ -46,9 +46,6 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          "an archived month's folder: state before/after, sheets, rules, seed, events, outputs, "
          "manifest, summary (written in the segment format of its time)",
          carried_by="segment"),
-    Kind("segment-edits", 1, "worlds/<segment>/edits.yaml",
-         "the hashes wdg's own saves wrote between months (sealed JSON), against which the "
-         "live files are checked"),
     Kind("provenance", 1, "worlds/<segment>/turns/<M>/provenance.yaml (format:)",
          "what made the month: wdg version and commit, Python, dependencies, input and template "
          "hashes"),

@@ -239,19 +239,31 @@ def keep_quarantined(folder: Path, tag: str, note: bytes, raw: bytes) -> Path:
 
 
 def check_sheets(folder: Path) -> list[Finding]:
+    """All of :func:`sheet_problems`, refusals and warnings alike (``wdg turn
+    status``, ``wdg segment check``)."""
+    refuse, warn = sheet_problems(folder)
+    return refuse + warn
+
+
+def sheet_problems(folder: Path) -> tuple[list[Finding], list[Finding]]:
     """A month's waiting sheets against what the intake stored (``wdg turn
     status``, ``wdg segment check``, and ``wdg turn run`` before it reads
     them): no link on the way from ``orders/`` to a sheet; each sheet with a
     receipt has the SHA-256 its receipt holds (a sheet cut short or changed
     after it was taken in ran silently before, issue #40 item 8); no receipt
-    without its sheet; no intake journal left. Findings, never raises."""
+    without its sheet; no intake journal left. Returns ``(refusals,
+    warnings)``: a link or an unfinished journal stops ``wdg turn run``; a
+    sheet that differs from its receipt (or is gone) is a warning there — the
+    game master may correct a sheet by hand before a re-run (docs/turns.md,
+    undo) — and a finding of ``wdg segment check``. Never raises."""
     found: list[Finding] = []
+    warn: list[Finding] = []
     try:
         refuse_links(campaign_top(folder), folder, "liest Spielzüge")
     except LinkRefused as e:
-        return [Finding(str(folder), str(e))]
+        return [Finding(str(folder), str(e))], []
     if not folder.is_dir():
-        return found
+        return found, warn
     for journal in sorted(folder.glob(JOURNAL_GLOB)):
         found.append(Finding(str(journal), "ein Einlesen ist nicht abgeschlossen (der nächste "
                              "Befehl, der das Segment sperrt, schließt es ab oder nennt, was "
@@ -268,22 +280,22 @@ def check_sheets(folder: Path) -> list[Finding]:
         try:
             rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
         except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
-            found.append(Finding(str(receipt), f"Quittung nicht lesbar ({e})"))
+            warn.append(Finding(str(receipt), f"Quittung nicht lesbar ({e})"))
             continue
         want = str(rec.get("sha256", "")) if isinstance(rec, dict) else ""
         if not want:
             continue  # a receipt of an older wdg without the sheet's hash
         if not sheet.is_file():
-            found.append(Finding(str(sheet), f"fehlt, seine Quittung {receipt.name} ist da "
+            warn.append(Finding(str(sheet), f"fehlt, seine Quittung {receipt.name} ist da "
                                  "(nach dem Einlesen gelöscht?); den Spielzug neu einlesen oder "
                                  "die Quittung entfernen"))
             continue
         got = hashlib.sha256(sheet.read_bytes()).hexdigest()
         if got != want:
-            found.append(Finding(str(sheet), f"weicht von seiner Quittung ab (SHA-256 "
+            warn.append(Finding(str(sheet), f"weicht von seiner Quittung ab (SHA-256 "
                                  f"{got[:12]}…, eingelesen {want[:12]}…): nach dem Einlesen "
                                  "verändert oder gekürzt — es gälte nicht, was der Spieler "
                                  "geschickt hat. Den Spielzug neu einlesen ('wdg orders import'); "
                                  f"ist die Änderung gewollt, die Quittung {receipt.name} "
                                  "entfernen (dann gilt er als von Hand abgelegt)"))
-    return found
+    return found, warn

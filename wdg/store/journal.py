@@ -25,8 +25,7 @@ from typing import Any
 
 from wdg.errors import DataError, StateError
 from wdg.fsio import fsync_dir, fsync_tree, restrict_private_files, write_durable
-from wdg.store.edits import record as record_edit
-from wdg.store.integrity import LIST, live_list, parse_list, precheck
+from wdg.store.integrity import LIST, live_list, precheck
 
 SEGMENT_FILE = "segment.yaml"
 MAP_FILE = "map.txt"
@@ -46,10 +45,7 @@ GENERATION_MARK = ".wdg-generation"
 save created, so recovery deletes only inside a directory it can prove is its
 own (docs/storage.md, "What recovery may delete")."""
 STORED = FILES + (LIST,)
-EDITS = "edits.yaml"
-"""wdg's own changes between months (:mod:`wdg.store.edits`): written into a
-save's generation and moved with its files when the save records one."""
-MOVED = STORED + (EDITS,)
+MOVED = STORED
 """Every file a save's journal may move into place."""
 """Every file a save writes into its generation and moves into place."""
 TURNS_DIR = "turns"
@@ -61,7 +57,7 @@ JOURNAL_HEAD = ("# wdg commit journal: this save is committed; the next wdg comm
 
 
 def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
-                renames: tuple[tuple[str, str], ...] = (), edit: bool | str = True) -> None:
+                renames: tuple[tuple[str, str], ...] = ()) -> None:
     """Write a segment's files into the directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol").
 
@@ -76,11 +72,7 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
     archive is never moved, renamed or deleted by a save, and ``path`` itself
     is never renamed (it may be a mount point). ``date_key``: the segment's
     month (``YYYY-MM``), for the link of the hash list to the last archived
-    month. ``edit``: record the written hashes as a wdg command's change
-    between months (:func:`wdg.store.edits.record`; ``"accept"``: also when
-    the live files hold changes no wdg command recorded; ``False`` for a
-    month's commit and an undo, after which the live files are an archived
-    state)."""
+    month."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     if (path / JOURNAL).exists():
@@ -100,11 +92,6 @@ def commit_save(path: Path, fill: Callable[[Path], None], date_key: str, *,
         (gen / LIST).write_bytes(live_list({n: gen / n for n in FILES}, path, date_key,
                                            renames))
         moved = list(STORED)
-        if edit:  # committed with the files: a change by wdg, never taken for a hand edit
-            listed = parse_list(gen / LIST)
-            if record_edit(path, date_key, {n: h for n, h in listed.items() if n in FILES}
-                           if isinstance(listed, dict) else {}, gen, accept=edit == "accept"):
-                moved.append(EDITS)
         fsync_tree(gen)  # (what ``renames`` moves, the caller has flushed)
         journal = {"generation": gen.name, "files": moved,
                    "renames": [[src, dst] for src, dst in renames]}

@@ -28,9 +28,9 @@ LOCK_FILE = ".lock"
 
 # --- lock ------------------------------------------------------------------------------
 
-def notice(message: str) -> None:
+def notice(message: str, kind: str = "Hinweis") -> None:
     """A one-line notice to the game master (stderr), e.g. a lock taken over."""
-    sys.stderr.write(f"Hinweis: {message}\n")
+    sys.stderr.write(f"{kind}: {message}\n")
     sys.stderr.flush()
 
 

@@ -255,7 +255,7 @@ def commit(camp: Campaign, result: Any, rules_dir: Path,
         # the new template blobs enter the shared store under the same commit
         renames = tuple((f"{TURNS}/{blobs.name}/{d}", f"{TURNS}/{BLOBS}/sha256/{d}")
                         for d in new_blobs) + ((f"{TURNS}/{staging.name}", f"{TURNS}/{key}"),)
-        save_segment(result.state, seg_dir, files=state, renames=renames, edit=False)
+        save_segment(result.state, seg_dir, files=state, renames=renames)
     except BaseException:
         if not (seg_dir / JOURNAL).exists() and not (turns / key).exists():
             shutil.rmtree(staging, ignore_errors=True)  # not committed: our own fresh files
@@ -487,9 +487,7 @@ def undo_month(camp: Campaign, segment: str) -> MonthDate:
         s = seg.settings
         nxt = f"{s.deadline} {s.timezone}\n" if s.deadline and s.deadline_month == seg.date.key \
             else ""
-        # (not recorded as a change: the state before is what the last month's state
-        # and the changes recorded since made it, edits.py)
-        save_segment(before, seg_dir, edit=False,
+        save_segment(before, seg_dir,
                      renames=((f"{TURNS}/{last.key}", keep.relative_to(seg_dir).as_posix()),))
         if nxt:  # the deadline the next month had, for the month's re-run
             (keep / NEXT_DEADLINE).write_text(nxt, encoding="utf-8")

@@ -121,7 +121,7 @@ _BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
 
 def save_segment(seg: Segment, path: Path, *,
                  renames: tuple[tuple[str, str], ...] = (),
-                 files: dict[str, bytes] | None = None, edit: bool | str = True) -> None:
+                 files: dict[str, bytes] | None = None) -> None:
     """Write ``seg`` to the segment directory ``path`` (created if missing),
     crash-safe (docs/storage.md, "Saving: the commit protocol";
     :func:`wdg.store.journal.commit_save`). ``renames`` (pairs of paths
@@ -129,11 +129,7 @@ def save_segment(seg: Segment, path: Path, *,
     name, flushed by the caller) are carried out under the same commit.
     ``files``: the segment's files as :func:`write_segment_files` wrote them
     for ``seg`` already (the archive's state after the month), written as
-    they are instead of serialising again. Every save is recorded as a wdg
-    command's change between months (:mod:`wdg.store.edits`) and refused
-    while the live files hold a change no wdg command recorded, except with
-    ``edit="accept"`` (the game master checked them); ``edit=False`` only for
-    a month's commit and an undo (the new state is an archived one)."""
+    they are instead of serialising again."""
     def fill(gen: Path) -> None:
         if files is not None and set(files) == set(FILES):
             for name in FILES:
@@ -141,7 +137,7 @@ def save_segment(seg: Segment, path: Path, *,
         else:
             _write_all(seg, gen)
 
-    commit_save(Path(path), fill, seg.date.key, renames=renames, edit=edit)
+    commit_save(Path(path), fill, seg.date.key, renames=renames)
 
 
 def write_segment_files(seg: Segment, directory: Path) -> None:
@@ -214,7 +210,7 @@ def accept_edits(path: Path) -> Segment:
     without the hash check (every other check applies) and save it (the save
     writes a new hash list). Call holding the lock."""
     seg = load_segment(path, verify=False)
-    save_segment(seg, path, edit="accept")
+    save_segment(seg, path)
     return seg
 
 
@@ -264,7 +260,7 @@ def _file_map(path: Path) -> dict[str, Path]:
     if journal is not None:
         gen = path / journal["generation"]
         for name in journal["files"]:
-            if name in files and (gen / name).is_file():  # (not the edits record)
+            if name in files and (gen / name).is_file():
                 files[name] = gen / name
     return files
 

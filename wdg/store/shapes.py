@@ -83,7 +83,7 @@ def _segment() -> str:
 
 def shapes() -> dict[str, str]:
     """``{kind: fingerprint}`` of every kind numbered on its own."""
-    from wdg.store import edits, integrity, intake, mailrecords, months, seen, sent
+    from wdg.store import integrity, intake, mailrecords, months, seen, sent
 
     text = {
         "segment": _segment(),
@@ -93,7 +93,6 @@ def shapes() -> dict[str, str]:
                                                sent.Ledger.settle, sent.Ledger.release),
         "mail-seen": repr(seen.EVENTS) + _code(seen.SeenRecord.record),
         "intake-receipts": _code(intake.receipt_text, intake.write_sheet),
-        "segment-edits": _code(edits.record),
         "mail-record": _code(mailrecords.save),
     }
     return {k: hashlib.sha256(v.encode()).hexdigest()[:16] for k, v in sorted(text.items())}

@@ -109,9 +109,9 @@ def _load_yaml(path: str) -> Any:
         with open(resolve_data_path(path), encoding="utf-8") as fh:
             return yaml.load(fh, Loader=_LOADER)
     except OSError as exc:
-        raise GameError(f"cannot read {path!r}: {exc.strerror}") from None
+        raise GameError(f"{path!r} kann nicht gelesen werden: {exc.strerror}") from None
     except yaml.YAMLError as exc:
-        raise GameError(f"{path}: not valid YAML: {exc}") from None
+        raise GameError(f"{path}: kein gültiges YAML: {exc}") from None
 
 
 @lru_cache(maxsize=8)

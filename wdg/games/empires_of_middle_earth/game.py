@@ -19,8 +19,13 @@ class EmpiresGame(Game):
     """Empires of Middle-earth for 2..6 players from one shared deck."""
 
     name = "empires_of_middle_earth"
-    end_conditions = ("deck exhausted", "round cap")
-    """The end of the deck, and the agreed end (``max_rounds``)."""
+    end_conditions = ("deck exhausted",)
+    """The end of the deck ("am Ende des verdeckten Kartenstapels")."""
+    optional_ends = ("round cap",)
+    """The agreed end ("Das Spiel kann auch durch eine vorher vereinbarte Zeit
+    beendet werden", ``max_rounds``):
+    optional in the book, so a batch in which it never occurs is the healthy
+    case, not a degenerate one."""
     end_labels = {"deck exhausted": "Stapel aufgebraucht", "round cap": "Rundengrenze",
                   "not over": "nicht beendet"}
     """"am Ende des verdeckten Kartenstapels"; "durch eine vorher vereinbarte
@@ -44,12 +49,12 @@ class EmpiresGame(Game):
         super().__init__(**params)
         for s in SWITCHES:
             if not isinstance(self.params[s], bool):
-                raise GameError(f"{self.name}: parameter {s!r} must be true or false, "
-                                f"got {self.params[s]!r}")
+                raise GameError(f"{self.name}: Parameter {s!r} muß true oder false sein, "
+                                f"nicht {self.params[s]!r}")
         rounds = self.params["max_rounds"]
         if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
-            raise GameError(f"{self.name}: parameter 'max_rounds' must be a whole number >= 0 "
-                            f"(0: until the deck is exhausted), got {rounds!r}")
+            raise GameError(f"{self.name}: Parameter 'max_rounds' muß eine ganze Zahl ab 0 sein "
+                            f"(0: bis der Stapel aufgebraucht ist), nicht {rounds!r}")
         self.map = load_map(str(self.params["map_file"]))
         options = frozenset(s for s in ("agents", "liberation", "shadow_army", "event_cards")
                             if self.params[s])

@@ -68,6 +68,10 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
     :meth:`search_value`, not by greedy's :meth:`evaluate`: to greedy every
     campaign is worth as much as ending the phase."""
     search_removes_luck = True
+    seen_by = -1
+    """In a :meth:`greedy_view`: the player whose knowledge the position
+    holds (the cards he cannot see count at their expected worth, a card
+    drawn from the deck comes from all of them); -1 in a game's position."""
     """:meth:`search_value` at a chance node is the expectation over its
     outcomes (a card from the deck, an influence roll, a campaign's dice),
     so the search may take the luck of the dice out of its simulations."""
@@ -144,8 +148,9 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
             n = self.g.num_players
             return [(p, 1.0 / n) for p in range(n)]
         if self.phase == DRAW_CARD:
-            p = 1.0 / len(self.deck)
-            return [(c, p) for c in self.deck]
+            pool = self.deck if self.seen_by < 0 else self._unseen()
+            p = 1.0 / len(pool)
+            return [(c, p) for c in pool]
         return []
 
     def legal_actions(self) -> list[int]:
@@ -334,6 +339,15 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
 
     def _receive(self, c: int) -> None:
         p = self.player
+        if self.where[c] != DECK:
+            # a greedy view (seen_by): a card its player cannot place, in
+            # another's hand, changes places with a deck card (the view
+            # counts the others' hidden cards only by their number)
+            q, d = self.owner[c], self.deck[0]
+            self.hands[q][self.hands[q].index(c)] = d
+            self.where[d], self.owner[d] = HAND, q
+            self.deck[0] = c
+            self.where[c], self.owner[c] = DECK, -1
         self.deck.remove(c)
         self.where[c], self.owner[c] = HAND, p
         self.hands[p].append(c)
@@ -426,9 +440,42 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
                 chars.append(c)
             else:
                 v += 10.0 + k.strength
+        v0 = self.seen_by
+        if v0 < 0 or p == v0:
+            for c in self.hands[p]:
+                v += self._hand_worth(c, chars)
+            return v
+        shown = self._public_cards()
+        hidden = 0
         for c in self.hands[p]:
-            v += self._hand_worth(c, chars)
+            if c in shown:
+                v += self._hand_worth(c, chars)
+            else:
+                hidden += 1
+        if hidden:
+            pool = self._unseen()
+            v += hidden * sum(self._hand_worth(c, chars) for c in pool) / len(pool)
         return v
+
+    def _unseen(self) -> list[int]:
+        """The cards :attr:`seen_by` cannot place: the deck and the other
+        players' hand cards not shown in a pending roll (sorted)."""
+        shown = self._public_cards()
+        return sorted(self.deck + [c for q, hand in enumerate(self.hands) if q != self.seen_by
+                                   for c in hand if c not in shown])
+
+    def greedy_view(self, player: int) -> EmpiresState:
+        """The position as the greedy bot judges it for ``player``
+        (:meth:`State.greedy_view`): :meth:`worth` counts each of the other
+        players' hidden hand cards at the mean worth (to its holder) of the
+        cards ``player`` cannot place — the deck and those hands, each card
+        equally likely in each hidden slot, so the mean over his information
+        set — and a card drawn from the deck is any of them, evaluated by
+        their mean and sampled from them. Nothing in it depends on where the
+        hidden cards really lie (``tests/games/test_observation.py``)."""
+        s = self.clone()
+        s.seen_by = player
+        return s
 
     def _hand_worth(self, c: int, chars: list[int]) -> float:
         k = self.g.cards[c]
@@ -476,7 +523,8 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
             return super().evaluate(player) * 10.0
         if self.actor == CHANCE and self.phase == DRAW_CARD and self.deck:
             chars = [c for c in self.table[self.player] if self.g.cards[c].kind == "character"]
-            gain = sum(self._hand_worth(c, chars) for c in self.deck) / len(self.deck)
+            pool = self.deck if self.seen_by < 0 else self._unseen()
+            gain = sum(self._hand_worth(c, chars) for c in pool) / len(pool)
             w = [self.worth(q, gold) for q in range(self.g.num_players)]
             w[self.player] += gain
             return w[player] - max(w[q] for q in range(len(w)) if q != player)

@@ -110,7 +110,8 @@ def board_text(s: EmpiresState) -> str:
                 lord = cards[s.lord[a]].name if s.lord[a] >= 0 else "-"
                 by_region.setdefault(r, []).append(
                     f"P{p} {cards[a].name} ({cards[a].strength}, {_edition(cards[a].edition)}, Fürst {lord})")
-    lines = [f"Runde {s.rounds}, Spieler am Zug P{s.player}, Stapel {len(s.deck)} Karten, "
+    lines = [f"Runde {s.rounds}, Spieler am Zug P{s.player}, Stapel {len(s.deck)} "
+             f"{'Karte' if len(s.deck) == 1 else 'Karten'}, "
              f"Abwurf {len(s.discard)}"]
     for r, name in enumerate(me.regions):
         if r in by_region:
@@ -306,7 +307,8 @@ def turn_status(s: EmpiresState, player: int) -> list[str]:
     out = []
     me = "Dein Zug" if s.player == player else f"Zug von P{s.player}"
     if s.phase == DRAWING:
-        out.append(f"{me}, Ziehphase: {s.drawn} Karten gezogen; die nächste kostet {s.draw_cost()} Gold "
+        drawn = "1 Karte" if s.drawn == 1 else f"{s.drawn} Karten"
+        out.append(f"{me}, Ziehphase: {drawn} gezogen; die nächste kostet {s.draw_cost()} Gold "
                    f"(du hast {s.gold[player]}).")
     elif s.phase == END:
         out.append(f"{me}: zum Zugende eine Karte abwerfen.")

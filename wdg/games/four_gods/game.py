@@ -56,12 +56,12 @@ class FourGodsGame(Game):
         super().__init__(**params)
         p = self.params
         if p["gods"] not in ("open", "hidden"):
-            raise GameError(f"gods={p['gods']!r}; expected 'open' or 'hidden'")
+            raise GameError(f"gods={p['gods']!r}; erwartet 'open' (offen) oder 'hidden' (verdeckt)")
         if int(p["two_player_gods"]) not in (2, 4):
-            raise GameError(f"two_player_gods={p['two_player_gods']!r}; expected 2 or 4")
+            raise GameError(f"two_player_gods={p['two_player_gods']!r}; erwartet 2 oder 4")
         for key in ("actions_per_turn", "max_turns"):
             if int(p[key]) < 1:
-                raise GameError(f"{key}={p[key]!r}; expected a positive number")
+                raise GameError(f"{key}={p[key]!r}; erwartet eine Zahl ab 1")
         n = self.num_players
         self.hidden_gods = p["gods"] == "hidden"
         self.gods_per_player = 2 if n == 2 and int(p["two_player_gods"]) == 4 else 1

@@ -197,7 +197,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
     lines.append(board_key(s))
     for h in (0, 1):
         if (t := s.hands[h]) is not None:
-            lines.append(f"Hand {h}: Plättchen {t} Seite A {tile_terrain(s, t, 0)}, "
+            lines.append(f"Hand {h + 1}: Plättchen {t} Seite A {tile_terrain(s, t, 0)}, "
                          f"Seite B {tile_terrain(s, t, 4)}")
     for p in range(s.game.num_players):
         row = ", ".join(f"{i}:{tile_terrain(s, t, 4 * side)}" for i, (t, side) in enumerate(s.rows[p]))

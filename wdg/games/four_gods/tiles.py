@@ -149,21 +149,22 @@ def load_tileset(path: Path | None = None) -> TileSet:
         data: Any = yaml.load(path.read_text(encoding="utf-8"),
                               Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except OSError as exc:
-        raise GameError(f"tiles file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
+        raise GameError(f"Plättchendatei {str(path)!r} kann nicht gelesen werden: "
+                        f"{exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
-        raise GameError(f"tiles file {str(path)!r} is not valid YAML: "
+        raise GameError(f"Plättchendatei {str(path)!r} ist kein gültiges YAML: "
                         f"{str(exc).splitlines()[0]}") from None
     try:
         rows, cols = int(data["frame"]["rows"]), int(data["frame"]["columns"])
         cities = int(data["cities"])
         raw = data["tiles"]
     except (KeyError, TypeError, ValueError) as exc:
-        raise GameError(f"{str(path)!r}: missing or bad key {exc!s}; expected frame.rows, "
-                        "frame.columns, cities, tiles") from None
+        raise GameError(f"{str(path)!r}: Schlüssel {exc!s} fehlt oder ist ungültig; erwartet "
+                        "frame.rows, frame.columns, cities, tiles") from None
     sides: list[tuple[Grid, Grid]] = []
     for i, entry in enumerate(raw):
         if not isinstance(entry, list) or len(entry) != 2:
-            raise GameError(f"{str(path)!r}: tile {i} is {entry!r}; expected [side A, side B]")
+            raise GameError(f"{str(path)!r}: Plättchen {i} ist {entry!r}; erwartet [Seite A, Seite B]")
         sides.append((parse_side(entry[0]), parse_side(entry[1])))
     return build_tileset(rows, cols, cities, sides)
 

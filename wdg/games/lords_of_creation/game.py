@@ -36,19 +36,19 @@ class LordsOfCreation(Game):
         self.components: Components = load_components()
         radius = self.params["board_radius"]
         if radius is not None and (not isinstance(radius, int) or isinstance(radius, bool)):
-            raise GameError(f"lords_of_creation: board_radius must be a whole number 2..5 "
-                            f"(or empty for the component file's), got {radius!r}")
+            raise GameError(f"lords_of_creation: board_radius muß eine ganze Zahl 2..5 sein "
+                            f"(oder leer für den Wert der Komponentendatei), nicht {radius!r}")
         self.radius = int(self.components.board_radius if radius is None else radius)
         if not 2 <= self.radius <= 5:
-            raise GameError(f"lords_of_creation: board_radius {radius!r} out of range; expected 2..5")
+            raise GameError(f"lords_of_creation: board_radius {radius!r} außerhalb von 2..5")
         if sum(self.components.terrain_markers) < geometry(self.radius).size:
             raise GameError(
-                f"lords_of_creation: {sum(self.components.terrain_markers)} terrain markers "
-                f"cannot fill {geometry(self.radius).size} hexes")
+                f"lords_of_creation: {sum(self.components.terrain_markers)} Geländemarker "
+                f"füllen keine {geometry(self.radius).size} Felder")
         for key in ("full_knowledge", "sudden_end"):
             if not isinstance(self.params[key], bool):
-                raise GameError(f"lords_of_creation: parameter {key} must be true or false, "
-                                f"got {self.params[key]!r}")
+                raise GameError(f"lords_of_creation: Parameter {key} muß true oder false sein, "
+                                f"nicht {self.params[key]!r}")
         if not self.params["sudden_end"]:  # 5.1 drops the end by identical cards
             self.end_conditions = ("alle Karten gespielt",)
 

@@ -433,7 +433,7 @@ class LordsState(State):
             kept = ", ".join(TERRAIN_NAMES[t] for t in range(7) for _ in range(self.kept[p][t]))
             chosen = ("verdeckt" if self._hidden_chosen(p, player)
                       else card_name(self.chosen[p]) if self.chosen[p] >= 0 else "")
-            parts = [f"{scores[p]:.0f} Punkte", f"Vorrat {self.supply[p]}",
+            parts = [f"{scores[p]:.0f} {'Punkt' if scores[p] == 1 else 'Punkte'}", f"Vorrat {self.supply[p]}",
                      f"erste Zivilisation {'erfolgt' if self.ever_civ[p] else 'frei'}"]
             if kept:
                 parts.append(f"zurückgehalten: {kept}")
@@ -556,7 +556,8 @@ class LordsState(State):
                 hand = ",".join(f"{card_name(c)}x{k}" if k > 1 else card_name(c)
                                 for c, k in enumerate(self.hands[p]) if k)
             else:
-                hand = f"{sum(self.hands[p])} Karten"
+                k = sum(self.hands[p])
+                hand = f"{k} {'Karte' if k == 1 else 'Karten'}"
             kept = ",".join(TERRAIN_NAMES[t] for t in range(7) for _ in range(self.kept[p][t]))
             chosen = ("verdeckt" if self._hidden_chosen(p, viewer)
                       else card_name(self.chosen[p]) if self.chosen[p] >= 0 else "-")
@@ -581,7 +582,8 @@ class LordsState(State):
         lines.append(self._board_key())
         for p in range(self.n):
             k = sum(self.hands[p])
-            lines.append(f"Spieler {p}: {self.scores()[p]:.0f} Punkte, Vorrat {self.supply[p]}, "
+            pts = self.scores()[p]
+            lines.append(f"Spieler {p}: {pts:.0f} {'Punkt' if pts == 1 else 'Punkte'}, Vorrat {self.supply[p]}, "
                          f"{k} {'Karte' if k == 1 else 'Karten'}")
         return "\n".join(lines)
 
