@@ -17,6 +17,7 @@ once, before the command line is built.
 from __future__ import annotations
 
 from typing import Any
+from types import ModuleType
 
 HELP_OPTION_TEXT = "Diese Hilfe zeigen und beenden."
 USAGE_PREFIX = "Aufruf: "
@@ -41,6 +42,7 @@ def install() -> None:
     global _installed
     if _installed:
         return
+    rich_utils: ModuleType | None
     try:
         import typer.rich_utils as rich_utils
     except ImportError:  # pragma: no cover - typer without rich: click's plain help

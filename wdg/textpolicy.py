@@ -126,7 +126,11 @@ def header_name(text: str) -> str:
 def xml_safe(text: str) -> str:
     """``text`` without the characters XML 1.0 forbids and without bidi,
     zero-width and other format characters: safe inside SVG, HTML and PDF."""
-    if text.isascii() and text.isprintable():
+    if text.isprintable():
+        # every character _UNSAFE names is unprintable to Python (checked for
+        # all of Unicode in tests/orders/test_text_policy.py): a printable text,
+        # umlauts and all, has none of them and is returned without the regex,
+        # as the substitution would return it (a sheet prints tens of thousands)
         return text
     # _UNSAFE holds every character _XML_BAD names and CR: one pass removes all
     return _UNSAFE.sub("", text)

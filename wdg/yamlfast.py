@@ -116,8 +116,9 @@ class _Represent:
                 except TypeError:
                     pass
             pairs = [(self.node(k), self.node(v)) for k, v in items]
-            return MappingNode(_MAP, pairs, flow_style=self._style(
-                [n for kv in pairs for n in kv]))
+            # the flattened nodes only when the style depends on them
+            return MappingNode(_MAP, pairs, flow_style=self.flow if self.flow is not None
+                               else self._style([n for kv in pairs for n in kv]))
         if t is list:
             self._once(x)
             nodes = [self.node(v) for v in x]

@@ -350,6 +350,30 @@ def test_plan_data_gives_an_editor_the_running_total_the_forecast_computes():
         [("101.02", ["O"], 100), ("101.09", ["SO"], 100)]
 
 
+def test_plan_data_leaves_out_the_scouting_without_changing_any_gold():
+    """plan_data foresees the sheet without orders without Phase E's scouting
+    (``GOLD_ONLY_SKIP``): its gold — pay, shortfall, deserters, income, the
+    treasury after — equals that of the whole month foreseen, here with a
+    treasury too small for the pay (deserters) and a foreign army in sight."""
+    from wdg.orders.forecast import GOLD_ONLY_SKIP, gold_plan
+
+    assert GOLD_ONLY_SKIP == frozenset({"recon"})
+    seg = world("T. T. T.", treasury=700)
+    add_settlement(seg, (0, 0), 150, kingdom=1, buildings={Building.KASERNE: 1}, militia=5000)
+    add_army(seg, 101, 1, (0, 0), units=500)
+    add_army(seg, 102, 1, (0, 1), units=900)
+    add_kingdom(seg, 2)
+    add_army(seg, 201, 2, (0, 2), units=300)
+    know_all(seg)
+    view = build_view(seg, 1)
+    data = plan_data(view, RULES)
+    whole = gold_plan(view, RULES)  # the whole month foreseen, scouting included
+    assert data["gold"] == whole
+    assert whole["unpaid"] > 0 and whole["deserters"]
+    assert (data["income"], data["after_without_orders"]) == \
+        (whole["income"], whole["after_without_orders"])
+
+
 def test_an_army_without_soldiers_builds_no_boats():
     """"Das Heer": a general with his Troß alone "ist ... zu keinen besonderen
     Aktionen fähig" (actions.yaml minimum_soldiers bb 1): the engine refuses bb,

@@ -68,6 +68,23 @@ def test_xml_safe_removes_everything_xml_forbids_and_cr_in_one_pass():
     assert xml_safe(text) == "Grüße\n ok\t"
 
 
+def test_xml_safe_returns_a_printable_text_unchanged_because_no_unsafe_character_is_printable():
+    """xml_safe returns a text that ``str.isprintable()`` accepts without the
+    substitution: that is right only while no character of the policy's class
+    is printable to Python, checked here for every code point (a newer Unicode
+    database that made one printable fails this test)."""
+    import sys
+
+    from wdg.textpolicy import _UNSAFE
+
+    unsafe = [c for c in range(sys.maxunicode + 1) if _UNSAFE.match(chr(c))]
+    assert len(unsafe) > 2000
+    assert [hex(c) for c in unsafe if chr(c).isprintable()] == []
+    for text in ("Königreich Süd", "Gemark 103.07 – Fürst", "\u00e9\u4e2d"):
+        assert xml_safe(text) is text
+    assert xml_safe("Süd\u202eX") == "SüdX"
+
+
 def test_every_printed_line_passes_the_filter(capsys):
     safe_echo("Heer \x1b[2J\u202e")
     assert capsys.readouterr().out == "Heer <U+001B>[2J<U+202E>\n"

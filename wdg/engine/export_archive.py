@@ -58,7 +58,7 @@ Zeilen prüft:
     grep -v '  orders/' SHA256SUMS | sha256sum -c
 
 Die ursprünglichen Hashes der geschwärzten Spielzüge stehen in `index.json`
-(`redacted`, je Monat); `verify.py` prüft, dass sie die Hashes sind, die
+(`redacted`, je Monat); `verify.py` prüft, daß sie die Hashes sind, die
 `provenance.yaml` für die Spielzüge nennt.
 
 A month's `SHA256SUMS` lists the sheets as archived, with their passwords; here they

@@ -229,10 +229,13 @@ class Foreseen:
     foresight: Foresight
 
 
-def foresee(view: KingdomView, sheet: Sheet, rules: Rules) -> Foreseen:
+def foresee(view: KingdomView, sheet: Sheet, rules: Rules, *,
+            skip: frozenset[str] = frozenset()) -> Foreseen:
     """Run every registered step of the month over the segment built from
     ``view`` with ``sheet`` (already stripped of the orders the checker
     refuses: :func:`wdg.orders.checker.accepted`) and :class:`ExpectedDice`.
+    ``skip``: names of steps left out, for a caller that reads nothing they
+    change (the order editor's gold plan leaves out ``recon``).
     Deterministic; reads nothing but its arguments."""
     import copy
 
@@ -248,7 +251,8 @@ def foresee(view: KingdomView, sheet: Sheet, rules: Rules) -> Foreseen:
     m.start = Snapshot(owner=seg.owner.copy(),
                        positions={n: a.position for n, a in seg.armies.items()})
     for s in registered_steps():
-        run_step(m, s)
+        if s.name not in skip:
+            run_step(m, s)
     seg.date = view.month.next()
     return Foreseen(before, seg, m.log, marks)
 

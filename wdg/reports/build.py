@@ -532,6 +532,9 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
     morale = _morale_events(events, kingdom)
     rules = rules if rules is not None else shipped_rules()
     out = []
+    # armies standing together (a capital's garrison) see the same surroundings:
+    # one list for them (read only; the JSON report writes each row's own copy)
+    arounds: dict[Hex | None, list[AroundCell]] = {}
     for n in sorted(seg.armies):
         a = seg.armies[n]
         if a.kingdom != kingdom:
@@ -551,7 +554,8 @@ def _armies(seg: Segment, kingdom: int, seen: list[Event],
             seen=[], carried_by=a.carried_by, carrying=a.carrying,
             troop_type=a.troop.value if a.troop else None,
             morale_events=_morale_texts(morale.get(n, [])),
-            around=_around(seg, kingdom, a.position)))
+            around=arounds[a.position] if a.position in arounds else
+            arounds.setdefault(a.position, _around(seg, kingdom, a.position))))
     return out
 
 

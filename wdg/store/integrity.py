@@ -546,7 +546,7 @@ def _missing_blobs(seg_dir: Path, store: Path) -> list[Finding]:
                                      f"SHA-256-Wert ({want[:80]!r})"))
             elif not p.is_file() and not p.is_symlink():
                 found.append(Finding(str(p), f"die archivierte Vorlage {name} von Mond {m.name} "
-                                     "fehlt (gelöscht?); ohne sie lässt sich der Mond nicht "
+                                     "fehlt (gelöscht?); ohne sie läßt sich der Mond nicht "
                                      "nachspielen — aus der Sicherung zurückholen"))
     return found
 
