@@ -46,7 +46,7 @@ def install() -> None:
     try:
         import typer.rich_utils as rich_utils
     except ImportError:  # pragma: no cover - typer without rich: click's plain help
-        rich_utils = None  # type: ignore[assignment]
+        rich_utils = None
     if rich_utils is not None:
         for name, text in PANEL_TITLES.items():
             if hasattr(rich_utils, name):
