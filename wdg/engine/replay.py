@@ -130,7 +130,7 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
     one — written into ``target``; returns what was added (``[]``: nothing was
     missing, ``target`` is not written). For a replay by a newer version."""
     from wdg.campaign import PACKAGE_ROOT
-    from wdg.engine.upgrade import _has, _scalar, _walk, off_when_absent, old_value
+    from wdg.engine.upgrade import has_path, leaf_paths, off_when_absent, old_value, yaml_scalar
 
     shipped_dir = PACKAGE_ROOT / "worlds" / "rules"
     files: dict[str, Any] = {}
@@ -145,8 +145,8 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
             added.append(f"{shipped.name} (die ganze Datei)")
             continue
         have = safe_load_file(mine) or {}
-        for path, value in _walk(want):
-            if _has(have, path):
+        for path, value in leaf_paths(want):
+            if has_path(have, path):
                 continue
             key = ".".join(map(str, path))
             if off_when_absent(shipped.name, key):
@@ -157,7 +157,7 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
                 node = node.setdefault(part, {}) if isinstance(node, dict) else node
             if isinstance(node, dict):
                 node[path[-1]] = old if known else value
-                added.append(f"{shipped.name}: {key} = {_scalar(old if known else value)}"
+                added.append(f"{shipped.name}: {key} = {yaml_scalar(old if known else value)}"
                              + (" (altes Verhalten)" if known else " (mitgeliefert)"))
         files[shipped.name] = have
     if not added:

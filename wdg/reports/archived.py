@@ -155,7 +155,7 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
         got = render_reports(None, after, events, sheets, gm_sheet, Path(tmp),
                              jobs=jobs or default_jobs(), templates=camp.templates_dir,
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
-                             previous=_previous_of(month_dir(camp, segment, date), camp,
+                             previous=previous_figures(month_dir(camp, segment, date), camp,
                                                    segment, date),
                              rules_dir=rules, only=kingdoms,
                              digest=month_digest(month_dir(camp, segment, date), segment))
@@ -220,9 +220,12 @@ def read_previous(mdir: Path) -> dict[int, dict] | None:
         raise StateError(f"{mdir / 'inputs' / PREVIOUS_REPORTS}: beschädigt ({e})") from None
 
 
-def _previous_of(mdir: Path, camp: Campaign, segment: str, date: MonthDate) -> dict[int, dict]:
-    """The previous month's figures a month's reports read: archived with it, or
-    (months archived before) from the month before."""
+def previous_figures(mdir: Path, camp: Campaign, segment: str,
+                     date: MonthDate) -> dict[int, dict]:
+    """The previous month's report figures the reports of the archived month
+    ``mdir`` read: those archived with it (:func:`read_previous`), or — a month
+    archived before they were — extracted from the month before
+    (:func:`previous_extracts`)."""
     found = read_previous(mdir)
     return found if found is not None else previous_extracts(camp.archive_dir(segment), date)
 
@@ -361,7 +364,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
 
         try:
             used = archived_templates(mdir, Path(tmp))
-            previous = _previous_of(mdir, camp, segment, date)
+            previous = previous_figures(mdir, camp, segment, date)
         except StateError as e:
             return _refused(e)
         try:
