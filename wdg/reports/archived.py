@@ -156,7 +156,7 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
                              jobs=jobs or default_jobs(), templates=camp.templates_dir,
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
                              previous=previous_figures(month_dir(camp, segment, date), camp,
-                                                   segment, date),
+                                                       segment, date),
                              rules_dir=rules, only=kingdoms,
                              digest=month_digest(month_dir(camp, segment, date), segment))
         for p in got:
