@@ -110,7 +110,7 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
     an archived month, all from the month's own folder."""
     from wdg.store.files import events_file
     from wdg.store.months import month_dir, read_order_files
-    from wdg.engine.intake import take_in
+    from wdg.engine.month_sheets import take_in
 
     mdir = month_dir(camp, segment, date)
     if not events_file(mdir).is_file() or not (mdir / "state-before").is_dir():
