@@ -336,7 +336,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     rules and previous-month figures, with PDFs if it archived PDFs, its
     reports stored as it stored them. Returns the
     :class:`wdg.engine.replay.ReplayReport` (docs/turns.md, "Replay")."""
-    from wdg.engine.replay import Layer, ReplayReport, fill_month_rules, replay_month
+    from wdg.engine.replay import Layer, LayerKind, ReplayReport, fill_month_rules, replay_month
     from wdg.store.months import archived_templates, month_dir
     from wdg.errors import DataError
 
@@ -358,7 +358,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
             from wdg.provenance import build_info, describe
 
             prov = read_provenance(mdir)
-            return ReplayReport(date, len(manifest), f"{e}", [Layer("Eingaben", False, str(e))],
+            return ReplayReport(date, len(manifest), f"{e}", [Layer(LayerKind.INPUTS, False, str(e))],
                                 made_by=describe((prov or {}).get("wdg")),
                                 this_version=describe(build_info()))
 
