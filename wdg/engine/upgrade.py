@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -552,7 +551,3 @@ def _can_finish(camp: Campaign, seg_dir: Path) -> None:
         space[own_rules] = tree_size(SHIPPED_RULES)
     precheck("Segment-Upgrade", (seg_dir, seg_dir / "mail", *space), space=space)
 
-
-def copy_tree(src: Path, dst: Path) -> None:
-    """(helper for tests and the export) copy a folder without hard links."""
-    shutil.copytree(src, dst, copy_function=shutil.copy2)
