@@ -165,16 +165,16 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
 
     from wdg.engine.upgrade import RULE_KEYS_ADDED, RULES_OFF_WHEN_ABSENT
 
-    data = {area: merge(shipped._data.get(area), archived._data.get(area))
-            for area in sorted(set(shipped._data) | set(archived._data))}
+    data = {area: merge(shipped.area_data(area), archived.area_data(area))
+            for area in sorted(set(shipped.areas()) | set(archived.areas()))}
     for file, key in RULES_OFF_WHEN_ABSENT:  # absent then = off then: not completed
         area = file.removesuffix(".yaml")
-        if area not in archived._data:
+        if area not in archived.areas():
             if key is None or area not in data:
                 data.pop(area, None)
                 continue
         if key is not None and isinstance(data.get(area), dict):
-            parts, node = key.split("."), archived._data.get(area)
+            parts, node = key.split("."), archived.area_data(area)
             for part in parts:
                 node = node.get(part) if isinstance(node, dict) else None
             if node is None:
@@ -186,7 +186,7 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
 
     for k in RULE_KEYS_ADDED:  # the value that gives the old behaviour, where it is known
         area, parts = k.file.removesuffix(".yaml"), k.key.split(".")
-        node = archived._data.get(area)
+        node = archived.area_data(area)
         for part in parts:
             node = node.get(part) if isinstance(node, dict) else None
         if node is None and isinstance(data.get(area), dict):
@@ -194,7 +194,7 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
             for part in parts[:-1]:
                 target = target.setdefault(part, {})
             target[parts[-1]] = k.old_value
-    return Rules(data, {**shipped._paths, **archived._paths})
+    return Rules(data, {**shipped.paths(), **archived.paths()})
 
 
 def fill_month_rules(mdir: Path, target: Path) -> list[str]:

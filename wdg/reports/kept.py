@@ -56,6 +56,8 @@ def check_kept_templates(camp: Campaign, segment: str) -> str | None:
             if kingdoms:
                 what = f"Ergebnisblatt von Königreich {kingdoms[0]}"
                 render_kingdom(inp, kingdoms[0])
+        except OSError:
+            raise  # writing the trial render failed (a full disk): the machine's, not the templates'
         except Exception as e:  # noqa: BLE001 — any template error is the answer
             raise InvalidInputError(
                 f"--templates keep: die eigenen Vorlagen (templates/) lassen sich mit dieser "

@@ -161,6 +161,15 @@ class Rules:
         """The loaded areas (file stems)."""
         return sorted(self._data)
 
+    def area_data(self, area: str) -> dict[str, Any] | None:
+        """One rules file's mapping as loaded (``None``: no such file) — the
+        object itself, not a copy: for building other rules from it."""
+        return self._data.get(area)
+
+    def paths(self) -> dict[str, str]:
+        """The file each area was loaded from, by area."""
+        return dict(self._paths)
+
 
 @functools.cache
 def shipped_rules() -> Rules:
