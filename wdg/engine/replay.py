@@ -564,25 +564,24 @@ def state_layer(mdir: Path, state_diff: list[str], new_bytes: dict[str, bytes],
     segment format or the password scheme."""
     if not state_diff:
         return Layer(LayerKind.STATE, True), False
-    from wdg.engine.replay_explain import FORMAT as ONLY_FORMAT
-    from wdg.engine.replay_explain import GAME, PASSWORDS, state_difference
+    from wdg.engine.replay_explain import StateChange, state_difference
 
-    kinds: dict[str, tuple[str, str]] = {}
+    kinds: dict[str, tuple[StateChange, str]] = {}
     for m in state_diff:
         a_, b_ = _archived(mdir, m), new_bytes.get(m)
         kinds[m] = state_difference(m, a_, b_) if a_ is not None and b_ is not None \
-            else (GAME, "")
-    same_game = all(k != GAME for k, _ in kinds.values())
-    n = next((m for m in state_diff if kinds[m][0] == GAME), state_diff[0])
+            else (StateChange.GAME, "")
+    same_game = all(k is not StateChange.GAME for k, _ in kinds.values())
+    n = next((m for m in state_diff if kinds[m][0] is StateChange.GAME), state_diff[0])
     detail = kinds[n][1] or _explain_state(n, _archived(mdir, n), new_bytes.get(n))
     others = [kinds[m][1].split(": ", 1)[-1].split(";")[0] for m in state_diff
-              if m != n and kinds[m][0] != GAME]
+              if m != n and kinds[m][0] is not StateChange.GAME]
     if not same_game:
         why = "anderer Spielstand" + (" — mit den ergänzten Regel-Schlüsseln" if added else "")
-    elif any(k == PASSWORDS for k, _ in kinds.values()):
+    elif any(k is StateChange.PASSWORDS for k, _ in kinds.values()):
         why = ("derselbe Spielstand: nur das Passwortverfahren (diese Version ersetzt "
                "alte Passwort-Hashes)" + (", dazu das neuere Segmentformat" if any(
-                   k == ONLY_FORMAT for k, _ in kinds.values()) else ""))
+                   k is StateChange.FORMAT for k, _ in kinds.values()) else ""))
     else:
         why = "derselbe Spielstand, nur im neueren Segmentformat geschrieben"
     return Layer(LayerKind.STATE, False, detail + (
