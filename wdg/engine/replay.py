@@ -348,6 +348,20 @@ def read_manifest(mdir: Path, segment: str, date: MonthDate) -> dict[str, str]:
     return {str(k): str(v) for k, v in manifest["files"].items()}
 
 
+def _report_for(date: MonthDate, checked: int, prov: dict[str, Any] | None) -> ReplayReport:
+    """An empty report of the month: which software made it (its provenance)
+    and which replays it, and whether they are the same."""
+    from wdg.provenance import build_info, describe
+
+    ours = build_info()
+    made = prov.get("wdg") if prov else None
+    report = ReplayReport(date, checked, None, made_by=describe(made), this_version=describe(ours))
+    if isinstance(made, dict):
+        report.same_software = made.get("version") == ours["version"] and (
+            not made.get("commit") or not ours["commit"] or made.get("commit") == ours["commit"])
+    return report
+
+
 def inputs_layer(mdir: Path, prov: dict[str, Any] | None) -> Layer | Stop:
     """Layer 1, **Eingaben**: every input of the month folder against the
     hashes its provenance recorded (months before 0.2.0 have none: said so)."""
@@ -497,6 +511,16 @@ class Rendered:
     new_bytes: dict[str, bytes] = field(default_factory=dict)
     failure: Layer | None = None
     fell_back: list[str] = field(default_factory=list)
+
+    def differing(self, manifest: dict[str, str], first_output: str) -> list[str]:
+        """The files whose hash differs from the manifest's (or that only one
+        side has), sorted; with an output that did not render, its own files
+        are not compared: ``outputs/<first_output>/`` stands for them."""
+        out = [n for n in sorted(set(manifest) | set(self.got))
+               if manifest.get(n) != self.got.get(n)]
+        if self.failure is not None:
+            out = [n for n in out if not n.startswith("outputs/")] or [f"outputs/{first_output}/"]
+        return out
 
     def output_bytes(self, name: str) -> bytes | None:
         """The content of the output ``outputs/<name>/...`` written now."""
@@ -731,20 +755,11 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     same folder). ``fallback``: writers with the shipped templates, used when the
     campaign's templates (a month that archived none) cannot render with this
     version — said so in a layer of its own."""
-    from wdg.provenance import build_info, describe
-
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
     manifest = read_manifest(mdir, segment, date)
     prov = read_provenance(mdir)
-    ours = build_info()
-    made = prov.get("wdg") if prov else None
-    report = ReplayReport(date, len(manifest), None, made_by=describe(made),
-                          this_version=describe(ours))
-    if isinstance(made, dict):
-        report.same_software = made.get("version") == ours["version"] and (
-            not made.get("commit") or not ours["commit"] or made.get("commit") == ours["commit"])
-
+    report = _report_for(date, len(manifest), prov)
     # 1. inputs against the provenance's hashes, and the state before
     inputs = inputs_layer(mdir, prov)
     if isinstance(inputs, Stop):
@@ -769,11 +784,7 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     with tempfile.TemporaryDirectory(prefix="wdg-replay-") as tmp:
         rendered = render_outputs(resolved.result, Path(tmp), archived, events_name,
                                   templates, fallback)
-        got = rendered.got
-        differing = [n for n in sorted(set(manifest) | set(got)) if manifest.get(n) != got.get(n)]
-        if rendered.failure is not None:
-            differing = [n for n in differing if not n.startswith("outputs/")] or \
-                [f"outputs/{next(iter(archived))}/"]
+        differing = rendered.differing(manifest, next(iter(archived), ""))
         # 3. state, 4. events
         state, other_game = state_layer(mdir, [n for n in differing if n.startswith("state/")],
                                         rendered.new_bytes, resolved.added)
