@@ -896,10 +896,24 @@ postlog   unix-dgram n - n - 1 postlogd
     def settled(self, timeout: float = 30.0) -> None:
         """Wait until nothing more can arrive: every mail Postfix accepted so far is
         delivered or bounced — its queue is empty (:meth:`flush_queue`; Dovecot's LMTP
-        answers only once the mail is stored). A mailbox counted after this holds all
-        it will get from what was sent before: a late duplicate is seen, not missed as
-        after a fixed sleep."""
-        self.flush_queue(timeout)
+        answers only once the mail is stored), and Postfix itself reports so
+        (``postqueue -p``: "Mail queue is empty"). A mailbox counted after this holds
+        all it will get from what was sent before: a late duplicate is seen, not
+        missed as after a fixed sleep."""
+        deadline = time.monotonic() + timeout
+        conf = self.postfix_dir / "conf"
+        while True:
+            self.flush_queue(max(deadline - time.monotonic(), 1.0))
+            report = subprocess.run([POSTQUEUE, "-c", str(conf), "-p"], capture_output=True,
+                                    text=True, env={**os.environ, "MAIL_CONFIG": str(conf)},
+                                    timeout=30)
+            if "Mail queue is empty" in report.stdout:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"postfix does not report an empty queue after {timeout} s "
+                                     f"(postqueue -p):\n{report.stdout}{report.stderr}\n"
+                                     f"{self.logs()}")
+            time.sleep(0.1)
 
     def wait_idling(self, account: Account, timeout: float = 30.0) -> None:
         """Wait until an IMAP session of ``account`` is in IDLE: Dovecot names each imap
