@@ -38,7 +38,7 @@ def _pytest(tmp_path: Path, node: str, skip: str | None, *more: str,
     "ERROR": a fixture failed, "SKIPPED", "PASSED") and its output. ``skip``: the
     WDG_SKIP_* variable to set."""
     clean = {k: v for k, v in os.environ.items()
-             if not k.startswith("WDG_SKIP_") and k != "PYTEST_XDIST_WORKER"}
+             if not k.startswith(("WDG_SKIP_", "PYTEST_"))}
     if skip:
         clean[skip] = "1"
     clean.update(env)
