@@ -50,7 +50,7 @@ RANDOM_KILL_DELAYS: dict[tuple[str, str, str], str] = {
         "appeared)",
 }
 
-SKIPS = {"skip", "skipif", "importorskip", "xfail", "skipTest"}
+SKIPS = {"skip", "skipif", "importorskip", "xfail", "skipTest", "SkipTest"}
 """Names that skip a test (pytest's, unittest's) — allowed in tests/skips.py only."""
 
 SKIP_OWNERS = {"pytest", "pytest.mark", "unittest", "self"}
@@ -204,6 +204,8 @@ def test_the_sleep_scan_tells_a_poll_from_a_fixed_wait(code: str, expected: list
     ("import pytest\nm = pytest.importorskip('numpy')\n", True),
     ("import pytest\npytestmark = pytest.mark.xfail\n", True),
     ("from pytest import skip\n", True),
+    ("import unittest\nraise unittest.SkipTest('x')\n", True),
+    ("def t(game):\n    return game.layout.skip\n", False),
     ("from tests.skips import cannot_run\ncannot_run('WDG_SKIP_X', 'y')\n", False),
     ("import pytest\npytest.fail('x')\n", False),
 ])
