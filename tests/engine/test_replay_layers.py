@@ -113,6 +113,26 @@ def test_resolve_layer_names_what_this_version_cannot_resolve(camp):
     assert stop.layer.kind is LayerKind.EVALUATION and not stop.layer.ok
 
 
+def test_resolve_layer_completes_a_rules_key_the_month_lacks(camp):
+    """docs/turns.md, "Replay" 2: a key this version reads that the month's
+    rules lack is filled in (the shipped value) and named in the rules layer —
+    told by the error's class (MissingKeyError), not by its German words."""
+    import yaml
+
+    mdir = _mdir(camp)
+    path = mdir / "rules" / "economy.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    del data["pay"]["Krieger"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    seg = state_before(mdir)
+    assert not isinstance(seg, Stop)
+    resolved = resolve_layer(mdir, seg)
+    assert not isinstance(resolved, Stop), resolved.layer.detail
+    assert resolved.added == ["economy.yaml: pay.Krieger"]
+    assert resolved.layer.kind is LayerKind.RULES and not resolved.layer.ok
+    assert resolved.layer.detail == "fehlende Schlüssel ergänzt: economy.yaml: pay.Krieger"
+
+
 def test_seed_check_names_other_entropy(camp):
     mdir = _mdir(camp)
     seg = state_before(mdir)

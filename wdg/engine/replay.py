@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from wdg.campaign import Campaign
-from wdg.errors import DataError, StateError, WdgError
+from wdg.errors import DataError, MissingKeyError, StateError, WdgError
 from wdg.rules import safe_load_file
 from wdg.store import integrity
 from wdg.store.files import (EVENT_FILES, EVENTS, YAML_LOADER, decompress, dump_yaml, hash_tree,
@@ -191,9 +191,10 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
             node = node.get(part) if isinstance(node, dict) else None
         if node is None and isinstance(data.get(area), dict):
             target = data[area]
-            for part in parts[:-1]:
-                target = target.setdefault(part, {})
-            target[parts[-1]] = k.old_value
+            for part in parts[:-1]:  # (a damaged file: no mapping on the way, nothing set)
+                target = target.setdefault(part, {}) if isinstance(target, dict) else None
+            if isinstance(target, dict):
+                target[parts[-1]] = k.old_value
     return Rules(data, {**shipped.paths(), **archived.paths()})
 
 
@@ -433,14 +434,14 @@ def resolve_layer(mdir: Path, seg: Segment, rules_dir: Path | None = None,
                                          orders, rules,
                                          upgrade_passwords=(mdir / PROVENANCE).is_file())
             break
-        except DataError as e:
-            if e.found != "missing key" or not e.path:
-                return Stop(Layer(LayerKind.EVALUATION, False, str(e)), failed)
+        except MissingKeyError as e:
             key = f"{Path(str(e.path)).name}: {e.where}"
             if key in added or rules_added:  # (completed already: the shipped rules lack it too)
                 return Stop(Layer(LayerKind.EVALUATION, False, str(e)), failed)
             added.append(key)
             rules = _rules_with_defaults(mdir / "rules", added)
+        except DataError as e:
+            return Stop(Layer(LayerKind.EVALUATION, False, str(e)), failed)
         except Exception as e:  # noqa: BLE001 - this version's engine on an old month may fail anywhere; explained, never a traceback
             return Stop(Layer(LayerKind.EVALUATION, False, f"{type(e).__name__}: {e}",
                               "diese Version kann den Mond nicht erneut auswerten"), failed)

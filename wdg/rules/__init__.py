@@ -18,7 +18,7 @@ import yaml
 
 from wdg import yamlfast
 
-from wdg.errors import DataError, kind_of
+from wdg.errors import DataError, MissingKeyError, kind_of
 from wdg.fsio import german_strerror
 
 try:  # the C loader when present (much faster), else the pure-Python one
@@ -118,7 +118,8 @@ class Rules:
         path = self._paths.get(area, f"{area}.yaml")
         for i, k in enumerate(keys):
             if not isinstance(node, dict) or k not in node:
-                raise DataError(path, ".".join(keys[: i + 1]), "Schlüssel fehlt", "einen Wert")
+                raise MissingKeyError(path, ".".join(keys[: i + 1]), "Schlüssel fehlt",
+                                      "einen Wert")
             node = node[k]
         return node
 
