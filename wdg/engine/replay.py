@@ -5,6 +5,15 @@ The archive itself — commit, undo, files, packs, blobs, provenance — is the
 store's (:mod:`wdg.store.months`); replay lives above it, beside the month
 runner it calls (:mod:`wdg.engine.turn`) and the upgrade whose rule defaults
 it uses for months resolved before a rule key existed (:mod:`wdg.engine.upgrade`).
+
+Each layer is one function — :func:`inputs_layer`, :func:`resolve_layer`,
+:func:`state_layer`, :func:`events_layer`, :func:`output_layers`,
+:func:`archive_layer`, :func:`hash_list_check` (with :func:`state_before`,
+:func:`seed_check`, :func:`output_writers` and :func:`render_outputs` between
+them) — that returns its :class:`Layer` (or layers) or a :class:`Stop`;
+:func:`replay_month` runs them in order. The code compares a layer's
+:class:`LayerKind`; its German name, which :meth:`ReplayReport.lines`
+prints, comes from :data:`LAYER_LABELS`.
 """
 
 from __future__ import annotations
