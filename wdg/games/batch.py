@@ -152,7 +152,7 @@ def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     client = getattr(executor, "_client", None)
     try:
         executor.workers = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined, union-attr]
-    except Exception:  # noqa: BLE001 - no client to ask: one task per worker unknown, assume one
+    except (AttributeError, OSError):  # no client, or it did not answer: assume one
         executor.workers = 1  # type: ignore[attr-defined]
     return executor, close
 

@@ -454,8 +454,8 @@ def _accept_rules(camp: Campaign, segment: str,
             continue
         try:
             other = load_mail_config(yaml_path.parent)
-        except Exception:  # noqa: BLE001 - a broken config there: keep every mail for it
-            return None
+        except (WdgError, OSError):  # a broken config there (its own fetch says so):
+            return None                 # keep every mail for it
         if other is not None and other.imap is not None and \
                 (other.imap.host, other.imap.user, other.imap.mailbox) == \
                 (imap.host, imap.user, imap.mailbox):

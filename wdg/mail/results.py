@@ -34,7 +34,6 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from wdg.campaign import Campaign
 from wdg.errors import StateError
@@ -72,11 +71,9 @@ def sender_domain(sender: str) -> str:
 
 def segment_now(seg: Segment) -> datetime:
     """Now in the segment's zone, to the second (a mail's Date)."""
-    try:
-        zone = ZoneInfo(seg.settings.timezone)
-    except Exception:  # noqa: BLE001 - a bad zone is reported elsewhere; mail gets UTC
-        zone = ZoneInfo("UTC")
-    return datetime.now(zone).replace(microsecond=0)
+    from wdg.world.deadline import zone_or_utc
+
+    return datetime.now(zone_or_utc(seg.settings.timezone)).replace(microsecond=0)
 
 
 def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
