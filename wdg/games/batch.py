@@ -63,13 +63,13 @@ class GameSummary:
     decisions: int
     """Actions of players (without chance)."""
     info: tuple[tuple[str, Any], ...] = ()
-    """The game's own end figures (:meth:`State.end_info`): how it ended, fill, armies..."""
+    """The game's own end figures (a state's ``end_info()``, where its game has one): how it ended, fill, armies..."""
     start: int = -1
-    """The start player (:meth:`State.start_player`), -1 when the game has none."""
+    """The start player (:meth:`wdg.games.base.State.start_player`), -1 when the game has none."""
     last: int = -1
     """The player of the game's last decision (who took the last turn)."""
     factions: tuple[str, ...] = ()
-    """Per seat its side (:meth:`State.factions`; 4 Gods: the gods)."""
+    """Per seat its side (:meth:`wdg.games.base.State.factions`; 4 Gods: the gods)."""
 
 
 def game_seeds(seed: int, games: int) -> list[int]:

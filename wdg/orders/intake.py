@@ -644,7 +644,7 @@ def _describe(receipt: Path, tz: str | None = None) -> str:
 def _quarantine(folder: Path, mail: Incoming, r: MailResult) -> Path:
     """Keep the raw bytes of a mail that could not be taken, with the reason
     (:func:`wdg.store.intake.keep_quarantined`). Of a mail over the size limit
-    only its first :data:`KEEP_BYTES` are kept, with the size and SHA-256 of
+    only its first :data:`wdg.orders.mailbox.KEEP_BYTES` are kept, with the size and SHA-256 of
     the whole mail in the reason file."""
     note = visible(r.reason) + "\n"
     if mail.truncated:

@@ -15,7 +15,7 @@
   :func:`commit`, e.g. the result sheets; or those of :func:`register_output`),
 - ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
   month), ``events.jsonl.xz`` and ``outputs/...`` — of each file's content,
-  whether it is stored as it is, as ``name.gz`` or in a pack (:data:`PACK`),
+  whether it is stored as it is, as ``name.gz`` or in a pack (:data:`wdg.store.files.PACK`),
 - ``summary.yaml``   the month's index entry (seed, order, sheets, event counts,
   every stored file's size) read by ``wdg turn list``.
 
