@@ -290,7 +290,7 @@ class Intake:
                 try:
                     r.notices.append(_notice(self.outbox, mail, r, i, nto, subject, body,
                                              self.sender_address))
-                except Exception as exc:  # noqa: BLE001 - as above
+                except Exception as exc:  # noqa: BLE001 - the notice is a courtesy; the sheet is stored
                     r.notes.append("Hinweis an die hinterlegte Adresse nicht geschrieben "
                                    f"({_failure(exc)})")
         if not again:
