@@ -152,15 +152,15 @@ def _app_for(args: list[str]) -> typer.Typer:
     return build_app(first) if first in COMMAND_MODULES else __getattr__("app")
 
 
-def _unraisable(args: object) -> None:
+def _unraisable(args: sys.UnraisableHookArgs) -> None:
     """``sys.unraisablehook`` of the command line: a Ctrl-C that Python could not
     raise where it arrived (inside a weak-reference callback or a ``__del__``,
     where it would print "Exception ignored ... Traceback" and be lost) is raised
     again as the signal it was, so the command stops as for any Ctrl-C."""
-    if isinstance(getattr(args, "exc_value", None), KeyboardInterrupt):
+    if isinstance(args.exc_value, KeyboardInterrupt):
         signal.raise_signal(signal.SIGINT)
         return
-    sys.__unraisablehook__(args)  # type: ignore[arg-type]
+    sys.__unraisablehook__(args)
 
 
 INTERRUPTED_CODES = (130, 128 + signal.SIGTERM, 128 + getattr(signal, "SIGHUP", 1))

@@ -143,8 +143,8 @@ class SmtpSession:
                     self.smtp.ehlo()
                     if not self.smtp.has_extn("starttls"):
                         raise smtplib.SMTPNotSupportedError("STARTTLS")
-                    # what starttls() verifies against (smtplib's attribute, not in typeshed)
-                    self.smtp._host = cfg.cert_name  # type: ignore[attr-defined]
+                    # what starttls() verifies against
+                    self.smtp._host = cfg.cert_name  # type: ignore[attr-defined]  # smtplib's attribute, not in typeshed
                     self.smtp.starttls(context=cfg.context())
                     self.smtp.ehlo()
             self.smtp.ehlo_or_helo_if_needed()
