@@ -29,18 +29,18 @@ if _AS_COMMAND and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     # has its handlers in place, Ctrl-C ends the start quietly
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
-import gc  # noqa: E402
-import importlib  # noqa: E402
+import gc
+import importlib
 
-import typer  # noqa: E402
+import typer
 
-from wdg.errors import WdgError  # noqa: E402
-from wdg.textpolicy import terminal_safe  # noqa: E402
+from wdg.errors import WdgError
+from wdg.textpolicy import terminal_safe
 
 _plain_echo = typer.echo
 
 
-def safe_echo(message: object = None, file=None, nl: bool = True, err: bool = False,  # noqa: ANN001
+def safe_echo(message: object = None, file=None, nl: bool = True, err: bool = False,
               color: bool | None = None) -> None:
     """``typer.echo`` with every control, bidi and zero-width character shown as
     ``<U+001B>`` (docs/security.md): player and mail text reach the terminal

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from procwatch import alive, children, survivors  # noqa: E402
+from procwatch import alive, children, survivors
 
 from wdg.commands.demo import copy_demo
 

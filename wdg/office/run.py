@@ -245,7 +245,7 @@ def _run_month(camp: Campaign, name: str, rep: SegmentRun, *, force: bool, pdf: 
                               progress=False, archive_dir=camp.archive_dir(name))
     progress = None
     if die_at == "month":
-        def progress(step: str, i: int, n: int) -> None:  # noqa: ARG001
+        def progress(step: str, i: int, n: int) -> None:
             if i == n // 2:
                 _die()
     elif die_at == "archive":

@@ -593,7 +593,7 @@ def _iso(value: object) -> datetime | None:
         return None
 
 
-def _local(when: datetime, tz: Any) -> str:  # noqa: ANN401
+def _local(when: datetime, tz: Any) -> str:
     """A time as the player reads it: in the segment's zone (like the deadline)."""
     if tz is not None and when.tzinfo is not None:
         when = when.astimezone(tz)
