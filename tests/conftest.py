@@ -65,15 +65,15 @@ def mail_servers():
     set and the binaries are missing or the run is not root."""
     import mailservers
 
+    from tests.skips import cannot_run
+
     problem = mailservers.missing_binaries()
     if os.geteuid() != 0:
         problem.append("root (Postfix and Dovecot run as root with their own users)")
-    if problem and os.environ.get("WDG_SKIP_MAILSERVERS") == "1":
-        pytest.skip(f"WDG_SKIP_MAILSERVERS=1 and missing: {', '.join(problem)}")
     if problem:
-        pytest.fail(f"cannot start the test mail servers, missing: {', '.join(problem)}; "
-                    f"run 'make test' as root (it installs {mailservers.PACKAGES}) or set "
-                    f"WDG_SKIP_MAILSERVERS=1", pytrace=False)
+        cannot_run("WDG_SKIP_MAILSERVERS",
+                   f"cannot start the test mail servers, missing: {', '.join(problem)}; "
+                   f"run 'make test' as root (it installs {mailservers.PACKAGES})")
     servers = mailservers.MailServers().start()
     try:
         yield servers
