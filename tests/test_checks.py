@@ -12,7 +12,8 @@ switches checks off for whole modules"; docs/testing.md, "Lint and types"):
   a listed module outside ``wdg`` be imported untyped; unused ignores and
   ignores without a code are errors;
 - every ``# noqa`` in ``wdg/`` names its codes, each of a rule ``ruff check``
-  runs (ruff enforces the same with PGH004 and RUF100, which must stay on).
+  runs (ruff enforces the same with PGH004 and RUF100, which must stay on);
+  a blind ``except`` let through (``# noqa: BLE001``) says why.
 
 The checkers are plain functions of a source tree, so the tests below also
 show each of them catching what it is for.
@@ -114,7 +115,8 @@ def _ruff_runs(root: Path) -> tuple[list[str], list[str]]:
 
 def noqa_problems(root: Path) -> list[str]:
     """Each ``# noqa`` of ``root/wdg`` without codes or with a code of a rule
-    ruff does not run (by ``select``/``ignore`` of ``[tool.ruff.lint]``)."""
+    ruff does not run (by ``select``/``ignore`` of ``[tool.ruff.lint]``), and
+    each blind ``except`` let through without saying why."""
     selected, ignored = _ruff_runs(root)
     out = [f"ruff does not run {rule}" for rule in ("PGH004", "RUF100") if rule not in selected]
     for path in _sources(root):
@@ -126,10 +128,14 @@ def noqa_problems(root: Path) -> list[str]:
             if m is None:
                 out.append(f"{rel}:{line}: a noqa without codes: {text!r}")
                 continue
-            for code in re.split(r"\s*,\s*", m.group("codes")):
+            codes = re.split(r"\s*,\s*", m.group("codes"))
+            for code in codes:
                 if not any(code.startswith(s) for s in selected) or \
                         any(code.startswith(i) for i in ignored):
                     out.append(f"{rel}:{line}: {code} is not a rule ruff runs here")
+            if any(c.startswith("BLE") for c in codes) and \
+                    not re.search(r"[A-Za-z]{2}", text[m.end():]):
+                out.append(f"{rel}:{line}: a catch-all without its reason: {text!r}")
     return out
 
 
@@ -228,6 +234,7 @@ def test_a_global_setting_that_switches_checks_off_is_found(tmp_path, key, value
 @pytest.mark.parametrize("line, found", [
     ("import os  # noqa: F401 - re-exported", 0),
     ("try:\n    f()\nexcept Exception:  # noqa: BLE001 - never fail on hostile input\n    pass", 0),
+    ("try:\n    f()\nexcept Exception:  # noqa: BLE001\n    pass", 1),
     ("import os  # noqa", 1),
     ("import os  # noqa: E402", 1),
     ("def f(x):  # noqa: ANN001, ANN202 - imaplib's hook\n    pass", 2),
