@@ -35,7 +35,7 @@ def _module_name(path: Path, root: Path = ROOT) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _member(obj: Any, name: str) -> Any:  # noqa: ANN401
+def _member(obj: Any, name: str) -> Any:
     """``obj.name``; for a class also a field it declares (a slot or a field
     without a class default) or an attribute its methods set on ``self``."""
     try:
@@ -54,7 +54,7 @@ def _member(obj: Any, name: str) -> Any:  # noqa: ANN401
     return MISSING
 
 
-def _walk(obj: Any, rest: list[str]) -> bool:  # noqa: ANN401
+def _walk(obj: Any, rest: list[str]) -> bool:
     for name in rest:
         if obj is None:  # a declared field: its value is not known here
             return True
