@@ -1,8 +1,9 @@
 """The catch-alls of ``wdg/`` are the ones docs/testing.md lists ("Catch-alls
-that stay", issue #44): every ``except Exception`` kept on purpose carries
+that stay", issue #44): an ``except Exception`` kept on purpose carries
 ``# noqa: BLE001 - <reason>`` (ruff's blind-except rule fails the others that
-do not re-raise), and the table names every module that has one — and no
-module that has none any more."""
+do not re-raise; tests/test_checks.py wants the reason), and the table names
+every module that has one — and no module that has none any more. An
+``except BaseException:`` only cleans up and raises again."""
 
 from __future__ import annotations
 
@@ -29,14 +30,6 @@ def listed(doc: str) -> set[str]:
     section = re.split(r"\n#{2,3} ", section, maxsplit=1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     return {m for row in rows for m in re.findall(r"`([a-z_/]+\.py)`", row.split("|")[1])}
-
-
-def test_every_catch_all_has_a_reason():
-    for module, lines in kept().items():
-        text = (ROOT / "wdg" / module).read_text(encoding="utf-8").splitlines()
-        for n in lines:
-            reason = text[n - 1].split("noqa: BLE001", 1)[1].strip(" -—")
-            assert len(reason) >= 10, f"wdg/{module}:{n}: a catch-all without its reason"
 
 
 def test_the_table_names_every_module_with_a_catch_all():
