@@ -128,13 +128,13 @@ def _die_with_parent_umask() -> None:
     _die_with_parent()
 
 
-def _with_server_umask(method):  # noqa: ANN001, ANN201
+def _with_server_umask(method):
     """Run a MailServers method (it creates the servers' files and folders)
     under umask 022 and restore the caller's afterwards."""
     import functools
 
     @functools.wraps(method)
-    def inner(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+    def inner(*args, **kw):
         saved = os.umask(0o022)
         try:
             return method(*args, **kw)

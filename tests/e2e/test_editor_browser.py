@@ -555,7 +555,7 @@ def test_a_pasted_or_loaded_sheet_shows_in_the_form_and_unreadable_lines_are_kep
     browser.execute_cdp_cmd("Input.insertText", {"text": pasted})  # what a paste types
     WebDriverWait(browser, 5).until(lambda d: "Text gelesen" in d.find_element(By.ID, "ed-loaded").text)
     assert _text(browser) == pasted  # the player's text stays as he wrote it
-    army = lambda n: browser.find_element(By.ID, f"ed-army-{n:04d}")  # noqa: E731
+    army = lambda n: browser.find_element(By.ID, f"ed-army-{n:04d}")
     assert Select(browser.find_element(By.ID, f"ed-a-{a['number']:04d}")).first_selected_option.text.startswith("nr –")
     assert army(a["number"]).find_element(By.CSS_SELECTOR, "input").get_attribute("value") == str(count)
     assert Select(army(first["number"]).find_element(By.CSS_SELECTOR, "select[aria-label$='(Ziel)']")

@@ -804,7 +804,7 @@ def test_turn_run_on_a_tiny_tmpfs_is_refused_up_front_and_changes_nothing(tmp_pa
     assert not list(camp.segment_dir("canura").glob("turns/.staging-*"))
 
 
-def _turn_run_until(python_args: list[str], camp, marker: str, then):  # noqa: ANN001
+def _turn_run_until(python_args: list[str], camp, marker: str, then):
     """``python PYTHON_ARGS turn run canura --jobs 2 --force`` in a subprocess, its
     stderr read until a line starting with ``marker``; then ``then(process)`` is called.
     Returns the process and the stderr lines read so far."""
@@ -832,7 +832,7 @@ def test_a_disk_filled_while_two_workers_render_is_one_message(tmp_path, mounts)
     camp = _demo_on_tmpfs(tmp_path, mounts, 8000)
     filler = camp.root.parent / "filler"
     before = tree_bytes(camp.root)
-    def fill(_p) -> None:  # noqa: ANN001
+    def fill(_p) -> None:
         with filler.open("wb") as f:  # everything left, block by block
             try:
                 while True:
@@ -913,7 +913,7 @@ def test_a_full_disk_at_the_staging_mark_leaves_no_empty_mark(tmp_path, monkeypa
     staging.mkdir()
     real_write = os.write
 
-    def full(fd, data):  # noqa: ANN001
+    def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(recovery.os, "write", full)

@@ -91,7 +91,7 @@ class _Kept:
 
     made: list[Path] = []
 
-    def __init__(self, suffix=None, prefix=None, dir=None, **kw):  # noqa: A002, ARG002
+    def __init__(self, suffix=None, prefix=None, dir=None, **kw):
         self.name = tempfile.mkdtemp(suffix=suffix, prefix=prefix, dir=dir)
         _Kept.made.append(Path(self.name))
 

@@ -152,7 +152,7 @@ def test_output_writers_names_an_output_without_a_writer():
     assert stop.layer.name == "Ausgaben"
     assert stop.first == "outputs/gazette/ (no writer to regenerate it)"
 
-    def blatt(result, directory: Path) -> None:  # noqa: ANN001
+    def blatt(result, directory: Path) -> None:
         (directory / "blatt.txt").write_text("x", encoding="utf-8")
 
     assert output_writers(manifest, {"gazette": blatt}) == {"gazette": blatt}
@@ -165,7 +165,7 @@ def test_render_outputs_reports_a_template_error_and_raises_a_write_error(camp, 
     resolved = resolve_layer(mdir, seg)
     assert not isinstance(resolved, Stop)
 
-    def unfit(result, directory: Path) -> None:  # noqa: ANN001
+    def unfit(result, directory: Path) -> None:
         raise KeyError("income_rows")  # as a template that no longer fits
 
     rendered = render_outputs(resolved.result, tmp_path / "a", {"gazette": unfit}, EVENTS,
@@ -178,7 +178,7 @@ def test_render_outputs_reports_a_template_error_and_raises_a_write_error(camp, 
         False, False, False, True, False, True, False), None)
     assert layers == [rendered.failure]
 
-    def full(result, directory: Path) -> None:  # noqa: ANN001
+    def full(result, directory: Path) -> None:
         raise OSError(28, "No space left on device")
 
     with pytest.raises(OSError, match="No space left"):  # the machine's, not the template's

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from procwatch import cpu_seconds, needs_proc, pool, survivors, wait_until  # noqa: E402
+from procwatch import cpu_seconds, needs_proc, pool, survivors, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -28,7 +28,7 @@ def _local_reference(template: Path, dest: Path) -> dict[str, bytes]:
     return tree_bytes(camp.root)
 
 
-def _run_or_untouched(camp, before: dict[str, bytes]) -> dict[str, bool]:  # noqa: ANN001
+def _run_or_untouched(camp, before: dict[str, bytes]) -> dict[str, bool]:
     """Per segment: True when its month is committed (archive complete), False
     when it is untouched (old date, no archived month, same segment files)."""
     import time

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from procwatch import in_session, needs_proc, pool, survivors, wait_until  # noqa: E402
+from procwatch import in_session, needs_proc, pool, survivors, wait_until
 
 from wdg.commands.demo import copy_demo
 

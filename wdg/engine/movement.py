@@ -55,7 +55,10 @@ AREA = "movement"
 LAND_KINDS = ("krieger", "reiter")
 """Movers that walk: land armies not in boats and not carried."""
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
-_GET_LOST = np.array([can_get_lost(t) for t in TERRAINS], dtype=bool)
+GETS_LOST = np.array([can_get_lost(t) for t in TERRAINS], dtype=bool)
+"""Terrain id -> whether an army may lose its way leaving it (Sandwüste,
+Regenwald, Eiswüste, Sumpf: "Bewegung" (e)); the terrain half of
+:func:`may_get_lost_on`."""
 
 
 @dataclass(slots=True)
@@ -95,8 +98,9 @@ def _cost_array(table: dict[str, int]) -> np.ndarray:
     out = np.full(len(TERRAINS), -1, dtype=np.int32)
     for t in TERRAINS:
         parts = [table.get(c.value) for c in t.components]
-        if all(p is not None for p in parts):
-            out[t.id] = max(int(p) for p in parts)  # type: ignore[arg-type]
+        known = [int(p) for p in parts if p is not None]
+        if len(known) == len(parts):
+            out[t.id] = max(known)
     return out
 
 
@@ -349,7 +353,7 @@ def loss_of(t: Tables, units: int, tid: int) -> int:
 def may_get_lost_on(tid: int, own_at_start: bool) -> bool:
     """(e): an army leaving Sandwüste, Regenwald, Eiswüste or Sumpf outside its own
     territory (as it stood at the start of the month) may lose its way."""
-    return bool(_GET_LOST[tid]) and not own_at_start
+    return bool(GETS_LOST[tid]) and not own_at_start
 
 
 def control_stop(kind: str, water: bool, name: str, status: int | None,

@@ -4,12 +4,11 @@
 report of the month — result sheets (text, HTML, PDF), kingdom views, order
 forms, the Götterbotschaft and the overview — is rendered once, by a pool of
 workers, into the staging folder's ``outputs/reports/`` before the commit
-point, and so enters the manifest. After the commit
-:func:`wdg.store.delivery.deliver` builds ``reports/<segment>/<YYYY-MM>/`` from
-the archive (hard links where the file system allows, else copies): the files
-players get are the archived bytes, and ``wdg turn replay`` re-renders the
-month and compares them byte for byte (:func:`wdg.store.delivery.check_delivered`
-also checks the delivered copies).
+point, and so enters the manifest. After the commit :func:`wdg.store.delivery.deliver` builds
+``reports/<segment>/<YYYY-MM>/`` from the archive (hard links where the file
+system allows, else copies): the files players get are the archived bytes,
+and ``wdg turn replay`` re-renders the month and compares them byte for byte
+(:func:`wdg.store.delivery.check_delivered` also checks the delivered copies).
 
 :func:`render_month` (``wdg reports render``) renders an archived month
 again from that month's own archived state after it (``state/``), its event
@@ -306,7 +305,7 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
         if storage == GZIP:
             compress_tree(directory)
 
-    write.works_beside = True  # type: ignore[attr-defined]
+    write.works_beside = True  # type: ignore[attr-defined]  # the writer marker wdg.store.months reads with getattr
     return {OUTPUT_NAME: write}
 
 

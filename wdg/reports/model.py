@@ -1,9 +1,9 @@
 """The report models: plain data built from the state and the month's event log.
 
-:func:`wdg.reports.build.build_kingdom_report` makes one kingdom's result
-sheet ("Ergebnisblatt": "Ergebnisse der Ausführungen der Befehle des
-Herrschers" and "Sonstige Angaben, die nur für dieses Königreich bestimmt
-sind", rule "Die Spielzugauswertung"); :mod:`wdg.reports.gazette` builds the Götterbotschaft
+:func:`wdg.reports.build.build_kingdom_report` makes one kingdom's result sheet ("Ergebnisblatt":
+"Ergebnisse der Ausführungen der Befehle des Herrschers" and "Sonstige
+Angaben, die nur für dieses Königreich bestimmt sind", rule "Die
+Spielzugauswertung"); :mod:`wdg.reports.gazette` builds the Götterbotschaft
 and the game master's overview from the same pieces.
 
 The model never re-derives what happened: outcomes, battles, sightings and
