@@ -19,7 +19,7 @@ from wdg.engine.actions import estimate, help_gold, repair_capacity
 from wdg.engine.army_orders import launch_boats, phase_a, recruit_volume
 from wdg.engine.combat import demoralised, lose, overload, winner_losses
 from wdg.engine.conquest import _tear_down
-from wdg.engine.creatures import apply_effects, creature_losses
+from wdg.engine.creatures import apply_effects, creature_losses, hypnotised
 from wdg.engine.economy import EconomyStart, pay_and_upkeep, tax_income, treasury_share
 from wdg.engine.kingdom_orders import festival_popularity
 from wdg.engine.militia import militia_cap, militia_growth, partisan_losses
@@ -28,7 +28,15 @@ from wdg.engine.movement import Tables, loss_of
 from wdg.engine.recon import _estimate as recon_estimate
 from wdg.engine.recon import estimate_range
 from wdg.engine.rounding import halves_round_up, nearest
-from wdg.orders.model import BuildBoats, DestroyTarget, DismissArmy, Recruit, Release
+from wdg.engine.wizards import character_actions
+from wdg.orders.model import (
+    BuildBoats,
+    CharacterAction,
+    DestroyTarget,
+    DismissArmy,
+    Recruit,
+    Release,
+)
 from wdg.rules import Rules, safe_load_file
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, own, small_segment
 from wdg.world.hexgrid import Direction
@@ -484,3 +492,30 @@ def test_harvest_help_and_repairs_round_down():
     tid = terrain("Tiefland").id
     assert (help_gold(401, tid, RULES), help_gold(1000, tid, RULES)) == (200, 300)
     assert [repair_capacity(n, RULES) for n in (1049, 1, 0)] == [20, 1, 0]
+
+
+def test_a_creature_hypnotises_whole_soldiers():
+    """"Die Fabelwesen": a Seeschlange hypnotises hypnotisieren 0.2 of the
+    soldiers it fights (creatures.yaml; they do not fight), rounded down:
+    1,004 -> 200.8 -> 200; a Drache hypnotises none."""
+    kinds = RULES.section("creatures", "kinds")
+    assert hypnotised(kinds["seeschlange"], 1004) == 200
+    assert hypnotised(kinds["drache"], 1004) == 0
+
+
+def test_a_werber_raises_the_militia_by_whole_men():
+    """A general's ability "Werber" (WE, wizards.yaml militia_share 0.05) raises
+    the militia of his gemark by a share of its cap, rounded down: cap 4,841
+    (7 BE, popularity 41, see the cap test above) * 0.05 = 242.05 -> 242; the
+    militia of 1,000 becomes 1,242."""
+    seg = small_segment(["T. T."])
+    add_kingdom(seg, 1)
+    own(seg, 1, (0, 0))
+    seg.settlement[seg.grid.index(at(seg, (0, 0)))] = 7
+    seg.kingdoms[1].popularity = 41
+    seg.militia[seg.grid.index(at(seg, (0, 0)))] = 1000
+    add_army(seg, 101, 1, (0, 0), ability="WE")
+    m = month_of(seg, {101: CharacterAction("WE")})
+    character_actions(m)
+    assert m.log.of_kind("c.ability")[0].data["militia"] == 242
+    assert int(seg.militia[seg.grid.index(at(seg, (0, 0)))]) == 1242

@@ -112,6 +112,13 @@ def verb(kind: dict[str, Any], one: str, many: str) -> str:
     return many if kind.get("plural") else one
 
 
+def hypnotised(kind: dict[str, Any], units: int) -> int:
+    """Soldiers of ``units`` a creature of ``kind`` hypnotises for the fight
+    (``effects.hypnotisieren``: they do not fight and are not lost), rounded
+    down: a soldier is hypnotised or not."""
+    return int(units * float(kind.get("effects", {}).get("hypnotisieren", 0)))
+
+
 def creature_losses(m: Month, count_: int, sa: float, sc: float) -> int:
     """What a horde of ``count_`` that beat an army loses: the winner's share of
     combat.yaml (``winner_loss_factor`` * sA / sC, at most ``winner_loss_max``),
@@ -133,8 +140,7 @@ def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
                         f"{m.state.label(at)} an",
                         data={"creature": cr.id, "kind": cr.kind, "count": cr.count}))]
     out += apply_effects(m, cr, army)
-    hypnotised = int(army.units * float(kind.get("effects", {}).get("hypnotisieren", 0)))
-    fighters = max(0, army.units - demoralised(m, army) - hypnotised)
+    fighters = max(0, army.units - demoralised(m, army) - hypnotised(kind, army.units))
     sa = army_strength(m, army, at, fighters)
     sc = creature_strength(m, cr)
     if m.rng.random() >= win_chance(m, sa, sc):
