@@ -8,6 +8,8 @@ that a test here fails (docs/testing.md)."""
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -519,3 +521,26 @@ def test_a_werber_raises_the_militia_by_whole_men():
     character_actions(m)
     assert m.log.of_kind("c.ability")[0].data["militia"] == 242
     assert int(seg.militia[seg.grid.index(at(seg, (0, 0)))]) == 1242
+
+
+def test_an_upgraded_campaign_keeps_half_to_even_until_the_game_master_adopts(tmp_path):
+    """A running campaign's rules lack ``halves_round_up`` (made before 0.3.0):
+    ``wdg segment upgrade --rules keep`` leaves it out — the campaign rounds as
+    before and its archived months replay as resolved — and ``--rules adopt``
+    adds it (``RULES_OFF_WHEN_ABSENT``; docs/turns.md, "Regeln")."""
+    from wdg.campaign import Campaign
+    from wdg.engine import upgrade
+
+    camp = Campaign(tmp_path / "c")
+    own = camp.worlds / "rules"
+    shutil.copytree(RULES_DIR, own)
+    combat = own / "combat.yaml"
+    combat.write_text(combat.read_text(encoding="utf-8").replace("halves_round_up: true\n", ""),
+                      encoding="utf-8")
+    assert not halves_round_up(Rules.load(own))
+    notes = upgrade.rules_step(upgrade.Context(camp, "x", 2, 3, "keep", False, "keep"))
+    assert not halves_round_up(Rules.load(own))
+    assert any("combat.yaml: halves_round_up: neue Regel, nicht übernommen" in n
+               for n in notes), notes
+    upgrade.rules_step(upgrade.Context(camp, "x", 2, 3, "keep", False, "adopt"))
+    assert halves_round_up(Rules.load(own))

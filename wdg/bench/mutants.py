@@ -101,6 +101,8 @@ MUTATIONS = (
     Mutation("halves round up without the rules key", "wdg/engine/rounding.py",
              "    if not halves_round_up(rules):\n        return int(round(x))\n", "",
              (ROUNDING,)),
+    Mutation("an upgrade with --rules keep adds halves_round_up", "wdg/engine/upgrade.py",
+             '    ("combat.yaml", "halves_round_up"),\n', "", (ROUNDING,)),
     Mutation("partisan militia killed round down", "wdg/engine/militia.py",
              'return (nearest(militia * r.num(AREA, "loser_loss"), r),',
              'return (int(militia * r.num(AREA, "loser_loss")),',
