@@ -14,6 +14,7 @@ from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.errors import InvalidInputError
 from wdg.fsio import german_strerror
 from wdg.orders.checker import check_sheet
+from wdg.engine.events import Reason
 from wdg.orders.forecast import Forecast, forecast, forecast_text
 from wdg.orders.acceptance import refusals
 from wdg.orders.model import Diagnostic, Severity, Sheet
@@ -121,10 +122,10 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
 
 FORECAST_WARNING = "Vorschau: voraussichtlich {what} – {reason}"
 """The checker's warning for an order the forecast foresees refused or cut short."""
-_WHAT = {"gold": "verweigert (Gold)", "capacity": "nur teilweise ausgeführt (Tragkraft)",
-         "volume": "nur teilweise ausgeführt (Rüstvolumen)",
-         "count": "nur teilweise ausgeführt (Bestand)",
-         "range": "nur teilweise ausgeführt (Reichweite)", "rule": "verweigert (Regel)"}
+_WHAT = {Reason.GOLD: "verweigert (Gold)", Reason.CAPACITY: "nur teilweise ausgeführt (Tragkraft)",
+         Reason.VOLUME: "nur teilweise ausgeführt (Rüstvolumen)",
+         Reason.COUNT: "nur teilweise ausgeführt (Bestand)",
+         Reason.RANGE: "nur teilweise ausgeführt (Reichweite)", Reason.RULE: "verweigert (Regel)"}
 
 
 def forecast_warnings(data: bytes, diags: list[Diagnostic], *, view: Path | None = None,

@@ -48,7 +48,7 @@ import numpy as np
 
 from wdg.engine import army_orders, kingdom_orders, wizards
 from wdg.engine.economy import owes_dues
-from wdg.engine.events import Event
+from wdg.engine.events import Event, Reason
 from wdg.engine.foresight import FILL
 from wdg.engine.treasury import count, gs, pct
 from wdg.engine.movement import _GET_LOST  # the terrains where an army may get lost
@@ -153,9 +153,10 @@ class Refusal:
     order: str
     reason: str
     """German."""
-    cause: str
-    """``gold``, ``capacity`` (the ships' Tragkraft), ``volume`` (a settlement's
-    Rüstvolumen), ``count`` (fewer Rüstgüter than ordered), ``range`` or ``rule``."""
+    cause: Reason
+    """:attr:`Reason.GOLD`, ``CAPACITY`` (the ships' Tragkraft), ``VOLUME`` (a
+    settlement's Rüstvolumen), ``COUNT`` (fewer Rüstgüter than ordered),
+    ``RANGE`` or ``RULE``; its value (``gold`` ...) in the JSON."""
     army: int | None = None
 
 
@@ -319,23 +320,24 @@ def _orders_by_line(sheet: m.Sheet) -> dict[int, str]:
     return out
 
 
-def _cause(e: Event) -> str | None:
-    """The forecast's cause of an event that refuses or cuts an order, or ``None``."""
-    if e.kind == "pay.shortfall" or (e.kind.endswith(".refused") and (
-            "Reichsschatz" in e.why or "Goldsterne" in e.why)):
-        return "gold"
+def _cause(e: Event) -> Reason | None:
+    """The forecast's cause of an event that refuses or cuts an order, or ``None``:
+    a refusal's own code (:attr:`Event.reason`, set by the engine where it
+    refuses), never a word searched in its German text."""
+    if e.kind == "pay.shortfall":
+        return Reason.GOLD
     if e.kind == "a.nr.partial":
-        return "volume"  # the settlement's militia (Rüstvolumen), not the ships' Tragkraft
+        return Reason.VOLUME  # the settlement's militia (Rüstvolumen), not the ships' Tragkraft
     if e.kind == "a.er.partial":
-        return "count"  # the army had fewer Rüstgüter than the order names
-    if e.kind.endswith(".partial") or "Raumfaktoren" in e.why and e.kind.endswith(".refused"):
-        return "capacity"
-    if "Rüstvolumen" in e.why and e.kind.endswith(".refused"):
-        return "volume"
-    if e.kind.endswith(".refused") or e.kind == "conquest.failed":
-        return "rule"
+        return Reason.COUNT  # the army had fewer Rüstgüter than the order names
+    if e.kind.endswith(".partial"):
+        return Reason.CAPACITY
+    if e.kind.endswith(".refused"):
+        return e.reason or Reason.RULE
+    if e.kind == "conquest.failed":
+        return Reason.RULE
     if e.kind == "move.stopped" and e.data.get("remaining"):
-        return "range"
+        return Reason.RANGE
     return None
 
 
@@ -357,7 +359,7 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
     fc = Forecast(view.segment, view.month.key, k, view.treasury, None, kingdom_name=view.name)
     for d in sorted(diags, key=lambda x: x.line):
         if d.severity is m.Severity.ERROR and d.line:
-            fc.refused.append(Refusal(d.line, d.found, d.message, "rule"))
+            fc.refused.append(Refusal(d.line, d.found, d.message, Reason.RULE))
     seen = foresee(view, accepted(sheet, diags), rules, skip=skip)
     before, after, marks = seen.before, seen.after, seen.foresight
     written = _orders_by_line(sheet)
@@ -371,7 +373,7 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
                 and e.data.get("deserters"):
             fc.deserters[e.army] = fc.deserters.get(e.army, 0) + int(e.data["deserters"])
         cause = _cause(e)
-        if cause == "rule" and e.kind == "conquest.failed" and e.at is not None \
+        if cause is Reason.RULE and e.kind == "conquest.failed" and e.at is not None \
                 and Address.parse(before.label(e.at)) in view.owned:
             cause = None  # an ``e`` passing its own land: nothing to conquer there
         if cause is not None:
@@ -770,8 +772,8 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [first]
 
 
-_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "volume": "Rüstvolumen", "count": "Bestand",
-          "range": "Reichweite", "rule": "Regel"}
+_CAUSE = {Reason.GOLD: "Gold", Reason.CAPACITY: "Tragkraft", Reason.VOLUME: "Rüstvolumen",
+          Reason.COUNT: "Bestand", Reason.RANGE: "Reichweite", Reason.RULE: "Regel"}
 
 
 def _army_lines(a: ArmyForecast) -> list[str]:
