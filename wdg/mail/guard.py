@@ -52,6 +52,8 @@ from typing import Any
 
 from wdg.errors import DataError
 from wdg.mail.guardbook import Event, GuardBook, now
+from wdg.orders.confirm import HEADLINES, REASON_WORDS
+from wdg.orders.outcome import PASSWORD_REASONS, TAKEN_STATUSES, IntakeReason, IntakeStatus
 from wdg.world.state import Segment
 
 
@@ -172,9 +174,6 @@ def replies_to_wdg(head: EmailMessage, sender: str) -> bool:
 
 # --- decisions -----------------------------------------------------------------------------
 
-TAKEN = ("angenommen", "älter")
-"""Statuses of a sheet that carried new orders (taken)."""
-PASSWORD_REASONS = ("falsches Passwort", "Passwort fehlt")
 
 
 @dataclass(slots=True)
@@ -275,7 +274,7 @@ class Guard:
                                           "schleife", "passwort-falsch"))
         if auto:
             return self._count(Decision(why=f"{auto}: nicht beantwortet"))
-        if status not in TAKEN and (replies_to_wdg(head, self.config.sender)
+        if status not in TAKEN_STATUSES and (replies_to_wdg(head, self.config.sender)
                                     or _quotes_echo(r) or self._quotes_answer(mail, raw)):
             if earlier is None:
                 self._add(mail, "schleife", sender, k)
@@ -283,11 +282,11 @@ class Guard:
                 why="Antwort auf eine Mail von wdg (oder ihr Zitat) ohne neuen gültigen "
                     "Spielzug: nicht beantwortet (keine Mail-Schleife)"))
         wrong_pw = _password_problem(r, self.seg)
-        if wrong_pw and owner:
+        if wrong_pw is not None and owner:
             return self._password(mail, sender, k, owner, owner_to, wrong_pw, r, earlier)
-        authentic = status in TAKEN or status == "bereits erfasst" or (
-            status == "abgelehnt" and k is not None and owner != "" and not wrong_pw
-            and r.parsed is not None and getattr(r.parsed, "password", ""))
+        authentic = status in TAKEN_STATUSES or status is IntakeStatus.DUPLICATE or (
+            status is IntakeStatus.REJECTED and k is not None and owner != "" and wrong_pw is None
+            and r.parsed is not None and bool(getattr(r.parsed, "password", "")))
         plays = bool(self.plays(sender)) if sender else False
         if not sender or not (plays or authentic):
             if earlier is None:
@@ -303,7 +302,7 @@ class Guard:
                 return self._throttle(mail, sender, k, why)
             self._add(mail, "antwort", sender, k)
         d = Decision(to=sender)
-        if status == "angenommen" and owner and owner.lower() != sender.lower():
+        if status is IntakeStatus.ACCEPTED and owner and owner.lower() != sender.lower():
             d.note = (f"Dieser Spielzug kam von {sender}, nicht von der für Königreich {k} "
                       f"hinterlegten Adresse; die hinterlegte Adresse wird benachrichtigt.")
             if self._earlier(mail, k, ("ersetzt-hinweis",)) is None:
@@ -313,9 +312,10 @@ class Guard:
         return d
 
     def _password(self, mail: str, sender: str, k: int, owner: str, owner_to: str,
-                  problem: str, r: Any, earlier: Event | None) -> Decision:  # noqa: ANN401
+                  problem: IntakeReason, r: Any,  # noqa: ANN401
+                  earlier: Event | None) -> Decision:
         lim = self.limits
-        if problem == "falsches Passwort":
+        if problem is IntakeReason.WRONG_PASSWORD:
             self._add(mail, "passwort-falsch", sender, k)
             n = self.book.count(("passwort-falsch",), since=now() - timedelta(days=62),
                                 kingdom=k, month=self.seg.date.key)
@@ -336,7 +336,7 @@ class Guard:
             since = now() - timedelta(hours=lim.password_notice_hours)
             if self.book.count(("passwort-hinweis",), since=since, kingdom=k, exclude=mail):
                 return self._count(Decision(
-                    why=f"{problem}: der Spieler von Königreich {k} wurde in den letzten "
+                    why=f"{REASON_WORDS[problem]}: der Spieler von Königreich {k} wurde in den letzten "
                         f"{lim.password_notice_hours} Stunden schon benachrichtigt; nicht "
                         "beantwortet, gezählt"))
             self._add(mail, "passwort-hinweis", sender, k)
@@ -421,27 +421,26 @@ class Guard:
         return [f"{n} Mail(s) nicht beantwortet — {why}" for why, n in sorted(self.counted.items())]
 
 
-def _password_problem(r: Any, seg: Segment) -> str:  # noqa: ANN401
-    """"falsches Passwort" / "Passwort fehlt" when the sheet names a kingdom with a
-    player but not its password; '' otherwise."""
-    if r.status != "abgelehnt" or r.parsed is None or not r.kingdom:
-        return ""
-    if r.reason in PASSWORD_REASONS:
-        return r.reason
+def _password_problem(r: Any, seg: Segment) -> IntakeReason | None:  # noqa: ANN401
+    """:attr:`IntakeReason.WRONG_PASSWORD` / ``NO_PASSWORD`` when the sheet names
+    a kingdom with a player but not its password; ``None`` otherwise."""
+    if r.status is not IntakeStatus.REJECTED or r.parsed is None or not r.kingdom:
+        return None
+    if r.cause in PASSWORD_REASONS:
+        return r.cause
     from wdg.orders.acceptance import refusals
 
     try:
-        reasons = [d.message for d in refusals(r.parsed, seg)]
+        codes = [d.code for d in refusals(r.parsed, seg)]
     except Exception:  # noqa: BLE001 - the import decided; the guard only routes
-        return ""
-    return next((m for m in reasons if m in PASSWORD_REASONS), "")
+        return None
+    return next((c for c in codes if isinstance(c, IntakeReason) and c in PASSWORD_REASONS),
+                None)
 
 
 def answer_marks() -> tuple[str, ...]:
     """Lines only wdg's answers write (the confirmation's head lines and titles)."""
-    from wdg.orders.confirm import _HEAD
-
-    return (*_HEAD.values(),
+    return (*HEADLINES.values(),
             "Prüfung Ihres Spielzugs (Meldungen stehen unter der betroffenen Zeile):")
 
 

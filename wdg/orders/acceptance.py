@@ -12,6 +12,8 @@ checker shows all of them as errors.
 from __future__ import annotations
 
 from wdg.orders import model as m
+from wdg.orders.confirm import REASON_WORDS
+from wdg.orders.outcome import IntakeReason
 from wdg.world.passwords import verify_password
 from wdg.world.state import Segment
 
@@ -43,11 +45,14 @@ def refusals(sheet: m.Sheet, seg: Segment, *, check_password: bool = True) -> li
                                 f"{seg.date.short()}", found=sheet.month.short(),
                                 expected=seg.date.short(), consequence=WHOLE))
     if not sheet.password:
-        out.append(m.Diagnostic(h.get("password", 0), 1, E, "Passwort fehlt",
+        out.append(m.Diagnostic(h.get("password", 0), 1, E,
+                                REASON_WORDS[IntakeReason.NO_PASSWORD],
                                 expected="Passwort: <Passwort Ihres Königreiches>",
-                                consequence=WHOLE))
+                                consequence=WHOLE, code=IntakeReason.NO_PASSWORD))
     elif check_password and k is not None and k.player is not None \
             and not verify_password(sheet.password, k.player.password_hash):
-        out.append(m.Diagnostic(h.get("password", 0), 1, E, "falsches Passwort",
-                                expected="das Passwort Ihres Königreiches", consequence=WHOLE))
+        out.append(m.Diagnostic(h.get("password", 0), 1, E,
+                                REASON_WORDS[IntakeReason.WRONG_PASSWORD],
+                                expected="das Passwort Ihres Königreiches", consequence=WHOLE,
+                                code=IntakeReason.WRONG_PASSWORD))
     return out

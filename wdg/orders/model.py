@@ -340,6 +340,10 @@ class Diagnostic:
     expected: str = ""
     consequence: str = ""
     suggestion: str = ""
+    code: Enum | None = field(default=None, compare=False)
+    """What a program compares where it acts on this message (e.g.
+    :class:`wdg.orders.outcome.IntakeReason`), never the German text; run
+    time only."""
 
 
 @dataclass(slots=True)
