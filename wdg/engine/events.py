@@ -51,6 +51,14 @@ class Reason(StrEnum):
     """The movement points ran out before the path's end."""
 
 
+class SightingKind(StrEnum):
+    """What a ``recon.sighting`` saw (:mod:`wdg.engine.recon`). The values are
+    storage codes: the event's ``data["what"]`` in every stored event log."""
+
+    ARMY = "heer"
+    CREATURE = "fabelwesen"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened this month."""

@@ -18,6 +18,7 @@ from wdg.engine.events import Reason
 from wdg.orders.forecast import Forecast, forecast, forecast_text
 from wdg.orders.acceptance import refusals
 from wdg.orders.model import Diagnostic, Severity, Sheet
+from wdg.orders.outcome import IntakeReason
 from wdg.orders.parser import parse_sheet
 from wdg.orders.render import echo, summary, to_json
 from wdg.orders.view import build_view, load_view
@@ -89,8 +90,8 @@ def sheet_verdict(sheet: Sheet, seg: Segment) -> list[Diagnostic]:
         checked = check_sheet(sheet, build_view(seg, sheet.kingdom))
         known = {(d.line, d.message) for d in out}
         out += [d for d in checked if (d.line, d.message) not in known
-                and not (d.message.startswith("der Spielzug ist für einen anderen Mond")
-                         and any(r.message.startswith("Spielzug für den Mond") for r in out))]
+                and not (d.code is IntakeReason.OTHER_MONTH
+                         and any(r.code is IntakeReason.OTHER_MONTH for r in out))]
     else:
         out += sheet.diagnostics
     return sorted(out, key=lambda d: (d.line, d.column))

@@ -60,14 +60,14 @@ from wdg.engine.movement import (
     step_verdict,
 )
 from wdg.orders import model as m
-from wdg.orders.acceptance import WHOLE
+from wdg.orders.outcome import SHEET_REFUSALS
 from wdg.orders.checker import check_sheet
 from wdg.orders.lexicon import COMMANDS
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.hexgrid import Direction
-from wdg.world.state import ArmyStatus, Building, TroopType
+from wdg.world.state import ArmyStatus, Building, MoverKind, TroopType
 from wdg.world.terrain import (
     coastal_mask,
     is_water,
@@ -282,6 +282,8 @@ class KnownTerrain:
 
 
 _DIRECTIONS = tuple(Direction)
+_LANDED = MoverKind.KRIEGER
+"""The mover an army of boats becomes on landing (bound once for the search)."""
 """The six directions (iterating an Enum class is slow in a hot loop)."""
 
 
@@ -300,7 +302,7 @@ class Edge(NamedTuple):
     """``direction.value``, the letter of a ``b``/``e`` order."""
 
 
-def mover_kind_of(army: ArmyView) -> str:
+def mover_kind_of(army: ArmyView) -> MoverKind:
     """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``, as
     :func:`wdg.engine.movement.mover_kind` (:attr:`ArmyView.mover_kind`)."""
     return army.mover_kind
@@ -479,7 +481,7 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
 
     out = {}
     for n, a in sorted(view.armies.items()):
-        if not a.troop or not owes_dues(ArmyStatus(a.status), a.general is not None):
+        if not a.troop or not owes_dues(a.status, a.general is not None):
             continue
         out[n] = army_dues(a.troop, a.units, rules)
     return out
@@ -501,7 +503,7 @@ def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules, *,
     ``skip``: steps the engine leaves out (:func:`~wdg.engine.foresight.foresee`).
     Deterministic; never rolls a die; reads nothing but its arguments."""
     diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
-    whole = [d for d in diags if d.severity is m.Severity.ERROR and d.consequence == WHOLE]
+    whole = [d for d in diags if d.severity is m.Severity.ERROR and d.code in SHEET_REFUSALS]
     if whole:
         fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None,
                       kingdom_name=view.name)
@@ -569,7 +571,7 @@ def reach(view: KingdomView, number: int, rules: Rules,
                     ends.add(label)
                 else:
                     ends.discard(label)
-                heapq.heappush(heap, (nc, label, there, "krieger" if v.landing else k, stay,
+                heapq.heappush(heap, (nc, label, there, _LANDED if v.landing else k, stay,
                                       tid))
     out = []
     for to, (cost, stay) in best.items():

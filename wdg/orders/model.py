@@ -311,6 +311,14 @@ PhaseBOrder = Move | CharacterAction | Conquer | Help | Inform | Occupy | Rest |
 
 # --- a whole sheet -------------------------------------------------------------
 
+class Effect(Enum):
+    """What a diagnostic's consequence means where a program acts on it
+    (:attr:`Diagnostic.code`); the German ``consequence`` is its display text."""
+
+    ARMY_REFUSED = "army-refused"
+    """The army's block is refused: none of its orders is taken."""
+
+
 class Severity(Enum):
     """How bad a diagnostic is."""
 

@@ -57,7 +57,21 @@ class IntakeReason(Enum):
     """The sheet's password is not the kingdom's."""
     EARLIER_MONTH = "earlier-month"
     """The mail was already imported in an earlier month."""
+    NO_KINGDOM = "no-kingdom"
+    """The sheet names no kingdom."""
+    OTHER_KINGDOM = "other-kingdom"
+    """The sheet names a kingdom without a player, or not the view's kingdom."""
+    OTHER_SEGMENT = "other-segment"
+    """The sheet is for another segment."""
+    OTHER_MONTH = "other-month"
+    """The sheet is for another month than the segment's current one."""
 
 
+SHEET_REFUSALS = frozenset({IntakeReason.NO_KINGDOM, IntakeReason.OTHER_KINGDOM,
+                            IntakeReason.OTHER_SEGMENT, IntakeReason.OTHER_MONTH,
+                            IntakeReason.NO_PASSWORD, IntakeReason.WRONG_PASSWORD})
+"""The codes of the diagnostics that refuse a sheet whole (the acceptance's,
+:func:`wdg.orders.acceptance.refusals`, and the checker's header checks):
+nothing of it is stored, run or foreseen."""
 PASSWORD_REASONS = frozenset({IntakeReason.NO_PASSWORD, IntakeReason.WRONG_PASSWORD})
 """The refusals the mail guard answers to the kingdom's own address."""
