@@ -9,8 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import faultinject  # noqa: E402
-from wdg.provenance import environment  # noqa: E402
+import faultinject
+from wdg.provenance import environment
 
 # What a month's provenance records (wdg's commit and dirty flag, the installed
 # distributions) is taken once, in this process, before any test forks: children
@@ -27,7 +27,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
+def pytest_sessionfinish(session, exitstatus):
     """A pytest-xdist worker hands its fault-injection lines to the controller."""
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
@@ -35,12 +35,12 @@ def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
 
 
 @__import__("pytest").hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error):  # noqa: ARG001
+def pytest_testnodedown(node, error):
     """The controller (``make test`` runs ``pytest -n auto``) collects the workers' lines."""
     faultinject.SUMMARY.extend(getattr(node, "workeroutput", {}).get("faultinject_summary", []))
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if faultinject.SUMMARY:
         terminalreporter.section("fault injection (issue #21)")
         for line in faultinject.SUMMARY:
@@ -52,9 +52,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG0
 # test run itself (tests/mailservers.py).  Session-scoped: started once, on first
 # use; every test gets fresh accounts from ``mail_world``.
 
-import os  # noqa: E402
+import os
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture(scope="session")
@@ -65,15 +65,15 @@ def mail_servers():
     set and the binaries are missing or the run is not root."""
     import mailservers
 
+    from tests.skips import cannot_run
+
     problem = mailservers.missing_binaries()
     if os.geteuid() != 0:
         problem.append("root (Postfix and Dovecot run as root with their own users)")
-    if problem and os.environ.get("WDG_SKIP_MAILSERVERS") == "1":
-        pytest.skip(f"WDG_SKIP_MAILSERVERS=1 and missing: {', '.join(problem)}")
     if problem:
-        pytest.fail(f"cannot start the test mail servers, missing: {', '.join(problem)}; "
-                    f"run 'make test' as root (it installs {mailservers.PACKAGES}) or set "
-                    f"WDG_SKIP_MAILSERVERS=1", pytrace=False)
+        cannot_run("WDG_SKIP_MAILSERVERS",
+                   f"cannot start the test mail servers, missing: {', '.join(problem)}; "
+                   f"run 'make test' as root (it installs {mailservers.PACKAGES})")
     servers = mailservers.MailServers().start()
     try:
         yield servers

@@ -128,13 +128,13 @@ def _die_with_parent_umask() -> None:
     _die_with_parent()
 
 
-def _with_server_umask(method):  # noqa: ANN001, ANN201
+def _with_server_umask(method):
     """Run a MailServers method (it creates the servers' files and folders)
     under umask 022 and restore the caller's afterwards."""
     import functools
 
     @functools.wraps(method)
-    def inner(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+    def inner(*args, **kw):
         saved = os.umask(0o022)
         try:
             return method(*args, **kw)
@@ -441,7 +441,9 @@ service imap-login {{
         deadline = time.monotonic() + 10
         while not (self.auth_socket.exists() and self.lmtp_socket.exists()):
             if time.monotonic() > deadline:
-                raise MailServerError(f"dovecot sockets missing\n{_tail(self.dovecot_log)}")
+                missing = [str(p) for p in (self.auth_socket, self.lmtp_socket) if not p.exists()]
+                raise MailServerError(f"dovecot: no socket {', '.join(missing)} after 10 s"
+                                      f"\n{_tail(self.dovecot_log)}")
             time.sleep(0.05)
 
     @_with_server_umask
@@ -503,10 +505,13 @@ service imap-login {{
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+        while True:
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
                 if s.connect_ex((HOST, self.imaps)) != 0:
                     break
+            if time.monotonic() > deadline:
+                raise MailServerError(f"dovecot stopped, but port {self.imaps} still accepts "
+                                      f"connections after 10 s\n{_tail(self.dovecot_log)}")
             time.sleep(0.05)
 
     @_with_server_umask
@@ -878,7 +883,9 @@ postlog   unix-dgram n - n - 1 postlogd
             if not busy:
                 return
             if time.monotonic() > deadline:
-                raise AssertionError(f"postfix queue not empty after {timeout} s\n{self.logs()}")
+                raise AssertionError(f"postfix queue not empty after {timeout} s: "
+                                     f"{', '.join(str(f.relative_to(q)) for f in busy)}"
+                                     f"\n{self.logs()}")
             if any("deferred" in f.parts for f in busy) and time.monotonic() - flushed > 2:
                 flushed = time.monotonic()
                 subprocess.run([POSTQUEUE, "-c", str(conf), "-f"], capture_output=True,
@@ -889,10 +896,24 @@ postlog   unix-dgram n - n - 1 postlogd
     def settled(self, timeout: float = 30.0) -> None:
         """Wait until nothing more can arrive: every mail Postfix accepted so far is
         delivered or bounced — its queue is empty (:meth:`flush_queue`; Dovecot's LMTP
-        answers only once the mail is stored). A mailbox counted after this holds all
-        it will get from what was sent before: a late duplicate is seen, not missed as
-        after a fixed sleep."""
-        self.flush_queue(timeout)
+        answers only once the mail is stored), and Postfix itself reports so
+        (``postqueue -p``: "Mail queue is empty"). A mailbox counted after this holds
+        all it will get from what was sent before: a late duplicate is seen, not
+        missed as after a fixed sleep."""
+        deadline = time.monotonic() + timeout
+        conf = self.postfix_dir / "conf"
+        while True:
+            self.flush_queue(max(deadline - time.monotonic(), 1.0))
+            report = subprocess.run([POSTQUEUE, "-c", str(conf), "-p"], capture_output=True,
+                                    text=True, env={**os.environ, "MAIL_CONFIG": str(conf)},
+                                    timeout=30)
+            if "Mail queue is empty" in report.stdout:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"postfix does not report an empty queue after {timeout} s "
+                                     f"(postqueue -p):\n{report.stdout}{report.stderr}\n"
+                                     f"{self.logs()}")
+            time.sleep(0.1)
 
     def wait_idling(self, account: Account, timeout: float = 30.0) -> None:
         """Wait until an IMAP session of ``account`` is in IDLE: Dovecot names each imap

@@ -29,18 +29,18 @@ if _AS_COMMAND and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     # has its handlers in place, Ctrl-C ends the start quietly
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
-import gc  # noqa: E402
-import importlib  # noqa: E402
+import gc
+import importlib
 
-import typer  # noqa: E402
+import typer
 
-from wdg.errors import WdgError  # noqa: E402
-from wdg.textpolicy import terminal_safe  # noqa: E402
+from wdg.errors import WdgError
+from wdg.textpolicy import terminal_safe
 
 _plain_echo = typer.echo
 
 
-def safe_echo(message: object = None, file=None, nl: bool = True, err: bool = False,  # noqa: ANN001
+def safe_echo(message: object = None, file=None, nl: bool = True, err: bool = False,
               color: bool | None = None) -> None:
     """``typer.echo`` with every control, bidi and zero-width character shown as
     ``<U+001B>`` (docs/security.md): player and mail text reach the terminal
@@ -152,15 +152,15 @@ def _app_for(args: list[str]) -> typer.Typer:
     return build_app(first) if first in COMMAND_MODULES else __getattr__("app")
 
 
-def _unraisable(args: object) -> None:
+def _unraisable(args: sys.UnraisableHookArgs) -> None:
     """``sys.unraisablehook`` of the command line: a Ctrl-C that Python could not
     raise where it arrived (inside a weak-reference callback or a ``__del__``,
     where it would print "Exception ignored ... Traceback" and be lost) is raised
     again as the signal it was, so the command stops as for any Ctrl-C."""
-    if isinstance(getattr(args, "exc_value", None), KeyboardInterrupt):
+    if isinstance(args.exc_value, KeyboardInterrupt):
         signal.raise_signal(signal.SIGINT)
         return
-    sys.__unraisablehook__(args)  # type: ignore[arg-type]
+    sys.__unraisablehook__(args)
 
 
 INTERRUPTED_CODES = (130, 128 + signal.SIGTERM, 128 + getattr(signal, "SIGHUP", 1))

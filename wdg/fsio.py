@@ -15,6 +15,7 @@ import ctypes.util
 import errno
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -42,7 +43,7 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _syncfs_function() -> object | None:
+def _syncfs_function() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -64,7 +65,7 @@ def fsync_tree(root: Path) -> None:
     if _SYNCFS is not None:
         fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         try:
-            if _SYNCFS(fd) == 0:  # type: ignore[operator]
+            if _SYNCFS(fd) == 0:
                 return
         finally:
             os.close(fd)

@@ -73,7 +73,7 @@ def _german_click(mod: Any) -> None:
     text for the click module ``mod``."""
     base = mod.HelpFormatter
 
-    class GermanHelpFormatter(base):  # type: ignore[misc, valid-type]
+    class GermanHelpFormatter(base):  # type: ignore[misc, valid-type]  # base: click's or typer's own copy, known at run time
         """click's formatter with ``Aufruf:`` instead of "Usage:"."""
 
         def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:

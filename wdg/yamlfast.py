@@ -95,7 +95,7 @@ class _Represent:
         self.flow = flow
         self.seen: set[int] = set()
 
-    def node(self, x: Any) -> Any:  # noqa: PLR0911 - one branch per type
+    def node(self, x: Any) -> Any:  # one branch per type
         t = type(x)
         if t is str:
             return ScalarNode(_STR, x)
@@ -155,7 +155,7 @@ class _Construct:
     def __init__(self) -> None:
         self.seen: set[int] = set()
 
-    def value(self, node: Any) -> Any:  # noqa: PLR0911 - one branch per tag
+    def value(self, node: Any) -> Any:  # one branch per tag
         tag = node.tag
         if tag == _STR:
             if type(node) is not ScalarNode:

@@ -100,7 +100,7 @@ def tree(d: Path) -> dict[str, str]:
     return out
 
 
-def repack(folder: Path, name: str, change) -> None:  # noqa: ANN001
+def repack(folder: Path, name: str, change) -> None:
     """Change one member of the pack in ``folder`` (as a hand edit would)."""
     members = dict(read_pack(folder / PACK))
     members[name] = change(members[name])
@@ -329,7 +329,7 @@ class _Sink:
     def __init__(self) -> None:
         self.mails: list[tuple[list[str], bytes]] = []
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server, session, envelope):  # aiosmtpd's name
         self.mails.append((list(envelope.rcpt_tos), envelope.content))
         return "250 OK"
 

@@ -12,8 +12,8 @@ for ``docs/editor-map.png``). With JavaScript switched off the same page
 shows the pre-filled order form in an editable text field.
 
 Without Chromium the test fails and says how to install it; only
-``WDG_SKIP_BROWSER=1`` skips it (a machine where the browser cannot be
-installed).
+``WDG_SKIP_BROWSER=1`` skips it there (a machine where the browser cannot be
+installed; tests/skips.py).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.skips import cannot_run
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
 from wdg.reports.archived import archive_writers
@@ -52,13 +53,11 @@ HOSTILE_LINES = "Grüße aus Elunmund.\nENDE\nHeer 0101 304.25\nK\nPasswort: geh
 
 def _browser(javascript: bool = True):
     """A headless Chromium session, or a failure that says what to install."""
-    if os.environ.get(SKIP_ENV):
-        pytest.skip(f"{SKIP_ENV} is set: the real-browser test of the order editor is skipped")
     missing = [p for p in (CHROMIUM, DRIVER) if not (Path(p).is_file() and os.access(p, os.X_OK))]
     if missing:
-        pytest.fail(f"missing {', '.join(missing)}: run 'make test' (it installs Debian's chromium "
-                    f"and chromium-driver) or 'apt-get install chromium chromium-driver'; "
-                    f"{SKIP_ENV}=1 skips this test")
+        cannot_run(SKIP_ENV, f"missing {', '.join(missing)}: run 'make test' (it installs "
+                   f"Debian's chromium and chromium-driver) or 'apt-get install chromium "
+                   f"chromium-driver'")
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -556,7 +555,7 @@ def test_a_pasted_or_loaded_sheet_shows_in_the_form_and_unreadable_lines_are_kep
     browser.execute_cdp_cmd("Input.insertText", {"text": pasted})  # what a paste types
     WebDriverWait(browser, 5).until(lambda d: "Text gelesen" in d.find_element(By.ID, "ed-loaded").text)
     assert _text(browser) == pasted  # the player's text stays as he wrote it
-    army = lambda n: browser.find_element(By.ID, f"ed-army-{n:04d}")  # noqa: E731
+    army = lambda n: browser.find_element(By.ID, f"ed-army-{n:04d}")
     assert Select(browser.find_element(By.ID, f"ed-a-{a['number']:04d}")).first_selected_option.text.startswith("nr –")
     assert army(a["number"]).find_element(By.CSS_SELECTOR, "input").get_attribute("value") == str(count)
     assert Select(army(first["number"]).find_element(By.CSS_SELECTOR, "select[aria-label$='(Ziel)']")

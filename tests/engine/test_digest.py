@@ -33,7 +33,7 @@ def test_verify_digest_says_whether_the_archive_still_holds_the_month(tmp_path: 
     shutil.copytree(CAMPAIGN, camp)
     mdir = camp / "worlds/canura/turns/0412-05"
     good = independent_digest(mdir)
-    run = lambda h: CliRunner().invoke(app, ["turn", "verify-digest", "canura", "0412-05", h,  # noqa: E731
+    run = lambda h: CliRunner().invoke(app, ["turn", "verify-digest", "canura", "0412-05", h,
                                              "-C", str(camp)])
     got = run(good)
     assert got.exit_code == 0 and "0412-05: Prüfsumme stimmt" in got.output, got.output
@@ -78,7 +78,7 @@ def test_each_month_prints_its_digest_and_the_chain_leaves_the_disk(tmp_path: Pa
     from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 
     camp = copy_demo(tmp_path / "c").root
-    run = lambda *a: CliRunner().invoke(app, [*a, "-C", str(camp)])  # noqa: E731
+    run = lambda *a: CliRunner().invoke(app, [*a, "-C", str(camp)])
     got = run("turn", "run", DEMO_SEGMENT, "--no-pdf", "-q")
     assert got.exit_code == 0, got.output
     nxt = camp / "orders" / DEMO_SEGMENT / "0412-05"

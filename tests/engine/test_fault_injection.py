@@ -41,16 +41,16 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import faultinject  # noqa: E402
-from faultinject import run_in_child, tree_digest  # noqa: E402
+import faultinject
+from faultinject import run_in_child, tree_digest
 
-import wdg.cli  # noqa: E402,F401 - imported before forking: children start warm
-from wdg.store.lock import segment_lock, store_findings  # noqa: E402
-from wdg.orders.generate import generate_sheets  # noqa: E402
-from wdg.reports.render import Renderer  # noqa: E402
-from wdg.world.consistency import check_segment  # noqa: E402
-from wdg.store.segment import load_segment  # noqa: E402
-from wdg.world.terrain import WATER  # noqa: E402
+import wdg.cli  # noqa: F401 - imported before forking: children start warm
+from wdg.store.lock import segment_lock, store_findings
+from wdg.orders.generate import generate_sheets
+from wdg.reports.render import Renderer
+from wdg.world.consistency import check_segment
+from wdg.store.segment import load_segment
+from wdg.world.terrain import WATER
 
 SEG = "t"
 ATOMIC = {"turn run", "kingdom add", "turn undo"}

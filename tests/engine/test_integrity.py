@@ -695,10 +695,16 @@ def test_the_hash_lists_are_checked_by_sha256sum(camp):
 
 # --- a real full disk and Ctrl-C under turn run --jobs 2 (slow) ----------------------------------
 
-def _mount(*args: str) -> bool:
+def _mount(*args: str) -> str | None:
+    """``mount ARGS``: None when it worked, else why not (mount's own words)."""
     import subprocess
 
-    return subprocess.run(["mount", *args], capture_output=True).returncode == 0
+    try:
+        r = subprocess.run(["mount", *args], capture_output=True, text=True)
+    except FileNotFoundError:
+        return "no 'mount' program on PATH"
+    return None if r.returncode == 0 else \
+        f"'mount {' '.join(args)}' failed: {r.stderr.strip() or f'exit {r.returncode}'}"
 
 
 @pytest.fixture
@@ -714,17 +720,20 @@ def mounts():
 
     def tmpfs(path: Path, size_k: int) -> Path:
         path.mkdir(parents=True, exist_ok=True)
-        if not _mount("-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", str(path)):
-            cannot_run("WDG_SKIP_MOUNTS", "mounting a tmpfs is not allowed here")
+        why = _mount("-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", str(path))
+        if why:
+            cannot_run("WDG_SKIP_MOUNTS", f"cannot mount a tmpfs here (needs root): {why}")
         done.append(path)
         return path
 
     def read_only(path: Path) -> Path:
-        if not _mount("--bind", str(path), str(path)):
-            cannot_run("WDG_SKIP_MOUNTS", "bind mounts are not allowed here")
+        why = _mount("--bind", str(path), str(path))
+        if why:
+            cannot_run("WDG_SKIP_MOUNTS", f"cannot bind-mount here (needs root): {why}")
         done.append(path)
-        if not _mount("-o", "remount,ro,bind", str(path)):
-            cannot_run("WDG_SKIP_MOUNTS", "read-only bind mounts are not allowed here")
+        why = _mount("-o", "remount,ro,bind", str(path))
+        if why:
+            cannot_run("WDG_SKIP_MOUNTS", f"cannot remount read-only here (needs root): {why}")
         return path
 
     def release(path: Path) -> None:
@@ -795,7 +804,7 @@ def test_turn_run_on_a_tiny_tmpfs_is_refused_up_front_and_changes_nothing(tmp_pa
     assert not list(camp.segment_dir("canura").glob("turns/.staging-*"))
 
 
-def _turn_run_until(python_args: list[str], camp, marker: str, then):  # noqa: ANN001
+def _turn_run_until(python_args: list[str], camp, marker: str, then):
     """``python PYTHON_ARGS turn run canura --jobs 2 --force`` in a subprocess, its
     stderr read until a line starting with ``marker``; then ``then(process)`` is called.
     Returns the process and the stderr lines read so far."""
@@ -823,7 +832,7 @@ def test_a_disk_filled_while_two_workers_render_is_one_message(tmp_path, mounts)
     camp = _demo_on_tmpfs(tmp_path, mounts, 8000)
     filler = camp.root.parent / "filler"
     before = tree_bytes(camp.root)
-    def fill(_p) -> None:  # noqa: ANN001
+    def fill(_p) -> None:
         with filler.open("wb") as f:  # everything left, block by block
             try:
                 while True:
@@ -904,7 +913,7 @@ def test_a_full_disk_at_the_staging_mark_leaves_no_empty_mark(tmp_path, monkeypa
     staging.mkdir()
     real_write = os.write
 
-    def full(fd, data):  # noqa: ANN001
+    def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(recovery.os, "write", full)

@@ -194,7 +194,7 @@ def test_export_package_verifies_with_the_standard_library_alone(old, tmp_path: 
     assert "canura-1" not in sheet and "******" in sheet
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     python = getattr(sys, "_base_executable", None) or sys.executable  # not the venv's
-    run = lambda: subprocess.run([python, "-I", "verify.py"], cwd=root, env=env,  # noqa: E731
+    run = lambda: subprocess.run([python, "-I", "verify.py"], cwd=root, env=env,
                                  capture_output=True, text=True, timeout=60)
     check = subprocess.run([python, "-I", "-c", "import wdg"], cwd=root, env=env,
                            capture_output=True, text=True)

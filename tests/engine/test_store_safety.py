@@ -95,11 +95,14 @@ def test_a_real_bind_mounted_segment_directory_works(camp):
     share): saves, a month and its undo work and the archive stays whole.
     Where this machine does not allow mounting it fails, unless WDG_SKIP_MOUNTS=1."""
     seg_dir = camp / "worlds" / SEG
-    mounted = subprocess.run(["mount", "--bind", str(seg_dir), str(seg_dir)],
-                             capture_output=True, text=True)
+    try:
+        mounted = subprocess.run(["mount", "--bind", str(seg_dir), str(seg_dir)],
+                                 capture_output=True, text=True)
+    except FileNotFoundError:
+        cannot_run("WDG_SKIP_MOUNTS", "cannot bind-mount here: no 'mount' program on PATH")
     if mounted.returncode != 0:
-        cannot_run("WDG_SKIP_MOUNTS", "bind mounts are not allowed here "
-                   f"({mounted.stderr.strip() or 'mount failed'})")
+        cannot_run("WDG_SKIP_MOUNTS", "cannot bind-mount here (needs root): "
+                   f"{mounted.stderr.strip() or f'mount exit {mounted.returncode}'}")
     try:
         archive = _archive(camp)
         exe = [sys.executable, "-m", "wdg"]

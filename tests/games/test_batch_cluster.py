@@ -79,9 +79,7 @@ def test_a_dask_local_cluster_batch_equals_the_local_batch(tmp_path: Path) -> No
     """``--scheduler ADDRESS`` runs the batch on Dask
     (``Client(ADDRESS).get_executor(pure=False)``) with the results of a local
     run for the same seed."""
-    distributed = pytest.importorskip(
-        "distributed", reason="Dask is not installed (pip install 'wdg[cluster]'); "
-        "the cluster batch cannot be tried")
+    import distributed  # in the test extras: make test installs it
     local = run_batch(*ARGS, jobs=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:

@@ -245,7 +245,8 @@ def test_the_plots_show_the_variant_and_their_labels() -> None:
     """`--plots` with `--compare`: the score plot and the margin plot show
     the variant beside the base (legend), the score plot has an x label and
     its y label lies inside the picture."""
-    pytest.importorskip("matplotlib")
+    import matplotlib  # noqa: F401 - in the test extras: make test installs it
+
     from wdg.games.plots import figures
     game = load_game("lords_of_creation", players=3)
     vgame = load_game("lords_of_creation", players=3, full_knowledge=True)

@@ -130,7 +130,7 @@ def test_an_own_city_cannot_be_destroyed(tmp_path: Path) -> None:
         s.apply_action(game.layout.place(0, 0, 0))
 
 
-def _surrounded(tmp_path: Path, north: int, east: int, south: int, west: int, hand: int):  # noqa: ANN202
+def _surrounded(tmp_path: Path, north: int, east: int, south: int, west: int, hand: int):
     game = make_game(tmp_path, TILES + [(UNIFORM["M"], UNIFORM["M"])] * 4)
     s = started(game)
     s.apply_action(game.layout.god + 3)

@@ -14,7 +14,7 @@ TILES = [(UNIFORM["M"], UNIFORM["E"])] * 6 + [("MMM/MMM/EEE", "WWW/WWW/GGG")] * 
 MEER, EBENE, WALD, GEBIRGE = 0, 1, 2, 3
 
 
-def city_cells(s) -> set[int]:  # noqa: ANN001
+def city_cells(s) -> set[int]:
     """Cells offered for a new city."""
     lay_ = s.game.layout
     return {lay_.decode(a)[1][0] for a in s.legal_actions() if lay_.decode(a)[0] == "city"}
@@ -138,7 +138,7 @@ def test_prophets_on_another_terrain_of_a_tile_do_not_occupy_it_for_a_kingdom() 
     assert prophet_points([sea, plain], prophets) == [3, 0, 3, 0]
 
 
-def _two_gods_final(tmp_path: Path, cities: dict[int, list[int]]):  # noqa: ANN202
+def _two_gods_final(tmp_path: Path, cities: dict[int, list[int]]):
     """A finished two-player game with four gods; ``cities``: god -> cells of its cities."""
     game = make_game(tmp_path, TILES, players=2)
     s = started(game)

@@ -16,7 +16,7 @@ SEG = "brief"
 class MailCampaign:
     """A campaign directory, its players' accounts and the ``wdg`` command line."""
 
-    def __init__(self, root: Path, world, kingdoms: int = 3, seed: int = 11,  # noqa: ANN001
+    def __init__(self, root: Path, world, kingdoms: int = 3, seed: int = 11,
                  provinces: str = "2x2") -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
@@ -63,6 +63,6 @@ class MailCampaign:
             assert proc.returncode == code, (args, proc.returncode, proc.stdout, proc.stderr)
         return proc
 
-    def inbox(self, k: int):  # noqa: ANN201
+    def inbox(self, k: int):
         """The mails in kingdom ``k``'s player's INBOX."""
         return self.servers.messages(self.player_of[k])

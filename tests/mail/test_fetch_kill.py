@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from mailservers import sheet_mail
+from procwatch import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,10 +59,9 @@ def test_sigkill_at_random_points_loses_nothing_and_doubles_nothing(mail_campaig
         if rng.random() < 0.25:  # anywhere, also while starting or connecting
             time.sleep(rng.uniform(0.0, 1.5))
         else:  # once the work has begun (the first record written), however slow the machine
-            limit = time.monotonic() + 60
-            while _lines(mc.seg_dir / "mail" / "seen.yaml") == seen_before \
-                    and proc.poll() is None and time.monotonic() < limit:
-                time.sleep(0.005)
+            wait_until(lambda proc=proc, seen_before=seen_before: proc.poll() is not None
+                       or _lines(mc.seg_dir / "mail" / "seen.yaml") != seen_before,
+                       "the fetch's first record in mail/seen.yaml", 60)
             time.sleep(rng.uniform(0.0, 0.4))
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)

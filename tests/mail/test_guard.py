@@ -14,17 +14,17 @@ from mailservers import DOMAIN, sheet_mail
 from wdg.mail.fetch import fetch
 
 
-def _text(msg) -> str:  # noqa: ANN001
+def _text(msg) -> str:
     return "\n".join(p.get_content() for p in msg.walk()
                      if p.get_content_type() == "text/plain")
 
 
-def _settled(s) -> None:  # noqa: ANN001
+def _settled(s) -> None:
     """Every mail handed to Postfix is delivered (or bounced)."""
     s.flush_queue()
 
 
-def _limits(mc, **values) -> None:  # noqa: ANN001
+def _limits(mc, **values) -> None:
     data = yaml.safe_load((mc.seg_dir / "mail.yaml").read_text())
     data["limits"] = values
     (mc.seg_dir / "mail.yaml").write_text(yaml.safe_dump(data))
@@ -43,7 +43,7 @@ def _raw(sender: str, to: str, subject: str, body: str, **headers: str) -> bytes
     return bytes(msg)
 
 
-def _alerts(s, gm, kind: str):  # noqa: ANN001, ANN202
+def _alerts(s, gm, kind: str):
     return [m.message for m in s.messages(gm) if m.message["X-Wdg-Alarm"] == kind]
 
 
@@ -83,7 +83,7 @@ def test_automatic_mail_is_imported_but_never_answered(mail_campaign):
     assert s.messages(p[0]) == [] and s.messages(p[1]) == []
 
 
-def _answer_of(s, acc, count: int):  # noqa: ANN001, ANN202
+def _answer_of(s, acc, count: int):
     return s.wait_for(acc, count)[count - 1].message
 
 
@@ -278,7 +278,7 @@ def test_a_command_whose_answer_failed_is_answered_on_the_retry(mail_campaign, m
     s.wait_for(gm, 1)
     real = commands._result_mail
 
-    def crash(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+    def crash(*args, **kw):
         raise RuntimeError("Absturz beim Bauen der Antwort")
 
     monkeypatch.setattr(commands, "_result_mail", crash)

@@ -64,7 +64,7 @@ def test_one_mail_that_cannot_be_built_does_not_stop_the_others(mail_campaign):
     s, p = mc.world.servers, mc.world.players
     config = load_mail_config(mc.seg_dir)
 
-    def builder(n: int):  # noqa: ANN202
+    def builder(n: int):
         def build(_correction: bool) -> EmailMessage:
             if n == 2:
                 raise ValueError("Header values may not contain linefeed or carriage return")

@@ -48,7 +48,7 @@ class _Sink:
     def __init__(self) -> None:
         self.mails: list[tuple[str, list[str], bytes]] = []
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server, session, envelope):  # aiosmtpd's name
         self.mails.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
         return "250 2.0.0 Ok: queued"
 

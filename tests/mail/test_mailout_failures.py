@@ -55,13 +55,13 @@ class _Flaky:
         self.accept, self.refuse = accept, refuse
         self.got: list[str] = []
 
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address == self.refuse:
             return "550 5.1.1 no such user"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+    async def handle_DATA(self, server, session, envelope):
         if len(self.got) >= self.accept:
             return "421 4.3.2 service shutting down"
         self.got.extend(envelope.rcpt_tos)

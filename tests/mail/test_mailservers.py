@@ -8,6 +8,7 @@ import imaplib
 import signal
 import smtplib
 import ssl
+import threading
 import time
 
 import pytest
@@ -101,3 +102,47 @@ def test_every_world_starts_empty(mail_servers):
     mail_servers.append(a.gm, b"Subject: nur a\r\n\r\n.\r\n")
     assert mail_servers.messages(b.gm) == []
     assert len(mail_servers.messages(a.gm)) == 1
+
+
+def test_settled_means_every_mail_sent_before_is_in_its_box(mail_world):
+    """The "nothing more arrives" helper (docs/testing.md, "Waiting for mail"):
+    Dovecot's LMTP socket is out of Postfix's reach while six copies of one mail
+    are sent, so Postfix defers them, and is back a second later; right after the
+    sends, with no wait for a count, ``settled()`` returns only once Postfix
+    reports an empty queue — all six are in the box (a late duplicate is seen)."""
+    s = mail_world.servers
+    p1, gm = mail_world.players[0], mail_world.gm
+    msg = sheet_mail(p1, gm, "Spielzug", "Reich: 1\n")
+    aside = s.lmtp_socket.with_name("lmtp-aside")
+    s.lmtp_socket.rename(aside)
+    back = threading.Timer(1.0, aside.rename, (s.lmtp_socket,))
+    try:
+        for _ in range(6):
+            s.send(p1, msg)
+        back.start()
+        s.settled()
+    finally:
+        back.join()
+        if aside.exists():
+            aside.rename(s.lmtp_socket)
+    assert [m.message["Message-ID"] for m in s.messages(gm)] == [msg["Message-ID"]] * 6
+
+
+def test_wait_idling_sees_an_imap_session_enter_idle(mail_world):
+    """``wait_idling`` reads Dovecot's process titles: it fails, naming the
+    account, while the session only exists, and returns once the session has
+    sent IDLE and been told "+ idling"."""
+    s = mail_world.servers
+    gm = mail_world.gm
+    conn = s.imap_client(gm)
+    try:
+        conn.select("INBOX")
+        with pytest.raises(AssertionError, match=f"{gm.address}: no IMAP session in IDLE"):
+            s.wait_idling(gm, timeout=0.5)
+        conn.send(b"a1 IDLE\r\n")
+        assert conn.readline().startswith(b"+ ")
+        s.wait_idling(gm, timeout=10)
+        conn.send(b"DONE\r\n")
+        assert conn.readline().startswith(b"a1 OK")
+    finally:
+        conn.logout()

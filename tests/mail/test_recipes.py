@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.skips import cannot_run
 from wdg.mail.units import crontab_lines, units
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,10 +52,8 @@ def camp(tmp_path) -> Path:
 def _analyze() -> str:
     exe = shutil.which("systemd-analyze")
     if exe is None:
-        if os.environ.get("WDG_SKIP_SYSTEMD") == "1":
-            pytest.skip("WDG_SKIP_SYSTEMD=1: systemd-analyze is not installed")
-        pytest.fail("systemd-analyze is missing: 'make test' installs Debian's systemd "
-                    "package (or set WDG_SKIP_SYSTEMD=1)")
+        cannot_run("WDG_SKIP_SYSTEMD", "systemd-analyze is missing: 'make test' installs "
+                   "Debian's systemd package")
     return exe
 
 

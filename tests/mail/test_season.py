@@ -39,7 +39,7 @@ def _at(minutes: int) -> str:
 
 
 class Season:
-    def __init__(self, c: MailCampaign, extra) -> None:  # noqa: ANN001
+    def __init__(self, c: MailCampaign, extra) -> None:
         self.c = c
         self.extra = extra  # the sixth account: the player who joins
 

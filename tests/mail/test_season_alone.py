@@ -90,7 +90,7 @@ def _wait_alerts(c: MailCampaign, n: int) -> list:
     return got
 
 
-def _text(msg) -> str:  # noqa: ANN001
+def _text(msg) -> str:
     return "\n".join(p.get_content() for p in msg.walk()
                      if p.get_content_type() == "text/plain")
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from mailservers import sheet_mail
+from procwatch import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -143,9 +144,9 @@ def test_watch_answers_every_sheet_of_a_rush(mail_campaign):
 
             before = _takings(mc)
             send(1)
-            end = time.monotonic() + 20
-            while _takings(mc) == before and time.monotonic() < end:
-                time.sleep(0.02)
+            wait_until(lambda before=before: _takings(mc) != before,
+                       f"round {version}: the watch taking player 1's sheet (seen.yaml)", 20,
+                       proc)
             both = [threading.Thread(target=send, args=(k,)) for k in (2, 3)]
             for t in both:
                 t.start()

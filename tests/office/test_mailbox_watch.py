@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -42,7 +41,7 @@ def test_watch_all_routes_every_sheet_by_its_segment_line(tmp_path, mail_world,
     try:
         first = proc.stdout.readline()
         assert "warte auf Mail" in first, (first, proc.poll())
-        time.sleep(0.5)  # into IDLE
+        s.wait_idling(gm)  # the watch's session is in IDLE: the mails below wake it
         zwei = mc.sheet(2).replace("Segment: test", "Segment: zwei")
         s.send(p[1], sheet_mail(p[1], gm, "Spielzug", zwei))
         s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
@@ -90,6 +89,6 @@ def test_a_mail_command_is_answered_for_every_kingdom_of_the_sender(tmp_path, ma
     assert len(texts) == 2
     assert "Segment: test" in texts[0] and "Segment: zwei" in texts[1]
     assert all("Königreich: 1" in t for t in texts)
-    time.sleep(0.5)
+    s.settled()  # every answer the fetch sent is delivered: a second one would be seen
     assert len(s.messages(p[1])) == 1  # "Königreich: 2": that kingdom of test only
     assert fetch(camp, "zwei").commands == []  # nothing left for the other segment

@@ -18,7 +18,7 @@ from wdg.orders.intake import import_mailbox, parse_deadline
 DEADLINE = parse_deadline("2024-05-01 13:00", "Europe/Berlin")
 
 
-def _answers(report) -> dict[str, str]:  # noqa: ANN001
+def _answers(report) -> dict[str, str]:
     out = {}
     for r in report.results:
         msg = email.message_from_bytes(r.confirmation.read_bytes(), policy=email.policy.default)

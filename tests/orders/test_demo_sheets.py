@@ -1,8 +1,5 @@
-"""The demo campaign's sheets: valid for its first month; the example has mistakes.
-
-Needs the demo segment ``worlds/canura/`` (from the foundation branch); the
-tests are skipped until it is present in the checkout.
-"""
+"""The demo campaign's sheets (the shipped ``worlds/canura/``): valid for its first
+month; the example has mistakes."""
 
 from __future__ import annotations
 
@@ -12,8 +9,6 @@ from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.orders.demo import check_file, demo_verdicts
 
 ROOT = PACKAGE_ROOT
-pytestmark = pytest.mark.skipif(not (ROOT / "worlds" / "canura" / "segment.yaml").is_file(),
-                                reason="demo segment worlds/canura not in this checkout")
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])

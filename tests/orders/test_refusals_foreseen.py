@@ -33,7 +33,7 @@ def _foreign_gemark(seg, k):
     their owners (its scouts' known map)."""
     from wdg.world.terrain import is_land, terrain
 
-    land = lambda h: is_land(terrain(int(seg.at(seg.terrain, h))))  # noqa: E731
+    land = lambda h: is_land(terrain(int(seg.at(seg.terrain, h))))
     for h in seg.grid.hexes():
         o = int(seg.at(seg.owner, h))
         if not o or o == k or seg.kingdoms[o].city_state or not land(h):

@@ -81,7 +81,7 @@ def events(seg: Segment) -> list[Event]:
     line = {str(o): o.line for o in s.kingdom_orders}
     msg_line, ann_line = s.messages[0].line, s.announcements[0].line
     b101 = s.army(101)
-    h = lambda a: at(seg, a)  # noqa: E731
+    h = lambda a: at(seg, a)
     return [
         Event("pay.wages", 1, gold=-1200, ledger="pay", why="Sold für 1.005 Rüstgüter"),
         Event("gm.note", 1, line=7, why="Willkommen in Canura, {{ hoheit }}!"),

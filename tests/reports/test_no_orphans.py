@@ -11,13 +11,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from procwatch import alive, children, survivors  # noqa: E402
+from procwatch import in_session, needs_proc, pool, survivors, wait_until
 
 from wdg.commands.demo import copy_demo
 
@@ -31,9 +30,13 @@ def _snapshot(d: Path) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_killing_turn_run_while_it_renders_leaves_no_worker_writing(tmp_path, sig):
+    """Killed once the pool has rendered a kingdom's sheet into the month's staging
+    folder (the others are being rendered): no worker outlives the run, and nothing
+    in the campaign changes after the run died (every process of its session is
+    seen to end before the second look)."""
+    needs_proc()
     camp = tmp_path / "camp"
     copy_demo(camp)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -41,24 +44,22 @@ def test_killing_turn_run_while_it_renders_leaves_no_worker_writing(tmp_path, si
                              "--jobs", "2", "-C", str(camp)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
-    workers: set[int] = set()
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        workers = {c for c in children(proc.pid) if alive(c)}
-        if len(workers) >= 2:
-            break
-        time.sleep(0.05)
-    if proc.poll() is not None:
-        pytest.fail("the run ended before its render pool was seen: "
-                    + proc.stderr.read().decode(errors="replace")[-500:])
-    time.sleep(0.3)  # the workers are rendering now
+    try:
+        workers = wait_until(lambda: pool(proc.pid, 2), "the run's render pool (two workers)",
+                             120, proc)
+        staging = camp / "worlds" / "canura" / "turns"
+        wait_until(lambda: any(staging.glob(".staging-*/.out/outputs/reports/k*/ergebnis.*")),
+                   "a kingdom's sheet rendered into the staging folder", 120, proc)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {proc.stderr.read().decode(errors='replace')[-500:]}") \
+            from None
     proc.send_signal(sig)
     proc.wait(timeout=60)
     proc.stderr.close()
+    assert proc.returncode != 0, "the kill must land in the render, not after the run"
+    first = _snapshot(camp)
     left = survivors(workers)
     assert not left, f"workers still running after the parent died ({sig.name})"
-    reports = camp / "reports"
-    first = _snapshot(reports)
-    time.sleep(1.5)
-    assert _snapshot(reports) == first, "report files changed after the run was killed"
-
+    wait_until(lambda: not in_session(proc.pid),
+               f"the end of every process of the run's session {proc.pid}", 10)
+    assert _snapshot(camp) == first, "files changed after the run was killed"

@@ -74,7 +74,7 @@ def _sheet_pdf(tmp_path, month, settings) -> bytes:
 def _assert_tagged(pdf: bytes) -> list[str]:
     reader, elements, mcids = _structure(pdf)
     catalog = reader.trailer["/Root"]
-    assert catalog["/MarkInfo"]["/Marked"] == True  # noqa: E712 (a pypdf BooleanObject)
+    assert catalog["/MarkInfo"]["/Marked"] == True  # a pypdf BooleanObject
     assert catalog["/Lang"] == "de"
     assert reader.metadata.title
     # the tree holds each piece of marked content once; what it leaves out

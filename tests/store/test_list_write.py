@@ -90,7 +90,7 @@ def test_an_unexpected_error_in_the_chain_check_is_not_swallowed(seg_dir, monkey
     turning into a finding or a missing link."""
     from wdg.world import calendar
 
-    def broken(text):  # noqa: ANN001
+    def broken(text):
         raise RuntimeError("bug")
 
     monkeypatch.setattr(calendar.MonthDate, "parse", staticmethod(broken))

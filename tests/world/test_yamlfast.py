@@ -25,7 +25,7 @@ STRINGS = ["", " ", "plain", "yes", "no", "on", "null", "~", "true", "1", "0777"
            "word " * 40, "</script>", "&anchor", "*alias", "!tag", "%", "@", "`", "{a}", "[b]"]
 
 
-def _random_data(rng: random.Random, depth: int = 0):  # noqa: ANN202
+def _random_data(rng: random.Random, depth: int = 0):
     pick = rng.randrange(11 if depth < 4 else 7)
     if pick == 0:
         return rng.choice(STRINGS)
@@ -43,7 +43,7 @@ def _random_data(rng: random.Random, depth: int = 0):  # noqa: ANN202
     return {k: _random_data(rng, depth + 1) for k in keys}
 
 
-def _same_loaded(a, b) -> bool:  # noqa: ANN001 - nan != nan
+def _same_loaded(a, b) -> bool:  # nan != nan
     return yaml.dump(a, Dumper=DUMPER) == yaml.dump(b, Dumper=DUMPER)
 
 

@@ -76,7 +76,7 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t0, out
 
 
-def repeat(fn: Callable[[], Any], runs: int, setup: Callable[[], Any] | None = None) -> list[float]:
+def repeat(fn: Callable[..., Any], runs: int, setup: Callable[[], Any] | None = None) -> list[float]:
     """Seconds of ``runs`` calls; ``setup()`` (not timed) runs before each and
     its result is passed to ``fn``."""
     out = []
@@ -84,7 +84,7 @@ def repeat(fn: Callable[[], Any], runs: int, setup: Callable[[], Any] | None = N
         if setup is not None:
             arg = setup()
             t0 = time.perf_counter()
-            fn(arg)  # type: ignore[call-arg]
+            fn(arg)
         else:
             t0 = time.perf_counter()
             fn()

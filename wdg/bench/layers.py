@@ -76,7 +76,11 @@ class Structure:
                 "upward": len(self.upward), "upward_arrows": [list(a) for a in self.upward],
                 "circles_between_folders": len(self.circles),
                 "largest": [list(x) for x in self.largest(5)],
-                "over_800_lines": [m for m, k in self.largest(1000) if k > 800]}
+                "over_800_lines": self.over_800_lines()}
+
+    def over_800_lines(self) -> list[str]:
+        """The modules of more than 800 lines, largest first."""
+        return [m for m, k in self.largest(1000) if k > 800]
 
 
 def room_of(path: str) -> str:
@@ -301,8 +305,8 @@ def text(s: Structure) -> str:
     out += [f"  {len(c)} modules: {', '.join(c)}" for c in s.circles]
     out.append("floors, bottom-up: " + ", ".join(s.floors))
     out.append("largest modules: " + ", ".join(f"{m} {k}" for m, k in s.largest(5)))
-    over = n["over_800_lines"]
-    out.append("over 800 lines: " + (", ".join(over) if over else "none"))  # type: ignore[arg-type]
+    over = s.over_800_lines()
+    out.append("over 800 lines: " + (", ".join(over) if over else "none"))
     bad = s.store_imports()
     out.append("the store imports from above it: " + (
         "; ".join(f"{m} -> {', '.join(sorted(t))}" for m, t in sorted(bad.items())) or "nothing"))

@@ -42,7 +42,7 @@ def _wdg(root: Path, env: dict, *args: str) -> str:
     return proc.stdout
 
 
-def _campaign(work: Path, world, players: int) -> tuple[Path, dict, dict[int, str]]:  # noqa: ANN001
+def _campaign(work: Path, world, players: int) -> tuple[Path, dict, dict[int, str]]:
     s = world.servers
     root = work / "mailbench"
     root.mkdir()
@@ -75,7 +75,7 @@ def _sheet(root: Path, env: dict, k: int, password: str) -> str:
     return form.replace("Passwort: \n", f"Passwort: {password}\n", 1)
 
 
-def _wait_answers(s, accounts, counts: dict, timeout: float) -> float:  # noqa: ANN001
+def _wait_answers(s, accounts, counts: dict, timeout: float) -> float:
     """Seconds until every account holds its count of mails (or ``inf``)."""
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < timeout:
@@ -85,7 +85,7 @@ def _wait_answers(s, accounts, counts: dict, timeout: float) -> float:  # noqa: 
     return float("inf")
 
 
-def _wait_rush(s, accounts, before: dict, counts: dict, timeout: float,  # noqa: ANN001
+def _wait_rush(s, accounts, before: dict, counts: dict, timeout: float,
                t0: float) -> tuple[float, float]:
     """Seconds since ``t0`` until the first new mail arrived in one of the accounts
     and until every account holds its count (``inf`` if not within ``timeout``)."""
@@ -128,7 +128,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
         servers.cleanup()
 
 
-def _measure(work: Path, res: Results, s, quick: bool, mailservers) -> None:  # noqa: ANN001
+def _measure(work: Path, res: Results, s, quick: bool, mailservers) -> None:
     players = 6 if quick else 20
     world = s.new_world(players=players)
     root, env, passwords = _campaign(work, world, players)

@@ -114,7 +114,7 @@ def _fetch(root: Path, env: dict, seg: str) -> tuple[float, float, int, int]:
     return float(secs), int(rss) / 1024, int(moved), int(results)
 
 
-def _append_many(s, account, raws: list[bytes]) -> None:  # noqa: ANN001
+def _append_many(s, account, raws: list[bytes]) -> None:
     """APPEND mails through one IMAP connection."""
     import imaplib
 
@@ -128,7 +128,7 @@ def _append_many(s, account, raws: list[bytes]) -> None:  # noqa: ANN001
         conn.logout()
 
 
-def _servers(work: Path, res: Results, quick: bool, s, mailservers) -> None:  # noqa: ANN001
+def _servers(work: Path, res: Results, quick: bool, s, mailservers) -> None:
     from wdg.bench.mail import SEG, _campaign
 
     world = s.new_world(players=3)

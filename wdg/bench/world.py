@@ -96,13 +96,15 @@ def run_month(seg: Segment, sheets: dict[int, Sheet], pre_events: list[Event],
               rules_: Rules) -> MonthRun:
     """Resolve the month in memory and time every step."""
     times: dict[str, float] = {}
-    current: list[object] = [None, 0.0]
+    current: str | None = None
+    started = 0.0
 
     def progress(name: str, index: int, count: int) -> None:
+        nonlocal current, started
         now = time.perf_counter()
-        if current[0]:
-            times[str(current[0])] = now - float(current[1])  # type: ignore[arg-type]
-        current[0], current[1] = name, now
+        if current:
+            times[current] = now - started
+        current, started = name, now
 
     t0 = time.perf_counter()
     result = resolve_month(seg, sheets, rules_, pre_events=pre_events, progress=progress)

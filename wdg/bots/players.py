@@ -423,10 +423,12 @@ class _Bot:
             if a in v.settlements:
                 continue
             t = v.terrain_at(a)
-            f = settlement_cost_factor(t) if t is not None else None
+            if t is None:
+                continue
+            f = settlement_cost_factor(t)
             if not f or f > 1:
                 continue
-            key = (-t.tax, str(a))  # type: ignore[union-attr]
+            key = (-t.tax, str(a))
             if best is None or key < best[0]:
                 best = (key, str(a), 100 * self.unit_price * f)
         return None if best is None else (best[1], best[2])

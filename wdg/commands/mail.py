@@ -220,7 +220,7 @@ def run(
         raise typer.Exit(rep.code)
 
 
-def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) -> None:  # noqa: ANN001
+def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) -> None:
     """``wdg mail run --all`` (wdg/office/mailbox.py)."""
     import json
 
@@ -236,7 +236,7 @@ def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) ->
     if next_deadline is not None:
         normalise(next_deadline)
 
-    def shown(rep) -> None:  # noqa: ANN001
+    def shown(rep) -> None:
         if as_json:
             return
         for i, line in enumerate(rep.lines):

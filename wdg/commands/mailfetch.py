@@ -85,7 +85,7 @@ def watch_cmd(
         shared_segments(camp)  # no shared box: refused before anything starts
     stopping = {"now": False}
 
-    def on_term(signum, frame):  # noqa: ANN001, ARG001
+    def on_term(signum, frame):
         stopping["now"] = True
 
     # restored when the command returns: a caller that runs the command in its
@@ -97,7 +97,7 @@ def watch_cmd(
     def stamp() -> str:
         return datetime.now().astimezone().strftime("%d.%m.%Y %H:%M:%S %Z")
 
-    def on_report(rep) -> None:  # noqa: ANN001
+    def on_report(rep) -> None:
         if rep.new or rep.sent or rep.moved or rep.failed or rep.uncertain:
             typer.echo(f"[{stamp()}]")
             typer.echo(rep.table(), nl=False)

@@ -139,7 +139,7 @@ def import_cmd(
 
             guard = Guard(camp.segment_dir(segment), seg, config)
 
-            def decide(key, r, mail):  # noqa: ANN001, ANN202
+            def decide(key, r, mail):
                 head = capped_headers(mail.raw)
                 return guard.sheet(key, head, r, automatic(head), mail.raw)
         report = import_mailbox(camp, seg, mailbox, deadline=dl, outbox=outbox,

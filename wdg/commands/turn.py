@@ -390,7 +390,7 @@ def status(
         typer.echo(f"Warnung: {blocker}")
 
 
-def status_json(seg, st, problem: str | None) -> dict:  # noqa: ANN001
+def status_json(seg, st, problem: str | None) -> dict:
     """``wdg turn status --json`` (docs/gamemaster.md)."""
     d = deadline_for(seg, seg.date)
     return {"segment": seg.name, "month": st.date.key, "month_name": st.date.short(),

@@ -84,7 +84,7 @@ def run(
                                 "Prozesse oder der Dask-Cluster")
     camp = open_campaign(campaign)
 
-    def shown(rep) -> None:  # noqa: ANN001
+    def shown(rep) -> None:
         if as_json:
             return
         for i, line in enumerate(rep.lines):

@@ -52,8 +52,10 @@ class _Ctx:
 def actions(m: Month) -> None:
     """Execute every ``r t h i s`` order (and the default rest)."""
     ctx = _Ctx(m, _treasures_by_position(m.state), set(), set())
-    m.notes.setdefault(AREA, {})["rested"] = ctx.rested  # type: ignore[index]
-    m.notes[AREA]["helped"] = ctx.helped  # type: ignore[index]
+    published = m.notes.setdefault(AREA, {})
+    assert isinstance(published, dict)  # only this step writes m.notes[AREA]
+    published["rested"] = ctx.rested
+    published["helped"] = ctx.helped
     orders = phase_b_orders(m)
     blocks = _block_lines(m)
     acting = set()

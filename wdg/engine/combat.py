@@ -85,8 +85,8 @@ def armies_by_hex(m: Month) -> dict[Hex, list[Army]]:
     out: dict[Hex, list[Army]] = {}
     for n in sorted(m.state.armies):
         a = m.state.armies[n]
-        if can_fight(a):
-            out.setdefault(a.position, []).append(a)  # type: ignore[arg-type]
+        if can_fight(a) and a.position is not None:  # (can_fight checks the position too)
+            out.setdefault(a.position, []).append(a)
     return out
 
 
@@ -386,9 +386,9 @@ def combat(m: Month) -> list[Event]:
     out: list[Event] = []
     for k in order:
         for a in sorted(mine.get(k, []), key=lambda x: x.number):
-            if a.number in m.fought or not can_fight(a):
+            if a.number in m.fought or not can_fight(a) or a.position is None:
                 continue
-            o = _opponent(m, a, index[a.position], rank)  # type: ignore[index]
+            o = _opponent(m, a, index[a.position], rank)
             if o is not None:
                 out += battle(m, a, o)
     return out

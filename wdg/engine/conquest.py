@@ -90,9 +90,10 @@ def occupy(m: Month, army: Army, order: Occupy) -> list[Event]:
                    f"Eroberung (nur bei 1 oder 2)")
     if why is not None:
         return _refuse(m, army, "conquest.refused", f"Okkupation verweigert: {why}", order.line)
+    assert at is not None  # _stationary_problem refuses an army without a position
     won, out = partisan_fight(m, army, "die Okkupation", order.line)
     if won:
-        m.claims.append(Claim(army.number, army.kingdom, at, "okkupation",  # type: ignore[arg-type]
+        m.claims.append(Claim(army.number, army.kingdom, at, "okkupation",
                               order.line))
         out.append(m.emit(Event("conquest.claim", kingdom=army.kingdom, army=army.number, at=at,
                                 why="Okkupation begonnen; der Besitz wird am Ende des Mondes "
@@ -114,10 +115,11 @@ def destroy(m: Month, army: Army, order: Destroy) -> list[Event]:
             why = f"In der Gemark gibt es kein Bauwerk {target.building.german}"
     if why is not None:
         return _refuse(m, army, "destroy.refused", f"Zerstörung verweigert: {why}", order.line)
+    assert at is not None  # _stationary_problem refuses an army without a position
     won, out = partisan_fight(m, army, "die Zerstörung", order.line)
     if won and army.position is not None:
-        out += _tear_down(m, army, at, target, order.line)  # type: ignore[arg-type]
-        out += fleets_leave_lost_harbour(m, at)  # type: ignore[arg-type]
+        out += _tear_down(m, army, at, target, order.line)
+        out += fleets_leave_lost_harbour(m, at)
     return out
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,6 +47,9 @@ from wdg.textpolicy import limits, windows
 from wdg.world.hexgrid import Hex
 from wdg.world.state import ArmyStatus, Contact, Segment, ruler_title
 from wdg.world.terrain import WATER
+
+if TYPE_CHECKING:
+    from wdg.orders.gmsheet import HoldMessage
 
 AREA = "diplomacy"
 
@@ -311,7 +315,7 @@ def game_terms(rules: Rules, text: str) -> list[str]:
             if any(_compiled(pattern).search(piece) for piece in pieces)]
 
 
-def gm_holds(m: Month) -> dict[tuple[int, str, int], object]:
+def gm_holds(m: Month) -> dict[tuple[int, str, int], HoldMessage]:
     """The game master's ZURUECKHALTEN commands of the month by (kingdom,
     ``botschaft``/``bekanntmachung``, number on the sheet)."""
     from wdg.orders.gmsheet import GmSheet, HoldMessage
@@ -322,7 +326,7 @@ def gm_holds(m: Month) -> dict[tuple[int, str, int], object]:
     return {(c.kingdom, c.what, c.number): c for c in sheet.commands if isinstance(c, HoldMessage)}
 
 
-def _held(holds: dict[tuple[int, str, int], object], used: set[tuple[int, str, int]],
+def _held(holds: dict[tuple[int, str, int], HoldMessage], used: set[tuple[int, str, int]],
           key: tuple[int, str, int]) -> list[str]:
     """The game master's reason for holding the text ``key`` back (marked used), or []."""
     hold = holds.get(key)
@@ -334,10 +338,10 @@ def _held(holds: dict[tuple[int, str, int], object], used: set[tuple[int, str, i
 
 def _start_lists(m: Month) -> dict[int, set[int]]:
     lists = m.notes.get("diplomacy.start_lists")
-    if lists is None:
+    if not isinstance(lists, dict):
         lists = {n: set(k.diplomacy) for n, k in m.state.kingdoms.items()}
         m.notes["diplomacy.start_lists"] = lists
-    return lists  # type: ignore[return-value]
+    return lists
 
 
 def deliverable_messages(m: Month) -> list[Event]:
@@ -401,7 +405,7 @@ def publishable_announcements(m: Month) -> list[Event]:
         if key not in used:
             k, what, number = key
             out.append(m.emit(Event(
-                "gm.refused", line=hold.line,  # type: ignore[attr-defined]
+                "gm.refused", line=hold.line,
                 why=f"ZURUECKHALTEN: Königreich {k} hat in diesem Mond keine "
                     f"{'Botschaft' if what == 'botschaft' else 'Bekanntmachung'} Nr. {number}")))
     return out

@@ -34,6 +34,7 @@ creatures and unseen armies are not in it.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +138,7 @@ class Foresight:
 
 
 def segment_from_view(view: KingdomView, rules: Rules,
-                      others: set[int] = frozenset()) -> tuple[Segment, Foresight]:  # type: ignore[assignment]
+                      others: AbstractSet[int] = frozenset()) -> tuple[Segment, Foresight]:
     """The segment the month is foreseen on (module docstring) and its
     :class:`Foresight` marks; ``others``: further kingdoms the sheet names (a
     message's addressee), present without armies or land. Reads nothing but
@@ -246,7 +247,7 @@ def foresee(view: KingdomView, sheet: Sheet, rules: Rules, *,
     before.armies = {n: copy.copy(a) for n, a in seg.armies.items()}
     for a in before.armies.values():
         a.general = copy.copy(a.general)
-    m = Month(state=seg, sheets={view.kingdom: sheet}, rng=ExpectedDice(),  # type: ignore[arg-type]
+    m = Month(state=seg, sheets={view.kingdom: sheet}, rng=ExpectedDice(),  # type: ignore[arg-type]  # stands in for the Generator: the draws the engine makes
               rules=rules, kingdom_order=sorted(seg.kingdoms), foresight=marks)
     m.start = Snapshot(owner=seg.owner.copy(),
                        positions={n: a.position for n, a in seg.armies.items()})

@@ -130,7 +130,10 @@ def _apply_at(m: Month, c: g.GmCommand) -> list[Event]:
         cr.position = seg.grid.hex_of(c.at)
         return [m.emit(Event("gm.creature_moved", at=cr.position, line=c.line,
                       why=f"Fabelwesen {cr.name or _kind_name(m, cr.kind)} versetzt", data={"creature": c.id}))]
-    h = seg.grid.hex_of(c.at)  # type: ignore[union-attr]
+    if not isinstance(c, (g.PlaceCreature, g.PlaceTreasure, g.SetTerrain, g.SetOwner,
+                          g.SetMilitia, g.SetSettlement)):
+        raise AssertionError(type(c))  # pragma: no cover - _apply handles the others
+    h = seg.grid.hex_of(c.at)
     row, col = seg.grid.index(h)
     if isinstance(c, g.PlaceCreature):
         cid = max(seg.creatures, default=0) + 1

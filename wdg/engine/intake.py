@@ -139,8 +139,8 @@ def take_in(seg: Segment, files: dict[str, bytes],
     an old PBKDF2 hash after its first good check (wdg 0.2.0 on; a replay of a
     month resolved by an older version passes False, as that version did not)."""
     out = Intake(files={n: files[n] for n in sorted(files) if is_input_file(n)})
-    numbered = sorted((int(SHEET_RE.match(n).group(1)), n)  # type: ignore[union-attr]
-                      for n in out.files if SHEET_RE.match(n))
+    numbered = sorted((int(m.group(1)), n)
+                      for n in out.files if (m := SHEET_RE.match(n)))
     # The password checks run in threads on every core while this thread
     # parses and checks the sheets; the events' order stays as if the sheets
     # were taken in one after the other.
@@ -151,7 +151,9 @@ def take_in(seg: Segment, files: dict[str, bytes],
             sheet = _head(seg, number, name, out.files[name], events)
             ok: Any = None
             if sheet is not None:
-                stored = seg.kingdoms[number].player.password_hash  # type: ignore[union-attr]
+                player = seg.kingdoms[number].player
+                assert player is not None  # _head lets a sheet through only for a kingdom with a player
+                stored = player.password_hash
                 ok = pool.check(sheet.password, stored)
             heads.append((number, name, sheet, events, ok))
         for number, name, sheet, events, ok in heads:
@@ -162,7 +164,8 @@ def take_in(seg: Segment, files: dict[str, bytes],
                 else:
                     good = bool(ok)
                     checked = _check(seg, number, sheet) if good else ([], sheet)
-                if good and upgrade_passwords and needs_upgrade(seg.kingdoms[number].player.password_hash):  # type: ignore[union-attr]
+                player = seg.kingdoms[number].player
+                if good and upgrade_passwords and player is not None and needs_upgrade(player.password_hash):
                     # an old PBKDF2 hash is replaced after its first good check; the
                     # new hash is derived deterministically, so a replay gives the
                     # same state (wdg.world.passwords.upgraded_hash)

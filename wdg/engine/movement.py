@@ -99,8 +99,9 @@ def _cost_array(table: dict[str, int]) -> np.ndarray:
     out = np.full(len(TERRAINS), -1, dtype=np.int32)
     for t in TERRAINS:
         parts = [table.get(c.value) for c in t.components]
-        if all(p is not None for p in parts):
-            out[t.id] = max(int(p) for p in parts)  # type: ignore[arg-type]
+        known = [int(p) for p in parts if p is not None]
+        if len(known) == len(parts):
+            out[t.id] = max(known)
     return out
 
 

@@ -220,7 +220,7 @@ def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str]
     if len(a) != len(b):
         from wdg.engine.replay_explain import align_events
 
-        kinds = lambda rows: {r.get("kind") for r in rows}  # noqa: E731
+        kinds = lambda rows: {r.get("kind") for r in rows}
         extra = sorted(kinds(b) - kinds(a)) or sorted(kinds(a) - kinds(b))
         text, _same, _reworded = align_events(a, b)
         return (text + (f" (Arten nur auf einer Seite: {', '.join(map(str, extra[:5]))})"

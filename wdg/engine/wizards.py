@@ -218,14 +218,14 @@ def teleport(m: Month, army: Army, order: CharacterAction) -> list[Event]:
 def character_actions(m: Month) -> list[Event]:
     """All ``c`` orders, kingdoms in the month's order, armies ascending."""
     orders = phase_b_orders(m)
-    by_kingdom: dict[int, list[int]] = {}
+    by_kingdom: dict[int, dict[int, CharacterAction]] = {}
     for n, o in orders.items():
         if isinstance(o, CharacterAction):
-            by_kingdom.setdefault(m.state.armies[n].kingdom, []).append(n)
+            by_kingdom.setdefault(m.state.armies[n].kingdom, {})[n] = o
     out: list[Event] = []
     for k in ensure_kingdom_order(m):
-        for n in sorted(by_kingdom.get(k, [])):
-            out += character_action(m, m.state.armies[n], orders[n])  # type: ignore[arg-type]
+        for n, action in sorted(by_kingdom.get(k, {}).items()):
+            out += character_action(m, m.state.armies[n], action)
     return out
 
 

@@ -87,22 +87,25 @@ class State(ABC):
     be serialised, undone and told as a player's information state with
     perfect recall, as in OpenSpiel."""
 
+    _hist: _History | None
+    """The actions applied so far (set by the wrappers; unset: none yet)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__
         if "apply_action" in own and not getattr(own["apply_action"], "_keeps_history", False):
             # the wrapper replaces the subclass's own method (keeps the history)
-            cls.apply_action = _recording_apply(own["apply_action"])  # type: ignore[method-assign,assignment]
+            cls.apply_action = _recording_apply(own["apply_action"])  # type: ignore[method-assign,assignment]  # the history-keeping wrapper replaces it
         if "clone" in own and not getattr(own["clone"], "_keeps_history", False):
-            cls.clone = _history_clone(own["clone"])  # type: ignore[method-assign,assignment]
+            cls.clone = _history_clone(own["clone"])  # type: ignore[method-assign,assignment]  # the history-keeping wrapper replaces it
         if "resample_from_infostate" in own and not getattr(
                 own["resample_from_infostate"], "_keeps_history", False):
-            cls.resample_from_infostate = _history_lost(  # type: ignore[method-assign]
+            cls.resample_from_infostate = _history_lost(  # type: ignore[method-assign]  # the history-keeping wrapper replaces it
                 own["resample_from_infostate"])
         if "information_set" in own and not getattr(own["information_set"], "_keeps_history", False):
-            cls.information_set = _history_lost(own["information_set"])  # type: ignore[method-assign]
+            cls.information_set = _history_lost(own["information_set"])  # type: ignore[method-assign]  # the history-keeping wrapper replaces it
         if "greedy_view" in own and not getattr(own["greedy_view"], "_keeps_history", False):
-            cls.greedy_view = _history_lost(own["greedy_view"])  # type: ignore[method-assign]
+            cls.greedy_view = _history_lost(own["greedy_view"])  # type: ignore[method-assign]  # the history-keeping wrapper replaces it
 
     @abstractmethod
     def current_player(self) -> int:
@@ -630,19 +633,19 @@ def _recording_apply(apply: Callable[[State, int], None]) -> Callable[[State, in
         apply(self, action)
         node = getattr(self, "_hist", None)
         if node is not _UNKNOWN:
-            self._hist = _NEW(_History, (node, action))  # type: ignore[attr-defined]
+            self._hist = _NEW(_History, (node, action))
     apply_action.__doc__ = apply.__doc__
-    apply_action._keeps_history = True  # type: ignore[attr-defined]
+    apply_action._keeps_history = True  # type: ignore[attr-defined]  # marker read by __init_subclass__
     return apply_action
 
 
 def _history_clone(clone: Callable[[State], State]) -> Callable[[State], State]:
     def clone_with_history(self: State) -> State:
         c = clone(self)
-        c._hist = getattr(self, "_hist", None)  # type: ignore[attr-defined]
+        c._hist = getattr(self, "_hist", None)
         return c
     clone_with_history.__doc__ = clone.__doc__
-    clone_with_history._keeps_history = True  # type: ignore[attr-defined]
+    clone_with_history._keeps_history = True  # type: ignore[attr-defined]  # marker read by __init_subclass__
     return clone_with_history
 
 
@@ -657,7 +660,7 @@ def _history_lost(make: Callable[..., Any]) -> Callable[..., Any]:
                 s._hist = _UNKNOWN
         return out
     without_history.__doc__ = make.__doc__
-    without_history._keeps_history = True  # type: ignore[attr-defined]
+    without_history._keeps_history = True  # type: ignore[attr-defined]  # marker read by __init_subclass__
     return without_history
 
 

@@ -151,9 +151,10 @@ def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
         raise GameError(str(exc)) from exc.__cause__
     client = getattr(executor, "_client", None)
     try:
-        executor.workers = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined, union-attr]
+        workers = max(1, sum(client.nthreads().values())) if client is not None else 1
     except Exception:  # noqa: BLE001 - no client to ask: one task per worker unknown, assume one
-        executor.workers = 1  # type: ignore[attr-defined]
+        workers = 1
+    executor.workers = workers  # type: ignore[attr-defined]  # read by executor_workers; not a field of Executor
     return executor, close
 
 

@@ -21,7 +21,7 @@ one appears.
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import TextIO, TypeGuard
 
 import numpy as np
 
@@ -64,12 +64,13 @@ def _build(paths: list[tuple[str, ...]], depth: dict[str, int],
     return [(" ".join(k), v) for k, v in out.items()]
 
 
-def number_entry(members: list[tuple[str, int]]) -> bool:
+def number_entry(members: list[tuple[str, int]]) -> TypeGuard[list[tuple[Num, int]]]:
     """Whether a second list is asked for by number: more than
     :data:`LIST_LIMIT` targets, all numbered, each number once."""
-    if len(members) <= LIST_LIMIT or not all(isinstance(m, Num) for m, _ in members):
+    if len(members) <= LIST_LIMIT:
         return False
-    return len({m.number for m, _ in members}) == len(members)  # type: ignore[attr-defined]
+    nums = [m for m, _ in members if isinstance(m, Num)]
+    return len(nums) == len(members) and len({m.number for m in nums}) == len(members)
 
 
 def _cost(groups: list[Group], typed: bool = False) -> tuple[int, int]:
@@ -209,9 +210,10 @@ def stable_numbers(labels: list[str], known: dict[str, int]) -> list[int]:
 def number_ranges(numbers: list[int]) -> str:
     """Sorted numbers as ranges: ``0-5, 7, 9-90``."""
     out: list[str] = []
-    start = prev = None
+    start: int | None = None
+    prev: int | None = None
     for x in [*numbers, None]:
-        if start is not None and (x is None or x != prev + 1):  # type: ignore[operator]
+        if start is not None and prev is not None and (x is None or x != prev + 1):
             out.append(f"{start}" if start == prev else f"{start}-{prev}")
             start = None
         if x is not None and start is None:
@@ -337,13 +339,13 @@ class HumanPlayer:
                 return int(text)
             w(f"Bitte eine Zahl von 1 bis {count} eingeben (nicht {text!r}).\n")
 
-    def _ask_number(self, seat: int, label: str, members: list[tuple[str, int]]) -> int | None:
+    def _ask_number(self, seat: int, label: str, members: list[tuple[Num, int]]) -> int | None:
         """A target typed by its number (:func:`number_entry`): the index of
         the chosen member, None for back to the first list."""
         w = self.out.write
-        by_number = {m.number: i for m, i in members}  # type: ignore[attr-defined]
+        by_number = {m.number: i for m, i in members}
         allowed = number_ranges(sorted(by_number))
-        unit = members[0][0].unit  # type: ignore[attr-defined]
+        unit = members[0][0].unit
         while True:
             w(f"{label}: {unit} eingeben (möglich: {allowed}; z zurück, "
               f"q beendet das Spiel): ")

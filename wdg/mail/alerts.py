@@ -289,7 +289,7 @@ def owed(seg_dir: Path) -> list[dict[str, str]]:
     return list(read(seg_dir).owed) if _path(seg_dir).is_file() else []
 
 
-def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
+def deliver(seg_dir: Path, config: Any, *, session: Any = None,
             holding_lock: bool = False, _again: bool = True) -> list[str]:
     """Send the owed alert mails to the game master (the ``from`` address of
     ``mail.yaml``) through the send record (each key exactly once). Returns the
@@ -348,7 +348,7 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None,  # noqa: ANN401
     return sent
 
 
-def _build(config: Any, to: str, m: dict[str, str]) -> EmailMessage:  # noqa: ANN401
+def _build(config: Any, to: str, m: dict[str, str]) -> EmailMessage:
     msg = EmailMessage()
     msg["From"] = config.sender
     msg["To"] = to

@@ -33,7 +33,7 @@ SHOWN = 5
 """Mails named in one alert (the rest are counted)."""
 
 
-def spam_folders(listing: list[tuple[str, str]], config: Any) -> list[str]:  # noqa: ANN401
+def spam_folders(listing: list[tuple[str, str]], config: Any) -> list[str]:
     """The spam folders of ``listing`` (:meth:`ImapSession.list_folders`) that a
     fetch does not read."""
     imap = config.imap
@@ -47,7 +47,7 @@ def spam_folders(listing: list[tuple[str, str]], config: Any) -> list[str]:  # n
     return out
 
 
-def look_elsewhere(box: Any, config: Any, seg_dir: Path, report: Any) -> int:  # noqa: ANN401
+def look_elsewhere(box: Any, config: Any, seg_dir: Path, report: Any) -> int:
     """Look into the unread spam folders (see the module); returns how many mails
     for the game were found there by this call."""
     from wdg.mail.fetch import HEADER_FIELDS, for_the_game, own_mail

@@ -77,7 +77,7 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
         to = header_address(kd.player.name, kd.player.email)  # names cleaned (issue #39)
         deadline = describe(seg, month)
 
-        def build(correction: bool, k: int = k, kd=kd, form: str = form, svg: str = svg,  # noqa: ANN001
+        def build(correction: bool, k: int = k, kd=kd, form: str = form, svg: str = svg,
                   view: str = view, to: str = to, deadline: str = deadline) -> EmailMessage:
             title = seg.title or seg.name
             msg = EmailMessage(policy=SMTP)

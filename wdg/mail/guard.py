@@ -85,7 +85,7 @@ class Limits:
     half: the password count of a month needs the whole month)."""
 
 
-def limits(config: Any) -> Limits:  # noqa: ANN401 - a MailConfig
+def limits(config: Any) -> Limits:  # a MailConfig
     """``limits:`` of mail.yaml checked (unknown keys and values below 1 refused)."""
     data = (config.raw or {}).get("limits") if config is not None else None
     if data is None:
@@ -193,7 +193,7 @@ class Guard:
     """The guard of one fetch (see the module). ``alerts`` collects the alerts to
     raise at the end (kind -> German text)."""
 
-    def __init__(self, seg_dir: Path, seg: Segment, config: Any) -> None:  # noqa: ANN401
+    def __init__(self, seg_dir: Path, seg: Segment, config: Any) -> None:
         self.seg_dir, self.seg, self.config = seg_dir, seg, config
         self.limits = limits(config)
         self.book = GuardBook(seg_dir)
@@ -219,7 +219,7 @@ class Guard:
                 and parseaddr(k.player.email)[1].lower() == s]
 
     # --- events -------------------------------------------------------------------------
-    def _since(self) -> Any:  # noqa: ANN401
+    def _since(self) -> Any:
         return now() - timedelta(minutes=self.limits.window_minutes)
 
     def _add(self, mail: str, kind: str, sender: str, kingdom: int | None,
@@ -262,7 +262,7 @@ class Guard:
         return d
 
     # --- sheets -------------------------------------------------------------------------
-    def sheet(self, mail: str, head: EmailMessage, r: Any, auto: str,  # noqa: ANN401
+    def sheet(self, mail: str, head: EmailMessage, r: Any, auto: str,
               raw: bytes = b"") -> Decision:
         """Whom to answer about the sheet result ``r`` (a
         :class:`wdg.orders.intake.MailResult`) of the mail ``mail`` (its key;
@@ -312,8 +312,7 @@ class Guard:
         return d
 
     def _password(self, mail: str, sender: str, k: int, owner: str, owner_to: str,
-                  problem: IntakeReason, r: Any,  # noqa: ANN401
-                  earlier: Event | None) -> Decision:
+                  problem: IntakeReason, r: Any, earlier: Event | None) -> Decision:
         lim = self.limits
         if problem is IntakeReason.WRONG_PASSWORD:
             self._add(mail, "passwort-falsch", sender, k)
@@ -362,7 +361,7 @@ class Guard:
             got = self._quoting[mail] = quotes_answer(raw)
         return got
 
-    def _replaced_text(self, k: int, sender: str, r: Any) -> str:  # noqa: ANN401
+    def _replaced_text(self, k: int, sender: str, r: Any) -> str:
         from wdg.world.state import ruler_title
 
         king = self.seg.kingdoms[k]
@@ -421,7 +420,7 @@ class Guard:
         return [f"{n} Mail(s) nicht beantwortet — {why}" for why, n in sorted(self.counted.items())]
 
 
-def _password_problem(r: Any, seg: Segment) -> IntakeReason | None:  # noqa: ANN401
+def _password_problem(r: Any, seg: Segment) -> IntakeReason | None:
     """:attr:`IntakeReason.WRONG_PASSWORD` / ``NO_PASSWORD`` when the sheet names
     a kingdom with a player but not its password; ``None`` otherwise."""
     if r.status is not IntakeStatus.REJECTED or r.parsed is None or not r.kingdom:
@@ -469,7 +468,7 @@ def quotes_answer(raw: bytes) -> bool:
     return False
 
 
-def _quotes_echo(r: Any) -> bool:  # noqa: ANN401
+def _quotes_echo(r: Any) -> bool:
     """The sheet's password is the mark wdg puts into every echo of a sheet: the
     mail quotes an answer of wdg (a vacation responder quoting without ``>``)."""
     from wdg.orders.parser import REDACTED

@@ -67,7 +67,7 @@ class _Lines:
     sock: socket.socket
     error: type[imaplib.IMAP4.error]
 
-    def open(self, *args, **kw):  # noqa: ANN002, ANN003, ANN201 - imaplib's signature
+    def open(self, *args, **kw):  # imaplib's signature
         self._rbuf = bytearray()
         return super().open(*args, **kw)
 
@@ -115,7 +115,7 @@ class _IMAP4(_Lines, imaplib.IMAP4):
         self._cert_name = cert_name
         super().__init__(host, port, timeout=timeout)
 
-    def starttls(self, ssl_context=None):  # noqa: ANN001, ANN201 - imaplib's signature
+    def starttls(self, ssl_context=None):  # imaplib's signature
         host, self.host = self.host, self._cert_name  # imaplib passes self.host as SNI name
         try:
             return super().starttls(ssl_context=ssl_context)
@@ -132,7 +132,7 @@ class _IMAP4SSL(_Lines, imaplib.IMAP4_SSL):
         self._cert_name = cert_name
         super().__init__(host, port, ssl_context=context, timeout=timeout)
 
-    def _create_socket(self, timeout):  # noqa: ANN001, ANN202 - imaplib's hook
+    def _create_socket(self, timeout):  # imaplib's hook
         sock = socket.create_connection((self.host, self.port), timeout)
         return self.ssl_context.wrap_socket(sock, server_hostname=self._cert_name)
 
@@ -278,7 +278,7 @@ class ImapSession:
             except Exception:  # noqa: BLE001 - closing a broken connection
                 pass
 
-    def _call(self, what: str, fn, *args):  # noqa: ANN001, ANN202
+    def _call(self, what: str, fn, *args):
         if self.conn is None:
             raise ConnectionLost(f"IMAP-Server {self.config.where}: keine Verbindung")
         try:
@@ -513,7 +513,7 @@ class ImapSession:
         self.selected = ""
         return self.uidvalidity
 
-    def idle(self, seconds: float, stop=None) -> bool:  # noqa: ANN001
+    def idle(self, seconds: float, stop=None) -> bool:
         """Wait (IMAP IDLE, RFC 2177) until the server reports a change in the
         selected mailbox or ``seconds`` pass; True when something changed.
         ``stop()`` is polled about once a second and ends the wait early.
@@ -533,7 +533,7 @@ class ImapSession:
             while time.monotonic() < end and not (stop is not None and stop()):
                 time.sleep(min(0.2, max(0.0, end - time.monotonic())))
             return True
-        tag = conn._new_tag().decode()  # noqa: SLF001 - imaplib has no IDLE (before 3.14)
+        tag = conn._new_tag().decode()  # imaplib has no IDLE (before 3.14)
         sock = conn.sock
         changed = False
         try:

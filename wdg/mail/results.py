@@ -172,7 +172,7 @@ def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
 
 def _builder(seg: Segment, month: MonthDate, k: int, name: str, to: str, sender: str,
              files: dict[str, bytes | None], gazette: dict[str, bytes | None], ledger: Ledger,
-             key: str, proof: str | None = None):  # noqa: ANN202
+             key: str, proof: str | None = None):
     def build(correction: bool) -> EmailMessage:
         return build_result_mail(seg, month, k, name, to, sender, files, gazette,
                                  replaces=_replaced(ledger, key) if correction else None,
@@ -318,7 +318,7 @@ class MonthSend:
 
 def send_month(camp: Campaign, segment: str, month: MonthDate | None = None, *,
                kingdoms: list[int] | None = None, corrections: bool = True,
-               holding_lock: bool = False, progress=None) -> MonthSend:  # noqa: ANN001
+               holding_lock: bool = False, progress=None) -> MonthSend:
     """Send the result mails of ``month`` (default: the last month run) that are
     due, under the segment's lock (unless the caller holds it): each exactly
     once; a kingdom whose sheet changed since it was mailed (undo + a new run)

@@ -81,7 +81,7 @@ class RunReport:
                 "blockers": self.blockers, "messages": self.lines}
 
 
-def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:  # noqa: ANN001
+def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:
     """Step 1; False when fetching failed (then the month must not run: its
     sheets may still be in the mailbox)."""
     from wdg.mail.fetch import fetch
@@ -104,7 +104,7 @@ def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:  # noq
     return True
 
 
-def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:  # noqa: ANN001
+def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:
     from wdg.mail import alerts
     from wdg.mail.results import send_month, send_summary
     from wdg.mail.smtp import SmtpError
@@ -130,7 +130,7 @@ def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:  # noqa: 
     return code
 
 
-def _check_smtp_password(config, seg_dir, rep: RunReport) -> bool:  # noqa: ANN001
+def _check_smtp_password(config, seg_dir, rep: RunReport) -> bool:
     """A configured SMTP password that is not there is an error at once (not only
     when a mail is due): returns False (and says so) when it is missing."""
     from wdg.errors import StateError
@@ -184,7 +184,7 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
     return rep
 
 
-def _steps(camp: Campaign, segment: str, config, rep: RunReport, *, force: bool,  # noqa: ANN001
+def _steps(camp: Campaign, segment: str, config, rep: RunReport, *, force: bool,
            next_deadline: str | None, pdf: bool, fetch: bool) -> None:
     from wdg.engine import history
     from wdg.store.months import month_dir

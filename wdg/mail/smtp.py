@@ -27,7 +27,7 @@ from email.utils import parseaddr
 
 from wdg.errors import StateError
 from wdg.mail.config import ServerConfig, network_problem
-from wdg.store.sent import held_signals  # noqa: F401 - part of this module's API
+from wdg.store.sent import held_signals  # part of this module's API
 
 
 class SmtpError(StateError):
@@ -102,7 +102,7 @@ class _SMTPS(smtplib.SMTP_SSL):
         self._cert_name = cert_name
         super().__init__(host, port, timeout=timeout, context=context)
 
-    def _get_socket(self, host, port, timeout):  # noqa: ANN001, ANN202 - smtplib's hook
+    def _get_socket(self, host, port, timeout):  # smtplib's hook
         sock = socket.create_connection((host, port), timeout, self.source_address)
         return self.context.wrap_socket(sock, server_hostname=self._cert_name)
 
@@ -143,8 +143,8 @@ class SmtpSession:
                     self.smtp.ehlo()
                     if not self.smtp.has_extn("starttls"):
                         raise smtplib.SMTPNotSupportedError("STARTTLS")
-                    # what starttls() verifies against (smtplib's attribute, not in typeshed)
-                    self.smtp._host = cfg.cert_name  # type: ignore[attr-defined]
+                    # what starttls() verifies against
+                    self.smtp._host = cfg.cert_name  # type: ignore[attr-defined]  # smtplib's attribute, not in typeshed
                     self.smtp.starttls(context=cfg.context())
                     self.smtp.ehlo()
             self.smtp.ehlo_or_helo_if_needed()

@@ -58,7 +58,7 @@ def mail_status(camp: Campaign, segment: str) -> dict[str, Any]:
     return out
 
 
-def _due(camp: Campaign, segment: str, config: Any, ledger: Any) -> list[Any]:  # noqa: ANN401
+def _due(camp: Campaign, segment: str, config: Any, ledger: Any) -> list[Any]:
     """Answers and last month's result mails that the send record would send now."""
     from wdg.store.months import month_dir
     from wdg.mail.fetch import answer_mails

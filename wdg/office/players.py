@@ -205,7 +205,7 @@ def _tell(camp: Campaign, person: Person, reason: str, rows: list[dict[str, Any]
     sender = config.sender if config is not None else "Spielleitung <spielleitung@wdg.invalid>"
     seg = load_segment(seg_dir)
 
-    def build(correction: bool) -> EmailMessage:  # noqa: ARG001
+    def build(correction: bool) -> EmailMessage:
         msg = EmailMessage(policy=SMTP)
         msg["From"] = sender
         msg["To"] = person.email

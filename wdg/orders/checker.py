@@ -102,7 +102,7 @@ class _Checker:
         return {a for a in self.view.known if self.view.on_map(a)
                 and bool(mask[grid.index(grid.hex_of(a))])}
 
-    def _own_settlement(self, a: Address):  # noqa: ANN202 - SettlementView | None
+    def _own_settlement(self, a: Address):  # SettlementView | None
         return self.view.settlements.get(a) if a in self.view.owned else None
 
     def _where(self, line: int, a: Address) -> Iterator[m.Diagnostic]:

@@ -180,7 +180,7 @@ def sheet_forecast(data: bytes, *, view: Path | None = None,
             else PACKAGE_ROOT / "worlds" / "rules"
     else:
         seg = _segment_of(sheet, campaign) if campaign is not None else None
-        if seg is None:
+        if campaign is None or seg is None:
             raise InvalidInputError(f"kein Segment für den Bogen (Kopfzeile 'Segment: "
                                     f"{sheet.segment or '?'}'); die Kampagne mit -C oder "
                                     "die Reichsansicht mit --view angeben")
@@ -191,7 +191,7 @@ def sheet_forecast(data: bytes, *, view: Path | None = None,
             raise InvalidInputError(f"der Bogen nennt Reich {sheet.kingdom!r}, das es in Segment "
                                     f"{seg.name!r} nicht gibt (Kopfzeile 'Königreich:')")
         kv = build_view(seg, sheet.kingdom)
-        rules_dir = campaign.rules_dir  # type: ignore[union-attr]
+        rules_dir = campaign.rules_dir
         # the import's own refusals (password, month ...) count: a sheet refused
         # whole gets no forecast, only the reason
         diags = sheet_verdict(sheet, seg)

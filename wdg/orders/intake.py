@@ -108,7 +108,7 @@ class MailResult:
     quarantined: Path | None = None
     received_text: str = field(default="", repr=False)
     """The sheet as received (before the text policy), for the confirmation."""
-    parsed: object = field(default=None, repr=False)
+    parsed: Sheet | None = field(default=None, repr=False)
     """That sheet parsed (a :class:`wdg.orders.model.Sheet`)."""
     no_sheet: bool = False
     """The mail holds no sheet at all (no header line anywhere): not answered
@@ -612,7 +612,7 @@ def _iso(value: object) -> datetime | None:
         return None
 
 
-def _local(when: datetime, tz: Any) -> str:  # noqa: ANN401
+def _local(when: datetime, tz: Any) -> str:
     """A time as the player reads it: in the segment's zone (like the deadline)."""
     if tz is not None and when.tzinfo is not None:
         when = when.astimezone(tz)
@@ -719,8 +719,8 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
 
         text = r.received_text or r.stored.read_text(encoding="utf-8")
         sheet = r.parsed if r.received_text and r.parsed is not None else parse_sheet(text)
-        diags = sheet_verdict(sheet, seg)  # type: ignore[arg-type]
-        verdict = _verdict(text, diags, sheet.outside_lines)  # type: ignore[attr-defined]
+        diags = sheet_verdict(sheet, seg)
+        verdict = _verdict(text, diags, sheet.outside_lines)
         if r.status != REPLACED_OLDER and rules is not None:
             preview = _preview(sheet, seg, rules, diags)
     ruler = seg.kingdoms.get(r.kingdom) if r.kingdom else None

@@ -158,8 +158,8 @@ def _iter_maildir(path: Path, max_bytes: int | None) -> Iterator[Incoming]:
     items = []
     try:
         for key in box.keys():
-            # the file's path inside the Maildir (mailbox's own lookup, not in typeshed)
-            sub = box._lookup(key)  # type: ignore[attr-defined]  # noqa: SLF001
+            # the file's path inside the Maildir
+            sub = box._lookup(key)  # type: ignore[attr-defined]  # mailbox's own lookup, not in typeshed
             file = path / sub
             mt = _MAILDIR_TIME.match(os.path.basename(sub))
             if mt:

@@ -1008,7 +1008,8 @@ class _Parser:
         if order is None:
             return
         if cmd_part is Part.K:
-            self.sheet.kingdom_orders.append(order)  # type: ignore[arg-type]
+            assert isinstance(order, m.KingdomOrder)  # the builders of K commands make kingdom orders
+            self.sheet.kingdom_orders.append(order)
             self.kinds[n] = "order"
             self.diag(n, toks[0].col, W, "Königreichbefehl im H-Teil",
                       found=code.strip(), expected="Königreichbefehle im K-Teil",
@@ -1048,7 +1049,8 @@ class _Parser:
             return
         order = self._build(n, cmd_code, toks, words, code, 0, REFUSED)
         if order is not None:
-            self.sheet.kingdom_orders.append(order)  # type: ignore[arg-type]
+            assert isinstance(order, m.KingdomOrder)  # the builders of K commands make kingdom orders
+            self.sheet.kingdom_orders.append(order)
             self.kinds[n] = "order"
             if self.section != "K":
                 self.diag(n, toks[0].col, W, "Königreichbefehl außerhalb des K-Teils",

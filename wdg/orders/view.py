@@ -20,6 +20,7 @@ import functools
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
@@ -235,7 +236,7 @@ def _neighbour(cols: int, rows: int, province: int, gemark: int,
     return a.province, a.gemark
 
 
-def build_view(seg: Segment, kingdom: int, sightings: list[Any] = ()) -> KingdomView:  # type: ignore[assignment]
+def build_view(seg: Segment, kingdom: int, sightings: Sequence[Any] = ()) -> KingdomView:
     """The view of ``kingdom`` on ``seg`` as of the month to be played next.
     ``sightings``: the events of the month just resolved (``recon.sighting``
     events of this kingdom give :attr:`KingdomView.foreign`; others are ignored)."""

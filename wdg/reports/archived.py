@@ -302,7 +302,7 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
         if storage == GZIP:
             compress_tree(directory)
 
-    write.works_beside = True  # type: ignore[attr-defined]
+    write.works_beside = True  # type: ignore[attr-defined]  # the writer marker wdg.store.months reads with getattr
     return {OUTPUT_NAME: write}
 
 

@@ -13,7 +13,7 @@ import heapq
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -392,7 +392,7 @@ def _kname(seg: Segment, k: object) -> str:
 
 def order_outcomes(seg: Segment, sheet: Sheet | None, mine: list[Event], kingdom: int,
             settings: ReportSettings, used: set[int],
-            others: list[Event] = ()) -> list[OrderOutcome]:  # type: ignore[assignment]
+            others: Sequence[Event] = ()) -> list[OrderOutcome]:
     """Every order of the sheet with the events answering its line; ``others``
     (all events, or those of :meth:`MonthEvents.sent`) supplies answers logged
     under another kingdom (a message delivered to its recipient)."""
@@ -541,7 +541,7 @@ def _transport(a: Army) -> str:
 
 
 def _armies(seg: Segment, kingdom: int, seen: list[Event],
-            settings: ReportSettings, events: list[Event] = (),  # type: ignore[assignment]
+            settings: ReportSettings, events: Sequence[Event] = (),
             rules: Rules | None = None) -> list[ArmyRow]:
     morale = _morale_events(events, kingdom)
     rules = rules if rules is not None else shipped_rules()
@@ -629,7 +629,7 @@ def _morale_texts(events: list[Event]) -> list[str]:
     return out
 
 
-def _morale_events(events: list[Event], kingdom: int) -> dict[int, list[Event]]:
+def _morale_events(events: Sequence[Event], kingdom: int) -> dict[int, list[Event]]:
     out: dict[int, list[Event]] = defaultdict(list)
     for e in events:
         if e.kingdom == kingdom and e.army is not None and e.kind.startswith(MORALE_KINDS) \

@@ -234,7 +234,7 @@ def _dataclass_codec(cls: type) -> tuple[Encoder, Decoder]:
     for f in dataclasses.fields(cls):
         enc_f, dec_f = codec(hints[f.name])
         if f.default is not dataclasses.MISSING:
-            default: Any = lambda d=f.default: d  # noqa: E731
+            default: Any = lambda d=f.default: d
         elif f.default_factory is not dataclasses.MISSING:
             default = f.default_factory
         else:

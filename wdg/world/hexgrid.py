@@ -77,7 +77,7 @@ class Direction(Enum):
 
     NW = "NW"
     NO = "NO"
-    O = "O"  # noqa: E741 - the rule's own name (Ost)
+    O = "O"  # the rule's own name (Ost)
     SO = "SO"
     SW = "SW"
     W = "W"

@@ -78,8 +78,8 @@ def case(name: str, raw: bytes, **expect) -> None:
     CASES.append((name, raw, expect))
 
 
-def build() -> None:  # noqa: PLR0915 - one case after the other
-    n = lambda: len(CASES) + 1  # noqa: E731 - the number of the next mail
+def build() -> None:  # one case after the other
+    n = lambda: len(CASES) + 1  # the number of the next mail
     # --- everyday mails -------------------------------------------------------------
     i = n(); case("utf8-plain", plain(i, sheet(1, 1000 + i, extra="# Grüße aus Nordmark\n")),
                   status="angenommen", kingdom=1, marker=1000 + i)

@@ -67,7 +67,7 @@ class Battle:
     def describe(self, s: EmpiresState) -> str:
         """One line for the position text."""
         name = s.card_name
-        vals = lambda xs: ",".join(f"{name(x)}={self.val.get(x, '?')}" for x in xs)  # noqa: E731
+        vals = lambda xs: ",".join(f"{name(x)}={self.val.get(x, '?')}" for x in xs)
         return (f"campaign stage={self.stage} attack[{vals(self.att)}] defend[{vals(self.dfn)}] "
                 f"leaders={self.leader_a},{self.leader_d} queue={self.queue} forbid={self.forbid} "
                 f"hits={self.hits_a},{self.hits_d} lose={self.lose_a},{self.lose_d} "

@@ -75,7 +75,7 @@ class Layout:
         return self.skip + 1
 
     @property
-    def END(self) -> int:  # noqa: N802 - a constant of the layout
+    def END(self) -> int:  # a constant of the layout
         """End the turn (the last player action, so that a bot breaking ties
         by the lowest action does not pass by default)."""
         return self.ret + 1

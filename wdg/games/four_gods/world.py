@@ -191,7 +191,8 @@ class World:
     def _join(self, c: int, o: Oriented) -> None:
         """Add the areas of the tile just laid on ``c`` and merge them with
         the areas of its neighbours across the shared edges."""
-        label = self._label.copy()  # type: ignore[union-attr]
+        assert self._label is not None  # the one caller joins only while the areas are kept
+        label = self._label.copy()
         areas = self._areas.copy()
         largest, count = list(self._largest), list(self._count)
         nid = self._next_area
