@@ -755,7 +755,7 @@ def forecast_text(fc: Forecast, limit: int | None = None) -> str:
     for r in shown:
         where = f"Zeile {r.line}: " if r.line else ""
         what = f"{r.order} – " if r.order else ""
-        out += _wrap(f"{where}{what}{r.reason} [{_CAUSE[r.cause]}]", "  ", "    ")
+        out += _wrap(f"{where}{what}{r.reason} [{CAUSE_WORDS[r.cause]}]", "  ", "    ")
     if len(shown) < len(fc.refused):
         out.append(f"  … und {len(fc.refused) - len(shown)} weitere")
     out += ["", "Was die Vorschau nicht wissen kann oder nicht berechnet:"]
@@ -774,7 +774,7 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [first]
 
 
-_CAUSE = {Reason.GOLD: "Gold", Reason.CAPACITY: "Tragkraft", Reason.VOLUME: "Rüstvolumen",
+CAUSE_WORDS = {Reason.GOLD: "Gold", Reason.CAPACITY: "Tragkraft", Reason.VOLUME: "Rüstvolumen",
           Reason.COUNT: "Bestand", Reason.RANGE: "Reichweite", Reason.RULE: "Regel"}
 
 
