@@ -50,6 +50,7 @@ def vocabulary() -> frozenset[str]:
     words |= {"nach dem Eintreffschluß"}  # the late sheet's reason, once read by its prefix
     words |= {"verweigert", "angenommen"}  # an order's or a sheet's fate, as the player reads it
     words |= {"Fehler", "Warnung", "gesperrt", "nichts versandt"}  # a run report's lines
+    words |= {"Formulierung", "behalten"}  # a replay layer's and an upgrade step's reasons
     return frozenset(words)
 
 
@@ -185,6 +186,8 @@ def test_every_allowance_is_still_needed():
     'def f(f):\n    return "älteren wdg-Version" in f\n',
     'def f(line):\n    return line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt"))\n',
     'def f(line):\n    return line.startswith("nichts versandt")\n',
+    'def f(layers):\n    return any("andere Formulierung" in x.why for x in layers)\n',
+    'def f(lines):\n    return lines[0].startswith("templates/ behalten")\n',
 ])
 def test_the_scan_finds_what_issue_44_found(source):
     """The shapes of the defects #44 removed (each one as it stood in wdg) are found."""

@@ -39,6 +39,8 @@ class Layer:
     ok: bool
     detail: str = ""
     why: str = ""
+    reworded: bool = False
+    """The event logs differ only in the wording of their texts (same game)."""
 
 
 @dataclass(slots=True)
@@ -211,12 +213,12 @@ def _event_rows(data: bytes, name: str) -> list[dict[str, Any]] | None:
         return None
 
 
-def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str]:
-    """What differs between two event logs and whether only the wording does."""
+def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str, bool]:
+    """What differs between two event logs, why, and whether only the wording does."""
     a = _event_rows(old, name) if old is not None else None
     b = _event_rows(new, name)
     if a is None or b is None:
-        return "das archivierte Ereignisprotokoll ist nicht lesbar", ""
+        return "das archivierte Ereignisprotokoll ist nicht lesbar", "", False
     if len(a) != len(b):
         from wdg.engine.replay_explain import align_events
 
@@ -225,7 +227,7 @@ def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str]
         text, _same, _reworded = align_events(a, b)
         return (text + (f" (Arten nur auf einer Seite: {', '.join(map(str, extra[:5]))})"
                         if extra else ""),
-                "andere Ereignisarten dieser Version" if extra else "anderer Spielverlauf")
+                "andere Ereignisarten dieser Version" if extra else "anderer Spielverlauf", False)
     texts = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
     wording = [i for i in texts if {**a[i], "why": ""} == {**b[i], "why": ""}]
     if texts and len(wording) == len(texts):
@@ -233,7 +235,7 @@ def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str]
         return (f"{len(texts)} von {len(a)} Ereignissen nur im Wortlaut, z. B. Nr. {i + 1} "
                 f"({a[i].get('kind')}): archiviert {str(a[i].get('why'))[:80]!r}, jetzt "
                 f"{str(b[i].get('why'))[:80]!r}",
-                "gleicher Spielverlauf, andere Formulierung der Ereignistexte")
+                "gleicher Spielverlauf, andere Formulierung der Ereignistexte", True)
     other = [i for i in texts if i not in wording]
     i = other[0] if other else 0
     keys = sorted(k for k in set(a[i]) | set(b[i]) if a[i].get(k) != b[i].get(k)) if other else []
@@ -242,8 +244,8 @@ def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str]
               f"{', '.join(keys) or '?'}")
     if keys and set(keys) <= {"why", "data"}:
         return detail + f": archiviert {a[i].get('data')!r}, jetzt {b[i].get('data')!r}"[:200], \
-            "dieselben Ereignisse mit anderen Zusatzangaben oder Texten"
-    return detail, ""
+            "dieselben Ereignisse mit anderen Zusatzangaben oder Texten", False
+    return detail, "", False
 
 
 def _pdf_producer(data: bytes | None) -> str | None:
@@ -492,9 +494,9 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
         else:
             report.layers.append(Layer("Zustand", True))
         if events_name in differing:
-            detail, why = _explain_events(archived_content(events_name),
-                                          new_bytes.get(events_name, b""), events_name)
-            report.layers.append(Layer("Ereignisse", False, detail, why))
+            detail, why, reworded = _explain_events(archived_content(events_name),
+                                                    new_bytes.get(events_name, b""), events_name)
+            report.layers.append(Layer("Ereignisse", False, detail, why, reworded=reworded))
         else:
             report.layers.append(Layer("Ereignisse", True))
         # 4. each rendered output, by kind
@@ -531,8 +533,7 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
                     detail = f"{n}: {_first_line_difference(old, new)}"
                 if not why:
                     reasons = []
-                    wording = any(x.name == "Ereignisse" and "andere Formulierung" in x.why
-                                  for x in report.layers)
+                    wording = any(x.reworded for x in report.layers)
                     if (state_diff and not same_game) or (events_name in differing
                                                           and not wording):
                         reasons.append("folgt aus den abweichenden Ereignissen bzw. dem Zustand")
