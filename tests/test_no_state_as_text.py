@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from wdg.engine.events import SightingKind
+from wdg.mail.guardbook import GuardKind
 from wdg.orders import confirm
 from wdg.orders.forecast import CAUSE_WORDS
 from wdg.orders.outcome import IntakeStatus
@@ -43,7 +44,7 @@ def vocabulary() -> frozenset[str]:
     """The state words: every value of the enums that carry state as codes, and
     every word of the text layer's tables that show them."""
     words: set[str] = {"Heer", "Heere"}  # the label of an army line, never parsed back
-    for enum in (ArmyStatus, TroopType, IntakeStatus, SightingKind, MoverKind):
+    for enum in (ArmyStatus, TroopType, IntakeStatus, SightingKind, MoverKind, GuardKind):
         words |= {str(m.value) for m in enum}
     words |= set(confirm.STATUS_WORDS.values()) | set(confirm.REASON_WORDS.values())
     words |= set(ARMY_STATUS_WORDS.values()) | set(CAUSE_WORDS.values()) | set(REFUSAL_WORDS)

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.errors import DataError
-from wdg.mail.guardbook import Event, GuardBook, now
+from wdg.mail.guardbook import Event, GuardBook, GuardKind, now
 from wdg.orders.confirm import HEADLINES, REASON_WORDS
 from wdg.orders.outcome import PASSWORD_REASONS, TAKEN_STATUSES, IntakeReason, IntakeStatus
 from wdg.world.state import Segment
@@ -222,12 +222,13 @@ class Guard:
     def _since(self) -> Any:
         return now() - timedelta(minutes=self.limits.window_minutes)
 
-    def _add(self, mail: str, kind: str, sender: str, kingdom: int | None,
+    def _add(self, mail: str, kind: GuardKind, sender: str, kingdom: int | None,
              command: str = "") -> None:
         self.book.add(Event(now(), mail, kind, sender, kingdom, self.seg.date.key, command),
                       self.limits.keep_days)
 
-    def _earlier(self, mail: str, kingdom: int | None, kinds: tuple[str, ...]) -> Event | None:
+    def _earlier(self, mail: str, kingdom: int | None,
+                 kinds: tuple[GuardKind, ...]) -> Event | None:
         for e in self.book.of_mail(mail, kingdom):
             if e.kind in kinds:
                 return e
@@ -236,7 +237,8 @@ class Guard:
     def _flooded(self, mail: str, sender: str, kingdom: int | None) -> str:
         """Why one more answer would be too many ('' if it is not)."""
         lim, since = self.limits, self._since()
-        answered = ("antwort", "befehl", "ersetzt-hinweis", "passwort-hinweis")
+        answered = (GuardKind.ANSWERED, GuardKind.COMMAND, GuardKind.REPLACED_NOTICE,
+                    GuardKind.PASSWORD_NOTICE)
         if self.book.count(answered, since=since, sender=sender, exclude=mail) \
                 >= lim.answers_per_sender:
             return (f"mehr als {lim.answers_per_sender} Antworten an {sender} in "
@@ -248,8 +250,8 @@ class Guard:
         return ""
 
     def _throttle(self, mail: str, sender: str, kingdom: int | None, why: str) -> Decision:
-        self._add(mail, "gedrosselt", sender, kingdom)
-        n = self.book.count(("gedrosselt",), since=self._since(), sender=sender)
+        self._add(mail, GuardKind.THROTTLED, sender, kingdom)
+        n = self.book.count((GuardKind.THROTTLED,), since=self._since(), sender=sender)
         self.alerts["flut"] = (f"{n} Mail(s) von {sender} in den letzten "
                                f"{self.limits.window_minutes} Minuten nicht beantwortet "
                                f"({why}). Gezählt im Wachbuch {self.book.path}; wer das ist "
@@ -270,14 +272,15 @@ class Guard:
         sender = (r.sender or "").strip()
         status, k = r.status, r.kingdom
         owner, owner_to = self.owner(k)
-        earlier = self._earlier(mail, k, ("antwort", "passwort-hinweis", "gedrosselt", "fremd",
-                                          "schleife", "passwort-falsch"))
+        earlier = self._earlier(mail, k, (GuardKind.ANSWERED, GuardKind.PASSWORD_NOTICE,
+                                          GuardKind.THROTTLED, GuardKind.FOREIGN, GuardKind.LOOP,
+                                          GuardKind.WRONG_PASSWORD))
         if auto:
             return self._count(Decision(why=f"{auto}: nicht beantwortet"))
         if status not in TAKEN_STATUSES and (replies_to_wdg(head, self.config.sender)
                                     or _quotes_echo(r) or self._quotes_answer(mail, raw)):
             if earlier is None:
-                self._add(mail, "schleife", sender, k)
+                self._add(mail, GuardKind.LOOP, sender, k)
             return self._count(Decision(
                 why="Antwort auf eine Mail von wdg (oder ihr Zitat) ohne neuen gültigen "
                     "Spielzug: nicht beantwortet (keine Mail-Schleife)"))
@@ -290,23 +293,23 @@ class Guard:
         plays = bool(self.plays(sender)) if sender else False
         if not sender or not (plays or authentic):
             if earlier is None:
-                self._add(mail, "fremd", sender, k)
+                self._add(mail, GuardKind.FOREIGN, sender, k)
             return self._count(Decision(why="Absender spielt kein Königreich in diesem Segment "
                                             "und der Spielzug trug kein gültiges Passwort: "
                                             "nicht beantwortet (keine Rückstreuung)"))
-        if earlier is not None and earlier.kind != "antwort":
+        if earlier is not None and earlier.kind is not GuardKind.ANSWERED:
             return self._count(Decision(why="nicht beantwortet (schon so entschieden)"))
         if earlier is None:
             why = self._flooded(mail, sender, k)
             if why:
                 return self._throttle(mail, sender, k, why)
-            self._add(mail, "antwort", sender, k)
+            self._add(mail, GuardKind.ANSWERED, sender, k)
         d = Decision(to=sender)
         if status is IntakeStatus.ACCEPTED and owner and owner.lower() != sender.lower():
             d.note = (f"Dieser Spielzug kam von {sender}, nicht von der für Königreich {k} "
                       f"hinterlegten Adresse; die hinterlegte Adresse wird benachrichtigt.")
-            if self._earlier(mail, k, ("ersetzt-hinweis",)) is None:
-                self._add(mail, "ersetzt-hinweis", sender, k)
+            if self._earlier(mail, k, (GuardKind.REPLACED_NOTICE,)) is None:
+                self._add(mail, GuardKind.REPLACED_NOTICE, sender, k)
             d.notices.append((owner_to, f"Spielzug Königreich {k}: von anderer Adresse ersetzt",
                               self._replaced_text(k, sender, r)))
         return d
@@ -315,12 +318,12 @@ class Guard:
                   problem: IntakeReason, r: Any, earlier: Event | None) -> Decision:
         lim = self.limits
         if problem is IntakeReason.WRONG_PASSWORD:
-            self._add(mail, "passwort-falsch", sender, k)
-            n = self.book.count(("passwort-falsch",), since=now() - timedelta(days=62),
+            self._add(mail, GuardKind.WRONG_PASSWORD, sender, k)
+            n = self.book.count((GuardKind.WRONG_PASSWORD,), since=now() - timedelta(days=62),
                                 kingdom=k, month=self.seg.date.key)
             if n >= lim.password_alert_after:
                 senders = sorted({e.sender for e in self.book.events
-                                  if e.kind == "passwort-falsch" and e.kingdom == k
+                                  if e.kind is GuardKind.WRONG_PASSWORD and e.kingdom == k
                                   and e.month == self.seg.date.key})
                 self.alerts["passwort"] = (
                     f"{n} Versuche mit falschem Passwort für Königreich {k} im Mond "
@@ -328,17 +331,17 @@ class Guard:
                     f"Spieler wurde einmal benachrichtigt, nicht bei jedem Versuch; keiner "
                     f"dieser Spielzüge wurde angenommen. Hat der Spieler sein Passwort "
                     f"vergessen: 'wdg kingdom set-password {self.seg.name} {k}'.")
-        told = self._earlier(mail, k, ("passwort-hinweis",))
-        if told is None and earlier is not None and earlier.kind == "gedrosselt":
+        told = self._earlier(mail, k, (GuardKind.PASSWORD_NOTICE,))
+        if told is None and earlier is not None and earlier.kind is GuardKind.THROTTLED:
             return self._count(Decision(why="nicht beantwortet (schon so entschieden)"))
         if told is None:
             since = now() - timedelta(hours=lim.password_notice_hours)
-            if self.book.count(("passwort-hinweis",), since=since, kingdom=k, exclude=mail):
+            if self.book.count((GuardKind.PASSWORD_NOTICE,), since=since, kingdom=k, exclude=mail):
                 return self._count(Decision(
                     why=f"{REASON_WORDS[problem]}: der Spieler von Königreich {k} wurde in den letzten "
                         f"{lim.password_notice_hours} Stunden schon benachrichtigt; nicht "
                         "beantwortet, gezählt"))
-            self._add(mail, "passwort-hinweis", sender, k)
+            self._add(mail, GuardKind.PASSWORD_NOTICE, sender, k)
         d = Decision(to=owner_to)
         if owner.lower() != sender.lower():
             d.note = (f"Dieser Spielzug für Königreich {k} kam von {sender}, nicht von Ihrer "
@@ -381,18 +384,18 @@ class Guard:
         """'' when the command may be answered, else why not (German)."""
         if auto:
             return self._count(Decision(why=f"{auto}: nicht beantwortet")).why
-        earlier = [e for e in self.book.of_mail(mail) if e.kind in ("befehl", "gedrosselt",
-                                                                    "fremd")]
+        earlier = [e for e in self.book.of_mail(mail)
+                   if e.kind in (GuardKind.COMMAND, GuardKind.THROTTLED, GuardKind.FOREIGN)]
         if earlier:
-            return "" if earlier[0].kind == "befehl" else \
+            return "" if earlier[0].kind is GuardKind.COMMAND else \
                 "nicht beantwortet (schon so entschieden)"
         if not kingdoms:
-            self._add(mail, "fremd", sender, None, command)
+            self._add(mail, GuardKind.FOREIGN, sender, None, command)
             return self._count(Decision(why="Absender spielt kein Königreich in diesem Segment: "
                                             "nicht beantwortet (keine Rückstreuung)")).why
         lim, since = self.limits, self._since()
         for n in kingdoms:
-            if self.book.count(("befehl",), since=since, kingdom=n, command=command) \
+            if self.book.count((GuardKind.COMMAND,), since=since, kingdom=n, command=command) \
                     >= lim.same_command:
                 self._throttle(mail, sender, n, f"derselbe Befehl für Königreich {n} schon in "
                                                 f"den letzten {lim.window_minutes} Minuten "
@@ -403,7 +406,7 @@ class Guard:
         if why:
             return self._throttle(mail, sender, kingdoms[0], why).why
         for n in kingdoms:
-            self._add(mail, "befehl", sender, n, command)
+            self._add(mail, GuardKind.COMMAND, sender, n, command)
         return ""
 
     # --- the end ------------------------------------------------------------------------
