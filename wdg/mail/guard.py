@@ -434,7 +434,9 @@ def _password_problem(r: Any, seg: Segment) -> IntakeReason | None:
 
     try:
         codes = [d.code for d in refusals(r.parsed, seg)]
-    except Exception:  # noqa: BLE001 - the import decided; the guard only routes
+    except Exception as exc:  # noqa: BLE001 - the import decided; the guard only routes
+        r.notes.append(f"Passwortprüfung für die Antwort gescheitert ({type(exc).__name__}: "
+                       f"{str(exc)[:200]})")
         return None
     return next((c for c in codes if isinstance(c, IntakeReason) and c in PASSWORD_REASONS),
                 None)
