@@ -21,7 +21,7 @@ from wdg.procs import LOCK_FDS
 from wdg.store.journal import TURNS_DIR as TURNS
 from wdg.store.edges import LinkRefused
 from wdg.store.intake import JOURNAL_GLOB, IntakeMoveError, recover_intake
-from wdg.store.journal import leftovers, recover_store
+from wdg.store.journal import leftovers, old_version_leftovers, recover_store
 from wdg.store.recovery import recover_archive
 from wdg.store.segment import check_live_format
 
@@ -166,7 +166,7 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     a lock file of a process that is gone. ``holding_lock``: the caller holds
     the lock (its file is not a finding); ``busy``: another command holds it
     right now (its work in progress is not a finding either)."""
-    found = [f for f in leftovers(segment_dir) if not busy or "älteren wdg-Version" in f]
+    found = old_version_leftovers(segment_dir) if busy else leftovers(segment_dir)
     turns = segment_dir / TURNS
     if turns.is_dir() and not busy:
         found += [f"{p}: das vorbereitete Archiv eines nicht festgeschriebenen Monds"
