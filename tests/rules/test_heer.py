@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from rulekit import RULES, sheets
 
-from wdg.engine.turn import resolve_month
+from wdg.engine.movement import too_few_soldiers
+from wdg.engine.turn import begin_month, resolve_month
 from wdg.orders import model as mo
 from wdg.orders.checker import check_sheet
 from wdg.orders.model import BuildBoats, Conquer, Destroy, DestroyTarget, Occupy
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view
+from wdg.rules import Rules
 from wdg.world.calendar import MonthDate
 from wdg.world.factory import add_army, add_kingdom, add_settlement, at, small_segment
 from wdg.world.hexgrid import Direction
@@ -92,3 +94,52 @@ def test_the_checker_warns_about_special_actions_of_an_army_without_soldiers():
               if "Troß" in d.message]
     assert [d.line for d in warned] == [6]
     assert warned[0].severity is mo.Severity.WARNING
+
+
+def test_an_army_of_exactly_the_minimum_takes_gemarks_with_einnahme():
+    """The boundary of ``actions.minimum_soldiers`` (``e``: 1, docs/rules.md
+    "Armies without soldiers"): "at least" that many soldiers may conquer. A Reiter
+    army of exactly 1 soldier ordered ``e O O O`` across neutral Tiefland (no
+    terrain losses) claims all three gemarks, and still has its 1 soldier when
+    ownership is settled at the end of the month; one fewer (0) claims none
+    (:func:`test_an_army_of_only_its_general_takes_no_gemark_with_einnahme`)."""
+    assert RULES.int("actions", "minimum_soldiers", "e") == 1
+    seg = plain()
+    add_army(seg, 11, 1, (0, 0), troop=TroopType.REITER, units=1)
+    r = resolve_month(seg, sheets(seg, b={11: Conquer((O, O, O))}), RULES)
+    assert not r.log.of_kind("move.refused") and not r.log.of_kind("conquest.refused")
+    assert int((seg.owner == 1).sum()) == 3
+    assert seg.armies[11].units == 1
+
+
+def _minimum(n: int) -> Rules:
+    """The shipped rules with ``actions.minimum_soldiers`` at ``n`` for every order."""
+    actions = dict(RULES.area_data("actions") or {})
+    actions["minimum_soldiers"] = {code: n for code in ("e", "o", "x", "bb")}
+    return Rules({**{a: RULES.area_data(a) or {} for a in RULES.areas()}, "actions": actions})
+
+
+def test_the_minimum_of_soldiers_is_met_exactly_at_the_minimum():
+    """``too_few_soldiers``: an army with exactly ``minimum_soldiers`` soldiers may
+    carry out ``e``, ``o``, ``x`` and ``bb``; with one fewer it may not, and the
+    reason names both numbers. Shipped (1 each): 1 soldier passes, 0 ("keine
+    Soldaten") not; with a minimum of 5: 5 passes, 4 ("nur 4 Soldaten ...
+    mindestens 5 Soldaten") not."""
+    seg = plain()
+    army = add_army(seg, 11, 1, (0, 0), units=1)
+    shipped = begin_month(seg, {}, RULES)
+    for code in ("e", "o", "x", "bb"):
+        army.units = 1
+        assert too_few_soldiers(shipped, army, code) is None
+        army.units = 0
+        why = too_few_soldiers(shipped, army, code)
+        assert why is not None and "keine Soldaten" in why and "mindestens 1 Soldat)" in why
+    five = begin_month(seg, {}, _minimum(5))
+    for code in ("e", "o", "x", "bb"):
+        army.units = 5
+        assert too_few_soldiers(five, army, code) is None
+        army.units = 6
+        assert too_few_soldiers(five, army, code) is None
+        army.units = 4
+        why = too_few_soldiers(five, army, code)
+        assert why is not None and "nur 4 Soldaten" in why and "mindestens 5 Soldaten" in why
