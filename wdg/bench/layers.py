@@ -19,6 +19,8 @@ enforces:
 
 ``--mermaid`` prints the room graph as a Mermaid diagram (upward arrows in
 red), ``--json`` the numbers. ``--root DIR`` measures another checkout.
+``--inside`` counts the imports of ``wdg`` modules made inside function
+bodies, per folder and per file (:func:`inside_imports`).
 """
 
 from __future__ import annotations
@@ -100,6 +102,11 @@ def _module_paths(root: Path) -> dict[str, Path]:
     return out
 
 
+def module_names(root: Path) -> list[str]:
+    """The dotted names of every module of ``wdg`` in the checkout at ``root``."""
+    return sorted(_module_paths(root))
+
+
 def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[tuple[str, str | None]]:
     package = name if is_pkg else name.rpartition(".")[0]
     found: list[tuple[str, str | None]] = []
@@ -114,6 +121,51 @@ def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[tuple[str, str | N
                 mod = node.module or ""
             found += [(mod, a.name) for a in node.names]
     return found
+
+
+def inside_imports(root: Path) -> dict[str, int]:
+    """Module path -> how many of its imports of ``wdg`` modules are made inside
+    a function body (one per imported module of an ``import`` or ``from``
+    statement; ``import_module`` calls are not counted). Modules without any
+    are left out."""
+    out: dict[str, int] = {}
+    for m, p in _module_paths(root).items():
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        n = 0
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for stmt in fn.body:  # nested functions are walked on their own
+                n += _wdg_imports_in(stmt, m, p.name == "__init__.py")
+        if n:
+            out[p.relative_to(root).as_posix()] = n
+    return out
+
+
+def _wdg_imports_in(node: ast.AST, name: str, is_pkg: bool) -> int:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return 0
+    n = 0
+    if isinstance(node, ast.Import):
+        n += sum(1 for a in node.names if a.name == "wdg" or a.name.startswith("wdg."))
+    elif isinstance(node, ast.ImportFrom):
+        n += 1 if node.level or (node.module or "").split(".")[0] == "wdg" else 0
+    for child in ast.iter_child_nodes(node):
+        n += _wdg_imports_in(child, name, is_pkg)
+    return n
+
+
+def inside_text(counts: dict[str, int]) -> str:
+    """The in-function imports as ``--inside`` prints them: the total, then per
+    folder, then per file (most first)."""
+    rooms: dict[str, int] = {}
+    for m, k in counts.items():
+        rooms[room_of(m)] = rooms.get(room_of(m), 0) + k
+    out = [f"imports of wdg modules inside functions: {sum(counts.values())}"]
+    out += [f"  {r} {k}" for r, k in sorted(rooms.items(), key=lambda x: (-x[1], x[0]))]
+    out.append("per file:")
+    out += [f"  {m} {k}" for m, k in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
+    return "\n".join(out) + "\n"
 
 
 def measure(root: Path) -> Structure:
@@ -320,7 +372,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="the checkout to measure (default: this one)")
     ap.add_argument("--mermaid", action="store_true", help="print the room graph (Mermaid)")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    ap.add_argument("--inside", action="store_true",
+                    help="count the imports of wdg modules inside functions, per folder and file")
     args = ap.parse_args(argv)
+    if args.inside:
+        counts = inside_imports(args.root)
+        sys.stdout.write(json.dumps(counts, indent=1, sort_keys=True) + "\n" if args.json
+                         else inside_text(counts))
+        return 0
     s = measure(args.root)
     if args.mermaid:
         sys.stdout.write(mermaid(s))
