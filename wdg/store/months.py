@@ -340,6 +340,7 @@ def _stage(seg_dir: Path, staging: Path, result: Any, rules_dir: Path,
     for e in result.log:
         if e.kingdom is not None:
             by_kingdom[int(e.kingdom)] = by_kingdom.get(int(e.kingdom), 0) + 1
+    # lazy: wdg.provenance loads importlib.metadata; `wdg --help` imports this module
     from wdg.provenance import build_info, describe
 
     dump_yaml({**result.seed_record(), "wdg": describe(build_info()),
@@ -400,7 +401,7 @@ def _sha(data: bytes) -> str:
 def provenance_record(seg_dir: Path, result: Any, inputs: dict[str, str]) -> dict[str, Any]:
     """The month's ``provenance.yaml`` (written before the commit point); ``inputs``:
     path in the month folder -> SHA-256 of the content of every input."""
-    from wdg.provenance import environment
+    from wdg.provenance import environment  # lazy: see _stage
 
     env = environment()
     record: dict[str, Any] = {
