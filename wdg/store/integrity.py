@@ -472,7 +472,8 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
         found.append(Finding(str(seg_dir), "von einer älteren wdg-Version gespeichert: die "
                              "Dateien des Segments sind durch keine Hashliste abgesichert (das "
                              "nächste Speichern schreibt sie)", uncovered=True))
-    from wdg.store.mailrecords import check_records  # the mail records, written between months
+    # the mail records, written between months; here for the cycle named above
+    from wdg.store.mailrecords import check_records
     from wdg.store.seen import check_seen
     from wdg.store.sent import check_sent
 
