@@ -58,6 +58,7 @@ from wdg.store.lock import segment_lock
 from wdg.store.recovery import STAGING_MARK_SUFFIX, mark_staging, recover_archive
 from wdg.store.segment import load_segment, save_segment, write_segment_files
 from wdg.world.calendar import MonthDate
+from wdg.world.deadline import ZONE_ERRORS
 
 
 TURNS = "turns"
@@ -527,8 +528,6 @@ def kept_next_deadline(seg_dir: Path, month: MonthDate, tz: str = "UTC") -> str 
         return None
     when, zone = (text.rpartition(" ")[0], text.rpartition(" ")[2]) if text.count(" ") >= 2 \
         else (text, tz)
-    from wdg.world.deadline import ZONE_ERRORS
-
     try:
         at = datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=ZoneInfo(zone))
     except ZONE_ERRORS:  # a date (ValueError) or zone name (also 'Europe': OSError) edited by hand
