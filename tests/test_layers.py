@@ -109,6 +109,44 @@ def test_the_imports_inside_functions_are_counted(tmp_path):
         "imports of wdg modules inside functions: 5", "  wdg/engine/ 5"]
 
 
+SAY_WHY = ("wdg/engine/", "wdg/store/", "wdg/world/", "wdg/rules/", "wdg/games/", "wdg/lab/",
+           "wdg/reports/")
+"""The folders whose imports of wdg modules were moved to the tops of their
+modules (docs/architecture.md, "Imports inside functions")."""
+NOT_YET = ("wdg/engine/replay.py", "wdg/engine/month_sheets.py", "wdg/store/segment.py",
+           "wdg/reports/archived.py", "wdg/reports/build.py", "wdg/reports/exploration.py",
+           "wdg/reports/kept.py", "wdg/reports/sheet.py")
+"""Modules of those folders not part of that change (other slices of issue #44
+were editing them)."""
+
+
+def test_an_import_left_inside_a_function_says_why():
+    """In the folders whose imports moved to the top, an import of a wdg module
+    that stays inside a function names its reason (a cycle, a heavy library,
+    a quick command) in a comment on its line or right above it."""
+    left = [x for x in layers.unexplained_inside_imports(ROOT, SAY_WHY)
+            if not x.startswith(NOT_YET)]
+    assert left == []
+
+
+def test_the_measure_sees_an_import_inside_a_function_without_its_reason(tmp_path):
+    root = _tree(tmp_path, {
+        "wdg/__init__.py": "",
+        "wdg/games/a.py": """\
+            def f():
+                from wdg.games import b  # here, not at the top: wdg.games.b imports this module
+                # lazy: numpy
+                from wdg import c
+                from wdg import d
+                x = 1
+                from wdg import e
+                return b, c, d, e, x
+            """,
+    })
+    assert layers.unexplained_inside_imports(root, ("wdg/games/",)) == ["wdg/games/a.py:7"]
+    assert layers.unexplained_inside_imports(root, ("wdg/store/",)) == []
+
+
 # --- every module imports on its own (no import cycle at import time) -------
 
 ALL_MODULES = sorted(m for m in layers.module_names(ROOT) if not m.endswith("__main__"))

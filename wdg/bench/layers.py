@@ -170,6 +170,36 @@ def _wdg_imports_in(node: ast.AST, name: str, is_pkg: bool) -> int:
     return n
 
 
+def unexplained_inside_imports(root: Path, under: tuple[str, ...]) -> list[str]:
+    """``path:line`` of each import of a ``wdg`` module inside a function, in
+    the modules whose path starts with one of ``under``, that does not say why
+    it is there: neither a comment on its line nor a comment line right above
+    it (above the run of import lines it belongs to)."""
+    out = []
+    for p in _module_paths(root).values():
+        rel = p.relative_to(root).as_posix()
+        if not rel.startswith(under):
+            continue
+        text = p.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        tree = ast.parse(text)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if not isinstance(node, (ast.Import, ast.ImportFrom)) \
+                        or not _wdg_imports_in(node, "", False):
+                    continue
+                if "#" in lines[(node.end_lineno or node.lineno) - 1]:
+                    continue
+                above = node.lineno - 2
+                while above >= 0 and lines[above].lstrip().startswith(("from ", "import ")):
+                    above -= 1
+                if above < 0 or not lines[above].lstrip().startswith("#"):
+                    out.append(f"{rel}:{node.lineno}")
+    return sorted(set(out))
+
+
 def inside_text(counts: dict[str, int]) -> str:
     """The in-function imports as ``--inside`` prints them: the total, then per
     folder, then per file (most first)."""
