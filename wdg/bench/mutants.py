@@ -137,8 +137,14 @@ def main(argv: list[str] | None = None) -> int:
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="run the mutations whose name contains this text")
     ap.add_argument("--list", action="store_true", help="list the mutations and stop")
+    ap.add_argument("--set", choices=("rounding", "rules", "all"), default="all",
+                    help="the roundings (MUTATIONS), the other rules (RULE_MUTATIONS) or all")
     args = ap.parse_args(argv)
-    chosen = [mu for mu in MUTATIONS if not args.only or args.only in mu.name]
+    # here, not at the top: wdg.bench.mutations_rules imports Mutation from this module
+    from wdg.bench.mutations_rules import RULE_MUTATIONS
+    pool = {"rounding": MUTATIONS, "rules": RULE_MUTATIONS,
+            "all": MUTATIONS + RULE_MUTATIONS}[args.set]
+    chosen = [mu for mu in pool if not args.only or args.only in mu.name]
     if args.list:
         for mu in chosen:
             print(f"{mu.name}: {mu.path}: {' '.join(mu.tests)}")
