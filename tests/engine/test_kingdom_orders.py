@@ -178,3 +178,18 @@ def test_a_festival_of_a_herrscherin_raises_her_popularity():
     m = run(seg, Festival(1000))
     text = m.log.of_kind("k.festival")[0].why
     assert "die Beliebtheit der Herrscherin steigt von 50 auf 55" in text
+
+
+def test_palaces_are_counted_as_they_stood_at_the_start_of_the_month():
+    """"Pro Palast und Mond kann der Herrscher grundsätzlich einen Befehl geben";
+    docs/rules.md "Kingdom orders": the palaces in own gemarks at the start of the
+    month. Kingdom 1 begins the month with two; one of their gemarks changes hands
+    after the start (as by the game master's change of owner, step 15): this month
+    still allows two orders."""
+    seg = world(treasury=1_000_000)
+    for i in range(2):
+        add_settlement(seg, (i, 2), 100, kingdom=1, buildings={Building.PALAST: 1})
+    m = month(seg, k_sheet(1, Festival(100), Festival(100)))
+    seg.owner[seg.grid.index(at(seg, (1, 2)))] = 0
+    kingdom_orders(m)
+    assert len(m.log.of_kind("k.festival")) == 2 and not m.log.of_kind("k.refused")

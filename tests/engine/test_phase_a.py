@@ -277,6 +277,18 @@ def test_bs_needs_room_100_per_ship():
     assert m.log.of_kind("a.bs.refused") and seg.armies[102].carried_by is None
 
 
+def test_bs_a_fleet_carries_exactly_its_tragkraft():
+    """"Ein Schiff hat eine Tragkraft von 100 Raumfaktoren"; "Der Raumfaktor eines Reiters
+    ist 2": 5 ships carry 500 Raumfaktoren, so 250 riders (500) board; one more does not
+    (test_bs_needs_room_100_per_ship)."""
+    seg = world()
+    _harbour(seg, units=5)
+    add_army(seg, 102, 1, "101.09", troop=TroopType.REITER, units=250)
+    m = run(seg, (102, Board(103)))
+    assert not m.log.of_kind("a.bs.refused")
+    assert seg.armies[102].carried_by == 103 and seg.armies[103].carrying == 102
+
+
 def test_vs_leaves_the_fleet_to_an_adjacent_coastal_gemark():
     """"(vs) ... Die Zielgemark muß zum Beginn des Mondes entweder an derselben Stelle wie
     die Flotte (Hafen) oder direkt angrenzend (Küstengemark) sein." """

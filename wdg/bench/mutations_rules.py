@@ -116,10 +116,11 @@ RULE_MUTATIONS = (
     Mutation("two claims on one gemark both win", "wdg/engine/conquest.py",
              "        taken.add(claim.at)\n",
              "        taken.discard(claim.at)\n", CONQUEST),
-    # "(o) ... kann sich in diesem Mond nicht fortbewegen"
-    Mutation("an army that moved and came back occupies", "wdg/engine/conquest.py",
-             "if army.number in m.moved or start_position(m, army) != army.position:",
-             "if start_position(m, army) != army.position:", CONQUEST),
+    # "Vor einer Okkupation kann es zu einem Kampf gegen die Milizen dieser
+    # Gemark kommen": only a won (or no) partisan fight claims the gemark
+    Mutation("a lost partisan fight still claims", "wdg/engine/conquest.py",
+             "    if won:\n        m.claims.append(Claim(",
+             "    if True:\n        m.claims.append(Claim(", (*CONQUEST, *MILITIA)),
     # "1, 2: Fremde Gemarken können erobert werden"
     Mutation("conquest allowed at status 3", "worlds/rules/diplomacy.yaml",
              "conquest_statuses: [1, 2] ",
