@@ -3,7 +3,7 @@
 Click and typer word a wrong command line in English ("No such option",
 "Missing argument", "Usage: …" in a box). The game master reads those, so the
 root command of ``wdg`` (:class:`RootGroup`, ``typer.Typer(cls=...)``) catches
-every :class:`click.UsageError` raised while the command line is read — by the
+every :class:`click.exceptions.UsageError` raised while the command line is read — by the
 root or by any sub-command, whose parsing happens inside the root's
 ``invoke`` — and prints it in German itself, from the exception's own fields
 (the option's name, the parameter, the value), not by translating click's

@@ -43,7 +43,7 @@ _MEMO_LIMIT = 1 << 17
 
 
 def _memo_resolve(base: Any) -> type:
-    """``base`` whose :meth:`resolve` of plain scalars is remembered: PyYAML
+    """``base`` whose ``resolve`` of plain scalars is remembered: PyYAML
     asks for every scalar (twice when writing) which tag its text implies,
     which depends only on the text and the two flags (no path resolvers are
     registered), and a month's files repeat most of their scalars."""

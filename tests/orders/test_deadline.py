@@ -147,3 +147,25 @@ def test_a_stored_deadline_that_cannot_be_read_never_makes_a_command_crash(world
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, ["turn", "status", "test", "-C", str(tmp_path)])
     assert "3.12.2036, 13:00 Uhr" in r.output and "Warnung: der gespeicherte" not in r.output
+
+
+@pytest.mark.parametrize("zone", ["Europe", "Mars/Olympus", "../etc/passwd", "x" * 300, ""])
+def test_a_zone_name_that_is_no_zone_is_refused_clearly_and_stored_reads_as_utc(world, zone):
+    """Every name ``ZoneInfo`` cannot read — a folder of the zone database
+    (``Europe``: IsADirectoryError), a name too long for the file system
+    (OSError), a path (ValueError), an unknown one — is refused with the German
+    message, never a traceback; stored by hand, a mail's date, a log line and
+    an arrival are taken in UTC (wdg.world.deadline.ZONE_ERRORS)."""
+    from datetime import timedelta
+
+    from wdg.mail.results import segment_now
+    from wdg.world.deadline import stored_problem, zone_or_utc
+
+    with pytest.raises(WdgError, match="unbekannte Zeitzone"):
+        set_deadline(world, "2036-05-01", tz=zone)
+    assert str(zone_or_utc(zone)) == "UTC"
+    world.settings.timezone = zone
+    assert segment_now(world).utcoffset() == timedelta(0)
+    world.settings.deadline, world.settings.deadline_month = "2036-05-01 13:00", world.date.key
+    assert "unbekannte Zeitzone" in (stored_problem(world) or "")
+    assert deadline_for(world, world.date) is None

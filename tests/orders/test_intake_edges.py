@@ -109,7 +109,8 @@ def test_a_linked_outbox_or_quarantine_is_never_written_through(world, tmp_path)
     box = _mbox(tmp_path / "a.mbox", _mail(SHEET.format(100), "first"))
     (r,) = import_mailbox(camp, world, box).results
     assert r.status == "angenommen"  # the sheet is stored; the answer is not written
-    assert "Bestätigung nicht geschrieben" in r.notes and list(elsewhere.iterdir()) == []
+    (note,) = [n for n in r.notes if n.startswith("Bestätigung nicht geschrieben")]
+    assert "LinkRefused" in note and list(elsewhere.iterdir()) == []  # the failure is named
     q = camp.root / "quarantine"
     q.mkdir()
     os.symlink(elsewhere, q / "test")

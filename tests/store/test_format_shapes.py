@@ -40,7 +40,7 @@ def test_the_fingerprint_sees_a_changed_password_scheme(monkeypatch):
     from wdg.world import passwords
 
     before = shapes.shapes()["segment"]
-    monkeypatch.setattr(passwords, "_PREFIX", "argon2")
+    monkeypatch.setattr(passwords, "SCHEME", "argon2")
     assert shapes.shapes()["segment"] != before
 
 

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from wdg.bench.campaign import prepare_campaign
 from wdg.bench.harness import Figure, Results, seconds_figure
@@ -61,9 +62,24 @@ def _run(args: list[str], cwd: Path, cpus: set[int] | None = None) -> tuple[floa
     return wall, err + out, rss
 
 
-def _measure_rss(args: list[str], cwd: Path, cpus: set[int] | None) -> tuple[float, str, int]:
-    """As :func:`_run`, but the peak RSS of this command alone (a fresh child
-    process that runs it and reports its RUSAGE_CHILDREN)."""
+class Measured(NamedTuple):
+    """One ``wdg`` command measured by :func:`measure_rss`."""
+
+    wall_s: float
+    """wall-clock seconds"""
+    text: str
+    """its stderr and stdout"""
+    rss_kib: int
+    """peak resident set of the command and its workers (KiB)"""
+    cpu_s: float
+    """CPU seconds (user + system) of the command and its workers"""
+
+
+def measure_rss(args: list[str], cwd: Path, cpus: set[int] | None) -> Measured:
+    """Run ``wdg *args`` in ``cwd`` (pinned to ``cpus`` if given) in a fresh child
+    process that reports its RUSAGE_CHILDREN: the peak RSS and CPU seconds of
+    this command alone. A failing command raises :class:`RuntimeError` with its
+    stderr."""
     code = ("import os,resource,subprocess,sys,time;"
             f"cpus={sorted(cpus) if cpus else None!r};"
             "pre=(lambda: os.sched_setaffinity(0, set(cpus))) if cpus else None;"
@@ -79,12 +95,7 @@ def _measure_rss(args: list[str], cwd: Path, cpus: set[int] | None) -> tuple[flo
     wall_s, rss_s, rc, cpu_s = proc.stdout.split()
     if int(rc) != 0:
         raise RuntimeError(f"wdg {' '.join(args)} failed ({rc}): {proc.stderr[-2000:]}")
-    _LAST_CPU[0] = float(cpu_s)
-    return float(wall_s), proc.stderr, int(rss_s)
-
-
-_LAST_CPU = [0.0]
-"""CPU seconds (user + system, the command and its workers) of the last measured run."""
+    return Measured(float(wall_s), proc.stderr, int(rss_s), float(cpu_s))
 
 
 def _stages(text: str) -> dict[str, float]:
@@ -134,9 +145,9 @@ def bench_month(work: Path, res: Results, quick: bool) -> Path:
         args = ["turn", "run", "stress", "-C", str(root), "--jobs", str(jobs)]
         if not pdf:
             args.append("--no-pdf")
-        wall, text, rss = _measure_rss(args, root, cpus)
+        wall, text, rss, cpu = measure_rss(args, root, cpus)
         stages = _stages(text)
-        runs[label] = {"wall_s": round(wall, 3), "cpu_s": round(_LAST_CPU[0], 2),
+        runs[label] = {"wall_s": round(wall, 3), "cpu_s": round(cpu, 2),
                        "stages_s": stages, "peak_rss_mib": rss // 1024,
                        "load_average": [round(x, 2) for x in os.getloadavg()]}
         # issue 16 sets its targets for this machine's two cores; one core is shown beside
@@ -144,7 +155,7 @@ def bench_month(work: Path, res: Results, quick: bool) -> Path:
         targeted = scale == 1 and jobs == 2
         res.add(seconds_figure(G, f"{label}: end to end", [wall], limit=limit if targeted else None,
                                note=f"wdg turn run stress --jobs {jobs}"
-                               f"{'' if pdf else ' --no-pdf'}; CPU {_LAST_CPU[0]:.1f} s; "
+                               f"{'' if pdf else ' --no-pdf'}; CPU {cpu:.1f} s; "
                                f"load {os.getloadavg()[0]:.1f}; stages: "
                                + ", ".join(f"{k} {v:.2f} s" for k, v in stages.items())))
         res.add(Figure(G, f"{label}: peak memory", rss / 1024, "MiB", [rss / 1024],
@@ -174,18 +185,18 @@ def bench_curve(work: Path, res: Results, quick: bool) -> None:
         for pdf in (False, True):
             root = _fresh(prepared, work, "curve")
             args = ["turn", "run", "stress", "-C", str(root)] + ([] if pdf else ["--no-pdf"])
-            wall, text, rss = _measure_rss(args, root, None)
+            wall, text, rss, cpu = measure_rss(args, root, None)
             from wdg.world.stress import stress_size
             size = stress_size(scale)
             gemarks = size.prov_cols * size.prov_rows * 48
             archive, _ = _month_bytes(root, "0412-04")
             curve.append({"scale": scale, "gemarks": gemarks, "kingdoms": size.kingdoms,
-                          "pdf": pdf, "wall_s": round(wall, 2), "cpu_s": round(_LAST_CPU[0], 2),
+                          "pdf": pdf, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
                           "stages_s": _stages(text),
                           "peak_rss_mib": rss // 1024, "archive_mb": round(archive / 1e6, 2)})
             res.add(seconds_figure(G, f"{scale:g}x ({gemarks:,} gemarks, {size.kingdoms} kingdoms)"
                                    f"{', with PDFs' if pdf else ', no PDF'}", [wall],
-                                   note=f"CPU {_LAST_CPU[0]:.1f} s, peak {rss // 1024} MiB, "
+                                   note=f"CPU {cpu:.1f} s, peak {rss // 1024} MiB, "
                                    f"archive {archive / 1e6:.1f} MB"))
     res.tables["cli_size_curve"] = curve
 

@@ -15,7 +15,12 @@ enforces:
 - **circles between folders**: groups of modules that import each other in a
   circle and lie in more than one room;
 - **largest modules** (lines);
-- **the store's imports**: every room ``wdg/store/`` imports from.
+- **the store's imports**: every room ``wdg/store/`` imports from;
+- **private names across modules**: a module importing (or reaching through
+  an imported module for) a ``_private`` name of another module; an alias
+  ``import x as _y`` is no such import;
+- **the CLI layer imported from below**: an import of ``wdg.commands`` (also
+  through ``importlib.import_module``) outside :data:`CLI_LAYER`.
 
 ``--mermaid`` prints the room graph as a Mermaid diagram (upward arrows in
 red), ``--json`` the numbers. ``--root DIR`` measures another checkout.
@@ -36,6 +41,10 @@ STORE_MAY_IMPORT = ("wdg/store/", "wdg/world/", "wdg/errors.py", "wdg/fsio.py",
                     "wdg/rules/", "wdg/textpolicy.py", "wdg/__init__.py")
 """What the store may import: itself, the plain data of ``wdg.world``, the base
 modules (docs/architecture.md, "The store")."""
+CLI_LAYER = ("wdg/commands/", "wdg/cli.py")
+"""The command line: the only modules that may import ``wdg.commands``
+(``wdg/__main__.py`` goes through ``wdg.cli``; ``wdg.helptext`` and
+``wdg.usage`` serve the commands without importing them)."""
 EXACT_LIMIT = 18
 
 
@@ -55,6 +64,11 @@ class Structure:
     """arrows from a lower room to a higher one"""
     circles: list[list[str]] = field(default_factory=list)
     """circles of modules that span more than one room"""
+    private_imports: list[str] = field(default_factory=list)
+    """``wdg/office/mbw.py:200 wdg.engine.history._month_dirs``: a ``_private``
+    name of one module used by another"""
+    cli_imports: list[str] = field(default_factory=list)
+    """``wdg/mail/run.py:100 wdg.commands.turn``: the CLI layer imported from outside it"""
 
     def largest(self, n: int = 8, under: str = "wdg/") -> list[tuple[str, int]]:
         return sorted(((m, k) for m, k in self.modules.items() if m.startswith(under)),
@@ -76,7 +90,8 @@ class Structure:
                 "upward": len(self.upward), "upward_arrows": [list(a) for a in self.upward],
                 "circles_between_folders": len(self.circles),
                 "largest": [list(x) for x in self.largest(5)],
-                "over_800_lines": self.over_800_lines()}
+                "over_800_lines": self.over_800_lines(),
+                "private_imports": self.private_imports, "cli_imports": self.cli_imports}
 
     def over_800_lines(self) -> list[str]:
         """The modules of more than 800 lines, largest first."""
@@ -116,6 +131,98 @@ def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[tuple[str, str | N
     return found
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name, else ``None``."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _crossings(tree: ast.AST, name: str, is_pkg: bool,
+               paths: dict[str, Path]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(private names of other modules, imports of ``wdg.commands``) that the
+    module ``name`` uses: each as (line, what)."""
+    package = name if is_pkg else name.rpartition(".")[0]
+    private: list[tuple[int, str]] = []
+    cli: list[tuple[int, str]] = []
+    bound: dict[str, str] = {}  # local name -> the wdg module it stands for
+
+    def other(mod: str) -> bool:
+        """A private module outside the package that owns it."""
+        parts = mod.split(".")
+        for i, x in enumerate(parts):
+            parent = ".".join(parts[:i])
+            if _private(x) and package != parent and not package.startswith(parent + "."):
+                return True
+        return False
+
+    def is_cli(mod: str) -> bool:
+        return mod == "wdg.commands" or mod.startswith("wdg.commands.")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if not a.name.startswith("wdg"):
+                    continue
+                if is_cli(a.name):
+                    cli.append((node.lineno, a.name))
+                parts = a.name.split(".")
+                if any(_private(x) for x in parts) and other(a.name):
+                    private.append((node.lineno, a.name))
+                if a.asname:
+                    bound[a.asname] = a.name
+                else:
+                    bound.setdefault(parts[0], parts[0])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if not (mod == "wdg" or mod.startswith("wdg.")):
+                continue
+            if other(mod):
+                private.append((node.lineno, mod))
+            for a in node.names:
+                full = f"{mod}.{a.name}"
+                if is_cli(mod) or is_cli(full):
+                    cli.append((node.lineno, mod if is_cli(mod) else full))
+                if full in paths:  # a module
+                    if _private(a.name) and other(full):
+                        private.append((node.lineno, full))
+                    bound[a.asname or a.name] = full
+                elif _private(a.name) and mod != name:
+                    private.append((node.lineno, full))
+        elif isinstance(node, ast.Call) and node.args:
+            func = _dotted(node.func) or ""
+            arg = node.args[0]
+            lead = arg.value if isinstance(arg, ast.Constant) else (
+                arg.values[0].value if isinstance(arg, ast.JoinedStr) and arg.values
+                and isinstance(arg.values[0], ast.Constant) else None)
+            if func.endswith("import_module") and isinstance(lead, str) and is_cli(lead.rstrip(".")):
+                cli.append((node.lineno, lead.rstrip(".")))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            d = _dotted(node.value)
+            if d is None:
+                continue
+            head, _, rest = d.partition(".")
+            if head not in bound:
+                continue
+            mod = ".".join(x for x in (bound[head], rest) if x)
+            if mod in paths and mod != name:
+                private.append((node.lineno, f"{mod}.{node.attr}"))
+    return private, cli
+
+
 def measure(root: Path) -> Structure:
     """Measure the checkout at ``root``."""
     paths = _module_paths(root)
@@ -125,7 +232,12 @@ def measure(root: Path) -> Structure:
         text = p.read_text(encoding="utf-8")
         s.modules[rel[m]] = len(text.splitlines())
         targets = set()
-        for mod, name in _imported(ast.parse(text), m, p.name == "__init__.py"):
+        tree = ast.parse(text)
+        private, cli = _crossings(tree, m, p.name == "__init__.py", paths)
+        s.private_imports += [f"{rel[m]}:{line} {what}" for line, what in sorted(set(private))]
+        if not rel[m].startswith(CLI_LAYER):
+            s.cli_imports += [f"{rel[m]}:{line} {what}" for line, what in sorted(set(cli))]
+        for mod, name in _imported(tree, m, p.name == "__init__.py"):
             if not (mod == "wdg" or mod.startswith("wdg.")):
                 continue
             full = f"{mod}.{name}" if name and f"{mod}.{name}" in paths else mod
@@ -310,6 +422,9 @@ def text(s: Structure) -> str:
     bad = s.store_imports()
     out.append("the store imports from above it: " + (
         "; ".join(f"{m} -> {', '.join(sorted(t))}" for m, t in sorted(bad.items())) or "nothing"))
+    out.append("private names used across modules: " + ("; ".join(s.private_imports) or "none"))
+    out.append("wdg.commands imported outside the command line: "
+               + ("; ".join(s.cli_imports) or "none"))
     return "\n".join(out) + "\n"
 
 

@@ -42,7 +42,11 @@ def _wdg(root: Path, env: dict, *args: str) -> str:
     return proc.stdout
 
 
-def _campaign(work: Path, world, players: int) -> tuple[Path, dict, dict[int, str]]:
+def mail_campaign(work: Path, world, players: int) -> tuple[Path, dict, dict[int, str]]:
+    """A campaign in ``work/mailbench`` with one segment of ``players`` kingdoms
+    whose players are the accounts of ``world`` (tests/mailservers.py), its
+    mail.yaml pointing at those servers and a deadline three hours ahead:
+    (root, the environment for ``wdg``, kingdom -> password)."""
     s = world.servers
     root = work / "mailbench"
     root.mkdir()
@@ -131,7 +135,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
 def _measure(work: Path, res: Results, s, quick: bool, mailservers) -> None:
     players = 6 if quick else 20
     world = s.new_world(players=players)
-    root, env, passwords = _campaign(work, world, players)
+    root, env, passwords = mail_campaign(work, world, players)
     p1 = world.players[0]
     # --- one sheet, polled by 'wdg mail run' --------------------------------------
     runs = []

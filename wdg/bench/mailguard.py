@@ -41,14 +41,14 @@ MEMORY_MB = 100
 def _judge(raw: bytes) -> bool:
     """What a fetch does with one mail's header fields before anything else."""
     from wdg.mail.commands import command_of
-    from wdg.mail.fetch import HEADER_BYTES, _header, capped_headers, for_the_game, own_mail
+    from wdg.mail.fetch import HEADER_BYTES, capped_headers, for_the_game, header_str, own_mail
     from wdg.mail.config import MailConfig
     from wdg.mail.guard import automatic
 
     head = capped_headers(raw[:HEADER_BYTES])
     config = MailConfig(Path("mail.yaml"), "Segmentleiter <sl@example.org>")
     return (not own_mail(head, config) and for_the_game(head, {})
-            and command_of(_header(head, "Subject")) is None and not automatic(head))
+            and command_of(header_str(head, "Subject")) is None and not automatic(head))
 
 
 def _cpu(res: Results, quick: bool) -> None:
@@ -129,11 +129,11 @@ def _append_many(s, account, raws: list[bytes]) -> None:
 
 
 def _servers(work: Path, res: Results, quick: bool, s, mailservers) -> None:
-    from wdg.bench.mail import SEG, _campaign
+    from wdg.bench.mail import SEG, mail_campaign
 
     world = s.new_world(players=3)
     (work / "guard").mkdir()
-    root, env, passwords = _campaign(work / "guard", world, 3)
+    root, env, passwords = mail_campaign(work / "guard", world, 3)
     gm, p1 = world.gm, world.players[0]
     # --- memory of a 51 MB mail -------------------------------------------------------
     empty = [_fetch(root, env, SEG) for _ in range(2)]

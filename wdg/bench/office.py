@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.bench.campaign import prepare_campaign
-from wdg.bench.cli import _LAST_CPU, _measure_rss
+from wdg.bench.cli import measure_rss
 from wdg.bench.harness import Figure, Results, seconds_figure
 
 G = "world"
@@ -74,7 +74,7 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
         cpus = set(cores[:workers])
         args = ["world", "run", "--force", "--no-pdf", "--jobs", str(workers), "--json",
                 "-C", str(root)]
-        wall, text, rss = _measure_rss(args, root, cpus)
+        wall, text, rss, cpu = measure_rss(args, root, cpus)
         doc = _report(text)
         ran = [s for s in doc["segments"] if s["status"] == "done"]
         if len(ran) != n:
@@ -85,20 +85,20 @@ def run_all(work: Path, res: Results, quick: bool) -> None:
             per_worker[s["worker"]] = max(per_worker.get(s["worker"], 0), s["peak_rss_kib"])
         key = str(workers)
         table["workers"][key] = round(wall, 2)
-        table["cpu_s"][key] = round(_LAST_CPU[0], 1)
-        table.setdefault("cpu_per_segment_s", {})[key] = round(_LAST_CPU[0] / n, 2)
+        table["cpu_s"][key] = round(cpu, 1)
+        table.setdefault("cpu_per_segment_s", {})[key] = round(cpu / n, 2)
         table["per_segment_s"][key] = round(statistics.median(s["seconds"] for s in ran), 2)
         table["peak_rss_mib_per_worker"][key] = round(max(per_worker.values()) / 1024)
         table["load_average"][key] = [round(x, 2) for x in os.getloadavg()]
         res.add(seconds_figure(G, f"{n} segments x {kingdoms // n} kingdoms, {workers} "
                                f"worker{'s' if workers > 1 else ''}", [wall],
                                note=f"wdg world run --force --no-pdf --jobs {workers} on "
-                               f"{workers} CPU; CPU {_LAST_CPU[0]:.1f} s; load "
+                               f"{workers} CPU; CPU {cpu:.1f} s; load "
                                f"{os.getloadavg()[0]:.1f}; median segment "
                                f"{table['per_segment_s'][key]:.1f} s"))
         res.add(Figure(G, f"CPU per segment (text + HTML), {workers} worker"
-                       f"{'s' if workers > 1 else ''}", _LAST_CPU[0] / n, "s",
-                       [_LAST_CPU[0] / n], note="user + system seconds of the command and its "
+                       f"{'s' if workers > 1 else ''}", cpu / n, "s",
+                       [cpu / n], note="user + system seconds of the command and its "
                        "workers, divided by the segments (does not depend on the load)"))
         res.add(Figure(G, f"peak memory per worker, {workers} worker"
                        f"{'s' if workers > 1 else ''}", max(per_worker.values()) / 1024, "MiB",

@@ -134,7 +134,9 @@ def flagged_texts(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> list[
     return out
 
 
-def _month_dirs(camp: Campaign, segment: str) -> list[Path]:
+def archived_month_dirs(camp: Campaign, segment: str) -> list[Path]:
+    """The folders of the segment's archived months, oldest first; only real
+    folders (a symlink or a file named like a month is no archived month)."""
     from wdg.store.integrity import month_dirs
 
     return [p for p in month_dirs(camp.archive_dir(segment)) if p.is_dir() and not p.is_symlink()]
@@ -162,7 +164,7 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
     from wdg.store.files import SUMMARY, read_events_data
 
     out = []
-    for d in _month_dirs(camp, segment):
+    for d in archived_month_dirs(camp, segment):
         findings = integrity.verify_month(d, full=verify)
         damage = [f for f in findings if not f.uncovered]
         note = next((f.what for f in findings if f.uncovered), None)
@@ -205,7 +207,7 @@ def month_events(camp: Campaign, segment: str, month: MonthDate | str,
     date = MonthDate.parse(month) if isinstance(month, str) else month
     d = camp.archive_dir(segment) / date.key
     if not events_file(d).is_file():
-        have = ", ".join(p.name for p in _month_dirs(camp, segment)) or "keiner"
+        have = ", ".join(p.name for p in archived_month_dirs(camp, segment)) or "keiner"
         raise StateError(f"Mond {date.key} von {segment!r} ist nicht archiviert (archiviert: {have})")
     events = read_events_data(d)
     if kingdom is not None:
@@ -222,7 +224,7 @@ def export_history(camp: Campaign, segment: str, month: str | None = None) -> di
 
     seg = load_segment(camp.segment_dir(segment))
     months = []
-    dirs = _month_dirs(camp, segment)
+    dirs = archived_month_dirs(camp, segment)
     if month is not None:
         key = MonthDate.parse(month).key
         dirs = [d for d in dirs if d.name == key]

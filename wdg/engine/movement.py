@@ -54,7 +54,10 @@ AREA = "movement"
 LAND_KINDS = ("krieger", "reiter")
 """Movers that walk: land armies not in boats and not carried."""
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
-_GET_LOST = np.array([can_get_lost(t) for t in TERRAINS], dtype=bool)
+GETS_LOST = np.array([can_get_lost(t) for t in TERRAINS], dtype=bool)
+"""Terrain id -> whether an army may lose its way leaving it (Sandwüste,
+Regenwald, Eiswüste, Sumpf: "Bewegung" (e)); the terrain half of
+:func:`may_get_lost_on`."""
 
 
 @dataclass(slots=True)
@@ -349,7 +352,7 @@ def loss_of(t: Tables, units: int, tid: int) -> int:
 def may_get_lost_on(tid: int, own_at_start: bool) -> bool:
     """(e): an army leaving Sandwüste, Regenwald, Eiswüste or Sumpf outside its own
     territory (as it stood at the start of the month) may lose its way."""
-    return bool(_GET_LOST[tid]) and not own_at_start
+    return bool(GETS_LOST[tid]) and not own_at_start
 
 
 def control_stop(kind: str, water: bool, name: str, status: int | None) -> str | None:

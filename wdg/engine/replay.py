@@ -277,7 +277,7 @@ def replay_month(camp: Campaign, segment: str, month: MonthDate | str,
     The outputs regenerated are exactly those the manifest lists
     (``outputs/<name>/...``), taken from ``writers`` or the registered ones; an
     archived output with no writer available is reported as the difference.
-    ``templates``: where :func:`archived_templates` wrote the month's templates
+    ``templates``: where :func:`wdg.store.months.archived_templates` wrote the month's templates
     (``None``: the month archived none, or the caller did not ask). ``rules_dir``,
     ``rules_added``: the month's rules completed by :func:`fill_month_rules` and
     what it added (the writers must be given the same folder). ``fallback``: writers

@@ -398,7 +398,7 @@ class Game(ABC):
     min_players: int = 2
     max_players: int = 2
     end_conditions: tuple[str, ...] = ()
-    """The ends the rule book gives (the ``end`` of :meth:`State.end_info`):
+    """The ends the rule book gives (the ``end`` of ``end_info()`` of a state (optional)):
     a batch in which one never occurs is flagged."""
     end_caps: tuple[str, ...] = ()
     """Ends that are our safety limits, not the book's: a batch in which one
@@ -407,11 +407,11 @@ class Game(ABC):
     """Ends the book makes optional (an agreed end, e.g. Empires' round
     cap): named like the others, never flagged when they do not occur."""
     end_labels: dict[str, str] = {}
-    """The German name of each ``end`` of :meth:`State.end_info` (the rule
+    """The German name of each ``end`` of ``end_info()`` of a state (optional) (the rule
     book's wording) for the batch's text; a cause without one is shown as
     it is."""
     figure_labels: dict[str, str] = {}
-    """The German name of each numeric figure of :meth:`State.end_info`."""
+    """The German name of each numeric figure of ``end_info()`` of a state (optional)."""
     no_faction_label: str = "ohne Seite"
     """The batch text's name of :data:`NO_FACTION`."""
     factions_fixed: bool = False

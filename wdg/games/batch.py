@@ -63,13 +63,13 @@ class GameSummary:
     decisions: int
     """Actions of players (without chance)."""
     info: tuple[tuple[str, Any], ...] = ()
-    """The game's own end figures (:meth:`State.end_info`): how it ended, fill, armies..."""
+    """The game's own end figures (a state's ``end_info()``, where its game has one): how it ended, fill, armies..."""
     start: int = -1
-    """The start player (:meth:`State.start_player`), -1 when the game has none."""
+    """The start player (:meth:`wdg.games.base.State.start_player`), -1 when the game has none."""
     last: int = -1
     """The player of the game's last decision (who took the last turn)."""
     factions: tuple[str, ...] = ()
-    """Per seat its side (:meth:`State.factions`; 4 Gods: the gods)."""
+    """Per seat its side (:meth:`wdg.games.base.State.factions`; 4 Gods: the gods)."""
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -152,7 +152,7 @@ def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     client = getattr(executor, "_client", None)
     try:
         workers = max(1, sum(client.nthreads().values())) if client is not None else 1
-    except Exception:  # noqa: BLE001 - no client to ask: one task per worker unknown, assume one
+    except (AttributeError, OSError):  # the scheduler did not answer (Dask's comm errors are OSError)
         workers = 1
     executor.workers = workers  # type: ignore[attr-defined]  # read by executor_workers; not a field of Executor
     return executor, close

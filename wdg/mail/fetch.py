@@ -191,14 +191,14 @@ def for_the_game(head: EmailMessage, accept: dict[str, Any]) -> bool:
     subject rule applies."""
     from wdg.mail.commands import command_of
 
-    subject = _header(head, "Subject")
+    subject = header_str(head, "Subject")
     to_rule = accept.get("to")
     subject_rule = accept.get("subject")
     if to_rule:
         wanted = {a.strip().lower() for a in ([to_rule] if isinstance(to_rule, str) else to_rule)
                   if isinstance(a, str)}
         got = {addr.lower() for _, addr in getaddresses(
-            [_header(head, h) for h in ("To", "Cc", "Delivered-To", "X-Original-To")])}
+            [header_str(head, h) for h in ("To", "Cc", "Delivered-To", "X-Original-To")])}
         if wanted & got:
             return True
         if not subject_rule:
@@ -218,7 +218,7 @@ def own_mail(head: EmailMessage, config: MailConfig) -> bool:
     the password requests wdg forwards to him — never for the intake (they stay in the
     inbox for him to read), and never answered (no mail loops)."""
     own = parseaddr(config.sender)[1].lower()
-    return bool(own) and parseaddr(_header(head, "From"))[1].lower() == own
+    return bool(own) and parseaddr(header_str(head, "From"))[1].lower() == own
 
 
 def automatic(head: EmailMessage) -> bool:
@@ -263,7 +263,11 @@ def check_accept(accept: dict[str, Any], source: str) -> None:
                              f"gültiger regulärer Ausdruck ({exc})") from None
 
 
-def _header(msg: EmailMessage, name: str) -> str:
+def header_str(msg: EmailMessage, name: str) -> str:
+    """A header field's text as :mod:`email` decodes it, ``""`` when it is absent
+    or unreadable (a broken header is no header). Unlike
+    :func:`wdg.orders.mailtext.header_text` it keeps control characters: for
+    matching and keys, never for display."""
     try:
         value = msg.get(name)
         return str(value) if value is not None else ""
@@ -450,8 +454,8 @@ def _accept_rules(camp: Campaign, segment: str,
             continue
         try:
             other = load_mail_config(yaml_path.parent)
-        except Exception:  # noqa: BLE001 - a broken config there: keep every mail for it
-            return None
+        except (WdgError, OSError):  # a broken config there (its own fetch says so):
+            return None                 # keep every mail for it
         if other is not None and other.imap is not None and \
                 (other.imap.host, other.imap.user, other.imap.mailbox) == \
                 (imap.host, imap.user, imap.mailbox):
@@ -520,12 +524,12 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
             report.ignored += 1
             continue
         auto = automatic_why(head)
-        command = command_of(_header(head, "Subject"))
+        command = command_of(header_str(head, "Subject"))
         if command is not None and not digest:
             # a command mail: answered (or refused by the guard) and recorded; a fetch
             # killed while answering finds it recorded as "taking" with its command and
             # answers it now (the intake record keeps "command, not answered")
-            key = mail_key(_header(head, "Message-ID").strip(), got.raw)
+            key = mail_key(header_str(head, "Message-ID").strip(), got.raw)
             seen = record.get(key)
             if seen is None or not seen.taken:
                 record.record(key, "taking", seg.date.key, place=where, command=command)
@@ -534,7 +538,7 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
                                              key=key, auto=auto)
                 except Exception as exc:  # noqa: BLE001 - one mail never stops the others
                     report.notes.append(
-                        f"Befehl »{command}« von {visible(_header(head, 'From'))[:80]} nicht "
+                        f"Befehl »{command}« von {visible(header_str(head, 'From'))[:80]} nicht "
                         f"beantwortet ({type(exc).__name__}: {visible(str(exc))[:200]}); die "
                         "Mail bleibt im Posteingang, der nächste Abruf versucht es wieder")
                     continue
@@ -625,7 +629,7 @@ def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> lis
                     continue
                 raw = path.read_bytes()
                 head = BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
-                to = parseaddr(_header(head, "To"))[1]
+                to = parseaddr(header_str(head, "To"))[1]
                 if not to:
                     continue
 

@@ -34,7 +34,7 @@ SHOWN = 5
 
 
 def spam_folders(listing: list[tuple[str, str]], config: Any) -> list[str]:
-    """The spam folders of ``listing`` (:meth:`ImapSession.list_folders`) that a
+    """The spam folders of ``listing`` (:meth:`wdg.mail.imap.ImapSession.list_folders`) that a
     fetch does not read."""
     imap = config.imap
     read = {f.lower() for f in imap.read_folders}

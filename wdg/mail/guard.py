@@ -432,7 +432,9 @@ def _password_problem(r: Any, seg: Segment) -> str:
 
     try:
         reasons = [d.message for d in refusals(r.parsed, seg)]
-    except Exception:  # noqa: BLE001 - the import decided; the guard only routes
+    except Exception as exc:  # noqa: BLE001 - the import decided; the guard only routes
+        r.notes.append(f"Passwortprüfung für die Antwort gescheitert ({type(exc).__name__}: "
+                       f"{str(exc)[:200]})")
         return ""
     return next((m for m in reasons if m in PASSWORD_REASONS), "")
 

@@ -275,7 +275,7 @@ class ImapSession:
         except (OSError, imaplib.IMAP4.error, ssl.SSLError, AttributeError):
             try:
                 conn.shutdown()
-            except Exception:  # noqa: BLE001 - closing a broken connection
+            except (OSError, AttributeError):  # closing a broken connection (or none)
                 pass
 
     def _call(self, what: str, fn, *args):

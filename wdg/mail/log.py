@@ -20,10 +20,9 @@ LOG_DIR = Path("mail") / "log"
 
 
 def _zone(tz: str | None) -> ZoneInfo:
-    try:
-        return ZoneInfo(tz or "UTC")
-    except Exception:  # noqa: BLE001 - a bad zone name is reported elsewhere
-        return ZoneInfo("UTC")
+    from wdg.world.deadline import zone_or_utc
+
+    return zone_or_utc(tz)
 
 
 def log_line(segment_dir: Path, text: str, tz: str | None = None) -> Path:

@@ -34,7 +34,6 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from wdg.campaign import Campaign
 from wdg.errors import StateError
@@ -64,27 +63,17 @@ class Recipients:
     skipped: dict[int, str] = field(default_factory=dict)
 
 
-def _domain(sender: str) -> str:
+def sender_domain(sender: str) -> str:
+    """The domain of the sender's address (for Message-IDs), ``wdg.invalid`` without one."""
     addr = parseaddr(sender)[1]
     return addr.rpartition("@")[2] or "wdg.invalid"
 
 
-def _now(seg: Segment) -> datetime:
-    try:
-        zone = ZoneInfo(seg.settings.timezone)
-    except Exception:  # noqa: BLE001 - a bad zone is reported elsewhere; mail gets UTC
-        zone = ZoneInfo("UTC")
-    return datetime.now(zone).replace(microsecond=0)
-
-
-def sender_domain(sender: str) -> str:
-    """The domain of the sender's address (for Message-IDs), ``wdg.invalid`` without one."""
-    return _domain(sender)
-
-
 def segment_now(seg: Segment) -> datetime:
     """Now in the segment's zone, to the second (a mail's Date)."""
-    return _now(seg)
+    from wdg.world.deadline import zone_or_utc
+
+    return datetime.now(zone_or_utc(seg.settings.timezone)).replace(microsecond=0)
 
 
 def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
@@ -188,7 +177,7 @@ def _replaced(ledger: Ledger, key: str) -> tuple[str, str] | None:
 
 def _when_text(iso: str, seg: Segment) -> str:
     try:
-        d = datetime.fromisoformat(iso).astimezone(_now(seg).tzinfo)
+        d = datetime.fromisoformat(iso).astimezone(segment_now(seg).tzinfo)
     except ValueError:
         return iso
     return f"{d:%d.%m.%Y %H:%M} Uhr ({seg.settings.timezone})"
@@ -238,8 +227,8 @@ def build_result_mail(seg: Segment, month: MonthDate, k: int, name: str, to: str
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = subject
-    msg["Date"] = format_datetime(_now(seg))
-    msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.k{k}", domain=_domain(sender))
+    msg["Date"] = format_datetime(segment_now(seg))
+    msg["Message-ID"] = make_msgid(f"wdg.{seg.name}.{month.key}.k{k}", domain=sender_domain(sender))
     if replaces is not None and replaces[0]:
         msg["References"] = replaces[0]
     msg["Auto-Submitted"] = "auto-generated"

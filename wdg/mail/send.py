@@ -8,9 +8,9 @@ digest of *what* it says, and for each decides from the record:
 - never sent (or a failed try, or released by the game master): send it;
 - accepted before with the same content: skip (``already``);
 - accepted before with other content (the month was undone and run again):
-  skip and report (``changed``) — unless the caller asks for corrections,
-  then it goes out as a correction (:attr:`Outgoing.correction` set by the
-  caller on the mail it builds for that case);
+  skip and report (``changed``) — unless the caller asks for corrections
+  (``corrections=True``), then it goes out as a correction (:attr:`Outgoing.build`
+  is called with ``True`` and marks the mail it builds as one);
 - outcome unknown (``uncertain``) or refused for good (``refused``): never sent
   on its own; reported.
 

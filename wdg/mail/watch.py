@@ -52,7 +52,9 @@ class LoginRefused(StateError):
         self.smtp = smtp
 
 
-def _pause(seconds: float, stop: Callable[[], bool]) -> None:
+def pause(seconds: float, stop: Callable[[], bool]) -> None:
+    """Wait ``seconds``, or less as soon as ``stop()`` is true (asked every
+    0.2 s): the backoff after a dropped connection, which a stop request ends."""
     end = time.monotonic() + seconds
     while not stop() and time.monotonic() < end:
         time.sleep(min(0.2, max(0.0, end - time.monotonic())))
@@ -123,5 +125,5 @@ def watch(camp: Campaign, segment: str, *, stop: Callable[[], bool],
         except WdgError:  # the watch ends (a damaged record ...): its alert goes out first
             alerts.deliver(seg_dir, config)
             raise
-        _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
+        pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
         failures += 1

@@ -119,7 +119,7 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
         IDLE_SECONDS,
         RETRY_SECONDS,
         LoginRefused,
-        _pause,
+        pause,
     )
 
     idle = IDLE_SECONDS if idle_seconds is None else idle_seconds
@@ -180,5 +180,5 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
             if alert_dir is not None:
                 alerts.deliver(alert_dir, config)
             raise
-        _pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
+        pause(BACKOFF[min(failures, len(BACKOFF) - 1)], stop)
         failures += 1

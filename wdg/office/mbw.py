@@ -197,7 +197,7 @@ def month_figures(mdir: Path, before: Any | None, min_kingdoms: int) -> tuple[Mo
 
 def segment_page(camp: Campaign, name: str, min_kingdoms: int) -> SegmentPage:
     """One segment's months from its archive (errors become :attr:`SegmentPage.problem`)."""
-    from wdg.engine.history import _month_dirs
+    from wdg.engine.history import archived_month_dirs
     from wdg.errors import WdgError
     from wdg.fsio import describe_os_error
     from wdg.store.segment import load_segment
@@ -207,7 +207,7 @@ def segment_page(camp: Campaign, name: str, min_kingdoms: int) -> SegmentPage:
         page.title = load_segment(camp.segment_dir(name)).title or name
         before = None
         after = None
-        for mdir in _month_dirs(camp, name):
+        for mdir in archived_month_dirs(camp, name):
             if not (mdir / "manifest.yaml").is_file() or not (mdir / "state").is_dir():
                 continue  # a month archived before the state after it was kept
             fig, after = month_figures(mdir, before, min_kingdoms)

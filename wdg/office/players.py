@@ -187,7 +187,7 @@ def _tell(camp: Campaign, person: Person, reason: str, rows: list[dict[str, Any]
     from wdg.mail.config import load_mail_config
     from wdg.store.sent import Ledger
     from wdg.mail.send import Outgoing, digest, send_mails
-    from wdg.mail.results import _domain, _now
+    from wdg.mail.results import segment_now, sender_domain
     from wdg.store.segment import load_segment
 
     first = person.segments[0]
@@ -210,8 +210,8 @@ def _tell(camp: Campaign, person: Person, reason: str, rows: list[dict[str, Any]
         msg["From"] = sender
         msg["To"] = person.email
         msg["Subject"] = "WdG: Disqualifikation für alle Segmente"
-        msg["Date"] = format_datetime(_now(seg))
-        msg["Message-ID"] = make_msgid(f"wdg.world.{ident}", domain=_domain(sender))
+        msg["Date"] = format_datetime(segment_now(seg))
+        msg["Message-ID"] = make_msgid(f"wdg.world.{ident}", domain=sender_domain(sender))
         msg["Auto-Submitted"] = "auto-generated"
         msg.set_content(body, charset="utf-8")
         return msg

@@ -51,8 +51,8 @@ from wdg.engine.economy import owes_dues
 from wdg.engine.events import Event
 from wdg.engine.foresight import FILL
 from wdg.engine.treasury import count, gs, pct
-from wdg.engine.movement import _GET_LOST  # the terrains where an army may get lost
 from wdg.engine.movement import (
+    GETS_LOST,
     LAND_KINDS,
     StepVerdict,
     Tables,
@@ -548,7 +548,7 @@ def reach(view: KingdomView, number: int, rules: Rules,
         if here_tid is None:
             continue
         # may_get_lost_on(here_tid, own at start), the terrain asked first
-        if k in LAND_KINDS and _GET_LOST[here_tid] and may_get_lost_on(
+        if k in LAND_KINDS and GETS_LOST[here_tid] and may_get_lost_on(
                 here_tid, km.own_at_start(here)):
             stay = stay * lost
         for _d, there, tid, coastal, harbour, foreign, label, code in km.edges(here):

@@ -38,7 +38,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.utils import formatdate, parseaddr
@@ -284,14 +284,15 @@ class Intake:
                 r.confirmation = _confirm(self.outbox, mail, r, self.sender_address,
                                           self.seg, len(results) > 1, self.rules,
                                           deadline=self.deadline, to=to)
-            except Exception:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
-                r.notes.append("Bestätigung nicht geschrieben")
+            except Exception as exc:  # noqa: BLE001 - the answer is a courtesy; the sheet is stored
+                r.notes.append(f"Bestätigung nicht geschrieben ({_failure(exc)})")
             for i, (nto, subject, body) in enumerate(notices):
                 try:
                     r.notices.append(_notice(self.outbox, mail, r, i, nto, subject, body,
                                              self.sender_address))
-                except Exception:  # noqa: BLE001 - as above
-                    r.notes.append("Hinweis an die hinterlegte Adresse nicht geschrieben")
+                except Exception as exc:  # noqa: BLE001 - the notice is a courtesy; the sheet is stored
+                    r.notes.append("Hinweis an die hinterlegte Adresse nicht geschrieben "
+                                   f"({_failure(exc)})")
         if not again:
             self.record.record(
                 key, "taken", this, place=mail.place,
@@ -333,13 +334,19 @@ def _rel(camp: Campaign, path: Path | None) -> str | None:
         return str(path)
 
 
+def _failure(exc: BaseException) -> str:
+    """An error as a note names it: its kind and text (a full disk:
+    ``OSError: [Errno 28] No space left on device: '...'``)."""
+    return f"{type(exc).__name__}: {exc}"[:200]
+
+
 def _month_text(key: str) -> str:
     from wdg.world.calendar import MonthDate
 
     try:
-        return MonthDate.parse(key).short()
-    except Exception:  # noqa: BLE001 - a record written by a newer wdg: show it as is
-        return key
+        return MonthDate.parse(str(key)).short()
+    except InvalidInputError:  # a record written by a newer wdg: show it as is
+        return str(key)
 
 
 def _message_id_of(raw: bytes) -> str:
@@ -363,12 +370,9 @@ def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | Non
     if mail.delivered is not None:
         when = mail.delivered
         if when.tzinfo is None:
-            from zoneinfo import ZoneInfo
+            from wdg.world.deadline import zone_or_utc
 
-            try:
-                when = when.replace(tzinfo=ZoneInfo(tz))
-            except Exception:  # noqa: BLE001 - an unknown zone name: read as UTC
-                when = when.replace(tzinfo=timezone.utc)
+            when = when.replace(tzinfo=zone_or_utc(tz))  # an unknown zone name: read as UTC
         return when, "Postfach"
     return header_date(msg), "Date"
 
@@ -606,10 +610,7 @@ def deadline_text(seg: Segment, d: datetime | None = None) -> str:
     if d is None:
         from wdg.world.deadline import deadline_for
 
-        try:
-            d = deadline_for(seg, seg.date)
-        except Exception:  # noqa: BLE001 - a bad stored deadline is reported elsewhere
-            return ""
+        d = deadline_for(seg, seg.date)  # None for a stored deadline it cannot read
     if d is None:
         return ""
     zone = getattr(d.tzinfo, "key", None) or seg.settings.timezone
@@ -630,9 +631,11 @@ def _describe(receipt: Path, tz: str | None = None) -> str:
         if tz:
             from zoneinfo import ZoneInfo
 
+            from wdg.world.deadline import ZONE_ERRORS
+
             try:
                 zone = ZoneInfo(tz)
-            except Exception:  # noqa: BLE001 - a bad zone name is reported elsewhere
+            except ZONE_ERRORS:  # a bad zone name is reported elsewhere (stored_problem)
                 zone = None
         what += f", eingetroffen {_local(when, zone)}" + (f" ({tz})" if zone else "")
     return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
@@ -641,7 +644,7 @@ def _describe(receipt: Path, tz: str | None = None) -> str:
 def _quarantine(folder: Path, mail: Incoming, r: MailResult) -> Path:
     """Keep the raw bytes of a mail that could not be taken, with the reason
     (:func:`wdg.store.intake.keep_quarantined`). Of a mail over the size limit
-    only its first :data:`KEEP_BYTES` are kept, with the size and SHA-256 of
+    only its first :data:`wdg.orders.mailbox.KEEP_BYTES` are kept, with the size and SHA-256 of
     the whole mail in the reason file."""
     note = visible(r.reason) + "\n"
     if mail.truncated:
@@ -720,10 +723,12 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
     out["Message-ID"] = _answer_id(mail.raw, r, gm)
     out["Auto-Submitted"] = "auto-replied"  # RFC 3834: no vacation reply to it, no loops
     if r.message_id:
+        from email.errors import MessageError
+
         try:
             out["In-Reply-To"] = r.message_id
             out["References"] = r.message_id
-        except Exception:  # noqa: BLE001 - a reply without In-Reply-To is still a reply
+        except (ValueError, MessageError):  # a reply without In-Reply-To is still a reply
             del out["In-Reply-To"]
             del out["References"]
     out.set_content(visible(body))

@@ -4,11 +4,11 @@
 report of the month — result sheets (text, HTML, PDF), kingdom views, order
 forms, the Götterbotschaft and the overview — is rendered once, by a pool of
 workers, into the staging folder's ``outputs/reports/`` before the commit
-point, and so enters the manifest. After the commit :func:`deliver` builds
+point, and so enters the manifest. After the commit :func:`wdg.store.delivery.deliver` builds
 ``reports/<segment>/<YYYY-MM>/`` from the archive (hard links where the file
 system allows, else copies): the files players get are the archived bytes,
 and ``wdg turn replay`` re-renders the month and compares them byte for byte
-(:func:`check_delivered` also checks the delivered copies).
+(:func:`wdg.store.delivery.check_delivered` also checks the delivered copies).
 
 :func:`render_month` (``wdg reports render``) renders an archived month
 again from that month's own archived state after it (``state/``), its event

@@ -12,7 +12,7 @@ the event log, the sheets, the game master's sheet) and writes
 File names come from ids only. Kingdoms are rendered by a process pool over
 ``jobs`` workers (``jobs=1``: in this process) with a progress bar on stderr;
 the workers die with the parent (:mod:`wdg.procs`).
-:func:`render_month` reads an archived month of a campaign and calls it.
+:func:`wdg.reports.archived.render_month` reads an archived month of a campaign and calls it.
 Same inputs, same bytes: nothing depends on the clock, the worker count or
 the order in which workers finish.
 """

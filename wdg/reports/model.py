@@ -1,6 +1,6 @@
 """The report models: plain data built from the state and the month's event log.
 
-:func:`build_kingdom_report` makes one kingdom's result sheet ("Ergebnisblatt":
+:func:`wdg.reports.build.build_kingdom_report` makes one kingdom's result sheet ("Ergebnisblatt":
 "Ergebnisse der Ausführungen der Befehle des Herrschers" and "Sonstige
 Angaben, die nur für dieses Königreich bestimmt sind", rule "Die
 Spielzugauswertung"); :mod:`wdg.reports.gazette` builds the Götterbotschaft

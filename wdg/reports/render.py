@@ -6,7 +6,7 @@ searched first). HTML templates autoescape; text templates do not escape
 (there is no markup to protect) — in both, player text (settlement names,
 announcements, messages) is only ever passed as a *value*, never compiled as
 a template, so ``{{ ... }}`` in it stays literal text. CSS and other assets
-are read through :func:`asset` as raw text, not as templates.
+are read through :meth:`Renderer.asset` as raw text, not as templates.
 
 Text output fits 80 columns: the ``wrap``, ``pad`` and ``rpad`` filters do
 the layout.

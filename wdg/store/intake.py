@@ -81,7 +81,7 @@ def write_sheet(folder: Path, sheet: Path, receipt: Path, text: str, data: dict,
            moves: list[tuple[Path, Path]] | None = None) -> None:
     """Store a sheet and its receipt — and move the sheet they replace to
     ``replaced/`` (``moves``) — under one journal: all of it or nothing,
-    whatever kills the import (:func:`_commit`). Nothing is overwritten: a
+    whatever kills the import (:func:`commit`). Nothing is overwritten: a
     numbered file is never reused."""
     leaving = {src for src, _ in moves or []}
     for p in (sheet, receipt):

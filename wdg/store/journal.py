@@ -129,7 +129,7 @@ def roll_forward(path: Path) -> bool:
     """Complete a committed save whose journal ``path/.commit`` is still there
     (idempotent: every step checks whether it is already done). Returns True
     if there was a journal."""
-    journal = _read_journal(path)
+    journal = read_journal(path)
     if journal is None:
         return False
     gen = path / journal["generation"]
@@ -275,7 +275,11 @@ def _remove_generation(gen: Path) -> list[str]:
     return kept
 
 
-def _read_journal(path: Path) -> dict[str, Any] | None:
+def read_journal(path: Path) -> dict[str, Any] | None:
+    """The pending save's journal ``path/.commit``: its generation folder, the
+    files it holds and the renames still to do; ``None`` without a journal.
+    A journal that is unreadable or names paths outside the segment raises
+    :class:`wdg.errors.DataError`."""
     jpath = path / JOURNAL
     try:
         text = jpath.read_text(encoding="utf-8")

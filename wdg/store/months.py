@@ -15,7 +15,7 @@
   :func:`commit`, e.g. the result sheets; or those of :func:`register_output`),
 - ``manifest.yaml``  SHA-256 of every output: ``state/*`` (the state after the
   month), ``events.jsonl.xz`` and ``outputs/...`` — of each file's content,
-  whether it is stored as it is, as ``name.gz`` or in a pack (:data:`PACK`),
+  whether it is stored as it is, as ``name.gz`` or in a pack (:data:`wdg.store.files.PACK`),
 - ``summary.yaml``   the month's index entry (seed, order, sheets, event counts,
   every stored file's size) read by ``wdg turn list``.
 
@@ -526,9 +526,11 @@ def kept_next_deadline(seg_dir: Path, month: MonthDate, tz: str = "UTC") -> str 
         return None
     when, zone = (text.rpartition(" ")[0], text.rpartition(" ")[2]) if text.count(" ") >= 2 \
         else (text, tz)
+    from wdg.world.deadline import ZONE_ERRORS
+
     try:
         at = datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=ZoneInfo(zone))
-    except (ValueError, KeyError):
+    except ZONE_ERRORS:  # a date (ValueError) or zone name (also 'Europe': OSError) edited by hand
         return None
     return when if at > datetime.now(at.tzinfo) else None
 

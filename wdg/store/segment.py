@@ -38,8 +38,8 @@ from wdg.rules import safe_load_file
 from wdg.store import formats
 from wdg.store.integrity import LIST, Finding, IntegrityError, has_sealed_months, verify_files
 from wdg.store.journal import (ARMIES_FILE, FILES, JOURNAL, KINGDOMS_FILE, LAYERS_FILE,
-                               MAP_FILE, SEGMENT_FILE, STORED, WORLD_FILE, _read_journal,
-                               commit_save)
+                               MAP_FILE, SEGMENT_FILE, STORED, WORLD_FILE, commit_save,
+                               read_journal)
 from wdg.world import mapfile
 from wdg.world.address import Grid
 from wdg.world.codec import decode, deep_equal, encode
@@ -108,10 +108,14 @@ def check_live_format(path: Path) -> None:
             "nichts wurde verändert")
 
 
-_HANDLED = {"name", "title", "seed", "date", "grid", "terrain", "owner", "militia",
-            "settlement", "buildings", "settlement_names", "kingdoms", "armies", "creatures",
-            "treasures", "constructions", "known", "settings", "deposits", "damage"}
-_LAYER_DTYPES = {"owner": np.int16, "militia": np.int32}
+HANDLED_FIELDS = {"name", "title", "seed", "date", "grid", "terrain", "owner", "militia",
+                  "settlement", "buildings", "settlement_names", "kingdoms", "armies",
+                  "creatures", "treasures", "constructions", "known", "settings", "deposits",
+                  "damage"}
+"""The fields of :class:`wdg.world.state.Segment` this module stores by hand; the
+others are stored generically (``extra`` in segment.yaml, or a layer)."""
+LAYER_DTYPES = {"owner": np.int16, "militia": np.int32}
+"""The map layers every segment stores, with their stored types."""
 _BUILDING_BY_NAME = {b.german: b for b in BUILDING_ORDER}
 
 
@@ -256,7 +260,7 @@ def _file_map(path: Path) -> dict[str, Path]:
     """Where each segment file is to be read: beside the journal's generation
     while a committed save is pending, else in ``path``."""
     files = {name: path / name for name in STORED}
-    journal = _read_journal(path)
+    journal = read_journal(path)
     if journal is not None:
         gen = path / journal["generation"]
         for name in journal["files"]:
@@ -371,7 +375,7 @@ def _extra_fields(seg: Segment) -> dict[str, dict[str, Any]]:
     hints = typing.get_type_hints(Segment)
     out: dict[str, dict[str, Any]] = {"yaml": {}, "arrays": {}}
     for f in dataclasses.fields(Segment):
-        if f.name in _HANDLED:
+        if f.name in HANDLED_FIELDS:
             continue
         value = getattr(seg, f.name)
         if hints[f.name] is np.ndarray:
@@ -641,7 +645,7 @@ def _npz_problem(exc: Exception) -> str:
 def _read_layers(seg: Segment, path: Path) -> None:
     arrays = read_npz(path)
     p = str(path)
-    for name, dtype in _LAYER_DTYPES.items():
+    for name, dtype in LAYER_DTYPES.items():
         if name not in arrays:
             raise DataError(p, name, "Ebene fehlt", f"ein Feld {name!r} der Form {seg.grid.shape}")
         setattr(seg, name, _layer(p, name, arrays.pop(name), seg.grid.shape, dtype))
@@ -653,7 +657,7 @@ def _read_layers(seg: Segment, path: Path) -> None:
     _read_known(seg, p, arrays)
     hints = typing.get_type_hints(Segment)
     for f in dataclasses.fields(Segment):
-        if f.name not in _HANDLED and hints[f.name] is np.ndarray and f.name in arrays:
+        if f.name not in HANDLED_FIELDS and hints[f.name] is np.ndarray and f.name in arrays:
             value = arrays.pop(f.name)
             default = getattr(seg, f.name)
             expected = default.shape if isinstance(default, np.ndarray) else value.shape
@@ -699,6 +703,6 @@ def _read_extra_fields(seg: Segment, extra: Any) -> None:
         raise DataError(None, "extra", extra, "eine Zuordnung zusätzlicher Segmentfelder")
     hints = typing.get_type_hints(Segment)
     for key, value in extra.items():
-        if key in _HANDLED or key not in hints or hints[key] is np.ndarray:
+        if key in HANDLED_FIELDS or key not in hints or hints[key] is np.ndarray:
             raise DataError(None, f"extra.{key}", key, "den Namen eines angehängten Segmentfelds")
         setattr(seg, key, decode(value, hints[key], f"extra.{key}", seg.grid))

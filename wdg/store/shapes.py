@@ -67,9 +67,9 @@ def _segment() -> str:
     from wdg.store import journal, segment
     from wdg.world import passwords, state
 
-    parts = [repr(journal.FILES), repr(sorted(segment._HANDLED)),
-             repr(sorted((k, str(v)) for k, v in segment._LAYER_DTYPES.items())),
-             repr(passwords._PREFIX)]
+    parts = [repr(journal.FILES), repr(sorted(segment.HANDLED_FIELDS)),
+             repr(sorted((k, str(v)) for k, v in segment.LAYER_DTYPES.items())),
+             repr(passwords.SCHEME)]
     for name, obj in sorted(vars(state).items()):
         if getattr(obj, "__module__", None) != state.__name__:
             continue

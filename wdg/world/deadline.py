@@ -72,11 +72,28 @@ def refuse_past(value: str, tz: str, *, what: str = "Eintreffschluß",
             f"ein Eintreffschluß muß in der Zukunft liegen — nichts geändert ({hint})")
 
 
+ZONE_ERRORS = (ZoneInfoNotFoundError, ValueError, OSError)
+"""What ``ZoneInfo(name)`` raises for a name that is no time zone: an unknown
+name (:class:`zoneinfo.ZoneInfoNotFoundError`), a malformed one or a path
+(:class:`ValueError`), a folder of the zone database (``Europe``) or a name
+too long for the file system (:class:`OSError`)."""
+
+
+def zone_or_utc(tz: str | None) -> ZoneInfo:
+    """The zone ``tz``; UTC when it is empty or no zone (a stored bad name is
+    reported by :func:`stored_problem` and ``wdg segment check``; a mail's
+    date or a log line is still written, in UTC)."""
+    try:
+        return ZoneInfo(tz or "UTC")
+    except ZONE_ERRORS:
+        return ZoneInfo("UTC")
+
+
 def check_timezone(tz: str) -> str:
     """A known IANA time zone name or a clear error."""
     try:
         ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
+    except ZONE_ERRORS:
         raise InvalidInputError(f"unbekannte Zeitzone {tz!r}; erwartet z.B. 'Europe/Berlin'") \
             from None
     return tz

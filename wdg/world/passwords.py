@@ -40,7 +40,9 @@ they guard nothing, so they need not cost a tenth of a second each."""
 MAXMEM = 128 * 2 ** 20
 """Memory scrypt may use for one check (a stored hash asking more is refused)."""
 MAX_N = 2 ** 20
-_PREFIX = "scrypt"
+SCHEME = "scrypt"
+"""The password hash scheme, the first field of a stored hash (a segment's
+format depends on it: wdg.store.shapes)."""
 _LEGACY = "pbkdf2_sha256"
 _DKLEN = 32
 
@@ -69,7 +71,7 @@ def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 
 def _format(password: str, salt: bytes, n: int, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
     digest = _scrypt(unicodedata.normalize("NFC", password), salt, n, r, p)
-    return f"{_PREFIX}${n}${r}${p}${salt.hex()}${digest.hex()}"
+    return f"{SCHEME}${n}${r}${p}${salt.hex()}${digest.hex()}"
 
 
 def hash_password(password: str, rng: np.random.Generator | None = None) -> str:
@@ -118,7 +120,7 @@ def verify_password(password: str, stored: str) -> bool:
 def _verify(password: str, stored: str) -> bool:
     try:
         parts = stored.split("$")
-        if parts[0] == _PREFIX and len(parts) == 6:
+        if parts[0] == SCHEME and len(parts) == 6:
             n, r, p = int(parts[1]), int(parts[2]), int(parts[3])
             if not (1 < n <= MAX_N and n & (n - 1) == 0 and 1 <= r <= 32 and 1 <= p <= 16):
                 return False
@@ -156,7 +158,7 @@ def upgraded_hash(password: str, stored: str) -> str:
 def scheme(stored: str) -> str:
     """A short description of a stored hash's scheme, for ``segment check``."""
     parts = stored.split("$")
-    if parts[0] == _PREFIX and len(parts) == 6:
+    if parts[0] == SCHEME and len(parts) == 6:
         return f"scrypt N={parts[1]} r={parts[2]} p={parts[3]}"
     if parts[0] == _LEGACY and len(parts) == 4:
         return f"PBKDF2-SHA256 {parts[1]} (alt)"

@@ -4,7 +4,7 @@ project; regions of another map file are laid out on a circle), the borders
 between them as lines, mountain regions shaded, and each region's armies as
 small coloured boxes (owner colour, strength, hero or minion), under each
 region its armies by player and lord, the region number as in
-:func:`board_text`, and a legend."""
+:func:`wdg.games.empires_of_middle_earth.text.board_text`, and a legend."""
 
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ def _next_turn(s: LordsState) -> None:
     group = s.queue[0]
     if len(group) == 1:
         s.queue.pop(0)
-        _begin_turn(s, group[0])
+        begin_turn(s, group[0])
     else:
         s.phase = TIE
         s.to_move = CHANCE
@@ -198,10 +198,10 @@ def _tie(s: LordsState, action: int) -> None:
     again when their turn comes)."""
     p = action - A.PLAYER_CHOSEN
     s.queue[0].remove(p)
-    _begin_turn(s, p)
+    begin_turn(s, p)
 
 
-def _begin_turn(s: LordsState, p: int) -> None:
+def begin_turn(s: LordsState, p: int) -> None:
     """3.3: the turn starts with placing (skipped if impossible, 3.5)."""
     s.turn_player = s.to_move = p
     s.card = s.chosen[p]

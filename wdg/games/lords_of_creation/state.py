@@ -132,7 +132,7 @@ class LordsState(State):
         s.chosen[p] = c
         s.queue = []
         s._legal = None
-        flow._begin_turn(s, p)
+        flow.begin_turn(s, p)
         return s
 
     def clone(self) -> LordsState:
