@@ -58,8 +58,8 @@ RULE_MUTATIONS = (
              "if abs(step_height(kind, there_tid) - step_height(kind, here_tid)) > 2:", MOVE),
     # (e) "außerhalb des eigenen Reichsgebietes ... verirrt"
     Mutation("armies get lost at home, not abroad", "wdg/engine/movement.py",
-             "return bool(_GET_LOST[tid]) and not own_at_start",
-             "return bool(_GET_LOST[tid]) and own_at_start", MOVE),
+             "return bool(GETS_LOST[tid]) and not own_at_start",
+             "return bool(GETS_LOST[tid]) and own_at_start", MOVE),
     # "Kontrollbereich": "innerhalb des zum Beginn des Mondes bestehenden Kontrollbereiches"
     Mutation("the control area as it stands now", "wdg/engine/movement.py",
              "owner = int(ctx.start_owner[r, c])",
@@ -68,6 +68,12 @@ RULE_MUTATIONS = (
     Mutation("the Stromtal opens in month 6", "wdg/world/terrain.py",
              "C.STROMTAL: frozenset({4, 5, 6}),",
              "C.STROMTAL: frozenset({4, 5}),",
+             (*MOVE, "tests/world/test_terrain_calendar.py")),
+    # (g) "In den Monden des Winters (1-3) können die Geländearten Bergland und
+    # Gebirge nicht betreten werden"
+    Mutation("the Bergland opens in month 3", "wdg/world/terrain.py",
+             "C.BERGLAND: frozenset({1, 2, 3}),",
+             "C.BERGLAND: frozenset({1, 2}),",
              (*MOVE, "tests/world/test_terrain_calendar.py")),
     # "33% der Bewegungsreichweite in den Geländearten: Tiefland und Hochland"
     Mutation("a rider's Tiefland step costs 34 %", "worlds/rules/movement.yaml",
@@ -147,6 +153,16 @@ RULE_MUTATIONS = (
              'return size > rules.int("economy", "settlement", "treasury_min_units")',
              (*ECONOMY, *CONQUEST)),
 
+    # docs/rules.md "Pay, upkeep and the treasury": popularity above 50 raises the taxes
+    Mutation("popularity lowers the taxes", "wdg/engine/economy.py",
+             'return 1.0 + (popularity - 50) * rules.num("economy", "taxes", "popularity_effect")',
+             'return 1.0 - (popularity - 50) * rules.num("economy", "taxes", "popularity_effect")',
+             ECONOMY),
+    # "Das Boot": "Die Haltbarkeit von Booten sinkt in jedem Mond um 10%"
+    Mutation("boats wear 9 % a month", "worlds/rules/economy.yaml",
+             "  boat_loss: 10\n", "  boat_loss: 9\n",
+             (*ECONOMY, "tests/engine/test_transport.py")),
+
     # --- kingdom orders: "K: Königreichbefehle", (SS), (Bn), (DS), (F+)
     # "Pro Palast und Mond ... einen Befehl"
     Mutation("one kingdom order more than palaces", "wdg/engine/kingdom_orders.py",
@@ -178,6 +194,10 @@ RULE_MUTATIONS = (
     Mutation("a rider costs one militiaman", "wdg/engine/army_orders.py",
              "seg.militia[r, c] -= n * per",
              "seg.militia[r, c] -= n", ARMY),
+    # (d) "doch nur so lange, wie das Rüstvolumen dieser Siedlung noch nicht ausgeschöpft ist"
+    Mutation("recruiting beyond the Rüstvolumen", "wdg/engine/army_orders.py",
+             "n = min(order.count, recruit_volume(int(seg.militia[r, c]), troop, rules))",
+             "n = order.count", ARMY),
     # "Ein Schiff hat eine Tragkraft von 100 Raumfaktoren": 100 fit
     Mutation("a fleet carries one Raumfaktor less", "wdg/engine/army_orders.py",
              "if _space(m, army) > capacity:",
@@ -210,6 +230,17 @@ RULE_MUTATIONS = (
     Mutation("the general's factor reads the morale", "wdg/engine/morale.py",
              '+ max(0, min(100, experience or 0)) / 100 * float(sec["experience_weight"])',
              '+ max(0, min(100, morale)) / 100 * float(sec["experience_weight"])', MORALE),
+
+    # "Eine niedrige Moral kann aber auch ... Desertionen zur Folge haben":
+    # morale.yaml, the chance grows from 0 at ``below`` to ``max_chance`` at 0
+    Mutation("the desertion chance scaled by 100, not by the threshold", "wdg/engine/morale.py",
+             'return rules.num(AREA, "desertion", "max_chance") * (below - max(0, morale)) / below',
+             'return rules.num(AREA, "desertion", "max_chance") * (below - max(0, morale)) / 100',
+             (*MORALE, "tests/engine/test_economy_pay.py")),
+    # "Zu einem Königreich, das neu in die Liste ... aufgenommen wird, besteht
+    # immer ein Diplomatiestatus von '5' (neutral)"
+    Mutation("a new contact starts at status 4", "worlds/rules/diplomacy.yaml",
+             "initial_status: 5", "initial_status: 4", DIPLOMACY),
 
     # --- militia: "Die Miliz", "Die Eroberung"
     # the own militia does not fight its own kingdom's army
