@@ -31,6 +31,7 @@ from wdg.engine.treasury import credit, gs, number
 from wdg.engine.month import Month, step
 from wdg.engine.morale import army_factor
 from wdg.engine.movement import phase_b_armies, phase_b_orders
+from wdg.engine.rounding import nearest
 from wdg.orders.model import Conquer, Help, Inform, Move, PhaseBOrder, Rest, Search, Train
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
@@ -246,7 +247,7 @@ def estimate(m: Month, true: int, error: float, round_to: int) -> int:
     """``true`` off by a uniform share within +-``error``, rounded (one draw)."""
     noisy = true * (1.0 + m.rng.uniform(-error, error))
     step_ = max(1, round_to)
-    return max(0, int(round(noisy / step_)) * step_)
+    return max(0, nearest(noisy / step_, m.rules) * step_)
 
 
 def search_chance(rules: Rules, units: int, factor: float = 1.0) -> float:

@@ -27,6 +27,7 @@ from wdg.engine.treasury import can_afford, count, gs, spend
 from wdg.engine.treasury import number as german_number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import too_few_soldiers
+from wdg.engine.rounding import nearest
 from wdg.errors import InvalidInputError
 from wdg.rules import Rules
 from wdg.orders.model import (
@@ -215,7 +216,7 @@ def _dismiss(m: Month, army: Army, order: DismissArmy) -> None:
         over = _overloads(m, target, moved)
         if over:
             return refuse(m, army, order, over)
-        target.morale = _blend(target.morale, target.units, army.morale, moved)
+        target.morale = _blend(target.morale, target.units, army.morale, moved, m.rules)
         target.units += moved
         what = f"übergibt {count(moved, 'Rüstgut', 'Rüstgüter')} an Heer {target.number:04d}"
         m.emit(Event("a.eh.joined", target.kingdom, target.number, target.position,
@@ -244,11 +245,13 @@ def _to_passive(m: Month, army: Army) -> None:
     notes(m).boats.pop(army.number, None)
 
 
-def _blend(morale_a: int, units_a: int, morale_b: int, units_b: int) -> int:
-    """Morale of two groups joined: the average weighted by units ("Die Heeresmoral")."""
+def _blend(morale_a: int, units_a: int, morale_b: int, units_b: int, rules: Rules) -> int:
+    """Morale of two groups joined: the average weighted by units ("Die
+    Heeresmoral"), rounded to the nearest point (a half as the rules say:
+    :func:`wdg.engine.rounding.nearest`)."""
     total = units_a + units_b
     return morale_b if units_a == 0 else morale_a if total == 0 else \
-        round((morale_a * units_a + morale_b * units_b) / total)
+        nearest((morale_a * units_a + morale_b * units_b) / total, rules)
 
 
 def _overloads(m: Month, target: Army, joining: int) -> str:
@@ -334,7 +337,7 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
         return refuse(m, army, order, f"die Werbeprämie für {count(n, _ONE.get(troop, troop), troop)} ({gs(price)}) ist nicht "
                       f"im Reichsschatz ({gs(seg.kingdoms[army.kingdom].treasury)}).")
     seg.militia[r, c] -= n * per
-    army.morale = _blend(army.morale, army.units, rules.int("economy", "recruit_morale"), n)
+    army.morale = _blend(army.morale, army.units, rules.int("economy", "recruit_morale"), n, rules)
     army.units += n
     partial = n < order.count
     note = f" (Rüstvolumen erschöpft: nur {german_number(n)} von {german_number(order.count)})" if partial else ""

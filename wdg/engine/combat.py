@@ -32,6 +32,7 @@ from wdg.engine.diplomacy import hostile
 from wdg.engine.events import Event
 from wdg.engine.treasury import count
 from wdg.engine.month import Month, step
+from wdg.engine.rounding import nearest
 from wdg.orders.model import PhaseBOrder
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Building, TroopType
@@ -154,7 +155,7 @@ def winner_losses(m: Month, fighters: int, s_win: float, s_lose: float,
     if fighters <= 0 or s_win <= 0:
         return 0
     share = min(m.rules.num(area, max_key), m.rules.num(area, factor_key) * s_lose / s_win)
-    return min(fighters, int(round(fighters * share)))
+    return min(fighters, nearest(fighters * share, m.rules))
 
 
 # --- losses and destruction -------------------------------------------------------

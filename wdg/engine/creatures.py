@@ -43,6 +43,7 @@ from wdg.engine.combat import (
 from wdg.engine.events import Event
 from wdg.engine.treasury import count, credit
 from wdg.engine.month import Month, step
+from wdg.engine.rounding import nearest
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, ArmyStatus, Creature
 from wdg.world.terrain import is_water, terrain
@@ -111,6 +112,23 @@ def verb(kind: dict[str, Any], one: str, many: str) -> str:
     return many if kind.get("plural") else one
 
 
+def hypnotised(kind: dict[str, Any], units: int) -> int:
+    """Soldiers of ``units`` a creature of ``kind`` hypnotises for the fight
+    (``effects.hypnotisieren``: they do not fight and are not lost), rounded
+    down: a soldier is hypnotised or not."""
+    return int(units * float(kind.get("effects", {}).get("hypnotisieren", 0)))
+
+
+def creature_losses(m: Month, count_: int, sa: float, sc: float) -> int:
+    """What a horde of ``count_`` that beat an army loses: the winner's share of
+    combat.yaml (``winner_loss_factor`` * sA / sC, at most ``winner_loss_max``),
+    rounded to the nearest whole creature (a half as the rules say:
+    :func:`wdg.engine.rounding.nearest`)."""
+    r = m.rules
+    return nearest(count_ * min(r.num("combat", "winner_loss_max"),
+                                r.num("combat", "winner_loss_factor") * sa / max(sc, 1e-9)), r)
+
+
 def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
     """An aggressive creature attacks ``army`` (the army's one fight)."""
     kind = kind_of(m, cr)
@@ -122,14 +140,11 @@ def creature_fight(m: Month, cr: Creature, army: Army) -> list[Event]:
                         f"{m.state.label(at)} an",
                         data={"creature": cr.id, "kind": cr.kind, "count": cr.count}))]
     out += apply_effects(m, cr, army)
-    hypnotised = int(army.units * float(kind.get("effects", {}).get("hypnotisieren", 0)))
-    fighters = max(0, army.units - demoralised(m, army) - hypnotised)
+    fighters = max(0, army.units - demoralised(m, army) - hypnotised(kind, army.units))
     sa = army_strength(m, army, at, fighters)
     sc = creature_strength(m, cr)
     if m.rng.random() >= win_chance(m, sa, sc):
-        n = int(round(cr.count * min(m.rules.num("combat", "winner_loss_max"),
-                                     m.rules.num("combat", "winner_loss_factor") * sa / max(sc, 1e-9))))
-        cr.count = max(1, cr.count - n)
+        cr.count = max(1, cr.count - creature_losses(m, cr.count, sa, sc))
         out += destroy_army(m, army, "creature.won",
                             f"Von {said(kind, 'dative')} geschlagen; der Feldherr fällt")
         return out

@@ -37,6 +37,7 @@ from wdg.engine.combat import (
 from wdg.engine.events import Event
 from wdg.engine.treasury import number
 from wdg.engine.month import Month, step
+from wdg.engine.rounding import nearest
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Army, Segment
@@ -131,13 +132,7 @@ def partisan_fight(m: Month, army: Army, purpose: str,
     p = win_chance(m, sa, sm)
     won = bool(m.rng.random() < p)
     r = m.rules
-    if won:
-        killed = int(round(militia * r.num(AREA, "loser_loss")))
-        losses = winner_losses(m, fighters, sa, sm, area=AREA)
-    else:
-        killed = int(round(militia * min(r.num(AREA, "winner_loss_max"),
-                                          r.num(AREA, "winner_loss_factor") * sa / max(sm, 1e-9))))
-        losses = int(round(fighters * r.num(AREA, "loser_loss")))
+    killed, losses = partisan_losses(m, won, militia, fighters, sa, sm)
     row, col = seg.grid.index(at)
     seg.militia[row, col] = max(0, militia - killed)
     out = [m.emit(Event(
@@ -153,6 +148,22 @@ def partisan_fight(m: Month, army: Army, purpose: str,
     out += lose(m, army, losses, "militia.losses", "Verluste im Partisanenkampf")
     adjust_after_partisans(m, army, won)
     return won, out
+
+
+def partisan_losses(m: Month, won: bool, militia: int, fighters: int, sa: float,
+                    sm: float) -> tuple[int, int]:
+    """(militiamen killed, the army's soldiers lost) in a partisan fight the army
+    ``won`` or lost (militia.yaml): the loser loses ``loser_loss`` of itself, the
+    winner ``winner_loss_factor`` * sL / sW of itself, at most ``winner_loss_max``;
+    each rounded to the nearest whole man (a half as the rules say:
+    :func:`wdg.engine.rounding.nearest`)."""
+    r = m.rules
+    if won:
+        return (nearest(militia * r.num(AREA, "loser_loss"), r),
+                winner_losses(m, fighters, sa, sm, area=AREA))
+    return (nearest(militia * min(r.num(AREA, "winner_loss_max"),
+                                  r.num(AREA, "winner_loss_factor") * sa / max(sm, 1e-9)), r),
+            nearest(fighters * r.num(AREA, "loser_loss"), r))
 
 
 def adjust_after_partisans(m: Month, army: Army, won: bool) -> None:

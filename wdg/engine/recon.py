@@ -32,6 +32,7 @@ from wdg.engine.events import Event
 from wdg.engine.treasury import number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import mover_kind
+from wdg.engine.rounding import nearest
 from wdg.world.hexgrid import Hex, ring
 from wdg.world.state import (
     BUILDING_ORDER,
@@ -231,7 +232,7 @@ def estimate_range(units: int, error: float, round_to: int) -> tuple[int, int]:
 
 def _estimate(m: Month, true: int, error: float, round_to: int) -> int:
     noisy = true * (1.0 + m.rng.uniform(-error, error))
-    value = int(round(noisy / max(1, round_to))) * max(1, round_to)
+    value = nearest(noisy / max(1, round_to), m.rules) * max(1, round_to)
     return max(1 if true > 0 else 0, value)
 
 

@@ -80,6 +80,7 @@ RULES_OFF_WHEN_ABSENT: tuple[tuple[str, str | None], ...] = (
     ("actions.yaml", "help.repair_per_1000_soldiers"),
     ("diplomacy.yaml", "game_term_patterns"),
     ("economy.yaml", "taxes.income_needs_a_treasury_site"),
+    ("combat.yaml", "halves_round_up"),
 )
 """Rules whose absence means "this rule is off" (the engine asks ``Rules.has``):
 a campaign or month without them plays as before they existed. The upgrade
