@@ -4,7 +4,7 @@ gone as *stale*; this test says so in every test run, before the bench runs."""
 
 from __future__ import annotations
 
-from wdg.bench.mutants import MUTATIONS, ROOT, main
+from wdg.bench.mutants import MUTATIONS, ROOT, Mutation, baseline, main
 from wdg.bench.mutations_rules import RULE_MUTATIONS
 
 
@@ -35,3 +35,16 @@ def test_set_chooses_the_rounding_or_the_rule_mutations(capsys):
     assert len(listed) == len(RULE_MUTATIONS)
     assert main(["--list"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == len(MUTATIONS) + len(RULE_MUTATIONS)
+
+
+def test_a_test_that_fails_without_any_mutation_stops_the_run(tmp_path):
+    """A test failing on the unchanged copy (as the docs test of
+    ``tests/engine/test_movement.py`` did while ``docs/`` was not copied) would
+    "kill" every mutation listing its file: :func:`baseline` reports it."""
+    (tmp_path / "test_fine.py").write_text("def test_fine():\n    assert True\n")
+    (tmp_path / "test_broken.py").write_text("def test_broken():\n    assert False\n")
+    fine = Mutation("fine", "x.py", "a", "b", ("test_fine.py",))
+    broken = Mutation("broken", "x.py", "a", "b", ("test_fine.py", "test_broken.py"))
+    assert baseline(tmp_path, [fine]) is None
+    report = baseline(tmp_path, [fine, broken])
+    assert report is not None and "test_broken" in report
