@@ -79,6 +79,22 @@ def test_every_army_fights_at_most_once_a_month():
     assert survivors[0] not in m.fought
 
 
+def test_a_kingdom_s_armies_fight_in_ascending_number():
+    """"kämpfen die Heere eines Königreiches immer nach der aufsteigenden
+    Heeresnummer; das Heer mit der kleinsten Nummer zuerst": kingdom 1 (first in
+    the month's order) has armies 1 and 2 where kingdom 2 has army 3 alone, which
+    can fight once ("nur 1 Kampf"): army 1 fights it, army 2 does not fight."""
+    seg = two_kingdoms(1, 1)
+    add_army(seg, 1, 1, (2, 2), units=50_000)
+    add_army(seg, 2, 1, (2, 2), units=50_000)
+    add_army(seg, 3, 2, (2, 2), units=10)
+    m = month(seg)
+    m.kingdom_order = [1, 2]
+    combat(m)
+    assert m.fought == {1, 3}
+    assert {e.army for e in m.log.of_kind("combat.battle")} == {1, 3}
+
+
 def test_kingdom_order_is_reproducible_from_the_seed():
     """"Während die Reihenfolge der kämpfenden Königreiche zufällig festgelegt
     wird": the order and every fight follow from the month's generator."""

@@ -32,6 +32,19 @@ def test_a_kaserne_is_paid_in_full_at_the_start_and_built_in_a_settlement():
     assert m.log.of_kind("k.build")[0].gold == -50_000
 
 
+def test_the_other_buildings_cost_the_rule_s_baupreis():
+    """"Die Bauwerke": "Hafen 100.000 GS", "Palast 50.000 GS", "Mine 50.000 GS" (the
+    Kaserne's 50.000: the test above), paid in full at the start ((a)). One order a
+    month each (one palace at most: one K order); 101.09 is a coastal settlement."""
+    for building, price in ((Building.HAFEN, 100_000), (Building.PALAST, 50_000),
+                            (Building.MINE, 50_000)):
+        seg = world(treasury=150_000)
+        add_settlement(seg, "101.09", 100, kingdom=1)
+        m = run(seg, Build(building, A("101.09")))
+        assert seg.kingdoms[1].treasury == 150_000 - price, building
+        assert [e.gold for e in m.log.of_kind("k.build")] == [-price]
+
+
 def test_a_palast_outside_a_settlement_is_refused():
     """"(Bn) ... in Siedlungen: BH = Hafen, BK = Kaserne, BQ = Palast" """
     seg = world()

@@ -20,6 +20,7 @@ from wdg.world.address import Address
 from wdg.world.factory import add_army, add_settlement, at
 from wdg.world.hexgrid import Direction
 from wdg.world.state import ArmyStatus, Building, General, GeneralOffer, TroopType
+from wdg.world.terrain import terrain
 
 A = Address.parse
 KASERNE = {Building.KASERNE: 1}
@@ -247,6 +248,20 @@ def test_bb_is_refused_for_riders_and_outside_coastal_woods():
     d, _ = _water_dir(seg, "101.09")
     m = run(seg, (101, BuildBoats(d)), (102, BuildBoats(d)))
     assert len(m.log.of_kind("a.bb.refused")) == 2 and not m.busy
+
+
+def test_bb_is_refused_in_a_highland_wood_on_the_water():
+    """"Jedes Kriegerheer, das sich in einer Küstengemark der Geländearten Wald, Regenwald
+    oder Sumpf aufhält, kann primitive Boote bauen"; a Küstengemark is land of height 1
+    next to water (docs/rules.md "Phase A", ``bb``). A Hochlandwald (height 2) on the
+    sea is a wood next to water but no Küstengemark: no boats."""
+    seg = world()
+    seg.terrain[seg.grid.index(at(seg, "101.10"))] = terrain("Hw").id
+    add_army(seg, 101, 1, "101.10", units=1000)
+    d, _ = _water_dir(seg, "101.10")
+    m = run(seg, (101, BuildBoats(d)))
+    assert "Küstengemark" in m.log.of_kind("a.bb.refused")[0].why
+    assert not m.busy and seg.armies[101].boats == 0
 
 
 def _harbour(seg, units=5):

@@ -84,6 +84,10 @@ RULE_MUTATIONS = (
     Mutation("the draw favours the weaker side", "wdg/engine/combat.py",
              "win, lose_side = (sa, sb) if m.rng.random() < p else (sb, sa)",
              "win, lose_side = (sb, sa) if m.rng.random() < p else (sa, sb)", COMBAT),
+    # "kämpfen die Heere eines Königreiches immer nach der aufsteigenden Heeresnummer"
+    Mutation("a kingdom's armies fight in descending number", "wdg/engine/combat.py",
+             "for a in sorted(mine.get(k, []), key=lambda x: x.number):",
+             "for a in sorted(mine.get(k, []), key=lambda x: -x.number):", COMBAT),
     # "Jedes Heer kann in jedem Mond nur 1 Kampf austragen!"
     Mutation("an army fights twice a month", "wdg/engine/combat.py",
              "if o.kingdom == army.kingdom or o.number in m.fought or not can_fight(o):",
@@ -153,6 +157,12 @@ RULE_MUTATIONS = (
              'return size > rules.int("economy", "settlement", "treasury_min_units")',
              (*ECONOMY, *CONQUEST)),
 
+    # "Der Reichsschatz" (b) "Alle Steuer- und sonstige Einnahmen entstehen
+    # grundsätzlich in den Lagerstätten des Reichsschatzes": income is forfeit
+    # only when the last site was lost this month (docs/rules.md, issue #42)
+    Mutation("a kingdom that never had a settlement earns nothing", "wdg/engine/economy.py",
+             "return had and not treasury_sites(m.state, kingdom, rules)",
+             "return not treasury_sites(m.state, kingdom, rules)", ECONOMY),
     # docs/rules.md "Pay, upkeep and the treasury": popularity above 50 raises the taxes
     Mutation("popularity lowers the taxes", "wdg/engine/economy.py",
              'return 1.0 + (popularity - 50) * rules.num("economy", "taxes", "popularity_effect")',
@@ -164,6 +174,9 @@ RULE_MUTATIONS = (
              (*ECONOMY, "tests/engine/test_transport.py")),
 
     # --- kingdom orders: "K: Königreichbefehle", (SS), (Bn), (DS), (F+)
+    # "Die Bauwerke": "Hafen 100.000 GS"
+    Mutation("a Hafen costs 50.000 GS", "worlds/rules/economy.yaml",
+             "    Hafen: 100000", "    Hafen: 50000", KINGDOM),
     # "Pro Palast und Mond ... einen Befehl"
     Mutation("one kingdom order more than palaces", "wdg/engine/kingdom_orders.py",
              "if i >= limit:", "if i > limit:", KINGDOM),
@@ -198,6 +211,16 @@ RULE_MUTATIONS = (
     Mutation("recruiting beyond the Rüstvolumen", "wdg/engine/army_orders.py",
              "n = min(order.count, recruit_volume(int(seg.militia[r, c]), troop, rules))",
              "n = order.count", ARMY),
+    # "Rüsten mehrere Heere in einem Mond in derselben Siedlung, so geschieht die
+    # Rüstung in der Reihenfolge der aufsteigenden Heeresnumerierung"
+    Mutation("Phase A in descending army number", "wdg/engine/army_orders.py",
+             "    for number in sorted(blocks):\n",
+             "    for number in sorted(blocks, reverse=True):\n", ARMY),
+    # "Das Boot": "Jedes Kriegerheer, das sich in einer Küstengemark der
+    # Geländearten Wald, Regenwald oder Sumpf aufhält, kann primitive Boote bauen"
+    Mutation("boats built in a wood that is no Küstengemark", "wdg/engine/army_orders.py",
+             "if not (woods and bool(coastal_mask(seg.terrain)[r, c])):",
+             "if not woods:", (*ARMY, "tests/engine/test_transport.py")),
     # "Ein Schiff hat eine Tragkraft von 100 Raumfaktoren": 100 fit
     Mutation("a fleet carries one Raumfaktor less", "wdg/engine/army_orders.py",
              "if _space(m, army) > capacity:",
