@@ -76,11 +76,7 @@ def test_the_measure_sees_a_store_importing_upward_and_a_circle(tmp_path):
 PENDING_PRIVATE = {
     # fixed by other slices of issue #44; the test below fails once they are
     # gone, so that this set is emptied when they are merged
-    "wdg/engine/replay.py wdg.engine.upgrade._has",
-    "wdg/engine/replay.py wdg.engine.upgrade._scalar",
-    "wdg/engine/replay.py wdg.engine.upgrade._walk",
     "wdg/mail/guard.py wdg.orders.confirm._HEAD",
-    "wdg/reports/kept.py wdg.reports.archived._previous_of",
 }
 
 

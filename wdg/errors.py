@@ -36,6 +36,13 @@ class DataError(WdgError, ValueError):
         super().__init__(f"{loc}: gefunden {found!r}, erwartet {expected}")
 
 
+class MissingKeyError(DataError):
+    """A key a rules file must have is not there (``where``: its key path in
+    the file ``path``). Its own class so that code can tell it from other
+    damage without reading the German message (a replay completes such a key
+    from the shipped rules)."""
+
+
 _KINDS = {"dict": "eine Zuordnung", "list": "eine Liste", "str": "ein Text", "int": "eine Zahl",
           "float": "eine Zahl", "bool": "ein Wahrheitswert", "NoneType": "nichts (leer)"}
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from wdg.cli import app
-from wdg.engine.intake import take_in
+from wdg.engine.month_sheets import take_in
 from wdg.orders.checker import check_sheet
 from wdg.orders.lexicon import COMMANDS
 from wdg.orders.generate import generate_sheets, playing_kingdoms

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from wdg.bots import PERSONALITIES, brief, personality, write_sheet
-from wdg.engine.intake import take_in
+from wdg.engine.month_sheets import take_in
 from wdg.orders.checker import check_sheet
 from wdg.orders.model import Severity
 from wdg.orders.parser import parse_sheet

@@ -118,6 +118,19 @@ def test_entering_foreign_territory_stops_unless_its_owner_is_friendly(status, s
     assert a.position == at(seg, (1, 0) if stops else (2, 0))
 
 
+def test_the_statuses_that_let_a_move_pass_come_from_the_rules_file():
+    """7-9 "nicht behindert" is ``passage_statuses`` in diplomacy.yaml, read by
+    the move (wdg.engine.diplomacy.free_passage), not a number in the code: with
+    only 8 and 9 there a status 7 stops the army at the border."""
+    seg = world("T. T. T. T.")
+    own(seg, 2, (1, 0), (2, 0))
+    seg.kingdoms[2].diplomacy[1] = 7
+    a = add_army(seg, 1, 1, (0, 0), troop=R)
+    movement(month_of(seg, {1: b("O O")}, rules=rules_with("diplomacy",
+                                                        passage_statuses=[8, 9])))
+    assert a.position == at(seg, (1, 0))
+
+
 def test_the_mover_s_own_status_toward_the_owner_does_not_matter():
     """Only the OWNER's status toward the mover counts ("dessen Diplomatiestatus
     zum eigenen Königreich")."""

@@ -1,5 +1,5 @@
 """The month's password checks start while the segment loads
-(:meth:`wdg.engine.intake.PasswordChecks.prefetch`); what they decide must
+(:meth:`wdg.engine.month_sheets.PasswordChecks.prefetch`); what they decide must
 be exactly what checking at intake decides ("Ein Spielzug ... mit falschem
 Passwort wird nicht ausgewertet": docs/orders.md, the intake's refusal)."""
 
@@ -9,7 +9,7 @@ import pytest
 from turn_helpers import NAME, make_campaign, standard_sheets, write_sheet
 
 from wdg.store.months import read_order_files
-from wdg.engine.intake import PasswordChecks, take_in
+from wdg.engine.month_sheets import PasswordChecks, take_in
 from wdg.world.calendar import MonthDate
 from wdg.store.segment import load_segment
 

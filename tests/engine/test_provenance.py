@@ -17,7 +17,7 @@ import wdg
 from wdg.campaign import PACKAGE_ROOT
 from wdg.cli import app
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine import replay
+from wdg.engine.replay_explain import pdf_producer
 from wdg.store import blobs as store_blobs
 from wdg.store import months as store_months
 from wdg.engine.turn import run_month
@@ -164,9 +164,8 @@ def test_insert_key_keeps_comments_and_order():
 
 
 def test_pdf_producer_explains_a_pdf_difference():
-    assert replay._pdf_producer(b"%PDF-1.7 ... /Producer (WeasyPrint 61.2) ...") == \
-        "WeasyPrint 61.2"
-    assert replay._pdf_producer(b"no metadata") is None
+    assert pdf_producer(b"%PDF-1.7 ... /Producer (WeasyPrint 61.2) ...") == "WeasyPrint 61.2"
+    assert pdf_producer(b"no metadata") is None
 
 
 TAMPER = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from wdg.engine.replay_explain import GAME, PASSWORDS, align_events, pdf_reason, state_difference
+from wdg.engine.replay_explain import StateChange, align_events, pdf_reason, state_difference
 from wdg.world.passwords import hash_password
 
 KINGDOMS = (Path(__file__).resolve().parent.parent / "fixtures" / "releases" / "3c97e08"
@@ -19,13 +19,13 @@ def test_a_password_scheme_migration_is_not_another_game():
     new = "\n".join(x.split("password_hash:")[0] + "password_hash: " + hash_password("x")
                     if "password_hash: pbkdf2" in x else x for x in lines).encode()
     kind, text = state_difference("state/kingdoms.yaml", old, new)
-    assert kind == PASSWORDS, text
+    assert kind is StateChange.PASSWORDS, text
     assert "nur das Passwortverfahren (pbkdf2_sha256 → scrypt" in text and "derselbe Spielstand" in text
     other = new.replace(b"treasury: 83800", b"treasury: 83801", 1)  # a real change stays one
     assert other != new
-    assert state_difference("state/kingdoms.yaml", old, other)[0] == GAME
+    assert state_difference("state/kingdoms.yaml", old, other)[0] is StateChange.GAME
     same_scheme = old.replace(b"pbkdf2_sha256$50000$9", b"pbkdf2_sha256$50000$8", 1)
-    assert state_difference("state/kingdoms.yaml", old, same_scheme)[0] == GAME
+    assert state_difference("state/kingdoms.yaml", old, same_scheme)[0] is StateChange.GAME
 
 
 def test_events_are_aligned_when_their_counts_differ():

@@ -12,6 +12,7 @@ from wdg.store import lock as store_lock
 from wdg.store import months as store_months
 from wdg.engine.month import registered_steps
 from wdg.engine.turn import COMMIT_POINTS, InjectedFailure, replay_month, run_month, undo_month
+from wdg.engine.replay import LayerKind
 from wdg.errors import StateError
 from wdg.world.calendar import MonthDate
 from wdg.store.segment import load_segment
@@ -127,7 +128,8 @@ def test_replay_names_the_first_differing_file(camp):
     report = replay_month(camp, NAME, "0412-04")
     assert not report.ok
     assert report.first_difference == "orders/k1.txt (Eingabe weicht von provenance.yaml ab)"
-    assert report.layers[-1].name == "Eingaben" and not report.layers[-1].ok
+    assert report.layers[-1].kind is LayerKind.INPUTS and not report.layers[-1].ok
+    assert report.layers[-1].name == "Eingaben"
 
 
 def test_replay_names_an_archived_output_changed_by_hand(camp):

@@ -29,7 +29,7 @@ from wdg.bots.briefing import brief
 from wdg.bots.players import write_sheet
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.store.months import read_order_files
-from wdg.engine.intake import take_in
+from wdg.engine.month_sheets import take_in
 from wdg.engine.turn import resolve_intake
 from wdg.orders.forecast import forecast, running_costs
 from wdg.orders.view import build_view

@@ -16,7 +16,7 @@ import pytest
 
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.store.months import read_order_files
-from wdg.engine.intake import take_in
+from wdg.engine.month_sheets import take_in
 from wdg.engine.treasury import gs
 from wdg.engine.turn import resolve_intake
 from wdg.orders.forecast import Forecast, forecast

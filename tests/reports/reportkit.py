@@ -9,7 +9,7 @@ import numpy as np
 
 from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
-from wdg.engine.intake import Intake, take_in
+from wdg.engine.month_sheets import Intake, take_in
 from wdg.engine.turn import MonthResult, resolve_month, run_month
 from wdg.orders.generate import generate_sheets
 from wdg.reports.archived import archive_writers

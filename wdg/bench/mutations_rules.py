@@ -49,9 +49,9 @@ RULE_MUTATIONS = (
              "loss = np.array([max((int(rates.get(c.value, 0)) for c in loss_components(t)), "
              "default=0)", MOVE),
     # "7, 8, 9: Die Bewegung anderer Heere im eigenen Reichsgebiet ist nicht behindert"
-    Mutation("free passage only from status 8", "wdg/engine/movement.py",
-             "if status is not None and status >= 7:",
-             "if status is not None and status > 7:", MOVE),
+    Mutation("free passage only from status 8", "worlds/rules/diplomacy.yaml",
+             "passage_statuses: [7, 8, 9] ",
+             "passage_statuses: [8, 9] ", (*MOVE, *DIPLOMACY)),
     # "immer nur Gemarken der direkt darüber- oder darunterliegende Höhenstufe"
     Mutation("a step over two height levels", "wdg/engine/movement.py",
              "if abs(step_height(kind, there_tid) - step_height(kind, here_tid)) > 1:",

@@ -4,7 +4,7 @@
 scale, saves it into a work directory and writes its generated sheets
 (:mod:`wdg.orders.generate`) as ``orders/k<n>.txt``. :func:`take_sheets`
 parses and checks them the way the game master's run does (the runner's
-intake, :func:`wdg.engine.intake.take_in`, with password checks), and
+intake, :func:`wdg.engine.month_sheets.take_in`, with password checks), and
 :func:`run_month` resolves the month in memory with the runner's
 :func:`wdg.engine.turn.resolve_month`, timing each registered step through
 its progress callback. Loading, saving and rendering are outside the timing.
@@ -20,7 +20,7 @@ import numpy as np
 
 from wdg.campaign import PACKAGE_ROOT
 from wdg.engine.events import Event
-from wdg.engine.intake import take_in
+from wdg.engine.month_sheets import take_in
 from wdg.engine.turn import resolve_month
 from wdg.orders.generate import generate_sheets
 from wdg.orders.model import Sheet

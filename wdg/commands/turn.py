@@ -17,7 +17,7 @@ from wdg.commands.common import campaign_option, load, locked, open_campaign, sa
 from wdg.engine import history, turn
 from wdg.store.intake import check_sheets
 from wdg.store.months import PROVENANCE, month_dir, read_provenance
-from wdg.engine.intake import PasswordChecks
+from wdg.engine.month_sheets import PasswordChecks
 from wdg.errors import InvalidInputError, StateError
 from wdg.rules import safe_load_file
 from wdg.world.calendar import MonthDate

@@ -100,9 +100,11 @@ def conquest_statuses(rules: Rules) -> list[int]:
     return sorted(int(x) for x in rules.get(AREA, "conquest_statuses"))
 
 
-def free_passage(seg: Segment, rules: Rules, owner: int, mover: int) -> bool:
-    """True when ``owner`` lets ``mover``'s armies pass unhindered (7-9)."""
-    return _in(rules, "passage_statuses", status(seg, owner, mover))
+def free_passage(rules: Rules, owner_status: int | None) -> bool:
+    """True when an owner whose status toward a mover is ``owner_status`` lets
+    the mover's armies pass its realm unhindered (``passage_statuses``, 7-9;
+    ``None``, no relation or a city state: never)."""
+    return _in(rules, "passage_statuses", owner_status)
 
 
 # --- contacts -----------------------------------------------------------------

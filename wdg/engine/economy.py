@@ -87,12 +87,6 @@ def remember_start(m: Month) -> EconomyStart:
 
 # --- small pure helpers other modules use ------------------------------------------
 
-def settlements_of(seg: Segment, kingdom: int) -> list[Hex]:
-    """The kingdom's settlements (any size), in layer order."""
-    rows, cols = np.nonzero((seg.owner == kingdom) & (seg.settlement > 0))
-    return [seg.grid.hex_at(int(r), int(c)) for r, c in zip(rows, cols)]
-
-
 def is_treasury_site(size: int, rules: Rules) -> bool:
     """True if a settlement of ``size`` Baueinheiten stores a share of the treasury:
     a site below the rule's smallest settlement, the Flecken (100 BE), is a building

@@ -87,10 +87,6 @@ class EventLog:
         """Events whose kind starts with ``prefix``."""
         return [e for e in self.events if e.kind.startswith(prefix)]
 
-    def for_kingdom(self, kingdom: int) -> list[Event]:
-        """Events concerning one kingdom."""
-        return [e for e in self.events if e.kingdom == kingdom]
-
     def gold_total(self, kingdom: int) -> int:
         """Sum of all treasury changes of a kingdom this month (the ledger)."""
         return sum(e.gold for e in self.events if e.kingdom == kingdom)

@@ -20,7 +20,7 @@ from typing import Any
 
 from wdg.campaign import Campaign
 from wdg.store.months import read_order_files
-from wdg.engine.intake import take_in
+from wdg.engine.month_sheets import take_in
 from wdg.orders.parser import decode, redact_passwords
 from wdg.errors import DataError, StateError
 from wdg.orders.model import Sheet

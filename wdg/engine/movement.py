@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from wdg.engine.diplomacy import free_passage
 from wdg.engine.events import Event
 from wdg.engine.treasury import count, pct
 from wdg.engine.month import Claim, Month, step
@@ -355,11 +356,13 @@ def may_get_lost_on(tid: int, own_at_start: bool) -> bool:
     return bool(GETS_LOST[tid]) and not own_at_start
 
 
-def control_stop(kind: str, water: bool, name: str, status: int | None) -> str | None:
+def control_stop(kind: str, water: bool, name: str, status: int | None,
+                 free: bool) -> str | None:
     """(c), "Der Kontrollbereich": the German reason a move ends on entering a
     gemark of the foreign kingdom ``name`` whose status toward the mover is
-    ``status`` (``None``: no relation), or ``None`` if the move goes on (7+)."""
-    if status is not None and status >= 7:
+    ``status`` (``None``: no relation), or ``None`` if the move goes on
+    (``free``: the status lets it pass, :func:`wdg.engine.diplomacy.free_passage`)."""
+    if free:
         return None
     shown = "keine Beziehungen" if status is None else f"Diplomatiestatus {status}"
     if kind in LAND_KINDS and not water:
@@ -500,7 +503,8 @@ def _claim(ctx: _Ctx, army: Army, there: Hex, line: int) -> None:
 
 def _foreign_stop(ctx: _Ctx, army: Army, kind: str, there: Hex, water: bool) -> str | None:
     """(c) and "Der Kontrollbereich": entering a gemark of a foreign kingdom whose
-    status toward the mover is 6 or less (or none) ends the move."""
+    status toward the mover is 6 or less (or none) ends the move; 7-9 (the
+    rules' ``passage_statuses``) let it pass."""
     seg = ctx.m.state
     r, c = seg.grid.index(there)
     owner = int(ctx.start_owner[r, c])
@@ -509,7 +513,7 @@ def _foreign_stop(ctx: _Ctx, army: Army, kind: str, there: Hex, water: bool) -> 
     k = seg.kingdoms.get(owner)
     status = None if k is None or k.city_state else k.diplomacy.get(army.kingdom)
     name = k.name if k is not None else f"Reich {owner}"
-    return control_stop(kind, water, name, status)
+    return control_stop(kind, water, name, status, free_passage(ctx.m.rules, status))
 
 
 def _may_get_lost(ctx: _Ctx, army: Army) -> bool:

@@ -20,15 +20,24 @@ import difflib
 import json
 import re
 from collections import Counter
+from enum import Enum
 from typing import Any
 
 import yaml
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-FORMAT = "format"
-PASSWORDS = "passwords"
-GAME = "game"
+class StateChange(Enum):
+    """How a state file of a replay differs from the archived one
+    (:func:`state_difference`)."""
+
+    FORMAT = "format"
+    """in nothing but ``format:``: the same game in a newer segment format"""
+    PASSWORDS = "passwords"
+    """in nothing but password hashes of another scheme (and perhaps ``format:``)"""
+    GAME = "game"
+    """anything else: another state of the game"""
+
 
 
 def _scheme(value: Any) -> str:
@@ -61,37 +70,38 @@ def _hashes(data: Any) -> list[str]:
     return []
 
 
-def state_difference(name: str, old: bytes, new: bytes) -> tuple[str, str]:
-    """``(kind, text)`` of one differing state file: ``format`` — the files differ
-    in nothing but ``format:``; ``passwords`` — in nothing but password hashes of
-    another scheme (and perhaps ``format:``); ``game`` — anything else (``text``
+def state_difference(name: str, old: bytes, new: bytes) -> tuple[StateChange, str]:
+    """``(kind, text)`` of one differing state file: ``FORMAT`` — the files differ
+    in nothing but ``format:``; ``PASSWORDS`` — in nothing but password hashes of
+    another scheme (and perhaps ``format:``); ``GAME`` — anything else (``text``
     empty: the caller names the first differing line)."""
     if not name.endswith(".yaml"):
-        return GAME, ""
+        return StateChange.GAME, ""
     try:
         a, b = yaml.load(old, Loader=_Loader), yaml.load(new, Loader=_Loader)
     except yaml.YAMLError:
-        return GAME, ""
+        return StateChange.GAME, ""
     if not isinstance(a, dict) or not isinstance(b, dict):
-        return GAME, ""
+        return StateChange.GAME, ""
     if a.get("format") != b.get("format") and {**a, "format": 0} == {**b, "format": 0}:
-        return FORMAT, (f"{name}: nur das Segmentformat (format: {a.get('format')} → "
-                        f"{b.get('format')}); derselbe Spielstand")
+        return StateChange.FORMAT, (f"{name}: nur das Segmentformat (format: "
+                                    f"{a.get('format')} → {b.get('format')}); derselbe Spielstand")
     sa: Counter[str] = Counter()
     sb: Counter[str] = Counter()
     ba, bb = _blank_hashes({**a, "format": 0}, sa), _blank_hashes({**b, "format": 0}, sb)
     if ba != bb:
-        return GAME, ""
+        return StateChange.GAME, ""
     changed = [(x, y) for x, y in zip(_hashes(a), _hashes(b)) if x != y]
     schemes = sorted({f"{_scheme(x)} → {_scheme(y)}" for x, y in changed})
     same_scheme = [1 for x, y in changed if _scheme(x) == _scheme(y)]
     if not changed or same_scheme:
-        return GAME, ""  # a hash of the same scheme changed: another password, not a migration
+        # a hash of the same scheme changed: another password, not a migration
+        return StateChange.GAME, ""
     fmt = (f"; dazu das Segmentformat (format: {a.get('format')} → {b.get('format')})"
            if a.get("format") != b.get("format") else "")
-    return PASSWORDS, (f"{name}: nur das Passwortverfahren ({', '.join(schemes)}, "
-                       f"{len(changed)} Königreiche{fmt}); derselbe Spielstand — diese "
-                       "Version ersetzt alte Passwort-Hashes beim Speichern")
+    return StateChange.PASSWORDS, (f"{name}: nur das Passwortverfahren ({', '.join(schemes)}, "
+                                   f"{len(changed)} Königreiche{fmt}); derselbe Spielstand — "
+                                   "diese Version ersetzt alte Passwort-Hashes beim Speichern")
 
 
 def _row_key(row: dict[str, Any]) -> str:

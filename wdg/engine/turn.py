@@ -5,7 +5,7 @@ generator from (campaign seed, year, month), draws the kingdoms' random
 order, takes the start-of-month snapshot, runs every registered step in
 order and advances the date. :func:`run_month` is the game master's call: it
 takes the lock, loads the segment, reads and checks the sheets
-(:mod:`wdg.engine.intake`), resolves and commits the month with its archive
+(:mod:`wdg.engine.month_sheets`), resolves and commits the month with its archive
 (:mod:`wdg.store.months`). See docs/turns.md.
 """
 
@@ -160,8 +160,8 @@ def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
                         progress: Progress | None = None,
                         fail_after_step: str | None = None,
                         upgrade_passwords: bool = True) -> MonthResult:
-    """Take in the month's sheet files (:mod:`wdg.engine.intake`) and resolve it."""
-    from wdg.engine.intake import take_in
+    """Take in the month's sheet files (:mod:`wdg.engine.month_sheets`) and resolve it."""
+    from wdg.engine.month_sheets import take_in
 
     return resolve_intake(seg, take_in(seg, files, upgrade_passwords=upgrade_passwords), rules,
                           progress=progress,
@@ -171,7 +171,7 @@ def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
 def resolve_intake(seg: Segment, intake: Any, rules: Rules, *,
                    progress: Progress | None = None,
                    fail_after_step: str | None = None) -> MonthResult:
-    """Resolve the month from sheets already taken in (:class:`wdg.engine.intake.Intake`)."""
+    """Resolve the month from sheets already taken in (:class:`wdg.engine.month_sheets.Intake`)."""
     result = resolve_month(seg, intake.sheets, rules, pre_events=intake.events,
                            gm_sheet=intake.gm_sheet, progress=progress,
                            fail_after_step=fail_after_step)
@@ -200,7 +200,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     after which to fail on purpose (atomicity tests). ``prepare(seg)`` is called
     with the loaded segment, under the lock, before the sheets are read (e.g. to
     write the bot kingdoms' sheets without loading the segment a second time).
-    ``passwords``: the month's :class:`wdg.engine.intake.PasswordChecks` when
+    ``passwords``: the month's :class:`wdg.engine.month_sheets.PasswordChecks` when
     the caller has started them (it closes them); default: started here.
     ``holding_lock``: the caller holds the segment's lock already (``wdg mail run``).
     ``deliver``: the caller delivers the reports to ``reports/<segment>/<M>/``
@@ -214,7 +214,7 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     (:func:`wdg.store.months.kept_next_deadline`), unless it has passed.
     """
     from wdg.campaign import Campaign
-    from wdg.engine.intake import PasswordChecks, take_in
+    from wdg.engine.month_sheets import PasswordChecks, take_in
     from wdg.store.lock import segment_lock
     from wdg.store.months import can_commit, commit, kept_next_deadline, read_order_files
     from wdg.errors import RefusedError, StateError

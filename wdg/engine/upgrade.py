@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,20 +181,23 @@ class UpgradeReport:
 
 # --- rules ---------------------------------------------------------------------------
 
-def _walk(data: Any, prefix: tuple = ()) -> list[tuple[tuple, Any]]:
-    """Every leaf key path of a mapping (a tuple of its keys) with its value."""
+def leaf_paths(data: Any, prefix: tuple = ()) -> list[tuple[tuple, Any]]:
+    """Every leaf key path of a rules mapping (a tuple of its keys) with its
+    value, in the mapping's order; an empty mapping is a leaf."""
     out: list[tuple[tuple, Any]] = []
     if isinstance(data, dict):
         for k, v in data.items():
             path = (*prefix, k)
             if isinstance(v, dict) and v:
-                out.extend(_walk(v, path))
+                out.extend(leaf_paths(v, path))
             else:
                 out.append((path, v))
     return out
 
 
-def _has(data: Any, path: tuple) -> bool:
+def has_path(data: Any, path: tuple) -> bool:
+    """True if the nested mapping ``data`` has the key path ``path`` (a tuple
+    of keys as :func:`leaf_paths` gives them), whatever its value."""
     node = data
     for part in path:
         if not isinstance(node, dict) or part not in node:
@@ -204,7 +206,9 @@ def _has(data: Any, path: tuple) -> bool:
     return True
 
 
-def _scalar(value: Any) -> str:
+def yaml_scalar(value: Any) -> str:
+    """``value`` as one line of YAML flow text (``30``, ``[1, 2]``, ``{a: 1}``),
+    as the upgrade's report and a rules file's added key show it."""
     return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True,
                           width=1000).strip().removesuffix("...").strip()
 
@@ -258,7 +262,7 @@ def insert_key(text: str, path: str, value: Any, comment: str) -> str:
     for n, part in enumerate(rest[:-1]):
         new.append(" " * (indent + 2 * n) + f"{part}:")
     pad = " " * (indent + 2 * (len(rest) - 1))
-    new.append(f"{pad}{rest[-1]}: {_scalar(value)}  # {comment}")
+    new.append(f"{pad}{rest[-1]}: {yaml_scalar(value)}  # {comment}")
     while end > start and not lines[end - 1].strip():
         end -= 1  # after the block's last line, before blank lines
     at = end if depth or len(rest) > 1 or start else len(lines)
@@ -313,8 +317,8 @@ def rules_step(ctx: Context) -> list[str]:
         want = safe_load_file(shipped) or {}
         original = text = target.read_text(encoding="utf-8")
         have = yaml.safe_load(text) or {}
-        for path, value in _walk(want):
-            if _has(have, path):
+        for path, value in leaf_paths(want):
+            if has_path(have, path):
                 continue
             key = ".".join(map(str, path))
             if off_when_absent(shipped.name, key) and ctx.rules != "adopt":
@@ -335,9 +339,9 @@ def rules_step(ctx: Context) -> list[str]:
             except StateError as e:
                 raise StateError(f"worlds/rules/{shipped.name}: {key} fehlt und kann nicht "
                                  f"automatisch ergänzt werden ({e}); bitte von Hand eintragen "
-                                 f"(mitgelieferter Wert: {_scalar(value)}); nichts wurde "
+                                 f"(mitgelieferter Wert: {yaml_scalar(value)}); nichts wurde "
                                  "verändert") from None
-            notes.append(f"worlds/rules/{shipped.name}: {key} = {_scalar(use)} ergänzt ({why})")
+            notes.append(f"worlds/rules/{shipped.name}: {key} = {yaml_scalar(use)} ergänzt ({why})")
             have = yaml.safe_load(text) or {}
         if text != original:
             writes[target] = text.encode("utf-8")
@@ -548,7 +552,3 @@ def _can_finish(camp: Campaign, seg_dir: Path) -> None:
         space[own_rules] = tree_size(SHIPPED_RULES)
     precheck("Segment-Upgrade", (seg_dir, seg_dir / "mail", *space), space=space)
 
-
-def copy_tree(src: Path, dst: Path) -> None:
-    """(helper for tests and the export) copy a folder without hard links."""
-    shutil.copytree(src, dst, copy_function=shutil.copy2)

@@ -37,7 +37,7 @@ def refusals(sheet: m.Sheet, seg: Segment, *, check_password: bool = True) -> li
                                 found=sheet.segment, expected=f"Segment: {seg.name}",
                                 consequence=WHOLE))
     if sheet.month is not None and sheet.month != seg.date:
-        # the month's run would refuse it (wdg.engine.intake): say so now, not "angenommen"
+        # the month's run would refuse it (wdg.engine.month_sheets): say so now, not "angenommen"
         out.append(m.Diagnostic(h.get("month", 0), 1, E,
                                 f"Spielzug für den Mond {sheet.month.short()}, angenommen wird "
                                 f"{seg.date.short()}", found=sheet.month.short(),

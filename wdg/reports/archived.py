@@ -110,7 +110,7 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
     an archived month, all from the month's own folder."""
     from wdg.store.files import events_file
     from wdg.store.months import month_dir, read_order_files
-    from wdg.engine.intake import take_in
+    from wdg.engine.month_sheets import take_in
 
     mdir = month_dir(camp, segment, date)
     if not events_file(mdir).is_file() or not (mdir / "state-before").is_dir():
@@ -155,8 +155,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
         got = render_reports(None, after, events, sheets, gm_sheet, Path(tmp),
                              jobs=jobs or default_jobs(), templates=camp.templates_dir,
                              settings=load_report_settings(rules), pdf=pdf, progress=progress,
-                             previous=_previous_of(month_dir(camp, segment, date), camp,
-                                                   segment, date),
+                             previous=previous_figures(month_dir(camp, segment, date), camp,
+                                                       segment, date),
                              rules_dir=rules, only=kingdoms,
                              digest=month_digest(month_dir(camp, segment, date), segment))
         for p in got:
@@ -220,9 +220,12 @@ def read_previous(mdir: Path) -> dict[int, dict] | None:
         raise StateError(f"{mdir / 'inputs' / PREVIOUS_REPORTS}: beschädigt ({e})") from None
 
 
-def _previous_of(mdir: Path, camp: Campaign, segment: str, date: MonthDate) -> dict[int, dict]:
-    """The previous month's figures a month's reports read: archived with it, or
-    (months archived before) from the month before."""
+def previous_figures(mdir: Path, camp: Campaign, segment: str,
+                     date: MonthDate) -> dict[int, dict]:
+    """The previous month's report figures the reports of the archived month
+    ``mdir`` read: those archived with it (:func:`read_previous`), or — a month
+    archived before they were — extracted from the month before
+    (:func:`previous_extracts`)."""
     found = read_previous(mdir)
     return found if found is not None else previous_extracts(camp.archive_dir(segment), date)
 
@@ -333,7 +336,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     rules and previous-month figures, with PDFs if it archived PDFs, its
     reports stored as it stored them. Returns the
     :class:`wdg.engine.replay.ReplayReport` (docs/turns.md, "Replay")."""
-    from wdg.engine.replay import Layer, ReplayReport, fill_month_rules, replay_month
+    from wdg.engine.replay import Layer, LayerKind, ReplayReport, fill_month_rules, replay_month
     from wdg.store.months import archived_templates, month_dir
     from wdg.errors import DataError
 
@@ -355,13 +358,13 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
             from wdg.provenance import build_info, describe
 
             prov = read_provenance(mdir)
-            return ReplayReport(date, len(manifest), f"{e}", [Layer("Eingaben", False, str(e))],
+            return ReplayReport(date, len(manifest), f"{e}", [Layer(LayerKind.INPUTS, False, str(e))],
                                 made_by=describe((prov or {}).get("wdg")),
                                 this_version=describe(build_info()))
 
         try:
             used = archived_templates(mdir, Path(tmp))
-            previous = _previous_of(mdir, camp, segment, date)
+            previous = previous_figures(mdir, camp, segment, date)
         except StateError as e:
             return _refused(e)
         try:

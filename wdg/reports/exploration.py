@@ -265,10 +265,6 @@ def _corners(x: float, y: float, s: float) -> list[tuple[float, float]]:
     return [(x + s * cx, y + s * cy) for cx, cy in _UNIT_CORNERS]
 
 
-def _pts(points: list[tuple[float, float]]) -> str:
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-
-
 def _hexpath(x: float, y: float, s: float, corners: list[tuple[float, float]] | None = None) -> str:
     """One closed hexagon as path data (``corners``: its corners, if known)."""
     c = corners if corners is not None else _corners(x, y, s)

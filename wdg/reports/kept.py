@@ -24,7 +24,7 @@ def check_kept_templates(camp: Campaign, segment: str) -> str | None:
     import tempfile
 
     from wdg.engine.replay import fill_month_rules
-    from wdg.reports.archived import _previous_of, month_inputs
+    from wdg.reports.archived import month_inputs, previous_figures
     from wdg.reports.batch import MonthInput, render_common, render_kingdom, report_kingdoms
     from wdg.reports.build import MonthEvents
     from wdg.reports.settings import load_report_settings
@@ -47,7 +47,7 @@ def check_kept_templates(camp: Campaign, segment: str) -> str | None:
             rules_dir = filled  # the keys this version needs, as the upgraded rules have them
         inp = MonthInput(None, after, events, sheets, gm_sheet, Path(tmp) / "out",
                          camp.templates_dir, load_report_settings(rules_dir), pdf=False,
-                         previous=_previous_of(turns / date.key, camp, segment, date),
+                         previous=previous_figures(turns / date.key, camp, segment, date),
                          rules=Rules.load(rules_dir))
         inp.index = MonthEvents(inp.events)
         what = "Götterbotschaft und Übersicht"
@@ -56,6 +56,8 @@ def check_kept_templates(camp: Campaign, segment: str) -> str | None:
             if kingdoms:
                 what = f"Ergebnisblatt von Königreich {kingdoms[0]}"
                 render_kingdom(inp, kingdoms[0])
+        except OSError:
+            raise  # writing the trial render failed (a full disk): the machine's, not the templates'
         except Exception as e:  # noqa: BLE001 — any template error is the answer
             raise InvalidInputError(
                 f"--templates keep: die eigenen Vorlagen (templates/) lassen sich mit dieser "

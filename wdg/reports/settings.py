@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import PACKAGE_ROOT
-from wdg.errors import DataError, kind_of
+from wdg.errors import DataError, MissingKeyError, kind_of
 from wdg.rules import safe_load_file
 
 FILE_NAME = "reports.yaml"
@@ -79,7 +79,7 @@ def load_report_settings(rules_dir: Path | None = None) -> ReportSettings:
 def _need(data: dict[str, Any], key: str, typ: type | tuple[type, ...], path: str,
           what: str) -> Any:
     if key not in data:
-        raise DataError(path, key, "Schlüssel fehlt", what)
+        raise MissingKeyError(path, key, "Schlüssel fehlt", what)
     value = data[key]
     if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
         raise DataError(path, key, value, what)

@@ -18,7 +18,7 @@ import yaml
 
 from wdg import yamlfast
 
-from wdg.errors import DataError, kind_of
+from wdg.errors import DataError, MissingKeyError, kind_of
 from wdg.fsio import german_strerror
 
 try:  # the C loader when present (much faster), else the pure-Python one
@@ -118,7 +118,8 @@ class Rules:
         path = self._paths.get(area, f"{area}.yaml")
         for i, k in enumerate(keys):
             if not isinstance(node, dict) or k not in node:
-                raise DataError(path, ".".join(keys[: i + 1]), "Schlüssel fehlt", "einen Wert")
+                raise MissingKeyError(path, ".".join(keys[: i + 1]), "Schlüssel fehlt",
+                                      "einen Wert")
             node = node[k]
         return node
 
@@ -160,6 +161,15 @@ class Rules:
     def areas(self) -> list[str]:
         """The loaded areas (file stems)."""
         return sorted(self._data)
+
+    def area_data(self, area: str) -> dict[str, Any] | None:
+        """One rules file's mapping as loaded (``None``: no such file) — the
+        object itself, not a copy: for building other rules from it."""
+        return self._data.get(area)
+
+    def paths(self) -> dict[str, str]:
+        """The file each area was loaded from, by area."""
+        return dict(self._paths)
 
 
 @functools.cache

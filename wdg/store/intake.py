@@ -64,19 +64,6 @@ def iso_time(value: object) -> datetime | None:
         return None
 
 
-def describe_receipt(receipt: Path) -> str:
-    """Which sheet is in force, as the player reads it."""
-    try:
-        rec = yaml.safe_load(receipt.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        return "der von Hand abgelegte Spielzug"
-    when = iso_time(rec.get("arrival")) or iso_time(rec.get("date"))
-    what = f"der Spielzug aus der Mail {rec.get('message_id') or '(ohne Message-ID)'}"
-    if when is not None:
-        what += f", eingetroffen {when.strftime('%d.%m.%Y %H:%M')}"
-    return what + f", Prüfsumme {str(rec.get('sha256', ''))[:12]}"
-
-
 def write_sheet(folder: Path, sheet: Path, receipt: Path, text: str, data: dict,
            moves: list[tuple[Path, Path]] | None = None) -> None:
     """Store a sheet and its receipt — and move the sheet they replace to

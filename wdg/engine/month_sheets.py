@@ -1,4 +1,9 @@
-"""Sheet intake: the month's order sheets from bytes to checked sheets.
+"""The month's sheets as its run reads them: the stored order sheets from bytes
+to the sheets the month uses, with an event for every one it refuses.
+
+Not the mailbox intake (:mod:`wdg.orders.intake`, which decides which mailed
+sheet is taken) nor the store of taken sheets (:mod:`wdg.store.intake`): this
+is the first step of resolving a month, on what those left in the orders folder.
 
 Pure (no files): the caller hands over ``{file name: bytes}`` of
 ``orders/<segment>/<YYYY-MM>/`` — ``k<n>.txt`` for kingdom ``n`` and the game
