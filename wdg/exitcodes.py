@@ -7,6 +7,8 @@ Ctrl-C. The mail commands tell more apart, so that a script can react:
 
 from __future__ import annotations
 
+from enum import Enum
+
 OK = 0
 """Work was done (mails fetched/answered, the month run, results sent)."""
 FAILED = 1
@@ -39,6 +41,22 @@ NAMES = {OK: "erledigt", FAILED: "fehlgeschlagen", USAGE: "Aufruf fehlerhaft",
          REFUSED: "verweigert", LOCKED: "gesperrt", UNSENT: "nicht versandt",
          INTERRUPTED: "abgebrochen"}
 """The German word for each code (in the log and in ``--json`` as ``status``)."""
+
+class Level(Enum):
+    """What a line of a run report is (``wdg mail run``, ``wdg world run``): the
+    command prints problems on stderr by this code, never by the line's first
+    German word."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+    REFUSED = "refused"
+    LOCKED = "locked"
+
+
+PROBLEMS = frozenset({Level.WARNING, Level.ERROR, Level.REFUSED, Level.LOCKED})
+"""The lines ``wdg mail run`` prints on stderr (``wdg world run``: without warnings)."""
+
 
 JSON_STATUS = {OK: "done", FAILED: "failed", NOTHING: "nothing", WAITING: "waiting",
                REFUSED: "refused", LOCKED: "locked", UNSENT: "unsent",

@@ -10,6 +10,7 @@ import pytest
 
 from wdg.bots import PERSONALITIES, Sighting, brief, write_sheet
 from wdg.bots.plan import Planner
+from wdg.engine.events import SightingKind
 from wdg.orders.model import Conquer, Move
 from wdg.orders.parser import parse_sheet
 from wdg.rules import Rules
@@ -64,7 +65,7 @@ def _fogged(seg, k: int, radius: int):
     far = max((a for a in grid_addresses(grid) if a not in keep),
               key=lambda a: min(grid.hex_of(a).distance(c) for c in centres))
     other = min(v.diplomacy) if v.diplomacy else (1 if k != 1 else 2)
-    b.sightings = [Sighting(far, "heer", 999, other, 3000, "Krieger")]
+    b.sightings = [Sighting(far, SightingKind.ARMY, 999, other, 3000, "Krieger")]
     v.diplomacy[other] = 1
     return b, keep, far
 

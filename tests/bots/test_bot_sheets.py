@@ -101,13 +101,14 @@ def test_the_notebook_on_the_sheet_remembers_where_a_kingdom_was_seen(demo) -> N
     """A player keeps notes; the bot's are ``# Notiz:`` lines on its own sheet,
     comments the parser ignores, read back with the next month's briefing."""
     from wdg.bots import Sighting
+    from wdg.engine.events import SightingKind
     from wdg.bots.briefing import read_notes
     from wdg.world.address import Address
 
     b = brief(demo, 3)
     other = min(b.view.diplomacy)
     spot = next(a for a in sorted(b.view.known, key=str) if a not in b.view.owned)
-    b.sightings = [Sighting(spot, "heer", 101, other, 800, "Krieger")]
+    b.sightings = [Sighting(spot, SightingKind.ARMY, 101, other, 800, "Krieger")]
     text = write_sheet(b, "Kriegsherr", RULES, password="x", seed=1)
     assert f"# Notiz: Königreich {other}: {spot}" in text
     assert read_notes(text)[other][0] == spot

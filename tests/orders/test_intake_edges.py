@@ -119,3 +119,47 @@ def test_a_linked_outbox_or_quarantine_is_never_written_through(world, tmp_path)
         import_mailbox(camp, world, _mbox(tmp_path / "b.mbox", big), outbox=tmp_path / "out",
                        max_bytes=1000)
     assert list(elsewhere.iterdir()) == []
+
+
+def test_taking_the_segment_lock_completes_an_import_killed_after_its_commit(world, tmp_path, capsys):
+    """docs/storage.md, "Order sheets between months": a kill after a sheet's
+    commit leaves its journal; the next command that takes the segment's lock
+    completes it — ``wdg segment check`` included, which then has nothing to
+    report (it said "der nächste Befehl, der das Segment sperrt, schließt es
+    ab" but did not; found by the random SIGKILLs of orders import). A journal
+    whose move cannot be completed stays, with a notice, and is a finding."""
+    from wdg.store.lock import segment_lock
+
+    camp = Campaign(tmp_path / "camp")
+    import_mailbox(camp, world, _mbox(tmp_path / "a.mbox", _mail(SHEET.format(100), "first")),
+                   outbox=tmp_path / "out")
+    folder = camp.orders_dir("test", world.date)
+    seg_dir = camp.segment_dir("test")
+    seg_dir.mkdir(parents=True, exist_ok=True)
+
+    def killed_after_commit(amount: int) -> Path:
+        (folder / ".k1.txt.new").write_text(SHEET.format(amount))
+        journal = folder / f".intake-{amount}-abcd.journal"
+        journal.write_text(json.dumps({"moves": [["k1.txt", f"replaced/k1.{amount}.txt"],
+                                                 [".k1.txt.new", "k1.txt"]]}))
+        return journal
+
+    journal = killed_after_commit(300)
+    assert any("nicht abgeschlossen" in f.what for f in check_sheets(folder))
+    with segment_lock(seg_dir):
+        pass
+    assert not journal.exists() and "F+ 300" in (folder / "k1.txt").read_text()
+    assert "F+ 100" in (folder / "replaced" / "k1.300.txt").read_text()
+    assert "Speichern eines Spielzugs vollendet" in capsys.readouterr().err
+    assert not any("nicht abgeschlossen" in f.what for f in check_sheets(folder))
+
+    journal = killed_after_commit(400)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (folder / "replaced").rename(tmp_path / "replaced-aside")
+    os.symlink(elsewhere, folder / "replaced")
+    with segment_lock(seg_dir):  # the lock is taken; the journal stays, named
+        pass
+    assert journal.is_file() and list(elsewhere.iterdir()) == []
+    assert "bleibt offen" in capsys.readouterr().err
+    assert any("nicht abgeschlossen" in f.what for f in check_sheets(folder))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wdg.engine.events import Event
+from wdg.engine.events import Event, SightingKind
 from wdg.errors import InvalidInputError
 from wdg.orders.view import KingdomView, build_view
 from wdg.world.address import Address
@@ -32,8 +32,8 @@ class Sighting:
     """A foreign army or creature on the result sheet ("Die Erkundung der Heere")."""
 
     at: Address
-    what: str
-    """``heer`` or ``fabelwesen``."""
+    what: SightingKind
+    """An army or a creature (the event's stored code, read back)."""
     ident: int
     kingdom: int | None
     units: int
@@ -81,6 +81,8 @@ class Briefing:
         return any(e.kind.startswith(kind_prefix) and e.kind.endswith((".refused", ".partial"))
                    and (army is None or e.army == army) for e in self.events)
 
+
+_SIGHTING_CODES = frozenset(k.value for k in SightingKind)
 
 INCOME_LEDGERS = frozenset({"tax", "income", "conquest", "treasure"})
 
@@ -140,7 +142,10 @@ def brief(seg: Segment, kingdom: int, events: list[Event] | None = None,
     for e in mine:
         if e.kind == "recon.sighting" and e.at is not None and grid.contains(e.at):
             d = e.data
-            b.sightings.append(Sighting(grid.address_of(e.at), str(d.get("what", "")),
+            what = str(d.get("what", ""))
+            if what not in _SIGHTING_CODES:
+                continue  # no sighting this version knows of
+            b.sightings.append(Sighting(grid.address_of(e.at), SightingKind(what),
                                         int(d.get("id", 0)), d.get("of"), int(d.get("units", 0)),
                                         str(d.get("troop", ""))))
     km = seg.known.get(kingdom)

@@ -25,10 +25,11 @@ import heapq
 from collections.abc import Callable
 
 from wdg.bots.briefing import Briefing
-from wdg.engine.movement import Tables, step_verdict
+from wdg.engine.movement import LAND_KINDS, Tables, step_verdict
 from wdg.rules import Rules
 from wdg.world.address import Address, Grid
 from wdg.world.hexgrid import Direction, Hex
+from wdg.world.state import MoverKind
 from wdg.world.terrain import Terrain, can_get_lost, is_water, terrain
 
 LOST_PENALTY = 200
@@ -107,7 +108,7 @@ class Planner:
         src = self.known.get(here)
         if t is None or src is None:
             return None
-        if kind == "schiffe" and not is_water(t):
+        if kind is MoverKind.SCHIFFE and not is_water(t):
             return None  # bots sail only on water (harbours are entered by nobody's plan)
         v = step_verdict(self.t, kind, src.id, t.id, self.month,
                          coastal=self.coastal(there), harbour=False, spent=0)
@@ -116,7 +117,7 @@ class Planner:
     def penalty(self, kind: str, there: Hex) -> int:
         t = self.known[there]
         extra = 0
-        if kind in ("krieger", "reiter") and there not in self.own:
+        if kind in LAND_KINDS and there not in self.own:
             if can_get_lost(t):
                 extra += LOST_PENALTY
             extra += int(self.t.loss[t.id]) * LOSS_PENALTY_PER_PERCENT
@@ -145,7 +146,7 @@ class Planner:
                 while path[-1] in prev and prev[path[-1]] != start:
                     path.append(prev[path[-1]])
                 return path[::-1]
-            if kind == "boote" and h != start and not self.is_water(h):
+            if kind is MoverKind.BOOTE and h != start and not self.is_water(h):
                 continue  # boats stop on landing
             for _d, x in self.neighbours(h):
                 c = self.step_cost(kind, h, x)
@@ -192,7 +193,7 @@ class Planner:
                 break
             out.append(d)
             spent += c
-            if self.foreign(there) or (kind == "boote" and not self.is_water(there)):
+            if self.foreign(there) or (kind is MoverKind.BOOTE and not self.is_water(there)):
                 break
             here = there
         return out

@@ -46,6 +46,7 @@ import numpy as np
 
 from wdg.bots.briefing import Briefing
 from wdg.bots.plan import Planner
+from wdg.engine.events import SightingKind
 from wdg.engine.deposits import chance_by_terrain
 from wdg.engine.deposits import enabled as deposits_enabled
 from wdg.engine.deposits import kinds as deposit_kinds
@@ -55,7 +56,7 @@ from wdg.errors import InvalidInputError
 from wdg.orders.view import ArmyView
 from wdg.rules import Rules
 from wdg.world.hexgrid import Hex
-from wdg.world.state import Building
+from wdg.world.state import ArmyStatus, Building, MoverKind, TroopType
 from wdg.world.terrain import Component, has, is_water, settlement_cost_factor
 
 
@@ -72,7 +73,7 @@ class Personality:
     """Soldiers wanted per army."""
     recruit_share: float
     """Share of the free gold spent on soldiers in a month."""
-    troop: str
+    troop: TroopType
     """Preferred troop type of generals."""
     build_share: float
     """Share of the free gold spent on kingdom orders that build."""
@@ -85,13 +86,13 @@ class Personality:
 
 PERSONALITIES: dict[str, Personality] = {
     "Baumeister": Personality("Baumeister", reserve_months=4, armies=1, army_size=1200,
-                              recruit_share=0.1, troop="Krieger", build_share=0.9,
+                              recruit_share=0.1, troop=TroopType.KRIEGER, build_share=0.9,
                               expand_range=300),
     "Eroberer": Personality("Eroberer", reserve_months=3, armies=2, army_size=3000,
-                            recruit_share=0.5, troop="Reiter", build_share=0.3, explore=True,
+                            recruit_share=0.5, troop=TroopType.REITER, build_share=0.3, explore=True,
                             expand_range=1200),
     "Kriegsherr": Personality("Kriegsherr", reserve_months=2, armies=2, army_size=8000,
-                              recruit_share=0.8, troop="Reiter", build_share=0.15, war=True,
+                              recruit_share=0.8, troop=TroopType.REITER, build_share=0.15, war=True,
                               explore=True, expand_range=600),
 }
 SUSTAIN_MONTHS = 12
@@ -453,16 +454,16 @@ class _Bot:
     def passive_armies(self) -> None:
         v = self.view
         passive = [a for a in sorted(v.armies.values(), key=lambda x: x.number)
-                   if a.passive and a.status == "passiv"]
+                   if a.passive and a.status is ArmyStatus.PASSIVE]
         hired = self.hire(passive)
         want = self.wanted_armies()
         towns = self.town_with(Building.KASERNE)
         for a in passive:
             if want <= 0 or not towns or a.number == hired or a.general is None:
                 continue
-            if a.troop == "Schiffe":
+            if a.is_fleet:
                 continue
-            troop = a.troop or "Krieger"
+            troop = a.troop or TroopType.KRIEGER.value
             # activation now, upkeep and a first levy next month
             first = self.premium[troop] * 500
             if self.afford(self.activation[troop] + first, self.upkeep[troop]):
@@ -477,14 +478,16 @@ class _Bot:
         if offer is None or not passive:
             return None
         g = offer.general
-        if g.troop == "Schiffe":
+        if g.troop_type is TroopType.SCHIFFE:
             return None
         empty = [a for a in passive if a.general is None]
-        worse = [a for a in passive if a.general is not None and a.general.troop != "Schiffe"
-                 and ((g.troop == self.p.troop and a.general.troop != self.p.troop)
-                      or (g.troop == a.general.troop
+        worse = [a for a in passive if a.general is not None
+                 and a.general.troop_type is not TroopType.SCHIFFE
+                 and ((g.troop_type is self.p.troop and a.general.troop_type is not self.p.troop)
+                      or (g.troop_type is a.general.troop_type
                           and g.experience >= a.general.experience + 10))]
-        fleets = [a for a in passive if a.general is not None and a.general.troop == "Schiffe"]
+        fleets = [a for a in passive if a.general is not None
+                  and a.general.troop_type is TroopType.SCHIFFE]
         pick = next(iter(empty or fleets or worse), None)
         if pick is None or not self.afford(offer.price):
             return None
@@ -497,7 +500,7 @@ class _Bot:
         v = self.view
         # an army activated last month is active by the time its orders run
         armies = [a for a in sorted(v.armies.values(), key=lambda x: x.number)
-                  if not a.passive and a.status in ("aktiv", "aktivierend")]
+                  if not a.passive and a.status in (ArmyStatus.ACTIVE, ArmyStatus.ACTIVATING)]
         merged = self.merges(armies)
         self.cuts = self.plan_cuts([a for a in armies if a.number not in merged])
         # an empty army recruits first in its town: the others leave it the
@@ -591,9 +594,9 @@ class _Bot:
         here = self.plan.hex(a.position)
         if not self.plan.is_water(here) or self.landing_site(here) is not None:
             return
-        path = self.plan.route("schiffe", here, lambda h: self.plan.is_water(h)
+        path = self.plan.route(MoverKind.SCHIFFE, here, lambda h: self.plan.is_water(h)
                                and self.landing_site(h) is not None, limit=2000)
-        steps = self.plan.month_steps("schiffe", here, path) if path else []
+        steps = self.plan.month_steps(MoverKind.SCHIFFE, here, path) if path else []
         if steps:
             self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
 
@@ -607,7 +610,7 @@ class _Bot:
 
     def phase_a_land(self, a: ArmyView) -> None:
         v = self.view
-        troop = a.troop or "Krieger"
+        troop = a.troop or TroopType.KRIEGER.value
         s = v.settlements.get(a.position)
         can_recruit = (s is not None and s.level(Building.KASERNE) > 0 and not a.boats
                        and not self.b.refused("a.nr.refused", a.number)
@@ -635,7 +638,7 @@ class _Bot:
             self.o.a[a.number] = self.cuts[a.number]
 
     def phase_b_land(self, a: ArmyView) -> None:
-        kind = "reiter" if a.troop == "Reiter" else "krieger"
+        kind = MoverKind.REITER if a.troop_type is TroopType.REITER else MoverKind.KRIEGER
         if a.boats:
             self.sail(a)
             return
@@ -708,7 +711,7 @@ class _Bot:
         1-3) standing in our land, if we are at least as strong."""
         dip = self.view.diplomacy
         own = self.view.owned
-        foes = [s for s in self.b.sightings if s.what == "heer" and s.kingdom in dip
+        foes = [s for s in self.b.sightings if s.what is SightingKind.ARMY and s.kingdom in dip
                 and dip[s.kingdom] <= 3 and s.at in own and s.units <= a.units
                 and self.plan.hex(s.at).distance(here) <= 3]
         if not foes or a.units < self.weak():
@@ -726,9 +729,9 @@ class _Bot:
 
     def sail(self, a: ArmyView) -> None:
         here = self.plan.hex(a.position)
-        path = self.plan.route("boote", here, lambda h: self.plan.coastal(h))
+        path = self.plan.route(MoverKind.BOOTE, here, lambda h: self.plan.coastal(h))
         if path:
-            steps = self.plan.month_steps("boote", here, path)
+            steps = self.plan.month_steps(MoverKind.BOOTE, here, path)
             if steps:
                 self.o.b[a.number] = "b " + " ".join(d.value for d in steps)
 
@@ -806,7 +809,7 @@ class _Bot:
                            and not e.data.get("won") for e in self.b.events)
             self.o.b[a.number] = "x K" if repelled and self.rng.random() < 0.5 else "o"
             return True
-        near = [self.plan.hex(s.at) for s in self.b.sightings if s.what == "heer"
+        near = [self.plan.hex(s.at) for s in self.b.sightings if s.what is SightingKind.ARMY
                 and s.kingdom in enemies and self.plan.hex(s.at).distance(here) <= 1]
         if near and self.rng.random() < 0.5:
             # an enemy army next to us: hold the ground half the time, so that two
@@ -859,7 +862,7 @@ class _Bot:
                    if at not in self.b.owners and size > 0}
         near = {h for h in unknown if any(h.distance(x) <= 4 for x in spots)}
         seen_armies = {self.plan.hex(s.at) for s in self.b.sightings
-                       if s.what == "heer" and s.kingdom in enemies and s.units >= 50}
+                       if s.what is SightingKind.ARMY and s.kingdom in enemies and s.units >= 50}
         armies = {h for h in seen_armies if h.distance(here) <= 3}
         # where the notebook says the enemy was, unless we stand there now
         memory = {h for k, hs in self.remembered().items() if k in enemies for h in hs

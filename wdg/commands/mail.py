@@ -186,17 +186,19 @@ def run(
                     typer.echo(f"gesperrt: {exc}; warte bis zu {wait:g} s auf die Sperre",
                                err=True)
                 if time.monotonic() >= end:
-                    rep = RunReport(segment, exitcodes.LOCKED,
-                                    [f"gesperrt: {exc}; nach {wait:g} s Warten nichts getan — "
-                                     "der nächste Aufruf holt es nach"])
+                    rep = RunReport.failed(segment, exitcodes.LOCKED,
+                                           f"gesperrt: {exc}; nach {wait:g} s Warten nichts "
+                                           "getan — der nächste Aufruf holt es nach",
+                                           exitcodes.Level.LOCKED)
                     break
                 time.sleep(min(0.5, max(0.0, end - time.monotonic())))
     except WdgError as exc:
-        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {exc}"])
+        rep = RunReport.failed(segment, exitcodes.FAILED, f"Fehler: {exc}", exitcodes.Level.ERROR)
     except OSError as exc:
         from wdg.fsio import describe_os_error
 
-        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {describe_os_error(exc)}"])
+        rep = RunReport.failed(segment, exitcodes.FAILED, f"Fehler: {describe_os_error(exc)}",
+                               exitcodes.Level.ERROR)
     except KeyboardInterrupt:
         log_line(seg_dir, "mail run: abgebrochen (Strg-C)", tz)
         raise
@@ -205,12 +207,12 @@ def run(
     if as_json:
         typer.echo(json.dumps(rep.as_dict(), ensure_ascii=False))
         # the failures on stderr too: a timer's journal shows them without the JSON
-        for line in rep.lines:
-            if line.startswith("Fehler"):
+        for i, line in enumerate(rep.lines):
+            if rep.level(i) is exitcodes.Level.ERROR:
                 typer.echo(line, err=True)
     else:
-        for line in rep.lines:
-            typer.echo(line, err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
+        for i, line in enumerate(rep.lines):
+            typer.echo(line, err=rep.level(i) in exitcodes.PROBLEMS)
         typer.echo(f"{segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
         for key, why in sorted(rep.owed.items()):
             typer.echo(f"fällig, nicht gesendet: {key} ({why})", err=True)
@@ -237,9 +239,8 @@ def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) ->
     def shown(rep) -> None:
         if as_json:
             return
-        for line in rep.lines:
-            typer.echo(f"{rep.segment}: {line}",
-                       err=line.startswith(("Fehler", "Warnung", "verweigert", "gesperrt")))
+        for i, line in enumerate(rep.lines):
+            typer.echo(f"{rep.segment}: {line}", err=rep.level(i) in exitcodes.PROBLEMS)
         typer.echo(f"{rep.segment}: {exitcodes.NAMES.get(rep.code, rep.code)} (Code {rep.code})")
 
     code, reports = run_all(camp, force=force, next_deadline=next_deadline, pdf=pdf,

@@ -182,13 +182,13 @@ def _upgrade_password_hashes(camp: Campaign, segment: str, seg: Segment,
     """A password hash of the old format whose check an accepted sheet just
     passed is replaced by a scrypt hash (wdg.world.passwords.upgrade_hashes),
     saved the ordinary way under the lock the import holds."""
-    from wdg.orders.intake import ACCEPTED
     from wdg.orders.model import Sheet
+    from wdg.orders.outcome import IntakeStatus
     from wdg.world.passwords import upgrade_hashes
     from wdg.store.segment import save_segment
 
     checked = {r.kingdom: r.parsed.password for r in report.results
-               if r.status == ACCEPTED and r.kingdom and isinstance(r.parsed, Sheet)}
+               if r.status is IntakeStatus.ACCEPTED and r.kingdom and isinstance(r.parsed, Sheet)}
     if upgrade_hashes(seg, checked):
         save_segment(seg, camp.segment_dir(segment))
 

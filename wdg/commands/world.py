@@ -87,9 +87,9 @@ def run(
     def shown(rep) -> None:
         if as_json:
             return
-        for line in rep.lines:
+        for i, line in enumerate(rep.lines):
             typer.echo(f"{rep.segment}: {line}",
-                       err=line.startswith(("Fehler", "verweigert", "gesperrt")))
+                       err=rep.level(i) in exitcodes.PROBLEMS - {exitcodes.Level.WARNING})
         typer.echo(f"{rep.segment}: {exitcodes.NAMES.get(rep.code, rep.code)} "
                    f"(Code {rep.code}, {rep.seconds:.1f} s)")
 

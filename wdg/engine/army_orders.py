@@ -22,7 +22,7 @@ from typing import Any
 
 from wdg.engine.combat import boat_capacity, fleet_capacity, space_of
 from wdg.engine.economy import troop_key
-from wdg.engine.events import Event
+from wdg.engine.events import Event, Reason
 from wdg.engine.treasury import can_afford, count, gs, spend
 from wdg.engine.treasury import number as german_number
 from wdg.engine.month import Month, step
@@ -131,10 +131,11 @@ def execute(m: Month, army: Army, order: PhaseAOrder) -> None:
     _HANDLERS[type(order)](m, army, order)
 
 
-def refuse(m: Month, army: Army, order: PhaseAOrder, reason: str) -> None:
-    """Record a refused order with its reason."""
+def refuse(m: Month, army: Army, order: PhaseAOrder, reason: str,
+           code: Reason = Reason.RULE) -> None:
+    """Record a refused order with its reason (``code``: what a program compares)."""
     m.emit(Event(f"a.{_NAMES[type(order)]}.refused", army.kingdom, army.number, army.position,
-                 f"Befehl {order} verweigert: {reason}", line=order.line))
+                 f"Befehl {order} verweigert: {reason}", line=order.line, reason=code))
 
 
 def _done(m: Month, army: Army, order: PhaseAOrder, why: str, kind_suffix: str = "",
@@ -160,7 +161,7 @@ def _hire(m: Month, army: Army, order: HireGeneral) -> None:
     price = k.offer.price
     if not can_afford(m, army.kingdom, price):
         return refuse(m, army, order, f"die Werbeprämie von {gs(price)} ist nicht im "
-                      f"Reichsschatz ({gs(k.treasury)}).")
+                      f"Reichsschatz ({gs(k.treasury)}).", Reason.GOLD)
     old = army.general
     army.general, k.offer = k.offer.general, None
     left = f"; {old.name} wird entlassen" if old is not None else ""
@@ -186,7 +187,7 @@ def _activate(m: Month, army: Army, order: Activate) -> None:
     cost = m.rules.int("economy", "activation", troop_key(army))
     if not can_afford(m, army.kingdom, cost):
         return refuse(m, army, order, f"für die Aktivierung fehlen Goldsterne ({gs(cost)} "
-                      "nötig).")
+                      "nötig).", Reason.GOLD)
     left = army.units
     army.status, army.position, army.units = ArmyStatus.ACTIVATING, h, 0
     spend(m, army.kingdom, cost, kind="a.nh", ledger="activate", army=army.number, at=h,
@@ -215,7 +216,7 @@ def _dismiss(m: Month, army: Army, order: DismissArmy) -> None:
         moved = army.units
         over = _overloads(m, target, moved)
         if over:
-            return refuse(m, army, order, over)
+            return refuse(m, army, order, over, Reason.CAPACITY)
         target.morale = _blend(target.morale, target.units, army.morale, moved, m.rules)
         target.units += moved
         what = f"übergibt {count(moved, 'Rüstgut', 'Rüstgüter')} an Heer {target.number:04d}"
@@ -288,7 +289,7 @@ def _release(m: Month, army: Army, order: Release) -> None:
             // m.rules.int("economy", "space", "ship_capacity")
         return refuse(m, army, order, f"die übrigen Schiffe könnten das Heer {cargo.number:04d} "
                       f"({space_of(m, cargo)} Raumfaktoren) nicht mehr tragen; höchstens "
-                      f"{count(spare, 'Schiff kann', 'Schiffe können')} entlassen werden.")
+                      f"{count(spare, 'Schiff kann', 'Schiffe können')} entlassen werden.", Reason.CAPACITY)
     army.units -= n
     partial = n < order.count
     _done(m, army, order, f"{count(n, 'Rüstgut', 'Rüstgüter')} entlassen; "
@@ -331,11 +332,12 @@ def _recruit(m: Month, army: Army, order: Recruit) -> None:
     r, c = seg.grid.index(h)
     n = min(order.count, recruit_volume(int(seg.militia[r, c]), troop, rules))
     if n == 0:
-        return refuse(m, army, order, "das Rüstvolumen dieser Siedlung ist erschöpft.")
+        return refuse(m, army, order, "das Rüstvolumen dieser Siedlung ist erschöpft.",
+                      Reason.VOLUME)
     price = n * rules.int("economy", "premium", troop)
     if not can_afford(m, army.kingdom, price):
         return refuse(m, army, order, f"die Werbeprämie für {count(n, _ONE.get(troop, troop), troop)} ({gs(price)}) ist nicht "
-                      f"im Reichsschatz ({gs(seg.kingdoms[army.kingdom].treasury)}).")
+                      f"im Reichsschatz ({gs(seg.kingdoms[army.kingdom].treasury)}).", Reason.GOLD)
     seg.militia[r, c] -= n * per
     army.morale = _blend(army.morale, army.units, rules.int("economy", "recruit_morale"), n, rules)
     army.units += n
@@ -433,7 +435,7 @@ def _board(m: Month, army: Army, order: Board) -> None:
     capacity = fleet.units * m.rules.int("economy", "space", "ship_capacity")
     if _space(m, army) > capacity:
         return refuse(m, army, order, f"die Flotte trägt {capacity} Raumfaktoren, das Heer "
-                      f"braucht {_space(m, army)}.")
+                      f"braucht {_space(m, army)}.", Reason.CAPACITY)
     army.carried_by, fleet.carrying = fleet.number, army.number
     m.busy.add(army.number)
     _done(m, army, order, f"Das Heer schifft sich auf die Flotte {fleet.number:04d} ein.",

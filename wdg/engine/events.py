@@ -19,9 +19,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Iterator
+from enum import StrEnum
 from typing import Any
 
 from wdg.world.hexgrid import Hex
+
+
+class Reason(StrEnum):
+    """Why the engine refused or cut an order, as a code: what the programs
+    that read a month's events at run time compare (the forecast, the order
+    editor through it, bots), never the German sentence in :attr:`Event.why`,
+    which is its display text and may be reworded.
+
+    The code lives only in memory: :meth:`Event.to_dict` does not write it, so
+    the stored event log of a month (and every archive of an older version)
+    keeps its bytes; an event read back from the store has ``reason=None``
+    (docs/architecture.md, "Refusal reasons"). The values are the causes
+    the forecast's JSON names (``wdg orders forecast --json``)."""
+
+    GOLD = "gold"
+    """The treasury cannot pay ("Der Reichsschatz" (e): no debts)."""
+    CAPACITY = "capacity"
+    """Ships or boats would carry more Raumfaktoren than they can ("Tragkraft")."""
+    VOLUME = "volume"
+    """The settlement's Rüstvolumen (its militia) is used up ("(nr)")."""
+    COUNT = "count"
+    """The army has fewer Rüstgüter than the order names ("(er)")."""
+    RULE = "rule"
+    """Any other rule forbids the order."""
+    RANGE = "range"
+    """The movement points ran out before the path's end."""
+
+
+class SightingKind(StrEnum):
+    """What a ``recon.sighting`` saw (:mod:`wdg.engine.recon`). The values are
+    storage codes: the event's ``data["what"]`` in every stored event log."""
+
+    ARMY = "heer"
+    CREATURE = "fabelwesen"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +79,9 @@ class Event:
     line: int = 0
     """The order-sheet line this event answers, if any."""
     data: dict[str, Any] = field(default_factory=dict)
+    reason: Reason | None = field(default=None, compare=False)
+    """The code of a refusal (``*.refused``) whose cause a program must know
+    (:class:`Reason`); run time only, never stored (:meth:`to_dict`)."""
 
     def to_dict(self, label: Any = None) -> dict[str, Any]:
         """A plain mapping for YAML/JSON; ``label`` maps a hex to its address."""

@@ -200,7 +200,7 @@ def segment_from_view(view: KingdomView, rules: Rules,
     for n, av in sorted(view.armies.items()):
         gv = av.general
         seg.armies[n] = Army(
-            number=n, kingdom=k, status=ArmyStatus(av.status),
+            number=n, kingdom=k, status=av.status,
             position=None if av.position.is_passive else grid.hex_of(av.position),
             general=None if gv is None else General(gv.name, TroopType(gv.troop), gv.experience,
                                                     gv.ability, gv.wizard),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from wdg.engine.economy import settlement_class
-from wdg.engine.events import Event
+from wdg.engine.events import Event, Reason
 from wdg.engine.treasury import can_afford, count, gs, spend
 from wdg.engine.month import Month, step
 from wdg.errors import InvalidInputError
@@ -83,9 +83,9 @@ def execute(m: Month, kingdom: int, order: KingdomOrder, start: dict[int, int]) 
 
 
 def _refuse(m: Month, kingdom: int, what: str, order: KingdomOrder, reason: str,
-            at: Hex | None = None) -> None:
+            at: Hex | None = None, code: Reason = Reason.RULE) -> None:
     m.emit(Event(f"k.{what}.refused", kingdom, None, at, f"Befehl {order} verweigert: {reason}",
-                 line=order.line))
+                 line=order.line, reason=code))
 
 
 def _own_hex(m: Month, kingdom: int, addr: Address) -> tuple[Hex | None, str]:
@@ -124,7 +124,7 @@ def _build(m: Month, kingdom: int, order: Build) -> None:
                        f"sinnvolle Stufe ({cap}); eine Erweiterung bringt keinen Vorteil.", h)
     price = m.rules.int("economy", "buildings", "price", b.german)
     if not can_afford(m, kingdom, price):
-        return _refuse(m, kingdom, "build", order, _no_money(m, kingdom, price), h)
+        return _refuse(m, kingdom, "build", order, _no_money(m, kingdom, price), h, Reason.GOLD)
     seg.constructions.append(Construction(kingdom, h, _KIND[b], 1, seg.date))
     level = seg.building_level(h, b) + pending + 1
     spend(m, kingdom, price, kind="k.build", ledger="build", at=h, line=order.line,
@@ -163,7 +163,8 @@ def _settle(m: Month, kingdom: int, order: Settle) -> None:
                        "Siedlung errichtet werden.", h)
     price = order.units * rules.int("economy", "settlement", "unit_price") * factor
     if not can_afford(m, kingdom, price):
-        return _refuse(m, kingdom, "settle", order, _no_money(m, kingdom, price), h)
+        return _refuse(m, kingdom, "settle", order, _no_money(m, kingdom, price), h,
+                       Reason.GOLD)
     seg.constructions.append(Construction(kingdom, h, ProjectKind.SETTLEMENT, order.units,
                                           seg.date))
     size = seg.at(seg.settlement, h)
@@ -221,7 +222,8 @@ def _festival(m: Month, kingdom: int, order: Festival) -> None:
     if order.gold <= 0:
         return _refuse(m, kingdom, "festival", order, "der Betrag muß größer als 0 sein.")
     if not can_afford(m, kingdom, order.gold):
-        return _refuse(m, kingdom, "festival", order, _no_money(m, kingdom, order.gold))
+        return _refuse(m, kingdom, "festival", order, _no_money(m, kingdom, order.gold),
+                       code=Reason.GOLD)
     gemarks = max(1, int((m.state.owner == kingdom).sum()))
     old = k.popularity
     k.popularity = festival_popularity(old, order.gold, gemarks, rules)

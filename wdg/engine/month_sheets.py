@@ -30,7 +30,7 @@ import yaml
 
 from wdg.engine.events import Event
 from wdg.errors import RefusedError, WdgError
-from wdg.orders.model import Diagnostic, Sheet
+from wdg.orders.model import Diagnostic, Severity, Sheet
 from wdg.orders.parser import parse_sheet
 from wdg.world.passwords import needs_upgrade, upgrade_hashes, verify_password
 from wdg.world.state import Segment
@@ -270,7 +270,7 @@ def _gm(seg: Segment, raw: bytes) -> object:
 
     gm = parse_gm_sheet(raw)
     problems = sorted(list(gm.errors) + [d for d in check_gm_sheet(gm, seg)
-                                         if d.severity.value == "Fehler"], key=lambda d: d.line)
+                                         if d.severity is Severity.ERROR], key=lambda d: d.line)
     if problems:
         lines = "; ".join(f"line {d.line}: {d.message} ({d.found!r})" for d in problems[:5])
         raise RefusedError(f"der Spielleiterbogen {GM_SHEET} hat Fehler: {lines}")

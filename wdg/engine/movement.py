@@ -40,7 +40,8 @@ from wdg.engine.month import Claim, Month, step
 from wdg.orders.model import Conquer, Move, PhaseBOrder
 from wdg.rules import Rules
 from wdg.world.hexgrid import Direction, Hex
-from wdg.world.state import BUILDING_ORDER, Army, ArmyStatus, Building, Segment, TroopType
+from wdg.world.state import (BUILDING_ORDER, Army, ArmyStatus, Building, MoverKind, Segment,
+                             TroopType)
 from wdg.world.terrain import (
     HEIGHTS,
     TERRAINS,
@@ -52,8 +53,12 @@ from wdg.world.terrain import (
 )
 
 AREA = "movement"
-LAND_KINDS = ("krieger", "reiter")
+
+LAND_KINDS = (MoverKind.KRIEGER, MoverKind.REITER)
 """Movers that walk: land armies not in boats and not carried."""
+_SCHIFFE, _BOOTE = MoverKind.SCHIFFE, MoverKind.BOOTE
+"""The members the step rule compares, bound once (an Enum's attribute costs a
+lookup on every step of a search)."""
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
 GETS_LOST = np.array([can_get_lost(t) for t in TERRAINS], dtype=bool)
 """Terrain id -> whether an army may lose its way leaving it (Sandwüste,
@@ -78,7 +83,7 @@ class Tables:
     def load(rules: Rules) -> Tables:
         """Build the tables from ``movement.yaml``."""
         costs = rules.section(AREA, "costs")
-        cost = {kind: _cost_array(costs[kind]) for kind in ("krieger", "reiter", "boote", "schiffe")}
+        cost: dict[str, np.ndarray] = {kind: _cost_array(costs[kind.value]) for kind in MoverKind}
         rates = rules.section(AREA, "losses")
         loss = np.array([sum(int(rates.get(c.value, 0)) for c in loss_components(t))
                          for t in TERRAINS], dtype=np.int32)
@@ -104,13 +109,13 @@ def _cost_array(table: dict[str, int]) -> np.ndarray:
     return out
 
 
-def mover_kind(army: Army) -> str:
-    """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``."""
+def mover_kind(army: Army) -> MoverKind:
+    """Krieger, Reiter, Boote (warriors in boats) or Schiffe."""
     if army.troop is TroopType.SCHIFFE:
-        return "schiffe"
+        return MoverKind.SCHIFFE
     if army.boats > 0:
-        return "boote"
-    return "reiter" if army.troop is TroopType.REITER else "krieger"
+        return MoverKind.BOOTE
+    return MoverKind.REITER if army.troop is TroopType.REITER else MoverKind.KRIEGER
 
 
 def harbour_mask(seg: Segment) -> np.ndarray:
@@ -123,9 +128,9 @@ def may_stand(seg: Segment, army: Army, h: Hex) -> bool:
     r, c = seg.grid.index(h)
     water = bool(WATER[seg.terrain[r, c]])
     kind = mover_kind(army)
-    if kind == "schiffe":
+    if kind is MoverKind.SCHIFFE:
         return water or bool(harbour_mask(seg)[r, c])
-    if kind == "boote":
+    if kind is MoverKind.BOOTE:
         return water
     return not water
 
@@ -172,7 +177,7 @@ class _Walk:
     """One army's move in progress."""
 
     army: Army
-    kind: str
+    kind: MoverKind
     conquer: bool
     line: int
     spent: int = 0
@@ -222,7 +227,7 @@ def move_army(ctx: _Ctx, army: Army, order: Move | Conquer) -> None:
         _refuse(m, army, order.line, "Das Heer wird von einer Flotte befördert und kann sich "
                 "nicht selbst bewegen")
         return
-    if conquer and kind == "schiffe":
+    if conquer and kind is MoverKind.SCHIFFE:
         _refuse(m, army, order.line, "Flotten können keine Gemarken erobern")
         return
     if conquer and (few := too_few_soldiers(m, army, "e")):
@@ -277,7 +282,7 @@ class StepVerdict:
 def step_height(kind: str, tid: int) -> int:
     """Height level for the height rule; a fleet in a harbour counts as height 1
     ((q) "wie Landgemarken der Höhenstufe 1")."""
-    if kind == "schiffe" and not WATER[tid]:
+    if kind == _SCHIFFE and not WATER[tid]:
         return 1
     return int(HEIGHTS[tid])
 
@@ -296,7 +301,7 @@ def step_verdict(t: Tables, kind: str, here_tid: int, there_tid: int, month: int
     if found.reason is not None:
         return found
     name, landing = TERRAINS[there_tid].name, found.landing
-    cost = t.landing[kind] if (landing or (kind == "schiffe" and not WATER[there_tid])) \
+    cost = t.landing[kind] if (landing or (kind == _SCHIFFE and not WATER[there_tid])) \
         else int(t.cost[kind][there_tid])
     if cost < 0:
         return StepVerdict(0, f"{name} kann von diesem Heer nicht betreten werden")
@@ -314,9 +319,9 @@ def terrain_verdict(kind: str, here_tid: int, there_tid: int, month: int, *,
     water = bool(WATER[there_tid])
     name = TERRAINS[there_tid].name
     landing = False
-    if kind == "schiffe" and not water and not harbour:
+    if kind == _SCHIFFE and not water and not harbour:
         return StepVerdict(0, "Die Flotte kann an dieser Küste nicht anlegen", aground=True)
-    if kind == "boote" and not water:
+    if kind == _BOOTE and not water:
         if not coastal:
             return StepVerdict(0, f"{name} ist keine Küstengemark; die Boote können dort "
                                "nicht landen")
@@ -436,7 +441,7 @@ def _land(ctx: _Ctx, w: _Walk) -> None:
           "unbrauchbar zurück", boats=army.boats)
     army.boats = 0
     army.boat_durability = 100
-    w.kind = "krieger"
+    w.kind = MoverKind.KRIEGER
     w.done = True
 
 

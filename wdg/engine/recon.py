@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wdg.engine.events import Event
+from wdg.engine.events import Event, SightingKind
 from wdg.engine.treasury import number
 from wdg.engine.month import Month, step
 from wdg.engine.movement import mover_kind
@@ -39,6 +39,7 @@ from wdg.world.state import (
     Army,
     ArmyStatus,
     Creature,
+    MoverKind,
     ProjectKind,
     Segment,
     new_known_map,
@@ -56,7 +57,7 @@ class _Seen:
     terrain: set[tuple[int, int]] = field(default_factory=set)
     settlement: set[tuple[int, int]] = field(default_factory=set)
     owner: set[tuple[int, int]] = field(default_factory=set)
-    sightings: dict[tuple[str, int], tuple[bool, Hex, str]] = field(default_factory=dict)
+    sightings: dict[tuple[SightingKind, int], tuple[bool, Hex, str]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -82,7 +83,7 @@ def recon(m: Month) -> None:
                 scout(m, army, index, seen)
         for a in intruders.get(k, ()):
             assert a.position is not None
-            _note(seen, ("heer", a.number), False, a.position, "kontrollbereich")
+            _note(seen, (SightingKind.ARMY, a.number), False, a.position, "kontrollbereich")
         _emit_sightings(m, k, seen)
         update_known_map(seg, k, seen)
 
@@ -124,7 +125,7 @@ def reach_of(m: Month, army: Army) -> tuple[int, list[str]]:
     reach = rules.int(AREA, "reach")
     why: list[str] = []
     kind = mover_kind(army)
-    kind = "krieger" if kind == "boote" else kind
+    kind = MoverKind.KRIEGER if kind is MoverKind.BOOTE else kind
     if army.units < rules.int(AREA, "small_army", kind):
         reach -= rules.int(AREA, "small_army_penalty")
         why.append("kleines Heer")
@@ -179,12 +180,12 @@ def _buildings(seg: Segment, h: Hex) -> list[str]:
 def _look(seen: _Seen, k: int, h: Hex, index: _Index, *, exact: bool, source: str) -> None:
     for a in index.armies.get(h, ()):
         if a.kingdom != k:
-            _note(seen, ("heer", a.number), exact, h, source)
+            _note(seen, (SightingKind.ARMY, a.number), exact, h, source)
     for c in index.creatures.get(h, ()):
-        _note(seen, ("fabelwesen", c.id), exact, h, source)
+        _note(seen, (SightingKind.CREATURE, c.id), exact, h, source)
 
 
-def _note(seen: _Seen, key: tuple[str, int], exact: bool, h: Hex, source: str) -> None:
+def _note(seen: _Seen, key: tuple[SightingKind, int], exact: bool, h: Hex, source: str) -> None:
     """Keep the best sighting: an exact one beats an estimate."""
     old = seen.sightings.get(key)
     if old is None or (exact and not old[0]):
@@ -197,7 +198,7 @@ def _emit_sightings(m: Month, k: int, seen: _Seen) -> None:
     err = m.rules.num(AREA, "estimate_error")
     round_to = m.rules.int(AREA, "estimate_round_to")
     for (what, ident), (exact, h, source) in sorted(seen.sightings.items()):
-        if what == "heer":
+        if what is SightingKind.ARMY:
             a = seg.armies[ident]
             true, of = a.units, a.kingdom
             troop = a.troop.value if a.troop else ""
@@ -211,7 +212,7 @@ def _emit_sightings(m: Month, k: int, seen: _Seen) -> None:
         low, high = (units, units) if exact else estimate_range(units, err, round_to)
         m.emit(Event("recon.sighting", kingdom=k, at=h,
                      why=f"{label}: {'genau' if exact else 'etwa'} {number(units)}",
-                     data={"what": what, "id": ident, "of": of, "troop": troop, "units": units,
+                     data={"what": what.value, "id": ident, "of": of, "troop": troop, "units": units,
                            "exact": exact, "source": source, "low": low, "high": high}))
 
 

@@ -358,15 +358,24 @@ def _tree_hashes(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def templates_step(ctx: Context) -> list[str]:
-    """Keep or replace (move aside) the campaign's own templates."""
+def differing_templates(camp: Campaign) -> list[str]:
+    """The campaign's own templates (``templates/``) that differ from the shipped
+    ones, by name (none without own templates)."""
     from wdg.campaign import SHIPPED_TEMPLATES
 
+    own = camp.templates_dir
+    if not own.is_dir():
+        return []
+    mine, shipped = _tree_hashes(own), _tree_hashes(SHIPPED_TEMPLATES)
+    return sorted(n for n in mine if shipped.get(n) != mine[n])
+
+
+def templates_step(ctx: Context) -> list[str]:
+    """Keep or replace (move aside) the campaign's own templates."""
     own = ctx.camp.templates_dir
     if not own.is_dir():
         return ["keine eigenen Vorlagen (templates/): die mitgelieferten gelten"]
-    mine, shipped = _tree_hashes(own), _tree_hashes(SHIPPED_TEMPLATES)
-    differ = sorted(n for n in mine if shipped.get(n) != mine[n])
+    differ = differing_templates(ctx.camp)
     if not differ:
         return ["templates/ ist gleich den mitgelieferten Vorlagen: nichts zu tun"]
     listed = ", ".join(differ[:8]) + (f" und {len(differ) - 8} weitere" if len(differ) > 8 else "")
@@ -506,8 +515,7 @@ def upgrade_segment(camp: Campaign, segment: str, *, check_templates: TemplateCh
             templates_step(Context(camp, segment, fmt, FORMAT, None, True))  # ask first
         kept = None
         if ctx.templates == "keep" and any(s.fn is templates_step for s in due) and \
-                templates_step(Context(camp, segment, fmt, FORMAT, "keep", True))[0] \
-                .startswith("templates/ behalten"):
+                differing_templates(camp):
             kept = check_templates(camp, segment)  # before anything is written
         for step in (s for s in due if not s.on_segment):
             report.changes[step.name] = step.fn(ctx)

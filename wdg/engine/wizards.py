@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from wdg.engine.combat import destroy_army, ensure_kingdom_order, phase_b_orders
 from wdg.engine.creatures import creature_strength, kind_of
-from wdg.engine.events import Event
+from wdg.engine.events import Event, Reason
 from wdg.engine.treasury import count, gs, pct, spend
 from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, step
@@ -38,9 +38,11 @@ GOLD_ORDERS = frozenset({"c"})
 """A character action may take gold from the treasury: teleporting (:func:`teleport`)."""
 
 
-def _refuse(m: Month, army: Army, order: CharacterAction, why: str) -> list[Event]:
+def _refuse(m: Month, army: Army, order: CharacterAction, why: str,
+            code: Reason = Reason.RULE) -> list[Event]:
     return [m.emit(Event("c.refused", kingdom=army.kingdom, army=army.number, at=army.position,
-                         line=order.line, why=f"Charakteraktion {order.code} verweigert: {why}"))]
+                         line=order.line, why=f"Charakteraktion {order.code} verweigert: {why}",
+                         reason=code))]
 
 
 def character_action(m: Month, army: Army, order: CharacterAction) -> list[Event]:
@@ -201,7 +203,8 @@ def teleport(m: Month, army: Army, order: CharacterAction) -> list[Event]:
         + army.units * r.int(AREA, "teleport_cost_per_unit")
     kd = seg.kingdoms[army.kingdom]
     if kd.treasury < cost:
-        return _refuse(m, army, order, f"Der Reichsschatz reicht nicht ({gs(cost)} nötig)")
+        return _refuse(m, army, order, f"Der Reichsschatz reicht nicht ({gs(cost)} nötig)",
+                       Reason.GOLD)
     start = army.position
     army.position = target
     m.moved.add(army.number)

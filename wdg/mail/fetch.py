@@ -60,7 +60,9 @@ from wdg.errors import LockedError, StateError, WdgError
 from wdg.mail.config import MailConfig, load_mail_config
 from wdg.mail import alerts
 from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
-from wdg.orders.intake import DUPLICATE, REFUSED_STATUSES, MailResult
+from wdg.orders.confirm import status_word
+from wdg.orders.intake import MailResult
+from wdg.orders.outcome import REFUSED_STATUSES, IntakeReason, IntakeStatus
 from wdg.orders.mailbox import Incoming
 from wdg.textpolicy import visible
 
@@ -130,7 +132,7 @@ class FetchReport:
                 k = str(r.kingdom) if r.kingdom else "-"
                 reason = "; ".join(x for x in (r.reason, *r.notes) if x)
                 lines.append(f"{visible(r.sender or '(unbrauchbar)')[:32]:32} {k:>5}  "
-                             f"{r.status:16} {visible(reason)}")
+                             f"{status_word(r.status):16} {visible(reason)}")
         for c in self.commands:
             lines.append(f"{visible(c['sender'])[:32]:32} {c.get('kingdom') or '-':>5}  "
                          f"{'Befehl':16} {visible(c['text'])}")
@@ -164,7 +166,7 @@ class FetchReport:
             "ignored": self.ignored, "other_segment": dict(self.other_segment),
             "already": self.already, "moved": self.moved,
             "mails": [{"sender": r.sender, "message_id": r.message_id, "kingdom": r.kingdom,
-                       "status": r.status, "reason": r.reason, "notes": list(r.notes),
+                       "status": r.status.value, "reason": r.reason, "notes": list(r.notes),
                        "arrival": r.arrival.isoformat() if r.arrival else None}
                       for r in self.results],
             "commands": list(self.commands),
@@ -556,8 +558,9 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
             incoming.size, incoming.sha256, incoming.truncated = size, digest, True
         current["head"], current["raw"] = head, got.raw
         results = intake.take(incoming, answer=not auto)
-        if len(results) == 1 and results[0].status == DUPLICATE and results[0].confirmation is None \
-                and "schon im Mond" in results[0].reason:
+        if len(results) == 1 and results[0].status is IntakeStatus.DUPLICATE \
+                and results[0].confirmation is None \
+                and results[0].cause is IntakeReason.EARLIER_MONTH:
             report.already += 1
         report.results.extend(results)
         done.append(uid)

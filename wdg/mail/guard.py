@@ -51,7 +51,9 @@ from pathlib import Path
 from typing import Any
 
 from wdg.errors import DataError
-from wdg.mail.guardbook import Event, GuardBook, now
+from wdg.mail.guardbook import Event, GuardBook, GuardKind, now
+from wdg.orders.confirm import HEADLINES, REASON_WORDS
+from wdg.orders.outcome import PASSWORD_REASONS, TAKEN_STATUSES, IntakeReason, IntakeStatus
 from wdg.world.state import Segment
 
 
@@ -172,9 +174,6 @@ def replies_to_wdg(head: EmailMessage, sender: str) -> bool:
 
 # --- decisions -----------------------------------------------------------------------------
 
-TAKEN = ("angenommen", "älter")
-"""Statuses of a sheet that carried new orders (taken)."""
-PASSWORD_REASONS = ("falsches Passwort", "Passwort fehlt")
 
 
 @dataclass(slots=True)
@@ -223,12 +222,13 @@ class Guard:
     def _since(self) -> Any:
         return now() - timedelta(minutes=self.limits.window_minutes)
 
-    def _add(self, mail: str, kind: str, sender: str, kingdom: int | None,
+    def _add(self, mail: str, kind: GuardKind, sender: str, kingdom: int | None,
              command: str = "") -> None:
         self.book.add(Event(now(), mail, kind, sender, kingdom, self.seg.date.key, command),
                       self.limits.keep_days)
 
-    def _earlier(self, mail: str, kingdom: int | None, kinds: tuple[str, ...]) -> Event | None:
+    def _earlier(self, mail: str, kingdom: int | None,
+                 kinds: tuple[GuardKind, ...]) -> Event | None:
         for e in self.book.of_mail(mail, kingdom):
             if e.kind in kinds:
                 return e
@@ -237,7 +237,8 @@ class Guard:
     def _flooded(self, mail: str, sender: str, kingdom: int | None) -> str:
         """Why one more answer would be too many ('' if it is not)."""
         lim, since = self.limits, self._since()
-        answered = ("antwort", "befehl", "ersetzt-hinweis", "passwort-hinweis")
+        answered = (GuardKind.ANSWERED, GuardKind.COMMAND, GuardKind.REPLACED_NOTICE,
+                    GuardKind.PASSWORD_NOTICE)
         if self.book.count(answered, since=since, sender=sender, exclude=mail) \
                 >= lim.answers_per_sender:
             return (f"mehr als {lim.answers_per_sender} Antworten an {sender} in "
@@ -249,8 +250,8 @@ class Guard:
         return ""
 
     def _throttle(self, mail: str, sender: str, kingdom: int | None, why: str) -> Decision:
-        self._add(mail, "gedrosselt", sender, kingdom)
-        n = self.book.count(("gedrosselt",), since=self._since(), sender=sender)
+        self._add(mail, GuardKind.THROTTLED, sender, kingdom)
+        n = self.book.count((GuardKind.THROTTLED,), since=self._since(), sender=sender)
         self.alerts["flut"] = (f"{n} Mail(s) von {sender} in den letzten "
                                f"{self.limits.window_minutes} Minuten nicht beantwortet "
                                f"({why}). Gezählt im Wachbuch {self.book.path}; wer das ist "
@@ -271,57 +272,58 @@ class Guard:
         sender = (r.sender or "").strip()
         status, k = r.status, r.kingdom
         owner, owner_to = self.owner(k)
-        earlier = self._earlier(mail, k, ("antwort", "passwort-hinweis", "gedrosselt", "fremd",
-                                          "schleife", "passwort-falsch"))
+        earlier = self._earlier(mail, k, (GuardKind.ANSWERED, GuardKind.PASSWORD_NOTICE,
+                                          GuardKind.THROTTLED, GuardKind.FOREIGN, GuardKind.LOOP,
+                                          GuardKind.WRONG_PASSWORD))
         if auto:
             return self._count(Decision(why=f"{auto}: nicht beantwortet"))
-        if status not in TAKEN and (replies_to_wdg(head, self.config.sender)
+        if status not in TAKEN_STATUSES and (replies_to_wdg(head, self.config.sender)
                                     or _quotes_echo(r) or self._quotes_answer(mail, raw)):
             if earlier is None:
-                self._add(mail, "schleife", sender, k)
+                self._add(mail, GuardKind.LOOP, sender, k)
             return self._count(Decision(
                 why="Antwort auf eine Mail von wdg (oder ihr Zitat) ohne neuen gültigen "
                     "Spielzug: nicht beantwortet (keine Mail-Schleife)"))
         wrong_pw = _password_problem(r, self.seg)
-        if wrong_pw and owner:
+        if wrong_pw is not None and owner:
             return self._password(mail, sender, k, owner, owner_to, wrong_pw, r, earlier)
-        authentic = status in TAKEN or status == "bereits erfasst" or (
-            status == "abgelehnt" and k is not None and owner != "" and not wrong_pw
-            and r.parsed is not None and getattr(r.parsed, "password", ""))
+        authentic = status in TAKEN_STATUSES or status is IntakeStatus.DUPLICATE or (
+            status is IntakeStatus.REJECTED and k is not None and owner != "" and wrong_pw is None
+            and r.parsed is not None and bool(getattr(r.parsed, "password", "")))
         plays = bool(self.plays(sender)) if sender else False
         if not sender or not (plays or authentic):
             if earlier is None:
-                self._add(mail, "fremd", sender, k)
+                self._add(mail, GuardKind.FOREIGN, sender, k)
             return self._count(Decision(why="Absender spielt kein Königreich in diesem Segment "
                                             "und der Spielzug trug kein gültiges Passwort: "
                                             "nicht beantwortet (keine Rückstreuung)"))
-        if earlier is not None and earlier.kind != "antwort":
+        if earlier is not None and earlier.kind is not GuardKind.ANSWERED:
             return self._count(Decision(why="nicht beantwortet (schon so entschieden)"))
         if earlier is None:
             why = self._flooded(mail, sender, k)
             if why:
                 return self._throttle(mail, sender, k, why)
-            self._add(mail, "antwort", sender, k)
+            self._add(mail, GuardKind.ANSWERED, sender, k)
         d = Decision(to=sender)
-        if status == "angenommen" and owner and owner.lower() != sender.lower():
+        if status is IntakeStatus.ACCEPTED and owner and owner.lower() != sender.lower():
             d.note = (f"Dieser Spielzug kam von {sender}, nicht von der für Königreich {k} "
                       f"hinterlegten Adresse; die hinterlegte Adresse wird benachrichtigt.")
-            if self._earlier(mail, k, ("ersetzt-hinweis",)) is None:
-                self._add(mail, "ersetzt-hinweis", sender, k)
+            if self._earlier(mail, k, (GuardKind.REPLACED_NOTICE,)) is None:
+                self._add(mail, GuardKind.REPLACED_NOTICE, sender, k)
             d.notices.append((owner_to, f"Spielzug Königreich {k}: von anderer Adresse ersetzt",
                               self._replaced_text(k, sender, r)))
         return d
 
     def _password(self, mail: str, sender: str, k: int, owner: str, owner_to: str,
-                  problem: str, r: Any, earlier: Event | None) -> Decision:
+                  problem: IntakeReason, r: Any, earlier: Event | None) -> Decision:
         lim = self.limits
-        if problem == "falsches Passwort":
-            self._add(mail, "passwort-falsch", sender, k)
-            n = self.book.count(("passwort-falsch",), since=now() - timedelta(days=62),
+        if problem is IntakeReason.WRONG_PASSWORD:
+            self._add(mail, GuardKind.WRONG_PASSWORD, sender, k)
+            n = self.book.count((GuardKind.WRONG_PASSWORD,), since=now() - timedelta(days=62),
                                 kingdom=k, month=self.seg.date.key)
             if n >= lim.password_alert_after:
                 senders = sorted({e.sender for e in self.book.events
-                                  if e.kind == "passwort-falsch" and e.kingdom == k
+                                  if e.kind is GuardKind.WRONG_PASSWORD and e.kingdom == k
                                   and e.month == self.seg.date.key})
                 self.alerts["passwort"] = (
                     f"{n} Versuche mit falschem Passwort für Königreich {k} im Mond "
@@ -329,17 +331,17 @@ class Guard:
                     f"Spieler wurde einmal benachrichtigt, nicht bei jedem Versuch; keiner "
                     f"dieser Spielzüge wurde angenommen. Hat der Spieler sein Passwort "
                     f"vergessen: 'wdg kingdom set-password {self.seg.name} {k}'.")
-        told = self._earlier(mail, k, ("passwort-hinweis",))
-        if told is None and earlier is not None and earlier.kind == "gedrosselt":
+        told = self._earlier(mail, k, (GuardKind.PASSWORD_NOTICE,))
+        if told is None and earlier is not None and earlier.kind is GuardKind.THROTTLED:
             return self._count(Decision(why="nicht beantwortet (schon so entschieden)"))
         if told is None:
             since = now() - timedelta(hours=lim.password_notice_hours)
-            if self.book.count(("passwort-hinweis",), since=since, kingdom=k, exclude=mail):
+            if self.book.count((GuardKind.PASSWORD_NOTICE,), since=since, kingdom=k, exclude=mail):
                 return self._count(Decision(
-                    why=f"{problem}: der Spieler von Königreich {k} wurde in den letzten "
+                    why=f"{REASON_WORDS[problem]}: der Spieler von Königreich {k} wurde in den letzten "
                         f"{lim.password_notice_hours} Stunden schon benachrichtigt; nicht "
                         "beantwortet, gezählt"))
-            self._add(mail, "passwort-hinweis", sender, k)
+            self._add(mail, GuardKind.PASSWORD_NOTICE, sender, k)
         d = Decision(to=owner_to)
         if owner.lower() != sender.lower():
             d.note = (f"Dieser Spielzug für Königreich {k} kam von {sender}, nicht von Ihrer "
@@ -382,18 +384,18 @@ class Guard:
         """'' when the command may be answered, else why not (German)."""
         if auto:
             return self._count(Decision(why=f"{auto}: nicht beantwortet")).why
-        earlier = [e for e in self.book.of_mail(mail) if e.kind in ("befehl", "gedrosselt",
-                                                                    "fremd")]
+        earlier = [e for e in self.book.of_mail(mail)
+                   if e.kind in (GuardKind.COMMAND, GuardKind.THROTTLED, GuardKind.FOREIGN)]
         if earlier:
-            return "" if earlier[0].kind == "befehl" else \
+            return "" if earlier[0].kind is GuardKind.COMMAND else \
                 "nicht beantwortet (schon so entschieden)"
         if not kingdoms:
-            self._add(mail, "fremd", sender, None, command)
+            self._add(mail, GuardKind.FOREIGN, sender, None, command)
             return self._count(Decision(why="Absender spielt kein Königreich in diesem Segment: "
                                             "nicht beantwortet (keine Rückstreuung)")).why
         lim, since = self.limits, self._since()
         for n in kingdoms:
-            if self.book.count(("befehl",), since=since, kingdom=n, command=command) \
+            if self.book.count((GuardKind.COMMAND,), since=since, kingdom=n, command=command) \
                     >= lim.same_command:
                 self._throttle(mail, sender, n, f"derselbe Befehl für Königreich {n} schon in "
                                                 f"den letzten {lim.window_minutes} Minuten "
@@ -404,7 +406,7 @@ class Guard:
         if why:
             return self._throttle(mail, sender, kingdoms[0], why).why
         for n in kingdoms:
-            self._add(mail, "befehl", sender, n, command)
+            self._add(mail, GuardKind.COMMAND, sender, n, command)
         return ""
 
     # --- the end ------------------------------------------------------------------------
@@ -421,29 +423,28 @@ class Guard:
         return [f"{n} Mail(s) nicht beantwortet — {why}" for why, n in sorted(self.counted.items())]
 
 
-def _password_problem(r: Any, seg: Segment) -> str:
-    """"falsches Passwort" / "Passwort fehlt" when the sheet names a kingdom with a
-    player but not its password; '' otherwise."""
-    if r.status != "abgelehnt" or r.parsed is None or not r.kingdom:
-        return ""
-    if r.reason in PASSWORD_REASONS:
-        return r.reason
+def _password_problem(r: Any, seg: Segment) -> IntakeReason | None:
+    """:attr:`IntakeReason.WRONG_PASSWORD` / ``NO_PASSWORD`` when the sheet names
+    a kingdom with a player but not its password; ``None`` otherwise."""
+    if r.status is not IntakeStatus.REJECTED or r.parsed is None or not r.kingdom:
+        return None
+    if r.cause in PASSWORD_REASONS:
+        return r.cause
     from wdg.orders.acceptance import refusals
 
     try:
-        reasons = [d.message for d in refusals(r.parsed, seg)]
+        codes = [d.code for d in refusals(r.parsed, seg)]
     except Exception as exc:  # noqa: BLE001 - the import decided; the guard only routes
         r.notes.append(f"Passwortprüfung für die Antwort gescheitert ({type(exc).__name__}: "
                        f"{str(exc)[:200]})")
-        return ""
-    return next((m for m in reasons if m in PASSWORD_REASONS), "")
+        return None
+    return next((c for c in codes if isinstance(c, IntakeReason) and c in PASSWORD_REASONS),
+                None)
 
 
 def answer_marks() -> tuple[str, ...]:
     """Lines only wdg's answers write (the confirmation's head lines and titles)."""
-    from wdg.orders.confirm import _HEAD
-
-    return (*_HEAD.values(),
+    return (*HEADLINES.values(),
             "Prüfung Ihres Spielzugs (Meldungen stehen unter der betroffenen Zeile):")
 
 

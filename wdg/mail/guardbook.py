@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -32,15 +33,30 @@ GUARD = mailrecords.define("guard", 1, "the mail guard's counts (wdg.mail.guard)
                            "sender, loop")
 """The record kind (format 1: ``{"events": [event, ...]}``)."""
 
+class GuardKind(StrEnum):
+    """What the guard recorded for one counted mail. The values are storage
+    codes (the guard record's ``kind``) and never change; their German meaning
+    is :data:`KINDS`."""
+
+    ANSWERED = "antwort"
+    COMMAND = "befehl"
+    REPLACED_NOTICE = "ersetzt-hinweis"
+    WRONG_PASSWORD = "passwort-falsch"
+    PASSWORD_NOTICE = "passwort-hinweis"
+    THROTTLED = "gedrosselt"
+    FOREIGN = "fremd"
+    LOOP = "schleife"
+
+
 KINDS = {
-    "antwort": "beantwortet (Spielzug)",
-    "befehl": "beantwortet (Mail-Befehl)",
-    "ersetzt-hinweis": "Hinweis an die hinterlegte Adresse: Spielzug von anderer Adresse",
-    "passwort-falsch": "Spielzug mit falschem Passwort",
-    "passwort-hinweis": "Hinweis an die hinterlegte Adresse: falsches Passwort",
-    "gedrosselt": "nicht beantwortet: zu viele Antworten",
-    "fremd": "nicht beantwortet: Absender spielt kein Königreich",
-    "schleife": "nicht beantwortet: automatische Mail oder Antwort auf wdg",
+    GuardKind.ANSWERED: "beantwortet (Spielzug)",
+    GuardKind.COMMAND: "beantwortet (Mail-Befehl)",
+    GuardKind.REPLACED_NOTICE: "Hinweis an die hinterlegte Adresse: Spielzug von anderer Adresse",
+    GuardKind.WRONG_PASSWORD: "Spielzug mit falschem Passwort",
+    GuardKind.PASSWORD_NOTICE: "Hinweis an die hinterlegte Adresse: falsches Passwort",
+    GuardKind.THROTTLED: "nicht beantwortet: zu viele Antworten",
+    GuardKind.FOREIGN: "nicht beantwortet: Absender spielt kein Königreich",
+    GuardKind.LOOP: "nicht beantwortet: automatische Mail oder Antwort auf wdg",
 }
 """Every kind of event, with its German meaning (``wdg mail status``, docs)."""
 
@@ -56,7 +72,7 @@ class Event:
 
     at: datetime
     mail: str
-    kind: str
+    kind: GuardKind
     sender: str = ""
     kingdom: int | None = None
     month: str = ""
@@ -64,7 +80,7 @@ class Event:
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"at": self.at.isoformat(timespec="seconds"), "mail": self.mail,
-                               "kind": self.kind, "sender": self.sender,
+                               "kind": self.kind.value, "sender": self.sender,
                                "kingdom": self.kingdom, "month": self.month}
         if self.command:
             out["command"] = self.command
@@ -81,7 +97,7 @@ def _event(entry: Any) -> Event:
     k = entry.get("kingdom")
     if k is not None and (not isinstance(k, int) or isinstance(k, bool)):
         raise ValueError
-    return Event(at, entry["mail"], entry["kind"], str(entry.get("sender") or ""), k,
+    return Event(at, entry["mail"], GuardKind(entry["kind"]), str(entry.get("sender") or ""), k,
                  str(entry.get("month") or ""), str(entry.get("command") or ""))
 
 
@@ -112,7 +128,7 @@ class GuardBook:
         return [e for e in self.events if e.mail == mail
                 and (kingdom is None or e.kingdom == kingdom)]
 
-    def count(self, kinds: Iterable[str], *, since: datetime, sender: str | None = None,
+    def count(self, kinds: Iterable[GuardKind], *, since: datetime, sender: str | None = None,
               kingdom: int | None = None, command: str | None = None,
               month: str | None = None, exclude: str = "") -> int:
         """Distinct mails with an event of ``kinds`` since ``since`` that match the

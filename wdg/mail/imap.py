@@ -227,7 +227,7 @@ class ImapSession:
             password = cfg.password() if cfg.user else ""
         except StateError as exc:
             raise ImapLoginRefused(str(exc)) from None
-        stage = "Verbindung zu"
+        stage, at_login = "Verbindung zu", False  # the stage's words are for the message
         try:
             if cfg.security == "ssl":
                 stage = "TLS-Verbindung (IMAPS) zu"
@@ -241,7 +241,7 @@ class ImapSession:
                                                   "Verschlüsselung wird kein Passwort gesendet")
                     self.conn.starttls(ssl_context=cfg.context())
             if cfg.user:
-                stage = "Anmeldung bei"
+                stage, at_login = "Anmeldung bei", True
                 self.conn.login(cfg.user, password)
                 # what the server offers after the login (RFC 3501 7.2.1: it may differ)
                 typ, data = self.conn.capability()
@@ -250,7 +250,7 @@ class ImapSession:
                                                    .upper().split())
         except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
             self.close()
-            refused = stage == "Anmeldung bei" and isinstance(exc, imaplib.IMAP4.error) \
+            refused = at_login and isinstance(exc, imaplib.IMAP4.error) \
                 and not isinstance(exc, imaplib.IMAP4.abort)
             cls = ImapLoginRefused if refused else ImapError
             raise cls(f"{stage} dem IMAP-Server {cfg.where} gescheitert: {_describe(exc)}; "

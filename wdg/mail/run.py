@@ -51,10 +51,26 @@ class RunReport:
     """Mails owed and not sent by this call: key -> why (they stay due)."""
     alerts: list[str] = field(default_factory=list)
     """Alert mails to the game master sent by this call (send record keys)."""
+    levels: dict[int, exitcodes.Level] = field(default_factory=dict)
+    """The level of each line that is no plain information (by index in :attr:`lines`)."""
 
-    def note(self, line: str) -> None:
+    def note(self, line: str, level: exitcodes.Level = exitcodes.Level.INFO) -> None:
         """Add a line."""
+        if level is not exitcodes.Level.INFO:
+            self.levels[len(self.lines)] = level
         self.lines.append(line)
+
+    def level(self, i: int) -> exitcodes.Level:
+        """The level of line ``i``."""
+        return self.levels.get(i, exitcodes.Level.INFO)
+
+    @classmethod
+    def failed(cls, segment: str, code: int, line: str,
+               level: exitcodes.Level) -> RunReport:
+        """A report of a run that did not start: one line."""
+        rep = cls(segment, code)
+        rep.note(line, level)
+        return rep
 
     def as_dict(self) -> dict[str, Any]:
         """For ``--json``."""
@@ -77,13 +93,14 @@ def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:
     if got.new or got.sent:
         rep.code = _worse(rep.code, exitcodes.OK)
     if got.uncertain:
-        rep.note(f"Warnung: ungewisse Antworten: {', '.join(got.uncertain)}")
+        rep.note(f"Warnung: ungewisse Antworten: {', '.join(got.uncertain)}",
+                 exitcodes.Level.WARNING)
     if got.failed:
         rep.owed.update(got.failed)
         why = str(got.send_error) if got.send_error is not None else \
             next(iter(got.failed.values()))
         rep.note(f"Fehler: {len(got.failed)} Antwort(en) an Spieler nicht gesendet ({why}); "
-                 "sie bleiben fällig, der nächste Aufruf sendet sie")
+                 "sie bleiben fällig, der nächste Aufruf sendet sie", exitcodes.Level.ERROR)
     return True
 
 
@@ -99,17 +116,17 @@ def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:
         alerts.sending(seg_dir, sent=0, failed={}, error=exc)
         rep.owed[f"bericht/{month.key}/*"] = str(exc)
         rep.note(f"Fehler: Ergebnismails von {month.key} nicht gesendet ({exc}); sie bleiben "
-                 "fällig, der nächste Aufruf sendet sie")
+                 "fällig, der nächste Aufruf sendet sie", exitcodes.Level.ERROR)
         return exitcodes.UNSENT
     code, lines = send_summary(got)
     r = got.result
     alerts.sending(seg_dir, sent=len(r.sent) + len(r.corrected), failed=r.failed)
     rep.owed.update(r.failed)
     rep.sent.append(got.as_dict())
-    for line, _ in lines:
-        if code == exitcodes.NOTHING and line.startswith("nichts versandt"):
-            continue
-        rep.note(line)
+    if code == exitcodes.NOTHING:
+        lines = lines[:-1]  # "nichts versandt: …", which send_summary adds last for NOTHING
+    for line, problem in lines:
+        rep.note(line, exitcodes.Level.WARNING if problem else exitcodes.Level.INFO)
     return code
 
 
@@ -125,7 +142,7 @@ def _check_smtp_password(config, seg_dir, rep: RunReport) -> bool:
         config.smtp.password()
     except StateError as exc:
         alerts.raise_alert(seg_dir, "smtp-anmeldung", str(exc))
-        rep.note(f"Fehler: {exc}")
+        rep.note(f"Fehler: {exc}", exitcodes.Level.ERROR)
         return False
     return True
 
@@ -207,7 +224,7 @@ def _steps(camp: Campaign, segment: str, config, rep: RunReport, *, force: bool,
     rep.blockers = history.blockers(st)
     if rep.blockers and not force:
         for b in rep.blockers:
-            rep.note(f"verweigert: {b}")
+            rep.note(f"verweigert: {b}", exitcodes.Level.REFUSED)
         rep.code = _worse(rep.code, exitcodes.REFUSED)
         return
     _run_month(camp, segment, rep, force=force, next_deadline=next_deadline, pdf=pdf)

@@ -44,11 +44,14 @@ def run_one(camp: Campaign, segment: str, *, force: bool = False,
         tz = load_segment(seg_dir).settings.timezone
         rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
     except LockedError as exc:
-        rep = RunReport(segment, exitcodes.LOCKED, [f"gesperrt: {exc}"])
+        rep = RunReport.failed(segment, exitcodes.LOCKED, f"gesperrt: {exc}",
+                               exitcodes.Level.LOCKED)
     except WdgError as exc:
-        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {exc}"])
+        rep = RunReport.failed(segment, exitcodes.FAILED, f"Fehler: {exc}",
+                               exitcodes.Level.ERROR)
     except OSError as exc:
-        rep = RunReport(segment, exitcodes.FAILED, [f"Fehler: {describe_os_error(exc)}"])
+        rep = RunReport.failed(segment, exitcodes.FAILED, f"Fehler: {describe_os_error(exc)}",
+                               exitcodes.Level.ERROR)
     except KeyboardInterrupt:
         if tz is not None:
             log_line(seg_dir, "mail run --all: abgebrochen (Strg-C)", tz)

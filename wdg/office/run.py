@@ -69,6 +69,18 @@ class SegmentRun:
     seconds: float = 0.0
     peak_rss_kib: int = 0
     """The worker process's peak resident memory after the task (``ru_maxrss``)."""
+    levels: dict[int, exitcodes.Level] = field(default_factory=dict)
+    """The level of each line that is no plain information (by index in :attr:`lines`)."""
+
+    def note(self, line: str, level: exitcodes.Level = exitcodes.Level.INFO) -> None:
+        """Add a line."""
+        if level is not exitcodes.Level.INFO:
+            self.levels[len(self.lines)] = level
+        self.lines.append(line)
+
+    def level(self, i: int) -> exitcodes.Level:
+        """The level of line ``i``."""
+        return self.levels.get(i, exitcodes.Level.INFO)
 
     def as_dict(self) -> dict[str, Any]:
         """For ``--json``."""
@@ -176,11 +188,11 @@ def _run_segment(root: Path, name: str, rep: SegmentRun, *, force: bool, pdf: bo
     if not (seg_dir / "segment.yaml").is_file():
         seen = "das Kampagnenverzeichnis" if not root.is_dir() else f"das Segment {seg_dir}"
         rep.code = exitcodes.FAILED
-        rep.lines.append(
+        rep.note(
             f"Fehler: der Arbeitsprozess {os.getpid()} auf Rechner {socket.gethostname()} sieht "
             f"{seen} nicht ({root}): die Rechner des Clusters brauchen das Kampagnenverzeichnis "
             "unter demselben Pfad auf einem gemeinsamen Dateisystem (docs/world.md); das "
-            "Segment wurde nicht angefasst")
+            "Segment wurde nicht angefasst", exitcodes.Level.ERROR)
         return
     camp = Campaign(root)
     try:
@@ -209,16 +221,16 @@ def _run_segment(root: Path, name: str, rep: SegmentRun, *, force: bool, pdf: bo
             rep.code = exitcodes.OK
     except LockedError as exc:
         rep.code = exitcodes.LOCKED
-        rep.lines.append(f"gesperrt: {exc}")
+        rep.note(f"gesperrt: {exc}", exitcodes.Level.LOCKED)
     except RefusedError as exc:
         rep.code = exitcodes.REFUSED
-        rep.lines.append(f"verweigert: {exc}")
+        rep.note(f"verweigert: {exc}", exitcodes.Level.REFUSED)
     except WdgError as exc:
         rep.code = exitcodes.FAILED
-        rep.lines.append(f"Fehler: {exc}")
+        rep.note(f"Fehler: {exc}", exitcodes.Level.ERROR)
     except OSError as exc:
         rep.code = exitcodes.FAILED
-        rep.lines.append(f"Fehler: {describe_os_error(exc)}")
+        rep.note(f"Fehler: {describe_os_error(exc)}", exitcodes.Level.ERROR)
 
 
 def _finish_delivery(camp: Campaign, name: str, seg: Any, rep: SegmentRun) -> None:
@@ -275,13 +287,14 @@ def _lost(name: str, exc: BaseException) -> SegmentRun:
 
     rep = SegmentRun(name, code=exitcodes.FAILED)
     if lost_worker(exc):
-        rep.lines.append("Fehler: der Arbeitsprozess ging verloren (beendet oder abgestürzt); "
-                         "das Segment ist ausgewertet oder unverändert (das Speichern eines "
-                         "Mondes ist atomar; auf einem Dask-Cluster kann ein anderer "
-                         "Arbeitsprozess es noch auswerten, dann ist es so lange gesperrt) — "
-                         "der nächste 'wdg world run' wertet es aus, falls es noch fällig ist")
+        rep.note("Fehler: der Arbeitsprozess ging verloren (beendet oder abgestürzt); "
+                 "das Segment ist ausgewertet oder unverändert (das Speichern eines "
+                 "Mondes ist atomar; auf einem Dask-Cluster kann ein anderer "
+                 "Arbeitsprozess es noch auswerten, dann ist es so lange gesperrt) — "
+                 "der nächste 'wdg world run' wertet es aus, falls es noch fällig ist",
+                 exitcodes.Level.ERROR)
     else:
-        rep.lines.append(f"Fehler: {type(exc).__name__}: {exc}")
+        rep.note(f"Fehler: {type(exc).__name__}: {exc}", exitcodes.Level.ERROR)
     return rep
 
 

@@ -12,6 +12,8 @@ checker shows all of them as errors.
 from __future__ import annotations
 
 from wdg.orders import model as m
+from wdg.orders.confirm import REASON_WORDS
+from wdg.orders.outcome import IntakeReason
 from wdg.world.passwords import verify_password
 from wdg.world.state import Segment
 
@@ -26,28 +28,33 @@ def refusals(sheet: m.Sheet, seg: Segment, *, check_password: bool = True) -> li
     k = seg.kingdoms.get(sheet.kingdom)
     if not sheet.kingdom:
         out.append(m.Diagnostic(h.get("kingdom", 0), 1, E, "keine Königreichnummer im Spielzug",
-                                expected="Königreich: <Nummer>", consequence=WHOLE))
+                                expected="Königreich: <Nummer>", consequence=WHOLE,
+                                code=IntakeReason.NO_KINGDOM))
     elif k is None or k.player is None:
         out.append(m.Diagnostic(h.get("kingdom", 0), 1, E,
                                 f"unbekanntes Königreich {sheet.kingdom}",
                                 found=str(sheet.kingdom), expected="die Nummer Ihres Königreiches",
-                                consequence=WHOLE))
+                                consequence=WHOLE, code=IntakeReason.OTHER_KINGDOM))
     if sheet.segment and sheet.segment.casefold() != seg.name.casefold():
         out.append(m.Diagnostic(h.get("segment", 0), 1, E, f"falsches Segment {sheet.segment!r}",
                                 found=sheet.segment, expected=f"Segment: {seg.name}",
-                                consequence=WHOLE))
+                                consequence=WHOLE, code=IntakeReason.OTHER_SEGMENT))
     if sheet.month is not None and sheet.month != seg.date:
         # the month's run would refuse it (wdg.engine.month_sheets): say so now, not "angenommen"
         out.append(m.Diagnostic(h.get("month", 0), 1, E,
                                 f"Spielzug für den Mond {sheet.month.short()}, angenommen wird "
                                 f"{seg.date.short()}", found=sheet.month.short(),
-                                expected=seg.date.short(), consequence=WHOLE))
+                                expected=seg.date.short(), consequence=WHOLE,
+                                code=IntakeReason.OTHER_MONTH))
     if not sheet.password:
-        out.append(m.Diagnostic(h.get("password", 0), 1, E, "Passwort fehlt",
+        out.append(m.Diagnostic(h.get("password", 0), 1, E,
+                                REASON_WORDS[IntakeReason.NO_PASSWORD],
                                 expected="Passwort: <Passwort Ihres Königreiches>",
-                                consequence=WHOLE))
+                                consequence=WHOLE, code=IntakeReason.NO_PASSWORD))
     elif check_password and k is not None and k.player is not None \
             and not verify_password(sheet.password, k.player.password_hash):
-        out.append(m.Diagnostic(h.get("password", 0), 1, E, "falsches Passwort",
-                                expected="das Passwort Ihres Königreiches", consequence=WHOLE))
+        out.append(m.Diagnostic(h.get("password", 0), 1, E,
+                                REASON_WORDS[IntakeReason.WRONG_PASSWORD],
+                                expected="das Passwort Ihres Königreiches", consequence=WHOLE,
+                                code=IntakeReason.WRONG_PASSWORD))
     return out

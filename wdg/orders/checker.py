@@ -19,10 +19,12 @@ import operator
 from collections.abc import Iterator
 
 from wdg.orders import model as m
+from wdg.orders.acceptance import WHOLE
+from wdg.orders.outcome import IntakeReason
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.world.address import Address
 from wdg.world.hexgrid import Direction
-from wdg.world.state import Building, TroopType
+from wdg.world.state import Building, MoverKind, TroopType
 from wdg.world.terrain import Component, closed_reason, coastal_mask, has, is_land, is_water, ship_step_ok, \
     settlement_cost_factor, terrain
 
@@ -117,16 +119,16 @@ class _Checker:
             yield m.Diagnostic(1, 1, E, "der Spielzug ist nicht für dieses Königreich",
                                found=str(s.kingdom or "keine Angabe"),
                                expected=f"Königreich: {v.kingdom}",
-                               consequence="der ganze Spielzug wird nicht angenommen")
+                               consequence=WHOLE, code=IntakeReason.OTHER_KINGDOM)
         if s.segment and s.segment != v.segment:
             yield m.Diagnostic(1, 1, E, "falsches Segment", found=s.segment,
                                expected=f"Segment: {v.segment}",
-                               consequence="der ganze Spielzug wird nicht angenommen")
+                               consequence=WHOLE, code=IntakeReason.OTHER_SEGMENT)
         if s.month is not None and s.month != v.month:
             yield m.Diagnostic(s.header_lines.get("month", 1), 1, E,
                                "der Spielzug ist für einen anderen Mond",
                                found=s.month.short(), expected=v.month.short(),
-                               consequence="der ganze Spielzug wird nicht angenommen")
+                               consequence=WHOLE, code=IntakeReason.OTHER_MONTH)
 
     # -- armies ------------------------------------------------------------------------
 
@@ -144,7 +146,7 @@ class _Checker:
     def _block(self, b: m.ArmyBlock) -> Iterator[m.Diagnostic]:
         for d in self._block_orders(b):
             yield d
-            if d.line == b.line and d.consequence == "alle Befehle dieses Heeres verweigert":
+            if d.line == b.line and d.code is m.Effect.ARMY_REFUSED:
                 for o in (b.phase_a, b.phase_b):
                     if o is not None and o.line != b.line:
                         yield m.Diagnostic(o.line, 1, E, f"Heer {b.number:04d} verweigert "
@@ -159,12 +161,14 @@ class _Checker:
                                found=f"{b.number:04d}",
                                expected="eine Ihrer Heeresnummern: " + ", ".join(
                                    f"{n:04d}" for n in sorted(self.view.armies)),
-                               consequence="alle Befehle dieses Heeres verweigert")
+                               consequence="alle Befehle dieses Heeres verweigert",
+                               code=m.Effect.ARMY_REFUSED)
             return
         if b.position != army.position:
             yield m.Diagnostic(b.line, 1, E, f"Heer {b.number:04d} steht nicht in {b.position}",
                                found=str(b.position), expected=str(army.position),
-                               consequence="alle Befehle dieses Heeres verweigert")
+                               consequence="alle Befehle dieses Heeres verweigert",
+                               code=m.Effect.ARMY_REFUSED)
             return
         if army.passive:
             if b.phase_a is not None and not isinstance(b.phase_a, (m.HireGeneral, m.Activate)):
@@ -383,7 +387,7 @@ class _Checker:
                                    consequence=f"die Bewegung endet spätestens in {here}")
                 return
             if verdict.landing:
-                kind = "krieger"
+                kind = MoverKind.KRIEGER
             if v.owners.get(there, 0) not in (0, v.kingdom) and there not in v.owned:
                 return  # a foreign control area may end it (the forecast says so)
             here = there

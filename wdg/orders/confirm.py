@@ -2,26 +2,53 @@
 
 from __future__ import annotations
 
+from wdg.orders.outcome import REFUSED_STATUSES, IntakeReason, IntakeStatus
 from wdg.orders.render import line_ranges
 from wdg.world.state import ruler_title
 
-_HEAD = {
-    "angenommen": "Ihr Spielzug ist eingegangen und wurde angenommen.",
-    "bereits erfasst": "Dieser Spielzug lag bereits vor; er wurde nicht noch einmal gespeichert.",
-    "älter": "Ihr Spielzug ist eingegangen, aber ein später eingetroffener Spielzug liegt "
-             "schon vor; es gilt der spätere.",
-    "Quarantäne": "Ihre Mail konnte nicht gelesen werden und wurde NICHT als Spielzug "
-                  "angenommen; sie ist beim Segmentleiter aufbewahrt.",
-    "abgelehnt": "Ihre Mail wurde NICHT als Spielzug angenommen.",
+STATUS_WORDS: dict[IntakeStatus, str] = {
+    IntakeStatus.ACCEPTED: "angenommen",
+    IntakeStatus.REPLACED_OLDER: "älter",
+    IntakeStatus.DUPLICATE: "bereits erfasst",
+    IntakeStatus.REJECTED: "abgelehnt",
+    IntakeStatus.QUARANTINED: "Quarantäne",
 }
+"""The German word of each outcome as the import's table and the answer's
+subject show it (the one table; the stored codes are the members' values,
+:mod:`wdg.orders.outcome`)."""
+
+HEADLINES: dict[IntakeStatus, str] = {
+    IntakeStatus.ACCEPTED: "Ihr Spielzug ist eingegangen und wurde angenommen.",
+    IntakeStatus.DUPLICATE: "Dieser Spielzug lag bereits vor; er wurde nicht noch einmal "
+                            "gespeichert.",
+    IntakeStatus.REPLACED_OLDER: "Ihr Spielzug ist eingegangen, aber ein später eingetroffener "
+                                 "Spielzug liegt schon vor; es gilt der spätere.",
+    IntakeStatus.QUARANTINED: "Ihre Mail konnte nicht gelesen werden und wurde NICHT als "
+                              "Spielzug angenommen; sie ist beim Segmentleiter aufbewahrt.",
+    IntakeStatus.REJECTED: "Ihre Mail wurde NICHT als Spielzug angenommen.",
+}
+"""The confirmation's first line by outcome (the mail guard knows wdg's own
+answers by these lines, :func:`wdg.mail.guard.answer_marks`)."""
+
+REASON_WORDS: dict[IntakeReason, str] = {
+    IntakeReason.NO_PASSWORD: "Passwort fehlt",
+    IntakeReason.WRONG_PASSWORD: "falsches Passwort",
+}
+"""The German reason of the refusals a program acts on by code, where the text
+is only these words (:func:`wdg.orders.acceptance.refusals`, the mail guard)."""
 
 
-LATE = "nach dem Eintreffschluß"
-"""How the reason of a late sheet begins (:mod:`wdg.orders.intake`)."""
+def status_word(status: IntakeStatus | str) -> str:
+    """The German word of an outcome (a code read from an old record that is no
+    member is shown as it stands)."""
+    try:
+        return STATUS_WORDS[IntakeStatus(status)]
+    except ValueError:
+        return str(status)
 
 
-def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
-                 in_force: str = "", outside: int = 0, notes: list[str] | None = None,
+def confirmation(status: IntakeStatus | str, reason: str, kingdom: int | None, verdict: str, *,
+                 cause: IntakeReason | None = None, in_force: str = "", outside: int = 0, notes: list[str] | None = None,
                  preview: str = "", herrscherin: bool = False,
                  outside_lines: list[int] | None = None, deadline: str = "") -> str:
     """The body of the confirmation mail: result, reason, which sheet is in
@@ -31,8 +58,10 @@ def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
     salutation follows the kingdom's ruler ("Sehr geehrte Herrscherin" when
     ``herrscherin``). ``deadline``: the month's EINTREFFSCHLUSS as the player reads
     it (date, time, zone); a refused sheet's answer names it — and a late sheet is
-    told what happens instead, not to send again before a deadline that has passed."""
-    lines = [f"{ruler_title(herrscherin, 'dear')},", "", _HEAD.get(status, status)]
+    told what happens instead, not to send again before a deadline that has passed
+    (``cause`` :attr:`IntakeReason.LATE`; ``reason`` is the German reason shown)."""
+    head = next((text for s, text in HEADLINES.items() if s == status), str(status))
+    lines = [f"{ruler_title(herrscherin, 'dear')},", "", head]
     if kingdom:
         lines.append(f"Königreich: {kingdom}")
     if reason:
@@ -46,14 +75,14 @@ def confirmation(status: str, reason: str, kingdom: int | None, verdict: str, *,
             if outside_lines else ""
         lines.append(f"{outside} Zeile{'n' if outside != 1 else ''} außerhalb des Spielzugs "
                      f"ignoriert (Anrede, Zitate, Signatur, Text nach NÄCHSTER/ENDE){where}")
-    if status == "abgelehnt" and reason.startswith(LATE):
+    if status == IntakeStatus.REJECTED and cause is IntakeReason.LATE:
         lines += ["", "Der Eintreffschluß" + (f" ({deadline})" if deadline else "")
                   + " ist vorbei: dieser Spielzug zählt für diesen Mond nicht, auch nicht "
                   "berichtigt. Es gilt der Spielzug, der vor dem Eintreffschluß eingegangen "
                   "ist; liegt keiner vor, wird Ihr Königreich in diesem Mond ohne Ihre Befehle "
                   "ausgewertet (Ihre Heere ruhen). Mit dem Ergebnis des Mondes erhalten Sie "
                   "das Formular für den nächsten."]
-    elif status in ("abgelehnt", "Quarantäne"):
+    elif status in REFUSED_STATUSES:
         when = f"bis zum Eintreffschluß {deadline}" if deadline else "vor dem Eintreffschluß"
         lines += ["", f"Bitte senden Sie den Spielzug {when} erneut, als reinen "
                   "Text mit den Zeilen 'Segment:', 'Königreich:' und 'Passwort:'."]

@@ -14,9 +14,11 @@ from wdg.campaign import PACKAGE_ROOT, Campaign
 from wdg.errors import InvalidInputError
 from wdg.fsio import german_strerror
 from wdg.orders.checker import check_sheet
+from wdg.engine.events import Reason
 from wdg.orders.forecast import Forecast, forecast, forecast_text
 from wdg.orders.acceptance import refusals
 from wdg.orders.model import Diagnostic, Severity, Sheet
+from wdg.orders.outcome import IntakeReason
 from wdg.orders.parser import parse_sheet
 from wdg.orders.render import echo, summary, to_json
 from wdg.orders.view import build_view, load_view
@@ -88,8 +90,8 @@ def sheet_verdict(sheet: Sheet, seg: Segment) -> list[Diagnostic]:
         checked = check_sheet(sheet, build_view(seg, sheet.kingdom))
         known = {(d.line, d.message) for d in out}
         out += [d for d in checked if (d.line, d.message) not in known
-                and not (d.message.startswith("der Spielzug ist für einen anderen Mond")
-                         and any(r.message.startswith("Spielzug für den Mond") for r in out))]
+                and not (d.code is IntakeReason.OTHER_MONTH
+                         and any(r.code is IntakeReason.OTHER_MONTH for r in out))]
     else:
         out += sheet.diagnostics
     return sorted(out, key=lambda d: (d.line, d.column))
@@ -121,10 +123,10 @@ def check_file(path: Path, *, view: Path | None = None, campaign: Campaign | Non
 
 FORECAST_WARNING = "Vorschau: voraussichtlich {what} – {reason}"
 """The checker's warning for an order the forecast foresees refused or cut short."""
-_WHAT = {"gold": "verweigert (Gold)", "capacity": "nur teilweise ausgeführt (Tragkraft)",
-         "volume": "nur teilweise ausgeführt (Rüstvolumen)",
-         "count": "nur teilweise ausgeführt (Bestand)",
-         "range": "nur teilweise ausgeführt (Reichweite)", "rule": "verweigert (Regel)"}
+_WHAT = {Reason.GOLD: "verweigert (Gold)", Reason.CAPACITY: "nur teilweise ausgeführt (Tragkraft)",
+         Reason.VOLUME: "nur teilweise ausgeführt (Rüstvolumen)",
+         Reason.COUNT: "nur teilweise ausgeführt (Bestand)",
+         Reason.RANGE: "nur teilweise ausgeführt (Reichweite)", Reason.RULE: "verweigert (Regel)"}
 
 
 def forecast_warnings(data: bytes, diags: list[Diagnostic], *, view: Path | None = None,

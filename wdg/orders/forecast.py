@@ -48,7 +48,7 @@ import numpy as np
 
 from wdg.engine import army_orders, kingdom_orders, wizards
 from wdg.engine.economy import owes_dues
-from wdg.engine.events import Event
+from wdg.engine.events import Event, Reason
 from wdg.engine.foresight import FILL
 from wdg.engine.treasury import count, gs, pct
 from wdg.engine.movement import (
@@ -60,14 +60,14 @@ from wdg.engine.movement import (
     step_verdict,
 )
 from wdg.orders import model as m
-from wdg.orders.acceptance import WHOLE
+from wdg.orders.outcome import SHEET_REFUSALS
 from wdg.orders.checker import check_sheet
 from wdg.orders.lexicon import COMMANDS
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
 from wdg.world.address import Address
 from wdg.world.hexgrid import Direction
-from wdg.world.state import ArmyStatus, Building, TroopType
+from wdg.world.state import ArmyStatus, Building, MoverKind, TroopType
 from wdg.world.terrain import (
     coastal_mask,
     is_water,
@@ -153,9 +153,10 @@ class Refusal:
     order: str
     reason: str
     """German."""
-    cause: str
-    """``gold``, ``capacity`` (the ships' Tragkraft), ``volume`` (a settlement's
-    Rüstvolumen), ``count`` (fewer Rüstgüter than ordered), ``range`` or ``rule``."""
+    cause: Reason
+    """:attr:`Reason.GOLD`, ``CAPACITY`` (the ships' Tragkraft), ``VOLUME`` (a
+    settlement's Rüstvolumen), ``COUNT`` (fewer Rüstgüter than ordered),
+    ``RANGE`` or ``RULE``; its value (``gold`` ...) in the JSON."""
     army: int | None = None
 
 
@@ -281,6 +282,8 @@ class KnownTerrain:
 
 
 _DIRECTIONS = tuple(Direction)
+_LANDED = MoverKind.KRIEGER
+"""The mover an army of boats becomes on landing (bound once for the search)."""
 """The six directions (iterating an Enum class is slow in a hot loop)."""
 
 
@@ -299,7 +302,7 @@ class Edge(NamedTuple):
     """``direction.value``, the letter of a ``b``/``e`` order."""
 
 
-def mover_kind_of(army: ArmyView) -> str:
+def mover_kind_of(army: ArmyView) -> MoverKind:
     """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``, as
     :func:`wdg.engine.movement.mover_kind` (:attr:`ArmyView.mover_kind`)."""
     return army.mover_kind
@@ -319,23 +322,24 @@ def _orders_by_line(sheet: m.Sheet) -> dict[int, str]:
     return out
 
 
-def _cause(e: Event) -> str | None:
-    """The forecast's cause of an event that refuses or cuts an order, or ``None``."""
-    if e.kind == "pay.shortfall" or (e.kind.endswith(".refused") and (
-            "Reichsschatz" in e.why or "Goldsterne" in e.why)):
-        return "gold"
+def _cause(e: Event) -> Reason | None:
+    """The forecast's cause of an event that refuses or cuts an order, or ``None``:
+    a refusal's own code (:attr:`Event.reason`, set by the engine where it
+    refuses), never a word searched in its German text."""
+    if e.kind == "pay.shortfall":
+        return Reason.GOLD
     if e.kind == "a.nr.partial":
-        return "volume"  # the settlement's militia (Rüstvolumen), not the ships' Tragkraft
+        return Reason.VOLUME  # the settlement's militia (Rüstvolumen), not the ships' Tragkraft
     if e.kind == "a.er.partial":
-        return "count"  # the army had fewer Rüstgüter than the order names
-    if e.kind.endswith(".partial") or "Raumfaktoren" in e.why and e.kind.endswith(".refused"):
-        return "capacity"
-    if "Rüstvolumen" in e.why and e.kind.endswith(".refused"):
-        return "volume"
-    if e.kind.endswith(".refused") or e.kind == "conquest.failed":
-        return "rule"
+        return Reason.COUNT  # the army had fewer Rüstgüter than the order names
+    if e.kind.endswith(".partial"):
+        return Reason.CAPACITY
+    if e.kind.endswith(".refused"):
+        return e.reason or Reason.RULE
+    if e.kind == "conquest.failed":
+        return Reason.RULE
     if e.kind == "move.stopped" and e.data.get("remaining"):
-        return "range"
+        return Reason.RANGE
     return None
 
 
@@ -357,7 +361,7 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
     fc = Forecast(view.segment, view.month.key, k, view.treasury, None, kingdom_name=view.name)
     for d in sorted(diags, key=lambda x: x.line):
         if d.severity is m.Severity.ERROR and d.line:
-            fc.refused.append(Refusal(d.line, d.found, d.message, "rule"))
+            fc.refused.append(Refusal(d.line, d.found, d.message, Reason.RULE))
     seen = foresee(view, accepted(sheet, diags), rules, skip=skip)
     before, after, marks = seen.before, seen.after, seen.foresight
     written = _orders_by_line(sheet)
@@ -371,7 +375,7 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
                 and e.data.get("deserters"):
             fc.deserters[e.army] = fc.deserters.get(e.army, 0) + int(e.data["deserters"])
         cause = _cause(e)
-        if cause == "rule" and e.kind == "conquest.failed" and e.at is not None \
+        if cause is Reason.RULE and e.kind == "conquest.failed" and e.at is not None \
                 and Address.parse(before.label(e.at)) in view.owned:
             cause = None  # an ``e`` passing its own land: nothing to conquer there
         if cause is not None:
@@ -477,7 +481,7 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
 
     out = {}
     for n, a in sorted(view.armies.items()):
-        if not a.troop or not owes_dues(ArmyStatus(a.status), a.general is not None):
+        if not a.troop or not owes_dues(a.status, a.general is not None):
             continue
         out[n] = army_dues(a.troop, a.units, rules)
     return out
@@ -499,7 +503,7 @@ def forecast(view: KingdomView, sheet: m.Sheet, rules: Rules, *,
     ``skip``: steps the engine leaves out (:func:`~wdg.engine.foresight.foresee`).
     Deterministic; never rolls a die; reads nothing but its arguments."""
     diags = diagnostics if diagnostics is not None else check_sheet(sheet, view)
-    whole = [d for d in diags if d.severity is m.Severity.ERROR and d.consequence == WHOLE]
+    whole = [d for d in diags if d.severity is m.Severity.ERROR and d.code in SHEET_REFUSALS]
     if whole:
         fc = Forecast(view.segment, view.month.key, view.kingdom, view.treasury, None,
                       kingdom_name=view.name)
@@ -567,7 +571,7 @@ def reach(view: KingdomView, number: int, rules: Rules,
                     ends.add(label)
                 else:
                     ends.discard(label)
-                heapq.heappush(heap, (nc, label, there, "krieger" if v.landing else k, stay,
+                heapq.heappush(heap, (nc, label, there, _LANDED if v.landing else k, stay,
                                       tid))
     out = []
     for to, (cost, stay) in best.items():
@@ -751,7 +755,7 @@ def forecast_text(fc: Forecast, limit: int | None = None) -> str:
     for r in shown:
         where = f"Zeile {r.line}: " if r.line else ""
         what = f"{r.order} – " if r.order else ""
-        out += _wrap(f"{where}{what}{r.reason} [{_CAUSE[r.cause]}]", "  ", "    ")
+        out += _wrap(f"{where}{what}{r.reason} [{CAUSE_WORDS[r.cause]}]", "  ", "    ")
     if len(shown) < len(fc.refused):
         out.append(f"  … und {len(fc.refused) - len(shown)} weitere")
     out += ["", "Was die Vorschau nicht wissen kann oder nicht berechnet:"]
@@ -770,8 +774,8 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [first]
 
 
-_CAUSE = {"gold": "Gold", "capacity": "Tragkraft", "volume": "Rüstvolumen", "count": "Bestand",
-          "range": "Reichweite", "rule": "Regel"}
+CAUSE_WORDS = {Reason.GOLD: "Gold", Reason.CAPACITY: "Tragkraft", Reason.VOLUME: "Rüstvolumen",
+          Reason.COUNT: "Bestand", Reason.RANGE: "Reichweite", Reason.RULE: "Regel"}
 
 
 def _army_lines(a: ArmyForecast) -> list[str]:

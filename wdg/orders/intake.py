@@ -50,9 +50,10 @@ from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError, StateError, WdgError
 from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
-from wdg.orders.confirm import confirmation
+from wdg.orders.confirm import confirmation, status_word
 from wdg.orders.mailbox import Incoming, iter_mailbox
 from wdg.orders.model import Sheet
+from wdg.orders.outcome import REFUSED_STATUSES, IntakeReason, IntakeStatus
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
@@ -67,9 +68,19 @@ MAX_SHEETS = 10
 """Most sheets read from one mail (a player rarely rules more than two
 kingdoms); bounds the work one mail can cause."""
 
-ACCEPTED, REPLACED_OLDER, DUPLICATE, REJECTED, QUARANTINED = \
-    "angenommen", "älter", "bereits erfasst", "abgelehnt", "Quarantäne"
-REFUSED_STATUSES = (REJECTED, QUARANTINED)
+ACCEPTED, REPLACED_OLDER, DUPLICATE, REJECTED, QUARANTINED = (
+    IntakeStatus.ACCEPTED, IntakeStatus.REPLACED_OLDER, IntakeStatus.DUPLICATE,
+    IntakeStatus.REJECTED, IntakeStatus.QUARANTINED)
+"""Short names of the :class:`~wdg.orders.outcome.IntakeStatus` members."""
+
+
+def stored_status(code: object, default: IntakeStatus) -> IntakeStatus:
+    """The outcome a receipt or record stored as ``code`` (its value); ``default``
+    for a code no version of wdg wrote."""
+    try:
+        return IntakeStatus(str(code))
+    except ValueError:
+        return default
 
 
 @dataclass(slots=True)
@@ -77,8 +88,9 @@ class MailResult:
     """What happened to one sheet of one mail (a mail without a usable sheet
     has one result)."""
 
-    status: str
+    status: IntakeStatus
     reason: str
+    """German, for the player and the game master (display text)."""
     sender: str
     message_id: str
     date: datetime | None
@@ -103,6 +115,9 @@ class MailResult:
     unless the import is told to (spam, a greeting)."""
     notices: list[Path] = field(default_factory=list)
     """Further mails about this sheet (the address on record told: issue #39)."""
+    cause: IntakeReason | None = None
+    """The code of ``reason`` where a program acts on it (a late sheet, a
+    password problem, a mail of an earlier month); run time only."""
 
 
 @dataclass(slots=True)
@@ -129,7 +144,7 @@ class IntakeReport:
             k = str(r.kingdom) if r.kingdom else "-"
             sender = visible(r.sender or "(unbrauchbar)")[:32]
             reason = "; ".join(x for x in (r.reason, *r.notes) if x)
-            lines.append(f"{sender:32} {k:>5}  {r.status:16} {visible(reason)}")
+            lines.append(f"{sender:32} {k:>5}  {status_word(r.status):16} {visible(reason)}")
         rejected = sorted({r.kingdom for r in self.results if r.status == REJECTED and r.kingdom})
         quarantined = [r for r in self.results if r.quarantined is not None]
         lines.append("")
@@ -241,7 +256,8 @@ class Intake:
             msg = _headers_only(mail.raw)
             r = MailResult(DUPLICATE, f"schon im Mond {_month_text(month)} eingelesen; nicht "
                            "noch einmal", sender_address(msg) or "", message_id(msg) or "",
-                           header_date(msg), position=mail.position)
+                           header_date(msg), position=mail.position,
+                           cause=IntakeReason.EARLIER_MONTH)
             self.report.results.append(r)
             if mail.place:  # the same mail at another place (a copy): remember that too
                 self.record.record(key, "taking", month, place=mail.place)
@@ -296,7 +312,7 @@ class Intake:
         if not again:
             self.record.record(
                 key, "taken", this, place=mail.place,
-                results=[{"status": r.status, "kingdom": r.kingdom, "sender": r.sender,
+                results=[{"status": r.status.value, "kingdom": r.kingdom, "sender": r.sender,
                           "arrival": r.arrival.isoformat() if r.arrival else None,
                           "no_sheet": no_sheet(r),
                           "answer": _rel(self.camp, r.confirmation),
@@ -458,11 +474,14 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
         reasons = refusals(sheet, seg)
         if reasons:
             r.reason = reasons[0].message
+            code = reasons[0].code
+            r.cause = code if isinstance(code, IntakeReason) else None
             continue
         if deadline is not None and (arrival is None or arrival > deadline):
             r.reason = ("nach dem Eintreffschluß " + deadline.strftime("%d.%m.%Y %H:%M")
                         + f" eingetroffen ({_local(arrival, deadline.tzinfo)})") \
                 if arrival else "Ankunftszeit unbekannt; Eintreffschluß nicht prüfbar"
+            r.cause = IntakeReason.LATE if arrival else IntakeReason.ARRIVAL_UNKNOWN
             continue
         _store(folder, sheet.kingdom, text, r, mail.digest, part, source != "Date",
                tz=seg.settings.timezone)
@@ -555,7 +574,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
         # This very sheet was stored by an import of an older wdg interrupted
         # before its receipt: complete it (not a hand-placed one to be replaced).
         r.status, r.stored = ACCEPTED, current
-        store_intake.commit(folder, [(cur_receipt, store_intake.receipt_text({**receipt, "status": ACCEPTED,
+        store_intake.commit(folder, [(cur_receipt, store_intake.receipt_text({**receipt, "status": ACCEPTED.value,
                                                        "reason": r.reason}))], [])
         r.in_force = _describe(cur_receipt, tz)
         return
@@ -577,7 +596,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
                        "gilt nicht"
             r.in_force = _describe(cur_receipt, tz)
             store_intake.write_sheet(folder, replaced / f"k{n}.{i}.txt", replaced / f"k{n}.{i}.receipt.yaml", text,
-                   {**receipt, "status": r.status, "reason": r.reason, "in_force": r.in_force})
+                   {**receipt, "status": r.status.value, "reason": r.reason, "in_force": r.in_force})
             return
         if current.is_file():
             moves.append((current, replaced / f"k{n}.{i}.txt"))
@@ -586,7 +605,7 @@ def _store(folder: Path, n: int, text: str, r: MailResult, mail_sha: str, part: 
         r.reason = f"ersetzt den früheren Spielzug (aufbewahrt als replaced/k{n}.{i}.txt)"
     r.status, r.stored = ACCEPTED, current
     store_intake.write_sheet(folder, current, cur_receipt, text,
-           {**receipt, "status": ACCEPTED, "reason": r.reason}, moves)
+           {**receipt, "status": ACCEPTED.value, "reason": r.reason}, moves)
     r.in_force = _describe(cur_receipt, tz)
 
 
@@ -694,7 +713,7 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
             and r.original.get("raw") == mail.digest):
         # These very bytes were stored by an import that stopped before answering
         # (a re-sent copy differs in its headers): answer as that import would have.
-        r.status = str(r.original["status"])
+        r.status = stored_status(r.original["status"], r.status)
         r.reason = str(r.original.get("reason", ""))
         r.in_force = str(r.original.get("in_force", r.in_force))
     verdict = preview = ""
@@ -708,7 +727,8 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
         if r.status != REPLACED_OLDER and rules is not None:
             preview = _preview(sheet, seg, rules, diags)
     ruler = seg.kingdoms.get(r.kingdom) if r.kingdom else None
-    body = confirmation(r.status, r.reason, r.kingdom, verdict, in_force=r.in_force,
+    body = confirmation(r.status, r.reason, r.kingdom, verdict, cause=r.cause,
+                        in_force=r.in_force,
                         outside=r.outside, notes=r.notes, preview=preview,
                         herrscherin=bool(ruler and ruler.herrscherin),
                         outside_lines=getattr(r.parsed, "outside_lines", None),
@@ -716,7 +736,8 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
     out = EmailMessage()
     out["From"] = gm
     out["To"] = to or r.sender
-    out["Subject"] = f"Spielzug{' Königreich ' + str(r.kingdom) if r.kingdom else ''}: {r.status}"
+    out["Subject"] = f"Spielzug{' Königreich ' + str(r.kingdom) if r.kingdom else ''}: " \
+        f"{status_word(r.status)}"
     # A real Date (when the answer was written; the sender sets it again when it goes
     # out) and a Message-ID of the game master's domain, stable across re-sends.
     out["Date"] = formatdate(localtime=False, usegmt=True)

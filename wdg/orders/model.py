@@ -311,6 +311,14 @@ PhaseBOrder = Move | CharacterAction | Conquer | Help | Inform | Occupy | Rest |
 
 # --- a whole sheet -------------------------------------------------------------
 
+class Effect(Enum):
+    """What a diagnostic's consequence means where a program acts on it
+    (:attr:`Diagnostic.code`); the German ``consequence`` is its display text."""
+
+    ARMY_REFUSED = "army-refused"
+    """The army's block is refused: none of its orders is taken."""
+
+
 class Severity(Enum):
     """How bad a diagnostic is."""
 
@@ -340,6 +348,10 @@ class Diagnostic:
     expected: str = ""
     consequence: str = ""
     suggestion: str = ""
+    code: Enum | None = field(default=None, compare=False)
+    """What a program compares where it acts on this message (e.g.
+    :class:`wdg.orders.outcome.IntakeReason`), never the German text; run
+    time only."""
 
 
 @dataclass(slots=True)

@@ -27,10 +27,11 @@ import yaml
 
 from wdg import yamlfast
 from wdg.errors import DataError, InvalidInputError
+from wdg.engine.events import SightingKind
 from wdg.world.address import Address, Grid
 from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Direction, Hex
-from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, Segment, TroopType
+from wdg.world.state import BUILDING_ORDER, ArmyStatus, Building, MoverKind, Segment, TroopType
 from wdg.world.terrain import TERRAINS, Terrain, terrain
 
 
@@ -40,9 +41,15 @@ class GeneralView:
 
     name: str
     troop: str
+    """The :class:`TroopType` value (the rules' key)."""
     experience: int
     wizard: bool = False
     ability: str | None = None
+
+    @property
+    def troop_type(self) -> TroopType:
+        """The general's troop type as the member a program compares."""
+        return TroopType(self.troop)
 
 
 @dataclass(slots=True)
@@ -50,8 +57,8 @@ class ArmyView:
     """One own army."""
 
     number: int
-    status: str
-    """``aktiv``, ``passiv`` or ``aktivierend`` (:class:`ArmyStatus` values)."""
+    status: ArmyStatus
+    """Active, passive or activating (``ansicht.yaml`` writes the member's value)."""
     position: Address
     """``000.00`` for passive armies."""
     troop: str | None
@@ -70,22 +77,28 @@ class ArmyView:
     @property
     def passive(self) -> bool:
         """True for an army at 000.00 (only ``nf``/``nh`` allowed)."""
-        return self.status == ArmyStatus.PASSIVE.value or self.position.is_passive
+        return self.status is ArmyStatus.PASSIVE or self.position.is_passive
+
+    @property
+    def troop_type(self) -> TroopType | None:
+        """The army's troop type as the member a program compares (``None``:
+        no general yet)."""
+        return TroopType(self.troop) if self.troop else None
 
     @property
     def is_fleet(self) -> bool:
         """True for ship armies."""
-        return self.troop == TroopType.SCHIFFE.value
+        return self.troop_type is TroopType.SCHIFFE
 
     @property
-    def mover_kind(self) -> str:
+    def mover_kind(self) -> MoverKind:
         """``krieger``, ``reiter``, ``boote`` (warriors in boats) or ``schiffe``, as
         :func:`wdg.engine.movement.mover_kind`."""
         if self.is_fleet:
-            return "schiffe"
+            return MoverKind.SCHIFFE
         if self.boats > 0:
-            return "boote"
-        return "reiter" if self.troop == TroopType.REITER.value else "krieger"
+            return MoverKind.BOOTE
+        return MoverKind.REITER if self.troop_type is TroopType.REITER else MoverKind.KRIEGER
 
 
 @dataclass(slots=True)
@@ -256,7 +269,7 @@ def build_view(seg: Segment, kingdom: int, sightings: Sequence[Any] = ()) -> Kin
             continue
         g = army.general
         view.armies[army.number] = ArmyView(
-            army.number, army.status.value, _addr(seg, army.position),
+            army.number, army.status, _addr(seg, army.position),
             army.troop.value if army.troop else None, army.units,
             GeneralView(g.name, g.troop.value, g.experience, g.wizard, g.ability) if g else None,
             army.boats, army.carried_by, army.carrying, army.morale, army.durability,
@@ -269,7 +282,7 @@ def build_view(seg: Segment, kingdom: int, sightings: Sequence[Any] = ()) -> Kin
     for e in sightings:
         d = getattr(e, "data", None) or {}
         if getattr(e, "kind", "") == "recon.sighting" and e.kingdom == kingdom \
-                and d.get("what") == "heer" and e.at is not None and d.get("of") is not None \
+                and d.get("what") == SightingKind.ARMY and e.at is not None and d.get("of") is not None \
                 and d.get("of") != kingdom and seg.grid.contains(e.at) and d.get("troop"):
             view.foreign.append(ForeignArmyView(int(d["id"]), int(d["of"]),
                                                 seg.grid.address_of(e.at), str(d["troop"]),
@@ -324,7 +337,7 @@ def view_to_dict(view: KingdomView) -> dict[str, Any]:
         "palaces": view.palaces,
         "diplomacy": {int(k): int(v) for k, v in sorted(view.diplomacy.items())},
         "armies": [{
-            "number": a.number, "status": a.status, "position": str(a.position),
+            "number": a.number, "status": a.status.value, "position": str(a.position),
             "troop": a.troop, "units": a.units, "boats": a.boats,
             "carried_by": a.carried_by, "carrying": a.carrying, "general": gen(a.general),
             "morale": a.morale, "durability": a.durability, "boat_durability": a.boat_durability,
@@ -399,7 +412,8 @@ def view_from_dict(data: Any, path: str = "<view>") -> KingdomView:
         g = a.get("general")
         av = ArmyView(
             number=r.typed(a, "number", int, key + "."),
-            status=r.choice(a.get("status"), f"{key}.status", [s.value for s in ArmyStatus]),
+            status=ArmyStatus(r.choice(a.get("status"), f"{key}.status",
+                                       [s.value for s in ArmyStatus])),
             position=r.address(a.get("position"), f"{key}.position"),
             troop=None if a.get("troop") is None else r.choice(
                 a.get("troop"), f"{key}.troop", [t.value for t in TroopType]),

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from wdg.engine.events import Event
+from wdg.engine.events import Event, SightingKind
 from wdg.engine.wizards import action_codes
 from wdg.orders.model import Sheet
 from wdg.reports.model import (
@@ -25,6 +25,7 @@ from wdg.reports.model import (
     AroundCell,
     Sighting,
     FOREIGN_ANSWERS,
+    STATUS_OF_REPORT,
     STATUS_TEXT,
     ArmyRow,
     Booking,
@@ -58,6 +59,7 @@ from wdg.world.state import (
     BUILDING_ORDER,
     UNKNOWN_TERRAIN,
     Army,
+    ArmyStatus,
     Building,
     Segment,
     TroopType,
@@ -195,7 +197,7 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
                 for e in claim(lambda e: e.kind == "message.delivered")]
     contacts = lines(claim(lambda e: e.kind.startswith("contact.")))
     notes = [e.why for e in claim(lambda e: e.kind == "gm.note")]
-    rest = _same_text(_with_army(lines([e for e in mine if id(e) not in used])))
+    rest = _same_text(lines([e for e in mine if id(e) not in used]))
 
     provinces, settlements, militia = _territory(seg_after, kingdom, settings, rules)
     ledger = treasury(seg_after, mine, kingdom, settings, seg_before)
@@ -233,7 +235,8 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
         events=rest,
         totals=Totals(gemarks=sum(len(p.gemarks) for p in provinces),
                       settlements=len(settlements), armies=len(armies),
-                      active_armies=sum(1 for a in armies if a.status != "passive"),
+                      active_armies=sum(1 for a in armies
+                                        if STATUS_OF_REPORT[a.status] is not ArmyStatus.PASSIVE),
                       soldiers=sum(a.units for a in armies),
                       tax_value=sum(g.tax for p in provinces for g in p.gemarks),
                       income=ledger.income, expense=ledger.expense, treasury=ledger.after,
@@ -295,7 +298,7 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
                 continue
             what = str(e.data.get("what", ""))
             ident = e.data.get("id")
-            if what.startswith(("fabel", "creature")):
+            if what == SightingKind.CREATURE:
                 add("creature", at, "F")
             else:
                 add("army", at, f"{ident:04d}" if isinstance(ident, int) else "?")
@@ -361,12 +364,23 @@ def _booking_text(e: Event) -> str:
     return text
 
 
+def _names_army(l: Line) -> bool:
+    """True if a line must name its army beside it: it has one and its text
+    does not name it."""
+    return l.army is not None and f"{l.army:04d}" not in l.text
+
+
+def _army_place(l: Line) -> str:
+    """The army of a line and where it stood: ``0303 (302.27)``."""
+    return f"{l.army:04d}" + (f" ({l.where})" if l.where else "")
+
+
 def _with_army(items: list[Line]) -> list[Line]:
     """Name the army of a line outside its order ("Heer 0303 (302.27)") when
     its text does not."""
     for l in items:
-        if l.army is not None and f"{l.army:04d}" not in l.text:
-            l.where = f"Heer {l.army:04d}" + (f" ({l.where})" if l.where else "")
+        if _names_army(l):
+            l.where = f"Heer {_army_place(l)}"
     return items
 
 
@@ -625,23 +639,27 @@ def _morale_events(events: Sequence[Event], kingdom: int) -> dict[int, list[Even
 
 
 def _same_text(items: list[Line]) -> list[Line]:
-    """Events of several armies with the same text and data as one line naming
-    the armies ("Heere 0108 (318.17), 0112 (317.24): Die Flotte ruht nicht; ..."),
-    in the order of the first."""
+    """Each army named beside its line as :func:`_with_army` does, and events
+    of several armies with the same text and data as one line naming the
+    armies ("Heere 0108 (318.17), 0112 (317.24): Die Flotte ruht nicht; ..."),
+    in the order of the first. Which lines name an army is asked of the line
+    (:func:`_names_army`), never read back from the words of its ``where``."""
     out: list[Line] = []
-    first: dict[tuple, Line] = {}
+    first: dict[tuple, tuple[Line, list[str]]] = {}
     for l in items:
+        if not _names_army(l):
+            out.append(l)
+            continue
         key = (l.kind, l.text, tuple(map(tuple, l.details)),
                json.dumps(l.data, sort_keys=True, default=str))
-        if not l.where.startswith("Heer "):
-            out.append(l)
-        elif key in first:
-            g = first[key]
-            g.where = ("Heere " + g.where[len("Heer "):] if g.where.startswith("Heer ") else g.where) \
-                + ", " + l.where[len("Heer "):]
+        if key in first:
+            first[key][1].append(_army_place(l))
         else:
-            first[key] = Line(l.kind, l.text, l.where, l.army, list(l.details), dict(l.data))
-            out.append(first[key])
+            line = Line(l.kind, l.text, l.where, l.army, list(l.details), dict(l.data))
+            first[key] = (line, [_army_place(l)])
+            out.append(line)
+    for line, places in first.values():
+        line.where = ("Heer " if len(places) == 1 else "Heere ") + ", ".join(places)
     return out
 
 

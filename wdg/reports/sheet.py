@@ -71,7 +71,7 @@ def form_view(doc: dict[str, Any]) -> KingdomView:
         if a["general"]:
             g = GeneralView(a["general"], a["troop_type"] or "", a["experience"] or 0,
                             a.get("wizard", False), a.get("ability"))
-        view.armies[a["number"]] = ArmyView(a["number"], STATUS_OF_REPORT[a["status"]].value,
+        view.armies[a["number"]] = ArmyView(a["number"], STATUS_OF_REPORT[a["status"]],
                                             Address.parse(a["position"]),
                                             a["troop_type"], a["units"], g,
                                             carried_by=a["carried_by"], carrying=a["carrying"])

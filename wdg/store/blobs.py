@@ -80,4 +80,4 @@ def remove_staged_blobs(folder: Path) -> list[str]:
         return [f"{folder}: nicht von wdg angelegt: {', '.join(kept)} — nicht gelöscht; prüfen "
                 "und von Hand entfernen"]
     folder.rmdir()
-    return [f"{folder}: removed the staged templates of a month that was not committed"]
+    return [f"{folder}: die vorbereiteten Vorlagen eines nicht festgeschriebenen Mondes entfernt"]

@@ -176,14 +176,14 @@ def recover_intake(folder: Path) -> list[str]:
         return notices
     for journal in sorted(folder.glob(JOURNAL_GLOB)):
         roll_forward(folder, journal)
-        notices.append(f"{journal}: completed a sheet's storing interrupted after its commit")
+        notices.append(f"{journal}: das nach seinem Festschreibepunkt unterbrochene Speichern eines Spielzugs vollendet")
     for d in (folder, folder / "replaced"):
         if not d.is_dir():
             continue
         for tmp in sorted(d.glob(".*.new")) + sorted(d.glob(".intake-*.journal.tmp")):
             if tmp.is_file() and not tmp.is_symlink():
                 tmp.unlink()
-                notices.append(f"{tmp}: removed (an uncommitted sheet of an interrupted import)")
+                notices.append(f"{tmp}: entfernt (ein nicht festgeschriebener Spielzug eines unterbrochenen Einlesens)")
     return notices
 
 

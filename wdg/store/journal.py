@@ -245,6 +245,15 @@ def leftovers(path: Path) -> list[str]:
         f" — ein symbolischer Link (auf {os.readlink(g)}): wdg folgt ihm nicht; von Hand "
         "entfernen (rm, nicht rm -r)" if g.is_symlink() else "")
         for g in sorted(path.glob(f"{GENERATION_PREFIX}*"))]
+    return found + old_version_leftovers(path)
+
+
+def old_version_leftovers(path: Path) -> list[str]:
+    """The part of :func:`leftovers` that wdg versions before the commit
+    protocol left: hidden ``.<segment>.*`` siblings (never work in progress of
+    a running command)."""
+    path = Path(path)
+    found = []
     if path.parent.is_dir():
         for p in sorted(path.parent.glob(f".{path.name}.*")):
             holds = " (enthält ein Archiv turns/)" if (p / TURNS_DIR).is_dir() else ""

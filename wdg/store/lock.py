@@ -19,7 +19,9 @@ from pathlib import Path
 from wdg.errors import LockedError, StateError
 from wdg.procs import LOCK_FDS
 from wdg.store.journal import TURNS_DIR as TURNS
-from wdg.store.journal import leftovers, recover_store
+from wdg.store.edges import LinkRefused
+from wdg.store.intake import JOURNAL_GLOB, IntakeMoveError, recover_intake
+from wdg.store.journal import leftovers, old_version_leftovers, recover_store
 from wdg.store.recovery import recover_archive
 from wdg.store.segment import check_live_format
 
@@ -61,7 +63,9 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
     taken over with a one-line notice; a lock of a process on another host is
     refused (we cannot see whether it still runs). On taking the lock, a save
     or a month's commit interrupted by a crash is completed or cleaned up
-    (:func:`wdg.store.journal.recover_store`, :func:`recover_archive`). Then
+    (:func:`wdg.store.journal.recover_store`, :func:`recover_archive`), and so
+    is an import of order sheets killed after a sheet's commit
+    (:func:`recover_waiting_sheets`). Then
     the segment's format is checked (:func:`wdg.store.segment.check_live_format`:
     every command that changes a segment refuses one of another format, unless
     ``any_format``, for ``wdg segment upgrade`` and ``wdg segment check``)."""
@@ -114,7 +118,8 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {host}\n".encode(), 0)
-        for note in recover_store(segment_dir) + recover_archive(segment_dir):
+        for note in (recover_store(segment_dir) + recover_archive(segment_dir)
+                     + recover_waiting_sheets(segment_dir)):
             notice(note)
         if not any_format and (segment_dir / "segment.yaml").is_file():
             check_live_format(segment_dir)
@@ -125,6 +130,25 @@ def segment_lock(segment_dir: Path, *, any_format: bool = False) -> Iterator[Pat
         finally:
             LOCK_FDS.discard(fd)
             os.close(fd)  # releases the flock
+
+
+def recover_waiting_sheets(segment_dir: Path) -> list[str]:
+    """Complete the imports of order sheets a kill interrupted after a sheet's
+    commit, in every month folder ``orders/<segment>/<YYYY-MM>/`` of the
+    campaign (:func:`wdg.store.intake.recover_intake`); call it holding the
+    lock. A journal whose move cannot be completed (a link, a missing file)
+    stays where it is: ``wdg segment check`` names it and ``wdg turn run``
+    refuses until it is resolved, so here it is only a notice."""
+    if segment_dir.parent.name != "worlds":
+        return []
+    top = segment_dir.parent.parent / "orders" / segment_dir.name
+    notes: list[str] = []
+    for folder in sorted({j.parent for j in top.glob(f"*/{JOURNAL_GLOB}")}):
+        try:
+            notes += recover_intake(folder)
+        except (IntakeMoveError, LinkRefused) as e:
+            notes.append(f"{folder}: ein unterbrochenes Einlesen bleibt offen: {e}")
+    return notes
 
 
 def _read_fd(fd: int) -> str:
@@ -142,7 +166,7 @@ def store_findings(segment_dir: Path, *, holding_lock: bool = False,
     a lock file of a process that is gone. ``holding_lock``: the caller holds
     the lock (its file is not a finding); ``busy``: another command holds it
     right now (its work in progress is not a finding either)."""
-    found = [f for f in leftovers(segment_dir) if not busy or "älteren wdg-Version" in f]
+    found = old_version_leftovers(segment_dir) if busy else leftovers(segment_dir)
     turns = segment_dir / TURNS
     if turns.is_dir() and not busy:
         found += [f"{p}: das vorbereitete Archiv eines nicht festgeschriebenen Monds"

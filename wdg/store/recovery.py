@@ -70,7 +70,7 @@ def recover_archive(segment_dir: Path) -> list[str]:
             shutil.rmtree(p)  # (rmtree never follows a link inside)
             mark.unlink(missing_ok=True)
             fsync_dir(turns)
-            notices.append(f"{p}: removed the staged archive of a month that was not committed")
+            notices.append(f"{p}: das vorbereitete Archiv eines nicht festgeschriebenen Mondes entfernt")
         elif p.is_dir():
             notices.append(f"{p}: nicht von dieser wdg angelegt (keine passende Kennung "
                            f"{mark.name}) — nicht gelöscht; prüfen und von Hand entfernen")

@@ -13,7 +13,7 @@ Rule references: "Das Königreich", "Der Reichsschatz", "Die Siedlung",
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import TypedDict
 
 import numpy as np
@@ -34,6 +34,17 @@ class TroopType(Enum):
     def is_fleet(self) -> bool:
         """True for ship armies ("Flotten")."""
         return self is TroopType.SCHIFFE
+
+
+class MoverKind(StrEnum):
+    """How an army moves ("Die Bewegung"): its troop type, or warriors in boats
+    ("Das Boot"). The values are the keys of ``movement.yaml`` (``costs``,
+    ``landing``) and ``recon.yaml``; programs compare members."""
+
+    KRIEGER = "krieger"
+    REITER = "reiter"
+    BOOTE = "boote"
+    SCHIFFE = "schiffe"
 
 
 class Building(Enum):
