@@ -25,7 +25,7 @@ KINGDOM = ("tests/engine/test_kingdom_orders.py", "tests/rules/test_siedlung.py"
            "tests/rules/test_diplomatiestatus.py")
 ARMY = ("tests/engine/test_phase_a.py", "tests/engine/test_transport.py",
         "tests/rules/test_tragkraft.py", "tests/rules/test_heer.py")
-RECON = ("tests/engine/test_recon.py", "tests/engine/test_text_points_42.py")
+RECON = ("tests/engine/test_recon.py",)
 MORALE = ("tests/rules/test_heeresmoral.py", "tests/engine/test_actions.py")
 MILITIA = ("tests/engine/test_militia.py", "tests/engine/test_conquest.py")
 CREATURES = ("tests/engine/test_creatures.py", "tests/engine/test_wizards.py",
