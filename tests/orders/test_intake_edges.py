@@ -163,3 +163,58 @@ def test_taking_the_segment_lock_completes_an_import_killed_after_its_commit(wor
     assert journal.is_file() and list(elsewhere.iterdir()) == []
     assert "bleibt offen" in capsys.readouterr().err
     assert any("nicht abgeschlossen" in f.what for f in check_sheets(folder))
+
+
+def test_an_unreadable_journal_is_named_never_reported_as_completed(world, tmp_path, capsys):
+    """docs/storage.md, "Order sheets between months": a journal that cannot be
+    read (cut short, changed by hand) is not "vollendet" — nothing of it is
+    done, it stays, the lock says it stays open, ``wdg segment check`` names it
+    as unreadable (it returned silently before and the lock reported
+    "Speichern eines Spielzugs vollendet")."""
+    from wdg.store.lock import segment_lock
+
+    camp = Campaign(tmp_path / "camp")
+    import_mailbox(camp, world, _mbox(tmp_path / "a.mbox", _mail(SHEET.format(100), "first")),
+                   outbox=tmp_path / "out")
+    folder = camp.orders_dir("test", world.date)
+    seg_dir = camp.segment_dir("test")
+    seg_dir.mkdir(parents=True, exist_ok=True)
+    (folder / ".k1.txt.new").write_text(SHEET.format(300))
+    journal = folder / ".intake-7-abcd.journal"
+    journal.write_text('{"moves": [["k1.txt", "replaced/k1.1.txt"], [".k1.txt.ne')  # cut short
+    with pytest.raises(IntakeMoveError) as e:
+        recover_intake(folder)
+    assert str(journal) in str(e.value) and "nicht lesbar" in str(e.value)
+    assert "JSONDecodeError" in str(e.value) and "bleibt stehen" in str(e.value)
+    assert journal.is_file() and "F+ 100" in (folder / "k1.txt").read_text()
+    assert (folder / ".k1.txt.new").is_file()
+    with segment_lock(seg_dir):
+        pass
+    err = capsys.readouterr().err
+    assert "bleibt offen" in err and "nicht lesbar" in err and "vollendet" not in err
+    (finding,) = [f for f in check_sheets(folder) if f.path == str(journal)]
+    assert "Journal nicht lesbar" in finding.what and "JSONDecodeError" in finding.what
+    journal.write_text(json.dumps({"moves": "k1.txt"}))  # readable, but not the intake's
+    with pytest.raises(IntakeMoveError, match="keine Liste von Paaren"):
+        recover_intake(folder)
+
+
+def test_the_commit_does_its_moves_from_memory_not_from_the_journal_read_back(
+        world, tmp_path, monkeypatch):
+    """``commit`` rolls forward with the moves it holds: a read of the journal
+    it just wrote that fails (an I/O error) can no more leave the sheet
+    unmoved while the import answers "angenommen"."""
+    real = Path.read_text
+
+    def failing(self, *args, **kwargs):
+        if self.name.startswith(".intake-") and self.name.endswith(".journal"):
+            raise OSError(5, "Input/output error", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", failing)
+    camp = Campaign(tmp_path / "camp")
+    (r,) = import_mailbox(camp, world, _mbox(tmp_path / "a.mbox", _mail(SHEET.format(100), "m")),
+                          outbox=tmp_path / "out").results
+    folder = camp.orders_dir("test", world.date)
+    assert r.status == "angenommen" and "F+ 100" in (folder / "k1.txt").read_text()
+    assert not list(folder.glob(".intake-*")) and not list(folder.glob(".*.new"))
