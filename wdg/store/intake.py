@@ -12,6 +12,7 @@ the files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -107,7 +108,15 @@ def commit(folder: Path, writes: list[tuple[Path, bytes]],
     steps: list[list[str]] = []
     for dst, data in writes:
         tmp = dst.with_name(f".{dst.name}.new")
-        write_durable(tmp, data)
+        try:
+            write_durable(tmp, data)
+        except OSError as e:  # before the commit point: nothing changed; the scratch
+            for written in [tmp, *(folder / a for a, _ in steps)]:  # files go (a full disk)
+                with contextlib.suppress(OSError):  # else the next import removes them
+                    written.unlink(missing_ok=True)
+            if e.filename is None:  # a write or flush names no file: name it
+                raise OSError(e.errno, e.strerror, str(tmp)) from e
+            raise
         steps.append([str(tmp.relative_to(folder)), str(dst.relative_to(folder))])
     for d in {tmp.parent for tmp, _ in writes}:
         fsync_dir(d)
