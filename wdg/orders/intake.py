@@ -328,7 +328,7 @@ class Intake:
                 key, "taken", this, place=mail.place,
                 results=[{"status": r.status.value, "kingdom": r.kingdom, "sender": r.sender,
                           "arrival": r.arrival.isoformat() if r.arrival else None,
-                          "no_sheet": no_sheet(r),
+                          "no_sheet": r.no_sheet,
                           "answer": _rel(self.camp, r.confirmation),
                           **({"answers": [_rel(self.camp, p) for p in r.notices]}
                              if r.notices else {})} for r in results])
@@ -345,14 +345,6 @@ class Intake:
                 continue
             (report.valid if (self.folder / f"k{n}.txt").is_file() else report.missing).append(n)
         return report
-
-
-def no_sheet(r: MailResult) -> bool:
-    """Whether the mail held no sheet at all: no text with a sheet's header lines (a
-    sheet that names no kingdom but has its password line is a sheet, refused; an
-    HTML-only mail whose text has header lines is a sheet sent as HTML)."""
-    return r.no_sheet or (r.status == REJECTED and r.kingdom is None and r.parsed is None
-                          and r.reason.startswith("kein Spielzug gefunden"))
 
 
 def _rel(camp: Campaign, path: Path | None) -> str | None:
