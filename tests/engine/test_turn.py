@@ -231,3 +231,10 @@ def test_a_month_with_an_unreadable_intake_journal_is_not_run(camp):
         run_month(camp, NAME)
     assert str(journal) in str(e.value) and "nicht lesbar" in str(e.value)
     assert load_segment(camp.segment_dir(NAME)).date == before and journal.is_file()
+    from typer.testing import CliRunner
+
+    from wdg.cli import app
+
+    res = CliRunner().invoke(app, ["segment", "check", NAME, "-C", str(camp.root)])
+    assert res.exit_code == 1 and str(journal) in res.output
+    assert "Journal nicht lesbar" in res.output and "bleibt offen" in res.output
