@@ -49,6 +49,7 @@ import yaml
 
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError, StateError, WdgError
+from wdg.fsio import german_strerror
 from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation, status_word
@@ -403,8 +404,6 @@ def _not_stored(folder: Path, r: MailResult, n: int, exc: OSError) -> str:
     """The game master's message for a sheet the store could not write: which
     sheet, the file and the system's error (its German word, its code and the C
     library's text), what happened to the mail, what to do."""
-    from wdg.fsio import german_strerror
-
     where = exc.filename if exc.filename is not None else f"im Ordner {folder}"
     if exc.filename2 is not None:
         where = f"{where} -> {exc.filename2}"
