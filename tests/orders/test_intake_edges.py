@@ -196,6 +196,10 @@ def test_an_unreadable_journal_is_named_never_reported_as_completed(world, tmp_p
     assert "bleibt offen" in err and "nicht lesbar" in err and "vollendet" not in err
     (finding,) = [f for f in check_sheets(folder) if f.path == str(journal)]
     assert "Journal nicht lesbar" in finding.what and "JSONDecodeError" in finding.what
+    with pytest.raises(IntakeMoveError, match="nicht lesbar"):  # no import beside it
+        import_mailbox(camp, world, _mbox(tmp_path / "b.mbox", _mail(SHEET.format(200), "b")),
+                       outbox=tmp_path / "out")
+    assert "F+ 100" in (folder / "k1.txt").read_text() and journal.is_file()
     journal.write_text(json.dumps({"moves": "k1.txt"}))  # readable, but not the intake's
     with pytest.raises(IntakeMoveError, match="keine Liste von Paaren"):
         recover_intake(folder)
