@@ -33,8 +33,8 @@ sheet re-sent in a new mail is a new arrival and is in force again.
 from __future__ import annotations
 
 import email
-import errno
 import email.policy
+import errno
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -69,6 +69,7 @@ MAX_BYTES = 512_000
 MAX_SHEETS = 10
 """Most sheets read from one mail (a player rarely rules more than two
 kingdoms); bounds the work one mail can cause."""
+
 
 class SheetNotStored(StateError):
     """A sheet the intake accepted could not be stored (a full disk, an I/O
@@ -187,7 +188,10 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    answer_without_sheet: bool = False, decide: Any = None) -> IntakeReport:
     """Import every mail of the mailbox at ``path`` into the segment's month
     folder, in arrival order, one mail in memory at a time (:func:`iter_mailbox`);
-    never raises for a mail's content. A mail holding no sheet at all (no
+    never raises for a mail's content. A sheet the store cannot write (a full
+    disk, an I/O error) raises :class:`SheetNotStored`; a link in ``orders/``
+    :class:`~wdg.store.edges.LinkRefused`: the import stops there, that mail
+    untaken and unanswered. A mail holding no sheet at all (no
     header line: spam, a greeting) gets no confirmation unless
     ``answer_without_sheet``; ``decide``: whom to answer (the mail guard, see
     :class:`Intake`). The caller holds the segment's lock (the intake record is
