@@ -6,7 +6,7 @@ from __future__ import annotations
 from econ_helpers import RULES, a_sheet, month, world
 
 from wdg.engine.army_orders import phase_a
-from wdg.engine.events import Event
+from wdg.engine.events import Event, Reason
 from wdg.orders.forecast import Booking, Forecast, Refusal, _cause, forecast_text
 from wdg.orders.model import Recruit, Release
 from wdg.reports.render import section_numbers
@@ -25,7 +25,8 @@ def test_cut_recruits_and_releases_are_not_put_down_to_the_ships_tragkraft():
     had fewer Rüstgüter than it released: each now has its own cause."""
     assert _cause(Event("a.nr.partial", 1, 101, why="x")) == "volume"
     assert _cause(Event("a.er.partial", 1, 101, why="x")) == "count"
-    assert _cause(Event("a.bs.refused", 1, 101, why="trägt nur 10 Raumfaktoren")) == "capacity"
+    assert _cause(Event("a.bs.refused", 1, 101, why="trägt nur 10 Raumfaktoren",
+                        reason=Reason.CAPACITY)) == "capacity"  # the code, not the words (#44)
     fc = Forecast("s", "0412-04", 1, 100, 100, refused=[
         Refusal(7, "nr 6000", "nur 3.642 von 6.000", "volume", 101),
         Refusal(8, "er 50", "hatte nur 20", "count", 102)], bookings=[Booking("pay", "x", 0)])
