@@ -65,6 +65,7 @@ def test_submission_needs_login_and_delivers_to_the_imap_box(mail_world):
     before = time.time()
     msg = sheet_mail(p1, gm, "Spielzug", "Reich: 1\n")
     s.send(p1, msg)
+    s.settled()
     arrived = s.wait_for(gm, 1)
     assert len(arrived) == 1
     got = arrived[0].message
@@ -83,6 +84,7 @@ def test_smtps_port_delivers(mail_world):
     conn = s.smtps_client(p2)
     conn.send_message(sheet_mail(p2, gm, "SMTPS", "hallo"))
     conn.quit()
+    s.settled()
     assert [m.subject for m in s.wait_for(gm, 1)] == ["SMTPS"]
 
 
