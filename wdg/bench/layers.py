@@ -32,6 +32,8 @@ enforces:
 
 ``--mermaid`` prints the room graph as a Mermaid diagram (upward arrows in
 red), ``--json`` the numbers. ``--root DIR`` measures another checkout.
+``--inside`` counts the imports of ``wdg`` modules made inside function
+bodies, per folder and per file (:func:`inside_imports`).
 """
 
 from __future__ import annotations
@@ -143,6 +145,11 @@ def _module_paths(root: Path) -> dict[str, Path]:
     return out
 
 
+def module_names(root: Path) -> list[str]:
+    """The dotted names of every module of ``wdg`` in the checkout at ``root``."""
+    return sorted(_module_paths(root))
+
+
 def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[tuple[str, str | None]]:
     package = name if is_pkg else name.rpartition(".")[0]
     found: list[tuple[str, str | None]] = []
@@ -159,6 +166,79 @@ def _imported(tree: ast.AST, name: str, is_pkg: bool) -> list[tuple[str, str | N
     return found
 
 
+def inside_imports(root: Path) -> dict[str, int]:
+    """Module path -> how many of its imports of ``wdg`` modules are made inside
+    a function body (one per imported module of an ``import`` or ``from``
+    statement; ``import_module`` calls are not counted). Modules without any
+    are left out."""
+    out: dict[str, int] = {}
+    for m, p in _module_paths(root).items():
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        n = 0
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for stmt in fn.body:  # nested functions are walked on their own
+                n += _wdg_imports_in(stmt, m, p.name == "__init__.py")
+        if n:
+            out[p.relative_to(root).as_posix()] = n
+    return out
+
+
+def _wdg_imports_in(node: ast.AST, name: str, is_pkg: bool) -> int:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return 0
+    n = 0
+    if isinstance(node, ast.Import):
+        n += sum(1 for a in node.names if a.name == "wdg" or a.name.startswith("wdg."))
+    elif isinstance(node, ast.ImportFrom):
+        n += 1 if node.level or (node.module or "").split(".")[0] == "wdg" else 0
+    for child in ast.iter_child_nodes(node):
+        n += _wdg_imports_in(child, name, is_pkg)
+    return n
+
+
+def unexplained_inside_imports(root: Path, under: tuple[str, ...]) -> list[str]:
+    """``path:line`` of each import of a ``wdg`` module inside a function, in
+    the modules whose path starts with one of ``under``, that does not say why
+    it is there: neither a comment on its line nor a comment line right above
+    it (above the run of import lines it belongs to)."""
+    out = []
+    for p in _module_paths(root).values():
+        rel = p.relative_to(root).as_posix()
+        if not rel.startswith(under):
+            continue
+        text = p.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        tree = ast.parse(text)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if not isinstance(node, (ast.Import, ast.ImportFrom)) \
+                        or not _wdg_imports_in(node, "", False):
+                    continue
+                if "#" in lines[(node.end_lineno or node.lineno) - 1]:
+                    continue
+                above = node.lineno - 2
+                while above >= 0 and lines[above].lstrip().startswith(("from ", "import ")):
+                    above -= 1
+                if above < 0 or not lines[above].lstrip().startswith("#"):
+                    out.append(f"{rel}:{node.lineno}")
+    return sorted(set(out))
+
+
+def inside_text(counts: dict[str, int]) -> str:
+    """The in-function imports as ``--inside`` prints them: the total, then per
+    folder, then per file (most first)."""
+    rooms: dict[str, int] = {}
+    for m, k in counts.items():
+        rooms[room_of(m)] = rooms.get(room_of(m), 0) + k
+    out = [f"imports of wdg modules inside functions: {sum(counts.values())}"]
+    out += [f"  {r} {k}" for r, k in sorted(rooms.items(), key=lambda x: (-x[1], x[0]))]
+    out.append("per file:")
+    out += [f"  {m} {k}" for m, k in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
+    return "\n".join(out) + "\n"
 def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
@@ -509,7 +589,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="the checkout to measure (default: this one)")
     ap.add_argument("--mermaid", action="store_true", help="print the room graph (Mermaid)")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    ap.add_argument("--inside", action="store_true",
+                    help="count the imports of wdg modules inside functions, per folder and file")
     args = ap.parse_args(argv)
+    if args.inside:
+        counts = inside_imports(args.root)
+        sys.stdout.write(json.dumps(counts, indent=1, sort_keys=True) + "\n" if args.json
+                         else inside_text(counts))
+        return 0
     s = measure(args.root)
     if args.mermaid:
         sys.stdout.write(mermaid(s))

@@ -42,6 +42,7 @@ import numpy as np
 from wdg.engine.events import Event
 from wdg.engine.month import Month, step
 from wdg.errors import DataError
+from wdg.orders.gmsheet import GmSheet, HoldMessage
 from wdg.rules import Rules
 from wdg.textpolicy import limits, windows
 from wdg.world.hexgrid import Hex
@@ -320,8 +321,6 @@ def game_terms(rules: Rules, text: str) -> list[str]:
 def gm_holds(m: Month) -> dict[tuple[int, str, int], HoldMessage]:
     """The game master's ZURUECKHALTEN commands of the month by (kingdom,
     ``botschaft``/``bekanntmachung``, number on the sheet)."""
-    from wdg.orders.gmsheet import GmSheet, HoldMessage
-
     sheet = m.gm_sheet
     if not isinstance(sheet, GmSheet):
         return {}

@@ -24,9 +24,16 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
+from wdg import __version__
 from wdg.campaign import PACKAGE_ROOT, Campaign
+from wdg.engine import schemas
 from wdg.errors import StateError
+from wdg.orders.parser import redact_passwords
+from wdg.provenance import build_info, describe
 from wdg.rules import safe_load_file
+from wdg.software import dependency_wheels, wdg_wheel
+from wdg.store.blobs import BLOBS
+from wdg.store.months import TURNS, read_provenance
 
 README = """# Archiv der Kampagne: Segment {segment}
 
@@ -89,8 +96,6 @@ Nachweis und dem Lesen. Für eine Wiederholung dient das Original-Archiv der Kam
 
 
 def _redact(data: bytes) -> bytes:
-    from wdg.orders.parser import redact_passwords
-
     text = data.decode("utf-8", "surrogateescape")
     return redact_passwords(text).encode("utf-8", "surrogateescape")
 
@@ -101,8 +106,6 @@ def _software(files: dict[str, bytes], months: list[dict[str, Any]]) -> dict[str
     ``requirements.txt`` with each one's SHA-256; returns what the index records:
     the wheels, the months this very wheel resolved, and where a month's recorded
     dependency versions differ from the packed ones."""
-    from wdg.software import dependency_wheels, wdg_wheel
-
     own = wdg_wheel()
     wheels = [("wdg", own.sha256, own)] + [
         (d.metadata["Name"], d.version, w) for d, w in dependency_wheels()]
@@ -115,11 +118,9 @@ def _software(files: dict[str, bytes], months: list[dict[str, Any]]) -> dict[str
             record["dependencies"][name.lower()] = {"version": version, "file": w.filename,
                                                     "sha256": w.sha256}
             lines.append(f"{name}=={version} --hash=sha256:{w.sha256}")
-    from wdg import __version__
 
     lines.append(f"wdg=={__version__} --hash=sha256:{own.sha256}")
     files["software/requirements.txt"] = "".join(f"{x}\n" for x in sorted(lines)).encode()
-    from wdg.provenance import describe
 
     exact, differs, others = [], {}, {}
     packed = {k.replace("_", "-").replace(".", "-"): v["version"]
@@ -173,11 +174,6 @@ def export_archive(camp: Campaign, segment: str, out: Path, *,
     sheets as they are (a replay checks their passwords) and the template blobs also
     where a campaign has them (``worlds/<seg>/turns/.blobs/``): the unpacked folder is
     a campaign that replays offline (docs/turns.md, "Replaying with the exact version")."""
-    from wdg.engine import schemas
-    from wdg.store.blobs import BLOBS
-    from wdg.store.months import TURNS, read_provenance
-    from wdg.provenance import build_info, describe
-
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
         raise StateError(f"kein Segment {segment!r} in {camp.worlds}")

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from wdg.engine.events import EventLog
+from wdg.engine.militia import militia_cap
 from wdg.engine.month import Month, Snapshot, registered_steps, run_step
 from wdg.orders.model import Sheet
 from wdg.orders.view import KingdomView
@@ -143,8 +144,6 @@ def segment_from_view(view: KingdomView, rules: Rules,
     :class:`Foresight` marks; ``others``: further kingdoms the sheet names (a
     message's addressee), present without armies or land. Reads nothing but
     its arguments."""
-    from wdg.engine.militia import militia_cap
-
     grid = Grid(view.prov_cols, view.prov_rows)
     layers = empty_layers(grid)
     layers["terrain"][:] = terrain(FILL).id

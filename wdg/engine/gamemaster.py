@@ -34,7 +34,7 @@ def disqualify(m: Month) -> list[Event]:
     if not isinstance(sheet, g.GmSheet) or \
             not any(isinstance(c, g.Disqualify) for c in sheet.commands):
         return []
-    from wdg.world.admin import retire
+    from wdg.world.admin import retire  # lazy: `wdg orders check` imports this module
 
     bad = {d.line for d in g.check_gm_sheet(sheet, m.state)}
     events: list[Event] = []

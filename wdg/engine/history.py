@@ -19,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
+from wdg.engine.diplomacy import content_problems, game_terms
+from wdg.store import integrity
+from wdg.store.files import SUMMARY, events_file, read_events_data
+from wdg.store.integrity import month_dirs
 from wdg.store.months import read_order_files
 from wdg.engine.month_sheets import take_in
 from wdg.orders.parser import decode, redact_passwords
@@ -114,8 +118,6 @@ def flagged_texts(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> list[
     Wortwahl ... am Zeitalter des Spieles orientieren"): game terms are flagged
     for his judgement (``ZURUECKHALTEN``), real names and addresses are held
     back by the run itself."""
-    from wdg.engine.diplomacy import content_problems, game_terms
-
     out = []
     for k in sorted(sheets):
         texts = [("BOTSCHAFT", i, msg.line, msg.text, f" an Königreich {msg.to}")
@@ -137,8 +139,6 @@ def flagged_texts(seg: Segment, sheets: dict[int, Sheet], rules: Rules) -> list[
 def archived_month_dirs(camp: Campaign, segment: str) -> list[Path]:
     """The folders of the segment's archived months, oldest first; only real
     folders (a symlink or a file named like a month is no archived month)."""
-    from wdg.store.integrity import month_dirs
-
     return [p for p in month_dirs(camp.archive_dir(segment)) if p.is_dir() and not p.is_symlink()]
 
 
@@ -159,9 +159,8 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
     hundred bytes read per month, whatever its size); ``verify``: every
     file's SHA-256, inputs as well as outputs. Damage is reported in the
     month's entry (the first finding), never raised."""
+    # lazy: wdg.provenance loads importlib.metadata; `wdg --help` imports this module
     from wdg.provenance import month_made_by
-    from wdg.store import integrity
-    from wdg.store.files import SUMMARY, read_events_data
 
     out = []
     for d in archived_month_dirs(camp, segment):
@@ -202,8 +201,6 @@ def list_months(camp: Campaign, segment: str, *, verify: bool = False) -> list[A
 def month_events(camp: Campaign, segment: str, month: MonthDate | str,
                  kingdom: int | None = None) -> list[dict[str, Any]]:
     """The events of an archived month (of one kingdom if given)."""
-    from wdg.store.files import events_file, read_events_data
-
     date = MonthDate.parse(month) if isinstance(month, str) else month
     d = camp.archive_dir(segment) / date.key
     if not events_file(d).is_file():
@@ -220,8 +217,6 @@ def export_history(camp: Campaign, segment: str, month: str | None = None) -> di
     month its seed, kingdom order, sheets (text, passwords replaced by
     ``******``), game master's sheet, events and manifest; and a summary of the
     current state."""
-    from wdg.store.files import read_events_data
-
     seg = load_segment(camp.segment_dir(segment))
     months = []
     dirs = archived_month_dirs(camp, segment)

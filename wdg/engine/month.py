@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from wdg.engine import ENGINE_MODULES
 from wdg.engine.events import Event, EventLog
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
@@ -136,8 +137,6 @@ def run_step(m: Month, s: Step) -> None:
 def registered_steps() -> list[Step]:
     """All registered steps in running order (imports the engine modules first)."""
     import importlib
-
-    from wdg.engine import ENGINE_MODULES
 
     for mod in ENGINE_MODULES:
         try:

@@ -18,12 +18,26 @@ from typing import Any
 
 import numpy as np
 
+from wdg.campaign import Campaign
+from wdg.engine.deposits import enabled
 from wdg.engine.events import Event, EventLog
+from wdg.engine.month_sheets import PasswordChecks, take_in
 from wdg.engine.month import Month, Snapshot, registered_steps, run_step
-from wdg.errors import InjectedFailure, InvalidInputError, WdgError
+from wdg.errors import InjectedFailure, InvalidInputError, RefusedError, StateError, WdgError
+from wdg.fsio import describe_os_error
 from wdg.orders.model import Sheet
 from wdg.rules import Rules
+from wdg.store import integrity
+from wdg.store.intake import recover_intake, sheet_problems
+from wdg.store.integrity import IntegrityError
+from wdg.store.journal import JOURNAL
+from wdg.store.lock import notice, segment_lock
+from wdg.store.months import (
+    can_commit, commit, kept_next_deadline, read_order_files, undo_month as undo)
+from wdg.store.segment import load_segment
 from wdg.world.calendar import MonthDate
+from wdg.world.consistency import check_segment
+from wdg.world.deadline import normalise, refuse_past, set_deadline
 from wdg.world.state import Segment
 
 Progress = Callable[[str, int, int], None]
@@ -83,8 +97,6 @@ class MonthResult:
     def set_next_deadline(self, when: str) -> str:
         """Set the deadline of the next month's sheets in the new state (before
         the month is archived, so the archived sheets are the ones sent)."""
-        from wdg.world.deadline import set_deadline
-
         self.next_deadline = set_deadline(self.state, when)
         return self.next_deadline
 
@@ -109,8 +121,6 @@ def check_deposits(seg: Segment, rules: Rules) -> None:
     """A segment saved before deposits existed may not run a month under rules
     with deposits.yaml: its mines would stop yielding without a word. The game
     master runs ``wdg segment upgrade`` (or keeps rules without deposits.yaml)."""
-    from wdg.engine.deposits import enabled
-
     if seg.deposits is None and enabled(rules):
         raise InvalidInputError(
             f"Segment {seg.name}: der Spielstand stammt aus der Zeit vor den Bodenschätzen "
@@ -161,8 +171,6 @@ def resolve_from_inputs(seg: Segment, files: dict[str, bytes], rules: Rules, *,
                         fail_after_step: str | None = None,
                         upgrade_passwords: bool = True) -> MonthResult:
     """Take in the month's sheet files (:mod:`wdg.engine.month_sheets`) and resolve it."""
-    from wdg.engine.month_sheets import take_in
-
     return resolve_intake(seg, take_in(seg, files, upgrade_passwords=upgrade_passwords), rules,
                           progress=progress,
                           fail_after_step=fail_after_step)
@@ -213,14 +221,6 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
     deadline the undone run had for the next month
     (:func:`wdg.store.months.kept_next_deadline`), unless it has passed.
     """
-    from wdg.campaign import Campaign
-    from wdg.engine.month_sheets import PasswordChecks, take_in
-    from wdg.store.lock import segment_lock
-    from wdg.store.months import can_commit, commit, kept_next_deadline, read_order_files
-    from wdg.errors import RefusedError, StateError
-    from wdg.world.consistency import check_segment
-    from wdg.store.segment import load_segment
-
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
     seg_dir = camp.segment_dir(segment)
     if not (seg_dir / "segment.yaml").is_file():
@@ -234,8 +234,6 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
             checks.prefetch(seg_dir, lambda key: camp.orders_dir(segment, MonthDate.parse(key)))
         seg = load_segment(seg_dir)
         if next_deadline is not None:  # refused before the month is resolved, as 'turn deadline'
-            from wdg.world.deadline import normalise, refuse_past
-
             refuse_past(normalise(next_deadline, seg.settings.deadline_hour),
                         seg.settings.timezone,
                         hint=f"nach dem Lauf setzt 'wdg turn deadline {segment} DATUM --force' "
@@ -250,9 +248,6 @@ def run_month(campaign: Any, segment: str, *, dry_run: bool = False,
         deliver_to = camp.reports_dir(segment, seg.date) if deliver else None
         if not dry_run:  # writable, one file system: refused now, not after the work
             can_commit(seg_dir, seg.date, deliver_to=deliver_to)
-        from wdg.store.integrity import IntegrityError
-        from wdg.store.intake import recover_intake, sheet_problems
-        from wdg.store.lock import notice
 
         recover_intake(camp.orders_dir(segment, seg.date))  # an import killed mid-way (#30)
         refused, changed = sheet_problems(camp.orders_dir(segment, seg.date))
@@ -304,16 +299,12 @@ def _check_archive(seg_dir: Any, seg: Segment) -> None:
     date (a date set back or forward is refused, never "recovered"), and the
     last archived month — whose events and reports this month reads — is
     intact. Raises :class:`wdg.store.integrity.IntegrityError` naming the file."""
-    from wdg.store import integrity
-
-    from wdg.store.edits import check_live
-
     found = [f for f in integrity.check_chain(seg_dir, seg.date.key) if not f.uncovered]
     last = seg_dir / "turns" / seg.date.previous().key
     if last.is_dir() and not last.is_symlink():
         found += [f for f in integrity.verify_month(last) if not f.uncovered]
     if not found:  # the live files against the last month's state: said, not refused
-        from wdg.store.lock import notice
+        from wdg.store.edits import check_live  # lazy: `wdg --help` imports this module
 
         for f in check_live(seg_dir):
             notice(str(f))
@@ -324,9 +315,6 @@ def _check_archive(seg_dir: Any, seg: Segment) -> None:
 
 def _commit_failure(seg_dir: Any, result: MonthResult, exc: OSError) -> str:
     """What a file-system error during the commit means: said exactly."""
-    from wdg.fsio import describe_os_error
-    from wdg.store.journal import JOURNAL
-
     key, name = result.date.key, seg_dir.name
     near = seg_dir / "turns"  # where the month is written (the segment's files beside it)
     if result.committed or (seg_dir / JOURNAL).exists():
@@ -343,8 +331,7 @@ def replay_month(campaign: Any, segment: str, month: MonthDate | str,
                  outputs: dict[str, Any] | None = None) -> Any:
     """Replay an archived month and compare it with its manifest
     (:func:`wdg.engine.replay.replay_month`; returns its ReplayReport)."""
-    from wdg.campaign import Campaign
-    from wdg.engine.replay import replay_month as replay
+    from wdg.engine.replay import replay_month as replay  # lazy: `wdg --help` imports this module
 
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
     return replay(camp, segment, month, outputs)
@@ -352,8 +339,5 @@ def replay_month(campaign: Any, segment: str, month: MonthDate | str,
 
 def undo_month(campaign: Any, segment: str) -> MonthDate:
     """Undo the last committed month (:func:`wdg.store.months.undo_month`)."""
-    from wdg.campaign import Campaign
-    from wdg.store.months import undo_month as undo
-
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
     return undo(camp, segment)

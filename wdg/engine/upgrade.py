@@ -35,9 +35,16 @@ from typing import Any
 
 import yaml
 
-from wdg.campaign import PACKAGE_ROOT, Campaign
+from wdg import __version__
+from wdg.campaign import Campaign, PACKAGE_ROOT, SHIPPED_TEMPLATES
+from wdg.engine.deposits import upgrade as place_deposits
 from wdg.errors import InvalidInputError, StateError
-from wdg.rules import safe_load_file
+from wdg.rules import Rules, safe_load_file
+from wdg.store.integrity import precheck, tree_size
+from wdg.store.journal import FILES
+from wdg.store.lock import segment_lock
+from wdg.store.segment import FORMAT, format_of, load_segment, save_segment, too_new
+from wdg.world.passwords import needs_upgrade
 
 SHIPPED_RULES = PACKAGE_ROOT / "worlds" / "rules"
 UPGRADES = "upgrades.yaml"
@@ -361,8 +368,6 @@ def _tree_hashes(root: Path) -> dict[str, str]:
 def differing_templates(camp: Campaign) -> list[str]:
     """The campaign's own templates (``templates/``) that differ from the shipped
     ones, by name (none without own templates)."""
-    from wdg.campaign import SHIPPED_TEMPLATES
-
     own = camp.templates_dir
     if not own.is_dir():
         return []
@@ -423,9 +428,6 @@ def mail_step(ctx: Context) -> list[str]:
 def password_step(ctx: Context) -> list[str]:
     """Name kingdoms whose password hash has an older scheme (no rehash: the
     upgrade has no passwords; the next accepted sheet replaces it)."""
-    from wdg.store.segment import load_segment
-    from wdg.world.passwords import needs_upgrade
-
     seg = load_segment(ctx.camp.segment_dir(ctx.segment))
     return [f"Königreich {n}: Passwort-Hash im alten Format; er wird beim nächsten angenommenen "
             f"Spielzug ersetzt. Wurde das Passwort von wdg erzeugt (vor wdg 0.2.0: aus dem Seed "
@@ -443,8 +445,6 @@ def password_scheme_step(ctx: Context) -> list[str]:
     passwords); the step says which schemes the segment holds."""
     from collections import Counter
 
-    from wdg.store.segment import load_segment
-
     seg = load_segment(ctx.camp.segment_dir(ctx.segment))
     schemes = Counter(str(k.player.password_hash).split("$", 1)[0]
                       for k in seg.kingdoms.values()
@@ -458,9 +458,6 @@ def password_scheme_step(ctx: Context) -> list[str]:
 def deposits_step(ctx: Context, seg: Any) -> list[str]:
     """Deposits for a segment saved before they existed, when the campaign's rules
     (after the rules step) have them (``wdg.engine.deposits.upgrade``, rules #31)."""
-    from wdg.engine.deposits import upgrade as place_deposits
-    from wdg.rules import Rules
-
     rules_dir = ctx.camp.rules_dir
     if ctx.dry_run and ctx.rules == "adopt" and not (rules_dir / "deposits.yaml").is_file():
         return ["Bodenschätze würden nach dem Übernehmen von deposits.yaml verteilt"]
@@ -492,9 +489,6 @@ def upgrade_segment(camp: Campaign, segment: str, *, check_templates: TemplateCh
     them); a newer one is refused. ``check_templates`` is called with ``--templates
     keep`` before anything is written; it comes from the caller because rendering
     is the reports' layer, above this one (docs/architecture.md)."""
-    from wdg.store.lock import segment_lock
-    from wdg.store.segment import FORMAT, format_of, load_segment, save_segment, too_new
-
     if templates not in (None, "keep", "replace"):
         raise InvalidInputError(f"--templates {templates!r}: erwartet 'keep' oder 'replace'")
     if rules not in ("keep", "adopt"):
@@ -529,7 +523,6 @@ def upgrade_segment(camp: Campaign, segment: str, *, check_templates: TemplateCh
         changed = fmt < FORMAT or any(report.changes.values())
         if changed and not dry_run:
             save_segment(seg, seg_dir)  # writes format: FORMAT under the commit protocol
-            from wdg import __version__
 
             log = seg_dir / UPGRADES
             old = safe_load_file(log) if log.is_file() else None
@@ -550,9 +543,6 @@ def _can_finish(camp: Campaign, seg_dir: Path) -> None:
     files and have room (issue #30 item 5; :func:`wdg.store.integrity.precheck`) —
     the segment (its files saved anew, the mail records) and the campaign's
     rules (at most the shipped rules written)."""
-    from wdg.store.integrity import precheck, tree_size
-    from wdg.store.journal import FILES
-
     own_rules = camp.worlds / "rules"
     live = sum(tree_size(seg_dir / n) for n in FILES)
     space = {seg_dir: 2 * live + (64 << 10)}

@@ -143,7 +143,7 @@ def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     ``--scheduler`` of wdg shares); GameError when Dask is missing or
     unreachable. The executor's ``workers`` is the cluster's number of worker
     threads at the start (tasks are sized to it, :func:`task_size`)."""
-    from wdg.cluster import ClusterError, connect
+    from wdg.cluster import ClusterError, connect  # lazy: only for --scheduler; `wdg --help` imports this module
 
     try:
         executor, close = connect(address)

@@ -218,10 +218,10 @@ def get_bot(name: str) -> Bot:
             if budget < 1:
                 raise GameError(f"Bot {name!r} ungültig: nach 'mcts:' steht die Zahl der "
                                 f"Simulationen, eine ganze Zahl ab 1, z. B. mcts:200")
-        from wdg.games.ismcts import ISMCTSBot
+        from wdg.games.ismcts import ISMCTSBot  # here, not at the top: wdg.games.ismcts imports this module
         return ISMCTSBot(budget)
     if name == "human":
-        from wdg.games.human import HumanPlayer
+        from wdg.games.human import HumanPlayer  # here, not at the top: wdg.games.human imports this module
         return HumanPlayer()
     raise GameError(f"unbekannter Bot {name!r}; erwartet einer von {', '.join(BOT_NAMES)}")
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from wdg.games.base import GameError, State, load_game
+from wdg.games.base import GameError, State, game_params, load_game
 from wdg.games.batch import game_seeds, seat_bots
 from wdg.games.bots import parse_bots
 from wdg.games.ismcts import ISMCTSBot
@@ -158,7 +158,6 @@ def main(argv: list[str] | None = None) -> int:
               f"numbers >= 1, e.g. --budgets 30,60,200", file=sys.stderr)
         return 2
     try:
-        from wdg.games.base import game_params
         res = measure(args.game, game_params(args.players, args.param), budgets=budgets, reference=args.reference,
                       positions=args.positions, seed=args.seed,
                       play_bots=parse_bots(args.play, args.players), every=args.every)

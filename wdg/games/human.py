@@ -25,7 +25,8 @@ from typing import TextIO, TypeGuard
 
 import numpy as np
 
-from wdg.games.base import CHANCE, Band, GameAbandoned, Num, State
+from wdg.games.base import Band, CHANCE, GameAbandoned, Num, State, load_game
+from wdg.games.bots import get_bot
 
 FLAT_LIMIT = 8
 """Up to this many legal actions are offered as one list (no grouping)."""
@@ -250,9 +251,6 @@ def measure_menus(name: str, players: int, seeds: int) -> dict[str, float]:
     the first list, the longest second list and the targets asked for by
     number (``python -m wdg.games.human``, the figures of docs/games.md)."""
     from statistics import median
-
-    from wdg.games.base import load_game
-    from wdg.games.bots import get_bot
 
     flat, firsts, seconds, typed = [], [], [], []
     for seed in range(seeds):

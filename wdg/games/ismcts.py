@@ -67,6 +67,7 @@ import math
 import numpy as np
 
 from wdg.games.base import CHANCE, State
+from wdg.games.bots import greedy_on, greedy_values, one_move_values, value_after
 
 UCB_C = 0.7
 """Exploration constant of UCB1 (values lie in [0, 1])."""
@@ -172,7 +173,6 @@ class ISMCTSBot:
         first = state.resample_from_infostate(player, rng)
         self.scale = _scale_of(first)
         self.players = len(first.scores())
-        from wdg.games.bots import greedy_values
         self.guide = bool(getattr(first, "search_ranks", False))
         self.unlucky = bool(getattr(first, "search_removes_luck", False))
         rate = getattr(first, "search_candidate_values", None)
@@ -321,7 +321,6 @@ def _end_of_turn(state: State, acts: list[int], player: int, rng: np.random.Gene
     """The safety net's choice: the best action (greedy's one-move value,
     judged on a determinisation) after which another player or chance acts;
     greedy's choice where no action ends the turn."""
-    from wdg.games.bots import greedy_on, one_move_values
     first = state.resample_from_infostate(player, rng)
     ending = []
     for a in acts:
@@ -338,8 +337,6 @@ def _end_of_turn(state: State, acts: list[int], player: int, rng: np.random.Gene
 def _search_values(state: State, acts: list[int], player: int) -> list[float]:
     """:meth:`State.search_value` of each action one move ahead, through a
     compound move to its best completion (as greedy looks at it)."""
-    from wdg.games.bots import value_after
-
     return [value_after(state, a, player, 0, by_search=True) for a in acts]
 
 

@@ -138,7 +138,7 @@ def _bot_groups(by_bot: dict[str, tuple[int, float, list[float]]], n: int,
 
 
 def _design(results: list[GameSummary], game: Any) -> dict[str, Any]:
-    from wdg.games.design import designer_stats
+    from wdg.games.design import designer_stats  # here, not at the top: wdg.games.design imports this module
     return designer_stats(results, end_conditions=getattr(game, "end_conditions", ()),
                           end_caps=getattr(game, "end_caps", ()),
                           factions_fixed=getattr(game, "factions_fixed", False),
@@ -225,7 +225,7 @@ def to_text(summary: dict[str, Any]) -> str:
             lines.append(f"Länge ({title}): Mittel {d['mean']:.1f}, sd {d['std']:.1f}, "
                          f"Median {d['median']:.0f}, min {d['min']:.0f}, max {d['max']:.0f}")
     if summary.get("design"):
-        from wdg.games.design import to_text as design_text
+        from wdg.games.design import to_text as design_text  # here, not at the top: wdg.games.design imports this module
         lines.append(design_text(summary["design"]))
     return "\n".join(lines)
 

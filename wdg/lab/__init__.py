@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
-from wdg.errors import InvalidInputError
+from wdg.errors import InvalidInputError, StateError
 from wdg.lab.report import write_report
 from wdg.lab.run import CampaignRun, assign_bots, run_campaign
+from wdg.procs import kill_workers, worker_init
 from wdg.store.segment import load_segment
 
 Progress = Callable[[int, int, str], None]
@@ -61,7 +62,6 @@ def run_lab(camp: Campaign, segment: str, *, months: int = 24, bots: str | None 
     seg = load_segment(camp.segment_dir(segment)) if (camp.segment_dir(segment) /
                                                        "segment.yaml").is_file() else None
     if seg is None:
-        from wdg.errors import StateError
         raise StateError(f"kein Segment {segment!r} in {camp.worlds}")
     assigned = assign_bots(seg, bots)
     out = Path(out) if out is not None else camp.root / "reports" / f"lab-{segment}"
@@ -93,8 +93,6 @@ def run_lab(camp: Campaign, segment: str, *, months: int = 24, bots: str | None 
                     progress((i + 1) * months, len(futures) * months, runs[-1].label)
         except BaseException:
             if own:  # Ctrl-C, SIGTERM, an error: our workers stop writing now
-                from wdg.procs import kill_workers
-
                 kill_workers(ex)
                 ex.shutdown(wait=False, cancel_futures=True)
                 own = False
@@ -108,8 +106,6 @@ def run_lab(camp: Campaign, segment: str, *, months: int = 24, bots: str | None 
 
 def _worker_init() -> Callable[..., None]:
     """The project's pool initializer: workers die with their parent."""
-    from wdg.procs import worker_init
-
     return worker_init
 
 

@@ -34,7 +34,7 @@ from wdg.rules import Rules
 from wdg.world.passwords import known_password_hash
 from wdg.world.state import Segment
 from wdg.store.journal import FILES
-from wdg.store.segment import load_segment
+from wdg.store.segment import load_segment, save_segment
 
 DEFAULT_BOTS = ("Baumeister", "Eroberer", "Kriegsherr")
 # The lab copy's passwords are known (``lab-<k>``) and guard nothing: hashed at
@@ -120,7 +120,6 @@ def prepare(source: Campaign, segment: str, rules_dir: Path, directory: Path,
             kd.player.password_hash = _lab_hash(lab_password(k), k)
     if segment_seed is not None:
         seg.seed = int(segment_seed)
-    from wdg.store.segment import save_segment
     save_segment(seg, dst)
     return camp
 

@@ -26,7 +26,12 @@ from typing import Any
 import numpy as np
 
 from wdg.campaign import Campaign
+from wdg.cluster import connect
 from wdg.errors import InvalidInputError, StateError
+from wdg.lab.report import figures
+from wdg.lab.run import assign_bots, run_campaign
+from wdg.procs import kill_workers, process_pool
+from wdg.store.segment import load_segment
 
 METRICS: tuple[tuple[str, str], ...] = (
     ("battles", "Kämpfe (Heer gegen Heer)"),
@@ -97,10 +102,6 @@ def campaign_metrics(fig: dict[str, Any]) -> dict[str, float]:
 def play_seed(root: str, segment: str, months: int, bots: dict[int, str], directory: str,
               rules: str, seed: int, label: str, replay: bool) -> dict[str, float]:
     """One campaign of the sweep (a task): its metrics."""
-    from wdg.lab.report import figures
-    from wdg.lab.run import run_campaign
-    from wdg.store.segment import load_segment
-
     camp = Campaign(Path(root))
     base = load_segment(camp.segment_dir(segment)).seed
     run = run_campaign(camp, segment, months=months, bots=bots, directory=Path(directory),
@@ -145,10 +146,6 @@ def run_sweep(camp: Campaign, segment: str, *, months: int, seeds: int,
               replay: bool = True) -> Sweep:
     """Play ``seeds`` campaigns per rules set (the campaign's rules first, then
     each of ``rules``) and summarize (see the module)."""
-    from wdg.lab.run import assign_bots
-    from wdg.procs import kill_workers, process_pool
-    from wdg.store.segment import load_segment
-
     if seeds < 1:
         raise InvalidInputError(f"--seeds {seeds}: erwartet mindestens 1")
     if months < 1:
@@ -172,8 +169,6 @@ def run_sweep(camp: Campaign, segment: str, *, months: int, seeds: int,
     close = None
     own = False
     if executor is None and scheduler is not None:
-        from wdg.cluster import connect
-
         executor, close = connect(scheduler)
     elif executor is None and jobs > 1:
         executor, own = process_pool(min(jobs, len(tasks))), True

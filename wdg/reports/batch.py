@@ -124,7 +124,7 @@ def render_common(inp: MonthInput, renderer: Renderer | None = None) -> list[Pat
     html = r.html("goetterbotschaft.html.j2", g=g, doc_date=date)
     out.append(_write(inp.out_dir / f"{GAZETTE}.html", html))
     if inp.pdf:
-        from wdg.reports.pdf import html_to_pdf
+        from wdg.reports.pdf import html_to_pdf  # lazy: WeasyPrint takes ~1 s to import; only for PDFs
         out.append(_write(inp.out_dir / f"{GAZETTE}.pdf", html_to_pdf(html, r.dirs)[0]))
     o = build_overview(inp.seg_after, inp.events, inp.sheets, inp.settings, inp.seg_before,
                        index=inp.index)

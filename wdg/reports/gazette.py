@@ -23,9 +23,11 @@ import numpy as np
 from wdg.engine.events import Event
 from wdg.orders.model import Sheet
 from wdg.reports.build import MonthEvents, order_outcomes, treasury
+from wdg.reports.exploration import KINGDOM_COLOURS
 from wdg.reports.model import Line, MapPage, OrderOutcome, event_line
 from wdg.reports.settings import ReportSettings
 from wdg.world.calendar import MONTHS
+from wdg.world.deadline import describe as describe_deadline
 from wdg.world.state import ArmyStatus, Segment
 
 BULLETIN_TITLES = (("ankuendigung", "Ankündigungen des Segmentleiters"),
@@ -99,7 +101,6 @@ def build_gazette(seg_after: Segment, events: list[Event], sheets: dict[int, She
                 texts.setdefault(c.kind, []).append(c.text)
     titles = dict(BULLETIN_TITLES)
     bulletins = [BulletinSection(k, titles.get(k, k.capitalize()), v) for k, v in texts.items() if v]
-    from wdg.world.deadline import describe as describe_deadline
 
     return Gazette(
         deadline=describe_deadline(seg_after, seg_after.date),
@@ -270,7 +271,6 @@ def build_overview(seg_after: Segment, events: list[Event], sheets: dict[int, Sh
         kinds[e.kind] = kinds.get(e.kind, 0) + 1
     shown = [(who(e), event_line(e, seg_after, gm_settings)) for e in events
              if not e.kind.startswith(ROUTINE_PREFIXES)]
-    from wdg.reports.exploration import KINGDOM_COLOURS
 
     colours = [KingdomColour(k, seg_after.kingdoms[k].name, KINGDOM_COLOURS[k % len(KINGDOM_COLOURS)])
                for k in sorted(seg_after.kingdoms) if gemarks.get(k, 0) > 0]

@@ -289,7 +289,7 @@ def _legend(geo: _Geometry, terrain: np.ndarray, top: float) -> tuple[str, float
 def render_province_picture() -> str:
     """The picture of docs/address-province.svg: province 101 of a one-province
     map, every gemark numbered 01..48 (lowland framed by coastal water)."""
-    from wdg.world.factory import small_segment
+    from wdg.world.factory import small_segment  # lazy: a docs picture; `wdg --help` imports this module
 
     seg = small_segment(["~K ~K ~K ~K ~K ~K ~K ~K", " ~K T. T. Hw T. Hs T. ~K",
                          "~K T. H. H. B. H. T. ~K", " ~K T. T. Hp H. T. T. ~K",

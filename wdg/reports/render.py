@@ -329,7 +329,7 @@ class Renderer:
 def print_svg(markup: str) -> Markup:
     """A map SVG in its printed form (:func:`wdg.reports.printmap.print_map`):
     the SVG without text, the text laid over it as HTML (PDF only)."""
-    from wdg.reports.printmap import print_map
+    from wdg.reports.printmap import print_map  # lazy: xml.etree, PDFs only; `wdg --help` imports this module
 
     return Markup(print_map(markup))
 

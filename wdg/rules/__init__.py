@@ -18,6 +18,7 @@ import yaml
 
 from wdg import yamlfast
 
+from wdg.campaign import PACKAGE_ROOT
 from wdg.errors import DataError, MissingKeyError, kind_of
 from wdg.fsio import german_strerror
 
@@ -175,6 +176,4 @@ class Rules:
 @functools.cache
 def shipped_rules() -> Rules:
     """The rules files shipped with the package (when a caller names none)."""
-    from wdg.campaign import PACKAGE_ROOT
-
     return Rules.load(PACKAGE_ROOT / "worlds" / "rules")

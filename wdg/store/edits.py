@@ -20,14 +20,13 @@ from pathlib import Path
 
 from wdg.store.integrity import (IntegrityError, Finding, TURNS, file_digest, month_dirs,
                                  read_manifest)
+from wdg.store.journal import FILES
 
 
 def check_live(seg_dir: Path) -> list[Finding]:
     """Each live segment file against the last archived month's ``state/``
     (its manifest's SHA-256): a notice (``uncovered``) per file that differs.
     Never raises."""
-    from wdg.store.journal import FILES
-
     months = [m for m in month_dirs(seg_dir / TURNS) if m.is_dir() and not m.is_symlink()]
     if not months:
         return []

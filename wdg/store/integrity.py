@@ -35,7 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wdg.errors import DataError, InvalidInputError, StateError
-from wdg.fsio import german_strerror
+from wdg.fsio import PRIVATE_MODE, fsync_dir, german_strerror, write_durable
+from wdg.rules import safe_load_file
+from wdg.world.calendar import MonthDate
 
 LIST = "SHA256SUMS"
 """The name of a hash list (live segment and every archived month)."""
@@ -215,6 +217,7 @@ def verify_month(mdir: Path, *, full: bool = True) -> list[Finding]:
 
 def _members_changed(mdir: Path, rel: str) -> str:
     """For a damaged pack: which of its members differ from the manifest."""
+    # lazy: wdg.store.files imports numpy, which the mail modules importing this one do without
     from wdg.store.files import PACK, read_pack
 
     if not rel.endswith(PACK):
@@ -234,7 +237,7 @@ def _members_changed(mdir: Path, rel: str) -> str:
 
 def _verify_legacy(mdir: Path, full: bool) -> list[Finding]:
     """A month archived before hash lists: its manifest's outputs."""
-    from wdg.store.files import stored_bytes
+    from wdg.store.files import stored_bytes  # lazy: numpy (see _members_changed)
 
     found = [Finding(str(mdir), "von einer älteren wdg-Version archiviert: Eingaben (Bögen, "
                      "Regeln, Seed, Zustand davor) und Index sind durch keine Hashliste "
@@ -261,8 +264,6 @@ def _verify_legacy(mdir: Path, full: bool) -> list[Finding]:
 
 
 def _read_manifest(path: Path) -> dict[str, str] | Finding:
-    from wdg.rules import safe_load_file
-
     if not path.is_file():
         return Finding(str(path), "das Manifest fehlt")
     try:
@@ -298,8 +299,6 @@ def check_chain(seg_dir: Path, date: str | None = None) -> list[Finding]:
     and the segment's date right after the last archived month (a date set
     back or forward is named, never "recovered"). ``date``: the segment's
     ``YYYY-MM`` (default: read from segment.yaml)."""
-    from wdg.world.calendar import MonthDate
-
     turns = seg_dir / TURNS
     found: list[Finding] = []
     months = month_dirs(turns)
@@ -384,8 +383,6 @@ def _check_link(holder: Path, prev: Path, prefix: str,
 
 
 def _read_date(seg_dir: Path) -> str | None:
-    from wdg.rules import safe_load_file
-
     try:
         head = safe_load_file(seg_dir / "segment.yaml")
     except DataError:
@@ -401,8 +398,6 @@ def live_list(files: dict[str, Path], seg_dir: Path, date_key: str,
     as the save wrote them) and the link to the last archived month before
     ``date_key`` — looked up where the save's ``renames`` take it from (the
     staged month a commit archives)."""
-    from wdg.world.calendar import MonthDate
-
     entries = {name: file_digest(p) for name, p in files.items()}
     try:
         last = MonthDate.parse(date_key).previous().key
@@ -464,6 +459,7 @@ def has_sealed_months(seg_dir: Path) -> bool:
 def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
     """Everything: the live files, the chain, and every archived month
     (``full``: every file's hash; else the index files and presence)."""
+    # here, not at the top: journal, mailrecords, seen, sent and edits import this module
     from wdg.store.journal import FILES
 
     found: list[Finding] = []
@@ -476,7 +472,8 @@ def verify_segment(seg_dir: Path, *, full: bool = True) -> list[Finding]:
         found.append(Finding(str(seg_dir), "von einer älteren wdg-Version gespeichert: die "
                              "Dateien des Segments sind durch keine Hashliste abgesichert (das "
                              "nächste Speichern schreibt sie)", uncovered=True))
-    from wdg.store.mailrecords import check_records  # the mail records, written between months
+    # the mail records, written between months; here for the cycle named above
+    from wdg.store.mailrecords import check_records
     from wdg.store.seen import check_seen
     from wdg.store.sent import check_sent
 
@@ -524,8 +521,6 @@ def _missing_blobs(seg_dir: Path, store: Path) -> list[Finding]:
     """Every template an archived month's ``provenance.yaml`` names is in the
     store (issue #40 item 4: a deleted blob passed every check, and then no
     month replayed)."""
-    from wdg.rules import safe_load_file
-
     found: list[Finding] = []
     for m in month_dirs(seg_dir / TURNS):
         prov = m / "provenance.yaml"
@@ -665,8 +660,6 @@ def write_sealed(path: Path, data: bytes) -> None:
     records): a bit flip or a truncation is found by :func:`read_sealed`. The
     caller holds the segment's lock: temporary files a killed writer left
     beside ``path`` are removed first."""
-    from wdg.fsio import PRIVATE_MODE, fsync_dir, write_durable
-
     sealed = sealed_bytes(data)
     for stale in path.parent.glob(f".{path.name}.tmp-*"):  # of a writer killed (SIGKILL)
         if stale.is_file() and not stale.is_symlink():  # (the caller holds the lock)

@@ -58,6 +58,7 @@ from wdg.store.lock import segment_lock
 from wdg.store.recovery import STAGING_MARK_SUFFIX, mark_staging, recover_archive
 from wdg.store.segment import load_segment, save_segment, write_segment_files
 from wdg.world.calendar import MonthDate
+from wdg.world.deadline import ZONE_ERRORS
 
 
 TURNS = "turns"
@@ -340,6 +341,7 @@ def _stage(seg_dir: Path, staging: Path, result: Any, rules_dir: Path,
     for e in result.log:
         if e.kingdom is not None:
             by_kingdom[int(e.kingdom)] = by_kingdom.get(int(e.kingdom), 0) + 1
+    # lazy: wdg.provenance loads importlib.metadata; `wdg --help` imports this module
     from wdg.provenance import build_info, describe
 
     dump_yaml({**result.seed_record(), "wdg": describe(build_info()),
@@ -400,7 +402,7 @@ def _sha(data: bytes) -> str:
 def provenance_record(seg_dir: Path, result: Any, inputs: dict[str, str]) -> dict[str, Any]:
     """The month's ``provenance.yaml`` (written before the commit point); ``inputs``:
     path in the month folder -> SHA-256 of the content of every input."""
-    from wdg.provenance import environment
+    from wdg.provenance import environment  # lazy: see _stage
 
     env = environment()
     record: dict[str, Any] = {
@@ -526,8 +528,6 @@ def kept_next_deadline(seg_dir: Path, month: MonthDate, tz: str = "UTC") -> str 
         return None
     when, zone = (text.rpartition(" ")[0], text.rpartition(" ")[2]) if text.count(" ") >= 2 \
         else (text, tz)
-    from wdg.world.deadline import ZONE_ERRORS
-
     try:
         at = datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=ZoneInfo(zone))
     except ZONE_ERRORS:  # a date (ValueError) or zone name (also 'Europe': OSError) edited by hand

@@ -59,6 +59,7 @@ from typing import Any
 
 from wdg.errors import DataError, StateError
 from wdg.fsio import append_durable
+from wdg.store.integrity import Finding
 
 MAIL_DIR = "mail"
 SENT_FILE = "sent.yaml"
@@ -301,8 +302,6 @@ def ledger_path(segment_dir: Path) -> Path:
 
 def check_sent(segment_dir: Path) -> list[Any]:
     """``wdg segment check``: the send record against its seal (findings, never raises)."""
-    from wdg.store.integrity import Finding
-
     try:
         Ledger(segment_dir)
     except (StateError, DataError) as e:

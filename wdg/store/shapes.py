@@ -36,7 +36,8 @@ import tokenize
 from pathlib import Path
 from typing import Any
 
-from wdg.store import formats
+from wdg.store import formats, intake, integrity, journal, mailrecords, months, seen, segment, sent
+from wdg.world import passwords, state
 
 FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "store" / "format_shapes.json"
 
@@ -64,9 +65,6 @@ def _code(*objs: Any) -> str:
 
 
 def _segment() -> str:
-    from wdg.store import journal, segment
-    from wdg.world import passwords, state
-
     parts = [repr(journal.FILES), repr(sorted(segment.HANDLED_FIELDS)),
              repr(sorted((k, str(v)) for k, v in segment.LAYER_DTYPES.items())),
              repr(passwords.SCHEME)]
@@ -83,8 +81,6 @@ def _segment() -> str:
 
 def shapes() -> dict[str, str]:
     """``{kind: fingerprint}`` of every kind numbered on its own."""
-    from wdg.store import integrity, intake, mailrecords, months, seen, sent
-
     text = {
         "segment": _segment(),
         "provenance": _code(months.provenance_record),

@@ -17,6 +17,7 @@ import re
 import numpy as np
 
 from wdg.errors import IllegalOrderError, InvalidInputError
+from wdg.textpolicy import HEADER_NAME_LENGTH, char_name, has_unsafe, header_name
 from wdg.world.generator import MAX_KINGDOMS, distinct_name, generals_of, random_general
 from wdg.world.hexgrid import Hex
 from wdg.world.passwords import generate_password, hash_password
@@ -71,8 +72,6 @@ def clean_name(text: str, what: str, notes: list[str] | None = None) -> str:
     line break stopped every result mail, issue #39), blanks collapse, the name is cut
     at :data:`~wdg.textpolicy.HEADER_NAME_LENGTH`. What was changed is added to
     ``notes`` (German); a name that is empty then is refused."""
-    from wdg.textpolicy import HEADER_NAME_LENGTH, char_name, has_unsafe, header_name
-
     cleaned = header_name(text)
     if not cleaned:
         raise InvalidInputError(f"{what} {text!r} ist leer, wenn Steuer- und Trennzeichen "

@@ -19,9 +19,12 @@ from wdg.games.base import CHANCE, TERMINAL, GameError, State, one_hot
 from wdg.games.empires_of_middle_earth.campaign import PRE_DICE, Battle, CampaignMixin, OutlookMixin
 from wdg.games.empires_of_middle_earth.codes import BRIBE_MAX, DRAW, NO, TAKE
 from wdg.games.empires_of_middle_earth.common import (
-    DECK, DISCARD, DRAW_CARD, DRAWING, END, HAND, INFLUENCE_LIMIT, MAIN, OVER, PLAY, START)
+    DECK, DISCARD, DRAWING, DRAW_CARD, END, HAND, INFLUENCE_LIMIT, MAIN, OUT, OVER, PLAY, START)
 from wdg.games.empires_of_middle_earth.main_phase import MainMixin
 from wdg.games.empires_of_middle_earth.rolls import Roll, RollMixin
+from wdg.games.empires_of_middle_earth.svg import board_svg
+from wdg.games.empires_of_middle_earth.text import (
+    action_de, action_path, action_text, board_text, human_view, state_text, turn_status)
 
 if TYPE_CHECKING:
     from wdg.games.empires_of_middle_earth.game import EmpiresGame
@@ -654,7 +657,6 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         turn, start player; a pending roll (mobilise / intrigue, its two
         cards one-hot, bribe points, needed number) or battle (attackers
         and defenders one-hot); the viewer."""
-        from wdg.games.empires_of_middle_earth.common import OUT
         n_cards = len(self.g.cards)
         players = self.g.num_players
         regions = len(self.g.map.regions)
@@ -716,17 +718,14 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
     # ----------------------------------------------------------- by hand
     def action_path(self, action: int) -> tuple[str, ...]:
         """German menu labels: kind, acting card, target (:func:`text.action_path`)."""
-        from wdg.games.empires_of_middle_earth.text import action_path
         return action_path(self, action)
 
     def human_action_string(self, action: int, viewer: int) -> str:
         """An action as ``viewer`` sees it, in German."""
-        from wdg.games.empires_of_middle_earth.text import action_de
         return action_de(self, action, viewer)
 
     def human_view(self, player: int) -> str:
         """The board, the discard pile and the own hand, in German."""
-        from wdg.games.empires_of_middle_earth.text import human_view
         return human_view(self, player)
 
     def turn_owner(self) -> int:
@@ -735,7 +734,6 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
 
     def turn_status(self, player: int) -> list[str]:
         """Drawing or acting left in the turn, and the armies (:func:`text.turn_status`)."""
-        from wdg.games.empires_of_middle_earth.text import turn_status
         return turn_status(self, player)
 
     # ----------------------------------------------------------- imperfect information
@@ -743,7 +741,6 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         """The position as ``player`` sees it: the other players' hands only
         as a number of cards; the deck only by its size (the discard pile,
         the tables, gold and every roll are open)."""
-        from wdg.games.empires_of_middle_earth.text import state_text
         return state_text(self, viewer=player)
 
     def _public_cards(self) -> set[int]:
@@ -786,22 +783,18 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
 
     def action_to_string(self, action: int) -> str:
         """A readable name of ``action`` in this state."""
-        from wdg.games.empires_of_middle_earth.text import action_text
         return action_text(self, action)
 
     def __str__(self) -> str:
-        from wdg.games.empires_of_middle_earth.text import state_text
         return state_text(self)
 
     def board_text(self, viewer: int | None = None) -> str:
         """The regions and the armies in them, then the players' tables
         (public information only: hands by their size; ``viewer`` changes nothing)."""
-        from wdg.games.empires_of_middle_earth.text import board_text
         return board_text(self)
 
     def board_svg(self, viewer: int | None = None) -> str:
         """The map of regions with the armies (an SVG document; public
         information only, so ``viewer`` changes nothing)."""
-        from wdg.games.empires_of_middle_earth.svg import board_svg
         return board_svg(self)
 

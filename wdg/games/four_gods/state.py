@@ -18,11 +18,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from wdg.games.base import (
-    CHANCE, EVALUATE_CHANCE_LIMIT, TERMINAL, GameError, State, one_hot, score_margin,
-)
+    CHANCE, EVALUATE_CHANCE_LIMIT, GameError, NO_FACTION, State, TERMINAL, one_hot, score_margin)
 from wdg.games.four_gods import rules
-from wdg.games.four_gods.text import describe, render
+from wdg.games.four_gods.actions import MAX_ROW, REGIONS
+from wdg.games.four_gods.svg import board_svg
+from wdg.games.four_gods.text import (
+    action_de, action_path, board_text, describe, prophet_colour, render, turn_status)
 from wdg.games.four_gods.scoring import CITY_POINTS, Breakdown, score_world
+from wdg.games.four_gods.tiles import GOD_NAMES, orient_grid
 from wdg.games.four_gods.world import Member, World
 
 if TYPE_CHECKING:
@@ -144,8 +147,6 @@ class FourGodsState(State):
     def factions(self) -> list[str]:
         """Per player his god or gods (also hidden ones: the engine knows
         them; this is for the batch statistics, not for a player)."""
-        from wdg.games.base import NO_FACTION
-        from wdg.games.four_gods.tiles import GOD_NAMES
         return ["+".join(GOD_NAMES[g] for g in sorted(gods)) or NO_FACTION for gods in self.gods]
 
     def in_compound_action(self) -> bool:
@@ -212,13 +213,11 @@ class FourGodsState(State):
     def board_text(self, viewer: int | None = None) -> str:
         """The world as terrain letters with the cell names of the actions
         (for a ``viewer``: hidden gods of the others as ``?``)."""
-        from wdg.games.four_gods.text import board_text
         return board_text(self, viewer)
 
     def board_svg(self, viewer: int | None = None) -> str:
         """The world as an SVG picture (for a ``viewer``: the others' hidden
         gods and their points as ``?``; without one everything)."""
-        from wdg.games.four_gods.svg import board_svg
         return board_svg(self, viewer)
 
     # ------------------------------------------------------------ observation tensor
@@ -235,10 +234,6 @@ class FourGodsState(State):
         actions of the turn, last turns left, idle turns, draws left;
         phase, player on turn, start player, the cell just laid, the row a
         tile was taken from, the viewer."""
-        from wdg.games.four_gods.actions import MAX_ROW, REGIONS
-        from wdg.games.four_gods.text import prophet_colour
-        from wdg.games.four_gods.tiles import orient_grid
-
         n = self.game.num_players
         ts = self.game.tileset
         cells = ts.rows * ts.cols
@@ -308,12 +303,10 @@ class FourGodsState(State):
     # ------------------------------------------------------------ by hand
     def action_path(self, action: int) -> tuple[str, ...]:
         """German menu labels: kind, target, detail (:func:`text.action_path`)."""
-        from wdg.games.four_gods.text import action_path
         return action_path(self, action)
 
     def human_action_string(self, action: int, viewer: int) -> str:
         """An action as ``viewer`` sees it, in German."""
-        from wdg.games.four_gods.text import action_de
         return action_de(self, action, viewer)
 
     def human_view(self, player: int) -> str:
@@ -328,7 +321,6 @@ class FourGodsState(State):
     def turn_status(self, player: int) -> list[str]:
         """Actions left in the turn and every god's points that ``player``
         may know (:func:`text.turn_status`)."""
-        from wdg.games.four_gods.text import turn_status
         return turn_status(self, player)
 
     # ------------------------------------------------------------ imperfect information

@@ -26,6 +26,7 @@ from wdg.games.lords_of_creation.phases import (
     DEAL, DICE, MAX_KEPT, MOVE_COUNT, MOVE_PAIR, OTHER_TERRAIN_HIT, OVER, PHASE_NAMES, PLACE,
     REFILL, SAME_TERRAIN_HIT, START, TIE,
 )
+from wdg.games.lords_of_creation.svg import board_svg
 
 if TYPE_CHECKING:
     from wdg.games.lords_of_creation.game import LordsOfCreation
@@ -622,7 +623,6 @@ class LordsState(State):
     def board_svg(self, viewer: int | None = None) -> str:
         """The hex board as an SVG picture (public information only, so
         ``viewer`` changes nothing)."""
-        from wdg.games.lords_of_creation.svg import board_svg
         return board_svg(self)
 
     def board_lines(self) -> list[str]:
