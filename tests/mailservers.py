@@ -63,7 +63,11 @@ POSTQUEUE = "/usr/sbin/postqueue"
 POSTFIX_DAEMONS = "/usr/lib/postfix/sbin"
 OPENSSL = "openssl"
 
-PACKAGES = "dovecot-imapd dovecot-lmtpd postfix"
+FETCHERS = ("getmail", "getmail_maildir", "fetchmail")
+"""The local fetchers the game master may use instead of ``wdg mail fetch``
+(tests/mail/test_fetchers.py; ``getmail_maildir`` is fetchmail's delivery there)."""
+
+PACKAGES = "dovecot-imapd dovecot-lmtpd postfix getmail6 fetchmail"
 
 
 class MailServerError(RuntimeError):
@@ -71,11 +75,12 @@ class MailServerError(RuntimeError):
 
 
 def missing_binaries() -> list[str]:
-    """The programs the servers need that are not installed."""
+    """The programs the servers and the mail tests need that are not installed
+    (a missing one fails the mail tests through :func:`tests.skips.cannot_run`,
+    not with a bare ``FileNotFoundError`` in the test that runs it)."""
     missing = [p for p in (DOVECOT, POSTFIX, f"{POSTFIX_DAEMONS}/master", "/usr/lib/dovecot/lmtp")
                if not os.access(p, os.X_OK)]
-    if shutil.which(OPENSSL) is None:
-        missing.append(OPENSSL)
+    missing += [p for p in (OPENSSL, *FETCHERS) if shutil.which(p) is None]
     return missing
 
 

@@ -4,9 +4,13 @@ skip it (README, "Tests that need the machine"; ``.ci/run`` sets none).
 
 - ``WDG_SKIP_MAILSERVERS=1``: the mail tests' own Dovecot/Postfix, getmail,
   fetchmail and SpamAssassin (tests/conftest.py, tests/mailservers.py);
-- ``WDG_SKIP_BROWSER=1``: the order editor's real-browser test (Chromium);
+- ``WDG_SKIP_BROWSER=1``: the real-browser tests in Chromium, the order
+  editor's and the accessibility test (tests/e2e/test_editor_browser.py,
+  tests/e2e/test_accessibility_browser.py, which uses its browser);
 - ``WDG_SKIP_MOUNTS=1``: the real full-disk (tmpfs) and read-only and bind
-  mount tests (root and ``mount`` needed).
+  mount tests (root and ``mount`` needed);
+- ``WDG_SKIP_SYSTEMD=1``: the ``systemd-analyze verify`` check of the units
+  ``wdg mail install-timer`` writes (tests/mail/test_recipes.py).
 """
 
 from __future__ import annotations

@@ -304,3 +304,75 @@ def test_the_measure_sees_private_names_and_the_command_line_used_from_below(tmp
     out = layers.text(s)
     assert "wdg/office/box.py:5 wdg.mail.watch._pause" in out
     assert "wdg.commands imported outside the command line: wdg/office/box.py:7" in out
+
+
+def test_the_library_privates_that_stay_are_each_used_and_explained():
+    """Every allowed use of a library's private name (``os._exit``,
+    WeasyPrint's ``_page_box`` ...) is still there and says why it stays."""
+    assert sorted(set(S.private_allowed)) == sorted(layers.FOREIGN_PRIVATE)
+    assert all(len(why) > 20 for why in layers.FOREIGN_PRIVATE.values())
+
+
+def test_the_measure_sees_private_attributes_of_another_modules_objects(tmp_path):
+    """Issue #44 (6): a private attribute reached through an imported module or
+    class, or on an object a module does not define the name for, is found;
+    ``self._x``, a module's own ``obj._x``, namedtuple's ``_replace``, Enum's
+    ``_value_`` and a marker set on the module's own function are not."""
+    root = _tree(tmp_path, {
+        "wdg/__init__.py": "",
+        "wdg/store/__init__.py": "",
+        "wdg/store/sent.py": """\
+            class Ledger:
+                def _append(self):
+                    self._n = 1
+        """,
+        "wdg/games/__init__.py": "",
+        "wdg/games/state.py": """\
+            class State:
+                def __init__(self):
+                    self._legal = None
+                def _hidden(self):
+                    return self._legal
+            def copy(a, b):
+                b._legal = a._legal                 # its own name, on another object
+        """,
+        "wdg/games/svg.py": """\
+            import os
+            import sys as system
+            from collections import namedtuple
+            from enum import Enum
+            from wdg.store import sent
+            from wdg.games.state import State
+            from wdg.games import state as st
+            P = namedtuple("P", "x y")
+            class Colour(Enum):
+                RED = 1
+            def wrap(f):
+                def inner():
+                    return f()
+                inner._marker = True                # a marker on its own function
+                return inner
+            def draw(s, p):
+                sent.Ledger._append(None)
+                State._hidden(s)
+                st.State._legal
+                s._hidden()
+                s._legal = None
+                p._replace(x=1)._asdict()
+                Colour.RED._value_
+                system._getframe(0)
+                os._exit(0)
+                return self._ok if False else s.__class__
+        """,
+    })
+    s = layers.measure(root)
+    assert s.private_imports == [
+        "wdg/games/svg.py:17 wdg.store.sent.Ledger._append",
+        "wdg/games/svg.py:18 wdg.games.state.State._hidden",
+        "wdg/games/svg.py:19 wdg.games.state.State._legal",
+        "wdg/games/svg.py:20 s._hidden",
+        "wdg/games/svg.py:21 s._legal",
+        "wdg/games/svg.py:24 system._getframe",
+        "wdg/games/svg.py:25 os._exit",
+    ]
+    assert s.private_allowed == []

@@ -20,6 +20,7 @@ from wdg.orders.generate import generate_sheets, playing_kingdoms
 from wdg.orders.parser import parse_sheet
 from wdg.orders.view import build_view
 from wdg.world.consistency import check_segment
+from wdg.world.hexgrid import Direction
 from wdg.world.state import ArmyStatus
 from wdg.world.stress import STRESS, stress_segment, stress_size
 
@@ -81,6 +82,19 @@ def test_the_sheets_carry_the_right_passwords(small):
     intake = take_in(seg, {f"k{k}.txt": t.encode() for k, t in sheets.items()})
     assert sorted(intake.sheets) == sorted(sheets)
     assert not [e for e in intake.events if e.kind == "sheet.refused"]
+
+
+def test_the_generated_moves_never_step_straight_back(small):
+    """The generator promises walks that never step straight back (the
+    docstring of its walk in wdg/orders/generate.py): no ``b`` order holds a
+    direction followed by its opposite (``O W``, ``NW SO`` ...)."""
+    _, _, sheets = small
+    walks = [line.split()[2:] for text in sheets.values() for line in text.splitlines()
+             if line.startswith("B: b ")]
+    assert sum(len(w) >= 2 for w in walks) > 20  # enough walks of two steps or more to see it
+    back = [w for w in walks
+            if any(Direction.parse(b) is Direction.parse(a).opposite() for a, b in zip(w, w[1:]))]
+    assert back == []
 
 
 def test_the_sheets_together_use_every_command():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from monthkit import RULES, month
 
 
@@ -76,6 +77,22 @@ def test_every_army_fights_at_most_once_a_month():
     survivors = [n for n in (2, 3) if seg.armies[n].general is not None]
     assert len(survivors) == 1
     assert survivors[0] not in m.fought
+
+
+def test_a_kingdom_s_armies_fight_in_ascending_number():
+    """"kämpfen die Heere eines Königreiches immer nach der aufsteigenden
+    Heeresnummer; das Heer mit der kleinsten Nummer zuerst": kingdom 1 (first in
+    the month's order) has armies 1 and 2 where kingdom 2 has army 3 alone, which
+    can fight once ("nur 1 Kampf"): army 1 fights it, army 2 does not fight."""
+    seg = two_kingdoms(1, 1)
+    add_army(seg, 1, 1, (2, 2), units=50_000)
+    add_army(seg, 2, 1, (2, 2), units=50_000)
+    add_army(seg, 3, 2, (2, 2), units=10)
+    m = month(seg)
+    m.kingdom_order = [1, 2]
+    combat(m)
+    assert m.fought == {1, 3}
+    assert {e.army for e in m.log.of_kind("combat.battle")} == {1, 3}
 
 
 def test_kingdom_order_is_reproducible_from_the_seed():
@@ -215,3 +232,39 @@ def test_the_owner_fights_better_behind_walls_and_in_difficult_terrain():
     fortified = army_strength(m, a, plain, 1000)
     assert foreign < home < home_swamp and home < fortified
     assert win_chance(m, home, foreign) > 0.5
+
+
+def test_riders_are_weaker_only_in_difficult_terrain():
+    """docs/rules.md "Combat" 2: strength = fighters × ``unit_strength`` (Reiter
+    1.5), × ``reiter_in_difficult_terrain`` (0.67) only in difficult terrain
+    ("Schwieriges Gelände": Sumpf is one, Tiefland is not); × morale factor
+    (0.6 + 50/100 × 0.8 = 1.0) × experience factor (1 + 10 × 0.01 = 1.1); no
+    home factor on a gemark nobody owns. 1,000 riders: 1000 × 1.5 × 1.1 = 1650
+    on Tiefland, 1650 × 0.67 = 1105.5 in the Tieflandsumpf."""
+    seg = small_segment(["T. Tu"])
+    add_kingdom(seg, 1)
+    a = add_army(seg, 1, 1, (0, 0), troop=TroopType.REITER, morale=50, experience=10)
+    m = month(seg)
+    assert army_strength(m, a, at(seg, (0, 0)), 1000) == pytest.approx(1650.0)
+    assert army_strength(m, a, at(seg, (1, 0)), 1000) == pytest.approx(1105.5)
+
+
+def test_a_carried_army_is_no_one_s_opponent_at_sea():
+    """"Allgemeine Regeln" (r): "Landheere, die auf Schiffen befördert werden,
+    können bei einem Seegefecht nicht mitkämpfen" — nor be attacked: fleet 1
+    (500 ships, carrying army 2) beats fleet 3; fleet 4, which has not fought,
+    finds no one left to fight (army 2 is aboard), so there is one battle."""
+    seg = small_segment(fill="~M")
+    add_kingdom(seg, 1, diplomacy={2: 1})
+    add_kingdom(seg, 2, diplomacy={1: 1})
+    fleet = add_army(seg, 1, 1, (3, 3), troop=TroopType.SCHIFFE, units=500)
+    cargo = add_army(seg, 2, 1, (3, 3), units=100)
+    fleet.carrying, cargo.carried_by = 2, 1
+    add_army(seg, 3, 2, (3, 3), troop=TroopType.SCHIFFE, units=2)
+    idle = add_army(seg, 4, 2, (3, 3), troop=TroopType.SCHIFFE, units=2)
+    m = month(seg)
+    combat(m)
+    assert m.fought == {1, 3}
+    assert len(m.log.of_kind("combat.battle")) == 2  # one battle, one event per side
+    assert idle.general is not None and idle.units == 2
+    assert cargo.general is not None and cargo.carried_by == 1

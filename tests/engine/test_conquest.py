@@ -276,3 +276,79 @@ def test_a_building_begun_in_a_settlement_destroyed_that_month_is_abandoned():
     abandoned = m.log.of_kind("build.abandoned")
     assert len(abandoned) == 1 and "Siedlung besteht nicht mehr" in abandoned[0].why
     assert seg.constructions == []
+
+
+def test_the_first_conquest_of_a_gemark_holds_against_a_hostile_second():
+    """"Eine Eroberung kann ferner mißlingen, wenn auch andere Heere in demselben
+    Mond eine Eroberung durchführen": kingdoms 1 and 2 hold status 1 toward each
+    other, so after one has taken the neutral gemark the other's status would
+    allow it to take it on — yet the gemark changes hands once a month; the later
+    claim fails whatever the order."""
+    for seed in range(6):
+        seg = small_segment()
+        add_kingdom(seg, 1, diplomacy={2: 1})
+        add_kingdom(seg, 2, diplomacy={1: 1})
+        add_army(seg, 1, 1, (2, 2))
+        add_army(seg, 2, 2, (2, 2))
+        m = month(seg, seed=seed)
+        m.claims += [Claim(1, 1, at(seg, (2, 2)), "okkupation"),
+                     Claim(2, 2, at(seg, (2, 2)), "okkupation")]
+        conquest(m)
+        won = m.log.of_kind("conquest.won")
+        failed = m.log.of_kind("conquest.failed")
+        assert len(won) == 1 and won[0].data["from"] == 0
+        assert len(failed) == 1 and "zuvor erobert" in failed[0].why
+        assert int(seg.owner[2, 2]) == won[0].kingdom != failed[0].kingdom
+
+
+def test_a_flecken_of_100_baueinheiten_holds_its_share_of_the_treasury():
+    """"Der Reichsschatz" (a) "verteilt sich stets gleichmäßig auf alle Siedlungen",
+    (c) the conqueror takes the share stored there; "Die Siedlung": the Flecken
+    begins at 100 Baueinheiten. Kingdom 2 (90,000 GS) has one Flecken of exactly
+    100 BE and a site of 99 BE: the Flecken holds all 90,000, and its conqueror
+    takes them; the 99-BE site holds none."""
+    seg = small_segment()
+    add_kingdom(seg, 1, diplomacy={2: 1}, treasury=1000)
+    add_kingdom(seg, 2, diplomacy={1: 5}, treasury=90_000)
+    add_settlement(seg, (2, 2), 100, kingdom=2)
+    add_settlement(seg, (5, 5), 99, kingdom=2)
+    assert treasury_share(seg, 2, RULES) == 90_000
+    add_army(seg, 1, 1, (2, 2), units=50_000)
+    add_army(seg, 2, 1, (5, 5), units=50_000)
+    m = month(seg)
+    m.claims += [Claim(1, 1, at(seg, (2, 2)), "okkupation"),
+                 Claim(2, 1, at(seg, (5, 5)), "okkupation")]
+    conquest(m)
+    assert len(m.log.of_kind("conquest.won")) == 2
+    assert seg.kingdoms[1].treasury == 91_000 and seg.kingdoms[2].treasury == 0
+    assert [e.gold for e in m.log.of_kind("conquest.treasury")] == [-90_000, 90_000]
+
+
+def test_an_occupation_whose_partisan_fight_is_lost_claims_nothing():
+    """"Vor einer Okkupation kann es zu einem Kampf gegen die Milizen dieser
+    Gemark kommen"; "Es kann vorkommen, daß eine Gemark nicht erobert werden kann".
+    1,000 Krieger (morale 50: factor 0.6 + 0.4 = 1.0; experience 10: × 1.1) have
+    strength 1,100 against 1,000 militiamen of strength 1,000 × 1.5 = 1,500
+    (docs/rules.md "Militia and partisan fights"); 1,500 < 2 × 1,100, so a lost fight does not
+    destroy the army: it loses round(1,000 × 0.3) = 300 soldiers, the militia
+    round(1,000 × min(0.5, 0.3 × 1,100 / 1,500)) = 220, and no claim is filed —
+    the gemark stays neutral. A won fight files the claim."""
+    outcomes = set()
+    for seed in range(10):
+        seg = small_segment()
+        add_kingdom(seg, 1)
+        army = add_army(seg, 1, 1, (2, 2), units=1000, morale=50, experience=10)
+        seg.militia[2, 2] = 1000
+        m = month(seg, {1: Occupy(line=11)}, seed=seed)
+        occupation_destruction(m)
+        won = m.log.of_kind("militia.fight")[0].data["won"]
+        outcomes.add(won)
+        if won:
+            assert [c.kind for c in m.claims] == ["okkupation"]
+            continue
+        assert not m.claims and not m.log.of_kind("conquest.claim")
+        assert army.units == 700 and army.general is not None
+        assert seg.militia[2, 2] == 780
+        conquest(m)
+        assert seg.owner[2, 2] == 0
+    assert outcomes == {True, False}

@@ -155,3 +155,21 @@ def test_a_tamed_creature_does_not_attack():
     m = month(seg)
     creature_attacks(m)
     assert not m.log.events
+
+
+def test_a_second_creature_does_not_attack_an_army_that_fought_the_first():
+    """"Jedes Heer kann in jedem Mond nur 1 Kampf austragen!" ("Der Kampf"): two
+    trolls stand on the gemark of one army; the first attacks it (the army's one
+    fight of the month), the second finds no army left to attack and stays as it
+    was."""
+    seg = small_segment()
+    add_kingdom(seg, 1)
+    add_army(seg, 1, 1, (2, 2), units=100_000)
+    seg.creatures[1] = Creature(1, "troll", at(seg, (2, 2)))
+    seg.creatures[2] = Creature(2, "troll", at(seg, (2, 2)))
+    m = month(seg)
+    creature_attacks(m)
+    attacks = m.log.of_kind("creature.attack")
+    assert [e.data["creature"] for e in attacks] == [1]
+    assert 2 in seg.creatures and seg.creatures[2].count == 1
+    assert m.fought == {1}

@@ -32,6 +32,19 @@ def test_a_kaserne_is_paid_in_full_at_the_start_and_built_in_a_settlement():
     assert m.log.of_kind("k.build")[0].gold == -50_000
 
 
+def test_the_other_buildings_cost_the_rule_s_baupreis():
+    """"Die Bauwerke": "Hafen 100.000 GS", "Palast 50.000 GS", "Mine 50.000 GS" (the
+    Kaserne's 50.000: the test above), paid in full at the start ((a)). One order a
+    month each (one palace at most: one K order); 101.09 is a coastal settlement."""
+    for building, price in ((Building.HAFEN, 100_000), (Building.PALAST, 50_000),
+                            (Building.MINE, 50_000)):
+        seg = world(treasury=150_000)
+        add_settlement(seg, "101.09", 100, kingdom=1)
+        m = run(seg, Build(building, A("101.09")))
+        assert seg.kingdoms[1].treasury == 150_000 - price, building
+        assert [e.gold for e in m.log.of_kind("k.build")] == [-price]
+
+
 def test_a_palast_outside_a_settlement_is_refused():
     """"(Bn) ... in Siedlungen: BH = Hafen, BK = Kaserne, BQ = Palast" """
     seg = world()
@@ -178,3 +191,18 @@ def test_a_festival_of_a_herrscherin_raises_her_popularity():
     m = run(seg, Festival(1000))
     text = m.log.of_kind("k.festival")[0].why
     assert "die Beliebtheit der Herrscherin steigt von 50 auf 55" in text
+
+
+def test_palaces_are_counted_as_they_stood_at_the_start_of_the_month():
+    """"Pro Palast und Mond kann der Herrscher grundsätzlich einen Befehl geben";
+    docs/rules.md "Kingdom orders": the palaces in own gemarks at the start of the
+    month. Kingdom 1 begins the month with two; one of their gemarks changes hands
+    after the start (as by the game master's change of owner, step 15): this month
+    still allows two orders."""
+    seg = world(treasury=1_000_000)
+    for i in range(2):
+        add_settlement(seg, (i, 2), 100, kingdom=1, buildings={Building.PALAST: 1})
+    m = month(seg, k_sheet(1, Festival(100), Festival(100)))
+    seg.owner[seg.grid.index(at(seg, (1, 2)))] = 0
+    kingdom_orders(m)
+    assert len(m.log.of_kind("k.festival")) == 2 and not m.log.of_kind("k.refused")

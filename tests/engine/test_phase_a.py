@@ -20,6 +20,7 @@ from wdg.world.address import Address
 from wdg.world.factory import add_army, add_settlement, at
 from wdg.world.hexgrid import Direction
 from wdg.world.state import ArmyStatus, Building, General, GeneralOffer, TroopType
+from wdg.world.terrain import terrain
 
 A = Address.parse
 KASERNE = {Building.KASERNE: 1}
@@ -249,6 +250,20 @@ def test_bb_is_refused_for_riders_and_outside_coastal_woods():
     assert len(m.log.of_kind("a.bb.refused")) == 2 and not m.busy
 
 
+def test_bb_is_refused_in_a_highland_wood_on_the_water():
+    """"Jedes Kriegerheer, das sich in einer Küstengemark der Geländearten Wald, Regenwald
+    oder Sumpf aufhält, kann primitive Boote bauen"; a Küstengemark is land of height 1
+    next to water (docs/rules.md "Phase A", ``bb``). A Hochlandwald (height 2) on the
+    sea is a wood next to water but no Küstengemark: no boats."""
+    seg = world()
+    seg.terrain[seg.grid.index(at(seg, "101.10"))] = terrain("Hw").id
+    add_army(seg, 101, 1, "101.10", units=1000)
+    d, _ = _water_dir(seg, "101.10")
+    m = run(seg, (101, BuildBoats(d)))
+    assert "Küstengemark" in m.log.of_kind("a.bb.refused")[0].why
+    assert not m.busy and seg.armies[101].boats == 0
+
+
 def _harbour(seg, units=5):
     add_settlement(seg, "101.09", 100, kingdom=1, buildings={Building.HAFEN: 1})
     return add_army(seg, 103, 1, "101.09", troop=TroopType.SCHIFFE, units=units)
@@ -275,6 +290,18 @@ def test_bs_needs_room_100_per_ship():
     add_army(seg, 102, 1, "101.09", troop=TroopType.REITER, units=251)
     m = run(seg, (102, Board(103)))
     assert m.log.of_kind("a.bs.refused") and seg.armies[102].carried_by is None
+
+
+def test_bs_a_fleet_carries_exactly_its_tragkraft():
+    """"Ein Schiff hat eine Tragkraft von 100 Raumfaktoren"; "Der Raumfaktor eines Reiters
+    ist 2": 5 ships carry 500 Raumfaktoren, so 250 riders (500) board; one more does not
+    (test_bs_needs_room_100_per_ship)."""
+    seg = world()
+    _harbour(seg, units=5)
+    add_army(seg, 102, 1, "101.09", troop=TroopType.REITER, units=250)
+    m = run(seg, (102, Board(103)))
+    assert not m.log.of_kind("a.bs.refused")
+    assert seg.armies[102].carried_by == 103 and seg.armies[103].carrying == 102
 
 
 def test_vs_leaves_the_fleet_to_an_adjacent_coastal_gemark():

@@ -217,3 +217,24 @@ def test_registered_outputs_are_archived_hashed_and_replayed(camp):
         assert replay_month(camp, NAME, "0412-04").ok
     finally:
         store_months._OUTPUTS.pop("probe-summary", None)
+
+
+def test_a_month_with_an_unreadable_intake_journal_is_not_run(camp):
+    """docs/storage.md, "Order sheets between months": an unreadable intake
+    journal (a stored sheet's moves unknown) stops ``wdg turn run`` with its
+    name; nothing changes."""
+    folder = camp.orders_dir(NAME, APRIL)
+    journal = folder / ".intake-9-abcd.journal"
+    journal.write_text("{not json")
+    before = load_segment(camp.segment_dir(NAME)).date
+    with pytest.raises(StateError) as e:
+        run_month(camp, NAME)
+    assert str(journal) in str(e.value) and "nicht lesbar" in str(e.value)
+    assert load_segment(camp.segment_dir(NAME)).date == before and journal.is_file()
+    from typer.testing import CliRunner
+
+    from wdg.cli import app
+
+    res = CliRunner().invoke(app, ["segment", "check", NAME, "-C", str(camp.root)])
+    assert res.exit_code == 1 and str(journal) in res.output
+    assert "Journal nicht lesbar" in res.output and "bleibt offen" in res.output

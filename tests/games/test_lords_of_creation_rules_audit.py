@@ -216,7 +216,7 @@ def test_with_full_knowledge_the_end_by_identical_cards_waits_for_the_last_seven
             while sum(late.hands[p]) > 7:
                 k = max(range(len(late.hands[p])), key=lambda x: late.hands[p][x])
                 late.hands[p][k] -= 1
-        late._legal = None
+        late.forget_legal()
         assert late.hands[0] == late.hands[1]
         c = late.legal_actions()[0]
         do(late, c, c)

@@ -41,6 +41,7 @@ def test_form_password_and_result_requests(mail_campaign):
     assert "Königreich: 1" in att[0].get_content()
     # the password request: the game master is told (it stays in his inbox), the
     # player gets a note; no password anywhere
+    s.settled()
     note = s.wait_for(p[1], 1)[0].message
     assert "weitergeleitet" in note["Subject"]
     to_gm = [m.message for m in s.wait_for(gm, 1)]

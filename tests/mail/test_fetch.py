@@ -256,3 +256,67 @@ def test_a_big_fetch_answers_every_ten_mails(mail_campaign, monkeypatch):
         s.wait_for(p[k - 1], 3 if k <= 3 else 2)
     s.settled()
     assert [len(s.messages(a)) for a in p] == [3, 3, 3, 2, 2]
+
+
+def test_a_full_disk_while_storing_a_sheet_reaches_the_game_master_not_the_player(
+        mail_campaign, monkeypatch):
+    """Issue #44 ("a failure on the write path named, never swallowed"): the
+    sheet cannot be stored (no space left): ``wdg mail run`` fails (exit code
+    1) naming the file and the error, raises the alert ``abruf`` (and mails it:
+    SMTP works), answers nothing and leaves the mail in the inbox. With room
+    again, the next run takes it once, answers it once and ends the alert.
+    (Before, the player was told "Ihre Mail konnte nicht gelesen werden".)"""
+    import errno
+    import json
+    import os
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    import wdg.store.intake as store_intake
+    from wdg import exitcodes
+    from wdg.cli import app
+    from wdg.mail import alerts
+
+    mc = mail_campaign
+    s, gm, p = mc.world.servers, mc.world.gm, mc.world.players
+    s.send(p[0], sheet_mail(p[0], gm, "Spielzug", mc.sheet(1)))
+    s.wait_for(gm, 1)
+    real = store_intake.write_durable
+    full = {"on": True}
+
+    def write(path, data, mode=0o644):
+        if full["on"] and Path(path).name == ".k1.txt.new":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, data, mode)
+
+    monkeypatch.setattr(store_intake, "write_durable", write)
+    args = ["mail", "run", "test", "--json", "--no-pdf", "-C", str(mc.camp.root)]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == exitcodes.FAILED, res.output
+    doc = json.loads(res.stdout)
+    said = " ".join(doc["messages"])
+    assert doc["status"] == "failed" and ".k1.txt.new" in said and "ENOSPC" in said
+    assert "kein Platz mehr auf dem Datenträger" in said and "nicht gespeichert" in said
+    active = alerts.read(mc.seg_dir).active
+    assert "abruf" in active and ".k1.txt.new" in active["abruf"].text
+    alarm = [m for m in s.wait_for(gm, 2) if m.message.get("X-Wdg-Alarm")]
+    assert [m.message["X-Wdg-Alarm"] for m in alarm] == ["abruf"]
+    assert ".k1.txt.new" in alarm[0].message.get_content()
+    assert [m.subject for m in s.messages(gm) if not m.message.get("X-Wdg-Alarm")] == \
+        ["Spielzug"]  # still in the inbox
+    s.settled()
+    assert s.messages(p[0]) == []  # the player was told nothing
+    assert not list(mc.camp.root.glob("orders/test/*/k1.txt"))
+
+    full["on"] = False  # room again
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code != exitcodes.FAILED, res.output
+    assert len(list(mc.camp.root.glob("orders/test/*/k1.txt"))) == 1
+    assert "abruf" not in alerts.read(mc.seg_dir).active
+    (answer,) = s.wait_for(p[0], 1)
+    assert "angenommen" in answer.subject
+    assert [m.subject for m in s.messages(gm, "wdg/erledigt")] == ["Spielzug"]
+    CliRunner().invoke(app, args)
+    s.settled()
+    assert len(s.messages(p[0])) == 1

@@ -43,9 +43,8 @@ def test_a_send_killed_in_mid_transfer_leaves_nothing_uncertain(tmp_path, mail_w
     out = c("reports", "send", SEG, code=None)
     assert out.returncode == 0, out.stdout + out.stderr
     assert Ledger(c.seg_dir).uncertain() == []
-    c.servers.flush_queue()
+    c.servers.settled()
     for k in range(1, 4):
         assert len(c.servers.wait_for(c.player_of[k], 1)) == 1
-    c.servers.flush_queue()
     assert [len(c.inbox(k)) for k in range(1, 4)] == [1, 1, 1]
     assert c("reports", "send", SEG, code=3)

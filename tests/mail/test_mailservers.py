@@ -5,6 +5,7 @@ Postfix on 127.0.0.1 with a test CA (issue #34, "Must show": real servers on loo
 from __future__ import annotations
 
 import imaplib
+import shutil
 import signal
 import smtplib
 import ssl
@@ -13,7 +14,22 @@ import time
 
 import pytest
 
+import mailservers
 from mailservers import SERVER_NAME, sheet_mail
+
+
+def test_a_missing_local_fetcher_is_reported_with_the_servers_programs(tmp_path, monkeypatch):
+    """README: ``WDG_SKIP_MAILSERVERS`` covers a missing getmail or fetchmail too —
+    so they are among the programs whose absence the session's mail fixture reports
+    through ``cannot_run`` (tests/conftest.py), not a bare FileNotFoundError in
+    tests/mail/test_fetchers.py. A PATH with only ``openssl`` on it lacks exactly
+    the three fetcher programs."""
+    real = shutil.which("openssl")
+    assert real is not None
+    (tmp_path / "openssl").symlink_to(real)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert [m for m in mailservers.missing_binaries() if not m.startswith("/")] == [
+        "getmail", "getmail_maildir", "fetchmail"]
 
 
 def test_imaps_and_starttls_login_with_verified_certificate(mail_world):
@@ -65,6 +81,7 @@ def test_submission_needs_login_and_delivers_to_the_imap_box(mail_world):
     before = time.time()
     msg = sheet_mail(p1, gm, "Spielzug", "Reich: 1\n")
     s.send(p1, msg)
+    s.settled()
     arrived = s.wait_for(gm, 1)
     assert len(arrived) == 1
     got = arrived[0].message
@@ -83,6 +100,7 @@ def test_smtps_port_delivers(mail_world):
     conn = s.smtps_client(p2)
     conn.send_message(sheet_mail(p2, gm, "SMTPS", "hallo"))
     conn.quit()
+    s.settled()
     assert [m.subject for m in s.wait_for(gm, 1)] == ["SMTPS"]
 
 

@@ -135,10 +135,10 @@ _CHILD = textwrap.dedent("""
         if when == "journal" and name.endswith(".journal.tmp"):
             os.kill(os.getpid(), signal.SIGKILL)
         return real_write(path, data, mode)
-    def roll(folder, journal):
+    def roll(folder, journal, *more):
         if when == "moves":
             os.kill(os.getpid(), signal.SIGKILL)
-        return real_roll(folder, journal)
+        return real_roll(folder, journal, *more)
     wdg.fsio.write_durable = write
     store_intake.write_durable = write
     store_intake.roll_forward = roll

@@ -3,13 +3,15 @@ the engine's rules (issue #44).
 
 Each mutation below changes one line of a rule in ``wdg/engine/`` the way a slip
 would (``ceil`` for ``floor``, the other rounding, the other order); for each,
-the checkout's ``wdg/``, ``tests/``, ``worlds/``, ``templates/`` and
-``orders/`` are copied into a temporary directory, the line is changed there
+the checkout's ``wdg/``, ``tests/``, ``worlds/``, ``templates/``, ``orders/``,
+``docs/`` and ``README.md`` are copied into a temporary directory, the line is changed there
 and the tests that cover the rule run against the copy. A mutation that no test
 notices *survives*: a rule no test pins. The score is killed / all; the checkout
 itself is never changed. A mutation whose line is no longer in the code is
 reported as *stale* (the list must follow the code) and fails the run.
 
+The listed tests first run on the unchanged copy; if any fails there, the run
+stops with exit code 2 (a test failing anyway would "kill" every mutation).
 Prints one line per mutation and the score; exit code 0 when every mutation was
 killed, 1 otherwise. docs/testing.md keeps the last score.
 """
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-COPIED = ("wdg", "tests", "worlds", "templates", "orders", "pyproject.toml")
+COPIED = ("wdg", "tests", "worlds", "templates", "orders", "docs", "README.md", "pyproject.toml")
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,20 @@ def _copy(dest: Path) -> None:
             shutil.copy2(src, dest / part)
 
 
+def _pytest(work: Path, tests: list[str] | tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
+         "no:xdist", "-o", "addopts=", *tests], cwd=work, capture_output=True, text=True)
+
+
+def baseline(work: Path, chosen: list[Mutation]) -> str | None:
+    """Run every test file of ``chosen`` on the unchanged copy: a test that fails
+    there (a file the copy lacks, a broken test) would "kill" every mutation
+    that lists it. ``None`` if all pass, else pytest's report."""
+    proc = _pytest(work, sorted({t for mu in chosen for t in mu.tests}))
+    return None if proc.returncode == 0 else proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
 def run_one(mu: Mutation, work: Path) -> tuple[str, float]:
     """``killed``, ``survived`` or ``stale``, and the seconds the tests took."""
     target = work / mu.path
@@ -239,9 +255,7 @@ def run_one(mu: Mutation, work: Path) -> tuple[str, float]:
     target.write_text(text.replace(mu.old, mu.new), encoding="utf-8")
     try:
         start = time.monotonic()
-        proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
-             "no:xdist", "-o", "addopts=", *mu.tests], cwd=work, capture_output=True, text=True)
+        proc = _pytest(work, mu.tests)
         took = time.monotonic() - start
     finally:
         target.write_text(text, encoding="utf-8")
@@ -260,8 +274,14 @@ def main(argv: list[str] | None = None) -> int:
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="run the mutations whose name contains this text")
     ap.add_argument("--list", action="store_true", help="list the mutations and stop")
+    ap.add_argument("--set", choices=("rounding", "rules", "all"), default="all",
+                    help="the roundings (MUTATIONS), the other rules (RULE_MUTATIONS) or all")
     args = ap.parse_args(argv)
-    chosen = [mu for mu in MUTATIONS if not args.only or args.only in mu.name]
+    # here, not at the top: wdg.bench.mutations_rules imports Mutation from this module
+    from wdg.bench.mutations_rules import RULE_MUTATIONS
+    pool = {"rounding": MUTATIONS, "rules": RULE_MUTATIONS,
+            "all": MUTATIONS + RULE_MUTATIONS}[args.set]
+    chosen = [mu for mu in pool if not args.only or args.only in mu.name]
     if args.list:
         for mu in chosen:
             print(f"{mu.name}: {mu.path}: {' '.join(mu.tests)}")
@@ -271,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="wdg-mutants-") as tmp:
         work = Path(tmp)
         _copy(work)
+        broken = baseline(work, chosen)
+        if broken is not None:
+            print(f"the tests fail without any mutation; no kill would mean anything:\n{broken}")
+            return 2
         for mu in chosen:
             verdict, took = run_one(mu, work)
             killed += verdict == "killed"

@@ -221,12 +221,12 @@ def run(
 
 
 def _run_all(camp, segment, all_segments, force, next_deadline, pdf, as_json) -> None:
-    """``wdg mail run --all`` (wdg/office/mailbox.py)."""
+    """``wdg mail run --all`` (wdg/office/mailrun.py)."""
     import json
 
     from wdg import exitcodes
     from wdg.errors import InvalidInputError
-    from wdg.office.mailbox import run_all
+    from wdg.office.mailrun import run_all
     from wdg.world.deadline import normalise
 
     if segment is not None:

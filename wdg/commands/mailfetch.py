@@ -80,7 +80,7 @@ def watch_cmd(
         if not all_segments:
             raise InvalidInputError("ein Segment angeben oder --all (jedes Segment der "
                                     "Kampagne)")
-        from wdg.office.mailbox import shared_segments, watch_all
+        from wdg.office.mailrun import shared_segments, watch_all
 
         shared_segments(camp)  # no shared box: refused before anything starts
     stopping = {"now": False}

@@ -159,7 +159,7 @@ def players(
 ) -> None:
     """Jede Person (nach E-Mail-Adresse) mit ihren Königreichen in allen Segmenten;
     wer in mehreren Segmenten spielt, steht zuerst."""
-    from wdg.office.players import players as collect
+    from wdg.office.roster import players as collect
 
     camp = open_campaign(campaign)
     people, problems = collect(camp)
@@ -195,7 +195,7 @@ def disqualify(
     Segmentleiters (sl.txt) des laufenden Mondes jedes Segments, in dem sie spielt;
     der Lauf des Mondes läßt das Königreich ausscheiden (im Archiv, mit 'wdg turn undo'
     rückgängig). Die Person erhält eine Mail, einmal."""
-    from wdg.office.players import disqualify as run
+    from wdg.office.roster import disqualify as run
 
     camp = open_campaign(campaign)
     got = run(camp, email, reason, dry_run=dry_run)

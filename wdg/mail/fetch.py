@@ -52,7 +52,6 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr
-from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
@@ -705,9 +704,4 @@ def _ready(raw: bytes, config: MailConfig) -> EmailMessage:
         msg["Message-ID"] = make_msgid("wdg.antwort." + hashlib.sha256(raw).hexdigest()[:16],
                                        domain=domain)
     return msg
-
-
-def outbox_dir(camp: Campaign, segment: str, month: str) -> Path:
-    """Where the answers of a month lie (as ``wdg orders import`` writes them)."""
-    return camp.root / "outbox" / segment / month
 

@@ -155,8 +155,3 @@ class GuardBook:
 
     def save(self) -> None:
         mailrecords.save(self.segment_dir, GUARD, {"events": [e.as_dict() for e in self.events]})
-
-
-def guard_path(segment_dir: Path) -> Path:
-    """``worlds/<segment>/mail/guard.yaml``."""
-    return mailrecords.record_path(segment_dir, GUARD)

@@ -57,15 +57,16 @@ def _describe(exc: BaseException) -> str:
 _MAXLINE: int = imaplib._MAXLINE  # type: ignore[attr-defined]  # imaplib's own limit, not in typeshed
 
 
-class _Lines:
+class _Lines(imaplib.IMAP4):
     """imaplib's reading from the socket, with a buffer of our own whose contents we
     can see: imaplib reads through a buffered file object, and lines the server sent
     in the same packet as the one read (Dovecot's ``+ idling`` together with
     ``* 5 EXISTS``) would wait in that file's buffer, where ``select()`` on the socket
-    cannot see them — IDLE would sleep on a change already received."""
+    cannot see them — IDLE would sleep on a change already received.
 
-    sock: socket.socket
-    error: type[imaplib.IMAP4.error]
+    A subclass of :class:`imaplib.IMAP4` placed before it (or before
+    :class:`imaplib.IMAP4_SSL`) in the bases: ``super().open`` is then the plain or
+    the TLS connection's own."""
 
     def open(self, *args, **kw):  # imaplib's signature
         self._rbuf = bytearray()

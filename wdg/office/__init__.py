@@ -10,9 +10,9 @@ treats them as one world:
 - :mod:`wdg.office.run`: every segment whose deadline has passed, each under
   its own lock, on a local process pool or a Dask cluster (``wdg world run``);
 - :mod:`wdg.office.mbw`: the Mitteilungsblatt of the world (``wdg world mbw``);
-- :mod:`wdg.office.players`: one person across segments, disqualified in all
+- :mod:`wdg.office.roster`: one person across segments, disqualified in all
   of them (``wdg world players``, ``wdg world disqualify``);
-- :mod:`wdg.office.mailbox`: one mailbox for the world (``wdg mail run --all``,
+- :mod:`wdg.office.mailrun`: one mailbox for the world (``wdg mail run --all``,
   ``wdg mail watch --all``).
 
 See docs/world.md.

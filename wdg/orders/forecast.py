@@ -250,10 +250,6 @@ class KnownTerrain:
     def own_at_start(self, a: Address) -> bool:
         return a in self.view.owned
 
-    def owner_known(self, a: Address) -> bool:
-        """True if the kingdom knows who owns ``a`` (own, or seen with its owner)."""
-        return a in self.view.owned or a in self.view.owners
-
     def foreign_owner(self, a: Address) -> int | None:
         """The other kingdom owning ``a`` as last seen, or ``None``."""
         if a in self.view.owned:

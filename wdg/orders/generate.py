@@ -252,7 +252,7 @@ def _walk(w: _World, start: Hex, *, water: bool, steps: int,
     for _ in range(steps):
         options = [d for d in Direction if w.on_map(h.neighbour(d))
                    and w.is_water(h.neighbour(d)) == water
-                   and (not out or d is not out[-1].opposite)]
+                   and (not out or d is not out[-1].opposite())]
         if not options:
             break
         d = options[int(rng.integers(len(options)))]

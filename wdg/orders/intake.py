@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import errno
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ import yaml
 
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError, StateError, WdgError
+from wdg.fsio import german_strerror
 from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation, status_word
@@ -67,6 +69,12 @@ MAX_BYTES = 512_000
 MAX_SHEETS = 10
 """Most sheets read from one mail (a player rarely rules more than two
 kingdoms); bounds the work one mail can cause."""
+
+
+class SheetNotStored(StateError):
+    """A sheet the intake accepted could not be stored (a full disk, an I/O
+    error): the import stops; the mail is neither answered nor marked as taken."""
+
 
 ACCEPTED, REPLACED_OLDER, DUPLICATE, REJECTED, QUARANTINED = (
     IntakeStatus.ACCEPTED, IntakeStatus.REPLACED_OLDER, IntakeStatus.DUPLICATE,
@@ -180,7 +188,10 @@ def import_mailbox(camp: Campaign, seg: Segment, path: Path, *,
                    answer_without_sheet: bool = False, decide: Any = None) -> IntakeReport:
     """Import every mail of the mailbox at ``path`` into the segment's month
     folder, in arrival order, one mail in memory at a time (:func:`iter_mailbox`);
-    never raises for a mail's content. A mail holding no sheet at all (no
+    never raises for a mail's content. A sheet the store cannot write (a full
+    disk, an I/O error) raises :class:`SheetNotStored`; a link in ``orders/``
+    :class:`~wdg.store.edges.LinkRefused`: the import stops there, that mail
+    untaken and unanswered. A mail holding no sheet at all (no
     header line: spam, a greeting) gets no confirmation unless
     ``answer_without_sheet``; ``decide``: whom to answer (the mail guard, see
     :class:`Intake`). The caller holds the segment's lock (the intake record is
@@ -269,15 +280,23 @@ class Intake:
             self.record.record(key, "taking", this, place=mail.place)
         elif mail.place and old is not None and mail.place not in old.places:
             self.record.record(key, "taking", this, place=mail.place)
-        try:
-            results = _one(self.seg, self.folder, mail, self.deadline, self.max_bytes)
+        to_store: list[tuple[MailResult, int, str, int, bool]] = []
+        try:  # reading and judging the mail (hostile input) — not storing it
+            results, to_store = _one(self.seg, mail, self.deadline, self.max_bytes)
         except RecursionError:  # nested deeper than the pre-check saw
             results = [_too_deep(mail, 0)]
-        except StateError:  # the store refused (a link in orders/): stop, nothing taken
-            raise
         except Exception as exc:  # noqa: BLE001 - a mail's content must never stop the others
             results = [MailResult(QUARANTINED, f"Mail nicht lesbar ({type(exc).__name__})",
                                   _sender_of(mail), "", None, position=mail.position)]
+        for r, n, text, part, delivered in to_store:
+            # A failure of the store (a full disk, an I/O error, a link in orders/) is
+            # the game master's, never the player's: the import stops with it, this
+            # mail neither answered nor marked as taken (the next run takes it again).
+            try:
+                _store(self.folder, n, text, r, mail.digest, part, delivered,
+                       tz=self.seg.settings.timezone)
+            except OSError as exc:
+                raise SheetNotStored(_not_stored(self.folder, r, n, exc)) from exc
         for r in results:
             if r.status == QUARANTINED or (r.status == REJECTED and not r.sender):
                 r.quarantined = _quarantine(self.quarantine, mail, r)
@@ -314,7 +333,7 @@ class Intake:
                 key, "taken", this, place=mail.place,
                 results=[{"status": r.status.value, "kingdom": r.kingdom, "sender": r.sender,
                           "arrival": r.arrival.isoformat() if r.arrival else None,
-                          "no_sheet": no_sheet(r),
+                          "no_sheet": r.no_sheet,
                           "answer": _rel(self.camp, r.confirmation),
                           **({"answers": [_rel(self.camp, p) for p in r.notices]}
                              if r.notices else {})} for r in results])
@@ -331,14 +350,6 @@ class Intake:
                 continue
             (report.valid if (self.folder / f"k{n}.txt").is_file() else report.missing).append(n)
         return report
-
-
-def no_sheet(r: MailResult) -> bool:
-    """Whether the mail held no sheet at all: no text with a sheet's header lines (a
-    sheet that names no kingdom but has its password line is a sheet, refused; an
-    HTML-only mail whose text has header lines is a sheet sent as HTML)."""
-    return r.no_sheet or (r.status == REJECTED and r.kingdom is None and r.parsed is None
-                          and r.reason.startswith("kein Spielzug gefunden"))
 
 
 def _rel(camp: Campaign, path: Path | None) -> str | None:
@@ -393,6 +404,23 @@ def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | Non
     return header_date(msg), "Date"
 
 
+def _not_stored(folder: Path, r: MailResult, n: int, exc: OSError) -> str:
+    """The game master's message for a sheet the store could not write: which
+    sheet, the file and the system's error (its German word, its code and the C
+    library's text), what happened to the mail, what to do."""
+    where = exc.filename if exc.filename is not None else f"im Ordner {folder}"
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    code = errno.errorcode.get(exc.errno or 0, str(exc.errno))
+    return (f"Einlesen angehalten: der Spielzug für Königreich {n} aus der Mail von "
+            f"{visible(r.sender)[:80]} ({visible(r.message_id)[:120] or 'ohne Message-ID'}) "
+            f"ist nicht gespeichert — {where}: {german_strerror(exc)} ({code}: "
+            f"{exc.strerror or exc}). Die Mail ist weder beantwortet noch als eingelesen "
+            "vermerkt; die Mails nach ihr sind nicht gelesen. Beheben Sie die Ursache (bei "
+            "vollem Datenträger: Platz freimachen) und rufen Sie den Befehl erneut auf: dann "
+            "wird die Mail eingelesen, als käme sie zum ersten Mal.")
+
+
 def _sender_of(mail: Incoming) -> str:
     """The sender from the headers alone (never raises)."""
     try:
@@ -421,12 +449,15 @@ def _too_deep(mail: Incoming, levels: int) -> MailResult:
     return r
 
 
-def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
-         max_bytes: int) -> list[MailResult]:
+def _one(seg: Segment, mail: Incoming, deadline: datetime | None, max_bytes: int
+         ) -> tuple[list[MailResult], list[tuple[MailResult, int, str, int, bool]]]:
+    """Read and judge one mail: its results, and the sheets to store
+    ``(result, kingdom, text, part, arrival from the mailbox)`` — stored by
+    :meth:`Intake.take`, outside the catch-all for hostile mails."""
     raw = mail.raw
     big = mail.total > max_bytes
     if not big and _nesting(raw) > MAX_NESTING:
-        return [_too_deep(mail, _nesting(raw))]
+        return [_too_deep(mail, _nesting(raw))], []
     msg = _headers_only(raw) if big else email.message_from_bytes(raw, policy=email.policy.default)
     sender = sender_address(msg) or ""
     mid = message_id(msg) or ""
@@ -442,10 +473,10 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
         base.status = QUARANTINED
         base.reason = f"Mail zu groß ({german_number(mail.total)} Bytes, erlaubt " \
                       f"{german_number(max_bytes)})"
-        return [base]
+        return [base], []
     if not sender:
         base.reason = "Absender (From:) fehlt oder ist unbrauchbar"
-        return [base]
+        return [base], []
     if source == "Date":
         base.notes.append("Ankunftszeit unbekannt, Datum des Absenders verwendet")
     elif base.date is not None and arrival is not None and \
@@ -463,8 +494,9 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
         else:
             base.reason = "kein Spielzug gefunden"
             base.no_sheet = True
-        return [base]
+        return [base], []
     out = []
+    to_store: list[tuple[MailResult, int, str, int, bool]] = []
     for part, (text, sheet) in enumerate(sheets):
         r = MailResult(REJECTED, "", sender, mid, base.date, arrival=arrival,
                        position=mail.position, notes=list(base.notes), outside=sheet.outside)
@@ -483,9 +515,8 @@ def _one(seg: Segment, folder: Path, mail: Incoming, deadline: datetime | None,
                 if arrival else "Ankunftszeit unbekannt; Eintreffschluß nicht prüfbar"
             r.cause = IntakeReason.LATE if arrival else IntakeReason.ARRIVAL_UNKNOWN
             continue
-        _store(folder, sheet.kingdom, text, r, mail.digest, part, source != "Date",
-               tz=seg.settings.timezone)
-    return out
+        to_store.append((r, sheet.kingdom, text, part, source != "Date"))
+    return out, to_store
 
 
 def _has_header(text: str) -> bool:

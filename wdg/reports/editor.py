@@ -86,10 +86,12 @@ _SCRIPT_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
 
 def script_json(data: dict[str, Any]) -> Markup:
     """``data`` as JSON text safe inside ``<script type="application/json">``:
-    ``<``, ``>``, ``&`` and the line separators U+2028/2029 written as
-    ``\\u`` escapes, so no text (a kingdom called ``</script><script>…``) can
-    end the element or start markup; characters XML forbids are removed like
-    everywhere on the sheet. ``JSON.parse`` reads the same values back."""
+    ``<``, ``>`` and ``&`` written as ``\\u`` escapes, so no text (a kingdom
+    called ``</script><script>…``) can end the element or start markup; the
+    characters the text policy removes everywhere on the sheet (XML's
+    forbidden ones, and the line separators U+2028/2029) are removed here too
+    (:func:`wdg.textpolicy.xml_safe`; the separators would be escaped if they
+    were not). ``JSON.parse`` reads the same values back."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
                       default=_number)
     text = xml_safe(text)

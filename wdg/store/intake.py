@@ -12,6 +12,7 @@ the files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -104,32 +105,64 @@ def commit(folder: Path, writes: list[tuple[Path, bytes]],
         d.mkdir(parents=True, exist_ok=True)
     precheck("Spielzug speichern", (), same_fs=(folder, *sorted(targets),
                                                 *sorted({a.parent for a, _ in moves})))
-    steps = []
+    steps: list[list[str]] = []
     for dst, data in writes:
         tmp = dst.with_name(f".{dst.name}.new")
-        write_durable(tmp, data)
+        try:
+            write_durable(tmp, data)
+        except OSError as e:  # before the commit point: nothing changed; the scratch
+            for written in [tmp, *(folder / a for a, _ in steps)]:  # files go (a full disk)
+                with contextlib.suppress(OSError):  # else the next import removes them
+                    written.unlink(missing_ok=True)
+            if e.filename is None:  # a write or flush names no file: name it
+                raise OSError(e.errno, e.strerror, str(tmp)) from e
+            raise
         steps.append([str(tmp.relative_to(folder)), str(dst.relative_to(folder))])
     for d in {tmp.parent for tmp, _ in writes}:
         fsync_dir(d)
-    journal = {"moves": [[str(a.relative_to(folder)), str(b.relative_to(folder))]
-                         for a, b in moves] + steps}
+    journal: dict[str, list[list[str]]] = {
+        "moves": [[str(a.relative_to(folder)), str(b.relative_to(folder))]
+                  for a, b in moves] + steps}
     path = folder / f".intake-{os.getpid()}-{secrets.token_hex(4)}.journal"
     tmp = path.with_name(path.name + ".tmp")
     write_durable(tmp, json.dumps(journal, indent=1).encode("utf-8"))
     os.replace(tmp, path)  # the commit point
     fsync_dir(folder)
-    roll_forward(folder, path)
+    roll_forward(folder, path, journal["moves"])  # the moves it holds, not read back
 
 
-def roll_forward(folder: Path, journal: Path) -> None:
-    """Do what a committed journal says (each move only if not done yet:
-    repeatable), check that every move is done, then remove it. A move that
-    cannot be done (a link on its way, its file gone) raises
-    :class:`IntakeMoveError` and leaves the journal for the game master."""
+def journal_moves(journal: Path) -> list[list[str]]:
+    """The moves a committed journal names, each ``[source, target]`` relative
+    to its folder. A journal that cannot be read or is not the intake's
+    (cut short, changed by hand, unreadable) raises :class:`IntakeMoveError`:
+    nothing of it is done, the journal stays for the game master."""
     try:
         steps = json.loads(journal.read_text(encoding="utf-8"))["moves"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return  # not readable: left for the game master (segment check names it)
+        if not isinstance(steps, list) or not all(
+                isinstance(s, list) and len(s) == 2 and all(isinstance(x, str) for x in s)
+                for s in steps):
+            raise ValueError("'moves' ist keine Liste von Paaren (Quelle, Ziel)")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise IntakeMoveError(
+            f"{journal}: das Journal eines unterbrochenen Einlesens ist nicht lesbar "
+            f"({type(e).__name__}: {e}); es nennt, welche Dateien eines gespeicherten "
+            "Spielzugs (Spielzug, Quittung, ersetzter Spielzug nach replaced/) noch an ihren "
+            "Platz gehören. Nichts davon wurde ausgeführt, das Journal bleibt stehen. Prüfen "
+            "Sie den Ordner von Hand (die Dateien .k<n>.txt.new und .k<n>.receipt.yaml.new "
+            "sind der neue Spielzug), entfernen Sie das Journal und lesen Sie den Spielzug "
+            "neu ein") from None
+    return steps
+
+
+def roll_forward(folder: Path, journal: Path, steps: list[list[str]] | None = None) -> None:
+    """Do what a committed journal says (each move only if not done yet:
+    repeatable), check that every move is done, then remove it. ``steps``:
+    the journal's moves as :func:`commit` just wrote them; ``None``: read
+    from the journal (:func:`journal_moves`). A journal that cannot be read,
+    or a move that cannot be done (a link on its way, its file gone), raises
+    :class:`IntakeMoveError` and leaves the journal for the game master."""
+    if steps is None:
+        steps = journal_moves(journal)
     top = campaign_top(folder)
     touched = {folder}
     for src, dst in steps:
@@ -170,12 +203,13 @@ def recover_intake(folder: Path) -> list[str]:
     """Complete what an interrupted import committed (its journals) and remove
     the scratch files of what it did not (``.<name>.new``, a journal's
     ``.tmp``) — only files the intake writes; call it holding the segment's
-    lock. Returns one notice per action."""
+    lock. Returns one notice per action. A journal that cannot be completed
+    (unreadable, a move impossible) raises :class:`IntakeMoveError`."""
     notices: list[str] = []
     if not folder.is_dir():
         return notices
     for journal in sorted(folder.glob(JOURNAL_GLOB)):
-        roll_forward(folder, journal)
+        roll_forward(folder, journal)  # raises unless completed: then the notice
         notices.append(f"{journal}: das nach seinem Festschreibepunkt unterbrochene Speichern eines Spielzugs vollendet")
     for d in (folder, folder / "replaced"):
         if not d.is_dir():
@@ -252,6 +286,12 @@ def sheet_problems(folder: Path) -> tuple[list[Finding], list[Finding]]:
     if not folder.is_dir():
         return found, warn
     for journal in sorted(folder.glob(JOURNAL_GLOB)):
+        try:
+            journal_moves(journal)
+        except IntakeMoveError as e:
+            found.append(Finding(str(journal), "ein Einlesen ist nicht abgeschlossen und sein "
+                                 f"Journal nicht lesbar: {str(e).removeprefix(f'{journal}: ')}"))
+            continue
         found.append(Finding(str(journal), "ein Einlesen ist nicht abgeschlossen (der nächste "
                              "Befehl, der das Segment sperrt, schließt es ab oder nennt, was "
                              "fehlt)"))

@@ -290,6 +290,11 @@ class Ledger:
         return rec
 
 
+WRITERS = (Ledger._append_held, Ledger.intend, Ledger.settle, Ledger.release)
+"""The code that writes the ledger's lines: its shape (:func:`wdg.store.shapes.shapes`)
+is the ``mail-sent`` format's fingerprint."""
+
+
 def ledger_path(segment_dir: Path) -> Path:
     """``worlds/<segment>/mail/sent.yaml``."""
     return segment_dir / MAIL_DIR / SENT_FILE

@@ -11,7 +11,6 @@ The six directions are the rule's own (Spielregel, "(b) Bewegung"):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from enum import Enum
 from typing import NamedTuple
 
@@ -156,12 +155,6 @@ def ring(center: Hex, radius: int) -> list[Hex]:
             result.append(h)
             h = h.neighbour(d)
     return result
-
-
-def spiral(center: Hex, radius: int) -> Iterator[Hex]:
-    """All hexes within ``radius`` of ``center``, ring by ring from the centre."""
-    for k in range(radius + 1):
-        yield from ring(center, k)
 
 
 def hex_range(center: Hex, radius: int) -> list[Hex]:

@@ -281,7 +281,7 @@ class CampaignMixin:
             return
         elif action >= codes.use:
             c = action - codes.use
-            self._leave(c, DISCARD)
+            self.leave(c, DISCARD)
             b.val[side_army] += self.g.cards[c].bonus
         if action == NO or self.battle_actions(b) == [NO]:
             self._prep_next(b)
@@ -342,7 +342,7 @@ class CampaignMixin:
             beaten_side_wiped = wiped_d if x in b.att else wiped_a
             loser = self.owner[x]
             home = cards[x].homes
-            self._leave(x, OUT)
+            self.leave(x, OUT)
             if beaten_side_wiped or not home or self.where[victor] != PLAY:
                 continue
             vp = self.owner[victor]

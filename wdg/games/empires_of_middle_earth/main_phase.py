@@ -120,7 +120,7 @@ class MainMixin:
         elif action < codes.intrigue:
             c, a = divmod(action - codes.mob, n)
             if self.g.cards[a].needs_card:
-                self._leave(self._key_card(a), DISCARD)
+                self.leave(self._key_card(a), DISCARD)
             self.begin_attempt("mobilise", c, a)
         elif action < codes.campaign:
             c, t = divmod(action - codes.intrigue, n)
@@ -154,13 +154,13 @@ class MainMixin:
         """Dissolution: the army is discarded. Call of home: the character returns to his
         owner's hand, his armies are discarded."""
         cards = self.g.cards
-        self._leave(h, DISCARD)
+        self.leave(h, DISCARD)
         if cards[h].effect == "dissolve_army":
-            self._leave(t, DISCARD)
+            self.leave(t, DISCARD)
         else:
             q = self.owner[t]
             for a in self.armies_of(t):
-                self._leave(a, DISCARD)
+                self.leave(a, DISCARD)
             followers = [f for f in self.table[q] if self.master[f] == t]
             self.table[q].remove(t)
             self.master[t] = -1

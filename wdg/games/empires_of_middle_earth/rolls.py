@@ -89,7 +89,7 @@ class Roll:
             sign = 1
             if c >= codes.n:
                 c, sign = c - codes.n, -1
-            s._leave(c, DISCARD)
+            s.leave(c, DISCARD)
             self.points += sign * s.g.cards[c].bonus
         else:
             q = s.actor
@@ -196,7 +196,7 @@ class RollMixin:
             self._to_table(army, self.owner[c])
             self.lord[army] = c
         else:
-            self._leave(army, DISCARD)
+            self.leave(army, DISCARD)
         self.back_to_main()
 
     def defect(self: EmpiresState, c: int, t: int) -> None:  # type: ignore[misc]  # self: the EmpiresState it is mixed into

@@ -242,7 +242,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         self.where[c], self.owner[c] = PLAY, p
         self.table[p].append(c)
 
-    def _leave(self, c: int, place: int) -> None:
+    def leave(self, c: int, place: int) -> None:
         """Card c leaves hand or table for the discard pile or out of the game."""
         if self.where[c] == HAND:
             self.hands[self.owner[c]].remove(c)
@@ -257,9 +257,9 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         """Character c goes to the discard pile with his armies; followers are released."""
         p = self.owner[c]
         for a in self.armies_of(c):
-            self._leave(a, DISCARD)
+            self.leave(a, DISCARD)
         followers = [f for f in self.table[p] if self.master[f] == c]
-        self._leave(c, DISCARD)
+        self.leave(c, DISCARD)
         self.release(followers, p)
 
     def release(self, followers: list[int], p: int) -> None:
@@ -285,7 +285,7 @@ class EmpiresState(MainMixin, RollMixin, CampaignMixin, OutlookMixin, State):
         if self.where[c] == PLAY and self.g.cards[c].kind == "character":
             self.remove_character(c)
         else:
-            self._leave(c, DISCARD)
+            self.leave(c, DISCARD)
 
     # ----------------------------------------------------------- turn flow
     def _begin_turn(self, p: int) -> None:

@@ -237,7 +237,7 @@ class FourGodsState(State):
         n = self.game.num_players
         ts = self.game.tileset
         cells = ts.rows * ts.cols
-        hidden = self._hidden_gods_of(player)
+        hidden = self.hidden_gods_of(player)
 
 
         def colour(g: int) -> int:
@@ -324,7 +324,7 @@ class FourGodsState(State):
         return turn_status(self, player)
 
     # ------------------------------------------------------------ imperfect information
-    def _hidden_gods_of(self, viewer: int) -> list[int]:
+    def hidden_gods_of(self, viewer: int) -> list[int]:
         """Players whose gods ``viewer`` does not know (hidden gods only;
         none once the game is over: "Ihr offenbart euch erst direkt vor der
         Wertung")."""
@@ -335,7 +335,7 @@ class FourGodsState(State):
     def observation_string(self, player: int) -> str:
         """The position as ``player`` sees it: the bag only by its size; with
         hidden gods ("Verdeckte Götter") the other players' gods unknown."""
-        hidden = self._hidden_gods_of(player)
+        hidden = self.hidden_gods_of(player)
         lines = render(self).splitlines()
         out = []
         for line in lines:
@@ -385,7 +385,7 @@ class FourGodsState(State):
         ``(player, index)`` of the gods he does not know, their gods, and
         the pool they are dealt from (those gods and, once the deal is over,
         the gods nobody was dealt) — ``None`` when he knows every god."""
-        hidden = self._hidden_gods_of(player)
+        hidden = self.hidden_gods_of(player)
         if not hidden:
             return None
         slots = [(q, i) for q in hidden for i in range(len(self.gods[q]))]

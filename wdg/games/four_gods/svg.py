@@ -80,7 +80,7 @@ def board_svg(s: St, viewer: int | None = None) -> str:
                        f'fill="none" stroke="{stroke}" stroke-dasharray="3,3"/>')
     pts = s.scores()
     y = MARGIN + ts.rows * CELL + 20
-    hidden = s._hidden_gods_of(viewer) if viewer is not None else []
+    hidden = s.hidden_gods_of(viewer) if viewer is not None else []
     for p in range(s.game.num_players):
         gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
         if p in hidden:

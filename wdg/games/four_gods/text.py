@@ -204,7 +204,7 @@ def board_text(s: St, viewer: int | None = None) -> str:
         gods = ",".join(GOD_NAMES[g] for g in s.gods[p]) or "-"
         if s.game.hidden_gods:
             colours = ",".join(prophet_label(s, g) for g in s.gods[p])
-            if viewer is not None and p in s._hidden_gods_of(viewer):
+            if viewer is not None and p in s.hidden_gods_of(viewer):
                 gods = "?"
             gods = f"{gods} (Farbe {colours or '-'})"
         lines.append(f"Spieler {p}: Götter {gods}; zerstörte Städte {s.destroyed[p]}; "
@@ -316,7 +316,7 @@ def turn_status(s: St, player: int) -> list[str]:
         out.append(f"Das Ende ist ausgelöst ({end_reason_de(s)}): noch {s.final_turns} Züge.")
     b = s.breakdown()
     pts = s.scores()
-    hidden = s._hidden_gods_of(player)
+    hidden = s.hidden_gods_of(player)
     for p in range(s.game.num_players):
         gods = s.gods[p]
         if p in hidden:

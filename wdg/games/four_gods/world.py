@@ -165,15 +165,6 @@ class World:
         """Every cell holds a tile or a city."""
         return all(t is not None or c in self.cities for c, t in enumerate(self.tiles))
 
-    def fits_at(self, c: int, o: Oriented) -> bool:
-        """Whether ``o`` may be laid on cell ``c`` (empty or a city's hole)."""
-        if self.tiles[c] is not None:
-            return False
-        k = self.frontier.get(c) if c not in self.cities else self.key(c)
-        if k is None or self.straight_edges(k) < 2:
-            return False
-        return all(r < 0 or r == e for r, e in zip(k, o.edges))
-
     def place_tile(self, c: int, o: Oriented) -> None:
         """Lay a tile (trusts its input; a city on ``c`` is replaced)."""
         if self.tiles[c] is not None:  # never in play: a tile laid over a tile

@@ -206,7 +206,7 @@ def begin_turn(s: LordsState, p: int) -> None:
     s.turn_player = s.to_move = p
     s.card = s.chosen[p]
     s.civ_done = s.altar_done = False
-    if s.supply[p] > 0 and s._place_hexes():
+    if s.supply[p] > 0 and s.place_hexes():
         s.phase = PLACE
     else:
         _enter_act(s)
@@ -246,11 +246,10 @@ def _enter_act(s: LordsState) -> None:
     s.phase = ACT
     s.to_move = s.turn_player
     s.src = s.dst = -1
-    legal = s._compute_legal()
-    if len(legal) == 1:
+    s.forget_legal()
+    if len(s.legal_actions()) == 1:
+        s.forget_legal()  # the turn ends: the phase changes
         _end_turn(s)
-    else:
-        s._legal = legal
 
 
 def _act(s: LordsState, action: int) -> None:

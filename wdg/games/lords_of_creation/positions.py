@@ -45,7 +45,7 @@ def position(game: LordsOfCreation, terrain: dict[int, int],
     s.turn_player = s.to_move = player
     s.ever_civ = [p in ever_civ for p in range(s.n)]
     s.phase = PLACE if placing else ACT
-    s._legal = None
+    s.forget_legal()
     return s
 
 

@@ -165,6 +165,12 @@ class LordsState(State):
             self._legal = self._compute_legal()
         return list(self._legal)
 
+    def forget_legal(self) -> None:
+        """Drop the remembered legal actions after a change to the state made
+        outside :meth:`apply_action` (the turn flow, a position set up by hand):
+        :meth:`legal_actions` computes them anew."""
+        self._legal = None
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Outcome probabilities: draws in proportion to what is left, dice uniform."""
         ph = self.phase
@@ -676,9 +682,9 @@ class LordsState(State):
         return list(A.DICE_OUTCOMES)
 
     def _legal_place(self) -> list[int]:
-        return [A.HEX + h for h in self._place_hexes()]
+        return [A.HEX + h for h in self.place_hexes()]
 
-    def _place_hexes(self) -> list[int]:
+    def place_hexes(self) -> list[int]:
         """3.5: hexes of the card's terrain, empty or holding own counters."""
         assert self.world is not None
         p, owner = self.turn_player, self.owner

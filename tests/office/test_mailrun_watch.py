@@ -84,11 +84,11 @@ def test_a_mail_command_is_answered_for_every_kingdom_of_the_sender(tmp_path, ma
     s.wait_for(gm, 2)
     rep = fetch(camp, "test")
     assert sorted(c["command"] for c in rep.commands) == ["formular", "formular"]
+    s.settled()  # every answer the fetch sent is delivered: a second one would be seen
     forms = [m.message for m in s.wait_for(p[0], 2)]
     texts = sorted(a.get_content() for m in forms for a in m.iter_attachments())
     assert len(texts) == 2
     assert "Segment: test" in texts[0] and "Segment: zwei" in texts[1]
     assert all("Königreich: 1" in t for t in texts)
-    s.settled()  # every answer the fetch sent is delivered: a second one would be seen
     assert len(s.messages(p[1])) == 1  # "Königreich: 2": that kingdom of test only
     assert fetch(camp, "zwei").commands == []  # nothing left for the other segment
