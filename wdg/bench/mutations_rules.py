@@ -287,4 +287,26 @@ RULE_MUTATIONS = (
     Mutation("a creature attacks an army that fought", "wdg/engine/creatures.py",
              "here = [a for a in index.get(cr.position, []) if a.number not in m.fought",
              "here = [a for a in index.get(cr.position, []) if a.number >= 0", CREATURES),
+
+    # --- the combat table and the minimum of soldiers (issue #44's outside review:
+    # these survived while tests/engine/test_combat.py compared strengths with "<")
+    # "die Art ... der Bauwerke": fortification at most combat.yaml fortification_cap
+    Mutation("fortification without its cap", "wdg/engine/combat.py",
+             'return f * (1 + min(fort, num(m, "fortification_cap")))',
+             "return f * (1 + fort)", (*COMBAT, "tests/engine/test_combat_numbers.py")),
+    # docs/rules.md "Combat" 3: the levels of Kaserne and Palast fortify
+    Mutation("a Palast does not fortify", "wdg/engine/combat.py",
+             "levels = seg.building_level(at, Building.KASERNE) + "
+             "seg.building_level(at, Building.PALAST)",
+             "levels = seg.building_level(at, Building.KASERNE)",
+             (*COMBAT, "tests/engine/test_combat_numbers.py")),
+    # docs/rules.md "Combat" 4: sA^k / (sA^k + sB^k), k = combat.yaml sharpness
+    Mutation("the winning chance ignores sharpness", "wdg/engine/combat.py",
+             'k = num(m, "sharpness")', "k = 1.0",
+             (*COMBAT, "tests/engine/test_combat_numbers.py")),
+    # "Das Heer": "zu keinen besonderen Aktionen fähig" without soldiers; e o x bb
+    # need at least actions.minimum_soldiers ("Armies without soldiers")
+    Mutation("the minimum of soldiers is not enough", "wdg/engine/movement.py",
+             "if army.units >= need:", "if army.units > need:",
+             ("tests/rules/test_heer.py", "tests/engine/test_movement.py")),
 )
