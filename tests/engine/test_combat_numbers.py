@@ -119,7 +119,7 @@ def test_a_hafen_and_a_mine_do_not_fortify():
 
 
 @pytest.mark.parametrize(("size", "expected"), [
-    (300, 1.15 * 1.75),    # 0.6 + 0.15 = 0.75 below the cap: 2.0125
+    (300, 2.0125),         # 0.6 + 0.15 = 0.75 below the cap: 1.15 × 1.75 = 2.0125
     (800, 2.3),            # 0.6 + 0.40 = 1.0, exactly the cap: 1.15 × 2 = 2.3
     (900, 2.3),            # 0.6 + 0.45 = 1.05 -> capped at 1.0 (uncapped: 2.3575)
     (1400, 2.3),           # 0.6 + 0.70 = 1.3 -> capped at 1.0 (uncapped: 2.645)
