@@ -59,7 +59,7 @@ from wdg.orders.outcome import REFUSED_STATUSES, IntakeReason, IntakeStatus
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
 from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
-from wdg.orders.render import echo
+from wdg.orders.verdict import echo
 from wdg.rules import Rules
 from wdg.textpolicy import clean_text, german_number, visible
 from wdg.world.state import Segment
@@ -749,7 +749,7 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
         r.in_force = str(r.original.get("in_force", r.in_force))
     verdict = preview = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
-        from wdg.orders.demo import sheet_verdict
+        from wdg.orders.sheetfile import sheet_verdict
 
         text = r.received_text or r.stored.read_text(encoding="utf-8")
         sheet = r.parsed if r.received_text and r.parsed is not None else parse_sheet(text)
@@ -827,7 +827,7 @@ def _verdict(text: str, diags: list[Any], ignored: list[int] | None = None) -> s
     it: the sheet with each message under its line and the lines outside the
     sheet by number (``ignored``); for a very long sheet only the lines that
     carry a message."""
-    from wdg.orders.render import format_diagnostic, ignored_note, summary
+    from wdg.orders.verdict import format_diagnostic, ignored_note, summary
 
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
     lines = split_lines(shown)

@@ -20,7 +20,7 @@ from wdg.orders.acceptance import refusals
 from wdg.orders.model import Diagnostic, Severity, Sheet
 from wdg.orders.outcome import IntakeReason
 from wdg.orders.parser import parse_sheet
-from wdg.orders.render import echo, summary, to_json
+from wdg.orders.verdict import echo, summary, to_json
 from wdg.orders.view import build_view, load_view
 from wdg.rules import Rules
 from wdg.world.state import Segment
