@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from wdg import yamlfast
+from wdg import __version__, yamlfast
 from wdg.errors import DataError, StateError
 from wdg.errors import kind_of as _kind
 from wdg.fsio import restrict_private_files
@@ -84,8 +84,6 @@ def format_of(path: Path) -> int:
 
 
 def too_new(path: Path, fmt: int) -> FormatError:
-    from wdg import __version__
-
     return FormatError(
         f"{path}: Segmentformat {fmt} ist neuer als diese wdg-Version ({__version__}, liest "
         f"Format bis {FORMAT}) — bitte die wdg-Version verwenden, die das Segment geschrieben "
