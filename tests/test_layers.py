@@ -110,23 +110,18 @@ def test_the_imports_inside_functions_are_counted(tmp_path):
 
 
 SAY_WHY = ("wdg/engine/", "wdg/store/", "wdg/world/", "wdg/rules/", "wdg/games/", "wdg/lab/",
-           "wdg/reports/")
+           "wdg/reports/", "wdg/orders/", "wdg/bots/")
 """The folders whose imports of wdg modules were moved to the tops of their
-modules (docs/architecture.md, "Imports inside functions")."""
-NOT_YET = ("wdg/engine/replay.py", "wdg/engine/month_sheets.py", "wdg/store/segment.py",
-           "wdg/reports/archived.py", "wdg/reports/build.py", "wdg/reports/exploration.py",
-           "wdg/reports/kept.py", "wdg/reports/sheet.py")
-"""Modules of those folders not part of that change (other slices of issue #44
-were editing them)."""
+modules (docs/architecture.md, "Imports inside functions"); the command line
+(``wdg/cli.py``, ``wdg/commands/``) and the mail and office layers are not
+among them."""
 
 
 def test_an_import_left_inside_a_function_says_why():
     """In the folders whose imports moved to the top, an import of a wdg module
     that stays inside a function names its reason (a cycle, a heavy library,
     a quick command) in a comment on its line or right above it."""
-    left = [x for x in layers.unexplained_inside_imports(ROOT, SAY_WHY)
-            if not x.startswith(NOT_YET)]
-    assert left == []
+    assert layers.unexplained_inside_imports(ROOT, SAY_WHY) == []
 
 
 def test_the_measure_sees_an_import_inside_a_function_without_its_reason(tmp_path):

@@ -163,6 +163,21 @@ def _unraisable(args: sys.UnraisableHookArgs) -> None:
     sys.__unraisablehook__(args)
 
 
+def _hides_an_interrupt(exc: BaseException) -> bool:
+    """True if ``exc`` arose while a Ctrl-C was being handled (a library's
+    clean-up that fails on the way out, e.g. zipfile's ``close()`` with a member
+    open, replaces the ``KeyboardInterrupt`` it was raised over): the command
+    was stopped, and says so instead of printing a traceback."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__context__
+    return False
+
+
 INTERRUPTED_CODES = (130, 128 + signal.SIGTERM, 128 + getattr(signal, "SIGHUP", 1))
 
 
@@ -218,8 +233,17 @@ def main(argv: list[str] | None = None) -> None:
                    "vollständig", err=True)
         _leave(128 + exc.signum)
     except OSError as exc:
+        if _hides_an_interrupt(exc):
+            typer.echo("abgebrochen (Strg-C); Gespeichertes ist unverändert oder vollständig",
+                       err=True)
+            _leave(130)
         typer.echo(f"Fehler: {describe_os_error(exc)}", err=True)
         sys.exit(1)
+    except Exception as exc:
+        if not _hides_an_interrupt(exc):
+            raise
+        typer.echo("abgebrochen (Strg-C); Gespeichertes ist unverändert oder vollständig", err=True)
+        _leave(130)
     finally:
         if _AS_COMMAND:
             # The command is over (done, failed or stopped) and Python is exiting:

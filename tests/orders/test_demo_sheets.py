@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wdg.campaign import PACKAGE_ROOT, Campaign
-from wdg.orders.demo import check_file, demo_verdicts
+from wdg.orders.sheetfile import check_file, demo_verdicts
 
 ROOT = PACKAGE_ROOT
 

@@ -20,7 +20,7 @@ from wdg.orders.checker import accepted, check_sheet
 from wdg.orders.confirm import confirmation
 from wdg.orders.intake import _verdict
 from wdg.orders.parser import parse_detailed, split_lines
-from wdg.orders.render import echo
+from wdg.orders.verdict import echo
 from wdg.orders.view import build_view
 
 HEAD = "Segment: test\nKönigreich: 1\nPasswort: geheim-1\n"

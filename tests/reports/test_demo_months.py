@@ -13,7 +13,7 @@ import pytest
 
 from wdg.commands.demo import DEMO_SEGMENT, copy_demo
 from wdg.engine.turn import run_month
-from wdg.orders.demo import check_file
+from wdg.orders.sheetfile import check_file
 from wdg.orders.generate import generate_sheets
 from wdg.reports.archived import archive_writers
 from wdg.store.delivery import deliver

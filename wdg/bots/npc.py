@@ -28,7 +28,10 @@ from wdg.bots.players import personality, write_sheet
 from wdg.campaign import Campaign
 from wdg.engine.events import Event
 from wdg.errors import IllegalOrderError, InvalidInputError
+from wdg.reports.archived import load_events
 from wdg.rules import Rules
+from wdg.store.files import events_file
+from wdg.store.months import month_dir
 from wdg.world.passwords import generate_password, hash_password, verify_password
 from wdg.world.state import Kingdom, Player, Segment
 
@@ -68,18 +71,12 @@ class NpcSheet:
 
 def last_events(camp: Campaign, seg: Segment) -> list[Event] | None:
     """The event log of the last archived month (the last result sheets), if any."""
-    from wdg.store.files import events_file
-    from wdg.store.months import month_dir
-    from wdg.reports.archived import load_events
-
     mdir = month_dir(camp, seg.name, seg.date.previous())
     return load_events(mdir, seg) if events_file(mdir).is_file() else None
 
 
 def last_sheet(camp: Campaign, seg: Segment, kingdom: int) -> str | None:
     """The kingdom's sheet of the last archived month (the bot's notebook)."""
-    from wdg.store.months import month_dir
-
     path = month_dir(camp, seg.name, seg.date.previous()) / "orders" / f"k{kingdom}.txt"
     try:
         return path.read_text(encoding="utf-8") if path.is_file() else None

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from wdg.bots.briefing import Briefing
+from wdg.bots.briefing import Briefing, NOTE_PREFIX, SEARCH_PREFIX
 from wdg.bots.plan import Planner
 from wdg.engine.events import SightingKind
 from wdg.engine.deposits import chance_by_terrain
@@ -266,8 +266,6 @@ class _Bot:
     def notebook(self) -> list[str]:
         """Where each kingdom on the list was last seen, newest first (at most
         six places each): the ``# Notiz:`` lines of this sheet."""
-        from wdg.bots.briefing import NOTE_PREFIX
-
         lines = []
         for k in sorted(self.view.diplomacy):
             now = [self.plan.hex(s.at) for s in self.b.sightings if s.kingdom == k]
@@ -280,8 +278,6 @@ class _Bot:
     def search_notes(self) -> str:
         """The notebook's ``# Gesucht:`` line: every search made so far (those of
         the gemarks not yet searched enough, at most :data:`SEARCH_NOTES`)."""
-        from wdg.bots.briefing import SEARCH_PREFIX
-
         done = [a for a in self.b.searched if a not in (self.view.deposits or {})]
         done += [self.plan.grid.address_of(self.plan.hex(self.view.armies[n].position))
                  for n, o in sorted(self.o.b.items()) if o == "s"]

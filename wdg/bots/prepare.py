@@ -18,7 +18,7 @@ def npc_sheet_lines(camp: Campaign, seg: Segment) -> list[str]:
     its lock. Without a bot kingdom the bots' code is not even imported."""
     if not any(k.bot for k in seg.kingdoms.values()):
         return []
-    from wdg.bots.npc import write_npc_sheets
+    from wdg.bots.npc import write_npc_sheets  # lazy: the bots' code only for a bot kingdom (above)
 
     return [f"Bot {s.bot} (Königreich {s.kingdom}): "
             + (f"Spielzug {s.path.name} geschrieben" if s.written else s.note)

@@ -33,7 +33,7 @@ from wdg.commands.common import locked
 from wdg.commands.map import write_map
 from wdg.engine.turn import run_month
 from wdg.errors import StateError
-from wdg.orders.demo import demo_verdicts
+from wdg.orders.sheetfile import demo_verdicts
 from wdg.orders.intake import import_mailbox
 from wdg.reports.archived import archive_writers, replay_archived
 from wdg.store.delivery import deliver

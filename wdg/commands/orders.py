@@ -10,7 +10,7 @@ import typer
 from wdg.campaign import Campaign
 from wdg.commands.common import campaign_option, load, locked, open_campaign
 from wdg.errors import InvalidInputError
-from wdg.orders.demo import check_file, simulate_file
+from wdg.orders.sheetfile import check_file, simulate_file
 from wdg.orders.intake import MAX_BYTES, IntakeReport, import_mailbox, parse_deadline
 from wdg.orders.template import render_template
 from wdg.orders.view import build_view, view_to_yaml

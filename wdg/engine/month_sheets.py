@@ -30,8 +30,11 @@ import yaml
 
 from wdg.engine.events import Event
 from wdg.errors import RefusedError, WdgError
+from wdg.orders.gmsheet import check_gm_sheet, parse_gm_sheet
 from wdg.orders.model import Diagnostic, Severity, Sheet
 from wdg.orders.parser import parse_sheet
+from wdg.store.months import read_order_files
+from wdg.store.segment import peek_passwords
 from wdg.world.passwords import needs_upgrade, upgrade_hashes, verify_password
 from wdg.world.state import Segment
 
@@ -112,9 +115,6 @@ class PasswordChecks:
         (a check started for a sheet that is then refused is simply unused)."""
         if self._pool is None:
             return 0
-        from wdg.store.months import read_order_files
-        from wdg.store.segment import peek_passwords
-
         try:
             month, hashes = peek_passwords(segment_dir)
             files = read_order_files(orders_dir(month))
@@ -245,6 +245,7 @@ def _check(seg: Segment, kingdom: int, sheet: Sheet) -> tuple[list[Diagnostic], 
     kingdom's view) and the sheet without the orders on lines with errors; without
     the checker the parser's messages and the sheet as parsed."""
     try:
+        # here, not at the top: the checker is optional (the parser's messages without it)
         from wdg.orders.checker import accepted, check_sheet
         from wdg.orders.view import build_view
     except ModuleNotFoundError as exc:
@@ -266,8 +267,6 @@ def _diagnostic_event(kingdom: int, d: Diagnostic) -> Event:
 
 def _gm(seg: Segment, raw: bytes) -> object:
     """The game master's sheet; errors stop the month before it starts."""
-    from wdg.orders.gmsheet import check_gm_sheet, parse_gm_sheet
-
     gm = parse_gm_sheet(raw)
     problems = sorted(list(gm.errors) + [d for d in check_gm_sheet(gm, seg)
                                          if d.severity is Severity.ERROR], key=lambda d: d.line)

@@ -31,15 +31,22 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from wdg.campaign import Campaign
+from wdg.campaign import Campaign, PACKAGE_ROOT
+from wdg.digest import month_digest
+from wdg.engine.replay_explain import StateChange, align_events, pdf_reason, state_difference
+from wdg.engine.turn import resolve_from_inputs
+from wdg.engine.upgrade import RULE_KEYS_ADDED, RULES_OFF_WHEN_ABSENT
+from wdg.engine.upgrade import has_path, leaf_paths, off_when_absent, old_value, yaml_scalar
 from wdg.errors import DataError, MissingKeyError, StateError, WdgError
-from wdg.rules import safe_load_file
+from wdg.provenance import build_info, describe, environment
+from wdg.rules import Rules, safe_load_file
 from wdg.store import integrity
 from wdg.store.files import (EVENT_FILES, EVENTS, YAML_LOADER, decompress, dump_yaml, hash_tree,
                              read_archived, sha256, stored_bytes)
 from wdg.store.months import (INPUTS, PROVENANCE, OutputWriter, content_hashes, month_dir,
                               read_order_files, read_provenance, registered_outputs,
                               write_outputs)
+from wdg.store.segment import load_segment
 from wdg.world.calendar import MonthDate
 
 if TYPE_CHECKING:
@@ -161,9 +168,6 @@ class ReplayReport:
 def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
     """The month's rules with every key they lack taken from the shipped rules
     (for a replay of a month resolved before those keys existed)."""
-    from wdg.campaign import PACKAGE_ROOT
-    from wdg.rules import Rules
-
     archived = Rules.load(month_rules)
     shipped = Rules.load(PACKAGE_ROOT / "worlds" / "rules")
 
@@ -171,8 +175,6 @@ def _rules_with_defaults(month_rules: Path, missing: list[str]) -> Any:
         if isinstance(base, dict) and isinstance(over, dict):
             return {**base, **{k: merge(base.get(k), v) for k, v in over.items()}}
         return over if over is not None or base is None else base
-
-    from wdg.engine.upgrade import RULE_KEYS_ADDED, RULES_OFF_WHEN_ABSENT
 
     data = {area: merge(shipped.area_data(area), archived.area_data(area))
             for area in sorted(set(shipped.areas()) | set(archived.areas()))}
@@ -213,9 +215,6 @@ def fill_month_rules(mdir: Path, target: Path) -> list[str]:
     where known (:data:`wdg.engine.upgrade.RULE_KEYS_ADDED`), else the shipped
     one — written into ``target``; returns what was added (``[]``: nothing was
     missing, ``target`` is not written). For a replay by a newer version."""
-    from wdg.campaign import PACKAGE_ROOT
-    from wdg.engine.upgrade import has_path, leaf_paths, off_when_absent, old_value, yaml_scalar
-
     shipped_dir = PACKAGE_ROOT / "worlds" / "rules"
     files: dict[str, Any] = {}
     added: list[str] = []
@@ -303,8 +302,6 @@ def _explain_events(old: bytes | None, new: bytes, name: str) -> tuple[str, str,
     if a is None or b is None:
         return "das archivierte Ereignisprotokoll ist nicht lesbar", "", False
     if len(a) != len(b):
-        from wdg.engine.replay_explain import align_events
-
         kinds = lambda rows: {r.get("kind") for r in rows}
         extra = sorted(kinds(b) - kinds(a)) or sorted(kinds(a) - kinds(b))
         text, _same, _reworded = align_events(a, b)
@@ -361,8 +358,6 @@ def read_manifest(mdir: Path, segment: str, date: MonthDate) -> dict[str, str]:
 def _report_for(date: MonthDate, checked: int, prov: dict[str, Any] | None) -> ReplayReport:
     """An empty report of the month: which software made it (its provenance)
     and which replays it, and whether they are the same."""
-    from wdg.provenance import build_info, describe
-
     ours = build_info()
     made = prov.get("wdg") if prov else None
     report = ReplayReport(date, checked, None, made_by=describe(made), this_version=describe(ours))
@@ -400,8 +395,6 @@ def inputs_layer(mdir: Path, prov: dict[str, Any] | None) -> Layer | Stop:
 def state_before(mdir: Path) -> Segment | Stop:
     """The state the month started from (``state-before/``), or the stop of the
     inputs' layer that names why it cannot be read."""
-    from wdg.store.segment import load_segment
-
     try:
         return load_segment(mdir / "state-before")
     except (OSError, WdgError, ValueError, EOFError) as e:
@@ -428,10 +421,6 @@ def resolve_layer(mdir: Path, seg: Segment, rules_dir: Path | None = None,
     needs that did not exist then is taken from the shipped rules (with the old
     behaviour's value where known) and named; ``rules_dir``, ``rules_added``:
     the rules :func:`fill_month_rules` completed already."""
-    from wdg.engine.turn import resolve_from_inputs
-    from wdg.rules import Rules
-    from wdg.store.segment import load_segment
-
     failed = LAYER_LABELS[LayerKind.EVALUATION]
     orders = read_order_files(mdir / "orders")
     rules = Rules.load(rules_dir or mdir / "rules")
@@ -478,8 +467,6 @@ def seed_check(result: MonthResult, seed: Any) -> Stop | None:
 def _as_archived(result: MonthResult, mdir: Path, segment: str, seed: Any) -> None:
     """What the run set on the month's result after resolving it, before the
     outputs were written: the next deadline and the digest printed in them."""
-    from wdg.digest import month_digest
-
     if seed.get("next_deadline"):  # set by the run before the month was archived
         result.set_next_deadline(str(seed["next_deadline"]))
     try:  # printed in the reports as the run printed it
@@ -598,8 +585,6 @@ def state_layer(mdir: Path, state_diff: list[str], new_bytes: dict[str, bytes],
     segment format or the password scheme."""
     if not state_diff:
         return Layer(LayerKind.STATE, True), False
-    from wdg.engine.replay_explain import StateChange, state_difference
-
     kinds: dict[str, tuple[StateChange, str]] = {}
     for m in state_diff:
         a_, b_ = _archived(mdir, m), new_bytes.get(m)
@@ -703,9 +688,6 @@ def output_layers(mdir: Path, manifest: dict[str, str], rendered: Rendered,
             detail = f"{n} {'ist neu' if old is None else 'entsteht nicht mehr'}"
             why = "diese Version schreibt andere Dateien"
         elif n.endswith(".pdf"):
-            from wdg.engine.replay_explain import pdf_reason
-            from wdg.provenance import environment
-
             html = n[: -len(".pdf")] + ".html"
             detail = f"{n}"
             why = pdf_reason(old, new, html_differs=(html in differing) if html in names

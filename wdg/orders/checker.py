@@ -18,6 +18,7 @@ import functools
 import operator
 from collections.abc import Iterator
 
+from wdg.engine.movement import terrain_verdict
 from wdg.orders import model as m
 from wdg.orders.acceptance import WHOLE
 from wdg.orders.outcome import IntakeReason
@@ -365,8 +366,6 @@ class _Checker:
         height step too many, a closed Stromtal ...): the engine's own
         :func:`wdg.engine.movement.terrain_verdict`, without ``--forecast``. A
         warning: the army goes as far as it can."""
-        from wdg.engine.movement import terrain_verdict
-
         v, kind, here = self.view, army.mover_kind, army.position
         for i, d in enumerate(o.directions):
             there = v.neighbour(here, d)

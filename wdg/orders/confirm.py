@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wdg.orders.outcome import REFUSED_STATUSES, IntakeReason, IntakeStatus
-from wdg.orders.render import line_ranges
+from wdg.orders.verdict import line_ranges
 from wdg.world.state import ruler_title
 
 STATUS_WORDS: dict[IntakeStatus, str] = {

@@ -47,9 +47,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from wdg.engine import army_orders, kingdom_orders, wizards
-from wdg.engine.economy import owes_dues
+from wdg.engine.economy import army_dues, owes_dues
 from wdg.engine.events import Event, Reason
-from wdg.engine.foresight import FILL
+from wdg.engine.foresight import FILL, foresee
+from wdg.engine.month import registered_steps
 from wdg.engine.treasury import count, gs, pct
 from wdg.engine.movement import (
     GETS_LOST,
@@ -59,9 +60,10 @@ from wdg.engine.movement import (
     may_get_lost_on,
     step_verdict,
 )
+from wdg.engine.movement import mover_kind
 from wdg.orders import model as m
 from wdg.orders.outcome import SHEET_REFUSALS
-from wdg.orders.checker import check_sheet
+from wdg.orders.checker import accepted, check_sheet
 from wdg.orders.lexicon import COMMANDS
 from wdg.orders.view import ArmyView, KingdomView
 from wdg.rules import Rules
@@ -349,10 +351,6 @@ def _forecast(view: KingdomView, sheet: m.Sheet, rules: Rules,
               diags: list[m.Diagnostic], skip: frozenset[str] = frozenset()) -> Forecast:
     """The month foreseen by the engine (:func:`wdg.engine.foresight.foresee`)
     over the accepted part of ``sheet``, read back into a :class:`Forecast`."""
-    from wdg.engine.foresight import foresee
-    from wdg.engine.movement import mover_kind
-    from wdg.orders.checker import accepted
-
     k = view.kingdom
     fc = Forecast(view.segment, view.month.key, k, view.treasury, None, kingdom_name=view.name)
     for d in sorted(diags, key=lambda x: x.line):
@@ -473,8 +471,6 @@ def running_costs(view: KingdomView, rules: Rules) -> dict[int, tuple[int, int]]
     becomes active first) with a general, in ascending number, as the engine's
     pay step charges it (:func:`wdg.engine.economy.army_dues`). The bots plan
     their budget with it."""
-    from wdg.engine.economy import army_dues
-
     out = {}
     for n, a in sorted(view.armies.items()):
         if not a.troop or not owes_dues(a.status, a.general is not None):
@@ -629,8 +625,6 @@ def spending_sequence() -> list[str]:
     """The parts of the sheet in the order the month spends gold on them: the
     order of the engine's registered steps (:func:`wdg.engine.month.registered_steps`),
     not a copy of it."""
-    from wdg.engine.month import registered_steps
-
     return [ORDER_STEPS[s.name] for s in registered_steps() if s.name in ORDER_STEPS]
 
 

@@ -53,15 +53,20 @@ from wdg.fsio import german_strerror
 from wdg.store import intake as store_intake
 from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import confirmation, status_word
+from wdg.orders.forecast import forecast, forecast_text
 from wdg.orders.mailbox import Incoming, iter_mailbox
 from wdg.orders.model import Sheet
 from wdg.orders.outcome import REFUSED_STATUSES, IntakeReason, IntakeStatus
 from wdg.orders.mailtext import header_date, message_id, part_texts, received_date, \
     sender_address
-from wdg.orders.parser import parse_sheet, redact_passwords, split_lines
-from wdg.orders.render import echo
+from wdg.orders.parser import code_of, header_match, parse_sheet, redact_passwords, split_lines
+from wdg.orders.sheetfile import sheet_verdict
+from wdg.orders.verdict import echo, format_diagnostic, ignored_note, summary
+from wdg.orders.view import build_view
 from wdg.rules import Rules
 from wdg.textpolicy import clean_text, german_number, visible
+from wdg.world.calendar import MonthDate
+from wdg.world.deadline import ZONE_ERRORS, deadline_for, zone_or_utc
 from wdg.world.state import Segment
 
 MAX_BYTES = 512_000
@@ -216,7 +221,7 @@ class Intake:
                  sender_address: str = "Segmentleiter <segmentleiter@localhost>",
                  record: Any = None, answer_without_sheet: bool = False,
                  decide: Any = None) -> None:
-        from wdg.store.seen import SeenRecord
+        from wdg.store.seen import SeenRecord  # lazy: `wdg --help` and `wdg orders check` import this module
 
         self.camp, self.seg, self.deadline, self.max_bytes = camp, seg, deadline, max_bytes
         self.sender_address = sender_address
@@ -255,7 +260,7 @@ class Intake:
     def take(self, mail: Incoming, answer: bool = True) -> list[MailResult]:
         """Import one mail (see the module); the results are also in the report.
         ``answer=False``: write no confirmation (an automatic mail, RFC 3834)."""
-        from wdg.store.seen import mail_key
+        from wdg.store.seen import mail_key  # lazy: see __init__
 
         # (a mail over the size limit holds only its first bytes: its key is the
         # hash of the whole mail, taken while it was read)
@@ -368,8 +373,6 @@ def _failure(exc: BaseException) -> str:
 
 
 def _month_text(key: str) -> str:
-    from wdg.world.calendar import MonthDate
-
     try:
         return MonthDate.parse(str(key)).short()
     except InvalidInputError:  # a record written by a newer wdg: show it as is
@@ -397,8 +400,6 @@ def _arrival(msg: EmailMessage, mail: Incoming, tz: str) -> tuple[datetime | Non
     if mail.delivered is not None:
         when = mail.delivered
         if when.tzinfo is None:
-            from wdg.world.deadline import zone_or_utc
-
             when = when.replace(tzinfo=zone_or_utc(tz))  # an unknown zone name: read as UTC
         return when, "Postfach"
     return header_date(msg), "Date"
@@ -522,8 +523,6 @@ def _one(seg: Segment, mail: Incoming, deadline: datetime | None, max_bytes: int
 def _has_header(text: str) -> bool:
     """True if a line of ``text`` is a sheet's header line (``Königreich:``,
     ``Passwort:`` …): the mail was meant as a sheet."""
-    from wdg.orders.parser import code_of, header_match
-
     return any(len(line) < 200 and header_match(code_of(line)) for line in split_lines(text))
 
 
@@ -658,8 +657,6 @@ def deadline_text(seg: Segment, d: datetime | None = None) -> str:
     """The EINTREFFSCHLUSS ``d`` (default: the month's stored one) as a player reads
     it (``03.12.2026 13:00 (Europe/Berlin)``), or ``""`` when there is none."""
     if d is None:
-        from wdg.world.deadline import deadline_for
-
         d = deadline_for(seg, seg.date)  # None for a stored deadline it cannot read
     if d is None:
         return ""
@@ -680,8 +677,6 @@ def _describe(receipt: Path, tz: str | None = None) -> str:
         zone = None
         if tz:
             from zoneinfo import ZoneInfo
-
-            from wdg.world.deadline import ZONE_ERRORS
 
             try:
                 zone = ZoneInfo(tz)
@@ -749,8 +744,6 @@ def _confirm(outbox: Path, mail: Incoming, r: MailResult, gm: str, seg: Segment,
         r.in_force = str(r.original.get("in_force", r.in_force))
     verdict = preview = ""
     if r.status in (ACCEPTED, DUPLICATE, REPLACED_OLDER) and r.stored is not None:
-        from wdg.orders.demo import sheet_verdict
-
         text = r.received_text or r.stored.read_text(encoding="utf-8")
         sheet = r.parsed if r.received_text and r.parsed is not None else parse_sheet(text)
         diags = sheet_verdict(sheet, seg)
@@ -803,9 +796,6 @@ def _preview(sheet: Any, seg: Segment, rules: Rules, diags: list[Any]) -> str:
     """The forecast of the sheet in force (:func:`wdg.orders.forecast.forecast` on the
     kingdom's view, with the verdict's diagnostics), for the confirmation's
     "Vorschau"; one line if none can be made."""
-    from wdg.orders.forecast import forecast, forecast_text
-    from wdg.orders.view import build_view
-
     if sheet.kingdom not in seg.kingdoms:
         return ""
     try:
@@ -827,8 +817,6 @@ def _verdict(text: str, diags: list[Any], ignored: list[int] | None = None) -> s
     it: the sheet with each message under its line and the lines outside the
     sheet by number (``ignored``); for a very long sheet only the lines that
     carry a message."""
-    from wdg.orders.render import format_diagnostic, ignored_note, summary
-
     shown = redact_passwords(text)  # the reply may reach someone else's mailbox
     lines = split_lines(shown)
     if len(lines) <= VERDICT_LINES and len(diags) <= VERDICT_MESSAGES:

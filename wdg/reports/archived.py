@@ -32,18 +32,23 @@ from typing import Any
 
 from wdg.campaign import Campaign
 from wdg.engine.events import Event
-from wdg.errors import StateError
+from wdg.engine.month_sheets import take_in
+from wdg.errors import DataError, StateError
 from wdg.reports.batch import default_jobs, render_reports
+from wdg.reports.jsonreport import FILE, previous_extract
+from wdg.reports.render import template_dirs
 from wdg.reports.settings import load_report_settings
 from wdg.rules import safe_load_file
 from wdg.store.edges import refuse_links, refuse_links_below
 from wdg.store.delivery import (COMPRESSED, GZIP, OUTPUT_NAME, PACKED, PLAIN, archived_bytes,
                                 archived_names, archived_reports, compress_tree, put, put_bytes,
                                 storage_of)
+from wdg.store.files import PackWriter, events_file, read_archived, read_events_data
+from wdg.store.months import archived_templates, month_dir, read_order_files, read_provenance
 from wdg.world.calendar import MonthDate
 from wdg.world.hexgrid import Hex
 from wdg.world.state import Segment
-from wdg.store.segment import load_segment
+from wdg.store.segment import FORMAT, format_of, load_segment, too_new
 
 def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
     """An event from its plain form in the event log (addresses back to hexes)."""
@@ -61,8 +66,6 @@ def event_from_dict(d: dict[str, Any], seg: Segment) -> Event:
 def load_events(path: Path, seg: Segment) -> list[Event]:
     """The event log of an archived month (``path``: its folder, or its event
     file as before)."""
-    from wdg.store.files import read_events_data
-
     return [event_from_dict(d, seg) for d in read_events_data(path if path.is_dir()
                                                                else path.parent)]
 
@@ -93,8 +96,6 @@ def previous_reports(archive_dir: Path | None, month: MonthDate) -> dict[int, di
     out: dict[int, dict] = {}
     if not src.is_dir():
         return out
-    from wdg.reports.jsonreport import FILE
-
     for rel in archived_names(src):
         if len(rel.parts) == 2 and rel.name == FILE and rel.parts[0][:1] == "k" \
                 and rel.parts[0][1:].isdigit():
@@ -108,10 +109,6 @@ def month_inputs(camp: Campaign, segment: str, date: MonthDate) -> tuple[Segment
                                                                            dict, object, Path]:
     """``(state after, events, sheets, game master's sheet, rules folder)`` of
     an archived month, all from the month's own folder."""
-    from wdg.store.files import events_file
-    from wdg.store.months import month_dir, read_order_files
-    from wdg.engine.month_sheets import take_in
-
     mdir = month_dir(camp, segment, date)
     if not events_file(mdir).is_file() or not (mdir / "state-before").is_dir():
         raise StateError(f"Segment {segment!r}: kein archivierter Mond {date.key} in {mdir}; "
@@ -138,10 +135,8 @@ def render_month(campaign: Campaign | str | Path | None, segment: str, month: Mo
     from the archive, the others are written as rendered (and listed in
     ``differing``). ``kingdoms``: only these kingdoms' folders (a player's
     sheet and PDF again, issue #42)."""
-    from wdg.store.months import month_dir
-
     camp = campaign if isinstance(campaign, Campaign) else Campaign.locate(campaign)
-    from wdg.digest import month_digest
+    from wdg.digest import month_digest  # lazy: see _month_digest
 
     date = MonthDate.parse(month) if isinstance(month, str) else month
     after, events, sheets, gm_sheet, rules = month_inputs(camp, segment, date)
@@ -189,8 +184,6 @@ last month" compare with (:func:`wdg.reports.jsonreport.previous_extract`)."""
 def previous_extracts(archive_dir: Path | None, month: MonthDate) -> dict[int, dict]:
     """What a month's reports read of the month before: each kingdom's
     :func:`~wdg.reports.jsonreport.previous_extract` (``{}``: none archived)."""
-    from wdg.reports.jsonreport import previous_extract
-
     return {k: previous_extract(doc) for k, doc in previous_reports(archive_dir, month).items()}
 
 
@@ -207,8 +200,6 @@ def read_previous(mdir: Path) -> dict[int, dict] | None:
     (``None``: a month archived before they were, replayed from the month
     before it as then)."""
     import json
-
-    from wdg.store.files import read_archived
 
     try:
         data = read_archived(mdir / "inputs" / PREVIOUS_REPORTS, root=mdir)
@@ -233,8 +224,6 @@ def previous_figures(mdir: Path, camp: Campaign, segment: str,
 def template_files(templates: Path | None) -> dict[str, bytes]:
     """Every template and asset the renderer finds (the campaign's
     ``templates/`` over the shipped ones): ``{relative name: bytes}``."""
-    from wdg.reports.render import template_dirs
-
     out: dict[str, bytes] = {}
     for d in reversed(template_dirs(templates)):
         for p in sorted(d.rglob("*")):
@@ -270,8 +259,6 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
         raise ValueError(f"unknown report storage {storage!r}")
 
     def write(result: Any, directory: Path, beside: Any = None) -> None:
-        from wdg.store.files import PackWriter
-
         packers: list[PackWriter] = []
 
         def collect(files: list[Path]) -> None:
@@ -312,6 +299,7 @@ def archive_writers(templates: Path | None = None, rules_dir: Path | None = None
 def _month_digest(result: Any, directory: Path, replaying: Path | None) -> str | None:
     """The digest of the month being rendered (``None``: not a month of an archive,
     e.g. a render into a folder of its own)."""
+    # lazy: wdg.digest loads lzma; `wdg --help` imports this module
     from wdg.digest import PREVIOUS, digest_of, input_hashes, month_digest, previous_digest
 
     segment, key = result.state.name, result.date.key
@@ -336,16 +324,13 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     rules and previous-month figures, with PDFs if it archived PDFs, its
     reports stored as it stored them. Returns the
     :class:`wdg.engine.replay.ReplayReport` (docs/turns.md, "Replay")."""
+    # lazy: the replay loads the upgrade and wdg.provenance (importlib.metadata); `wdg --help`
+    # imports this module
     from wdg.engine.replay import Layer, LayerKind, ReplayReport, fill_month_rules, replay_month
-    from wdg.store.months import archived_templates, month_dir
-    from wdg.errors import DataError
-
     date = MonthDate.parse(month) if isinstance(month, str) else month
     mdir = month_dir(camp, segment, date)
     live = camp.segment_dir(segment)
     if (live / "segment.yaml").is_file():  # a segment of a newer wdg: refused, as everywhere
-        from wdg.store.segment import FORMAT, format_of, too_new
-
         if (fmt := format_of(live)) > FORMAT:
             raise too_new(live / "segment.yaml", fmt)
     if not (mdir / "manifest.yaml").is_file():
@@ -354,8 +339,7 @@ def replay_archived(camp: Campaign, segment: str, month: MonthDate | str, *,
     with_pdf = any(str(name).endswith(".pdf") for name in manifest)
     with tempfile.TemporaryDirectory(prefix="wdg-replay-templates-") as tmp:
         def _refused(e: Exception) -> Any:
-            from wdg.store.months import read_provenance
-            from wdg.provenance import build_info, describe
+            from wdg.provenance import build_info, describe  # lazy: see replay_archived
 
             prov = read_provenance(mdir)
             return ReplayReport(date, len(manifest), f"{e}", [Layer(LayerKind.INPUTS, False, str(e))],

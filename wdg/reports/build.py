@@ -17,6 +17,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from wdg.engine.army_orders import recruit_building, recruit_volume
+from wdg.engine.deposits import known_to
+from wdg.engine.economy import treasury_share, treasury_sites
 from wdg.engine.events import Event, SightingKind
 from wdg.engine.wizards import action_codes
 from wdg.orders.model import Sheet
@@ -249,8 +252,6 @@ def build_kingdom_report(seg_after: Segment, events: list[Event], sheet: Sheet |
 
 def _deposits(seg: Segment, kingdom: int) -> list[DepositRow]:
     """The deposits the kingdom has found, in map order (:mod:`wdg.engine.deposits`)."""
-    from wdg.engine.deposits import known_to
-
     mine = BUILDING_ORDER.index(Building.MINE)
     out = []
     for d in known_to(seg, kingdom):
@@ -308,8 +309,6 @@ def _markers(seg: Segment, kingdom: int, index: MonthEvents,
             known = seg.owner[r, c] == kingdom or (km is not None and km.terrain[r, c] != UNKNOWN_TERRAIN)
             if known:
                 add("creature", at, "F")
-    from wdg.engine.deposits import known_to
-
     for d in known_to(seg, kingdom):
         add("deposit", d.position, d.kind)
     return out
@@ -493,9 +492,6 @@ def _territory(seg: Segment, kingdom: int, settings: ReportSettings,
     stets gleichmäßig auf alle Siedlungen", none in a site under
     ``treasury_min_units``), its militia and what it can still recruit
     (:func:`wdg.engine.army_orders.recruit_volume`)."""
-    from wdg.engine.army_orders import recruit_building, recruit_volume
-    from wdg.engine.economy import treasury_share, treasury_sites
-
     grid = seg.grid
     rows, cols = np.nonzero(seg.owner == kingdom)
     by_prov: dict[int, list[GemarkRow]] = defaultdict(list)

@@ -26,6 +26,8 @@ import numpy as np
 
 from wdg.engine.events import Event
 from wdg.errors import InvalidInputError
+from wdg.reports.build import build_kingdom_report
+from wdg.reports.jsonreport import build_json
 from wdg.reports.model import STATUS_OF_REPORT, MapPage
 from wdg.reports.settings import ReportSettings
 from wdg.world.address import PROVINCE_COLS, PROVINCE_ROWS, Grid
@@ -100,9 +102,6 @@ def exploration_pages(seg: Segment, kingdom: int, events: list[Event],
                       settings: ReportSettings) -> list[MapPage]:
     """The kingdom's exploration map, one page per province window it knows:
     drawn from its report model (:func:`report_pages`), as on the sheet."""
-    from wdg.reports.build import build_kingdom_report
-    from wdg.reports.jsonreport import build_json
-
     rep = build_kingdom_report(seg, events, None, kingdom, settings)
     return report_pages(build_json(rep, seg, kingdom, None), settings)
 

@@ -11,7 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from wdg.campaign import Campaign
+from wdg.engine.replay import fill_month_rules
 from wdg.errors import InvalidInputError
+from wdg.reports.archived import month_inputs, previous_figures
+from wdg.reports.batch import MonthInput, render_common, render_kingdom, report_kingdoms
+from wdg.reports.build import MonthEvents
+from wdg.reports.settings import load_report_settings
+from wdg.rules import Rules
+from wdg.world.calendar import MonthDate
 
 
 def check_kept_templates(camp: Campaign, segment: str) -> str | None:
@@ -22,14 +29,6 @@ def check_kept_templates(camp: Campaign, segment: str) -> str | None:
     template's own error when they cannot render; returns the line for the report
     (``None``: no own templates or no archived month to render)."""
     import tempfile
-
-    from wdg.engine.replay import fill_month_rules
-    from wdg.reports.archived import month_inputs, previous_figures
-    from wdg.reports.batch import MonthInput, render_common, render_kingdom, report_kingdoms
-    from wdg.reports.build import MonthEvents
-    from wdg.reports.settings import load_report_settings
-    from wdg.rules import Rules
-    from wdg.world.calendar import MonthDate
 
     if not camp.templates_dir.is_dir():
         return None

@@ -151,7 +151,7 @@ def printed_document(doc: dict[str, Any], renderer: Renderer, settings: ReportSe
     its last text page before the map is less than half full, the first map
     is scaled into that page's free space (laid out a second time), so no page
     carries only a couple of lines."""
-    from wdg.reports.pdf import html_to_document
+    from wdg.reports.pdf import html_to_document  # WeasyPrint: ~1 s to import, only when needed
 
     maps = report_pages(doc, settings) if maps is None else maps
 
@@ -182,6 +182,7 @@ def render_sheets(doc: dict[str, Any], renderer: Renderer, settings: ReportSetti
                                 rules=rules)
     extra: dict[str, Any] = {}
     if view is not None:
+        # lazy: the editor loads the orders' choices; `wdg --help` imports this module
         from wdg.reports.editor import editor_context, shipped_rules
 
         extra["editor"] = editor_context(doc, view, values["maps"], form,

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from wdg import yamlfast
+from wdg import __version__, yamlfast
 from wdg.errors import DataError, StateError
 from wdg.errors import kind_of as _kind
 from wdg.fsio import restrict_private_files
@@ -84,8 +84,6 @@ def format_of(path: Path) -> int:
 
 
 def too_new(path: Path, fmt: int) -> FormatError:
-    from wdg import __version__
-
     return FormatError(
         f"{path}: Segmentformat {fmt} ist neuer als diese wdg-Version ({__version__}, liest "
         f"Format bis {FORMAT}) — bitte die wdg-Version verwenden, die das Segment geschrieben "
@@ -359,8 +357,15 @@ def _world_data(seg: Segment) -> dict[str, Any]:
 
 def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write arrays as an ``.npz`` whose bytes depend only on the arrays
-    (fixed member timestamps, so the same state gives the same file)."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+    (fixed member timestamps, so the same state gives the same file).
+
+    The archive is built in memory and written at once. A Ctrl-C inside a
+    member must stay a Ctrl-C: zipfile's ``close()`` (run by a ``with`` block on
+    the way out) raises ``ValueError`` while a member is open, which hid the
+    interrupt behind a traceback; the half-built buffer is dropped instead."""
+    data = io.BytesIO()
+    zf = zipfile.ZipFile(data, "w", compression=zipfile.ZIP_DEFLATED)
+    try:
         for name in arrays:
             buf = io.BytesIO()
             np.lib.format.write_array(buf, np.ascontiguousarray(arrays[name]),
@@ -369,6 +374,11 @@ def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, buf.getvalue())
+    except BaseException:
+        zf.fp = None  # nothing to close: the buffer is dropped (close() would raise over the error)
+        raise
+    zf.close()
+    path.write_bytes(data.getvalue())
 
 
 def _extra_fields(seg: Segment) -> dict[str, dict[str, Any]]:

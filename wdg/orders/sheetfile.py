@@ -20,17 +20,16 @@ from wdg.orders.acceptance import refusals
 from wdg.orders.model import Diagnostic, Severity, Sheet
 from wdg.orders.outcome import IntakeReason
 from wdg.orders.parser import parse_sheet
-from wdg.orders.render import echo, summary, to_json
+from wdg.orders.verdict import echo, summary, to_json
 from wdg.orders.view import build_view, load_view
 from wdg.rules import Rules
+from wdg.store.segment import load_segment
 from wdg.world.state import Segment
 
 
 def _segment_of(sheet: Sheet, campaign: Campaign) -> Segment | None:
     """The campaign's segment named in the sheet; with exactly one segment at
     hand, that one; else ``None``."""
-    from wdg.store.segment import load_segment
-
     d = None
     if sheet.segment:
         try:
