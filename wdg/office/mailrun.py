@@ -21,8 +21,19 @@ from typing import Any
 
 from wdg import exitcodes
 from wdg.campaign import Campaign
+from wdg.errors import LockedError, StateError, WdgError
+from wdg.fsio import describe_os_error
+from wdg.mail import alerts
+from wdg.mail.config import MAIL_FILE, load_mail_config
+from wdg.mail.fetch import fetch, mail_config
+from wdg.mail.imap import ConnectionLost, ImapError, ImapLoginRefused, ImapSession
+from wdg.mail.log import log_line
+from wdg.mail.run import RunReport, run_unattended
+from wdg.mail.smtp import SmtpLoginRefused
+from wdg.mail.watch import ALERT_AFTER, BACKOFF, IDLE_SECONDS, LoginRefused, RETRY_SECONDS, pause
 from wdg.office import segment_names
 from wdg.office.run import worse
+from wdg.store.segment import load_segment
 
 
 def run_one(camp: Campaign, segment: str, *, force: bool = False,
@@ -31,16 +42,10 @@ def run_one(camp: Campaign, segment: str, *, force: bool = False,
     :class:`wdg.mail.run.RunReport`, a line in the segment's mail log); a
     segment whose ``mail.yaml`` is missing or whose files are damaged is a
     report with code *failed*, never an exception."""
-    from wdg.errors import LockedError, WdgError
-    from wdg.fsio import describe_os_error
-    from wdg.mail.log import log_line
-    from wdg.mail.run import RunReport, run_unattended
 
     seg_dir = camp.segment_dir(segment)
     tz = None
     try:
-        from wdg.store.segment import load_segment
-
         tz = load_segment(seg_dir).settings.timezone
         rep = run_unattended(camp, segment, force=force, next_deadline=next_deadline, pdf=pdf)
     except LockedError as exc:
@@ -81,8 +86,6 @@ def run_all(camp: Campaign, *, force: bool = False, next_deadline: str | None = 
 def shared_segments(camp: Campaign) -> tuple[Any, list[str], list[str]]:
     """The campaign's ``mail.yaml`` (checked: it must have an ``imap`` section),
     the segments it serves and those with a ``mail.yaml`` of their own."""
-    from wdg.errors import StateError
-    from wdg.mail.config import MAIL_FILE, load_mail_config
 
     config = None
     path = camp.root / MAIL_FILE
@@ -111,19 +114,6 @@ def watch_all(camp: Campaign, *, stop: Callable[[], bool], on_report: Callable[[
     growing pause, and a refused login ends the watch (:class:`wdg.mail.watch.
     LoginRefused`), all as :func:`wdg.mail.watch.watch`; the alerts of a lost
     connection go through the first segment the box serves."""
-    from wdg.errors import LockedError, WdgError
-    from wdg.mail import alerts
-    from wdg.mail.fetch import fetch, mail_config
-    from wdg.mail.imap import ConnectionLost, ImapError, ImapLoginRefused, ImapSession
-    from wdg.mail.smtp import SmtpLoginRefused
-    from wdg.mail.watch import (
-        ALERT_AFTER,
-        BACKOFF,
-        IDLE_SECONDS,
-        RETRY_SECONDS,
-        LoginRefused,
-        pause,
-    )
 
     idle = IDLE_SECONDS if idle_seconds is None else idle_seconds
     failures = 0

@@ -33,8 +33,18 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
-from wdg.errors import DataError, StateError
+from wdg.engine.history import archived_month_dirs
+from wdg.errors import DataError, StateError, WdgError
+from wdg.fsio import describe_os_error
+from wdg.lab.plots import Panel, Series, draw, have_matplotlib
 from wdg.office import segment_names
+from wdg.procs import process_pool, stopping_pool
+from wdg.reports.render import Renderer
+from wdg.rules import safe_load_file
+from wdg.store.files import read_events_data
+from wdg.store.segment import load_segment
+from wdg.textpolicy import clean_text
+from wdg.world.calendar import MonthDate
 
 
 @dataclass(slots=True)
@@ -121,7 +131,6 @@ they are no rules of a segment's month (a month's archived rules stay as they we
 
 def office_rules(camp: Campaign) -> tuple[Path, dict[str, Any]]:
     """The office's rules file of the campaign (its own, else the shipped one) and its content."""
-    from wdg.rules import safe_load_file
 
     own = camp.root / "office.yaml"
     path = own if own.is_file() else OFFICE_RULES
@@ -154,9 +163,6 @@ def month_figures(mdir: Path, before: Any | None, min_kingdoms: int) -> tuple[Mo
     """The figures of the archived month in ``mdir`` and its state after
     (``before``: the state before the month, for the kingdoms that ended;
     default: the month's ``state-before``)."""
-    from wdg.store.files import read_events_data
-    from wdg.world.calendar import MonthDate
-    from wdg.store.segment import load_segment
 
     date = MonthDate.parse(mdir.name)
     after = load_segment(mdir / "state")
@@ -197,10 +203,6 @@ def month_figures(mdir: Path, before: Any | None, min_kingdoms: int) -> tuple[Mo
 
 def segment_page(camp: Campaign, name: str, min_kingdoms: int) -> SegmentPage:
     """One segment's months from its archive (errors become :attr:`SegmentPage.problem`)."""
-    from wdg.engine.history import archived_month_dirs
-    from wdg.errors import WdgError
-    from wdg.fsio import describe_os_error
-    from wdg.store.segment import load_segment
 
     page = SegmentPage(name, name)
     try:
@@ -232,13 +234,10 @@ def segment_page(camp: Campaign, name: str, min_kingdoms: int) -> SegmentPage:
 def read_articles(path: Path) -> list[Article]:
     """The game master's articles: UTF-8 text, an article begins with a line
     ``# Titel``, paragraphs are separated by blank lines."""
-    from wdg.textpolicy import clean_text
 
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        from wdg.fsio import describe_os_error
-
         raise StateError(f"die Artikel {path} sind nicht lesbar: {describe_os_error(exc)}") \
             from None
     except UnicodeDecodeError as exc:
@@ -277,8 +276,6 @@ def build_mbw(camp: Campaign, articles: Path | None = None, jobs: int = 1) -> Mb
     min_kingdoms, top = mbw_settings(camp)
     names = segment_names(camp)
     if jobs > 1 and len(names) > 1:
-        from wdg.procs import process_pool, stopping_pool
-
         with stopping_pool(process_pool(min(jobs, len(names)))) as pool:
             pages = list(pool.map(_page, [str(camp.root)] * len(names), names,
                                   [min_kingdoms] * len(names)))
@@ -308,7 +305,6 @@ def build_mbw(camp: Campaign, articles: Path | None = None, jobs: int = 1) -> Mb
 
 def _plots(mbw: Mbw, out: Path, backend: str) -> list[str]:
     """Land and soldiers of each segment over the months (segments with sums only)."""
-    from wdg.lab.plots import Panel, Series, draw
 
     shown = [p for p in mbw.segments if p.months and not p.withheld]
     if not shown or not mbw.months:
@@ -335,8 +331,6 @@ def write_mbw(camp: Campaign, out: Path, *, articles: Path | None = None, pdf: b
               plots: str = "auto", jobs: int = 1) -> tuple[Mbw, list[Path]]:
     """Write ``mbw.txt``, ``mbw.html``, ``mbw.pdf`` (unless not ``pdf``),
     ``mbw.json`` and ``plots/`` into ``out``; returns the model and the files."""
-    from wdg.lab.plots import have_matplotlib
-    from wdg.reports.render import Renderer
 
     if plots not in ("auto", "matplotlib", "svg", "none"):
         raise DataError(None, "--plots", plots, "auto, matplotlib, svg oder none")
@@ -360,7 +354,7 @@ def write_mbw(camp: Campaign, out: Path, *, articles: Path | None = None, pdf: b
     (out / "mbw.html").write_text(html, encoding="utf-8")
     files += [text, out / "mbw.html"]
     if pdf:
-        from wdg.reports.pdf import html_to_pdf
+        from wdg.reports.pdf import html_to_pdf  # lazy: WeasyPrint (over 1 s), only for the PDF
 
         data, refused = html_to_pdf(html, [out, *r.dirs], base=out)
         if refused:

@@ -24,7 +24,16 @@ from typing import Any
 
 from wdg.campaign import Campaign
 from wdg.errors import InvalidInputError, StateError, WdgError
+from wdg.fsio import describe_os_error, fsync_dir, write_durable
+from wdg.mail.config import load_mail_config
+from wdg.mail.results import segment_now, sender_domain
+from wdg.mail.send import Outgoing, digest, send_mails
 from wdg.office import segment_names
+from wdg.orders import gmsheet as g
+from wdg.store.lock import segment_lock
+from wdg.store.segment import load_segment
+from wdg.store.sent import Ledger
+from wdg.textpolicy import clean_text
 
 REASON_LIMIT = 500
 """Characters of a disqualification's reason (it goes into a sheet line and a mail)."""
@@ -52,8 +61,6 @@ class Person:
 def players(camp: Campaign) -> tuple[dict[str, Person], dict[str, str]]:
     """Every person (by lower-cased e-mail) with a playing kingdom, and the
     segments that could not be read (name -> reason)."""
-    from wdg.fsio import describe_os_error
-    from wdg.store.segment import load_segment
 
     people: dict[str, Person] = {}
     problems: dict[str, str] = {}
@@ -103,7 +110,6 @@ class Disqualification:
 
 def clean_reason(reason: str) -> str:
     """The reason as one line of text (the text policy applied, bounded)."""
-    from wdg.textpolicy import clean_text
 
     text = " ".join(clean_text(reason or "").split())
     if not text:
@@ -119,10 +125,6 @@ def _write_line(camp: Campaign, segment: str, kingdom: int, email: str, reason: 
                 out: Disqualification, dry_run: bool) -> None:
     """Add ``DISQUALIFIZIEREN`` for ``kingdom`` to the segment's sheet of the
     current month, under the segment's lock (checked as the run will check it)."""
-    from wdg.store.lock import segment_lock
-    from wdg.fsio import fsync_dir, write_durable
-    from wdg.orders import gmsheet as g
-    from wdg.store.segment import load_segment
 
     seg_dir = camp.segment_dir(segment)
     with segment_lock(seg_dir):
@@ -183,12 +185,6 @@ def _tell(camp: Campaign, person: Person, reason: str, rows: list[dict[str, Any]
     from email.policy import SMTP
     from email.utils import format_datetime, make_msgid
 
-    from wdg.store.lock import segment_lock
-    from wdg.mail.config import load_mail_config
-    from wdg.store.sent import Ledger
-    from wdg.mail.send import Outgoing, digest, send_mails
-    from wdg.mail.results import segment_now, sender_domain
-    from wdg.store.segment import load_segment
 
     first = person.segments[0]
     seg_dir = camp.segment_dir(first)
@@ -249,7 +245,6 @@ def _tell(camp: Campaign, person: Person, reason: str, rows: list[dict[str, Any]
 def disqualify(camp: Campaign, email: str, reason: str, *, dry_run: bool = False,
                tell: bool = True) -> Disqualification:
     """Disqualify the person with ``email`` in every segment (see the module)."""
-    from wdg.fsio import describe_os_error
 
     email = email.strip().lower()
     reason = clean_reason(reason)

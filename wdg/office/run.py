@@ -33,8 +33,17 @@ from typing import Any
 
 from wdg import exitcodes
 from wdg.campaign import Campaign
-from wdg.errors import InvalidInputError
+from wdg.cluster import connect, lost_worker
+from wdg.errors import InvalidInputError, LockedError, RefusedError, WdgError
+from wdg.fsio import describe_os_error
 from wdg.office import campaign_root, segment_names
+from wdg.procs import kill_workers, process_pool
+from wdg.rules import safe_load_file
+from wdg.store.delivery import deliver, logical
+from wdg.store.lock import segment_lock
+from wdg.store.months import month_dir
+from wdg.store.segment import load_segment
+from wdg.world.deadline import deadline_for, when
 
 ORDER = (exitcodes.FAILED, exitcodes.REFUSED, exitcodes.LOCKED, exitcodes.OK, exitcodes.WAITING,
          exitcodes.NOTHING)
@@ -121,9 +130,6 @@ def _die() -> None:
 def _undelivered(camp: Campaign, name: str, seg: Any) -> Any:
     """The last archived month when some of its reports were never delivered
     (a run that died between its commit and the delivery), else None."""
-    from wdg.store.months import month_dir
-    from wdg.store.delivery import logical
-    from wdg.rules import safe_load_file
 
     last = seg.date.previous()
     mdir = month_dir(camp, name, last)
@@ -144,6 +150,7 @@ def _npc_notes(camp: Campaign, rep: SegmentRun) -> Callable[[Any], None]:
     def prepare(seg: Any) -> None:
         if not any(k.bot for k in seg.kingdoms.values()):
             return
+        # lazy: the bots' code (and the engine, jinja2) only for a segment with a bot kingdom
         from wdg.bots.npc import write_npc_sheets
 
         for s in write_npc_sheets(camp, seg):
@@ -164,7 +171,7 @@ def run_segment(root: str, name: str, *, force: bool = False, pdf: bool = True,
     t0 = time.perf_counter()
     rep = SegmentRun(name, worker=f"{socket.gethostname()}:{os.getpid()}")
     if render_jobs < 1:
-        from wdg.reports.batch import default_jobs
+        from wdg.reports.batch import default_jobs  # lazy: the reports (jinja2), as in _run_month
 
         render_jobs = default_jobs()
     try:
@@ -178,12 +185,6 @@ def run_segment(root: str, name: str, *, force: bool = False, pdf: bool = True,
 
 def _run_segment(root: Path, name: str, rep: SegmentRun, *, force: bool, pdf: bool,
                  render_jobs: int, die_at: str | None) -> None:
-    from wdg.store.lock import segment_lock
-    from wdg.errors import LockedError, RefusedError, WdgError
-    from wdg.fsio import describe_os_error
-    from wdg.world.deadline import deadline_for, when
-    from wdg.store.segment import load_segment
-
     seg_dir = root / "worlds" / name
     if not (seg_dir / "segment.yaml").is_file():
         seen = "das Kampagnenverzeichnis" if not root.is_dir() else f"das Segment {seg_dir}"
@@ -235,7 +236,6 @@ def _run_segment(root: Path, name: str, rep: SegmentRun, *, force: bool, pdf: bo
 
 def _finish_delivery(camp: Campaign, name: str, seg: Any, rep: SegmentRun) -> None:
     """Deliver the last month's reports if a run died before it delivered them."""
-    from wdg.store.delivery import deliver
 
     month = _undelivered(camp, name, seg)
     if month is not None:
@@ -249,9 +249,10 @@ def _run_month(camp: Campaign, name: str, rep: SegmentRun, *, force: bool, pdf: 
                render_jobs: int, die_at: str | None) -> None:
     """The month as ``wdg turn run`` runs it (same writers, runner and delivery),
     under the lock the caller holds."""
+    # lazy: the engine's month run and the reports (jinja2); wdg.office.mailrun imports
+    # this module for worse(), and wdg mail run/watch --all answer players within seconds
     from wdg.engine import turn
     from wdg.reports.archived import archive_writers
-    from wdg.store.delivery import deliver
 
     outputs = archive_writers(camp.templates_dir, camp.rules_dir, pdf=pdf, jobs=render_jobs,
                               progress=False, archive_dir=camp.archive_dir(name))
@@ -283,8 +284,6 @@ def _run_month(camp: Campaign, name: str, rep: SegmentRun, *, force: bool, pdf: 
 
 
 def _lost(name: str, exc: BaseException) -> SegmentRun:
-    from wdg.cluster import lost_worker
-
     rep = SegmentRun(name, code=exitcodes.FAILED)
     if lost_worker(exc):
         rep.note("Fehler: der Arbeitsprozess ging verloren (beendet oder abgestürzt); "
@@ -309,8 +308,7 @@ def run_world(campaign: Campaign, *, force: bool = False, pdf: bool = True, jobs
     is done. ``die_at``: segment -> :data:`DIE_POINTS` (tests only)."""
     import time
 
-    from wdg.procs import kill_workers, process_pool
-    from wdg.reports.batch import default_jobs
+    from wdg.reports.batch import default_jobs  # lazy: the reports (jinja2), as in _run_month
 
     if jobs < 0:
         raise InvalidInputError(f"--jobs {jobs}: erwartet 0 (ein Prozeß je Kern) oder mehr")
@@ -327,8 +325,6 @@ def run_world(campaign: Campaign, *, force: bool = False, pdf: bool = True, jobs
     close: Callable[[], None] | None = None
     own_pool = False
     if executor is None and scheduler is not None:
-        from wdg.cluster import connect
-
         executor, close = connect(scheduler)
         out.where, out.workers = f"Dask {scheduler}", 0
     elif executor is None:

@@ -15,8 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from wdg.campaign import Campaign
+from wdg.engine import history
+from wdg.engine.history import blockers
 from wdg.errors import WdgError
+from wdg.fsio import describe_os_error
+from wdg.mail.config import load_mail_config
 from wdg.office import segment_names
+from wdg.procs import process_pool, stopping_pool
+from wdg.store.months import month_dir
+from wdg.store.segment import load_segment
+from wdg.world.deadline import deadline_for, deadline_json, stored_problem
 
 
 @dataclass(slots=True)
@@ -49,8 +57,6 @@ class SegmentStatus:
 
 
 def _last_run(camp: Campaign, name: str, seg: Any) -> dict[str, Any] | None:
-    from wdg.store.months import month_dir
-
     last = seg.date.previous()
     manifest = month_dir(camp, name, last) / "manifest.yaml"
     if not manifest.is_file():
@@ -63,7 +69,6 @@ def _last_run(camp: Campaign, name: str, seg: Any) -> dict[str, Any] | None:
 def mail_state(seg_dir: Path) -> dict[str, Any]:
     """Whether the segment has a ``mail.yaml`` (and with which servers), and
     the last line of its mail log (:mod:`wdg.mail.log`)."""
-    from wdg.mail.config import load_mail_config
 
     out: dict[str, Any] = {"configured": False, "imap": False, "smtp": False, "last": None}
     try:
@@ -86,11 +91,6 @@ def mail_state(seg_dir: Path) -> dict[str, Any]:
 
 def segment_status(camp: Campaign, name: str) -> SegmentStatus:
     """The status of one segment (errors reading it become :attr:`SegmentStatus.error`)."""
-    from wdg.engine import history
-    from wdg.engine.history import blockers
-    from wdg.fsio import describe_os_error
-    from wdg.world.deadline import deadline_for, deadline_json, stored_problem
-    from wdg.store.segment import load_segment
 
     out = SegmentStatus(name)
     seg_dir = camp.segment_dir(name)
@@ -124,8 +124,6 @@ def world_status(camp: Campaign, jobs: int = 1) -> list[SegmentStatus]:
     """Every segment's status, by name (``jobs`` > 1: read in that many processes)."""
     names = segment_names(camp)
     if jobs > 1 and len(names) > 1:
-        from wdg.procs import process_pool, stopping_pool
-
         with stopping_pool(process_pool(min(jobs, len(names)))) as pool:
             return list(pool.map(_status, [str(camp.root)] * len(names), names))
     return [segment_status(camp, name) for name in names]
