@@ -53,8 +53,12 @@ from email.utils import formatdate, make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
-from wdg.errors import DataError, StateError
+from wdg.errors import DataError, LockedError, StateError
+from wdg.mail.imap import ImapLoginRefused
+from wdg.mail.send import Outgoing, digest, send_mails
+from wdg.mail.smtp import SmtpLoginRefused
 from wdg.store import mailrecords
+from wdg.store.sent import Ledger
 
 ALERTS = mailrecords.define(
     "alerts", 1, "alerts to the game master (wdg.mail.alerts): active failures, alert mails "
@@ -302,8 +306,7 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None,
     if not owed(seg_dir):
         return []
     if not holding_lock:
-        from wdg.store.lock import segment_lock
-        from wdg.errors import LockedError
+        from wdg.store.lock import segment_lock  # lazy: numpy (the store); this module imports without it
 
         try:
             with segment_lock(seg_dir):
@@ -314,8 +317,6 @@ def deliver(seg_dir: Path, config: Any, *, session: Any = None,
     mails = owed(seg_dir)
     if not mails:
         return []
-    from wdg.store.sent import Ledger
-    from wdg.mail.send import Outgoing, digest, send_mails
 
     to = parseaddr(config.sender)[1]
     if not to:
@@ -379,7 +380,6 @@ def sending(seg_dir: Path, *, sent: int, failed: dict[str, str],
     connection or login failed before anything went) raise ``smtp`` or
     ``smtp-anmeldung``; a batch that sent something and failed nothing ends both
     and counts as the last successful send."""
-    from wdg.mail.smtp import SmtpLoginRefused
 
     if error is not None or failed:
         kind = "smtp-anmeldung" if isinstance(error, SmtpLoginRefused) else "smtp"
@@ -399,7 +399,6 @@ def imap_failed(seg_dir: Path, error: BaseException, *, after: int = 1) -> None:
     """A fetch that could not read the mailbox: ``imap-anmeldung`` for a refused
     login or a missing password, else ``imap`` — the latter only once ``after``
     calls in a row failed (a server restart between two calls is no alert)."""
-    from wdg.mail.imap import ImapLoginRefused
 
     if isinstance(error, ImapLoginRefused):
         raise_alert(seg_dir, "imap-anmeldung", f"{error}. Bis das behoben ist, wird keine "

@@ -37,9 +37,19 @@ from email.utils import formatdate, parseaddr
 from pathlib import Path
 from typing import Any
 
-from wdg.campaign import Campaign
-from wdg.mail.config import MailConfig
-from wdg.world.state import Segment
+from wdg.campaign import Campaign, segment_names
+from wdg.errors import WdgError
+from wdg.mail.config import MAIL_FILE, MailConfig
+from wdg.mail.guard import header_address
+from wdg.mail.results import result_mails
+from wdg.orders.mailtext import message_id, part_texts, sender_address
+from wdg.orders.template import render_template
+from wdg.store.intake import write_new
+from wdg.store.months import month_dir
+from wdg.store.segment import load_segment
+from wdg.store.sent import Ledger
+from wdg.textpolicy import visible
+from wdg.world.state import Segment, ruler_title
 
 RESULT, FORM, PASSWORD = "ergebnis", "formular", "passwort"
 
@@ -93,7 +103,6 @@ _KINGDOM = re.compile(r"(?im)^[ \t]*(?:königreich|koenigreich|reich)[ \t]*:[ \t
 
 def _kingdoms_of(seg: Segment, sender: str, raw: bytes) -> list[int]:
     """The sender's playing kingdoms (the one the body names, if it names one of them)."""
-    from wdg.orders.mailtext import part_texts
 
     mine = [n for n, k in sorted(seg.kingdoms.items())
             if k.player is not None and not k.retired and not k.bot
@@ -111,8 +120,6 @@ def _kingdoms_of(seg: Segment, sender: str, raw: bytes) -> list[int]:
 
 def _reply(config: MailConfig, to: str, subject: str, body: str, orig: EmailMessage,
            tag: str) -> EmailMessage:
-    from wdg.textpolicy import visible
-
     msg = EmailMessage()
     msg["From"] = config.sender
     msg["To"] = to
@@ -130,8 +137,6 @@ def _reply(config: MailConfig, to: str, subject: str, body: str, orig: EmailMess
 
 
 def _message_id(msg: EmailMessage) -> str:
-    from wdg.orders.mailtext import message_id
-
     return message_id(msg) or ""
 
 
@@ -146,8 +151,6 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
     answered at all (rate limits, automatic mail ``auto``; ``key``: the mail's key).
     A sender who plays no kingdom is never answered (no backscatter to a forged
     address)."""
-    from wdg.orders.mailtext import sender_address
-    from wdg.world.state import ruler_title
 
     orig = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(orig, EmailMessage)
@@ -172,8 +175,6 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
         out["text"] = why
         out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 else None
     else:
-        from wdg.mail.guard import header_address
-
         out["kingdom"] = kingdoms[0] if len(kingdoms) == 1 and len(groups) == 1 else None
         flat = [(there, n) for there, ks in groups for n in ks]
         for i, (there, n) in enumerate(flat):
@@ -202,15 +203,12 @@ def answer_command(camp: Campaign, seg: Segment, config: MailConfig, command: st
 
 def _write(path: Path, data: bytes) -> None:
     """An answer into the outbox, whole, never through a link (wdg.store.intake.write_new)."""
-    from wdg.store.intake import write_new
 
     write_new(path, data)
 
 
 def _form_mail(config: MailConfig, seg: Segment, n: int, to: str, hello: str,
                orig: EmailMessage, tag: str) -> EmailMessage:
-    from wdg.orders.template import render_template
-
     form = render_template(seg, n)
     msg = _reply(config, to, f"Formular Königreich {n}, {seg.date.short()}",
                  f"{hello},\n\nanbei das vorausgefüllte Spielzugformular Ihres Königreiches "
@@ -246,7 +244,6 @@ def _result_mail(camp: Campaign, seg: Segment, config: MailConfig, n: int, to: s
                  orig: EmailMessage, tag: str) -> tuple[EmailMessage, str]:
     """The kingdom's last result mail again (built as the month's send builds it), or
     a note that there is none yet."""
-    from wdg.store.months import month_dir
 
     month = seg.date.previous()
     if not month_dir(camp, seg.name, month).is_dir():
@@ -254,8 +251,6 @@ def _result_mail(camp: Campaign, seg: Segment, config: MailConfig, n: int, to: s
                        f"{hello},\n\nfür Ihr Königreich {n} gibt es noch kein ausgewertetes "
                        f"Ergebnis; der erste Mond ist {seg.date.short()}.\n\nDer Segmentleiter\n",
                        orig, tag), "noch kein Ergebnis")
-    from wdg.store.sent import Ledger
-    from wdg.mail.results import result_mails
 
     got = result_mails(camp, seg, month, config.sender, Ledger(camp.segment_dir(seg.name)),
                        kingdoms=[n])
@@ -289,10 +284,6 @@ def sender_elsewhere(camp: Campaign, seg: Any, config: Any, sender: str,
     answers for them too). Nothing when the box is the segment's own, or when
     the mail names one kingdom (``Königreich: N``: it means that kingdom of
     ``seg``). The other segments are only read."""
-    from wdg.errors import WdgError
-    from wdg.mail.config import MAIL_FILE
-    from wdg.campaign import segment_names
-    from wdg.store.segment import load_segment
 
     shared = camp.root / MAIL_FILE
     if config is None or not shared.is_file() or \
@@ -301,7 +292,6 @@ def sender_elsewhere(camp: Campaign, seg: Any, config: Any, sender: str,
     import email
     import email.policy
 
-    from wdg.orders.mailtext import part_texts
 
     try:
         texts, _ = part_texts(email.message_from_bytes(raw, policy=email.policy.default))

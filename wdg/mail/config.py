@@ -346,7 +346,7 @@ def load_mail_config(segment_dir: Path) -> MailConfig | None:
                           accept=dict(accept), folders=tuple(f.strip() for f in folders),
                           poll_seconds=float(poll))
     config = MailConfig(path, sender.strip(), smtp, imap, dict(data))
-    from wdg.mail.guard import limits
+    from wdg.mail.guard import limits  # here, not at the top: guard imports alerts, which imports this module
 
     limits(config)  # limits: checked here, before anything is fetched or sent
     return config

@@ -56,14 +56,25 @@ from typing import Any
 
 from wdg.campaign import Campaign
 from wdg.errors import LockedError, StateError, WdgError
-from wdg.mail.config import MailConfig, load_mail_config
 from wdg.mail import alerts
+from wdg.mail import commands as mail_commands  # called as mail_commands.answer_command: tests replace it
+from wdg.mail.commands import command_of
+from wdg.mail.config import MailConfig, load_mail_config
+from wdg.mail.folders import look_elsewhere
+from wdg.mail.guard import Guard, automatic as automatic_why
 from wdg.mail.imap import ConnectionLost, ImapError, ImapSession
+from wdg.mail.send import Outgoing, digest, plan, send_mails
 from wdg.orders.confirm import status_word
-from wdg.orders.intake import MailResult
-from wdg.orders.outcome import REFUSED_STATUSES, IntakeReason, IntakeStatus
-from wdg.orders.mailbox import Incoming
+from wdg.orders.intake import Intake, MAX_BYTES, MailResult
+from wdg.orders.mailbox import Incoming, KEEP_BYTES
+from wdg.orders.mailtext import part_texts
+from wdg.orders.outcome import IntakeReason, IntakeStatus, REFUSED_STATUSES
+from wdg.store.lock import segment_lock
+from wdg.store.seen import SeenRecord, mail_key, place
+from wdg.store.segment import load_segment
+from wdg.store.sent import Ledger
 from wdg.textpolicy import visible
+from wdg.world.deadline import deadline_for
 
 DEFAULT_SUBJECT = (r"(?i)\b(spielzug|spielzüge|zugblatt|befehle?|befehlsbogen|wdg|"
                    r"welt\s+der\s+g(ö|oe)tter|segment\s*\w*|königreich|koenigreich)\b")
@@ -190,7 +201,6 @@ def for_the_game(head: EmailMessage, accept: dict[str, Any]) -> bool:
       Königreich, Segment …) or a mail command's subject.
     A mail command's subject (:mod:`wdg.mail.commands`) counts wherever the
     subject rule applies."""
-    from wdg.mail.commands import command_of
 
     subject = header_str(head, "Subject")
     to_rule = accept.get("to")
@@ -226,9 +236,8 @@ def automatic(head: EmailMessage) -> bool:
     """An automatic mail (RFC 3834 ``Auto-Submitted``, a vacation reply, a list's bulk
     mail, a delivery report: :func:`wdg.mail.guard.automatic`): imported like any
     other, but never answered — an answer to an auto-reply is how mail loops start."""
-    from wdg.mail.guard import automatic as why
 
-    return bool(why(head))
+    return bool(automatic_why(head))
 
 
 _FIELD = re.compile(rb"[^ \t\r\n][^\n]*(?:\n[ \t][^\n]*)*")
@@ -281,7 +290,6 @@ _SEGMENT_LINE = re.compile(r"(?im)^[ \t>]*segment[ \t]*:[ \t]*([A-Za-z][A-Za-z0-
 
 def named_segment(raw: bytes) -> str | None:
     """The segment a mail's sheet names in its ``Segment:`` line, if any."""
-    from wdg.orders.mailtext import part_texts
 
     try:
         texts, _ = part_texts(email.message_from_bytes(raw, policy=email.policy.default))
@@ -359,8 +367,6 @@ def _fetch(camp: Campaign, segment: str, config: MailConfig, report: FetchReport
     if own:
         box.__enter__()
     try:
-        from wdg.mail.folders import look_elsewhere
-
         # first: the inbox is selected last (below), for the watch's IDLE
         look_elsewhere(box, config, camp.segment_dir(segment), report)
         took = False
@@ -382,8 +388,6 @@ def _fetch(camp: Campaign, segment: str, config: MailConfig, report: FetchReport
             if holding_lock:
                 answer_pending(camp, segment, config, report)
             else:
-                from wdg.store.lock import segment_lock
-
                 with segment_lock(camp.segment_dir(segment)):
                     answer_pending(camp, segment, config, report)
     finally:
@@ -425,8 +429,6 @@ def _fetch_folder(camp: Campaign, segment: str, config: MailConfig, box: ImapSes
     if holding_lock:
         _take(camp, segment, config, box, uidvalidity, candidates, report, answer, folder)
     else:
-        from wdg.store.lock import segment_lock
-
         with segment_lock(camp.segment_dir(segment)):
             _take(camp, segment, config, box, uidvalidity, candidates, report, answer, folder)
     return True
@@ -467,15 +469,6 @@ def _accept_rules(camp: Campaign, segment: str,
 def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, uidvalidity: int,
           candidates: list[tuple[int, EmailMessage, int]], report: FetchReport, answer: bool,
           folder: str | None = None) -> None:
-    from wdg.mail.commands import answer_command, command_of
-    from wdg.mail.guard import Guard
-    from wdg.mail.guard import automatic as automatic_why
-    from wdg.orders.intake import MAX_BYTES, Intake
-    from wdg.orders.mailbox import KEEP_BYTES
-    from wdg.store.seen import SeenRecord, mail_key, place
-    from wdg.world.deadline import deadline_for
-    from wdg.store.segment import load_segment
-
     imap = config.imap
     assert imap is not None
     seg_dir = camp.segment_dir(segment)
@@ -535,8 +528,8 @@ def _take(camp: Campaign, segment: str, config: MailConfig, box: ImapSession, ui
             if seen is None or not seen.taken:
                 record.record(key, "taking", seg.date.key, place=where, command=command)
                 try:
-                    outcome = answer_command(camp, seg, config, command, got.raw, guard=guard,
-                                             key=key, auto=auto)
+                    outcome = mail_commands.answer_command(camp, seg, config, command, got.raw,
+                                                           guard=guard, key=key, auto=auto)
                 except Exception as exc:  # noqa: BLE001 - one mail never stops the others
                     report.notes.append(
                         f"Befehl »{command}« von {visible(header_str(head, 'From'))[:80]} nicht "
@@ -577,16 +570,11 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
     seen go out (new ones, and those a stopped fetch or an import without SMTP left):
     each exactly once. The caller holds the segment's lock. Used by :func:`fetch` and
     by ``wdg orders import``."""
-    from wdg.mail.send import plan, send_mails
-    from wdg.store.seen import SeenRecord
-    from wdg.store.sent import Ledger
 
     seg_dir = camp.segment_dir(segment)
     if record is None:
         record = SeenRecord(seg_dir)
     if month is None:
-        from wdg.store.segment import load_segment
-
         month = load_segment(seg_dir).date.key
     mails = _answers(camp, config, record, month)
     if not mails or config.smtp is None:
@@ -615,7 +603,6 @@ def answer_pending(camp: Campaign, segment: str, config: MailConfig, report: Fet
 
 def _answers(camp: Campaign, config: MailConfig, record: Any, month: str) -> list[Any]:
     """The answers (outbox files) of the month's recorded mails, as mails to send."""
-    from wdg.mail.send import Outgoing, digest
 
     policy = answer_policy(config)
     mails: list[Outgoing] = []
@@ -652,10 +639,6 @@ def answer_mails(camp: Campaign, config: MailConfig, record: Any, month: str) ->
 def answers_due(camp: Campaign, segment: str, config: MailConfig) -> bool:
     """Whether some answer of this month waits to be sent (read without the lock: a
     fetch with no new mail and nothing to send never waits for a running month)."""
-    from wdg.store.sent import Ledger
-    from wdg.store.seen import SeenRecord
-    from wdg.mail.send import plan
-    from wdg.store.segment import load_segment
 
     if config.smtp is None:
         return False

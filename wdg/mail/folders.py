@@ -50,6 +50,7 @@ def spam_folders(listing: list[tuple[str, str]], config: Any) -> list[str]:
 def look_elsewhere(box: Any, config: Any, seg_dir: Path, report: Any) -> int:
     """Look into the unread spam folders (see the module); returns how many mails
     for the game were found there by this call."""
+    # here, not at the top: wdg.mail.fetch imports this module (and numpy)
     from wdg.mail.fetch import HEADER_FIELDS, for_the_game, own_mail
 
     folders = spam_folders(box.list_folders(), config)

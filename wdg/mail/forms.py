@@ -20,10 +20,19 @@ from email.policy import SMTP
 from email.utils import format_datetime, make_msgid
 
 from wdg.campaign import Campaign
+from wdg.errors import StateError
+from wdg.mail.config import load_mail_config
 from wdg.mail.guard import header_address
-from wdg.store.sent import Ledger
+from wdg.mail.results import segment_now, sender_domain
 from wdg.mail.send import Outgoing, SendResult, digest, send_mails
+from wdg.orders.template import render_template
+from wdg.orders.view import build_view, view_to_yaml
+from wdg.reports.maps import render_map_svg
+from wdg.store.lock import segment_lock
+from wdg.store.segment import load_segment
+from wdg.store.sent import Ledger
 from wdg.textpolicy import header_name
+from wdg.world.deadline import describe
 from wdg.world.state import Segment
 
 
@@ -46,11 +55,6 @@ def form_mails(seg: Segment, sender: str, kingdoms: list[int] | None = None,
             if kind in ("formular", "bericht") and any(r.state == "sent" for r in recs) \
                     and key != form_key(seg.date.key, int(rest.rpartition("/k")[2] or 0)):
                 had.add(int(rest.rpartition("/k")[2]))
-    from wdg.orders.template import render_template
-    from wdg.reports.maps import render_map_svg
-    from wdg.mail.results import segment_now, sender_domain
-    from wdg.world.deadline import describe
-    from wdg.orders.view import build_view, view_to_yaml
 
     mails: list[Outgoing] = []
     skipped: dict[int, str] = {}
@@ -126,10 +130,6 @@ def send_forms(camp: Campaign, segment: str, *, kingdoms: list[int] | None = Non
                corrections: bool = False) -> tuple[SendResult, dict[int, str], int]:
     """Send the due form mails under the segment's lock; returns (result,
     skipped kingdoms, number of mails considered)."""
-    from wdg.store.lock import segment_lock
-    from wdg.errors import StateError
-    from wdg.mail.config import load_mail_config
-    from wdg.store.segment import load_segment
 
     seg_dir = camp.segment_dir(segment)
     with segment_lock(seg_dir):

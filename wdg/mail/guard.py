@@ -51,10 +51,15 @@ from pathlib import Path
 from typing import Any
 
 from wdg.errors import DataError
+from wdg.mail import alerts
 from wdg.mail.guardbook import Event, GuardBook, GuardKind, now
+from wdg.orders.acceptance import refusals
 from wdg.orders.confirm import HEADLINES, REASON_WORDS
-from wdg.orders.outcome import PASSWORD_REASONS, TAKEN_STATUSES, IntakeReason, IntakeStatus
-from wdg.world.state import Segment
+from wdg.orders.mailtext import part_texts
+from wdg.orders.outcome import IntakeReason, IntakeStatus, PASSWORD_REASONS, TAKEN_STATUSES
+from wdg.orders.parser import REDACTED
+from wdg.textpolicy import header_name
+from wdg.world.state import Segment, ruler_title
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,8 +370,6 @@ class Guard:
         return got
 
     def _replaced_text(self, k: int, sender: str, r: Any) -> str:
-        from wdg.world.state import ruler_title
-
         king = self.seg.kingdoms[k]
         when = r.arrival.strftime("%d.%m.%Y %H:%M") if getattr(r, "arrival", None) else ""
         return (f"{ruler_title(bool(king.herrscherin), 'dear')},\n\nIhr Spielzug wurde von "
@@ -412,7 +415,6 @@ class Guard:
     # --- the end ------------------------------------------------------------------------
     def raise_alerts(self) -> list[str]:
         """Hand the alerts collected to :mod:`wdg.mail.alerts`; the texts (for the report)."""
-        from wdg.mail import alerts
 
         for kind, text in sorted(self.alerts.items()):
             alerts.raise_alert(self.seg_dir, kind, text)
@@ -430,7 +432,6 @@ def _password_problem(r: Any, seg: Segment) -> IntakeReason | None:
         return None
     if r.cause in PASSWORD_REASONS:
         return r.cause
-    from wdg.orders.acceptance import refusals
 
     try:
         codes = [d.code for d in refusals(r.parsed, seg)]
@@ -459,7 +460,6 @@ def quotes_answer(raw: bytes) -> bool:
     import email
     import email.policy
 
-    from wdg.orders.mailtext import part_texts
 
     try:
         texts, _ = part_texts(email.message_from_bytes(raw, policy=email.policy.default))
@@ -476,7 +476,6 @@ def quotes_answer(raw: bytes) -> bool:
 def _quotes_echo(r: Any) -> bool:
     """The sheet's password is the mark wdg puts into every echo of a sheet: the
     mail quotes an answer of wdg (a vacation responder quoting without ``>``)."""
-    from wdg.orders.parser import REDACTED
 
     pw = getattr(r.parsed, "password", "") if r.parsed is not None else ""
     return bool(pw) and pw.strip() == REDACTED
@@ -485,7 +484,6 @@ def _quotes_echo(r: Any) -> bool:
 def header_address(name: str, addr: str) -> str:
     """``Name <addr>`` with the name cleaned by the text policy (no line breaks,
     separators or controls can reach the header), or the bare address."""
-    from wdg.textpolicy import header_name
 
     clean = header_name(name or "")
     return formataddr((clean, addr)) if clean else addr

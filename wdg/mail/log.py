@@ -20,7 +20,7 @@ LOG_DIR = Path("mail") / "log"
 
 
 def _zone(tz: str | None) -> ZoneInfo:
-    from wdg.world.deadline import zone_or_utc
+    from wdg.world.deadline import zone_or_utc  # lazy: numpy (wdg.world); the mail log imports without it
 
     return zone_or_utc(tz)
 

@@ -35,16 +35,23 @@ from email.policy import SMTP
 from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
 
+from wdg import exitcodes
 from wdg.campaign import Campaign
+from wdg.digest import month_digest
 from wdg.errors import StateError
+from wdg.mail.config import load_mail_config
 from wdg.mail.guard import header_address
-from wdg.store.sent import Ledger
-from wdg.mail.send import Outgoing, SendResult, digest
+from wdg.mail.send import Outgoing, SendResult, digest, send_mails
 from wdg.rules import safe_load_file
+from wdg.store.delivery import archived_bytes, archived_names, archived_reports
+from wdg.store.lock import segment_lock
+from wdg.store.months import month_dir
+from wdg.store.segment import load_segment
+from wdg.store.sent import Ledger
 from wdg.textpolicy import header_name
 from wdg.world.calendar import MonthDate
+from wdg.world.deadline import zone_or_utc
 from wdg.world.state import Segment
-from wdg.store.segment import load_segment
 
 OLD_OUTBOX = "outbox"
 OLD_SENT = "sent.yaml"
@@ -71,15 +78,12 @@ def sender_domain(sender: str) -> str:
 
 def segment_now(seg: Segment) -> datetime:
     """Now in the segment's zone, to the second (a mail's Date)."""
-    from wdg.world.deadline import zone_or_utc
 
     return datetime.now(zone_or_utc(seg.settings.timezone)).replace(microsecond=0)
 
 
 def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, list[int]]:
     """The archived month's reports folder and the kingdoms with a sheet there."""
-    from wdg.store.months import month_dir
-    from wdg.store.delivery import archived_names, archived_reports
 
     mdir = month_dir(camp, segment, month)
     src = archived_reports(mdir)
@@ -96,7 +100,6 @@ def _archived(camp: Campaign, segment: str, month: MonthDate) -> tuple[Path, lis
 
 def _month_states(camp: Campaign, segment: str, month: MonthDate) -> list[Segment]:
     """The archived states of the month (after, before), those that exist."""
-    from wdg.store.months import month_dir
 
     mdir = month_dir(camp, segment, month)
     return [load_segment(mdir / d) for d in ("state", "state-before") if (mdir / d).is_dir()]
@@ -105,10 +108,7 @@ def _month_states(camp: Campaign, segment: str, month: MonthDate) -> list[Segmen
 def result_mails(camp: Campaign, seg: Segment, month: MonthDate, sender: str,
                  ledger: Ledger, kingdoms: list[int] | None = None) -> Recipients:
     """The result mails of ``month`` (all kingdoms, or those in ``kingdoms``)."""
-    from wdg.store.delivery import archived_bytes
 
-    from wdg.digest import month_digest
-    from wdg.store.months import month_dir
 
     src, have = _archived(camp, seg.name, month)
     out = Recipients()
@@ -314,9 +314,6 @@ def send_month(camp: Campaign, segment: str, month: MonthDate | None = None, *,
     gets a correction (unless ``corrections`` is false: then it is listed)."""
     from contextlib import nullcontext
 
-    from wdg.store.lock import segment_lock
-    from wdg.mail.config import load_mail_config
-    from wdg.mail.send import send_mails
 
     seg_dir = camp.segment_dir(segment)
     with nullcontext() if holding_lock else segment_lock(seg_dir):
@@ -340,7 +337,6 @@ def send_summary(got: MonthSend) -> tuple[int, list[tuple[str, bool]]]:
     """The exit code (:mod:`wdg.exitcodes`) and the German lines (text, to stderr?)
     for a month's send (``wdg reports send``, ``wdg mail run``). Mails that could not
     be sent (they stay due) make it :data:`~wdg.exitcodes.UNSENT`."""
-    from wdg import exitcodes
 
     r = got.result
     m = got.month.key

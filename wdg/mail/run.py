@@ -31,6 +31,10 @@ from typing import Any
 
 from wdg import exitcodes
 from wdg.campaign import Campaign
+from wdg.errors import StateError
+from wdg.mail import alerts
+from wdg.mail.config import load_mail_config
+from wdg.mail.smtp import SmtpError
 
 
 @dataclass(slots=True)
@@ -84,7 +88,7 @@ class RunReport:
 def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:
     """Step 1; False when fetching failed (then the month must not run: its
     sheets may still be in the mailbox)."""
-    from wdg.mail.fetch import fetch
+    from wdg.mail.fetch import fetch  # lazy: numpy; this module imports without it
 
     got = fetch(camp, segment, config=config, holding_lock=True)
     rep.fetched = got.as_dict()
@@ -105,9 +109,7 @@ def _fetch(camp: Campaign, segment: str, config, rep: RunReport) -> bool:
 
 
 def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:
-    from wdg.mail import alerts
-    from wdg.mail.results import send_month, send_summary
-    from wdg.mail.smtp import SmtpError
+    from wdg.mail.results import send_month, send_summary  # lazy: numpy, as _fetch
 
     seg_dir = camp.segment_dir(segment)
     try:
@@ -133,8 +135,6 @@ def _send(camp: Campaign, segment: str, month, rep: RunReport) -> int:
 def _check_smtp_password(config, seg_dir, rep: RunReport) -> bool:
     """A configured SMTP password that is not there is an error at once (not only
     when a mail is due): returns False (and says so) when it is missing."""
-    from wdg.errors import StateError
-    from wdg.mail import alerts
 
     if config.smtp is None or not config.smtp.user:
         return True
@@ -153,17 +153,13 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
     """One step (see the module). Raises :class:`wdg.errors.LockedError` when
     another command holds the lock; other errors propagate (the caller maps
     them to ``failed``)."""
-    from wdg.mail import alerts
-    from wdg.mail.config import load_mail_config
-    from wdg.store.lock import segment_lock
+    from wdg.store.lock import segment_lock  # lazy: numpy, as _fetch
 
     rep = RunReport(segment)
     seg_dir = camp.segment_dir(segment)
     with segment_lock(seg_dir):
         config = load_mail_config(seg_dir)
         if config is None:
-            from wdg.errors import StateError
-
             raise StateError(f"{seg_dir / 'mail.yaml'} fehlt: ohne Mailserver gibt es nichts "
                              "abzuholen und nichts zu senden (docs/gamemaster.md)")
         password_ok = _check_smtp_password(config, seg_dir, rep)
@@ -186,6 +182,7 @@ def run_unattended(camp: Campaign, segment: str, *, force: bool = False,
 
 def _steps(camp: Campaign, segment: str, config, rep: RunReport, *, force: bool,
            next_deadline: str | None, pdf: bool, fetch: bool) -> None:
+    # lazy: numpy, as _fetch
     from wdg.engine import history
     from wdg.store.months import month_dir
     from wdg.store.segment import load_segment
@@ -247,6 +244,7 @@ def _run_month(camp: Campaign, segment: str, rep: RunReport, *, force: bool,
                next_deadline: str | None, pdf: bool) -> None:
     """The month, as ``wdg turn run`` does it, under the lock the caller holds. The
     bots' lines go into the report (``--json`` prints one JSON document only)."""
+    # lazy: the engine's month run, the bots and the reports (jinja2) only when a month runs
     from wdg.bots.prepare import npc_sheet_lines
     from wdg.engine import turn
     from wdg.reports.archived import archive_writers

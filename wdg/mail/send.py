@@ -31,9 +31,11 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from typing import Any
 
+from wdg.errors import StateError
 from wdg.mail.config import MailConfig
-from wdg.store.sent import OPEN, Ledger
 from wdg.mail.smtp import Accepted, NotSent, SmtpSession, Uncertain, held_signals
+from wdg.store.sent import Ledger, OPEN
+from wdg.textpolicy import visible
 
 
 @dataclass(slots=True)
@@ -131,8 +133,6 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
     if not due:
         return result
     if config.smtp is None:
-        from wdg.errors import StateError
-
         raise StateError(f"{config.path}: kein SMTP-Server eingerichtet (Abschnitt smtp:); "
                          f"{len(due)} Mail(s) nicht gesendet")
     # the record of every mail handed over must be written: room and a writable
@@ -154,7 +154,6 @@ def send_mails(ledger: Ledger, config: MailConfig, mails: list[Outgoing], *,
                 msg = m.build(correction)
                 raw = msg.as_bytes()
             except Exception as exc:  # noqa: BLE001 - one bad mail never stops the others
-                from wdg.textpolicy import visible
 
                 result.failed[m.key] = (f"Mail nicht erstellt ({type(exc).__name__}: "
                                         f"{visible(str(exc))[:200]}); die übrigen gehen raus")

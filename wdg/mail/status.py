@@ -13,13 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from wdg.campaign import Campaign
+from wdg.mail import alerts
+from wdg.mail.config import load_mail_config
+from wdg.mail.send import plan
+from wdg.store.sent import Ledger, OPEN
 
 
 def mail_status(camp: Campaign, segment: str) -> dict[str, Any]:
     """The status document (``--json``; :func:`status_lines` prints it in German)."""
-    from wdg.mail import alerts
-    from wdg.mail.config import load_mail_config
-    from wdg.store.sent import OPEN, Ledger
 
     seg_dir = camp.segment_dir(segment)
     config = load_mail_config(seg_dir)
@@ -60,10 +61,10 @@ def mail_status(camp: Campaign, segment: str) -> dict[str, Any]:
 
 def _due(camp: Campaign, segment: str, config: Any, ledger: Any) -> list[Any]:
     """Answers and last month's result mails that the send record would send now."""
+    # lazy: numpy (the store, the fetch); wdg mail status imports without it
     from wdg.store.months import month_dir
     from wdg.mail.fetch import answer_mails
     from wdg.store.seen import SeenRecord
-    from wdg.mail.send import plan
     from wdg.mail.results import result_mails
     from wdg.store.segment import load_segment
 

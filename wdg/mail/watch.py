@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from wdg.campaign import Campaign
 from wdg.errors import LockedError, StateError, WdgError
+from wdg.mail import alerts
 from wdg.mail.fetch import FetchReport, fetch, mail_config
 from wdg.mail.imap import ConnectionLost, ImapError, ImapLoginRefused, ImapSession
 from wdg.mail.smtp import SmtpLoginRefused
@@ -67,7 +68,6 @@ def watch(camp: Campaign, segment: str, *, stop: Callable[[], bool],
     """Fetch and answer until ``stop()`` is true (see the module). ``on_ready`` is
     called once, after the first fetch, before the first wait. Raises
     :class:`LoginRefused` when a login is refused."""
-    from wdg.mail import alerts
 
     seg_dir = camp.segment_dir(segment)
     failures = 0
